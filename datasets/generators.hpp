@@ -1,0 +1,33 @@
+#pragma once
+// Synthetic graphs. All generators are deterministic for a given seed (same output on every
+// platform: they use their own counter-based random numbers, not std:: distributions).
+#include <cstdint>
+
+#include <warpgraph/graph/edge_list.hpp>
+
+namespace wg::datasets {
+
+/// R-MAT (Chakrabarti et al.) with the Graph500 parameters by default: a=.57 b=.19 c=.19
+/// (d = 1-a-b-c). 2^scale vertices, edge_factor * 2^scale directed entries. The output keeps
+/// duplicates and self-loops, as R-MAT produces them (the graph layer removes them).
+struct RmatParams {
+  unsigned scale = 16;
+  double edge_factor = 16;
+  double a = 0.57, b = 0.19, c = 0.19;
+  std::uint64_t seed = 1;
+  bool symmetric = true;  ///< EdgeList::symmetric of the result
+  bool scramble_ids = true;  ///< permute vertex ids (Graph500) so degree does not follow id
+};
+EdgeList generate_rmat(const RmatParams& params);
+
+/// Erdos-Renyi G(n, m): m entries drawn uniformly (duplicates and self-loops possible, as in
+/// R-MAT: the graph layer removes them).
+struct ErdosRenyiParams {
+  std::uint64_t num_vertices = 1 << 16;
+  std::uint64_t num_edges = 1 << 20;
+  std::uint64_t seed = 1;
+  bool symmetric = true;
+};
+EdgeList generate_erdos_renyi(const ErdosRenyiParams& params);
+
+}  // namespace wg::datasets

@@ -1,0 +1,74 @@
+#pragma once
+// Reading graphs from files: Matrix Market (coordinate) and SNAP edge lists, plain or gzip.
+//
+// Numbering: every reader returns 0-based vertex ids. Matrix Market ids (1-based in the file)
+// are converted by subtracting one; SNAP ids are already 0-based and are kept (or compacted to
+// 0..n-1 in order of first appearance when ReadOptions::compact_ids is set).
+//
+// Errors: malformed input throws wg::ParseError whose what() reads "FILE:LINE: problem"; I/O
+// failures throw wg::Error naming the file. Nothing is dropped silently: duplicates and
+// self-loops are returned as read (the graph layer removes and counts them).
+//
+// Speed: files are read in large blocks (gzip through zlib) and parsed without per-line
+// allocation; see tools/bench/parse_bench for the measured MB/s.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <warpgraph/graph/edge_list.hpp>
+
+namespace wg::datasets {
+
+enum class FileFormat { automatic, matrix_market, snap };
+
+/// Called now and then with (bytes consumed, total bytes or 0 if unknown) during long reads.
+using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+struct ReadOptions {
+  FileFormat format = FileFormat::automatic;  ///< automatic: "%%MatrixMarket" header => MM
+  /// SNAP only: renumber ids to 0..n-1 in order of first appearance. The original id of
+  /// compacted vertex i is ReadResult::original_ids[i].
+  bool compact_ids = false;
+  /// SNAP only: whether each line is an undirected edge (EdgeList::symmetric). SNAP lists of
+  /// undirected graphs (ego-Facebook, road networks, ...) store each edge once.
+  bool snap_undirected = true;
+  ProgressFn progress;  ///< optional
+};
+
+/// Matrix Market header facts (kept for `warpgraph info` and for tests).
+struct MatrixMarketHeader {
+  enum class Field { pattern, real, integer };
+  enum class Symmetry { general, symmetric, skew_symmetric };
+  Field field = Field::pattern;
+  Symmetry symmetry = Symmetry::general;
+  std::uint64_t rows = 0, cols = 0, entries = 0;
+};
+
+struct ReadResult {
+  EdgeList edges;
+  FileFormat format = FileFormat::automatic;  ///< the format actually read
+  MatrixMarketHeader mm;                      ///< filled for Matrix Market files
+  std::vector<std::uint64_t> original_ids;    ///< filled when compact_ids was used
+  std::uint64_t lines = 0;                    ///< lines read, comments included
+};
+
+/// Reads a graph file (".gz" suffix or gzip magic => decompressed on the fly).
+/// Matrix Market: coordinate format only; fields pattern / real / integer; symmetry general /
+/// symmetric / skew-symmetric. num_vertices = max(rows, cols); symmetric and skew-symmetric
+/// files give EdgeList::symmetric = true (for skew-symmetric the weight stored is that of
+/// entry (i, j) as written). Weights are filled for real and integer fields.
+/// SNAP: "u v" or "u v w" per line, '#' comments, tabs or spaces; num_vertices = max id + 1
+/// (or the compacted count).
+ReadResult read_graph(const std::string& path, const ReadOptions& options = {});
+
+/// Same, from text already in memory; `name` is used in error messages. For tests and fuzzers.
+ReadResult parse_matrix_market(std::string_view text, const std::string& name = "<memory>");
+ReadResult parse_snap(std::string_view text, const ReadOptions& options = {},
+                      const std::string& name = "<memory>");
+
+/// Reads a whole file into memory, decompressing gzip. Throws wg::Error naming the file.
+std::string read_file(const std::string& path, const ProgressFn& progress = {});
+
+}  // namespace wg::datasets

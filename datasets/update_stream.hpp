@@ -1,0 +1,57 @@
+#pragma once
+// Streams of edge updates: batches of insertions and batches of deletions applied in order.
+// Made from a graph (the thesis' workloads, section 5.5) or read from a file.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <warpgraph/graph/edge_list.hpp>
+
+namespace wg::datasets {
+
+/// One batch: all insertions or all deletions. Batches may hold duplicates, self-loops,
+/// insertions of edges already present and deletions of absent edges: consumers must cope.
+struct UpdateBatch {
+  enum class Kind { insert, erase };
+  Kind kind = Kind::insert;
+  EdgeList edges;  ///< num_vertices and symmetric as the stream's graph
+};
+
+struct UpdateStream {
+  EdgeList initial;                  ///< bulk-built before the first batch (may be empty)
+  std::vector<UpdateBatch> batches;  ///< applied in order
+};
+
+/// Cuts a graph into an initial part and update batches.
+///  - initial_fraction of the (shuffled) entries form `initial`; the rest arrive as insertion
+///    batches of batch_size entries;
+///  - after each insertion batch, with probability delete_probability, a deletion batch of
+///    batch_size entries follows, drawn from edges inserted so far;
+///  - duplicate_fraction of each batch's entries are repeats (of entries of the same batch or of
+///    earlier batches); absent_fraction of each deletion batch are edges not in the graph.
+/// Deterministic for a given seed. Every original edge is inserted at least once.
+struct StreamParams {
+  double initial_fraction = 0.5;
+  std::uint64_t batch_size = 1 << 12;
+  double delete_probability = 0.5;
+  double duplicate_fraction = 0.05;
+  double absent_fraction = 0.05;
+  std::uint64_t seed = 1;
+};
+UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& params);
+
+/// Reads a stream file. Format (documented in the README, "Update files"):
+///   # comment
+///   + u v        insert edge {u, v}   (or u->v when the stream is directed)
+///   - u v        delete edge
+///   =            batch boundary (a change between + and - also starts a new batch)
+/// Ids are 0-based. The first batch of insertions before any '=' line is NOT treated as an
+/// initial graph: all batches are updates (the caller may bulk-build from a separate file).
+UpdateStream read_update_file(const std::string& path, bool symmetric = true);
+
+/// SNAP temporal edge list "u v t" (t an integer timestamp), sorted or not: entries are
+/// ordered by t and cut into insertion batches of `window` time units each.
+UpdateStream read_temporal_snap(const std::string& path, std::uint64_t window,
+                                bool symmetric = true);
+
+}  // namespace wg::datasets

@@ -1,0 +1,29 @@
+#pragma once
+// Helpers for warpgraph's tests: finding the shared datasets and skipping GPU tests on machines
+// without a CUDA device.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+namespace wg::test {
+
+/// Path of a file in the shared datasets folder (CMake cache variable WG_DATASETS_DIR), or
+/// nullopt when it is absent.
+std::optional<std::string> shared_dataset(const std::string& name);
+/// Path of a file in the source tree (e.g. "datasets/data/facebook_combined.txt.gz").
+std::string source_path(const std::string& relative);
+/// True when the CUDA runtime sees at least one device (always false in a CPU-only build).
+bool cuda_device_available();
+
+}  // namespace wg::test
+
+/// Skips the current test, with a message, when the named shared dataset is absent.
+#define WG_REQUIRE_DATASET(var, name)                                                   \
+  auto var##_opt = ::wg::test::shared_dataset(name);                                    \
+  if (!var##_opt) GTEST_SKIP() << "shared dataset " << (name) << " not found (set WG_DATASETS_DIR)"; \
+  const std::string var = *var##_opt
+
+/// Skips the current test when no CUDA device is present.
+#define WG_REQUIRE_GPU() \
+  if (!::wg::test::cuda_device_available()) GTEST_SKIP() << "no CUDA device"
