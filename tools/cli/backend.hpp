@@ -1,0 +1,47 @@
+#pragma once
+// What the `warpgraph` CLI needs from a graph backend, so that `--backend reference|cpu|gpu`
+// runs the same subcommands. Each backend's adapter is one file in tools/cli/
+// (backend_reference.cpp, backend_cpu.cpp, backend_gpu.cu) registered in backend.cpp.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <warpgraph/graph/edge_list.hpp>
+
+namespace wg::cli {
+
+/// What one batch did to the graph and to the triangle count.
+struct BatchOutcome {
+  std::uint64_t edges_changed = 0;  ///< undirected edges (or arcs) actually added / removed
+  std::uint64_t triangles = 0;      ///< exact total after the batch
+  double seconds = 0;               ///< update + count, as the backend measured it
+};
+
+class GraphBackend {
+ public:
+  virtual ~GraphBackend() = default;
+  virtual std::string name() const = 0;
+  /// Replaces the graph by the simple graph of `edges` (dedup, no self-loops) and counts its
+  /// triangles. `edges.symmetric` says whether it is undirected; TC needs undirected.
+  virtual BatchOutcome build(const EdgeList& edges) = 0;
+  /// Applies a batch incrementally (the count is updated from the batch, not recounted).
+  virtual BatchOutcome insert_edges(const EdgeList& batch) = 0;
+  virtual BatchOutcome erase_edges(const EdgeList& batch) = 0;
+  /// Full static recount of the current graph (for --verify), total and per vertex.
+  virtual std::uint64_t recount_triangles(std::vector<std::uint64_t>* per_vertex = nullptr) = 0;
+  /// The current graph as an undirected edge list (u < v), sorted.
+  virtual EdgeList export_edges() = 0;
+  virtual std::uint64_t num_vertices() const = 0;
+  virtual std::uint64_t num_edges() const = 0;
+};
+
+/// Names of the backends compiled into this build, e.g. {"reference", "cpu", "gpu"}.
+std::vector<std::string> available_backends();
+/// "auto" picks gpu when a CUDA device is present, else cpu (else reference). Throws wg::Error
+/// for an unknown or unavailable name.
+std::unique_ptr<GraphBackend> make_backend(const std::string& name);
+/// The name "auto" resolves to on this machine.
+std::string default_backend();
+
+}  // namespace wg::cli
