@@ -29,7 +29,10 @@ struct UpdateStream {
 ///    batch_size entries follows, drawn from edges inserted so far;
 ///  - duplicate_fraction of each batch's entries are repeats (of entries of the same batch or of
 ///    earlier batches); absent_fraction of each deletion batch are edges not in the graph.
-/// Deterministic for a given seed. Every original edge is inserted at least once.
+/// Deterministic for a given seed. Every edge deleted by a deletion batch is re-inserted by a
+/// later insertion batch, so after the last batch the graph is again the simple graph of
+/// `graph` (the demo then ends on the published triangle count). The stream ends with an
+/// insertion batch.
 struct StreamParams {
   double initial_fraction = 0.5;
   std::uint64_t batch_size = 1 << 12;

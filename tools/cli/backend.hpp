@@ -36,6 +36,14 @@ class GraphBackend {
   virtual std::uint64_t num_edges() const = 0;
 };
 
+/// Factories of the adapters. backend_cpu.cpp / backend_gpu.cu are compiled only when their
+/// graph library exists (tools/cli/CMakeLists.txt defines WG_CLI_HAVE_CPU / WG_CLI_HAVE_GPU).
+std::unique_ptr<GraphBackend> make_reference_backend();
+std::unique_ptr<GraphBackend> make_cpu_backend();
+std::unique_ptr<GraphBackend> make_gpu_backend();
+/// True when a CUDA device is present (false in builds without the GPU backend).
+bool gpu_backend_usable();
+
 /// Names of the backends compiled into this build, e.g. {"reference", "cpu", "gpu"}.
 std::vector<std::string> available_backends();
 /// "auto" picks gpu when a CUDA device is present, else cpu (else reference). Throws wg::Error
