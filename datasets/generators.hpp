@@ -15,7 +15,7 @@ struct RmatParams {
   double edge_factor = 16;
   double a = 0.57, b = 0.19, c = 0.19;
   std::uint64_t seed = 1;
-  bool symmetric = true;  ///< EdgeList::symmetric of the result
+  bool symmetric = true;     ///< EdgeList::symmetric of the result
   bool scramble_ids = true;  ///< permute vertex ids (Graph500) so degree does not follow id
 };
 EdgeList generate_rmat(const RmatParams& params);

@@ -64,7 +64,8 @@ struct ReadResult {
 ReadResult read_graph(const std::string& path, const ReadOptions& options = {});
 
 /// Same, from text already in memory; `name` is used in error messages. For tests and fuzzers.
-ReadResult parse_matrix_market(std::string_view text, const std::string& name = "<memory>");
+ReadResult parse_matrix_market(std::string_view text, const std::string& name = "<memory>",
+                               const ProgressFn& progress = {});
 ReadResult parse_snap(std::string_view text, const ReadOptions& options = {},
                       const std::string& name = "<memory>");
 

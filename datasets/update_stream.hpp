@@ -3,6 +3,7 @@
 // Made from a graph (the thesis' workloads, section 5.5) or read from a file.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <warpgraph/graph/edge_list.hpp>
@@ -50,11 +51,23 @@ UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& param
 ///   =            batch boundary (a change between + and - also starts a new batch)
 /// Ids are 0-based. The first batch of insertions before any '=' line is NOT treated as an
 /// initial graph: all batches are updates (the caller may bulk-build from a separate file).
+/// Every batch's EdgeList has num_vertices = (largest id in the file) + 1. Errors: wg::ParseError
+/// "FILE:LINE: problem" (unknown operation, malformed ids, ids beyond 32 bits, text after the
+/// ids, a file without updates); the file may be gzip-compressed.
 UpdateStream read_update_file(const std::string& path, bool symmetric = true);
+/// Same, from text in memory; `name` is used in error messages.
+UpdateStream parse_update_text(std::string_view text, bool symmetric = true,
+                               const std::string& name = "<memory>");
 
 /// SNAP temporal edge list "u v t" (t an integer timestamp), sorted or not: entries are
 /// ordered by t and cut into insertion batches of `window` time units each.
+/// t is a signed 64-bit integer; batch k holds the entries with t in
+/// [t_min + k*window, t_min + (k+1)*window) (empty windows produce no batch). window == 0 throws
+/// wg::InvalidArgument; lines without exactly three numbers throw wg::ParseError. '#' and '%'
+/// start comments.
 UpdateStream read_temporal_snap(const std::string& path, std::uint64_t window,
                                 bool symmetric = true);
+UpdateStream parse_temporal_snap(std::string_view text, std::uint64_t window, bool symmetric = true,
+                                 const std::string& name = "<memory>");
 
 }  // namespace wg::datasets

@@ -1,0 +1,106 @@
+#pragma once
+// Internal: runs a line parser over a text split into chunks at line boundaries, one thread per
+// chunk, and locates the first error by absolute line number. Each chunk state must have:
+//   std::uint64_t lines;        // lines scanned by the chunk
+//   std::uint64_t error_line;   // 1-based line within the chunk of its first error, 0 if none
+//   std::string error;          // the problem
+// parse(state, begin, end, bytes_done) scans [begin, end) and adds to bytes_done now and then.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <warpgraph/datasets/read_graph.hpp>
+
+namespace wg::datasets::detail {
+
+/// Threads used for a text of `bytes` bytes: one per 16 MiB, at most the hardware threads (8).
+inline unsigned parse_threads(std::size_t bytes) {
+  unsigned hw = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  std::size_t by_size = bytes / (std::size_t{16} << 20);
+  return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(hw, by_size)));
+}
+
+/// progress(done, total) is called from the calling thread only, with done in [0, text size].
+template <class State, class Parse>
+std::vector<State> parse_in_chunks(const char* begin, const char* end, const Parse& parse,
+                                   const ProgressFn& progress) {
+  const std::size_t size = static_cast<std::size_t>(end - begin);
+  const unsigned n = parse_threads(size);
+  std::vector<const char*> cuts{begin};
+  for (unsigned i = 1; i < n; ++i) {
+    const char* guess = begin + size * i / n;
+    if (guess < cuts.back()) guess = cuts.back();
+    const void* nl = std::memchr(guess, '\n', static_cast<std::size_t>(end - guess));
+    cuts.push_back(nl ? static_cast<const char*>(nl) + 1 : end);
+  }
+  cuts.push_back(end);
+
+  std::vector<State> states(n);
+  std::atomic<std::uint64_t> bytes_done{0};
+  if (n == 1) {
+    parse(states[0], cuts[0], cuts[1], bytes_done);
+    return states;
+  }
+  std::vector<std::exception_ptr> failures(n);
+  std::atomic<unsigned> running{n - 1};
+  std::vector<std::thread> workers;
+  workers.reserve(n - 1);
+  for (unsigned i = 1; i < n; ++i)
+    workers.emplace_back([&, i] {
+      try {
+        parse(states[i], cuts[i], cuts[i + 1], bytes_done);
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
+      running.fetch_sub(1);
+    });
+  try {
+    parse(states[0], cuts[0], cuts[1], bytes_done);
+  } catch (...) {
+    failures[0] = std::current_exception();
+  }
+  while (progress && running.load() > 0) {
+    progress(std::min<std::uint64_t>(bytes_done.load(), size), size);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (auto& w : workers) w.join();
+  for (auto& f : failures)
+    if (f) std::rethrow_exception(f);
+  return states;
+}
+
+/// Index of the first chunk with an error and its absolute line (first_line = line number of
+/// the chunks' first line); {states.size(), 0} when none failed.
+template <class State>
+std::pair<std::size_t, std::uint64_t> first_error(const std::vector<State>& states,
+                                                  std::uint64_t first_line) {
+  std::uint64_t base = first_line;
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    if (states[i].error_line) return {i, base + states[i].error_line - 1};
+    base += states[i].lines;
+  }
+  return {states.size(), 0};
+}
+
+/// Moves the chunks' vectors (member pointer `field`) into one, in order.
+template <class State, class T>
+std::vector<T> concat(std::vector<State>& states, std::vector<T> State::*field) {
+  std::size_t total = 0;
+  for (auto& s : states) total += (s.*field).size();
+  if (states.size() == 1) return std::move(states[0].*field);
+  std::vector<T> out;
+  out.reserve(total);
+  for (auto& s : states) {
+    out.insert(out.end(), (s.*field).begin(), (s.*field).end());
+    std::vector<T>().swap(s.*field);
+  }
+  return out;
+}
+
+}  // namespace wg::datasets::detail

@@ -1,0 +1,407 @@
+// Update streams: generated from a graph (thesis section 5.5 workloads) or read from files.
+#include <warpgraph/datasets/update_stream.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <numeric>
+
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/detail/random.hpp>
+#include <warpgraph/datasets/detail/text_scan.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
+
+namespace wg::datasets {
+namespace {
+
+using detail::FieldStatus;
+
+std::uint64_t key_of(std::uint64_t u, std::uint64_t v, bool symmetric) {
+  if (symmetric && u > v) std::swap(u, v);
+  return (u << 32) | v;
+}
+
+/// Linear-probing map from edge key to a position, with backward-shift deletion.
+/// The key UINT64_MAX (self-loop of vertex 2^32-1) never occurs: self-loops are not stored.
+class KeyIndex {
+ public:
+  explicit KeyIndex(std::size_t expected) {
+    std::size_t cap = 16;
+    while (cap < expected * 2 + 2) cap <<= 1;
+    keys_.assign(cap, kEmpty);
+    vals_.resize(cap);
+  }
+  bool contains(std::uint64_t k) const { return keys_[find_slot(k)] == k; }
+  std::uint64_t get(std::uint64_t k) const { return vals_[find_slot(k)]; }
+  void set(std::uint64_t k, std::uint64_t v) {
+    std::size_t s = find_slot(k);
+    if (keys_[s] != k) {
+      if ((size_ + 1) * 2 > keys_.size()) {
+        grow();
+        s = find_slot(k);
+      }
+      keys_[s] = k;
+      ++size_;
+    }
+    vals_[s] = v;
+  }
+  void erase(std::uint64_t k) {
+    std::size_t s = find_slot(k);
+    if (keys_[s] != k) return;
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t hole = s, i = s;
+    while (true) {
+      i = (i + 1) & mask;
+      if (keys_[i] == kEmpty) break;
+      std::size_t home = hash(keys_[i]) & mask;
+      // Move keys_[i] into the hole unless its home lies cyclically in (hole, i].
+      bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+      if (!stays) {
+        keys_[hole] = keys_[i];
+        vals_[hole] = vals_[i];
+        hole = i;
+      }
+    }
+    keys_[hole] = kEmpty;
+    --size_;
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = UINT64_MAX;
+  static std::size_t hash(std::uint64_t k) { return static_cast<std::size_t>(detail::mix64(k)); }
+  std::size_t find_slot(std::uint64_t k) const {
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t s = hash(k) & mask;
+    while (keys_[s] != kEmpty && keys_[s] != k) s = (s + 1) & mask;
+    return s;
+  }
+  void grow() {
+    std::vector<std::uint64_t> k;
+    std::vector<std::uint64_t> v;
+    k.swap(keys_);
+    v.swap(vals_);
+    keys_.assign(k.size() * 2, kEmpty);
+    vals_.resize(keys_.size());
+    size_ = 0;
+    for (std::size_t i = 0; i < k.size(); ++i)
+      if (k[i] != kEmpty) set(k[i], v[i]);
+  }
+  std::vector<std::uint64_t> keys_, vals_;
+  std::size_t size_ = 0;
+};
+
+/// The edges present in the model graph: O(1) insert, erase, membership and uniform sampling.
+class EdgeSet {
+ public:
+  explicit EdgeSet(std::size_t expected) : index_(expected) { list_.reserve(expected); }
+  bool contains(std::uint64_t k) const { return index_.contains(k); }
+  void insert(std::uint64_t k) {
+    if (index_.contains(k)) return;
+    index_.set(k, list_.size());
+    list_.push_back(k);
+  }
+  void erase(std::uint64_t k) {
+    if (!index_.contains(k)) return;
+    std::uint64_t pos = index_.get(k);
+    std::uint64_t last = list_.back();
+    list_[pos] = last;
+    index_.set(last, pos);
+    list_.pop_back();
+    index_.erase(k);
+  }
+  std::size_t size() const { return list_.size(); }
+  std::uint64_t at(std::size_t i) const { return list_[i]; }
+
+ private:
+  KeyIndex index_;
+  std::vector<std::uint64_t> list_;
+};
+
+template <class T>
+void shuffle(std::vector<T>& v, detail::SplitMix64& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+/// Appends edge keys to an EdgeList; undirected edges get a random orientation.
+void emit(EdgeList& out, const std::vector<std::uint64_t>& keys, bool symmetric,
+          detail::SplitMix64& rng) {
+  out.reserve(keys.size());
+  for (std::uint64_t k : keys) {
+    vertex_t u = static_cast<vertex_t>(k >> 32), v = static_cast<vertex_t>(k & 0xffffffffu);
+    if (symmetric && (rng.next() & 1)) std::swap(u, v);
+    out.src.push_back(u);
+    out.dst.push_back(v);
+  }
+}
+
+void check_fraction(double f, const char* what) {
+  if (!(f >= 0 && f <= 1))
+    throw InvalidArgument(std::string("make_update_stream: ") + what + " must be in [0, 1]");
+}
+
+}  // namespace
+
+UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& params) {
+  check_fraction(params.initial_fraction, "initial_fraction");
+  check_fraction(params.delete_probability, "delete_probability");
+  check_fraction(params.duplicate_fraction, "duplicate_fraction");
+  check_fraction(params.absent_fraction, "absent_fraction");
+  if (params.batch_size == 0) throw InvalidArgument("make_update_stream: batch_size must be > 0");
+  if (params.duplicate_fraction + params.absent_fraction >= 1)
+    throw InvalidArgument("make_update_stream: duplicate_fraction + absent_fraction must be < 1");
+  if (graph.src.size() != graph.dst.size())
+    throw InvalidArgument("make_update_stream: src and dst sizes differ");
+  const bool sym = graph.symmetric;
+
+  // The simple graph: self-loops dropped, duplicates (and for undirected graphs reversed
+  // duplicates) merged.
+  std::vector<std::uint64_t> edges;
+  edges.reserve(graph.size());
+  std::uint64_t num_vertices = graph.num_vertices;
+  for (std::size_t i = 0; i < graph.size(); ++i) {
+    num_vertices = std::max<std::uint64_t>(num_vertices,
+                                           std::uint64_t{std::max(graph.src[i], graph.dst[i])} + 1);
+    if (graph.src[i] != graph.dst[i]) edges.push_back(key_of(graph.src[i], graph.dst[i], sym));
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  detail::SplitMix64 rng{detail::mix64(params.seed ^ 0x0123456789abcdefull)};
+  shuffle(edges, rng);
+
+  UpdateStream out;
+  auto empty_list = [&] {
+    EdgeList e;
+    e.num_vertices = num_vertices;
+    e.symmetric = sym;
+    return e;
+  };
+  out.initial = empty_list();
+  const std::size_t m = edges.size();
+  std::size_t n_init =
+      static_cast<std::size_t>(std::floor(static_cast<double>(m) * params.initial_fraction));
+  n_init = std::min(n_init, m);
+  EdgeSet present(m);
+  std::vector<std::uint64_t> keys(edges.begin(),
+                                  edges.begin() + static_cast<std::ptrdiff_t>(n_init));
+  emit(out.initial, keys, sym, rng);
+  for (std::uint64_t k : keys) present.insert(k);
+
+  // Pending insertions, first-time edges first; deleted edges return at the back, so the
+  // first-time edges run out after about (m - n_init) / batch_size insertion batches and
+  // deletions stop then: the stream is finite and ends with an insertion batch.
+  std::deque<std::uint64_t> pending(edges.begin() + static_cast<std::ptrdiff_t>(n_init),
+                                    edges.end());
+  std::uint64_t first_time = pending.size();
+  std::vector<std::uint64_t>().swap(edges);
+
+  const std::uint64_t bs = params.batch_size;
+  const std::uint64_t ins_dup = std::min<std::uint64_t>(
+      bs - 1, static_cast<std::uint64_t>(
+                  std::llround(static_cast<double>(bs) * params.duplicate_fraction)));
+  const std::uint64_t ins_new = bs - ins_dup;
+  const std::uint64_t del_abs =
+      static_cast<std::uint64_t>(std::llround(static_cast<double>(bs) * params.absent_fraction));
+  const std::uint64_t del_dup =
+      static_cast<std::uint64_t>(std::llround(static_cast<double>(bs) * params.duplicate_fraction));
+  const std::uint64_t del_real = bs > del_abs + del_dup ? bs - del_abs - del_dup : 1;
+
+  while (!pending.empty()) {
+    // ---- insertion batch: new (or returning) edges plus repeats
+    std::vector<std::uint64_t> batch;
+    const std::uint64_t take = std::min<std::uint64_t>(ins_new, pending.size());
+    batch.reserve(take + ins_dup);
+    for (std::uint64_t i = 0; i < take; ++i) {
+      batch.push_back(pending.front());
+      pending.pop_front();
+      if (first_time) --first_time;  // first-time edges are all ahead of returning ones
+    }
+    const std::uint64_t dups = take == ins_new ? ins_dup : (take * ins_dup + ins_new / 2) / ins_new;
+    for (std::uint64_t i = 0; i < dups; ++i) {
+      // Half repeat an entry of this batch, half an edge already in the graph.
+      if ((i & 1) == 0 || present.size() == 0)
+        batch.push_back(batch[rng.below(take)]);
+      else
+        batch.push_back(present.at(rng.below(present.size())));
+    }
+    for (std::uint64_t i = 0; i < take; ++i) present.insert(batch[i]);
+    shuffle(batch, rng);
+    UpdateBatch ins{UpdateBatch::Kind::insert, empty_list()};
+    emit(ins.edges, batch, sym, rng);
+    out.batches.push_back(std::move(ins));
+
+    // ---- maybe a deletion batch: present edges (which return later), repeats, absent edges
+    if (first_time == 0 || present.size() == 0 || rng.unit() >= params.delete_probability) continue;
+    batch.clear();
+    const std::uint64_t real = std::min<std::uint64_t>(del_real, present.size());
+    for (std::uint64_t i = 0; i < real; ++i) {
+      std::uint64_t k = present.at(rng.below(present.size()));
+      present.erase(k);
+      pending.push_back(k);
+      batch.push_back(k);
+    }
+    for (std::uint64_t i = 0; i < del_dup && real > 0; ++i) batch.push_back(batch[rng.below(real)]);
+    if (num_vertices >= 2) {
+      for (std::uint64_t i = 0; i < del_abs; ++i) {
+        for (int attempt = 0; attempt < 32; ++attempt) {
+          std::uint64_t u = rng.below(num_vertices), v = rng.below(num_vertices);
+          if (u == v) continue;
+          std::uint64_t k = key_of(u, v, sym);
+          if (present.contains(k)) continue;
+          batch.push_back(k);
+          break;
+        }
+      }
+    }
+    shuffle(batch, rng);
+    UpdateBatch del{UpdateBatch::Kind::erase, empty_list()};
+    emit(del.edges, batch, sym, rng);
+    out.batches.push_back(std::move(del));
+  }
+  return out;
+}
+
+// ---- update files -----------------------------------------------------------------------------
+
+namespace {
+
+std::string quote(const char* p, const char* e) {
+  p = detail::skip_space(p, e);
+  const char* q = p;
+  while (q < e && !detail::is_space(*q)) ++q;
+  std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(q - p), 40);
+  return "'" + std::string(p, n) + (q - p > 40 ? "...'" : "'");
+}
+
+std::string problem(FieldStatus st, const char* what, const char* p, const char* e) {
+  if (st == FieldStatus::missing) return std::string("missing ") + what;
+  if (st == FieldStatus::overflow)
+    return std::string(what) + " " + quote(p, e) + " is out of range";
+  return std::string(what) + " " + quote(p, e) + " is not a valid number";
+}
+
+/// Reads "u v" (32-bit ids) at p; throws naming the line.
+void read_pair(const char*& p, const char* e, const std::string& name, std::uint64_t line,
+               std::uint64_t& u, std::uint64_t& v) {
+  FieldStatus st = detail::parse_u64(p, e, u);
+  if (st != FieldStatus::ok) throw ParseError(name, line, problem(st, "source id", p, e));
+  st = detail::parse_u64(p, e, v);
+  if (st != FieldStatus::ok) throw ParseError(name, line, problem(st, "target id", p, e));
+  if (u > 0xffffffffull || v > 0xffffffffull)
+    throw ParseError(
+        name, line, "vertex id " + std::to_string(std::max(u, v)) + " exceeds the 32-bit id range");
+}
+
+void set_vertices(UpdateStream& s, std::uint64_t n) {
+  s.initial.num_vertices = n;
+  for (auto& b : s.batches) b.edges.num_vertices = n;
+}
+
+}  // namespace
+
+UpdateStream parse_update_text(std::string_view text, bool symmetric, const std::string& name) {
+  detail::LineScanner lines(text.data(), text.data() + text.size());
+  const char *b = nullptr, *e = nullptr;
+  std::uint64_t line = 0, max_id = 0, updates = 0;
+  UpdateStream s;
+  s.initial.symmetric = symmetric;
+  bool open = false;  // whether the last batch may take more entries
+  while (lines.next(b, e)) {
+    ++line;
+    const char* p = detail::skip_space(b, e);
+    if (p == e || *p == '#') continue;
+    const char op = *p++;
+    if (op == '=') {
+      if (!detail::at_line_end(p, e))
+        throw ParseError(name, line,
+                         "unexpected text " + quote(p, e) + " after '=' (a batch boundary)");
+      open = false;
+      continue;
+    }
+    if (op != '+' && op != '-')
+      throw ParseError(name, line,
+                       "unknown operation " + quote(p - 1, e) +
+                           " (expected '+ u v', '- u v', '=' or a '#' comment)");
+    std::uint64_t u, v;
+    read_pair(p, e, name, line, u, v);
+    if (!detail::at_line_end(p, e))
+      throw ParseError(name, line, "unexpected text " + quote(p, e) + " after '" + op + " u v'");
+    const auto kind = op == '+' ? UpdateBatch::Kind::insert : UpdateBatch::Kind::erase;
+    if (!open || s.batches.back().kind != kind) {
+      UpdateBatch batch;
+      batch.kind = kind;
+      batch.edges.symmetric = symmetric;
+      s.batches.push_back(std::move(batch));
+      open = true;
+    }
+    s.batches.back().edges.src.push_back(static_cast<vertex_t>(u));
+    s.batches.back().edges.dst.push_back(static_cast<vertex_t>(v));
+    max_id = std::max(max_id, std::max(u, v));
+    ++updates;
+  }
+  if (line == 0) throw ParseError(name, 0, "empty file");
+  if (updates == 0)
+    throw ParseError(name, line, "no updates found (expected lines '+ u v' or '- u v')");
+  set_vertices(s, max_id + 1);
+  return s;
+}
+
+UpdateStream read_update_file(const std::string& path, bool symmetric) {
+  return parse_update_text(read_file(path), symmetric, path);
+}
+
+UpdateStream parse_temporal_snap(std::string_view text, std::uint64_t window, bool symmetric,
+                                 const std::string& name) {
+  if (window == 0) throw InvalidArgument("read_temporal_snap: window must be > 0");
+  struct Entry {
+    std::int64_t t;
+    vertex_t u, v;
+  };
+  std::vector<Entry> entries;
+  detail::LineScanner lines(text.data(), text.data() + text.size());
+  const char *b = nullptr, *e = nullptr;
+  std::uint64_t line = 0, max_id = 0;
+  while (lines.next(b, e)) {
+    ++line;
+    const char* p = detail::skip_space(b, e);
+    if (p == e || *p == '#' || *p == '%') continue;
+    std::uint64_t u, v;
+    read_pair(p, e, name, line, u, v);
+    std::int64_t t;
+    FieldStatus st = detail::parse_i64(p, e, t);
+    if (st != FieldStatus::ok) throw ParseError(name, line, problem(st, "timestamp", p, e));
+    if (!detail::at_line_end(p, e))
+      throw ParseError(name, line,
+                       "unexpected text " + quote(p, e) + " after 'source target timestamp'");
+    entries.push_back({t, static_cast<vertex_t>(u), static_cast<vertex_t>(v)});
+    max_id = std::max(max_id, std::max(u, v));
+  }
+  if (line == 0) throw ParseError(name, 0, "empty file");
+  if (entries.empty())
+    throw ParseError(name, line, "no edges found (expected lines 'source target timestamp')");
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.t < b.t; });
+  UpdateStream s;
+  s.initial.symmetric = symmetric;
+  const std::uint64_t t0 = static_cast<std::uint64_t>(entries.front().t);
+  std::uint64_t current = 0;
+  for (const Entry& en : entries) {
+    // Offsets from the earliest time in unsigned arithmetic: no overflow for any int64 range.
+    const std::uint64_t slot = (static_cast<std::uint64_t>(en.t) - t0) / window;
+    if (s.batches.empty() || slot != current) {
+      UpdateBatch batch;
+      batch.edges.symmetric = symmetric;
+      s.batches.push_back(std::move(batch));
+      current = slot;
+    }
+    s.batches.back().edges.src.push_back(en.u);
+    s.batches.back().edges.dst.push_back(en.v);
+  }
+  set_vertices(s, max_id + 1);
+  return s;
+}
+
+UpdateStream read_temporal_snap(const std::string& path, std::uint64_t window, bool symmetric) {
+  return parse_temporal_snap(read_file(path), window, symmetric, path);
+}
+
+}  // namespace wg::datasets
