@@ -1,0 +1,102 @@
+#pragma once
+// The type-erased engine behind BSTree / CompressedBSTree. Values travel as raw bytes of a fixed
+// size so that the whole engine (and its three SIMD builds) lives in compiled sources.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+
+namespace wg::bstree::detail {
+
+enum class SimdPath : int { automatic = 0, avx512, avx2, scalar };
+
+bool simd_supported(SimdPath path);
+SimdPath resolve_simd(SimdPath requested);  // automatic -> env WG_BSTREE_SIMD or best supported
+const char* simd_name(SimdPath path);
+bool compression_pays(const std::uint64_t* sorted_keys, std::size_t n);
+
+inline constexpr std::size_t kMaxLeafSlots = 64;  // 64 x 16-bit deltas in a compressed leaf
+
+/// Resumable position of a range scan; one call of Core::scan reads one leaf.
+struct ScanCursor {
+  std::uint64_t from;  ///< next key to report is >= from
+  std::uint64_t hi;    ///< exclusive end
+  std::uint32_t leaf = 0;
+  bool started = false;
+  bool done = false;
+};
+
+struct LeafFormatCounts {
+  std::size_t delta16 = 0, delta32 = 0, delta64 = 0;
+};
+
+/// A reserved, 2 MiB-aligned array of fixed-size nodes, committed (and madvise'd to huge pages)
+/// as it grows. Never moves, so readers may hold addresses while others allocate.
+class NodeArray {
+ public:
+  NodeArray() = default;
+  ~NodeArray();
+  NodeArray(const NodeArray&) = delete;
+  NodeArray& operator=(const NodeArray&) = delete;
+  void reserve(std::size_t node_bytes, std::size_t max_nodes, const char* what);
+  /// Makes nodes [0, count) usable (zero-filled on first touch). Caller serialises.
+  void commit(std::size_t count);
+  unsigned char* base() const { return base_; }
+  std::size_t node_bytes() const { return node_bytes_; }
+  std::size_t max_nodes() const { return max_nodes_; }
+
+ private:
+  unsigned char* base_ = nullptr;
+  std::size_t node_bytes_ = 0, max_nodes_ = 0, reserved_ = 0, committed_ = 0;
+  const char* what_ = "";
+};
+
+struct OpsTable;
+
+class Core {
+ public:
+  Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint32_t max_leaves);
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  bool insert(std::uint64_t key, const void* value, bool assign);
+  bool erase(std::uint64_t key);
+  bool find(std::uint64_t key, void* value_out) const;
+  bool lower_bound(std::uint64_t key, std::uint64_t* out) const;
+  /// Copies the next leaf's keys in [cursor.from, cursor.hi) (and their values) out; sets
+  /// cursor.done when nothing can follow. Returns the number copied (may be 0 before done).
+  std::size_t scan(ScanCursor& cursor, std::uint64_t* keys_out, void* values_out) const;
+  void bulk_load(const std::uint64_t* keys, const void* values, std::size_t n, double leaf_fill,
+                 double inner_fill);
+
+  std::size_t size() const;
+  std::size_t memory_bytes() const;
+  SimdPath simd_path() const { return simd_; }
+  int height() const;
+  void check_invariants() const;
+  LeafFormatCounts leaf_formats() const;
+
+  // ---- engine internals (used by the per-ISA operation builds) ----
+  bool compressed_;
+  std::uint32_t value_bytes_;
+  std::uint32_t leaf_slots_;  // 16, or 64 when compressed
+  SimdPath simd_;
+  const OpsTable* ops_;
+  NodeArray inner_, leaf_keys_, leaf_meta_, leaf_values_;
+  std::atomic<std::uint64_t> root_{0};  // node index | height-1 << 32 (0 = root is a leaf)
+  std::atomic<std::uint32_t> inner_count_{0}, leaf_count_{0};
+  std::mutex alloc_mutex_;
+  bool bulk_loaded_or_used_ = false;
+  static constexpr int kCounterStripes = 16;
+  struct alignas(64) Counter {
+    std::atomic<std::int64_t> n{0};
+  };
+  Counter counters_[kCounterStripes];
+
+  std::uint32_t alloc_leaf();   // throws CapacityError
+  std::uint32_t alloc_inner();  // throws CapacityError
+  void add_size(std::int64_t delta);
+};
+
+}  // namespace wg::bstree::detail
