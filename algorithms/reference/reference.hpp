@@ -5,6 +5,11 @@
 // Every function first builds the *simple* graph of the edge list: self-loops and duplicate
 // entries are dropped; when `edges.symmetric` is true (or `directed` is false) each entry is an
 // undirected edge. All vertices 0..num_vertices-1 exist, isolated ones included.
+//
+// That build is O(V + m log(max degree)) time and O(V + m) memory (m = entries); the Boost
+// graph is a compressed_sparse_row_graph with 32-bit vertex ids. Every function throws
+// wg::InvalidArgument for a malformed EdgeList (src/dst/weight sizes differ, an id >=
+// num_vertices, num_vertices >= 2^32) and for a `source` >= num_vertices.
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -14,7 +19,8 @@
 namespace wg::reference {
 
 /// Triangles of the undirected simple graph. per_vertex[v] = triangles that contain v, so
-/// sum(per_vertex) == 3 * total. O(sum over edges of min degree) with degree ordering.
+/// sum(per_vertex) == 3 * total. Edges are oriented from lower to higher (degree, id) and each
+/// triangle is found once by marking: O(m * sqrt(m)) time, O(V + m) memory.
 struct TriangleCounts {
   std::uint64_t total = 0;
   std::vector<std::uint64_t> per_vertex;
@@ -39,7 +45,10 @@ Components connected_components(const EdgeList& edges);
 ///   pr'(v) = (1 - d) / n + d * ( sum_{u -> v} pr(u) / outdeg(u) + dangling / n )
 /// where `dangling` is the total rank of vertices with no out-arcs (spread uniformly).
 /// Starts from 1/n; stops when the L1 change between iterations is below `tolerance` or after
-/// max_iterations. Ranks sum to 1.
+/// max_iterations (then converged = false). Ranks sum to 1. O(V + m) per iteration. Self-loops
+/// and duplicate arcs are dropped first (simple graph). An empty graph gives no ranks,
+/// converged. damping outside [0, 1], tolerance < 0 or max_iterations < 0 throw
+/// wg::InvalidArgument.
 struct PageRankOptions {
   double damping = 0.85;
   double tolerance = 1e-10;
@@ -55,13 +64,17 @@ PageRankResult pagerank(const EdgeList& edges, const PageRankOptions& options = 
 
 /// Single-source shortest paths (boost::dijkstra_shortest_paths). Edge weight is
 /// edges.weight[i] (1 when unweighted); for duplicate entries the smallest weight counts.
-/// Negative weights throw wg::InvalidArgument. Unreachable vertices get +infinity.
+/// Negative (or NaN) weights throw wg::InvalidArgument, self-loops included. Unreachable
+/// vertices get +infinity. O((V + m) log V).
 std::vector<double> sssp(const EdgeList& edges, vertex_t source, bool directed = false);
 
 /// k-core numbers of the undirected simple graph (boost::core_numbers).
 std::vector<std::uint32_t> core_numbers(const EdgeList& edges);
 
-/// The columns of the thesis' Table 5.1 (and `warpgraph info`).
+/// The columns of the thesis' Table 5.1 (and `warpgraph info`). Degrees are those of the simple
+/// graph: the number of distinct neighbours when undirected, the out-degree (distinct
+/// out-neighbours) when directed. duplicates_dropped counts entries repeating an edge already
+/// seen: when undirected, (u, v) and (v, u) are the same edge.
 struct GraphStats {
   std::uint64_t vertices = 0;
   std::uint64_t edges = 0;  ///< undirected simple edges (or arcs when directed)
@@ -69,7 +82,7 @@ struct GraphStats {
   std::uint64_t duplicates_dropped = 0;
   std::uint64_t degree_min = 0, degree_max = 0;
   double degree_avg = 0, degree_stddev = 0;  ///< population standard deviation
-  std::uint64_t components = 0;             ///< weakly connected, isolated vertices included
+  std::uint64_t components = 0;              ///< weakly connected, isolated vertices included
 };
 GraphStats graph_stats(const EdgeList& edges, bool directed = false);
 
