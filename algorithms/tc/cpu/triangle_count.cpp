@@ -1,0 +1,204 @@
+// Static and incremental triangle counting on the CPU graph. See triangle_count.hpp.
+#include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <string>
+
+#include <warpgraph/algorithms/tc/cpu/detail/intersect.hpp>
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/graph/cpu/detail/parallel.hpp>
+
+namespace wg::cpu {
+
+namespace {
+
+void require_undirected(const DynamicGraph& g, const char* what) {
+  if (g.directed()) {
+    throw InvalidArgument(std::string("wg::cpu::") + what +
+                          ": triangle counting needs an undirected graph");
+  }
+}
+
+constexpr std::uint64_t canonical(vertex_t a, vertex_t b) noexcept {
+  return a < b ? arc_key(a, b) : arc_key(b, a);
+}
+
+}  // namespace
+
+TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
+  const unsigned threads = detail::resolve_threads(options.threads);
+  const std::uint64_t n = csr.num_vertices();
+  auto degree = [&](vertex_t v) { return csr.offsets[v + 1] - csr.offsets[v]; };
+  // v ranks above u when (deg v, v) > (deg u, u): orientation towards higher rank.
+  auto above = [&](vertex_t u, vertex_t v) {
+    const auto du = degree(u), dv = degree(v);
+    return dv > du || (dv == du && v > u);
+  };
+
+  // Oriented snapshot: out(u) = neighbours ranked above u, still ascending by id.
+  std::vector<std::uint64_t> offsets(n + 1, 0);
+  detail::parallel_for(n, threads, 4096, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t u = b; u < e; ++u) {
+      std::uint64_t c = 0;
+      for (auto i = csr.offsets[u]; i < csr.offsets[u + 1]; ++i) {
+        c += above(vertex_t(u), csr.neighbors[i]);
+      }
+      offsets[u + 1] = c;
+    }
+  });
+  for (std::uint64_t u = 0; u < n; ++u) offsets[u + 1] += offsets[u];
+  std::vector<vertex_t> out(offsets[n]);
+  detail::parallel_for(n, threads, 4096, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t u = b; u < e; ++u) {
+      std::uint64_t pos = offsets[u];
+      for (auto i = csr.offsets[u]; i < csr.offsets[u + 1]; ++i) {
+        if (above(vertex_t(u), csr.neighbors[i])) out[pos++] = csr.neighbors[i];
+      }
+    }
+  });
+  auto list = [&](vertex_t u) {
+    return std::span<const vertex_t>(out.data() + offsets[u], offsets[u + 1] - offsets[u]);
+  };
+
+  TriangleCounts result;
+  std::vector<std::uint64_t> partial(threads, 0);
+  if (options.per_vertex) result.per_vertex.assign(n, 0);
+  detail::parallel_dynamic(n, threads, 64, [&](std::size_t ui, unsigned t) {
+    const vertex_t u = vertex_t(ui);
+    const auto lu = list(u);
+    std::uint64_t found = 0;
+    for (vertex_t w : lu) {
+      if (!options.per_vertex) {
+        found += detail::intersection_size(lu, list(w));
+        continue;
+      }
+      std::uint64_t at_w = 0;
+      detail::intersect(lu, list(w), [&](vertex_t x) {
+        ++at_w;
+        std::atomic_ref<std::uint64_t>(result.per_vertex[x])
+            .fetch_add(1, std::memory_order_relaxed);
+      });
+      if (at_w) {
+        std::atomic_ref<std::uint64_t>(result.per_vertex[w])
+            .fetch_add(at_w, std::memory_order_relaxed);
+      }
+      found += at_w;
+    }
+    if (options.per_vertex && found) {
+      std::atomic_ref<std::uint64_t>(result.per_vertex[u])
+          .fetch_add(found, std::memory_order_relaxed);
+    }
+    partial[t] += found;
+  });
+  result.total = std::accumulate(partial.begin(), partial.end(), std::uint64_t{0});
+  return result;
+}
+
+TriangleCounts triangle_count(const DynamicGraph& graph, const TcOptions& options) {
+  require_undirected(graph, "triangle_count");
+  TcOptions o = options;
+  if (!o.threads) o.threads = graph.threads();
+  return triangle_count(graph.export_csr(), o);
+}
+
+std::uint64_t count_triangles_with_edges(const DynamicGraph& graph,
+                                         std::span<const std::uint64_t> keys, unsigned threads) {
+  require_undirected(graph, "count_triangles_with_edges");
+  if (keys.empty()) return 0;
+  threads = threads ? threads : graph.threads();
+
+  // The batch's endpoints and their full sorted neighbour lists, read once from the tree.
+  std::vector<vertex_t> ends;
+  ends.reserve(2 * keys.size());
+  for (std::uint64_t k : keys) {
+    ends.push_back(arc_source(k));
+    ends.push_back(arc_target(k));
+  }
+  detail::parallel_sort(ends.begin(), ends.end(), threads);
+  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  std::vector<std::uint64_t> offsets(ends.size() + 1, 0);
+  for (std::size_t i = 0; i < ends.size(); ++i) offsets[i + 1] = offsets[i] + graph.degree(ends[i]);
+  std::vector<vertex_t> adj(offsets.back());
+  detail::parallel_for(ends.size(), threads, 256, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) {
+      std::uint64_t pos = offsets[i];
+      const std::uint64_t end = offsets[i + 1];
+      graph.for_each_neighbor(ends[i], [&](vertex_t w) {
+        if (pos == end) return false;  // the degree array and the tree disagree: see below
+        adj[pos++] = w;
+        return true;
+      });
+      if (pos != end) {
+        throw Error("wg::cpu::count_triangles_with_edges: degree of vertex " +
+                    std::to_string(ends[i]) + " does not match its adjacency");
+      }
+    }
+  });
+  auto list = [&](vertex_t v) {
+    const std::size_t i = std::lower_bound(ends.begin(), ends.end(), v) - ends.begin();
+    return std::span<const vertex_t>(adj.data() + offsets[i], offsets[i + 1] - offsets[i]);
+  };
+  auto in_batch = [&](std::uint64_t k) { return std::binary_search(keys.begin(), keys.end(), k); };
+
+  std::vector<std::uint64_t> partial(threads, 0);
+  detail::parallel_dynamic(keys.size(), threads, 16, [&](std::size_t i, unsigned t) {
+    const std::uint64_t key = keys[i];
+    const vertex_t u = arc_source(key), v = arc_target(key);
+    std::uint64_t found = 0;
+    detail::intersect(list(u), list(v), [&](vertex_t w) {
+      // Count the triangle {u, v, w} here only if {u, v} is its smallest batch edge.
+      const std::uint64_t kuw = canonical(u, w), kvw = canonical(v, w);
+      if (kuw < key && in_batch(kuw)) return;
+      if (kvw < key && in_batch(kvw)) return;
+      ++found;
+    });
+    partial[t] += found;
+  });
+  return std::accumulate(partial.begin(), partial.end(), std::uint64_t{0});
+}
+
+IncrementalTriangleCounter::IncrementalTriangleCounter(DynamicGraph& graph, unsigned threads)
+    : graph_(&graph), threads_(threads ? threads : graph.threads()) {
+  require_undirected(graph, "IncrementalTriangleCounter");
+  recount();
+}
+
+std::uint64_t IncrementalTriangleCounter::recount() {
+  TcOptions o;
+  o.threads = threads_;
+  total_ = triangle_count(*graph_, o).total;
+  return total_;
+}
+
+IncrementalTriangleCounter::BatchResult IncrementalTriangleCounter::insert_edges(
+    const EdgeList& batch) {
+  CanonicalBatch c = graph_->canonicalize(batch);
+  const UpdateResult r = graph_->insert_canonical(c);  // c.keys: the edges that were added
+  const std::uint64_t added = count_triangles_with_edges(*graph_, c.keys, threads_);
+  total_ += added;
+  return {r, added, total_};
+}
+
+IncrementalTriangleCounter::BatchResult IncrementalTriangleCounter::erase_edges(
+    const EdgeList& batch) {
+  CanonicalBatch c = graph_->canonicalize(batch);
+  const std::uint64_t absent = graph_->retain_present(c);
+  const std::uint64_t removed = count_triangles_with_edges(*graph_, c.keys, threads_);
+  UpdateResult r = graph_->erase_canonical(c);
+  r.ignored += absent;
+  total_ -= removed;
+  return {r, removed, total_};
+}
+
+IncrementalTriangleCounter::VertexBatchResult IncrementalTriangleCounter::erase_vertices(
+    std::span<const vertex_t> ids) {
+  const std::vector<std::uint64_t> incident = graph_->incident_edges(ids);
+  const std::uint64_t removed = count_triangles_with_edges(*graph_, incident, threads_);
+  const VertexEraseResult r = graph_->erase_vertices(ids);
+  total_ -= removed;
+  return {r, removed, total_};
+}
+
+}  // namespace wg::cpu

@@ -1,0 +1,87 @@
+#pragma once
+// Triangle counting on the CPU graph (wg::cpu::DynamicGraph): static and incremental.
+//
+// Static: degree-ordered orientation (each edge points from the endpoint of lower
+// (degree, id) rank to the higher one, so every out-list has at most sqrt(2m) entries), then
+// for every oriented edge (u, w) the sorted merge |out(u) ∩ out(w)|: each triangle is found
+// exactly once, at its lowest-ranked vertex. Multi-threaded with dynamic scheduling over
+// vertices. O(m * sqrt(m)) worst case; O(n + m) memory for the oriented snapshot.
+//
+// Incremental: after a batch of insertions, the new total is the old one plus the triangles
+// that contain at least one inserted edge, counted on the graph AFTER the insertion; after a
+// batch of deletions, the old total minus the triangles that contain at least one deleted edge,
+// counted on the graph BEFORE the removal. Only the batch's edges are examined (for each edge
+// {u, v} of the batch, the merge of N(u) and N(v)), never the whole graph. A triangle with k
+// (1..3) edges from the batch is seen k times; it is counted only at the batch edge with the
+// smallest canonical key among its batch edges, so it counts once. The batch is first brought
+// to canonical form by the graph (self-loops and duplicates dropped) and reduced to the edges
+// that actually change (absent ones on insert, present ones on erase), so duplicates,
+// self-loops, and edges already present / absent in the batch cannot skew the count.
+// Cost: O(sum over batch edges {u,v} of deg(u) + deg(v)) plus O(log b) per batch-edge check.
+//
+// Triangle counting needs an undirected graph: the functions throw wg::InvalidArgument on a
+// directed one.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+#include <warpgraph/graph/update_result.hpp>
+
+namespace wg::cpu {
+
+struct TriangleCounts {
+  std::uint64_t total = 0;
+  /// Triangles containing each vertex (sum == 3 * total); empty unless asked for.
+  std::vector<std::uint64_t> per_vertex;
+};
+
+struct TcOptions {
+  unsigned threads = 0;  ///< 0 = all cores
+  bool per_vertex = false;
+};
+
+/// Triangles of a sorted, symmetric CSR (both arcs of each edge, no self-loops, no repeats).
+TriangleCounts triangle_count(const Csr& csr, const TcOptions& options = {});
+/// Triangles of an undirected graph (counted on a CSR snapshot of it).
+TriangleCounts triangle_count(const DynamicGraph& graph, const TcOptions& options = {});
+
+/// Triangles of `graph` that contain at least one edge of `keys`, each counted once. `keys`:
+/// canonical edge keys (u << 32 | v, u < v), sorted, unique, all present in `graph`.
+std::uint64_t count_triangles_with_edges(const DynamicGraph& graph,
+                                         std::span<const std::uint64_t> keys, unsigned threads = 0);
+
+/// Keeps the exact triangle count of an undirected DynamicGraph while batches are applied
+/// through it (apply every change through this object, or call recount()).
+class IncrementalTriangleCounter {
+ public:
+  /// Counts the graph's triangles once (static count).
+  explicit IncrementalTriangleCounter(DynamicGraph& graph, unsigned threads = 0);
+
+  struct BatchResult {
+    UpdateResult update;              ///< what the batch did to the graph
+    std::uint64_t triangles_changed;  ///< triangles created (insert) or destroyed (erase)
+    std::uint64_t total;              ///< exact count after the batch
+  };
+  BatchResult insert_edges(const EdgeList& batch);
+  BatchResult erase_edges(const EdgeList& batch);
+  /// Erases vertices (and their edges) and removes the triangles they were part of.
+  struct VertexBatchResult {
+    VertexEraseResult update;
+    std::uint64_t triangles_changed;
+    std::uint64_t total;
+  };
+  VertexBatchResult erase_vertices(std::span<const vertex_t> ids);
+
+  std::uint64_t total() const noexcept { return total_; }
+  /// Static recount (resets the running total to it).
+  std::uint64_t recount();
+  DynamicGraph& graph() noexcept { return *graph_; }
+
+ private:
+  DynamicGraph* graph_;
+  unsigned threads_;
+  std::uint64_t total_ = 0;
+};
+
+}  // namespace wg::cpu

@@ -1,0 +1,548 @@
+// wg::cpu::DynamicGraph: batch canonicalisation, multi-threaded application to the BS-tree,
+// vertex management and export. See dynamic_graph.hpp for the semantics.
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/graph/cpu/detail/parallel.hpp>
+
+namespace wg::cpu {
+
+namespace {
+
+constexpr std::uint64_t kNoKey = std::numeric_limits<std::uint64_t>::max();
+// Below these sizes a batch step runs on the calling thread (starting threads costs more).
+constexpr std::size_t kTreeGrain = 4096;
+constexpr std::size_t kScanGrain = 16384;
+
+constexpr std::uint64_t reversed(std::uint64_t key) noexcept {
+  return (key << 32) | (key >> 32);
+}
+
+void check_id(vertex_t v, const char* what) {
+  if (v & kNewVertexTag) {
+    throw InvalidArgument(std::string("wg::cpu::DynamicGraph::") + what + ": vertex id " +
+                          std::to_string(v) + " is not below 2^31");
+  }
+}
+
+/// Keeps the entries i of `keys` (and `weights`) with keep[i] != 0, in order; returns how many
+/// were dropped. Sequential: one pass over the batch, negligible beside the tree work.
+std::uint64_t compact(std::vector<std::uint64_t>& keys, std::vector<float>& weights,
+                      const std::vector<std::uint8_t>& keep) {
+  std::size_t out = 0;
+  const bool w = !weights.empty();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (!keep[i]) continue;
+    keys[out] = keys[i];
+    if (w) weights[out] = weights[i];
+    ++out;
+  }
+  const std::uint64_t dropped = keys.size() - out;
+  keys.resize(out);
+  if (w) weights.resize(out);
+  return dropped;
+}
+
+/// Splits vertices [0, n) into `parts` ranges holding about the same number of arcs.
+std::vector<std::uint64_t> balanced_vertex_bounds(const std::vector<std::uint32_t>& degree,
+                                                  unsigned parts) {
+  const std::uint64_t n = degree.size();
+  std::uint64_t total = 0;
+  for (auto d : degree) total += d + 1;  // +1: every vertex costs a little even when isolated
+  std::vector<std::uint64_t> bounds{0};
+  std::uint64_t acc = 0;
+  for (std::uint64_t v = 0; v < n && bounds.size() < parts; ++v) {
+    acc += degree[v] + 1;
+    if (acc * parts >= total * bounds.size()) bounds.push_back(v + 1);
+  }
+  while (bounds.size() <= parts) bounds.push_back(n);
+  bounds.back() = n;
+  return bounds;
+}
+
+}  // namespace
+
+DynamicGraph::DynamicGraph(const GraphOptions& options) : options_(options) {
+  threads_ = detail::resolve_threads(options.threads);
+  out_.reset(options_.weighted);
+  if (options_.directed) in_.reset(options_.weighted);
+}
+DynamicGraph::DynamicGraph(DynamicGraph&&) noexcept = default;
+DynamicGraph& DynamicGraph::operator=(DynamicGraph&&) noexcept = default;
+DynamicGraph::~DynamicGraph() = default;
+
+void DynamicGraph::set_threads(unsigned threads) {
+  options_.threads = threads;
+  threads_ = detail::resolve_threads(threads);
+}
+
+std::uint32_t DynamicGraph::in_degree(vertex_t v) const noexcept {
+  if (!options_.directed) return degree(v);
+  return v < in_degree_.size() ? in_degree_[v] : 0;
+}
+
+void DynamicGraph::grow_to(std::uint64_t bound) {
+  if (bound <= alive_.size()) return;
+  live_vertices_ += bound - alive_.size();
+  alive_.resize(bound, 1);
+  degree_.resize(bound, 0);
+  if (options_.directed) in_degree_.resize(bound, 0);
+}
+
+// ---- canonical form -------------------------------------------------------------------------
+
+CanonicalBatch DynamicGraph::canonicalize(const EdgeList& batch) const {
+  if (batch.dst.size() != batch.src.size() ||
+      (batch.weighted() && batch.weight.size() != batch.src.size())) {
+    throw InvalidArgument("wg::cpu::DynamicGraph: batch arrays have different lengths");
+  }
+  CanonicalBatch out;
+  const std::size_t n = batch.size();
+  out.entries = n;
+  const bool with_weights = options_.weighted;
+  std::vector<std::uint64_t> self_loops(threads_, 0);
+
+  if (!with_weights) {
+    out.keys.resize(n);
+    detail::parallel_for(n, threads_, kScanGrain, [&](std::size_t b, std::size_t e, unsigned t) {
+      std::uint64_t loops = 0;
+      for (std::size_t i = b; i < e; ++i) {
+        const vertex_t u = batch.src[i], v = batch.dst[i];
+        if (u == v) {
+          out.keys[i] = kNoKey;
+          ++loops;
+        } else {
+          out.keys[i] = canonical_key(u, v);
+        }
+      }
+      self_loops[t] = loops;
+    });
+    detail::parallel_sort(out.keys.begin(), out.keys.end(), threads_);
+    out.self_loops = std::accumulate(self_loops.begin(), self_loops.end(), std::uint64_t{0});
+    out.keys.resize(n - out.self_loops);  // kNoKey entries sorted to the end
+    out.keys.erase(std::unique(out.keys.begin(), out.keys.end()), out.keys.end());
+  } else {
+    // (key, entry index): sorting by both puts the last entry of each edge last in its run.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> tagged(n);
+    detail::parallel_for(n, threads_, kScanGrain, [&](std::size_t b, std::size_t e, unsigned t) {
+      std::uint64_t loops = 0;
+      for (std::size_t i = b; i < e; ++i) {
+        const vertex_t u = batch.src[i], v = batch.dst[i];
+        if (u == v) ++loops;
+        tagged[i] = {u == v ? kNoKey : canonical_key(u, v), i};
+      }
+      self_loops[t] = loops;
+    });
+    detail::parallel_sort(tagged.begin(), tagged.end(), threads_);
+    out.self_loops = std::accumulate(self_loops.begin(), self_loops.end(), std::uint64_t{0});
+    const std::size_t m = n - out.self_loops;
+    out.keys.reserve(m);
+    out.weights.reserve(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      if (i + 1 < m && tagged[i + 1].first == tagged[i].first) continue;  // a later entry wins
+      out.keys.push_back(tagged[i].first);
+      out.weights.push_back(batch.weighted() ? static_cast<float>(batch.weight[tagged[i].second])
+                                             : 1.0f);
+    }
+  }
+  out.duplicates = n - out.self_loops - out.keys.size();
+  return out;
+}
+
+// ---- applying arcs --------------------------------------------------------------------------
+
+void DynamicGraph::apply_arcs(std::span<const std::uint64_t> keys, std::span<const float> weights,
+                              bool insert) {
+  // The second arc of every edge: (v, u) in the same tree for undirected graphs, in the
+  // transpose tree for directed ones. Sorted so each thread walks a contiguous key range.
+  std::vector<std::pair<std::uint64_t, float>> second(keys.size());
+  detail::parallel_for(keys.size(), threads_, kScanGrain,
+                       [&](std::size_t b, std::size_t e, unsigned) {
+                         for (std::size_t i = b; i < e; ++i) {
+                           second[i] = {reversed(keys[i]), weights.empty() ? 1.0f : weights[i]};
+                         }
+                       });
+  detail::parallel_sort(second.begin(), second.end(), threads_,
+                        [](const auto& a, const auto& b) { return a.first < b.first; });
+  detail::ArcStore& second_store = options_.directed ? in_ : out_;
+  std::vector<std::uint32_t>& second_degree = options_.directed ? in_degree_ : degree_;
+  detail::parallel_for(second.size(), threads_, kTreeGrain,
+                       [&](std::size_t b, std::size_t e, unsigned) {
+                         for (std::size_t i = b; i < e; ++i) {
+                           const std::uint64_t k = second[i].first;
+                           std::atomic_ref<std::uint32_t> d(second_degree[arc_source(k)]);
+                           if (insert) {
+                             second_store.insert(k, second[i].second);
+                             d.fetch_add(1, std::memory_order_relaxed);
+                           } else {
+                             second_store.erase(k);
+                             d.fetch_sub(1, std::memory_order_relaxed);
+                           }
+                         }
+                       });
+}
+
+UpdateResult DynamicGraph::insert_canonical(CanonicalBatch& batch) {
+  UpdateResult r;
+  r.self_loops = batch.self_loops;
+  r.duplicates = batch.duplicates;
+  std::uint64_t bound = alive_.size();
+  for (std::uint64_t k : batch.keys) {
+    check_id(arc_source(k), "insert_edges");
+    check_id(arc_target(k), "insert_edges");
+    bound = std::max<std::uint64_t>(bound, std::max(arc_source(k), arc_target(k)) + 1ull);
+  }
+  grow_to(bound);
+  const bool w = !batch.weights.empty();
+  if (options_.weighted && !w) batch.weights.assign(batch.keys.size(), 1.0f);
+  if (!options_.weighted) batch.weights.clear();
+
+  // First arcs: insert (insert-or-assign on weighted graphs); added[i] says the edge is new.
+  std::vector<std::uint8_t> added(batch.keys.size(), 0);
+  std::vector<std::uint8_t> present_weighted(options_.weighted ? batch.keys.size() : 0, 0);
+  detail::parallel_for(batch.keys.size(), threads_, kTreeGrain,
+                       [&](std::size_t b, std::size_t e, unsigned) {
+                         for (std::size_t i = b; i < e; ++i) {
+                           const std::uint64_t k = batch.keys[i];
+                           if (!alive_[arc_source(k)] || !alive_[arc_target(k)]) continue;
+                           const float wt = options_.weighted ? batch.weights[i] : 1.0f;
+                           if (out_.insert(k, wt)) {
+                             added[i] = 1;
+                             std::atomic_ref<std::uint32_t>(degree_[arc_source(k)])
+                                 .fetch_add(1, std::memory_order_relaxed);
+                           } else if (options_.weighted) {
+                             present_weighted[i] = 1;
+                           }
+                         }
+                       });
+  // Weighted graphs: the second arc of an edge that was present takes the new weight too.
+  if (options_.weighted) {
+    detail::ArcStore& second_store = options_.directed ? in_ : out_;
+    for (std::size_t i = 0; i < batch.keys.size(); ++i) {
+      if (present_weighted[i]) second_store.insert(reversed(batch.keys[i]), batch.weights[i]);
+    }
+  }
+  r.ignored = compact(batch.keys, batch.weights, added);
+  r.applied = batch.keys.size();
+  apply_arcs(batch.keys, batch.weights, /*insert=*/true);
+  num_arcs_ += 2 * r.applied - (options_.directed ? r.applied : 0);
+  return r;
+}
+
+std::uint64_t DynamicGraph::retain_present(CanonicalBatch& batch) const {
+  std::vector<std::uint8_t> present(batch.keys.size(), 0);
+  detail::parallel_for(
+      batch.keys.size(), threads_, kTreeGrain, [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) {
+          const std::uint64_t k = batch.keys[i];
+          present[i] =
+              arc_source(k) < alive_.size() && arc_target(k) < alive_.size() && out_.contains(k);
+        }
+      });
+  return compact(batch.keys, batch.weights, present);
+}
+
+UpdateResult DynamicGraph::erase_canonical(CanonicalBatch& batch) {
+  UpdateResult r;
+  r.self_loops = batch.self_loops;
+  r.duplicates = batch.duplicates;
+  std::vector<std::uint8_t> removed(batch.keys.size(), 0);
+  detail::parallel_for(batch.keys.size(), threads_, kTreeGrain,
+                       [&](std::size_t b, std::size_t e, unsigned) {
+                         for (std::size_t i = b; i < e; ++i) {
+                           const std::uint64_t k = batch.keys[i];
+                           if (arc_source(k) >= alive_.size() || arc_target(k) >= alive_.size()) {
+                             continue;
+                           }
+                           if (out_.erase(k)) {
+                             removed[i] = 1;
+                             std::atomic_ref<std::uint32_t>(degree_[arc_source(k)])
+                                 .fetch_sub(1, std::memory_order_relaxed);
+                           }
+                         }
+                       });
+  r.ignored = compact(batch.keys, batch.weights, removed);
+  r.applied = batch.keys.size();
+  apply_arcs(batch.keys, {}, /*insert=*/false);
+  num_arcs_ -= 2 * r.applied - (options_.directed ? r.applied : 0);
+  return r;
+}
+
+// ---- public batch operations ----------------------------------------------------------------
+
+UpdateResult DynamicGraph::build(const EdgeList& edges) {
+  std::uint64_t bound = edges.num_vertices;
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    check_id(edges.src[i], "build");
+    check_id(edges.dst[i], "build");
+    bound = std::max<std::uint64_t>(bound, std::max(edges.src[i], edges.dst[i]) + 1ull);
+  }
+  out_.reset(options_.weighted);
+  if (options_.directed) in_.reset(options_.weighted);
+  alive_.assign(bound, 1);
+  degree_.assign(bound, 0);
+  in_degree_.assign(options_.directed ? bound : 0, 0);
+  free_ids_.clear();
+  live_vertices_ = bound;
+
+  CanonicalBatch batch = canonicalize(edges);
+  UpdateResult r;
+  r.applied = batch.keys.size();
+  r.self_loops = batch.self_loops;
+  r.duplicates = batch.duplicates;
+  const bool w = options_.weighted;
+
+  // All arcs sorted: for undirected graphs the keys and their reverses (merged); for directed
+  // graphs the keys, and the reverses for the transpose tree.
+  std::vector<std::pair<std::uint64_t, float>> rev(batch.keys.size());
+  detail::parallel_for(rev.size(), threads_, kScanGrain,
+                       [&](std::size_t b, std::size_t e, unsigned) {
+                         for (std::size_t i = b; i < e; ++i) {
+                           rev[i] = {reversed(batch.keys[i]), w ? batch.weights[i] : 1.0f};
+                         }
+                       });
+  auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+  detail::parallel_sort(rev.begin(), rev.end(), threads_, by_key);
+
+  auto load = [&](detail::ArcStore& store, std::vector<std::pair<std::uint64_t, float>>& arcs,
+                  std::vector<std::uint32_t>& deg) {
+    std::vector<std::uint64_t> keys(arcs.size());
+    std::vector<float> weights(w ? arcs.size() : 0);
+    for (std::size_t i = 0; i < arcs.size(); ++i) {
+      keys[i] = arcs[i].first;
+      if (w) weights[i] = arcs[i].second;
+      ++deg[arc_source(keys[i])];
+    }
+    store.bulk_load(keys.data(), w ? weights.data() : nullptr, keys.size());
+  };
+  if (options_.directed) {
+    std::vector<std::pair<std::uint64_t, float>> fwd(batch.keys.size());
+    for (std::size_t i = 0; i < fwd.size(); ++i)
+      fwd[i] = {batch.keys[i], w ? batch.weights[i] : 1.0f};
+    load(out_, fwd, degree_);
+    load(in_, rev, in_degree_);
+    num_arcs_ = fwd.size();
+  } else {
+    std::vector<std::pair<std::uint64_t, float>> all(2 * batch.keys.size());
+    std::size_t a = 0, b = 0, o = 0;
+    // Merge the forward keys (sorted) with the reversed ones (sorted): no key is in both.
+    while (a < batch.keys.size() || b < rev.size()) {
+      if (b == rev.size() || (a < batch.keys.size() && batch.keys[a] < rev[b].first)) {
+        all[o++] = {batch.keys[a], w ? batch.weights[a] : 1.0f};
+        ++a;
+      } else {
+        all[o++] = rev[b++];
+      }
+    }
+    load(out_, all, degree_);
+    num_arcs_ = all.size();
+  }
+  return r;
+}
+
+UpdateResult DynamicGraph::insert_edges(const EdgeList& batch) {
+  CanonicalBatch c = canonicalize(batch);
+  return insert_canonical(c);
+}
+
+UpdateResult DynamicGraph::erase_edges(const EdgeList& batch) {
+  CanonicalBatch c = canonicalize(batch);
+  return erase_canonical(c);
+}
+
+std::vector<vertex_t> DynamicGraph::insert_vertices(std::uint64_t count) {
+  std::vector<vertex_t> ids;
+  ids.reserve(count);
+  while (ids.size() < count && !free_ids_.empty()) {
+    const vertex_t v = free_ids_.front();
+    free_ids_.pop_front();
+    alive_[v] = 1;
+    ++live_vertices_;
+    ids.push_back(v);
+  }
+  const std::uint64_t first_new = alive_.size();
+  const std::uint64_t fresh = count - ids.size();
+  if (first_new + fresh > kNewVertexTag) {
+    throw CapacityError("wg::cpu::DynamicGraph vertex ids", kNewVertexTag,
+                        "cannot add " + std::to_string(fresh) + " vertices");
+  }
+  grow_to(first_new + fresh);
+  for (std::uint64_t i = 0; i < fresh; ++i) ids.push_back(static_cast<vertex_t>(first_new + i));
+  return ids;
+}
+
+VertexInsertResult DynamicGraph::insert_vertices(std::uint64_t count, const EdgeList& edges) {
+  VertexInsertResult r;
+  // Check the placeholders before any vertex is added, so a bad batch changes nothing.
+  auto translate_check = [&](vertex_t v) {
+    if ((v & kNewVertexTag) && (v & ~kNewVertexTag) >= count) {
+      throw InvalidArgument("wg::cpu::DynamicGraph::insert_vertices: new_vertex(" +
+                            std::to_string(v & ~kNewVertexTag) + ") but only " +
+                            std::to_string(count) + " vertices are inserted");
+    }
+  };
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    translate_check(edges.src[i]);
+    translate_check(edges.dst[i]);
+  }
+  r.ids = insert_vertices(count);
+  EdgeList translated = edges;
+  auto translate = [&](vertex_t v) { return (v & kNewVertexTag) ? r.ids[v & ~kNewVertexTag] : v; };
+  for (std::size_t i = 0; i < translated.size(); ++i) {
+    translated.src[i] = translate(translated.src[i]);
+    translated.dst[i] = translate(translated.dst[i]);
+  }
+  r.edges = insert_edges(translated);
+  return r;
+}
+
+std::vector<std::uint64_t> DynamicGraph::incident_edges(std::span<const vertex_t> ids) const {
+  std::vector<vertex_t> live;
+  for (vertex_t v : ids) {
+    if (is_vertex(v)) live.push_back(v);
+  }
+  std::vector<std::vector<std::uint64_t>> parts(threads_);
+  detail::parallel_for(live.size(), threads_, 64, [&](std::size_t b, std::size_t e, unsigned t) {
+    auto& out = parts[t];
+    for (std::size_t i = b; i < e; ++i) {
+      const vertex_t v = live[i];
+      for_each_neighbor(v, [&](vertex_t w) { out.push_back(canonical_key(v, w)); });
+      if (options_.directed) {
+        for_each_in_neighbor(v, [&](vertex_t w) { out.push_back(arc_key(w, v)); });
+      }
+    }
+  });
+  std::vector<std::uint64_t> keys;
+  for (auto& p : parts) keys.insert(keys.end(), p.begin(), p.end());
+  detail::parallel_sort(keys.begin(), keys.end(), threads_);
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+VertexEraseResult DynamicGraph::erase_vertices(std::span<const vertex_t> ids) {
+  VertexEraseResult r;
+  std::vector<vertex_t> sorted(ids.begin(), ids.end());
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::vector<vertex_t> live;
+  for (vertex_t v : sorted) {
+    if (is_vertex(v)) live.push_back(v);
+  }
+  r.vertices = live.size();
+  r.ignored_ids = ids.size() - live.size();
+  CanonicalBatch batch;
+  batch.keys = incident_edges(live);
+  batch.entries = batch.keys.size();
+  const UpdateResult removed = erase_canonical(batch);
+  r.edges_removed = removed.applied;
+  for (vertex_t v : live) {
+    alive_[v] = 0;
+    free_ids_.push_back(v);
+  }
+  live_vertices_ -= live.size();
+  return r;
+}
+
+// ---- queries --------------------------------------------------------------------------------
+
+bool DynamicGraph::has_edge(vertex_t u, vertex_t v) const {
+  if (u == v || u >= alive_.size() || v >= alive_.size()) return false;
+  return out_.contains(arc_key(u, v));
+}
+
+std::optional<float> DynamicGraph::edge_weight(vertex_t u, vertex_t v) const {
+  if (u == v || u >= alive_.size() || v >= alive_.size()) return std::nullopt;
+  return out_.find(arc_key(u, v));
+}
+
+std::vector<std::uint8_t> DynamicGraph::has_edges(const EdgeList& queries) const {
+  if (queries.dst.size() != queries.src.size()) {
+    throw InvalidArgument("wg::cpu::DynamicGraph::has_edges: src and dst differ in length");
+  }
+  std::vector<std::uint8_t> found(queries.size(), 0);
+  detail::parallel_for(queries.size(), threads_, kTreeGrain,
+                       [&](std::size_t b, std::size_t e, unsigned) {
+                         for (std::size_t i = b; i < e; ++i) {
+                           found[i] = has_edge(queries.src[i], queries.dst[i]);
+                         }
+                       });
+  return found;
+}
+
+void DynamicGraph::neighbors(vertex_t u, std::vector<vertex_t>& out) const {
+  out.reserve(out.size() + degree(u));
+  for_each_neighbor(u, [&](vertex_t v) { out.push_back(v); });
+}
+
+EdgeList DynamicGraph::export_coo() const {
+  const unsigned parts = static_cast<unsigned>(
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads_, num_arcs_ / kScanGrain)));
+  const std::vector<std::uint64_t> bounds = balanced_vertex_bounds(degree_, parts);
+  std::vector<EdgeList> pieces(parts);
+  const bool w = options_.weighted;
+  detail::parallel_chunks(parts, parts, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t p = b; p < e; ++p) {
+      EdgeList& piece = pieces[p];
+      out_.scan(bounds[p] << 32, bounds[p + 1] << 32, [&](std::uint64_t k, float wt) {
+        const vertex_t u = arc_source(k), v = arc_target(k);
+        if (options_.directed || u < v) {
+          piece.src.push_back(u);
+          piece.dst.push_back(v);
+          if (w) piece.weight.push_back(wt);
+        }
+        return true;
+      });
+    }
+  });
+  EdgeList out;
+  out.num_vertices = num_vertices();
+  out.symmetric = !options_.directed;
+  out.reserve(num_edges(), w);
+  for (auto& p : pieces) {
+    out.src.insert(out.src.end(), p.src.begin(), p.src.end());
+    out.dst.insert(out.dst.end(), p.dst.begin(), p.dst.end());
+    out.weight.insert(out.weight.end(), p.weight.begin(), p.weight.end());
+  }
+  return out;
+}
+
+Csr DynamicGraph::export_csr() const {
+  Csr csr;
+  const std::uint64_t n = num_vertices();
+  csr.offsets.resize(n + 1);
+  csr.offsets[0] = 0;
+  for (std::uint64_t v = 0; v < n; ++v) csr.offsets[v + 1] = csr.offsets[v] + degree_[v];
+  csr.neighbors.resize(csr.offsets[n]);
+  const bool w = options_.weighted;
+  if (w) csr.weights.resize(csr.offsets[n]);
+  const unsigned parts = static_cast<unsigned>(
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads_, num_arcs_ / kScanGrain)));
+  const std::vector<std::uint64_t> bounds = balanced_vertex_bounds(degree_, parts);
+  detail::parallel_chunks(parts, parts, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t p = b; p < e; ++p) {
+      std::uint64_t pos = csr.offsets[bounds[p]];
+      out_.scan(bounds[p] << 32, bounds[p + 1] << 32, [&](std::uint64_t k, float wt) {
+        csr.neighbors[pos] = arc_target(k);
+        if (w) csr.weights[pos] = wt;
+        ++pos;
+        return true;
+      });
+    }
+  });
+  return csr;
+}
+
+std::uint64_t DynamicGraph::memory_bytes() const {
+  return out_.memory_bytes() + in_.memory_bytes() +
+         (degree_.capacity() + in_degree_.capacity()) * sizeof(std::uint32_t) + alive_.capacity() +
+         free_ids_.size() * sizeof(vertex_t);
+}
+
+}  // namespace wg::cpu
