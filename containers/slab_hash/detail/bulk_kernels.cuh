@@ -1,0 +1,375 @@
+#pragma once
+// Bulk kernels of SlabSet / SlabMap (included by the .cu files only).
+//
+// Every kernel deals keys 32 per warp (wg::warp_stride_loop) and runs the tasks warp-
+// cooperatively (WCWS). With lookahead G > 1 a warp takes G tasks at once: it issues the G base-
+// slab reads back to back, decides each task from its slab (found / free slot / needs more),
+// then the lanes 0..G-1 issue the G slot CASes together. Tasks that need more (chain longer than
+// one slab, lost CAS, reserved key) go through the plain tile operation, which is the reference
+// algorithm. This keeps G independent memory operations in flight per warp instead of one.
+// Correctness of the fast insert: a CAS on the first empty slot of the base slab succeeds only if
+// no insert reached this chain since the read (inserts fill the first empty slot), so the key is
+// still absent; a failed CAS falls back to the full algorithm.
+#include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/containers/slab_hash/detail/table_core.cuh>
+#include <warpgraph/containers/slab_hash/slab_table_ref.cuh>
+
+namespace wg::slab::detail {
+
+/// Per-lane tallies, summed per warp and added to the device counters once per warp.
+struct Tally {
+  unsigned success = 0, out_of_slabs = 0, invalid = 0;
+  __device__ void add(InsertOutcome r) {
+    success += r == InsertOutcome::inserted;
+    out_of_slabs += r == InsertOutcome::out_of_slabs;
+    invalid += r == InsertOutcome::invalid_key;
+  }
+  /// live_sign: +1 (insert), -1 (erase), 0 (lookups).
+  __device__ void commit(const warp_tile& tile, unsigned long long* counters, int live_sign) const {
+    const unsigned s = __reduce_add_sync(0xFFFFFFFFu, success);
+    const unsigned o = __reduce_add_sync(0xFFFFFFFFu, out_of_slabs);
+    const unsigned v = __reduce_add_sync(0xFFFFFFFFu, invalid);
+    if (tile.thread_rank() == 0) {
+      if (s) atomicAdd(counters + kSuccess, s);
+      if (s && live_sign > 0) atomicAdd(counters + kLive, static_cast<unsigned long long>(s));
+      if (s && live_sign < 0) atomicAdd(counters + kLive, 0ull - s);
+      if (o) atomicAdd(counters + kOutOfSlabs, o);
+      if (v) atomicAdd(counters + kInvalid, v);
+    }
+  }
+};
+
+enum Plan : int { kNone = 0, kDone = 1, kNew = 2, kCas = 3, kSlow = 4 };
+
+// ---- set -------------------------------------------------------------------------------------
+
+template <int G>
+__device__ __forceinline__ void set_insert_tasks(const SetTableRef& t, const warp_tile& tile,
+                                                 std::uint32_t key, bool active, Tally& tally) {
+  const std::uint32_t lane = tile.thread_rank();
+  if constexpr (G == 1) {
+    for_each_active_lane(tile, active, [&](int src) {
+      const InsertOutcome r = t.insert(tile, tile.shfl(key, src));
+      if (lane == 0) tally.add(r);
+    });
+  } else {
+    unsigned queue = tile.ballot(active);
+    while (queue) {
+      std::uint32_t k[G], w[G];
+      bool has[G];
+#pragma unroll
+      for (int j = 0; j < G; ++j) {
+        has[j] = queue != 0;
+        const int src = has[j] ? __ffs(queue) - 1 : 0;
+        if (has[j]) queue &= queue - 1;
+        k[j] = tile.shfl(key, src);
+      }
+#pragma unroll
+      for (int j = 0; j < G; ++j)
+        if (has[j]) w[j] = load_relaxed(&t.buckets()[t.hash_bucket(k[j])].words[lane]);
+      int plan = kNone;
+      std::uint32_t slot = 0, my_key = 0;
+#pragma unroll
+      for (int j = 0; j < G; ++j) {
+        if (!has[j]) continue;
+        const unsigned found = tile.ballot(w[j] == k[j]) & kSetKeyLanes;
+        const unsigned empty = tile.ballot(w[j] == kEmptyKey) & kSetKeyLanes;
+        const int pj = !is_valid_key(k[j]) ? kSlow : found ? kDone : empty ? kCas : kSlow;
+        if (lane == static_cast<std::uint32_t>(j)) {
+          plan = pj;
+          slot = __ffs(empty) - 1;
+          my_key = k[j];
+        }
+      }
+      if (plan == kCas) {
+        const std::uint32_t old = cas_relaxed(
+            &t.buckets()[t.hash_bucket(my_key)].words[slot], kEmptyKey, my_key);
+        plan = old == kEmptyKey ? kNew : (old == my_key ? kDone : kSlow);
+      }
+      tally.success += plan == kNew;
+      for (unsigned m = tile.ballot(plan == kSlow); m; m &= m - 1) {
+        const int j = __ffs(m) - 1;
+        const InsertOutcome r = t.insert(tile, tile.shfl(my_key, j));
+        if (lane == 0) tally.add(r);
+      }
+    }
+  }
+}
+
+template <int G>
+__global__ void __launch_bounds__(kBlockThreads)
+    set_insert_kernel(SetTableRef t, const std::uint32_t* keys, std::uint64_t n,
+                      unsigned long long* counters) {
+  Tally tally;
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    set_insert_tasks<G>(t, tile, active ? keys[i] : 0u, active, tally);
+  });
+  tally.commit(this_warp(), counters, +1);
+}
+
+__global__ void __launch_bounds__(kBlockThreads)
+    set_erase_kernel(SetTableRef t, const std::uint32_t* keys, std::uint64_t n,
+                     unsigned long long* counters) {
+  Tally tally;
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint32_t key = active ? keys[i] : 0u;
+    for_each_active_lane(tile, active, [&](int src) {
+      const std::uint32_t k = tile.shfl(key, src);
+      const bool erased = t.erase(tile, k);
+      if (tile.thread_rank() == 0) {
+        tally.success += erased;
+        tally.invalid += !is_valid_key(k);
+      }
+    });
+  });
+  tally.commit(this_warp(), counters, -1);
+}
+
+template <int G>
+__global__ void __launch_bounds__(kBlockThreads)
+    set_contains_kernel(SetTableRef t, const std::uint32_t* keys, std::uint64_t n, bool* out,
+                        unsigned long long* counters) {
+  Tally tally;
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint32_t lane = tile.thread_rank();
+    const std::uint32_t key = active ? keys[i] : 0u;
+    if constexpr (G == 1) {
+      for_each_active_lane(tile, active, [&](int src) {
+        const bool hit = t.contains_readonly(tile, tile.shfl(key, src));
+        if (lane == static_cast<std::uint32_t>(src)) {
+          if (out) out[i] = hit;
+          tally.success += hit;
+        }
+      });
+    } else {
+      unsigned queue = tile.ballot(active);
+      while (queue) {
+        std::uint32_t k[G], w[G];
+        int srcs[G];
+#pragma unroll
+        for (int j = 0; j < G; ++j) {
+          srcs[j] = queue ? __ffs(queue) - 1 : -1;
+          if (queue) queue &= queue - 1;
+          k[j] = tile.shfl(key, srcs[j] < 0 ? 0 : srcs[j]);
+        }
+#pragma unroll
+        for (int j = 0; j < G; ++j)
+          if (srcs[j] >= 0) w[j] = load_readonly(&t.buckets()[t.hash_bucket(k[j])].words[lane]);
+        int plan = kNone, my_src = -1;
+        std::uint32_t my_key = 0;
+#pragma unroll
+        for (int j = 0; j < G; ++j) {
+          if (srcs[j] < 0) continue;
+          const unsigned found = tile.ballot(w[j] == k[j]) & kSetKeyLanes;
+          const std::uint32_t next = tile.shfl(w[j], kNextWord);
+          const int pj = !is_valid_key(k[j]) ? kNone
+                         : found            ? kDone
+                         : next == kNullSlab ? kNone
+                                             : kSlow;
+          if (lane == static_cast<std::uint32_t>(j)) {
+            plan = pj;
+            my_src = srcs[j];
+            my_key = k[j];
+          }
+        }
+        for (unsigned m = tile.ballot(plan == kSlow); m; m &= m - 1) {
+          const int j = __ffs(m) - 1;
+          const bool hit = t.contains_readonly(tile, tile.shfl(my_key, j));
+          if (lane == static_cast<std::uint32_t>(j)) plan = hit ? kDone : kNone;
+        }
+        // Lane j answers task j, which came from lane my_src (item i - lane + my_src).
+        if (my_src >= 0) {
+          const bool hit = plan == kDone;
+          if (out) out[i - lane + my_src] = hit;
+          tally.success += hit;
+        }
+      }
+    }
+  });
+  tally.commit(this_warp(), counters, 0);
+}
+
+// ---- map -------------------------------------------------------------------------------------
+
+template <int G>
+__device__ __forceinline__ void map_insert_tasks(const MapTableRef& t, const warp_tile& tile,
+                                                 std::uint32_t key, std::uint32_t value,
+                                                 bool active, Tally& tally) {
+  const std::uint32_t lane = tile.thread_rank();
+  if constexpr (G == 1) {
+    for_each_active_lane(tile, active, [&](int src) {
+      const InsertOutcome r = t.insert_or_assign(tile, tile.shfl(key, src), tile.shfl(value, src));
+      if (lane == 0) tally.add(r);
+    });
+  } else {
+    unsigned queue = tile.ballot(active);
+    while (queue) {
+      std::uint32_t k[G], v[G];
+      std::uint64_t w[G];
+      bool has[G];
+#pragma unroll
+      for (int j = 0; j < G; ++j) {
+        has[j] = queue != 0;
+        const int src = has[j] ? __ffs(queue) - 1 : 0;
+        if (has[j]) queue &= queue - 1;
+        k[j] = tile.shfl(key, src);
+        v[j] = tile.shfl(value, src);
+      }
+#pragma unroll
+      for (int j = 0; j < G; ++j)
+        if (has[j])
+          w[j] = lane < 16 ? load_relaxed(pairs_of(&t.buckets()[t.hash_bucket(k[j])]) + lane)
+                           : kEmptyPair;
+      int plan = kNone;
+      std::uint32_t slot = 0, my_key = 0, my_value = 0;
+#pragma unroll
+      for (int j = 0; j < G; ++j) {
+        if (!has[j]) continue;
+        const unsigned found = tile.ballot(pair_key(w[j]) == k[j]) & kMapPairLanes;
+        const unsigned empty = tile.ballot(pair_key(w[j]) == kEmptyKey) & kMapPairLanes;
+        // A present key takes the general path (assign with a CAS loop).
+        const int pj = (!is_valid_key(k[j]) || found) ? kSlow : empty ? kCas : kSlow;
+        if (lane == static_cast<std::uint32_t>(j)) {
+          plan = pj;
+          slot = __ffs(empty) - 1;
+          my_key = k[j];
+          my_value = v[j];
+        }
+      }
+      if (plan == kCas) {
+        const std::uint64_t old = cas_relaxed(pairs_of(&t.buckets()[t.hash_bucket(my_key)]) + slot,
+                                              kEmptyPair, make_pair(my_key, my_value));
+        plan = old == kEmptyPair ? kNew : kSlow;
+      }
+      tally.success += plan == kNew;
+      for (unsigned m = tile.ballot(plan == kSlow); m; m &= m - 1) {
+        const int j = __ffs(m) - 1;
+        const InsertOutcome r =
+            t.insert_or_assign(tile, tile.shfl(my_key, j), tile.shfl(my_value, j));
+        if (lane == 0) tally.add(r);
+      }
+    }
+  }
+}
+
+template <int G>
+__global__ void __launch_bounds__(kBlockThreads)
+    map_insert_kernel(MapTableRef t, const std::uint32_t* keys, const std::uint32_t* values,
+                      std::uint64_t n, unsigned long long* counters) {
+  Tally tally;
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    map_insert_tasks<G>(t, tile, active ? keys[i] : 0u, active ? values[i] : 0u, active, tally);
+  });
+  tally.commit(this_warp(), counters, +1);
+}
+
+__global__ void __launch_bounds__(kBlockThreads)
+    map_erase_kernel(MapTableRef t, const std::uint32_t* keys, std::uint64_t n,
+                     unsigned long long* counters) {
+  Tally tally;
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint32_t key = active ? keys[i] : 0u;
+    for_each_active_lane(tile, active, [&](int src) {
+      const std::uint32_t k = tile.shfl(key, src);
+      const bool erased = t.erase(tile, k);
+      if (tile.thread_rank() == 0) {
+        tally.success += erased;
+        tally.invalid += !is_valid_key(k);
+      }
+    });
+  });
+  tally.commit(this_warp(), counters, -1);
+}
+
+template <int G>
+__global__ void __launch_bounds__(kBlockThreads)
+    map_find_kernel(MapTableRef t, const std::uint32_t* keys, std::uint64_t n,
+                    std::uint32_t* out_values, bool* out_found, unsigned long long* counters) {
+  Tally tally;
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint32_t lane = tile.thread_rank();
+    const std::uint32_t key = active ? keys[i] : 0u;
+    auto answer = [&](std::uint64_t item, bool hit, std::uint32_t v) {
+      if (out_values) out_values[item] = hit ? v : kNotFoundValue;
+      if (out_found) out_found[item] = hit;
+      tally.success += hit;
+    };
+    if constexpr (G == 1) {
+      for_each_active_lane(tile, active, [&](int src) {
+        std::uint32_t v = kNotFoundValue;
+        const bool hit = t.find_readonly(tile, tile.shfl(key, src), &v);
+        if (lane == static_cast<std::uint32_t>(src)) answer(i, hit, v);
+      });
+    } else {
+      unsigned queue = tile.ballot(active);
+      while (queue) {
+        std::uint32_t k[G];
+        std::uint64_t w[G];
+        int srcs[G];
+#pragma unroll
+        for (int j = 0; j < G; ++j) {
+          srcs[j] = queue ? __ffs(queue) - 1 : -1;
+          if (queue) queue &= queue - 1;
+          k[j] = tile.shfl(key, srcs[j] < 0 ? 0 : srcs[j]);
+        }
+#pragma unroll
+        for (int j = 0; j < G; ++j)
+          if (srcs[j] >= 0)
+            w[j] = lane < 16 ? load_readonly(pairs_of(&t.buckets()[t.hash_bucket(k[j])]) + lane)
+                             : kEmptyPair;
+        int plan = kNone, my_src = -1;
+        std::uint32_t my_key = 0, my_value = kNotFoundValue;
+#pragma unroll
+        for (int j = 0; j < G; ++j) {
+          if (srcs[j] < 0) continue;
+          const unsigned found = tile.ballot(pair_key(w[j]) == k[j]) & kMapPairLanes;
+          const std::uint32_t next = tile.shfl(pair_key(w[j]), kNextWord / 2);
+          const std::uint32_t value = tile.shfl(pair_value(w[j]), found ? __ffs(found) - 1 : 0);
+          const int pj = !is_valid_key(k[j]) ? kNone
+                         : found            ? kDone
+                         : next == kNullSlab ? kNone
+                                             : kSlow;
+          if (lane == static_cast<std::uint32_t>(j)) {
+            plan = pj;
+            my_src = srcs[j];
+            my_key = k[j];
+            my_value = value;
+          }
+        }
+        for (unsigned m = tile.ballot(plan == kSlow); m; m &= m - 1) {
+          const int j = __ffs(m) - 1;
+          std::uint32_t v = kNotFoundValue;
+          const bool hit = t.find_readonly(tile, tile.shfl(my_key, j), &v);
+          if (lane == static_cast<std::uint32_t>(j)) {
+            plan = hit ? kDone : kNone;
+            my_value = v;
+          }
+        }
+        if (my_src >= 0) answer(i - lane + my_src, plan == kDone, my_value);
+      }
+    }
+  });
+  tally.commit(this_warp(), counters, 0);
+}
+
+/// The compiled lookahead variants: 1, 4, 8, 16 (others round down to one of these).
+inline int lookahead_variant(std::uint32_t g) { return g >= 16 ? 16 : g >= 8 ? 8 : g >= 4 ? 4 : 1; }
+
+template <class Ref>
+__global__ void count_kernel(Ref ref, unsigned long long* total) {
+  unsigned local = 0;
+  for_each_warp_item(ref.num_buckets(), [&](const warp_tile& tile, std::uint64_t b) {
+    ref.for_each_in_bucket(tile, static_cast<std::uint32_t>(b), [&](auto...) { ++local; });
+  });
+  const unsigned s = __reduce_add_sync(0xFFFFFFFFu, local);
+  if (threadIdx.x % 32 == 0 && s) atomicAdd(total, s);
+}
+
+template <class Ref>
+__global__ void flush_kernel(Ref ref) {
+  for_each_warp_item(ref.num_buckets(), [&](const warp_tile& tile, std::uint64_t b) {
+    ref.compact_bucket(tile, static_cast<std::uint32_t>(b));
+  });
+}
+
+}  // namespace wg::slab::detail

@@ -1,0 +1,61 @@
+#pragma once
+// Device-side bodies of SlabAllocatorRef (see slab_allocator.cuh for the algorithm).
+
+namespace wg::slab {
+
+__device__ inline std::uint32_t SlabAllocatorRef::allocate(const warp_tile& tile) const {
+  const std::uint32_t lane = tile.thread_rank();
+  const std::uint32_t num_blocks = num_super_blocks_ << (log2_sb_ - kLog2SlabsPerMemoryBlock);
+  if (num_blocks == 0) {
+    if (lane == 0) atomicOr(status_, kAllocatorExhaustedBit);
+    return kNullSlab;
+  }
+  // Warp-uniform hash of (warp, time): where to start, which lane and bit to try first.
+  std::uint32_t salt = detail::mix32(global_warp_id() * 0x9E3779B9u + static_cast<std::uint32_t>(clock64()));
+  salt = tile.shfl(salt, 0);
+  std::uint32_t block = detail::fast_range(salt, num_blocks);
+  const std::uint32_t lane_rot = (salt >> 5) & 31;
+  const std::uint32_t bit_rot = salt & 31;
+  for (std::uint32_t visited = 0; visited < num_blocks; ++visited) {
+    std::uint32_t* bitmap = bitmap_of_block(block);
+    std::uint32_t word = detail::load_relaxed(bitmap + lane);
+    while (true) {
+      const unsigned free_lanes = tile.ballot(word != 0xFFFFFFFFu);
+      if (free_lanes == 0) break;
+      // First lane with a free bit at or after lane_rot (cyclically).
+      const unsigned rotated = __funnelshift_r(free_lanes, free_lanes, lane_rot);
+      const int src = static_cast<int>((__ffs(rotated) - 1 + lane_rot) & 31);
+      std::uint32_t handle = kNullSlab;
+      if (static_cast<int>(lane) == src) {
+        const unsigned free_bits = ~word;
+        const unsigned rb = __funnelshift_r(free_bits, free_bits, bit_rot);
+        const unsigned bit = (static_cast<unsigned>(__ffs(rb)) - 1 + bit_rot) & 31;
+        const unsigned old = atomicOr(bitmap + lane, 1u << bit);
+        if (!(old & (1u << bit)))
+          handle = (block << kLog2SlabsPerMemoryBlock) | (lane << 5) | bit;
+        word = old | (1u << bit);
+      }
+      handle = tile.shfl(handle, src);
+      if (handle != kNullSlab) {
+        // Acquire: the previous owner's writes happened before its deallocate (release).
+        detail::fence_acquire();
+        pointer(handle)->words[lane] = kEmptyKey;
+        tile.sync();
+        return handle;
+      }
+    }
+    block = block + 1 == num_blocks ? 0 : block + 1;
+  }
+  if (lane == 0) atomicOr(status_, kAllocatorExhaustedBit);
+  return kNullSlab;
+}
+
+__device__ inline void SlabAllocatorRef::deallocate(std::uint32_t slab) const {
+  if (slab == kNullSlab) return;
+  const std::uint32_t block = slab >> kLog2SlabsPerMemoryBlock;
+  const std::uint32_t word = (slab >> 5) & 31;
+  __threadfence();  // release: this thread's writes to the slab before it can be reused
+  atomicAnd(bitmap_of_block(block) + word, ~(1u << (slab & 31)));
+}
+
+}  // namespace wg::slab

@@ -1,0 +1,158 @@
+// Host side of SlabAllocator (device side: detail/slab_allocator_impl.cuh).
+#include <bit>
+#include <utility>
+#include <vector>
+
+#include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/slab_hash/slab_allocator.cuh>
+
+namespace wg::slab {
+namespace {
+
+std::size_t super_block_bytes(std::uint32_t slabs) {
+  return std::size_t{slabs} * kSlabBytes + std::size_t{slabs} / 8;  // slabs + bitmap
+}
+
+__global__ void count_bits_kernel(Slab* const* super_blocks, std::uint32_t num_super_blocks,
+                                  std::uint32_t slabs_per_super_block,
+                                  unsigned long long* total) {
+  const std::uint32_t words_per_sb = slabs_per_super_block / 32;
+  const std::uint64_t n = std::uint64_t{num_super_blocks} * words_per_sb;
+  unsigned long long local = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t sb = static_cast<std::uint32_t>(i / words_per_sb);
+    const std::uint32_t* bitmap =
+        reinterpret_cast<const std::uint32_t*>(super_blocks[sb] + slabs_per_super_block);
+    local += __popc(bitmap[i % words_per_sb]);
+  }
+  local = __reduce_add_sync(0xFFFFFFFFu, static_cast<unsigned>(local));
+  if ((threadIdx.x & 31) == 0 && local) atomicAdd(total, local);
+}
+
+}  // namespace
+
+SlabAllocator::SlabAllocator(SlabAllocatorConfig config, cudaStream_t stream, std::string name)
+    : config_(config), name_(std::move(name)) {
+  const std::uint32_t s = config_.slabs_per_super_block;
+  if (s < kSlabsPerMemoryBlock || !std::has_single_bit(s))
+    throw InvalidArgument(name_ + ": slabs_per_super_block must be a power of two >= 1024 (got " +
+                          std::to_string(s) + ")");
+  if (config_.max_super_blocks == 0 || config_.initial_super_blocks > config_.max_super_blocks)
+    throw InvalidArgument(name_ + ": need 0 < initial_super_blocks <= max_super_blocks");
+  if (std::uint64_t{s} * config_.max_super_blocks > (std::uint64_t{1} << 31))
+    throw InvalidArgument(name_ + ": slabs_per_super_block * max_super_blocks must be <= 2^31");
+  log2_sb_ = static_cast<std::uint32_t>(std::countr_zero(s));
+  WG_CUDA_TRY(cudaMalloc(&d_super_blocks_, sizeof(Slab*) * config_.max_super_blocks));
+  WG_CUDA_TRY(cudaMalloc(&d_status_, sizeof(std::uint32_t)));
+  WG_CUDA_TRY(cudaMemsetAsync(d_status_, 0, sizeof(std::uint32_t), stream));
+  h_super_blocks_ = new Slab*[config_.max_super_blocks]();
+  try {
+    grow(config_.initial_super_blocks, stream);
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+SlabAllocator::~SlabAllocator() { destroy(); }
+
+void SlabAllocator::destroy() noexcept {
+  if (h_super_blocks_) {
+    for (std::uint32_t i = 0; i < num_super_blocks_; ++i) cudaFree(h_super_blocks_[i]);
+    delete[] h_super_blocks_;
+  }
+  if (d_super_blocks_) cudaFree(d_super_blocks_);
+  if (d_status_) cudaFree(d_status_);
+  h_super_blocks_ = nullptr;
+  d_super_blocks_ = nullptr;
+  d_status_ = nullptr;
+  num_super_blocks_ = 0;
+}
+
+SlabAllocator::SlabAllocator(SlabAllocator&& o) noexcept
+    : config_(o.config_),
+      name_(std::move(o.name_)),
+      log2_sb_(o.log2_sb_),
+      num_super_blocks_(std::exchange(o.num_super_blocks_, 0)),
+      d_super_blocks_(std::exchange(o.d_super_blocks_, nullptr)),
+      h_super_blocks_(std::exchange(o.h_super_blocks_, nullptr)),
+      d_status_(std::exchange(o.d_status_, nullptr)) {}
+
+SlabAllocator& SlabAllocator::operator=(SlabAllocator&& o) noexcept {
+  if (this != &o) {
+    destroy();
+    config_ = o.config_;
+    name_ = std::move(o.name_);
+    log2_sb_ = o.log2_sb_;
+    num_super_blocks_ = std::exchange(o.num_super_blocks_, 0);
+    d_super_blocks_ = std::exchange(o.d_super_blocks_, nullptr);
+    h_super_blocks_ = std::exchange(o.h_super_blocks_, nullptr);
+    d_status_ = std::exchange(o.d_status_, nullptr);
+  }
+  return *this;
+}
+
+SlabAllocatorRef SlabAllocator::ref() const {
+  return SlabAllocatorRef(d_super_blocks_, num_super_blocks_, log2_sb_, d_status_);
+}
+
+void SlabAllocator::grow(std::uint32_t super_blocks, cudaStream_t stream) {
+  if (std::uint64_t{num_super_blocks_} + super_blocks > config_.max_super_blocks)
+    throw CapacityError(name_, capacity_slabs(),
+                        "cannot add " + std::to_string(super_blocks) + " super blocks to " +
+                            std::to_string(num_super_blocks_) + " (max_super_blocks " +
+                            std::to_string(config_.max_super_blocks) + ", " +
+                            std::to_string(config_.slabs_per_super_block) + " slabs each)");
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));  // no kernel of the old size still running
+  const std::uint32_t s = config_.slabs_per_super_block;
+  for (std::uint32_t i = 0; i < super_blocks; ++i) {
+    Slab* p = nullptr;
+    WG_CUDA_TRY(cudaMalloc(&p, super_block_bytes(s)));
+    h_super_blocks_[num_super_blocks_] = p;
+    ++num_super_blocks_;  // owned from here on (freed by destroy())
+    WG_CUDA_TRY(cudaMemsetAsync(reinterpret_cast<char*>(p + s), 0, s / 8, stream));
+  }
+  WG_CUDA_TRY(cudaMemcpyAsync(d_super_blocks_, h_super_blocks_, sizeof(Slab*) * num_super_blocks_,
+                              cudaMemcpyHostToDevice, stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
+void SlabAllocator::reset(cudaStream_t stream) {
+  const std::uint32_t s = config_.slabs_per_super_block;
+  for (std::uint32_t i = 0; i < num_super_blocks_; ++i)
+    WG_CUDA_TRY(cudaMemsetAsync(reinterpret_cast<char*>(h_super_blocks_[i] + s), 0, s / 8, stream));
+}
+
+bool SlabAllocator::exhausted(cudaStream_t stream) const {
+  std::uint32_t status = 0;
+  WG_CUDA_TRY(cudaMemcpyAsync(&status, d_status_, sizeof status, cudaMemcpyDeviceToHost, stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  return (status & kAllocatorExhaustedBit) != 0;
+}
+
+void SlabAllocator::clear_exhausted(cudaStream_t stream) {
+  WG_CUDA_TRY(cudaMemsetAsync(d_status_, 0, sizeof(std::uint32_t), stream));
+}
+
+std::uint64_t SlabAllocator::slabs_in_use(cudaStream_t stream) const {
+  if (num_super_blocks_ == 0) return 0;
+  DeviceBuffer<unsigned long long> total(1, stream);
+  total.fill_bytes(0, stream);
+  count_bits_kernel<<<256, 256, 0, stream>>>(d_super_blocks_, num_super_blocks_,
+                                             config_.slabs_per_super_block, total.data());
+  WG_CUDA_CHECK_LAST();
+  return total.to_host(stream)[0];
+}
+
+std::uint64_t SlabAllocator::capacity_slabs() const {
+  return std::uint64_t{num_super_blocks_} * config_.slabs_per_super_block;
+}
+
+std::size_t SlabAllocator::memory_bytes() const {
+  return num_super_blocks_ * super_block_bytes(config_.slabs_per_super_block) +
+         sizeof(Slab*) * config_.max_super_blocks + sizeof(std::uint32_t);
+}
+
+}  // namespace wg::slab

@@ -1,0 +1,143 @@
+#pragma once
+// Device refs of one slab hash table: SetTableRef (32-bit keys) and MapTableRef (32-bit keys and
+// values). A table is an array of base-bucket slabs (contiguous, owned by whoever made it,
+// initialised to all ones) plus a SlabAllocatorRef for overflow slabs; a ref is three words
+// and cheap to build inside any kernel (the graph keeps one small table per vertex).
+//
+// Calling convention: tile-cooperative. All 32 lanes of a warp call each operation together
+// with the same (warp-uniform) arguments and get the same result. Never call one under a branch
+// that splits the warp: reach them from per-thread work through wg::for_each_active_lane
+// (containers/core/work_sharing.cuh). The *_thread functions are the exception: one thread walks
+// the chain alone, for read-only phases.
+//
+// Semantics (fully concurrent for insert / erase / lookup):
+//   - keys are unique; insert (set) / insert_or_assign (map) of a present key reports `present`
+//     (the map replaces the value: last writer wins);
+//   - erase marks the key's slot with a tombstone and reports whether the key was present;
+//     tombstones are not reused by inserts (so every chain keeps its empty slots at its end,
+//     which is what makes concurrent inserts of one key agree), flush()/compact_bucket() remove
+//     them;
+//   - insert, erase, contains/find on any mix of keys may run concurrently, from any number of
+//     warps and kernels; each is linearizable per key (a lookup concurrent with an insert or erase
+//     of the same key may see either state; a map lookup never returns a value that was not
+//     stored with that key, because a pair is written and read as one 64-bit word);
+//   - for_each/count concurrent with updates see some subset of the keys present at some point
+//     during the call (exact when nothing else runs);
+//   - *_readonly, *_thread, compact_bucket/flush and clear are phase operations: no concurrent
+//     update of the same table (the readonly ones use the non-coherent cache).
+// Complexity: O(chain length / slab capacity) slab reads per operation; a chain grows one slab
+// (30 keys or 15 pairs) at a time.
+// Memory order: slots are published by one CAS (relaxed: the key/pair is the datum itself); a new
+// slab is filled with empties, then linked by a release CAS; a traversal takes an acquire fence
+// before reading a slab it reached through a link.
+#include <cstdint>
+
+#include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/containers/slab_hash/slab_allocator.cuh>
+#include <warpgraph/containers/slab_hash/slab_layout.cuh>
+
+namespace wg::slab {
+
+/// One slab hash set. Trivially copyable.
+class SetTableRef {
+ public:
+  static constexpr std::uint32_t kSlotsPerSlab = kSetKeysPerSlab;
+
+  SetTableRef() = default;
+  __host__ __device__ SetTableRef(Slab* buckets, std::uint32_t num_buckets, SlabAllocatorRef alloc)
+      : buckets_(buckets), num_buckets_(num_buckets), alloc_(alloc) {}
+
+  /// Inserts `key`: inserted (new), present, out_of_slabs (allocator exhausted; table unchanged,
+  /// allocator flag set) or invalid_key (reserved value).
+  __device__ InsertOutcome insert(const warp_tile& tile, std::uint32_t key) const;
+  /// Erases `key` (tombstone); true iff it was present.
+  __device__ bool erase(const warp_tile& tile, std::uint32_t key) const;
+  /// Lookup, safe concurrently with updates.
+  __device__ bool contains(const warp_tile& tile, std::uint32_t key) const;
+  /// Lookup through the read-only cache: only when no update of this table runs concurrently.
+  __device__ bool contains_readonly(const warp_tile& tile, std::uint32_t key) const;
+  /// ONE thread walks the chain (read-only phases, e.g. intersections).
+  __device__ bool contains_thread(std::uint32_t key) const;
+
+  /// f(key) once per live key, called by the lane holding it (lanes diverge inside: f must not
+  /// use tile operations). The whole warp calls for_each.
+  template <class F>
+  __device__ void for_each(const warp_tile& tile, F&& f) const;
+  template <class F>
+  __device__ void for_each_in_bucket(const warp_tile& tile, std::uint32_t bucket, F&& f) const;
+  /// Number of live keys (warp-uniform).
+  __device__ std::uint32_t count(const warp_tile& tile) const;
+
+  /// Phase operations (no concurrent access to this table):
+  /// rewrites a bucket's chain without tombstones and frees the slabs that end up empty;
+  __device__ void compact_bucket(const warp_tile& tile, std::uint32_t bucket) const;
+  /// compact_bucket for every bucket;
+  __device__ void flush(const warp_tile& tile) const;
+  /// frees every overflow slab and empties the base buckets.
+  __device__ void clear(const warp_tile& tile) const;
+
+  __host__ __device__ __forceinline__ std::uint32_t hash_bucket(std::uint32_t key) const {
+    return detail::fast_range(detail::mix32(key), num_buckets_);
+  }
+  __host__ __device__ Slab* buckets() const { return buckets_; }
+  __host__ __device__ std::uint32_t num_buckets() const { return num_buckets_; }
+  __host__ __device__ const SlabAllocatorRef& allocator() const { return alloc_; }
+
+ private:
+  Slab* buckets_ = nullptr;
+  std::uint32_t num_buckets_ = 0;
+  SlabAllocatorRef alloc_{};
+};
+
+/// One slab hash map (32-bit key -> 32-bit value). Trivially copyable.
+class MapTableRef {
+ public:
+  static constexpr std::uint32_t kSlotsPerSlab = kMapPairsPerSlab;
+
+  MapTableRef() = default;
+  __host__ __device__ MapTableRef(Slab* buckets, std::uint32_t num_buckets, SlabAllocatorRef alloc)
+      : buckets_(buckets), num_buckets_(num_buckets), alloc_(alloc) {}
+
+  /// Inserts (key, value) or replaces the value of a present key: inserted / present /
+  /// out_of_slabs / invalid_key as for SetTableRef::insert.
+  __device__ InsertOutcome insert_or_assign(const warp_tile& tile, std::uint32_t key,
+                                            std::uint32_t value) const;
+  /// Erases `key` (tombstone); true iff it was present.
+  __device__ bool erase(const warp_tile& tile, std::uint32_t key) const;
+  /// Lookup, safe concurrently with updates; *value is written (by every lane) when found.
+  __device__ bool find(const warp_tile& tile, std::uint32_t key, std::uint32_t* value) const;
+  __device__ bool contains(const warp_tile& tile, std::uint32_t key) const;
+  /// Lookup through the read-only cache: only when no update of this table runs concurrently.
+  __device__ bool find_readonly(const warp_tile& tile, std::uint32_t key,
+                                std::uint32_t* value) const;
+  /// ONE thread walks the chain (read-only phases).
+  __device__ bool find_thread(std::uint32_t key, std::uint32_t* value) const;
+
+  /// f(key, value) once per live pair, by the lane holding it (f must not use tile operations).
+  template <class F>
+  __device__ void for_each(const warp_tile& tile, F&& f) const;
+  template <class F>
+  __device__ void for_each_in_bucket(const warp_tile& tile, std::uint32_t bucket, F&& f) const;
+  __device__ std::uint32_t count(const warp_tile& tile) const;
+
+  /// Phase operations, as for SetTableRef.
+  __device__ void compact_bucket(const warp_tile& tile, std::uint32_t bucket) const;
+  __device__ void flush(const warp_tile& tile) const;
+  __device__ void clear(const warp_tile& tile) const;
+
+  __host__ __device__ __forceinline__ std::uint32_t hash_bucket(std::uint32_t key) const {
+    return detail::fast_range(detail::mix32(key), num_buckets_);
+  }
+  __host__ __device__ Slab* buckets() const { return buckets_; }
+  __host__ __device__ std::uint32_t num_buckets() const { return num_buckets_; }
+  __host__ __device__ const SlabAllocatorRef& allocator() const { return alloc_; }
+
+ private:
+  Slab* buckets_ = nullptr;
+  std::uint32_t num_buckets_ = 0;
+  SlabAllocatorRef alloc_{};
+};
+
+}  // namespace wg::slab
+
+#include <warpgraph/containers/slab_hash/detail/slab_table_impl.cuh>
