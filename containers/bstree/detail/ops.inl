@@ -1,0 +1,543 @@
+// BS-tree operations, written once against a kernel struct `Kernels` (count of keys < k over
+// 16 x u64, 32 x u32, 64 x u16) and included once per instruction set by ops.cpp inside a target
+// region and a namespace of its own (so each build inlines its kernels and no symbol is shared
+// between builds). No includes here: everything comes from ops.cpp before the region opens.
+
+/// Number of keys < k in a leaf of format f with base `base` (k may be anything).
+template <bool Compressed>
+inline unsigned leaf_count_lt(const unsigned char* keys, std::uint32_t f, std::uint64_t base,
+                              std::uint64_t k) {
+  if constexpr (Compressed) {
+    if (f == kF32) {
+      if (k <= base) return 0;
+      const std::uint64_t d = k - base;
+      return Kernels::lt32(reinterpret_cast<const std::uint32_t*>(keys),
+                           d > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(d));
+    }
+    if (f == kF16) {
+      if (k <= base) return 0;
+      const std::uint64_t d = k - base;
+      return Kernels::lt16(reinterpret_cast<const std::uint16_t*>(keys),
+                           d > 0xFFFFu ? std::uint16_t{0xFFFF} : static_cast<std::uint16_t>(d));
+    }
+  }
+  return Kernels::lt64(reinterpret_cast<const std::uint64_t*>(keys), k);
+}
+
+/// Child slot of `key` in an inner node: number of separators <= key (key < kMax64).
+inline unsigned inner_branch(const Inner* node, std::uint64_t key) {
+  return Kernels::lt64(node->keys, key + 1);
+}
+inline unsigned inner_children(const Inner* node) {
+  return Kernels::lt64(node->keys, kMax64) + 1;
+}
+
+inline void backoff(unsigned& restarts) {
+  if (++restarts > 64) {
+    restarts = 0;
+    std::this_thread::yield();
+  } else {
+    cpu_relax();
+  }
+}
+
+/// Optimistic descent to the leaf whose range holds `key`. On success: *leaf, its version *lv
+/// (unlocked), and the parent (nullptr when the leaf is the root) with its version *pv and the
+/// leaf's slot *ppos in it; the parent was validated after the leaf's version was read.
+/// `min_free` > 0 makes the descent split (write-lock, split, restart) every inner node with
+/// fewer free child slots than that, so that a leaf split finds room in its parent.
+/// Returns false when the caller must restart.
+template <bool Writer>
+inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t* leaf,
+                    std::uint32_t* lv, Inner** parent, std::uint32_t* pv, unsigned* ppos);
+
+// Inner split helpers (writer side, callers hold the locks).
+inline void inner_insert_children(Inner* node, unsigned pos, const std::uint64_t* seps,
+                                  const std::uint32_t* kids, unsigned m) {
+  // Insert m children kids[0..m) right after child `pos`, separated by seps[0..m).
+  const unsigned c = inner_children(node);
+  for (int i = static_cast<int>(c) - 1; i > static_cast<int>(pos); --i)
+    st(node->child[i + m], ld(node->child[i]));
+  for (int i = static_cast<int>(c) - 2; i >= static_cast<int>(pos); --i)
+    st(node->keys[i + m], ld(node->keys[i]));
+  for (unsigned j = 0; j < m; ++j) {
+    st(node->child[pos + 1 + j], kids[j]);
+    st(node->keys[pos + j], seps[j]);
+  }
+}
+
+/// Splits the locked inner `node` (at `level`, children of level-1) into itself and a new right
+/// node; the separator goes into the locked `parent` after slot `ppos`, or into a new root.
+/// Allocates first, so a CapacityError leaves the tree unchanged.
+inline void split_inner(Core& c, Inner* node, std::uint32_t node_index, unsigned level,
+                        Inner* parent, unsigned ppos) {
+  const std::uint32_t right_index = c.alloc_inner();
+  const std::uint32_t root_index = parent ? 0 : c.alloc_inner();
+  Inner* right = inner_at(c, right_index);
+  const unsigned n = inner_children(node);
+  const unsigned h = (n + 1) / 2;
+  const std::uint64_t up = ld(node->keys[h - 1]);
+  for (unsigned i = 0; i < kInnerSlots; ++i) st(right->keys[i], kMax64);
+  for (unsigned i = h; i < n; ++i) st(right->child[i - h], ld(node->child[i]));
+  for (unsigned i = h; i + 1 < n; ++i) st(right->keys[i - h], ld(node->keys[i]));
+  for (unsigned i = h - 1; i + 1 < n; ++i) st(node->keys[i], kMax64);
+  if (parent) {
+    inner_insert_children(parent, ppos, &up, &right_index, 1);
+  } else {
+    Inner* root = inner_at(c, root_index);
+    for (unsigned i = 0; i < kInnerSlots; ++i) st(root->keys[i], kMax64);
+    st(root->keys[0], up);
+    st(root->child[0], node_index);
+    st(root->child[1], right_index);
+    c.root_.store(root_word(root_index, level + 1), std::memory_order_release);
+  }
+}
+
+template <bool Writer>
+inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t* leaf,
+                    std::uint32_t* lv, Inner** parent_out, std::uint32_t* pv, unsigned* ppos) {
+  const std::uint64_t rw = c.root_.load(std::memory_order_acquire);
+  std::uint32_t index = static_cast<std::uint32_t>(rw);
+  unsigned level = static_cast<unsigned>(rw >> 32);
+  if (level == 0) {
+    const std::uint32_t v = version_load(leaf_meta_at(c, index)->version);
+    if ((v & 1) || c.root_.load(std::memory_order_acquire) != rw) return false;
+    *leaf = index;
+    *lv = v;
+    *parent_out = nullptr;
+    return true;
+  }
+  Inner* node = inner_at(c, index);
+  std::uint32_t v = version_load(node->version);
+  if ((v & 1) || c.root_.load(std::memory_order_acquire) != rw) return false;
+  if (Writer && min_free && kInnerChildren - inner_children(node) < min_free) {
+    if (!version_validate(node->version, v) || !version_upgrade(node->version, v)) return false;
+    try {
+      split_inner(c, node, index, level, nullptr, 0);
+    } catch (...) {
+      version_unlock_unchanged(node->version, v);
+      throw;
+    }
+    version_unlock(node->version, v);
+    return false;
+  }
+  for (;;) {
+    const unsigned pos = inner_branch(node, key);
+    const std::uint32_t child = ld(node->child[pos]);
+    if (level > 1) {
+      Inner* ch = inner_at(c, child);
+      const std::uint32_t cv = version_load(ch->version);
+      if ((cv & 1) || !version_validate(node->version, v)) return false;
+      if (Writer && min_free && kInnerChildren - inner_children(ch) < min_free) {
+        if (!version_validate(ch->version, cv)) return false;
+        if (!version_upgrade(node->version, v)) return false;
+        if (!version_upgrade(ch->version, cv)) {
+          version_unlock_unchanged(node->version, v);
+          return false;
+        }
+        try {
+          split_inner(c, ch, child, level - 1, node, pos);
+        } catch (...) {
+          version_unlock_unchanged(ch->version, cv);
+          version_unlock_unchanged(node->version, v);
+          throw;
+        }
+        version_unlock(ch->version, cv);
+        version_unlock(node->version, v);
+        return false;
+      }
+      node = ch;
+      v = cv;
+      --level;
+    } else {
+      const std::uint32_t cv = version_load(leaf_meta_at(c, child)->version);
+      if ((cv & 1) || !version_validate(node->version, v)) return false;
+      *leaf = child;
+      *lv = cv;
+      *parent_out = node;
+      *pv = v;
+      *ppos = pos;
+      return true;
+    }
+  }
+}
+
+// ---- readers --------------------------------------------------------------------------------------
+
+template <bool Compressed>
+bool find_op(const Core& cc, std::uint64_t key, void* value_out) {
+  if (key == kMax64) return false;
+  Core& c = const_cast<Core&>(cc);  // readers never write: descend<false> only reads
+  unsigned restarts = 0;
+  for (;;) {
+    std::uint32_t leaf, lv, pv;
+    Inner* parent;
+    unsigned ppos;
+    if (!descend<false>(c, key, 0, &leaf, &lv, &parent, &pv, &ppos)) {
+      backoff(restarts);
+      continue;
+    }
+    const LeafMeta* m = leaf_meta_at(c, leaf);
+    const unsigned char* keys = leaf_keys_at(c, leaf);
+    std::uint32_t f = kF64;
+    std::uint64_t base = 0;
+    if constexpr (Compressed) {
+      f = ld(m->format);
+      base = ld(m->base);
+    }
+    const unsigned le = leaf_count_lt<Compressed>(keys, f, base, key + 1);
+    bool found = le > 0 && decode_slot(keys, f, base, le - 1) == key;
+    if (found && value_out && c.value_bytes_)
+      copy_relaxed(value_out, leaf_values_at(c, leaf) + std::size_t{le - 1} * c.value_bytes_,
+                   c.value_bytes_);
+    if (version_validate(m->version, lv)) return found;
+    backoff(restarts);
+  }
+}
+
+template <bool Compressed>
+std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, void* values_out) {
+  Core& c = const_cast<Core&>(cc);
+  unsigned restarts = 0;
+  for (;;) {
+    std::uint32_t leaf, lv;
+    if (!cur.started) {
+      std::uint32_t pv;
+      Inner* parent;
+      unsigned ppos;
+      if (!descend<false>(c, cur.from, 0, &leaf, &lv, &parent, &pv, &ppos)) {
+        backoff(restarts);
+        continue;
+      }
+    } else {
+      leaf = cur.leaf;
+      lv = version_load(leaf_meta_at(c, leaf)->version);
+      if (lv & 1) {
+        backoff(restarts);
+        continue;
+      }
+    }
+    const LeafMeta* m = leaf_meta_at(c, leaf);
+    const unsigned char* keys = leaf_keys_at(c, leaf);
+    const unsigned char* values = c.value_bytes_ ? leaf_values_at(c, leaf) : nullptr;
+    std::uint64_t bits = ld(m->bitmap);
+    const std::uint32_t f = Compressed ? ld(m->format) : std::uint32_t{kF64};
+    const std::uint64_t base = Compressed ? ld(m->base) : 0;
+    const std::uint32_t next = ld(m->next);
+    std::size_t n = 0;
+    bool past_end = false;
+    while (bits) {
+      const unsigned s = static_cast<unsigned>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      const std::uint64_t k = decode_slot(keys, f, base, s);
+      if (k >= cur.hi) {
+        past_end = true;
+        break;
+      }
+      if (k < cur.from) continue;
+      keys_out[n] = k;
+      if (values_out)
+        copy_relaxed(static_cast<unsigned char*>(values_out) + n * c.value_bytes_,
+                     values + std::size_t{s} * c.value_bytes_, c.value_bytes_);
+      ++n;
+    }
+    if (!version_validate(m->version, lv)) {
+      backoff(restarts);
+      continue;
+    }
+    if (n) cur.from = keys_out[n - 1] + 1;  // < hi <= kMax64, so no overflow
+    cur.started = true;
+    if (past_end || next == kNoLeaf) cur.done = true;
+    else cur.leaf = next;
+    return n;
+  }
+}
+
+// ---- writers --------------------------------------------------------------------------------------
+
+template <class T>
+inline void leaf_shift_insert(T* slots, unsigned char* values, std::uint32_t vb,
+                              std::uint64_t* bitmap, unsigned nslots, unsigned pos, T d,
+                              const void* value) {
+  // pos = number of slots < d; d is absent and the leaf has a gap somewhere.
+  const std::uint64_t full = nslots == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << nslots) - 1;
+  const std::uint64_t free_bits = ~*bitmap & full;
+  unsigned target;
+  if (pos < nslots && ((free_bits >> pos) & 1)) {
+    target = pos;  // a gap: it already holds a key > d, so order holds
+    *bitmap |= std::uint64_t{1} << pos;
+  } else {
+    const std::uint64_t above = pos + 1 >= 64 ? 0 : free_bits & (~std::uint64_t{0} << (pos + 1));
+    if (above) {  // shift [pos, j) one to the right into the gap j
+      const unsigned j = static_cast<unsigned>(__builtin_ctzll(above));
+      for (unsigned i = j; i > pos; --i) {
+        st(slots[i], ld(slots[i - 1]));
+        if (vb) copy_relaxed(values + std::size_t{i} * vb, values + std::size_t{i - 1} * vb, vb);
+      }
+      *bitmap |= std::uint64_t{1} << j;
+      target = pos;
+    } else {  // shift (j, pos) one to the left into the gap j < pos
+      const std::uint64_t below =
+          pos >= 64 ? free_bits : free_bits & ((std::uint64_t{1} << pos) - 1);
+      const unsigned j = 63u - static_cast<unsigned>(__builtin_clzll(below));
+      for (unsigned i = j; i + 1 < pos; ++i) {
+        st(slots[i], ld(slots[i + 1]));
+        if (vb) copy_relaxed(values + std::size_t{i} * vb, values + std::size_t{i + 1} * vb, vb);
+      }
+      *bitmap |= std::uint64_t{1} << j;
+      target = pos - 1;
+    }
+  }
+  st(slots[target], d);
+  if (vb) copy_relaxed(values + std::size_t{target} * vb, value, vb);
+}
+
+template <class T>
+inline void leaf_erase_slots(T* slots, std::uint64_t* bitmap, unsigned nslots, unsigned first,
+                             unsigned last) {
+  // Slots [first, last] all hold the erased key (gaps then the key itself at `last`): copy the
+  // next slot's value backwards over them (the filler after the last slot).
+  const T next = last + 1 < nslots ? ld(slots[last + 1]) : static_cast<T>(~T{0});
+  for (unsigned i = first; i <= last; ++i) st(slots[i], next);
+  *bitmap &= ~(std::uint64_t{1} << last);
+}
+
+enum class LeafResult { kInserted, kPresent, kNeedsSplit };
+
+/// Insert into the write-locked leaf when it fits without a split (possibly re-encoding a
+/// compressed leaf in place). `*changed` tells whether the leaf was modified.
+template <bool Compressed>
+LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const void* value,
+                       bool assign, bool* changed) {
+  LeafMeta* m = leaf_meta_at(c, leaf);
+  unsigned char* keys = leaf_keys_at(c, leaf);
+  unsigned char* values = c.value_bytes_ ? leaf_values_at(c, leaf) : nullptr;
+  const std::uint32_t vb = c.value_bytes_;
+  const std::uint32_t f = Compressed ? ld(m->format) : std::uint32_t{kF64};
+  const std::uint64_t base = Compressed ? ld(m->base) : 0;
+  const unsigned le = leaf_count_lt<Compressed>(keys, f, base, key + 1);
+  *changed = false;
+  if (le > 0 && decode_slot(keys, f, base, le - 1) == key) {
+    if (assign && vb) {
+      copy_relaxed(values + std::size_t{le - 1} * vb, value, vb);
+      *changed = true;
+    }
+    return LeafResult::kPresent;
+  }
+  const unsigned nslots = format_slots(f);
+  const std::uint32_t count = ld(m->count);
+  const bool representable =
+      !Compressed || f == kF64 || (key >= base && key - base <= format_max_delta(f));
+  std::uint64_t bitmap = ld(m->bitmap);
+  if (representable && count < nslots) {
+    const unsigned pos = le;  // key absent: #(< key) == #(<= key)
+    switch (f) {
+      case kF16:
+        leaf_shift_insert(reinterpret_cast<std::uint16_t*>(keys), values, vb, &bitmap, nslots, pos,
+                          static_cast<std::uint16_t>(key - base), value);
+        break;
+      case kF32:
+        leaf_shift_insert(reinterpret_cast<std::uint32_t*>(keys), values, vb, &bitmap, nslots, pos,
+                          static_cast<std::uint32_t>(key - base), value);
+        break;
+      default:
+        leaf_shift_insert(reinterpret_cast<std::uint64_t*>(keys), values, vb, &bitmap, nslots, pos,
+                          key, value);
+    }
+    st(m->bitmap, bitmap);
+    st(m->count, count + 1);
+    *changed = true;
+    return LeafResult::kInserted;
+  }
+  if constexpr (Compressed) {
+    // Not representable (or full): re-encode in place when one leaf of some format holds all.
+    std::uint64_t all[kMaxLeafSlots + 1];
+    alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
+    const unsigned n = read_leaf(keys, m, values, vb, all, vals);
+    unsigned at = 0;
+    while (at < n && all[at] < key) ++at;
+    for (unsigned i = n; i > at; --i) {
+      all[i] = all[i - 1];
+      if (vb) std::memcpy(vals + std::size_t{i} * vb, vals + std::size_t{i - 1} * vb, vb);
+    }
+    all[at] = key;
+    if (vb) std::memcpy(vals + std::size_t{at} * vb, value, vb);
+    LeafPlan p;
+    if (fit_one_leaf(all, n + 1, true, &p) && p.count < format_slots(p.format)) {
+      write_leaf(keys, m, values, vb, p, all, vals);
+      *changed = true;
+      return LeafResult::kInserted;
+    }
+  }
+  return LeafResult::kNeedsSplit;
+}
+
+/// Plans the split of the locked, full (or unencodable) leaf plus `key`: fills `all`/`vals`
+/// with the n+1 sorted keys and returns the number of leaves in `plans`.
+template <bool Compressed>
+unsigned plan_split(Core& c, std::uint32_t leaf, std::uint64_t key, const void* value,
+                    std::uint64_t* all, unsigned char* vals, unsigned* total, LeafPlan* plans) {
+  LeafMeta* m = leaf_meta_at(c, leaf);
+  const std::uint32_t vb = c.value_bytes_;
+  const unsigned n = read_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr,
+                               vb, all, vals);
+  unsigned at = 0;
+  while (at < n && all[at] < key) ++at;
+  for (unsigned i = n; i > at; --i) {
+    all[i] = all[i - 1];
+    if (vb) std::memcpy(vals + std::size_t{i} * vb, vals + std::size_t{i - 1} * vb, vb);
+  }
+  all[at] = key;
+  if (vb) std::memcpy(vals + std::size_t{at} * vb, value, vb);
+  *total = n + 1;
+  // Two halves when each fits one leaf (interleaving keys and gaps), else the greedy rule at 50%.
+  const unsigned left = (n + 2) / 2;
+  if (fit_one_leaf(all, left, Compressed, &plans[0]) &&
+      fit_one_leaf(all + left, n + 1 - left, Compressed, &plans[1]))
+    return 2;
+  return static_cast<unsigned>(plan_greedy(all, n + 1, 0.5, Compressed, plans));
+}
+
+template <bool Compressed>
+bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
+  unsigned min_free = 1, restarts = 0;
+  for (;;) {
+    std::uint32_t leaf, lv, pv = 0;
+    Inner* parent;
+    unsigned ppos = 0;
+    if (!descend<true>(c, key, min_free, &leaf, &lv, &parent, &pv, &ppos)) {
+      backoff(restarts);
+      continue;
+    }
+    LeafMeta* m = leaf_meta_at(c, leaf);
+    if (!version_upgrade(m->version, lv)) {
+      backoff(restarts);
+      continue;
+    }
+    bool changed;
+    const LeafResult r = leaf_insert<Compressed>(c, leaf, key, value, assign, &changed);
+    if (r != LeafResult::kNeedsSplit) {
+      if (changed) version_unlock(m->version, lv);
+      else version_unlock_unchanged(m->version, lv);
+      if (r == LeafResult::kInserted) c.add_size(1);
+      return r == LeafResult::kInserted;
+    }
+    // Split: plan first (nothing changes yet), then lock the parent.
+    std::uint64_t all[kMaxLeafSlots + 1];
+    alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
+    LeafPlan plans[kMaxLeafSlots + 1];
+    unsigned total;
+    const unsigned parts =
+        plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
+    if (parent) {
+      if (!version_upgrade(parent->version, pv)) {
+        version_unlock_unchanged(m->version, lv);
+        backoff(restarts);
+        continue;
+      }
+      if (kInnerChildren - inner_children(parent) < parts - 1) {
+        version_unlock_unchanged(parent->version, pv);
+        version_unlock_unchanged(m->version, lv);
+        min_free = parts - 1;  // split that parent on the way down next time
+        continue;
+      }
+    }
+    std::uint32_t fresh[kMaxLeafSlots];
+    std::uint32_t root_index = 0;
+    try {
+      for (unsigned j = 1; j < parts; ++j) fresh[j] = c.alloc_leaf();
+      if (!parent) root_index = c.alloc_inner();
+    } catch (...) {
+      if (parent) version_unlock_unchanged(parent->version, pv);
+      version_unlock_unchanged(m->version, lv);
+      throw;
+    }
+    // Fill the new leaves (unreachable until the parent and the link publish them), then
+    // rewrite the old one in place and link the chain.
+    const std::uint32_t vb = c.value_bytes_;
+    std::uint64_t seps[kMaxLeafSlots];
+    std::uint32_t after = ld(m->next);
+    for (unsigned j = parts - 1; j >= 1; --j) {
+      std::size_t start = 0;
+      for (unsigned q = 0; q < j; ++q) start += plans[q].count;
+      LeafMeta* nm = leaf_meta_at(c, fresh[j]);
+      write_leaf(leaf_keys_at(c, fresh[j]), nm, vb ? leaf_values_at(c, fresh[j]) : nullptr, vb,
+                 plans[j], all + start, vals + start * vb);
+      st(nm->next, after);
+      after = fresh[j];
+      seps[j - 1] = all[start];
+    }
+    write_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, plans[0],
+               all, vals);
+    st(m->next, after);
+    if (parent) {
+      inner_insert_children(parent, ppos, seps, fresh + 1, parts - 1);
+      version_unlock(parent->version, pv);
+    } else {
+      Inner* root = inner_at(c, root_index);
+      for (unsigned i = 0; i < kInnerSlots; ++i) st(root->keys[i], kMax64);
+      st(root->child[0], leaf);
+      for (unsigned j = 1; j < parts; ++j) {
+        st(root->child[j], fresh[j]);
+        st(root->keys[j - 1], seps[j - 1]);
+      }
+      c.root_.store(root_word(root_index, 1), std::memory_order_release);
+    }
+    version_unlock(m->version, lv);
+    c.add_size(1);
+    return true;
+  }
+}
+
+template <bool Compressed>
+bool erase_op(Core& c, std::uint64_t key) {
+  if (key == kMax64) return false;
+  unsigned restarts = 0;
+  for (;;) {
+    std::uint32_t leaf, lv, pv;
+    Inner* parent;
+    unsigned ppos;
+    if (!descend<false>(c, key, 0, &leaf, &lv, &parent, &pv, &ppos)) {
+      backoff(restarts);
+      continue;
+    }
+    LeafMeta* m = leaf_meta_at(c, leaf);
+    if (!version_upgrade(m->version, lv)) {
+      backoff(restarts);
+      continue;
+    }
+    unsigned char* keys = leaf_keys_at(c, leaf);
+    const std::uint32_t f = Compressed ? ld(m->format) : std::uint32_t{kF64};
+    const std::uint64_t base = Compressed ? ld(m->base) : 0;
+    const unsigned le = leaf_count_lt<Compressed>(keys, f, base, key + 1);
+    if (le == 0 || decode_slot(keys, f, base, le - 1) != key) {
+      version_unlock_unchanged(m->version, lv);
+      return false;
+    }
+    const unsigned first = leaf_count_lt<Compressed>(keys, f, base, key);
+    std::uint64_t bitmap = ld(m->bitmap);
+    const unsigned nslots = format_slots(f);
+    switch (f) {
+      case kF16:
+        leaf_erase_slots(reinterpret_cast<std::uint16_t*>(keys), &bitmap, nslots, first, le - 1);
+        break;
+      case kF32:
+        leaf_erase_slots(reinterpret_cast<std::uint32_t*>(keys), &bitmap, nslots, first, le - 1);
+        break;
+      default:
+        leaf_erase_slots(reinterpret_cast<std::uint64_t*>(keys), &bitmap, nslots, first, le - 1);
+    }
+    st(m->bitmap, bitmap);
+    st(m->count, ld(m->count) - 1);
+    version_unlock(m->version, lv);
+    c.add_size(-1);
+    return true;
+  }
+}
+
+inline const OpsTable* ops_table(bool compressed) {
+  static const OpsTable plain{&insert_op<false>, &erase_op<false>, &find_op<false>,
+                              &scan_op<false>};
+  static const OpsTable packed{&insert_op<true>, &erase_op<true>, &find_op<true>, &scan_op<true>};
+  return compressed ? &packed : &plain;
+}

@@ -1,0 +1,21 @@
+#pragma once
+// The per-instruction-set operation table a tree dispatches through (one indirect call per
+// operation; everything below it is inlined for that instruction set).
+#include <cstddef>
+#include <cstdint>
+
+#include <warpgraph/containers/bstree/detail/core.hpp>
+
+namespace wg::bstree::detail {
+
+struct OpsTable {
+  bool (*insert)(Core&, std::uint64_t key, const void* value, bool assign);
+  bool (*erase)(Core&, std::uint64_t key);
+  bool (*find)(const Core&, std::uint64_t key, void* value_out);
+  std::size_t (*scan)(const Core&, ScanCursor&, std::uint64_t* keys_out, void* values_out);
+};
+
+/// The table of `path` (must be supported by this CPU; scalar for anything else).
+const OpsTable* ops_for(SimdPath path, bool compressed);
+
+}  // namespace wg::bstree::detail
