@@ -1,0 +1,83 @@
+#pragma once
+// Triangle counting on the GPU dynamic graph (wg::gpu::DynamicGraph, undirected).
+//
+// Static count: degree-ordered orientation (rank = (degree, id)); for every arc u -> v with
+// rank(u) < rank(v), the warp walks the smaller of the two adjacency tables and probes each
+// neighbour w with rank(w) > rank(v) in the larger table (one thread per probe, read-only).
+// Each triangle is found exactly once, at its lowest-ranked vertex and middle vertex.
+// Work O(sum over arcs of min degree) expected probes.
+//
+// Incremental count (IncrementalTriangleCounter): after each batch the exact new total is
+// computed from the batch's edges only:
+//  - insertion: the batch is deduplicated on the device (self-loops, repeats and edges already
+//    present are dropped), applied, and for every edge e actually added the triangles through e
+//    are counted on the graph AFTER insertion; a triangle with k new edges is found k times and
+//    counted only at its smallest new edge (edge keys compared; membership of the other two
+//    edges in the batch's new-edge set is a hash lookup), so each new triangle counts once;
+//  - deletion: the batch is deduplicated and filtered to edges present; the triangles through
+//    them are counted the same way on the graph BEFORE removal, then the edges are removed.
+// Batches larger than the free GPU memory allows are processed in chunks (each exact).
+#include <cstdint>
+#include <vector>
+
+#include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+
+namespace wg::gpu {
+
+struct TriangleCounts {
+  std::uint64_t total = 0;
+  std::vector<std::uint64_t> per_vertex;  ///< sum == 3 * total; empty unless asked for
+};
+
+/// Static count of an undirected graph (InvalidArgument for directed graphs).
+template <class Adjacency>
+std::uint64_t count_triangles(const DynamicGraph<Adjacency>& graph);
+/// Total and per-vertex counts (per_vertex[v] = triangles containing v).
+template <class Adjacency>
+TriangleCounts count_triangles_per_vertex(const DynamicGraph<Adjacency>& graph);
+
+/// Triangles of `graph` containing at least one of the given undirected edges (canonical keys
+/// as in PreparedEdges: (u << key_bits) | v with u < v, all present in the graph), each counted
+/// once. The building block of the incremental counter.
+template <class Adjacency>
+std::uint64_t count_triangles_touching(const DynamicGraph<Adjacency>& graph,
+                                       const std::uint64_t* edge_keys, std::uint64_t num_edges,
+                                       unsigned key_bits);
+
+/// Keeps the exact triangle count of a graph through insertion and deletion batches.
+template <class Adjacency>
+class IncrementalTriangleCounter {
+ public:
+  struct BatchResult {
+    UpdateResult update;          ///< what the batch did to the graph
+    std::uint64_t triangles = 0;  ///< created (insert) or destroyed (erase) by the batch
+    std::uint64_t total = 0;      ///< exact count after the batch
+  };
+
+  /// Counts the current graph once (static count), then follows the batches applied through it.
+  /// The graph must outlive the counter and must not be changed except through it.
+  explicit IncrementalTriangleCounter(DynamicGraph<Adjacency>& graph);
+
+  BatchResult insert_edges(DeviceEdges batch);
+  BatchResult insert_edges(const EdgeList& batch);
+  BatchResult erase_edges(DeviceEdges batch);
+  BatchResult erase_edges(const EdgeList& batch);
+
+  std::uint64_t total() const noexcept { return total_; }
+  /// Static recount of the graph (also resets the running total to it).
+  std::uint64_t recount();
+
+ private:
+  DynamicGraph<Adjacency>* graph_;
+  std::uint64_t total_ = 0;
+};
+
+extern template std::uint64_t count_triangles(const DynamicGraph<SlabSetAdjacency>&);
+extern template std::uint64_t count_triangles(const DynamicGraph<SlabMapAdjacency>&);
+extern template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabSetAdjacency>&);
+extern template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabMapAdjacency>&);
+extern template class IncrementalTriangleCounter<SlabSetAdjacency>;
+extern template class IncrementalTriangleCounter<SlabMapAdjacency>;
+
+}  // namespace wg::gpu

@@ -1,0 +1,202 @@
+// Batch preprocessing with CUB (the only translation unit of the graph that includes CUB).
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/graph/gpu/detail/batch_prep.hpp>
+
+namespace wg::gpu::detail {
+namespace {
+
+constexpr int kBlock = 256;
+
+unsigned grid_for(std::uint64_t n) {
+  const std::uint64_t g = (n + kBlock - 1) / kBlock;
+  return static_cast<unsigned>(g < 1 ? 1 : (g > (1u << 20) ? (1u << 20) : g));
+}
+
+struct PrepCounters {
+  unsigned long long self_loops;
+  unsigned long long invalid;
+  unsigned long long selected;
+};
+
+__global__ void canonicalise_kernel(const vertex_t* __restrict__ src,
+                                    const vertex_t* __restrict__ dst,
+                                    const std::uint32_t* __restrict__ values_in, std::uint64_t n,
+                                    const std::uint8_t* __restrict__ live,
+                                    std::uint64_t num_vertices, unsigned bits, bool canonical,
+                                    std::uint64_t* __restrict__ keys,
+                                    std::uint32_t* __restrict__ values, PrepCounters* counters) {
+  const std::uint64_t sentinel = (std::uint64_t{1} << (2 * bits)) - 1;
+  unsigned self = 0, invalid = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    vertex_t u = src[i], v = dst[i];
+    std::uint64_t key;
+    if (u == v) {
+      key = sentinel;
+      ++self;
+    } else if (u >= num_vertices || v >= num_vertices || (live && (!live[u] || !live[v]))) {
+      key = sentinel;
+      ++invalid;
+    } else {
+      if (canonical && u > v) {
+        const vertex_t t = u;
+        u = v;
+        v = t;
+      }
+      key = (std::uint64_t{u} << bits) | v;
+    }
+    keys[i] = key;
+    if (values) values[i] = values_in ? values_in[i] : 0u;
+  }
+  // Warp-aggregated counts.
+  self = __reduce_add_sync(0xFFFFFFFFu, self);
+  invalid = __reduce_add_sync(0xFFFFFFFFu, invalid);
+  if ((threadIdx.x & 31) == 0) {
+    if (self) atomicAdd(&counters->self_loops, static_cast<unsigned long long>(self));
+    if (invalid) atomicAdd(&counters->invalid, static_cast<unsigned long long>(invalid));
+  }
+}
+
+// flags[i] = 1 for the last entry of each run of equal keys, sentinels excluded.
+__global__ void last_of_run_kernel(const std::uint64_t* __restrict__ keys, std::uint64_t n,
+                                   std::uint64_t sentinel, std::uint8_t* __restrict__ flags) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t k = keys[i];
+    flags[i] = k != sentinel && (i + 1 == n || keys[i + 1] != k);
+  }
+}
+
+/// Runs a CUB call twice (size query, then work) with scratch from the stream-ordered pool.
+template <class Call>
+void cub_call(cudaStream_t stream, Call&& call) {
+  std::size_t bytes = 0;
+  WG_CUDA_TRY(call(nullptr, bytes));
+  DeviceArray<char> temp(bytes ? bytes : 1, stream, "CUB scratch");
+  WG_CUDA_TRY(call(temp.data(), bytes));
+}
+
+__global__ void count_flags_kernel(const std::uint8_t* __restrict__ flags, std::uint64_t n,
+                                   unsigned long long* sum) {
+  unsigned c = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    c += flags[i] != 0;
+  c = __reduce_add_sync(0xFFFFFFFFu, c);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(sum, static_cast<unsigned long long>(c));
+}
+
+}  // namespace
+
+unsigned key_bits_for(std::uint64_t num_vertices) {
+  unsigned bits = 1;
+  while (bits < 32 && (std::uint64_t{1} << bits) < num_vertices) ++bits;
+  // (2^bits - 1, 2^bits - 1) is the sentinel: it must not be a real id pair; it is a self-loop,
+  // so any id range fits.
+  return bits;
+}
+
+void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_vertices,
+                   bool canonical, bool with_values, cudaStream_t stream, PreparedBatch& out) {
+  if (num_vertices > (std::uint64_t{1} << 31))
+    throw InvalidArgument("DynamicGraph: more than 2^31 vertex ids are not supported");
+  const std::uint64_t n = in.size;
+  const unsigned bits = key_bits_for(num_vertices);
+  const std::uint64_t sentinel = (std::uint64_t{1} << (2 * bits)) - 1;
+  out.key_bits = bits;
+  out.entries = n;
+  out.dropped = {};
+  out.size = 0;
+  if (n == 0) return;
+
+  DeviceArray<PrepCounters> counters(1, stream, "batch counters");
+  WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(PrepCounters), stream));
+  DeviceArray<std::uint64_t> keys_a(n, stream, "batch keys"), keys_b(n, stream, "batch keys");
+  DeviceArray<std::uint32_t> vals_a, vals_b;
+  if (with_values) {
+    vals_a = DeviceArray<std::uint32_t>(n, stream, "batch values");
+    vals_b = DeviceArray<std::uint32_t>(n, stream, "batch values");
+  }
+  canonicalise_kernel<<<grid_for(n), kBlock, 0, stream>>>(
+      in.src, in.dst, in.values, n, live, num_vertices, bits, canonical, keys_a.data(),
+      with_values ? vals_a.data() : nullptr, counters.data());
+  WG_CUDA_CHECK_LAST();
+
+  const int end_bit = static_cast<int>(2 * bits);
+  if (with_values) {
+    cub_call(stream, [&](void* t, std::size_t& b) {
+      return cub::DeviceRadixSort::SortPairs(t, b, keys_a.data(), keys_b.data(), vals_a.data(),
+                                             vals_b.data(), n, 0, end_bit, stream);
+    });
+  } else {
+    cub_call(stream, [&](void* t, std::size_t& b) {
+      return cub::DeviceRadixSort::SortKeys(t, b, keys_a.data(), keys_b.data(), n, 0, end_bit,
+                                            stream);
+    });
+  }
+  DeviceArray<std::uint8_t> flags(n, stream, "batch flags");
+  last_of_run_kernel<<<grid_for(n), kBlock, 0, stream>>>(keys_b.data(), n, sentinel, flags.data());
+  WG_CUDA_CHECK_LAST();
+
+  unsigned long long* selected = &counters.data()->selected;
+  cub_call(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceSelect::Flagged(t, b, keys_b.data(), flags.data(), keys_a.data(), selected, n,
+                                      stream);
+  });
+  if (with_values) {
+    cub_call(stream, [&](void* t, std::size_t& b) {
+      return cub::DeviceSelect::Flagged(t, b, vals_b.data(), flags.data(), vals_a.data(), selected,
+                                        n, stream);
+    });
+  }
+  PrepCounters h{};
+  WG_CUDA_TRY(cudaMemcpyAsync(&h, counters.data(), sizeof h, cudaMemcpyDeviceToHost, stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  out.size = h.selected;
+  out.dropped.self_loops = h.self_loops;
+  out.dropped.ignored = h.invalid;
+  out.dropped.duplicates = n - h.self_loops - h.invalid - h.selected;
+  out.keys = std::move(keys_a);
+  out.values = std::move(vals_a);
+}
+
+void exclusive_scan(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n,
+                    cudaStream_t stream) {
+  WG_CUDA_TRY(cudaMemsetAsync(out, 0, sizeof(std::uint64_t), stream));
+  if (n == 0) return;
+  // Inclusive sum into out[1..n].
+  cub_call(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceScan::InclusiveSum(t, b, in, out + 1, n, stream);
+  });
+}
+
+std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* values,
+                             const std::uint8_t* flags, std::uint64_t n, std::uint64_t* keys_out,
+                             std::uint32_t* values_out, cudaStream_t stream) {
+  if (n == 0) return 0;
+  DeviceArray<unsigned long long> count(1, stream, "select count");
+  cub_call(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceSelect::Flagged(t, b, keys, flags, keys_out, count.data(), n, stream);
+  });
+  if (values) {
+    cub_call(stream, [&](void* t, std::size_t& b) {
+      return cub::DeviceSelect::Flagged(t, b, values, flags, values_out, count.data(), n, stream);
+    });
+  }
+  return count.to_host()[0];
+}
+
+std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream_t stream) {
+  if (n == 0) return 0;
+  DeviceArray<unsigned long long> sum(1, stream, "flag count");
+  WG_CUDA_TRY(cudaMemsetAsync(sum.data(), 0, sizeof(unsigned long long), stream));
+  count_flags_kernel<<<grid_for(n), kBlock, 0, stream>>>(flags, n, sum.data());
+  WG_CUDA_CHECK_LAST();
+  return sum.to_host()[0];
+}
+
+}  // namespace wg::gpu::detail

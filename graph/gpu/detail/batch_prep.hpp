@@ -1,0 +1,36 @@
+#pragma once
+// Batch preprocessing on the device (CUB lives in batch_prep.cu only): canonicalise entries,
+// drop self-loops and entries with an invalid endpoint, radix sort, keep one entry per edge (the
+// LAST one, so the batch's last weight wins: the radix sort is stable).
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/gpu/edge_batch.hpp>
+
+namespace wg::gpu::detail {
+
+/// Bits per endpoint in an edge key for a vertex range of n: keys are (u << bits) | v.
+unsigned key_bits_for(std::uint64_t num_vertices);
+
+/// Dedups `in` into `out` (see PreparedBatch). live may be null (all ids < num_vertices live).
+/// canonical: undirected (u < v). with_values: carry the entries' values (last one wins).
+void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_vertices,
+                   bool canonical, bool with_values, cudaStream_t stream, PreparedBatch& out);
+
+/// out[i] = sum of in[0..i) (n + 1 outputs: out[n] is the total).
+void exclusive_scan(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n,
+                    cudaStream_t stream);
+
+/// Copies keys[i] (and values[i] when non-null) where flags[i] != 0, keeping order; returns the
+/// count (synchronises the stream).
+std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* values,
+                             const std::uint8_t* flags, std::uint64_t n, std::uint64_t* keys_out,
+                             std::uint32_t* values_out, cudaStream_t stream);
+
+/// Sum of n bytes (0/1 flags) (synchronises the stream).
+std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream_t stream);
+
+}  // namespace wg::gpu::detail

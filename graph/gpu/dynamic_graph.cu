@@ -1,0 +1,972 @@
+// wg::gpu::DynamicGraph: kernels and host logic. Instantiated here for the set and map
+// adjacency policies (users never instantiate the heavy parts).
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <numeric>
+#include <string>
+
+#include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/graph/gpu/detail/batch_prep.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/gpu/graph_ref.cuh>
+
+namespace wg::gpu {
+namespace {
+
+constexpr int kBlock = 256;
+
+unsigned grid_for(std::uint64_t threads) {
+  const std::uint64_t g = (threads + kBlock - 1) / kBlock;
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(g, 1, 1u << 18));
+}
+// Grids for warp-per-item kernels.
+unsigned warp_grid_for(std::uint64_t items) {
+  return grid_for(items * 32);
+}
+
+struct Counters {
+  unsigned long long a, b, c, d;
+};
+
+__device__ __forceinline__ void warp_add(const warp_tile& tile, unsigned long long* target,
+                                         unsigned value) {
+  value = __reduce_add_sync(0xFFFFFFFFu, value);
+  if (tile.thread_rank() == 0 && value) atomicAdd(target, static_cast<unsigned long long>(value));
+}
+
+// ---- vertex dictionary ---------------------------------------------------------------------
+
+__global__ void init_entries_kernel(VertexEntry* entries, std::uint64_t first, std::uint64_t count,
+                                    slab::Slab* pool, const std::uint64_t* offsets) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    VertexEntry e;
+    if (offsets) {
+      e.buckets = pool + offsets[i];
+      e.num_buckets = static_cast<std::uint32_t>(offsets[i + 1] - offsets[i]);
+    } else {
+      e.buckets = pool + i;
+      e.num_buckets = 1;
+    }
+    e.degree = 0;
+    entries[first + i] = e;
+  }
+}
+
+__global__ void scatter_bytes_kernel(std::uint8_t* target, const vertex_t* ids, std::uint64_t n,
+                                     std::uint8_t value) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    target[ids[i]] = value;
+}
+
+__global__ void build_degree_kernel(const std::uint64_t* keys, std::uint64_t m, unsigned bits,
+                                    bool both, unsigned long long* degree) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t k = keys[i];
+    atomicAdd(&degree[k >> bits], 1ull);
+    if (both) atomicAdd(&degree[k & mask], 1ull);
+  }
+}
+
+__global__ void buckets_kernel(unsigned long long* degree_in_buckets_out, std::uint64_t n,
+                               double load_factor, unsigned slab_capacity) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const double d = static_cast<double>(degree_in_buckets_out[i]);
+    const double b = std::ceil(d / (load_factor * slab_capacity));
+    degree_in_buckets_out[i] = b < 1 ? 1ull : static_cast<unsigned long long>(b);
+  }
+}
+
+__global__ void degrees_kernel(const VertexEntry* entries, std::uint64_t n, std::uint32_t* out) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    out[i] = entries[i].degree;
+}
+
+// ---- edge batches ---------------------------------------------------------------------------
+
+template <class Table>
+__device__ __forceinline__ slab::InsertOutcome table_insert(const warp_tile& tile, const Table& t,
+                                                            std::uint32_t key,
+                                                            std::uint32_t value) {
+  if constexpr (std::is_same_v<Table, slab::MapTableRef>)
+    return t.insert_or_assign(tile, key, value);
+  else
+    return t.insert(tile, key);
+}
+
+// state bits per prepared edge: 1 forward arc done, 2 forward arc was new, 4 reverse arc done,
+// 8 reverse arc was new. Re-launched after the allocator grows, for the arcs not done.
+template <class Adj>
+__global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
+                                       const std::uint32_t* values, std::uint64_t m, unsigned bits,
+                                       bool both, std::uint8_t* state, Counters* counters) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  unsigned added = 0, failed = 0;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint32_t st = active ? state[i] : 0xFFu;
+    const bool todo = active && (!(st & 1u) || (both && !(st & 4u)));
+    const std::uint64_t key = todo ? keys[i] : 0;
+    const std::uint32_t value = (todo && values) ? values[i] : 0u;
+    std::uint32_t new_state = st;
+    for_each_active_lane(tile, todo, [&](int src) {
+      const std::uint64_t k = tile.shfl(key, src);
+      const std::uint32_t s = tile.shfl(st, src);
+      const std::uint32_t val = tile.shfl(value, src);
+      const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
+      std::uint32_t ns = s;
+      if (!(s & 1u)) {
+        const auto out = table_insert(tile, g.table(u), v, val);
+        if (out == slab::InsertOutcome::inserted) {
+          ns |= 3u;
+          if (tile.thread_rank() == 0) atomicAdd(&g.entry(u)->degree, 1u);
+        } else if (out == slab::InsertOutcome::out_of_slabs) {
+          ++failed;
+        } else {
+          ns |= 1u;
+        }
+      }
+      if (both && !(s & 4u)) {
+        const auto out = table_insert(tile, g.table(v), u, val);
+        if (out == slab::InsertOutcome::inserted) {
+          ns |= 12u;
+          if (tile.thread_rank() == 0) atomicAdd(&g.entry(v)->degree, 1u);
+        } else if (out == slab::InsertOutcome::out_of_slabs) {
+          ++failed;
+        } else {
+          ns |= 4u;
+        }
+      }
+      if (static_cast<int>(tile.thread_rank()) == src) new_state = ns;
+    });
+    if (todo) {
+      state[i] = static_cast<std::uint8_t>(new_state);
+      if ((new_state & 2u) && !(st & 2u)) ++added;
+    }
+  });
+  const warp_tile tile = this_warp();
+  warp_add(tile, &counters->a, added);
+  warp_add(tile, &counters->b, failed);  // counted by all lanes: > 0 is what matters
+}
+
+// is_new[i] = the forward arc of prepared edge i was added (state bit 2).
+__global__ void state_to_flags_kernel(const std::uint8_t* state, std::uint64_t n,
+                                      std::uint8_t* is_new) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    is_new[i] = (state[i] & 2u) ? 1 : 0;
+}
+
+template <class Adj>
+__global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
+                                      std::uint64_t m, unsigned bits, bool both,
+                                      std::uint8_t* was_present, Counters* counters) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  unsigned removed = 0;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint64_t key = active ? keys[i] : 0;
+    bool mine = false;
+    for_each_active_lane(tile, active, [&](int src) {
+      const std::uint64_t k = tile.shfl(key, src);
+      const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
+      const bool hit = g.table(u).erase(tile, v);
+      if (hit && tile.thread_rank() == 0) atomicSub(&g.entry(u)->degree, 1u);
+      if (both && hit) {  // both arcs are present or absent together
+        if (g.table(v).erase(tile, u) && tile.thread_rank() == 0)
+          atomicSub(&g.entry(v)->degree, 1u);
+      }
+      if (static_cast<int>(tile.thread_rank()) == src) mine = hit;
+    });
+    if (active) {
+      if (was_present) was_present[i] = mine;
+      removed += mine;
+    }
+  });
+  warp_add(this_warp(), &counters->a, removed);
+}
+
+template <class Adj>
+__global__ void contains_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
+                                         std::uint64_t m, unsigned bits, std::uint8_t* out) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint64_t key = active ? keys[i] : 0;
+    bool mine = false;
+    for_each_active_lane(tile, active, [&](int src) {
+      const std::uint64_t k = tile.shfl(key, src);
+      const bool hit =
+          g.table(static_cast<vertex_t>(k >> bits)).contains(tile, static_cast<vertex_t>(k & mask));
+      if (static_cast<int>(tile.thread_rank()) == src) mine = hit;
+    });
+    if (active) out[i] = mine;
+  });
+}
+
+template <class Adj>
+__global__ void has_edges_kernel(DynamicGraphRef<Adj> g, const vertex_t* src, const vertex_t* dst,
+                                 std::uint64_t n, std::uint8_t* out, std::uint32_t* values_out) {
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    vertex_t u = active ? src[i] : 0, v = active ? dst[i] : 0;
+    const bool valid = active && u != v && g.is_live(u) && g.is_live(v);
+    bool mine = false;
+    std::uint32_t mine_value = 0;
+    for_each_active_lane(tile, valid, [&](int s) {
+      const vertex_t a = tile.shfl(u, s), b = tile.shfl(v, s);
+      bool hit;
+      std::uint32_t value = 0;
+      if constexpr (Adj::weighted)
+        hit = g.table(a).find(tile, b, &value);
+      else
+        hit = g.table(a).contains(tile, b);
+      if (static_cast<int>(tile.thread_rank()) == s) {
+        mine = hit;
+        mine_value = value;
+      }
+    });
+    if (active) {
+      out[i] = mine;
+      if (values_out) values_out[i] = mine ? mine_value : 0u;
+    }
+  });
+}
+
+// ---- export ---------------------------------------------------------------------------------
+
+template <class Adj>
+__global__ void export_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* offsets,
+                              vertex_t* targets, std::uint32_t* values, Counters* counters) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  const unsigned lane = tile.thread_rank();
+  for (std::uint64_t u = global_warp_id(); u < g.num_vertices(); u += warps) {
+    const std::uint64_t base = offsets[u], degree = offsets[u + 1] - offsets[u];
+    std::uint64_t cursor = 0;
+    g.for_each_slab(tile, static_cast<vertex_t>(u),
+                    [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
+                      const bool valid = slab::is_valid_key(key);
+                      const unsigned ballot = tile.ballot(valid);
+                      const std::uint64_t pos = cursor + __popc(ballot & ((1u << lane) - 1));
+                      if (valid && pos < degree) {
+                        targets[base + pos] = key;
+                        if (values) values[base + pos] = value;
+                      }
+                      cursor += __popc(ballot);
+                    });
+    if (lane == 0 && cursor != degree) atomicAdd(&counters->a, 1ull);  // degree mismatch
+  }
+}
+
+// ---- vertex erasure -------------------------------------------------------------------------
+
+// Undirected: removes x from each neighbour's table (neighbours not being erased themselves).
+// Reads only the erased vertices' tables and writes only the others': no table is read and
+// written in the same kernel.
+template <class Adj>
+__global__ void erase_vertex_edges_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids,
+                                          std::uint64_t k, const std::uint8_t* erasing,
+                                          Counters* counters) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  unsigned removed = 0;
+  for (std::uint64_t i = global_warp_id(); i < k; i += warps) {
+    const vertex_t x = ids[i];
+    g.for_each_slab(tile, x, [&](std::uint32_t y, std::uint32_t, std::uint32_t) {
+      const bool valid = slab::is_valid_key(y);
+      const bool other_erased = valid && erasing[y];
+      if (valid && (!other_erased || x < y)) ++removed;  // each edge once
+      for_each_active_lane(tile, valid && !other_erased, [&](int src) {
+        const vertex_t w = tile.shfl(y, src);
+        if (g.table(w).erase(tile, x) && tile.thread_rank() == 0)
+          atomicSub(&g.entry(w)->degree, 1u);
+      });
+    });
+  }
+  warp_add(tile, &counters->a, removed);
+}
+
+// Directed: removes the in-arcs y -> x (x erased) from every other live vertex's table.
+template <class Adj>
+__global__ void erase_in_arcs_kernel(DynamicGraphRef<Adj> g, const std::uint8_t* erasing,
+                                     Counters* counters) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  unsigned removed = 0;
+  for (std::uint64_t y64 = global_warp_id(); y64 < g.num_vertices(); y64 += warps) {
+    const vertex_t y = static_cast<vertex_t>(y64);
+    if (!g.is_live(y) || erasing[y] || g.degree(y) == 0) continue;  // warp-uniform
+    g.for_each_slab(tile, y, [&](std::uint32_t x, std::uint32_t, std::uint32_t) {
+      const bool hit = slab::is_valid_key(x) && erasing[x];
+      for_each_active_lane(tile, hit, [&](int src) {
+        const vertex_t w = tile.shfl(x, src);
+        if (g.table(y).erase(tile, w) && tile.thread_rank() == 0) {
+          atomicSub(&g.entry(y)->degree, 1u);
+          ++removed;
+        }
+      });
+    });
+  }
+  warp_add(tile, &counters->a, removed);
+}
+
+// Frees the erased vertices' overflow slabs, empties their base buckets, zeroes degree and
+// liveness. counters->b += the out-degrees removed (directed edge count).
+template <class Adj>
+__global__ void clear_vertices_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids, std::uint64_t k,
+                                      std::uint8_t* live, Counters* counters) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (std::uint64_t i = global_warp_id(); i < k; i += warps) {
+    const vertex_t x = ids[i];
+    const std::uint32_t degree = g.degree(x);
+    tile.sync();
+    g.table(x).clear(tile);
+    if (tile.thread_rank() == 0) {
+      atomicAdd(&counters->b, static_cast<unsigned long long>(degree));
+      g.entry(x)->degree = 0;
+      live[x] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+// ---- host side ------------------------------------------------------------------------------
+
+template <class Adj>
+struct DynamicGraph<Adj>::Impl {
+  GraphOptions opt;
+  cudaStream_t stream = 0;
+  slab::SlabAllocator alloc;
+  DeviceArray<VertexEntry> vertices;
+  DeviceArray<std::uint8_t> live;
+  std::vector<DeviceArray<slab::Slab>> pools;
+  std::uint64_t pool_bytes = 0;
+  std::uint64_t nv = 0, capacity = 0, edges = 0, live_count = 0;
+  std::vector<std::uint8_t> live_host;
+  std::deque<vertex_t> free_ids;
+  DeviceArray<Counters> counters;
+
+  static slab::SlabAllocatorConfig allocator_config(const GraphOptions& o) {
+    slab::SlabAllocatorConfig c;
+    c.slabs_per_super_block = 1u << 16;  // 8 MiB super blocks; grows by doubling
+    std::uint64_t want =
+        o.initial_slabs ? (o.initial_slabs + c.slabs_per_super_block - 1) / c.slabs_per_super_block
+                        : 1;
+    c.initial_super_blocks = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(want, 1, 4096));
+    c.max_super_blocks = (1u << 16) - 1;
+    return c;
+  }
+
+  explicit Impl(const GraphOptions& o)
+      : opt(o),
+        stream(o.stream),
+        alloc(allocator_config(o), o.stream,
+              Adj::weighted ? "graph slab map allocator" : "graph slab set allocator"),
+        counters(1, o.stream, "graph counters") {
+    if (!(opt.load_factor > 0)) throw InvalidArgument("DynamicGraph: load_factor must be > 0");
+  }
+
+  DynamicGraphRef<Adj> ref() const {
+    return DynamicGraphRef<Adj>(const_cast<VertexEntry*>(vertices.data()), live.data(),
+                                static_cast<std::uint32_t>(nv), alloc.ref());
+  }
+
+  void zero_counters() {
+    WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(Counters), stream));
+  }
+  Counters read_counters() { return counters.to_host()[0]; }
+
+  /// Dictionary with room for n ids: copies the handles (not the tables) when it must grow.
+  void reserve(std::uint64_t n) {
+    if (n <= capacity) return;
+    if (n > (std::uint64_t{1} << 31))
+      throw InvalidArgument("DynamicGraph: more than 2^31 vertex ids are not supported");
+    const std::uint64_t cap = std::max({n, opt.vertex_capacity, 2 * capacity});
+    DeviceArray<VertexEntry> v2(cap, stream, "vertex dictionary");
+    DeviceArray<std::uint8_t> l2(cap, stream, "vertex dictionary");
+    if (nv) {
+      WG_CUDA_TRY(cudaMemcpyAsync(v2.data(), vertices.data(), nv * sizeof(VertexEntry),
+                                  cudaMemcpyDeviceToDevice, stream));
+      WG_CUDA_TRY(cudaMemcpyAsync(l2.data(), live.data(), nv, cudaMemcpyDeviceToDevice, stream));
+    }
+    WG_CUDA_TRY(cudaMemsetAsync(l2.data() + nv, 0, cap - nv, stream));
+    vertices = std::move(v2);
+    live = std::move(l2);
+    capacity = cap;
+  }
+
+  slab::Slab* new_pool(std::uint64_t slabs) {
+    DeviceArray<slab::Slab> pool(slabs, stream, "graph base buckets");
+    WG_CUDA_TRY(cudaMemsetAsync(pool.data(), 0xFF, slabs * sizeof(slab::Slab), stream));
+    slab::Slab* p = pool.data();
+    pool_bytes += slabs * sizeof(slab::Slab);
+    pools.push_back(std::move(pool));
+    return p;
+  }
+
+  /// New live ids nv .. n-1, one bucket each.
+  void grow(std::uint64_t n) {
+    if (n <= nv) return;
+    reserve(n);
+    const std::uint64_t count = n - nv;
+    slab::Slab* pool = new_pool(count);
+    init_entries_kernel<<<grid_for(count), kBlock, 0, stream>>>(vertices.data(), nv, count, pool,
+                                                                nullptr);
+    WG_CUDA_CHECK_LAST();
+    WG_CUDA_TRY(cudaMemsetAsync(live.data() + nv, 1, count, stream));
+    live_host.resize(n, 1);
+    live_count += count;
+    nv = n;
+  }
+
+  void grow_allocator() {
+    const std::uint32_t current = alloc.num_super_blocks();
+    const std::uint32_t room = alloc.config().max_super_blocks - current;
+    if (room == 0)
+      throw CapacityError(alloc.name(), alloc.capacity_slabs(),
+                          "the slab allocator is at its maximum size");
+    const std::uint32_t add = std::min(std::max<std::uint32_t>(current, 1), room);
+    try {
+      alloc.grow(add, stream);
+    } catch (const CapacityError&) {
+      throw;
+    } catch (const Error& e) {
+      std::size_t free_b = 0, total_b = 0;
+      (void)cudaGetLastError();
+      (void)cudaMemGetInfo(&free_b, &total_b);
+      throw CapacityError("GPU memory", total_b,
+                          "the graph needs more overflow slabs than fit in GPU memory (" +
+                              std::to_string(free_b >> 20) + " MiB free): " + e.what());
+    }
+    alloc.clear_exhausted(stream);
+  }
+
+  /// Largest batch processed in one piece.
+  std::uint64_t chunk_for(std::uint64_t n) const {
+    if (opt.max_chunk) return std::max<std::uint64_t>(opt.max_chunk, 1);
+    constexpr std::uint64_t kBytesPerEntry = 64;  // keys x2, values x2, flags, state, CUB temp
+    if (n * kBytesPerEntry < (std::uint64_t{1} << 30)) return n;
+    const std::uint64_t free_b = gpu_memory_info().first;
+    const std::uint64_t fit = free_b / 2 / kBytesPerEntry;
+    if (fit < (1u << 16))
+      throw CapacityError("GPU memory", free_b,
+                          "not enough free GPU memory to process even a batch of 65536 edges");
+    return std::min(n, fit);
+  }
+};
+
+template <class Adj>
+DynamicGraph<Adj>::DynamicGraph(std::uint64_t num_vertices, const GraphOptions& options)
+    : impl_(std::make_unique<Impl>(options)) {
+  impl_->reserve(std::max<std::uint64_t>(num_vertices, 1));
+  impl_->grow(num_vertices);
+}
+template <class Adj>
+DynamicGraph<Adj>::~DynamicGraph() = default;
+template <class Adj>
+DynamicGraph<Adj>::DynamicGraph(DynamicGraph&&) noexcept = default;
+template <class Adj>
+DynamicGraph<Adj>& DynamicGraph<Adj>::operator=(DynamicGraph&&) noexcept = default;
+
+template <class Adj>
+typename DynamicGraph<Adj>::ref_type DynamicGraph<Adj>::ref() const {
+  return impl_->ref();
+}
+
+template <class Adj>
+PreparedBatch DynamicGraph<Adj>::prepare(DeviceEdges batch) const {
+  PreparedBatch out;
+  detail::prepare_batch(batch, impl_->live.data(), impl_->nv, !impl_->opt.directed, weighted,
+                        impl_->stream, out);
+  return out;
+}
+
+template <class Adj>
+UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
+                                                std::uint8_t* is_new_device) {
+  Impl& im = *impl_;
+  UpdateResult r = batch.dropped;
+  if (batch.size == 0) return r;
+  DeviceArray<std::uint8_t> state(batch.size, im.stream, "batch state");
+  WG_CUDA_TRY(cudaMemsetAsync(state.data(), 0, batch.size, im.stream));
+  const bool both = !im.opt.directed;
+  std::uint64_t added = 0;
+  for (int attempt = 0;; ++attempt) {
+    im.zero_counters();
+    insert_prepared_kernel<Adj><<<warp_grid_for(batch.size), kBlock, 0, im.stream>>>(
+        im.ref(), batch.keys.data(), weighted ? batch.values.data() : nullptr, batch.size,
+        batch.key_bits, both, state.data(), im.counters.data());
+    WG_CUDA_CHECK_LAST();
+    const Counters c = im.read_counters();
+    added += c.a;
+    if (c.b == 0) break;
+    im.grow_allocator();  // then resume the arcs not done
+  }
+  if (is_new_device) {
+    state_to_flags_kernel<<<grid_for(batch.size), kBlock, 0, im.stream>>>(state.data(), batch.size,
+                                                                          is_new_device);
+    WG_CUDA_CHECK_LAST();
+  }
+  r.applied = added;
+  r.ignored += batch.size - added;
+  im.edges += added;
+  return r;
+}
+
+template <class Adj>
+UpdateResult DynamicGraph<Adj>::erase_prepared(const PreparedBatch& batch,
+                                               std::uint8_t* was_present_device) {
+  Impl& im = *impl_;
+  UpdateResult r = batch.dropped;
+  if (batch.size == 0) return r;
+  im.zero_counters();
+  erase_prepared_kernel<Adj><<<warp_grid_for(batch.size), kBlock, 0, im.stream>>>(
+      im.ref(), batch.keys.data(), batch.size, batch.key_bits, !im.opt.directed, was_present_device,
+      im.counters.data());
+  WG_CUDA_CHECK_LAST();
+  const Counters c = im.read_counters();
+  r.applied = c.a;
+  r.ignored += batch.size - c.a;
+  im.edges -= c.a;
+  return r;
+}
+
+template <class Adj>
+void DynamicGraph<Adj>::contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const {
+  if (batch.size == 0) return;
+  contains_prepared_kernel<Adj><<<warp_grid_for(batch.size), kBlock, 0, impl_->stream>>>(
+      impl_->ref(), batch.keys.data(), batch.size, batch.key_bits, out);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Adj>
+UpdateResult DynamicGraph<Adj>::insert_edges(DeviceEdges batch) {
+  UpdateResult total;
+  const std::uint64_t chunk = impl_->chunk_for(batch.size);
+  for (std::uint64_t off = 0; off < batch.size || (off == 0 && batch.size == 0); off += chunk) {
+    if (batch.size == 0) break;
+    DeviceEdges part{batch.src + off, batch.dst + off, batch.values ? batch.values + off : nullptr,
+                     std::min(chunk, batch.size - off)};
+    PreparedBatch p = prepare(part);
+    total += insert_prepared(p);
+  }
+  return total;
+}
+
+template <class Adj>
+UpdateResult DynamicGraph<Adj>::erase_edges(DeviceEdges batch) {
+  UpdateResult total;
+  const std::uint64_t chunk = impl_->chunk_for(batch.size);
+  for (std::uint64_t off = 0; off < batch.size; off += chunk) {
+    DeviceEdges part{batch.src + off, batch.dst + off, nullptr, std::min(chunk, batch.size - off)};
+    PreparedBatch p = prepare(part);
+    total += erase_prepared(p);
+  }
+  return total;
+}
+
+namespace {
+/// A host batch on the device (one chunk), with weights converted to uint32.
+struct HostBatchUpload {
+  DeviceArray<vertex_t> src, dst;
+  DeviceArray<std::uint32_t> values;
+  DeviceEdges view(std::uint64_t n) const {
+    return {src.data(), dst.data(), values.empty() ? nullptr : values.data(), n};
+  }
+};
+
+HostBatchUpload upload(const EdgeList& e, std::uint64_t off, std::uint64_t n, bool with_values,
+                       cudaStream_t stream) {
+  HostBatchUpload u{DeviceArray<vertex_t>(n, stream, "batch upload"),
+                    DeviceArray<vertex_t>(n, stream, "batch upload"),
+                    {}};
+  if (n == 0) return u;
+  u.src.copy_from_host(e.src.data() + off, n);
+  u.dst.copy_from_host(e.dst.data() + off, n);
+  if (with_values && e.weighted()) {
+    std::vector<std::uint32_t> w(n);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const double x = e.weight[off + i];
+      if (!(x >= 0 && x <= 4294967295.0))
+        throw InvalidArgument("DynamicGraph: weight " + std::to_string(x) + " of entry " +
+                              std::to_string(off + i) + " is outside the uint32 value range");
+      w[i] = static_cast<std::uint32_t>(std::llround(x));
+    }
+    u.values = DeviceArray<std::uint32_t>(n, stream, "batch upload");
+    u.values.copy_from_host(w.data(), n);
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));  // w is a local vector
+  }
+  return u;
+}
+
+std::uint64_t id_range_of(const EdgeList& e) {
+  std::uint64_t n = e.num_vertices;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const std::uint64_t m = std::max(e.src[i], e.dst[i]);
+    if (m < kNewVertexTag && m + 1 > n) n = m + 1;
+  }
+  return n;
+}
+
+void check_sizes(const EdgeList& e) {
+  if (e.src.size() != e.dst.size() || (e.weighted() && e.weight.size() != e.src.size()))
+    throw InvalidArgument("EdgeList: src, dst and weight sizes differ");
+}
+}  // namespace
+
+template <class Adj>
+UpdateResult DynamicGraph<Adj>::insert_edges(const EdgeList& batch) {
+  check_sizes(batch);
+  impl_->grow(id_range_of(batch));
+  UpdateResult total;
+  const std::uint64_t n = batch.size();
+  const std::uint64_t chunk = impl_->chunk_for(n);
+  for (std::uint64_t off = 0; off < n; off += chunk) {
+    const std::uint64_t len = std::min(chunk, n - off);
+    HostBatchUpload up = upload(batch, off, len, weighted, impl_->stream);
+    total += insert_edges(up.view(len));
+  }
+  return total;
+}
+
+template <class Adj>
+UpdateResult DynamicGraph<Adj>::erase_edges(const EdgeList& batch) {
+  check_sizes(batch);
+  UpdateResult total;
+  const std::uint64_t n = batch.size();
+  const std::uint64_t chunk = impl_->chunk_for(n);
+  for (std::uint64_t off = 0; off < n; off += chunk) {
+    const std::uint64_t len = std::min(chunk, n - off);
+    HostBatchUpload up = upload(batch, off, len, false, impl_->stream);
+    total += erase_edges(up.view(len));
+  }
+  return total;
+}
+
+template <class Adj>
+UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_vertices) {
+  Impl& im = *impl_;
+  // Start over: drop every table, keep the allocator's memory.
+  im.pools.clear();
+  im.pool_bytes = 0;
+  im.alloc.reset(im.stream);
+  im.alloc.clear_exhausted(im.stream);
+  im.nv = 0;
+  im.edges = 0;
+  im.live_count = 0;
+  im.live_host.clear();
+  im.free_ids.clear();
+  im.reserve(std::max<std::uint64_t>(num_vertices, 1));
+  const std::uint64_t n = num_vertices;
+  if (n == 0) return insert_edges(edges);  // every entry is invalid
+
+  WG_CUDA_TRY(cudaMemsetAsync(im.live.data(), 1, n, im.stream));
+  im.live_host.assign(n, 1);
+  im.live_count = n;
+  im.nv = n;
+  // Dedup first (to know the degrees), then size the buckets, then insert.
+  const std::uint64_t chunk = im.chunk_for(edges.size);
+  DeviceEdges first{edges.src, edges.dst, edges.values, std::min(chunk, edges.size)};
+  PreparedBatch p = prepare(first);
+  {
+    DeviceArray<unsigned long long> buckets(n, im.stream, "bulk build degrees");
+    WG_CUDA_TRY(cudaMemsetAsync(buckets.data(), 0, n * sizeof(unsigned long long), im.stream));
+    if (p.size)
+      build_degree_kernel<<<grid_for(p.size), kBlock, 0, im.stream>>>(
+          p.keys.data(), p.size, p.key_bits, !im.opt.directed, buckets.data());
+    buckets_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(buckets.data(), n, im.opt.load_factor,
+                                                          Adj::slab_capacity);
+    WG_CUDA_CHECK_LAST();
+    DeviceArray<std::uint64_t> offsets(n + 1, im.stream, "bulk build offsets");
+    detail::exclusive_scan(reinterpret_cast<const std::uint64_t*>(buckets.data()), offsets.data(),
+                           n, im.stream);
+    std::uint64_t total_buckets = 0;
+    WG_CUDA_TRY(cudaMemcpyAsync(&total_buckets, offsets.data() + n, sizeof total_buckets,
+                                cudaMemcpyDeviceToHost, im.stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
+    slab::Slab* pool = im.new_pool(total_buckets);
+    init_entries_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(im.vertices.data(), 0, n, pool,
+                                                               offsets.data());
+    WG_CUDA_CHECK_LAST();
+  }
+  UpdateResult r = insert_prepared(p);
+  if (first.size < edges.size) {
+    DeviceEdges rest{edges.src + first.size, edges.dst + first.size,
+                     edges.values ? edges.values + first.size : nullptr, edges.size - first.size};
+    r += insert_edges(rest);
+  }
+  return r;
+}
+
+template <class Adj>
+UpdateResult DynamicGraph<Adj>::build(const EdgeList& edges) {
+  check_sizes(edges);
+  const std::uint64_t n = id_range_of(edges);
+  HostBatchUpload up = upload(edges, 0, edges.size(), weighted, impl_->stream);
+  return build(up.view(edges.size()), n);
+}
+
+template <class Adj>
+std::uint64_t DynamicGraph<Adj>::batch_chunk(std::uint64_t n) const {
+  return impl_->chunk_for(n);
+}
+
+template <class Adj>
+void DynamicGraph<Adj>::grow_vertices(std::uint64_t n) {
+  impl_->grow(n);
+}
+
+template <class Adj>
+VertexInsertResult DynamicGraph<Adj>::insert_vertices(std::uint64_t count, const EdgeList& edges) {
+  Impl& im = *impl_;
+  check_sizes(edges);
+  VertexInsertResult out;
+  out.ids.reserve(count);
+  std::vector<vertex_t> recycled;
+  while (out.ids.size() < count && !im.free_ids.empty()) {
+    const vertex_t id = im.free_ids.front();
+    im.free_ids.pop_front();
+    out.ids.push_back(id);
+    recycled.push_back(id);
+    im.live_host[id] = 1;
+  }
+  if (!recycled.empty()) {
+    DeviceArray<vertex_t> d = DeviceArray<vertex_t>::from_host(recycled, im.stream);
+    scatter_bytes_kernel<<<grid_for(recycled.size()), kBlock, 0, im.stream>>>(
+        im.live.data(), d.data(), recycled.size(), 1);
+    WG_CUDA_CHECK_LAST();
+    WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
+    im.live_count += recycled.size();
+  }
+  const std::uint64_t fresh = count - out.ids.size();
+  const std::uint64_t first = im.nv;
+  im.grow(im.nv + fresh);
+  for (std::uint64_t i = 0; i < fresh; ++i) out.ids.push_back(static_cast<vertex_t>(first + i));
+  if (!edges.empty()) {
+    EdgeList mapped = edges;
+    auto map_id = [&](vertex_t x) -> vertex_t {
+      if (!(x & kNewVertexTag)) return x;
+      const vertex_t i = x & ~kNewVertexTag;
+      if (i >= count)
+        throw InvalidArgument("insert_vertices: new_vertex(" + std::to_string(i) + ") but only " +
+                              std::to_string(count) + " new vertices");
+      return out.ids[i];
+    };
+    for (std::size_t i = 0; i < mapped.size(); ++i) {
+      mapped.src[i] = map_id(mapped.src[i]);
+      mapped.dst[i] = map_id(mapped.dst[i]);
+    }
+    mapped.num_vertices = im.nv;
+    out.edges = insert_edges(mapped);
+  }
+  return out;
+}
+
+template <class Adj>
+std::vector<vertex_t> DynamicGraph<Adj>::insert_vertices(std::uint64_t count) {
+  return insert_vertices(count, EdgeList{}).ids;
+}
+
+template <class Adj>
+VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>& ids) {
+  Impl& im = *impl_;
+  VertexEraseResult r;
+  std::vector<vertex_t> list;
+  std::vector<std::uint8_t> seen(im.nv, 0);
+  for (vertex_t x : ids) {
+    if (x < im.nv && im.live_host[x] && !seen[x]) {
+      seen[x] = 1;
+      list.push_back(x);
+    } else {
+      ++r.ignored_ids;
+    }
+  }
+  if (list.empty()) return r;
+  const std::uint64_t k = list.size();
+  DeviceArray<vertex_t> d_ids = DeviceArray<vertex_t>::from_host(list, im.stream);
+  DeviceArray<std::uint8_t> erasing(im.nv, im.stream, "vertex erase flags");
+  WG_CUDA_TRY(cudaMemsetAsync(erasing.data(), 0, im.nv, im.stream));
+  scatter_bytes_kernel<<<grid_for(k), kBlock, 0, im.stream>>>(erasing.data(), d_ids.data(), k, 1);
+  WG_CUDA_CHECK_LAST();
+  im.zero_counters();
+  if (im.opt.directed) {
+    erase_in_arcs_kernel<Adj><<<warp_grid_for(im.nv), kBlock, 0, im.stream>>>(
+        im.ref(), erasing.data(), im.counters.data());
+  } else {
+    erase_vertex_edges_kernel<Adj><<<warp_grid_for(k), kBlock, 0, im.stream>>>(
+        im.ref(), d_ids.data(), k, erasing.data(), im.counters.data());
+  }
+  WG_CUDA_CHECK_LAST();
+  clear_vertices_kernel<Adj><<<warp_grid_for(k), kBlock, 0, im.stream>>>(
+      im.ref(), d_ids.data(), k, im.live.data(), im.counters.data());
+  WG_CUDA_CHECK_LAST();
+  const Counters c = im.read_counters();
+  r.vertices = k;
+  r.edges_removed = im.opt.directed ? c.a + c.b : c.a;
+  im.edges -= r.edges_removed;
+  im.live_count -= k;
+  for (vertex_t x : list) {
+    im.live_host[x] = 0;
+    im.free_ids.push_back(x);
+  }
+  return r;
+}
+
+template <class Adj>
+void DynamicGraph<Adj>::has_edges(DeviceEdges q, std::uint8_t* out) const {
+  if (q.size == 0) return;
+  has_edges_kernel<Adj><<<warp_grid_for(q.size), kBlock, 0, impl_->stream>>>(
+      impl_->ref(), q.src, q.dst, q.size, out, nullptr);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Adj>
+void DynamicGraph<Adj>::find_values(DeviceEdges q, std::uint32_t* values_out,
+                                    std::uint8_t* found_out) const {
+  if (q.size == 0) return;
+  has_edges_kernel<Adj><<<warp_grid_for(q.size), kBlock, 0, impl_->stream>>>(
+      impl_->ref(), q.src, q.dst, q.size, found_out, values_out);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Adj>
+std::vector<std::uint8_t> DynamicGraph<Adj>::has_edges(const EdgeList& q) const {
+  check_sizes(q);
+  const std::uint64_t n = q.size();
+  HostBatchUpload up = upload(q, 0, n, false, impl_->stream);
+  DeviceArray<std::uint8_t> out(n, impl_->stream, "has_edges output");
+  has_edges(up.view(n), out.data());
+  return out.to_host();
+}
+
+template <class Adj>
+void DynamicGraph<Adj>::degrees(std::uint32_t* out) const {
+  if (impl_->nv == 0) return;
+  degrees_kernel<<<grid_for(impl_->nv), kBlock, 0, impl_->stream>>>(impl_->vertices.data(),
+                                                                    impl_->nv, out);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Adj>
+std::vector<std::uint32_t> DynamicGraph<Adj>::degrees() const {
+  DeviceArray<std::uint32_t> d(impl_->nv, impl_->stream, "degrees");
+  degrees(d.data());
+  return d.to_host();
+}
+
+template <class Adj>
+std::uint64_t DynamicGraph<Adj>::max_degree() const {
+  const auto d = degrees();
+  return d.empty() ? 0 : *std::max_element(d.begin(), d.end());
+}
+
+template <class Adj>
+Csr DynamicGraph<Adj>::export_csr() const {
+  Impl& im = *impl_;
+  Csr csr;
+  csr.num_vertices = im.nv;
+  const auto deg = degrees();
+  csr.offsets.assign(im.nv + 1, 0);
+  for (std::uint64_t i = 0; i < im.nv; ++i) csr.offsets[i + 1] = csr.offsets[i] + deg[i];
+  const std::uint64_t arcs = csr.offsets[im.nv];
+  if (arcs == 0) return csr;
+  DeviceArray<std::uint64_t> d_off = DeviceArray<std::uint64_t>::from_host(csr.offsets, im.stream);
+  DeviceArray<vertex_t> d_targets(arcs, im.stream, "CSR export");
+  DeviceArray<std::uint32_t> d_values;
+  if (weighted) d_values = DeviceArray<std::uint32_t>(arcs, im.stream, "CSR export");
+  im.zero_counters();
+  export_kernel<Adj><<<warp_grid_for(im.nv), kBlock, 0, im.stream>>>(
+      im.ref(), d_off.data(), d_targets.data(), weighted ? d_values.data() : nullptr,
+      im.counters.data());
+  WG_CUDA_CHECK_LAST();
+  if (im.read_counters().a != 0)
+    throw Error("DynamicGraph::export_csr: a vertex's degree disagrees with its table (bug)");
+  csr.targets = d_targets.to_host();
+  if (weighted) csr.values = d_values.to_host();
+  // Sort each row (tables are unordered).
+  std::vector<std::pair<vertex_t, std::uint32_t>> row;
+  for (std::uint64_t u = 0; u < im.nv; ++u) {
+    const std::uint64_t b = csr.offsets[u], e = csr.offsets[u + 1];
+    if (e - b < 2) continue;
+    if (!weighted) {
+      std::sort(csr.targets.begin() + b, csr.targets.begin() + e);
+    } else {
+      row.clear();
+      for (std::uint64_t i = b; i < e; ++i) row.emplace_back(csr.targets[i], csr.values[i]);
+      std::sort(row.begin(), row.end());
+      for (std::uint64_t i = b; i < e; ++i) {
+        csr.targets[i] = row[i - b].first;
+        csr.values[i] = row[i - b].second;
+      }
+    }
+  }
+  return csr;
+}
+
+template <class Adj>
+EdgeList DynamicGraph<Adj>::export_coo() const {
+  const Csr csr = export_csr();
+  EdgeList e;
+  e.num_vertices = csr.num_vertices;
+  e.symmetric = !impl_->opt.directed;
+  e.reserve(impl_->edges, weighted);
+  for (std::uint64_t u = 0; u < csr.num_vertices; ++u) {
+    for (std::uint64_t i = csr.offsets[u]; i < csr.offsets[u + 1]; ++i) {
+      const vertex_t v = csr.targets[i];
+      if (e.symmetric && v < u) continue;
+      e.src.push_back(static_cast<vertex_t>(u));
+      e.dst.push_back(v);
+      if (weighted) e.weight.push_back(csr.values[i]);
+    }
+  }
+  return e;
+}
+
+template <class Adj>
+std::uint64_t DynamicGraph<Adj>::num_vertices() const noexcept {
+  return impl_->nv;
+}
+template <class Adj>
+std::uint64_t DynamicGraph<Adj>::num_live_vertices() const noexcept {
+  return impl_->live_count;
+}
+template <class Adj>
+std::uint64_t DynamicGraph<Adj>::num_free_ids() const noexcept {
+  return impl_->free_ids.size();
+}
+template <class Adj>
+std::uint64_t DynamicGraph<Adj>::num_edges() const noexcept {
+  return impl_->edges;
+}
+template <class Adj>
+bool DynamicGraph<Adj>::directed() const noexcept {
+  return impl_->opt.directed;
+}
+template <class Adj>
+const GraphOptions& DynamicGraph<Adj>::options() const noexcept {
+  return impl_->opt;
+}
+template <class Adj>
+cudaStream_t DynamicGraph<Adj>::stream() const noexcept {
+  return impl_->stream;
+}
+template <class Adj>
+std::uint64_t DynamicGraph<Adj>::memory_bytes() const {
+  return impl_->vertices.bytes() + impl_->live.bytes() + impl_->pool_bytes +
+         impl_->alloc.memory_bytes();
+}
+template <class Adj>
+std::uint64_t DynamicGraph<Adj>::overflow_slabs_in_use() const {
+  return impl_->alloc.slabs_in_use(impl_->stream);
+}
+
+template class DynamicGraph<SlabSetAdjacency>;
+template class DynamicGraph<SlabMapAdjacency>;
+
+}  // namespace wg::gpu

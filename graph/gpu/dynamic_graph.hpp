@@ -1,0 +1,200 @@
+#pragma once
+// wg::gpu::DynamicGraph: a dynamic graph on the GPU whose adjacency lists are slab hash tables
+// (thesis "Fully Concurrent GPU Data Structures", chapter 5), one small table per vertex, all
+// sharing one slab allocator.
+//
+//   wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency> g(num_vertices);   // undirected by default
+//   g.build(edge_list);                        // bulk build: buckets sized from known degrees
+//   wg::UpdateResult r = g.insert_edges(batch);  // r.applied edges added, the rest accounted
+//   g.erase_edges(batch); g.erase_vertices({3, 7}); auto ids = g.insert_vertices(2);
+//   auto ref = g.ref();                        // device view for kernels (graph_ref.cuh)
+//
+// Semantics
+//  - Phase-concurrent: each call is one phase (a batch of updates or of queries); calls on one
+//    graph are ordered on its stream. Not thread-safe on the host.
+//  - Undirected graphs store both arcs of every edge; an entry (u, v) of a batch means {u, v}.
+//    Directed graphs store arc u -> v only.
+//  - Every batch is deduplicated (on device: canonicalise, radix sort, unique), self-loops are
+//    dropped, and each entry is accounted for in the returned wg::UpdateResult. Weighted
+//    (SlabMapAdjacency): 32-bit values; the LAST entry of an edge in a batch sets its value,
+//    also when the edge was already present.
+//  - Vertex ids are 0 .. num_vertices()-1. Erased vertices are not live: their ids wait in a
+//    free-id queue and insert_vertices() hands them out again (earliest erased first). Batch
+//    entries that touch a non-live or out-of-range id are counted as `ignored`.
+//  - Degrees are exact after every call (out-degree for directed graphs).
+//
+// Memory: the vertex dictionary (one handle per vertex: base-bucket address, bucket count,
+// degree) grows by copying handles, never adjacency. Base buckets for a vertex of known degree d
+// are ceil(d / (load_factor * slab capacity)) slabs (at least one), allocated in bulk; overflow
+// slabs come from the shared allocator, which grows when exhausted (the batch is resumed).
+// Batches larger than the free GPU memory allows are split into chunks (a repeat in a later
+// chunk is then reported as `ignored` rather than `duplicates`); when even a small chunk or the
+// graph itself does not fit, wg::CapacityError says so.
+//
+// Complexity: insert/erase O(n log n) work for the batch preprocessing (radix sort) plus O(1)
+// expected slab probes per entry at the configured load factor; erase_vertices O(sum of the
+// erased vertices' degrees) for undirected graphs, plus a scan of all arcs for directed ones.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <warpgraph/containers/core/types.hpp>
+#include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/graph/gpu/edge_batch.hpp>
+#include <warpgraph/graph/update_result.hpp>
+
+namespace wg::gpu {
+
+/// Adjacency policies. Set: unweighted (30 neighbours per 128-byte slab). Map: one 32-bit value
+/// per edge (15 neighbours per slab).
+struct SlabSetAdjacency {
+  static constexpr bool weighted = false;
+  static constexpr unsigned slab_capacity = 30;
+};
+struct SlabMapAdjacency {
+  static constexpr bool weighted = true;
+  static constexpr unsigned slab_capacity = 15;
+};
+
+struct GraphOptions {
+  bool directed = false;
+  /// Target fill of base buckets when the degree is known (bulk build): thesis' 0.7.
+  double load_factor = 0.7;
+  /// Initial capacity of the vertex dictionary (0: the initial vertex count).
+  std::uint64_t vertex_capacity = 0;
+  /// Overflow slabs the allocator starts with (0: automatic); it grows when exhausted.
+  std::uint64_t initial_slabs = 0;
+  /// Largest batch processed in one piece (0: as free GPU memory allows).
+  std::uint64_t max_chunk = 0;
+  cudaStream_t stream = 0;
+};
+
+/// A batch after dedup on the device: unique canonical edges in key order (see PreparedEdges).
+struct PreparedBatch {
+  DeviceArray<std::uint64_t> keys;
+  DeviceArray<std::uint32_t> values;  ///< weighted graphs only
+  std::uint64_t size = 0;
+  unsigned key_bits = 0;
+  UpdateResult dropped;  ///< self_loops, duplicates, ignored (invalid endpoints) of the raw batch
+  std::uint64_t entries = 0;
+  PreparedEdges view() const {
+    return {keys.data(),
+            values.empty() ? nullptr : values.data(),
+            size,
+            key_bits,
+            entries,
+            dropped.self_loops,
+            dropped.duplicates,
+            dropped.ignored};
+  }
+};
+
+/// Sorted CSR export: row v holds v's neighbours (out-neighbours when directed) in increasing
+/// order; values only for weighted graphs.
+struct Csr {
+  std::uint64_t num_vertices = 0;
+  std::vector<std::uint64_t> offsets;  ///< num_vertices + 1
+  std::vector<vertex_t> targets;
+  std::vector<std::uint32_t> values;
+};
+
+template <class Adjacency>
+class DynamicGraphRef;  // device view: graph/gpu/graph_ref.cuh
+
+template <class Adjacency>
+class DynamicGraph {
+ public:
+  using adjacency_type = Adjacency;
+  using ref_type = DynamicGraphRef<Adjacency>;
+  static constexpr bool weighted = Adjacency::weighted;
+
+  /// An empty graph of `num_vertices` live vertices (one bucket each: degrees unknown).
+  explicit DynamicGraph(std::uint64_t num_vertices = 0, const GraphOptions& options = {});
+  ~DynamicGraph();
+  DynamicGraph(DynamicGraph&&) noexcept;
+  DynamicGraph& operator=(DynamicGraph&&) noexcept;
+  DynamicGraph(const DynamicGraph&) = delete;
+  DynamicGraph& operator=(const DynamicGraph&) = delete;
+
+  /// Replaces the graph by the simple graph of `edges` (bulk build): vertices 0 ..
+  /// edges.num_vertices-1 (or the largest id + 1) all live, buckets sized from the degrees.
+  /// Weights: EdgeList weights are rounded to uint32 (InvalidArgument if out of range).
+  UpdateResult build(const EdgeList& edges);
+  UpdateResult build(DeviceEdges edges, std::uint64_t num_vertices);
+
+  /// Batch updates (see the semantics above). Host overloads copy the batch to the GPU first and
+  /// grow the vertex range to batch.num_vertices (new ids live) when it is larger.
+  UpdateResult insert_edges(const EdgeList& batch);
+  UpdateResult insert_edges(DeviceEdges batch);
+  UpdateResult erase_edges(const EdgeList& batch);
+  UpdateResult erase_edges(DeviceEdges batch);
+
+  /// New vertices with their edges (conventions in graph/update_result.hpp: new_vertex(i)).
+  VertexInsertResult insert_vertices(std::uint64_t count, const EdgeList& edges);
+  /// The same without edges: returns the ids given out.
+  std::vector<vertex_t> insert_vertices(std::uint64_t count);
+  /// Erases vertices and all their incident edges; frees their overflow slabs; recycles ids.
+  VertexEraseResult erase_vertices(const std::vector<vertex_t>& ids);
+
+  /// out[i] = 1 iff edge (src[i], dst[i]) is in the graph (0 for self-loops, invalid ids).
+  std::vector<std::uint8_t> has_edges(const EdgeList& queries) const;
+  void has_edges(DeviceEdges queries, std::uint8_t* out_device) const;
+  /// Weighted graphs: out[i] = value of edge i, found[i] = has_edges.
+  void find_values(DeviceEdges queries, std::uint32_t* values_out, std::uint8_t* found_out) const;
+
+  /// Degree of every vertex (0 for non-live ids); out-degree when directed.
+  std::vector<std::uint32_t> degrees() const;
+  void degrees(std::uint32_t* out_device) const;
+
+  /// Host exports, sorted. COO: undirected graphs give each edge once with src < dst and
+  /// symmetric = true; directed graphs give every arc. Weights as doubles when weighted.
+  EdgeList export_coo() const;
+  Csr export_csr() const;
+
+  std::uint64_t num_vertices() const noexcept;  ///< id range (live or not)
+  std::uint64_t num_live_vertices() const noexcept;
+  std::uint64_t num_free_ids() const noexcept;
+  std::uint64_t num_edges() const noexcept;  ///< edges (undirected) or arcs (directed)
+  std::uint64_t max_degree() const;
+  bool directed() const noexcept;
+  const GraphOptions& options() const noexcept;
+  cudaStream_t stream() const noexcept;
+  /// Device memory held: dictionary + base buckets + allocator pool.
+  std::uint64_t memory_bytes() const;
+  std::uint64_t overflow_slabs_in_use() const;
+
+  /// Device view for kernels; valid until the next call that changes the vertex range or
+  /// rebuilds (build, insert_vertices, host overloads that grow the range).
+  ref_type ref() const;
+
+  // ---- lower level: the steps of a batch, for algorithms that act between them ------------
+  /// Dedup + canonicalise + drop self-loops and invalid entries (nothing is applied).
+  PreparedBatch prepare(DeviceEdges batch) const;
+  /// Applies a prepared batch. is_new_device (optional, batch.size bytes): 1 where the edge was
+  /// added. The result's self_loops/duplicates/ignored include the batch's dropped entries.
+  UpdateResult insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new_device = nullptr);
+  UpdateResult erase_prepared(const PreparedBatch& batch,
+                              std::uint8_t* was_present_device = nullptr);
+  /// out[i] = 1 iff prepared edge i is present.
+  void contains_prepared(const PreparedBatch& batch, std::uint8_t* out_device) const;
+  /// Grows the vertex range to n (new ids live, one bucket each).
+  void grow_vertices(std::uint64_t n);
+  /// How many entries of a batch of n one piece may hold (free GPU memory; options.max_chunk).
+  std::uint64_t batch_chunk(std::uint64_t n) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+using Graph = DynamicGraph<SlabSetAdjacency>;
+using WeightedGraph = DynamicGraph<SlabMapAdjacency>;
+
+extern template class DynamicGraph<SlabSetAdjacency>;
+extern template class DynamicGraph<SlabMapAdjacency>;
+
+}  // namespace wg::gpu

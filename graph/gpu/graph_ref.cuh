@@ -1,0 +1,119 @@
+#pragma once
+// Device view of a wg::gpu::DynamicGraph, for kernels (include from .cu files only).
+//
+//   template <class G> __global__ void k(G g) {          // G = DynamicGraphRef<...>
+//     ... whole warp:
+//     g.for_each_neighbor(tile, u, [&](vertex_t w) { ... });   // by the lane holding w
+//     bool e = g.has_edge_thread(u, v);                        // one thread, read-only phases
+//     auto table = g.table(u); table.insert(tile, v);          // tile-cooperative slab ops
+//   }
+//
+// Phase rules (as for the slab hash): reads through for_each_* and *_thread must not run in
+// the same kernel as writes to the same tables. Tile-cooperative calls need all 32 lanes
+// (use wg::for_each_active_lane to get there from per-thread work).
+#include <cstdint>
+#include <type_traits>
+
+#include <warpgraph/containers/core/types.hpp>
+#include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/containers/slab_hash/slab_allocator.cuh>
+#include <warpgraph/containers/slab_hash/slab_layout.cuh>
+#include <warpgraph/containers/slab_hash/slab_table_ref.cuh>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+
+namespace wg::gpu {
+
+/// One vertex dictionary entry: the handle of the vertex's adjacency table. Growing the
+/// dictionary copies these, never the tables.
+struct VertexEntry {
+  slab::Slab* buckets;  ///< base buckets (contiguous)
+  std::uint32_t num_buckets;
+  std::uint32_t degree;  ///< exact (out-)degree
+};
+static_assert(sizeof(VertexEntry) == 16);
+
+template <class Adjacency>
+class DynamicGraphRef {
+ public:
+  static constexpr bool weighted = Adjacency::weighted;
+  using table_ref = std::conditional_t<weighted, slab::MapTableRef, slab::SetTableRef>;
+
+  DynamicGraphRef() = default;
+  __host__ __device__ DynamicGraphRef(VertexEntry* vertices, const std::uint8_t* live,
+                                      std::uint32_t num_vertices, slab::SlabAllocatorRef alloc)
+      : vertices_(vertices), live_(live), num_vertices_(num_vertices), alloc_(alloc) {}
+
+  __host__ __device__ std::uint32_t num_vertices() const { return num_vertices_; }
+  __device__ bool is_live(vertex_t u) const { return u < num_vertices_ && live_[u]; }
+  __device__ std::uint32_t degree(vertex_t u) const { return vertices_[u].degree; }
+  __device__ VertexEntry* entry(vertex_t u) const { return vertices_ + u; }
+  __device__ table_ref table(vertex_t u) const {
+    const VertexEntry e = vertices_[u];
+    return table_ref(e.buckets, e.num_buckets, alloc_);
+  }
+  __host__ __device__ const slab::SlabAllocatorRef& allocator() const { return alloc_; }
+
+  /// Walks u's table slab by slab (base buckets, each with its chain). Whole warp. For each
+  /// slab, every lane calls f(key, value, slab_handle) with its lane's key (kEmptyKey /
+  /// kTombstoneKey where it holds none; value 0 for sets); slab_handle is the allocator handle of
+  /// an overflow slab, kNullSlab for a base slab. f runs warp-uniformly, so it may use tile ops.
+  template <class F>
+  __device__ void for_each_slab(const warp_tile& tile, vertex_t u, F&& f) const {
+    const VertexEntry e = vertices_[u];
+    const unsigned lane = tile.thread_rank();
+    for (std::uint32_t b = 0; b < e.num_buckets; ++b) {
+      const slab::Slab* s = e.buckets + b;
+      std::uint32_t handle = slab::kNullSlab;
+      while (true) {
+        const std::uint32_t word = s->words[lane];
+        std::uint32_t key = slab::kEmptyKey, value = 0;
+        if constexpr (weighted) {
+          const std::uint32_t next_word = tile.shfl_down(word, 1);
+          if (lane < 2 * slab::kMapPairsPerSlab && (lane & 1) == 0) {
+            key = word;
+            value = next_word;
+          }
+        } else {
+          if (lane < slab::kSetKeysPerSlab) key = word;
+        }
+        const std::uint32_t next = tile.shfl(word, slab::kNextWord);
+        f(key, value, handle);
+        if (next == slab::kNullSlab) break;
+        handle = next;
+        s = alloc_.pointer(next);
+      }
+    }
+  }
+
+  /// f(w) (or f(w, value) when weighted) once per neighbour of u, by the lane holding it. Whole
+  /// warp; f must not use tile operations.
+  template <class F>
+  __device__ void for_each_neighbor(const warp_tile& tile, vertex_t u, F&& f) const {
+    for_each_slab(tile, u, [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
+      if (slab::is_valid_key(key)) {
+        if constexpr (weighted)
+          f(key, value);
+        else
+          f(key);
+      }
+    });
+  }
+
+  /// One thread: is v a neighbour of u? (read-only phases)
+  __device__ bool has_edge_thread(vertex_t u, vertex_t v) const {
+    if constexpr (weighted) {
+      std::uint32_t value;
+      return table(u).find_thread(v, &value);
+    } else {
+      return table(u).contains_thread(v);
+    }
+  }
+
+ private:
+  VertexEntry* vertices_ = nullptr;
+  const std::uint8_t* live_ = nullptr;
+  std::uint32_t num_vertices_ = 0;
+  slab::SlabAllocatorRef alloc_{};
+};
+
+}  // namespace wg::gpu

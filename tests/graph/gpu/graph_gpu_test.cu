@@ -1,0 +1,289 @@
+// GPU dynamic graph against the host model (tests/graph/gpu/graph_model.hpp): after every batch
+// the UpdateResult, the exported edges, the degrees and has_edges agree.
+// WG_GPU_TEST_SCALE (default 12) sets the R-MAT scale of the larger cases (use ~8 under
+// compute-sanitizer).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include <warpgraph/datasets/generators.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+
+#include "../../support/test_support.hpp"
+#include "graph_model.hpp"
+
+namespace {
+
+using wg::EdgeList;
+using wg::UpdateResult;
+using wg::test::GraphModel;
+using wg::test::TestRng;
+
+unsigned test_scale() {
+  const char* s = std::getenv("WG_GPU_TEST_SCALE");
+  return s ? static_cast<unsigned>(std::atoi(s)) : 12u;
+}
+
+std::string str(const UpdateResult& r) {
+  return "applied " + std::to_string(r.applied) + " self_loops " + std::to_string(r.self_loops) +
+         " duplicates " + std::to_string(r.duplicates) + " ignored " + std::to_string(r.ignored);
+}
+
+template <class G>
+void expect_same(const G& g, const GraphModel& m, bool weighted, const std::string& where) {
+  SCOPED_TRACE(where);
+  ASSERT_EQ(g.num_vertices(), m.id_range());
+  ASSERT_EQ(g.num_edges(), m.num_edges());
+  const EdgeList got = g.export_coo();
+  const EdgeList want = m.export_coo(weighted);
+  ASSERT_EQ(got.size(), want.size());
+  ASSERT_EQ(got.src, want.src);
+  ASSERT_EQ(got.dst, want.dst);
+  if (weighted) ASSERT_EQ(got.weight, want.weight);
+  ASSERT_EQ(g.degrees(), m.degrees());
+}
+
+template <class G>
+void expect_has_edges(const G& g, const GraphModel& m, TestRng& rng, std::uint64_t n) {
+  EdgeList q = wg::test::random_batch(rng, n, 500, false);
+  const auto got = g.has_edges(q);
+  ASSERT_EQ(got.size(), q.size());
+  for (std::size_t i = 0; i < q.size(); ++i)
+    ASSERT_EQ(got[i] != 0, m.has_edge(q.src[i], q.dst[i])) << q.src[i] << " " << q.dst[i];
+}
+
+template <class Adj>
+void random_batches(bool directed, std::uint64_t n, std::size_t batch, int rounds,
+                    std::uint64_t seed) {
+  constexpr bool weighted = Adj::weighted;
+  wg::gpu::GraphOptions opt;
+  opt.directed = directed;
+  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  GraphModel m(n, directed);
+  TestRng rng{seed};
+  for (int r = 0; r < rounds; ++r) {
+    const EdgeList ins = wg::test::random_batch(rng, n, batch, weighted);
+    const UpdateResult got = g.insert_edges(ins), want = m.insert(ins);
+    ASSERT_EQ(got, want) << "insert round " << r << ": " << str(got) << " vs " << str(want);
+    expect_same(g, m, weighted, "after insert " + std::to_string(r));
+    expect_has_edges(g, m, rng, n);
+    const EdgeList del = wg::test::random_batch(rng, n, batch / 2, false);
+    const UpdateResult got2 = g.erase_edges(del), want2 = m.erase(del);
+    ASSERT_EQ(got2, want2) << "erase round " << r << ": " << str(got2) << " vs " << str(want2);
+    expect_same(g, m, weighted, "after erase " + std::to_string(r));
+  }
+}
+
+TEST(GpuGraph, UndirectedSetRandomBatches) {
+  random_batches<wg::gpu::SlabSetAdjacency>(false, 60, 400, 6, 1);
+}
+TEST(GpuGraph, DirectedSetRandomBatches) {
+  random_batches<wg::gpu::SlabSetAdjacency>(true, 60, 400, 6, 2);
+}
+TEST(GpuGraph, UndirectedMapRandomBatches) {
+  random_batches<wg::gpu::SlabMapAdjacency>(false, 60, 400, 6, 3);
+}
+TEST(GpuGraph, DirectedMapRandomBatches) {
+  random_batches<wg::gpu::SlabMapAdjacency>(true, 60, 400, 6, 4);
+}
+// Many neighbours per vertex: long chains, allocator use.
+TEST(GpuGraph, DenseChainsSet) {
+  random_batches<wg::gpu::SlabSetAdjacency>(false, 300, 20000, 3, 5);
+}
+TEST(GpuGraph, DenseChainsMap) {
+  random_batches<wg::gpu::SlabMapAdjacency>(true, 300, 20000, 3, 6);
+}
+
+TEST(GpuGraph, LastWeightWins) {
+  wg::gpu::WeightedGraph g(4);
+  EdgeList b;
+  b.num_vertices = 4;
+  b.src = {0, 1, 0, 2, 3};
+  b.dst = {1, 0, 1, 3, 2};
+  b.weight = {5, 7, 9, 1, 2};  // {0,1}: 5, 7, then 9 (last); {2,3}: 1 then 2
+  UpdateResult r = g.insert_edges(b);
+  EXPECT_EQ(r.applied, 2u);
+  EXPECT_EQ(r.duplicates, 3u);
+  EdgeList e = g.export_coo();
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e.weight[0], 9);
+  EXPECT_EQ(e.weight[1], 2);
+  // A later batch re-assigns a present edge's weight (counted as ignored: nothing added).
+  EdgeList c;
+  c.num_vertices = 4;
+  c.src = {1};
+  c.dst = {0};
+  c.weight = {42};
+  r = g.insert_edges(c);
+  EXPECT_EQ(r.applied, 0u);
+  EXPECT_EQ(r.ignored, 1u);
+  e = g.export_coo();
+  EXPECT_EQ(e.weight[0], 42);
+  // Both arcs carry the value.
+  const wg::gpu::Csr csr = g.export_csr();
+  ASSERT_EQ(csr.targets.size(), 4u);
+  EXPECT_EQ(csr.values[csr.offsets[1]], 42u);
+}
+
+template <class Adj>
+void vertex_ops(bool directed, std::uint64_t seed) {
+  constexpr bool weighted = Adj::weighted;
+  const std::uint64_t n = 120;
+  wg::gpu::GraphOptions opt;
+  opt.directed = directed;
+  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  GraphModel m(n, directed);
+  TestRng rng{seed};
+  const EdgeList ins = wg::test::random_batch(rng, n, 3000, weighted);
+  ASSERT_EQ(g.insert_edges(ins), m.insert(ins));
+  for (int round = 0; round < 4; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    std::vector<wg::vertex_t> victims;
+    for (int i = 0; i < 15; ++i) victims.push_back(static_cast<wg::vertex_t>(rng.below(n + 5)));
+    victims.push_back(victims.front());  // a repeat
+    const wg::VertexEraseResult ge = g.erase_vertices(victims), me = m.erase_vertices(victims);
+    ASSERT_EQ(ge.vertices, me.vertices);
+    ASSERT_EQ(ge.ignored_ids, me.ignored_ids);
+    ASSERT_EQ(ge.edges_removed, me.edges_removed);
+    expect_same(g, m, weighted, "after erase_vertices");
+    EXPECT_EQ(g.num_free_ids(), g.num_vertices() - g.num_live_vertices());
+    // Edges touching erased ids are ignored.
+    const EdgeList touch = wg::test::random_batch(rng, g.num_vertices(), 500, weighted);
+    ASSERT_EQ(g.insert_edges(touch), m.insert(touch));
+    expect_same(g, m, weighted, "after insert touching erased ids");
+    // New vertices reuse the erased ids (earliest first), then fresh ids.
+    EdgeList nb;
+    const std::uint64_t count = 10 + round * 4;
+    for (int i = 0; i < 200; ++i) {
+      nb.src.push_back(wg::new_vertex(static_cast<wg::vertex_t>(rng.below(count))));
+      const bool to_new = rng.below(3) == 0;
+      nb.dst.push_back(to_new ? wg::new_vertex(static_cast<wg::vertex_t>(rng.below(count)))
+                              : static_cast<wg::vertex_t>(rng.below(n)));
+      if (weighted) nb.weight.push_back(static_cast<double>(rng.below(100)));
+    }
+    const wg::VertexInsertResult gi = g.insert_vertices(count, nb);
+    const wg::VertexInsertResult mi = m.insert_vertices(count, nb);
+    ASSERT_EQ(gi.ids, mi.ids);
+    ASSERT_EQ(gi.edges, mi.edges);
+    expect_same(g, m, weighted, "after insert_vertices");
+    expect_has_edges(g, m, rng, g.num_vertices());
+  }
+}
+
+TEST(GpuGraph, VertexEraseAndReuseUndirectedSet) {
+  vertex_ops<wg::gpu::SlabSetAdjacency>(false, 11);
+}
+TEST(GpuGraph, VertexEraseAndReuseDirectedSet) {
+  vertex_ops<wg::gpu::SlabSetAdjacency>(true, 12);
+}
+TEST(GpuGraph, VertexEraseAndReuseUndirectedMap) {
+  vertex_ops<wg::gpu::SlabMapAdjacency>(false, 13);
+}
+TEST(GpuGraph, VertexEraseAndReuseDirectedMap) {
+  vertex_ops<wg::gpu::SlabMapAdjacency>(true, 14);
+}
+
+TEST(GpuGraph, VertexEraseFreesOverflowSlabs) {
+  const std::uint64_t n = 64;
+  wg::gpu::Graph g(n);
+  EdgeList all;
+  all.num_vertices = n;
+  for (wg::vertex_t u = 0; u < n; ++u)
+    for (wg::vertex_t v = u + 1; v < n; ++v) {
+      all.src.push_back(u);
+      all.dst.push_back(v);
+    }
+  ASSERT_EQ(g.insert_edges(all).applied, all.size());  // one bucket each: 63 keys -> overflow
+  const std::uint64_t used = g.overflow_slabs_in_use();
+  EXPECT_GT(used, 0u);
+  std::vector<wg::vertex_t> every(n);
+  for (wg::vertex_t u = 0; u < n; ++u) every[u] = u;
+  const auto r = g.erase_vertices(every);
+  EXPECT_EQ(r.edges_removed, all.size());
+  EXPECT_EQ(g.num_edges(), 0u);
+  EXPECT_EQ(g.overflow_slabs_in_use(), 0u);
+}
+
+TEST(GpuGraph, BulkBuildMatchesModel) {
+  for (bool directed : {false, true}) {
+    wg::datasets::RmatParams p;
+    p.scale = test_scale();
+    p.edge_factor = 8;
+    p.seed = 7;
+    const EdgeList e = wg::datasets::generate_rmat(p);
+    wg::gpu::GraphOptions opt;
+    opt.directed = directed;
+    wg::gpu::Graph g(0, opt);
+    GraphModel m(e.num_vertices, directed);
+    ASSERT_EQ(g.build(e), m.insert(e));
+    expect_same(g, m, false, directed ? "directed build" : "undirected build");
+    // Rebuilding replaces the graph.
+    ASSERT_EQ(g.build(e).applied, m.num_edges());
+    EXPECT_EQ(g.num_edges(), m.num_edges());
+  }
+}
+
+TEST(GpuGraph, IncrementalBuildGrowsAllocator) {
+  wg::datasets::RmatParams p;
+  p.scale = test_scale();
+  p.edge_factor = 16;
+  p.seed = 9;
+  const EdgeList e = wg::datasets::generate_rmat(p);
+  wg::gpu::GraphOptions opt;
+  opt.initial_slabs = 1;  // one super block: growth is needed
+  wg::gpu::Graph g(e.num_vertices, opt);
+  GraphModel m(e.num_vertices, false);
+  const std::size_t batch = e.size() / 4 + 1;
+  for (std::size_t off = 0; off < e.size(); off += batch) {
+    EdgeList part;
+    part.num_vertices = e.num_vertices;
+    const std::size_t end = std::min(e.size(), off + batch);
+    part.src.assign(e.src.begin() + off, e.src.begin() + end);
+    part.dst.assign(e.dst.begin() + off, e.dst.begin() + end);
+    ASSERT_EQ(g.insert_edges(part), m.insert(part));
+  }
+  expect_same(g, m, false, "incremental build");
+}
+
+TEST(GpuGraph, ChunkedBatchesAreExact) {
+  wg::gpu::GraphOptions opt;
+  opt.max_chunk = 1000;  // a repeat in a later chunk is reported as ignored, not duplicate
+  wg::gpu::Graph g(500, opt);
+  GraphModel m(500, false);
+  TestRng rng{21};
+  const EdgeList b = wg::test::random_batch(rng, 500, 5000, false);
+  const UpdateResult r = g.insert_edges(b), w = m.insert(b);
+  EXPECT_EQ(r.applied, w.applied);
+  EXPECT_EQ(r.self_loops, w.self_loops);
+  EXPECT_EQ(r.entries(), w.entries());
+  expect_same(g, m, false, "chunked");
+}
+
+TEST(GpuGraph, GrowVertexRangeCopiesHandles) {
+  wg::gpu::Graph g(10);
+  GraphModel m(10, false);
+  TestRng rng{31};
+  for (std::uint64_t n : {10u, 50u, 400u, 3000u}) {
+    const EdgeList b = wg::test::random_batch(rng, n, 2000, false);
+    m.grow(n);
+    ASSERT_EQ(g.insert_edges(b), m.insert(b));
+    expect_same(g, m, false, "range " + std::to_string(n));
+  }
+}
+
+TEST(GpuGraph, InvalidInputIsRefused) {
+  wg::gpu::WeightedGraph g(4);
+  EdgeList b;
+  b.num_vertices = 4;
+  b.src = {0};
+  b.dst = {1};
+  b.weight = {-1};
+  EXPECT_THROW(g.insert_edges(b), wg::InvalidArgument);
+  EdgeList c;
+  c.src = {0, 1};
+  c.dst = {1};
+  EXPECT_THROW(g.insert_edges(c), wg::InvalidArgument);
+}
+
+}  // namespace
