@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs this build into a scratch prefix, then configures, builds and runs a separate CMake
+# project that finds it with find_package(warpgraph).
+set -euo pipefail
+build=$1 consumer=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+cmake -S "$consumer" -B "$work/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/build" > "$work/build.log" || { tail -50 "$work/build.log"; exit 1; }
+out=$("$work/build/consumer" "$(dirname "$consumer")/../../datasets/data/facebook_combined.txt.gz")
+echo "$out"
+grep -q "triangles 1612010" <<<"$out"
