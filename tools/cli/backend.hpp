@@ -46,6 +46,11 @@ bool gpu_backend_usable();
 
 /// Names of the backends compiled into this build, e.g. {"reference", "cpu", "gpu"}.
 std::vector<std::string> available_backends();
+/// Names of the backends that make_backend accepts on this machine: the compiled ones, less
+/// "gpu" when no CUDA device is present.
+std::vector<std::string> usable_backends();
+/// True for "reference", "cpu", "gpu" and "auto", whether or not this build has them.
+bool is_backend_name(const std::string& name);
 /// "auto" picks gpu when a CUDA device is present, else cpu (else reference). Throws wg::Error
 /// for an unknown or unavailable name.
 std::unique_ptr<GraphBackend> make_backend(const std::string& name);

@@ -1,0 +1,82 @@
+// Backend registry of the CLI: which adapters this build has and which one "auto" means here.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <warpgraph/containers/core/error.hpp>
+
+#include "backend.hpp"
+
+namespace wg::cli {
+
+// Adapters that are not part of this build (their graph library is missing).
+#ifndef WG_CLI_HAVE_CPU
+std::unique_ptr<GraphBackend> make_cpu_backend() {
+  throw Error("the cpu backend is not part of this build");
+}
+#endif
+#ifndef WG_CLI_HAVE_GPU
+std::unique_ptr<GraphBackend> make_gpu_backend() {
+  throw Error("the gpu backend is not part of this build (configured without CUDA?)");
+}
+bool gpu_backend_usable() {
+  return false;
+}
+#endif
+
+std::vector<std::string> available_backends() {
+  std::vector<std::string> names{"reference"};
+#ifdef WG_CLI_HAVE_CPU
+  names.push_back("cpu");
+#endif
+#ifdef WG_CLI_HAVE_GPU
+  names.push_back("gpu");
+#endif
+  return names;
+}
+
+std::vector<std::string> usable_backends() {
+  std::vector<std::string> names = available_backends();
+  if (!gpu_backend_usable()) std::erase(names, std::string("gpu"));
+  return names;
+}
+
+bool is_backend_name(const std::string& name) {
+  return name == "reference" || name == "cpu" || name == "gpu" || name == "auto";
+}
+
+std::string default_backend() {
+  const std::vector<std::string> names = usable_backends();
+  for (const char* preferred : {"gpu", "cpu"}) {
+    if (std::find(names.begin(), names.end(), preferred) != names.end()) return preferred;
+  }
+  return "reference";
+}
+
+namespace {
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+}  // namespace
+
+std::unique_ptr<GraphBackend> make_backend(const std::string& requested) {
+  const std::string name = requested == "auto" ? default_backend() : requested;
+  const std::vector<std::string> usable = usable_backends();
+  const std::string choices = "(usable here: " + joined(usable) + ", auto)";
+  if (!is_backend_name(name)) throw Error("unknown backend '" + requested + "' " + choices);
+  const std::vector<std::string> compiled = available_backends();
+  if (std::find(compiled.begin(), compiled.end(), name) == compiled.end()) {
+    throw Error("backend '" + name + "' is not part of this build " + choices);
+  }
+  if (name == "gpu" && !gpu_backend_usable()) {
+    throw Error("backend 'gpu': no usable CUDA device found " + choices);
+  }
+  if (name == "gpu") return make_gpu_backend();
+  if (name == "cpu") return make_cpu_backend();
+  return make_reference_backend();
+}
+
+}  // namespace wg::cli

@@ -1,0 +1,196 @@
+#pragma once
+// Pieces shared by the subcommands of the `warpgraph` CLI: option parsing with per-command
+// help, graph loading with a progress line, vertex-id translation, output helpers.
+//
+// Conventions every command follows:
+//  - results go to stdout: readable text, or with --json exactly one JSON document, written
+//    only once the command has succeeded (an error never leaves partial JSON);
+//  - errors are exceptions caught in main(), which prints "warpgraph: <message>" on stderr and
+//    returns kExitUsage for UsageError (and cxxopts errors), kExitFailure for everything else;
+//  - progress lines go to stderr only when stderr is a terminal.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <cxxopts.hpp>
+#include <nlohmann/json.hpp>
+
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
+
+namespace wg::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+/// A bad command line (unknown option, missing FILE, out-of-range value): exit code 2.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// The command ran and printed its results, but a check failed (stream --verify): exit code 1.
+class CheckFailed : public Error {
+ public:
+  using Error::Error;
+};
+
+/// Subcommand entry points: argv[0] is the subcommand's name. Return the exit code.
+int run_info(int argc, const char* const* argv);
+int run_tc(int argc, const char* const* argv);
+int run_bfs(int argc, const char* const* argv);
+int run_cc(int argc, const char* const* argv);
+int run_pagerank(int argc, const char* const* argv);
+int run_sssp(int argc, const char* const* argv);
+int run_stream(int argc, const char* const* argv);
+
+// ---- option parsing ---------------------------------------------------------------------------
+
+/// One subcommand's options. Options are added through `options` (cxxopts); the positional
+/// arguments are collected and counted by parse().
+class CommandOptions {
+ public:
+  /// `positional` names the positional arguments for the usage line ("FILE", "[FILE]");
+  /// between min_files and max_files of them are accepted.
+  CommandOptions(const std::string& command, const std::string& description,
+                 const std::string& positional, std::size_t min_files, std::size_t max_files);
+
+  cxxopts::Options options;
+
+  /// Options of a named group, listed in --help in the order the groups were first added.
+  cxxopts::OptionAdder group(const std::string& name);
+  /// Adds --format and --compact-ids (and --directed when `directed`).
+  void add_reader_options(bool directed);
+  /// Adds --backend with a help text; `note` says what the command runs on.
+  void add_backend_option(const std::string& note);
+  /// Adds --json (and --output when `output_file`, for per-vertex results).
+  void add_output_options(bool output_file);
+
+  /// Parses; prints the help on stdout and returns nullopt for --help. Throws UsageError.
+  std::optional<cxxopts::ParseResult> parse(int argc, const char* const* argv);
+  /// The positional arguments of the last parse().
+  const std::vector<std::string>& files() const { return files_; }
+  /// "see 'warpgraph tc --help'"
+  std::string see_help() const;
+
+ private:
+  std::string command_;
+  std::size_t min_files_, max_files_;
+  std::vector<std::string> groups_;
+  std::vector<std::string> files_;
+};
+
+/// Value of an option, with range checks that throw UsageError naming the option.
+double fraction_option(const cxxopts::ParseResult& r, const std::string& name);
+std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& name);
+
+/// The backend name of --backend, checked: an unknown name is a UsageError listing the names;
+/// a known one that cannot run here is reported by make_backend (exit 1).
+std::string backend_option(const cxxopts::ParseResult& r);
+/// For commands that always run on the reference: checks --backend and returns "reference",
+/// noting on stderr when the user asked for another one.
+std::string reference_only_backend(const cxxopts::ParseResult& r, const std::string& command);
+
+// ---- input ------------------------------------------------------------------------------------
+
+struct InputGraph {
+  std::string path;
+  datasets::ReadResult read;
+  double read_seconds = 0;
+  bool directed = false;  ///< --directed was given (SNAP lines read as arcs; references directed)
+};
+
+/// ReadOptions from --format / --compact-ids / --directed.
+datasets::ReadOptions reader_options(const cxxopts::ParseResult& r);
+/// Reads a graph file, showing a progress line on stderr for long reads on a terminal.
+InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options);
+
+/// "SNAP edge list" / "Matrix Market coordinate pattern symmetric"
+std::string describe_format(const datasets::ReadResult& read);
+/// Short format name for JSON: "snap" / "matrix_market".
+std::string format_name(datasets::FileFormat f);
+
+/// Vertex ids on the command line and in output are the library's 0-based ids (Matrix Market
+/// file id minus one), or the file's original ids under --compact-ids.
+vertex_t vertex_from_user(const InputGraph& g, std::uint64_t id, const std::string& option);
+std::uint64_t vertex_to_user(const InputGraph& g, vertex_t v);
+
+// ---- output -----------------------------------------------------------------------------------
+
+bool stderr_is_terminal();
+
+/// A one-line progress display on stderr ("\r..."), drawn only when stderr is a terminal, at
+/// most every 100 ms; erased by clear() or on destruction (also when an error unwinds).
+class ProgressLine {
+ public:
+  ProgressLine();
+  ~ProgressLine();
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+  bool enabled() const { return enabled_; }
+  void show(const std::string& text, bool force = false);
+  void clear();
+
+ private:
+  bool enabled_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+/// Writes "user_id value" lines (the --output file of per-vertex results). Throws naming the file.
+template <class Values, class Format>
+void write_per_vertex(const std::string& path, const InputGraph& g, const Values& values,
+                      Format&& format_value);
+
+/// Prints "key:       value" (keys padded to one column) on stdout.
+void print_row(const std::string& key, const std::string& value);
+/// "12.34 ms"
+std::string format_ms(double seconds);
+
+/// Prints a JSON document on stdout (indent 2, trailing newline).
+void print_json(const nlohmann::json& doc);
+
+/// Milliseconds since t0.
+double ms_since(std::chrono::steady_clock::time_point t0);
+double seconds_since(std::chrono::steady_clock::time_point t0);
+
+/// Opens an output file for writing or throws wg::Error naming it.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  void write(const std::string& text);
+  /// Flushes and checks for write errors (throws naming the file).
+  void close();
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+};
+
+template <class Values, class Format>
+void write_per_vertex(const std::string& path, const InputGraph& g, const Values& values,
+                      Format&& format_value) {
+  OutputFile out(path);
+  std::string buffer;
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    buffer += std::to_string(vertex_to_user(g, static_cast<vertex_t>(v)));
+    buffer += ' ';
+    buffer += format_value(values[v]);
+    buffer += '\n';
+    if (buffer.size() > (1u << 20)) {
+      out.write(buffer);
+      buffer.clear();
+    }
+  }
+  out.write(buffer);
+  out.close();
+}
+
+}  // namespace wg::cli

@@ -1,0 +1,324 @@
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "backend.hpp"
+#include "cli.hpp"
+
+namespace wg::cli {
+
+// ---- option parsing ---------------------------------------------------------------------------
+
+namespace {
+/// Breaks text into lines of at most `width` characters at spaces.
+std::string wrap_text(const std::string& text, std::size_t width) {
+  std::string out, line, word;
+  auto flush_word = [&] {
+    if (word.empty()) return;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + '\n';
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    word.clear();
+  };
+  for (char c : text) {
+    if (c == ' ') {
+      flush_word();
+    } else {
+      word += c;
+    }
+  }
+  flush_word();
+  return out + line;
+}
+}  // namespace
+
+CommandOptions::CommandOptions(const std::string& command, const std::string& description,
+                               const std::string& positional, std::size_t min_files,
+                               std::size_t max_files)
+    : options("warpgraph " + command, wrap_text(description, 96) + "\n"),
+      command_(command),
+      min_files_(min_files),
+      max_files_(max_files) {
+  options.positional_help(positional).custom_help("[options]").set_width(100);
+  options.add_options()("h,help", "Print this help and exit");
+  groups_.push_back("");
+  options.add_options("positional")("files", "", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"files"});
+}
+
+cxxopts::OptionAdder CommandOptions::group(const std::string& name) {
+  if (std::find(groups_.begin(), groups_.end(), name) == groups_.end()) groups_.push_back(name);
+  return options.add_options(name);
+}
+
+void CommandOptions::add_reader_options(bool directed) {
+  auto add = group("Input");
+  add("format", "Input format: auto (a '%%MatrixMarket' header means Matrix Market), mm, snap",
+      cxxopts::value<std::string>()->default_value("auto"), "FMT");
+  add("compact-ids",
+      "SNAP: renumber sparse ids to 0..n-1 internally; ids on the command line and in the "
+      "output stay the file's");
+  if (directed) {
+    add("directed",
+        "Treat the graph as directed: SNAP lines are arcs u->v and Matrix Market 'general' "
+        "files keep their direction (default: every entry is an undirected edge)");
+  }
+}
+
+void CommandOptions::add_backend_option(const std::string& note) {
+  group("Backend")("b,backend",
+                   "reference, cpu, gpu or auto (gpu if usable, else cpu, else reference). " + note,
+                   cxxopts::value<std::string>()->default_value("auto"), "NAME");
+}
+
+void CommandOptions::add_output_options(bool output_file) {
+  auto add = group("Output");
+  add("json", "Print one JSON document on stdout instead of text");
+  if (output_file) {
+    add("o,output", "Also write one 'vertex value' line per vertex to this file",
+        cxxopts::value<std::string>(), "PATH");
+  }
+}
+
+std::string CommandOptions::see_help() const {
+  return "see 'warpgraph " + command_ + " --help'";
+}
+
+std::optional<cxxopts::ParseResult> CommandOptions::parse(int argc, const char* const* argv) {
+  std::optional<cxxopts::ParseResult> result;
+  try {
+    result = options.parse(argc, argv);
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw UsageError(std::string(e.what()) + " (" + see_help() + ")");
+  }
+  if (result->count("help")) {
+    std::cout << options.help(groups_);
+    return std::nullopt;
+  }
+  files_ = result->count("files") ? (*result)["files"].as<std::vector<std::string>>()
+                                  : std::vector<std::string>{};
+  for (const auto& extra : result->unmatched()) files_.push_back(extra);
+  if (files_.size() < min_files_) {
+    throw UsageError("missing FILE argument (" + see_help() + ")");
+  }
+  if (files_.size() > max_files_) {
+    throw UsageError("unexpected argument '" + files_[max_files_] + "' (" + see_help() + ")");
+  }
+  return result;
+}
+
+double fraction_option(const cxxopts::ParseResult& r, const std::string& name) {
+  const double x = r[name].as<double>();
+  if (!(x >= 0.0 && x <= 1.0)) {
+    throw UsageError(fmt::format("--{} must be between 0 and 1 (got {})", name, x));
+  }
+  return x;
+}
+
+std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& name) {
+  const std::uint64_t x = r[name].as<std::uint64_t>();
+  if (x == 0) throw UsageError("--" + name + " must be at least 1");
+  return x;
+}
+
+namespace {
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+}  // namespace
+
+std::string backend_option(const cxxopts::ParseResult& r) {
+  const std::string name = r["backend"].as<std::string>();
+  if (!is_backend_name(name)) {
+    throw UsageError("unknown backend '" + name + "' (usable here: " + joined(usable_backends()) +
+                     ", auto)");
+  }
+  return name;
+}
+
+std::string reference_only_backend(const cxxopts::ParseResult& r, const std::string& command) {
+  const std::string name = backend_option(r);
+  if (name != "auto" && name != "reference") {
+    std::cerr << "warpgraph: note: " << command
+              << " runs on the reference backend for now (--backend " << name << " ignored)\n";
+  }
+  return "reference";
+}
+
+// ---- input ------------------------------------------------------------------------------------
+
+datasets::ReadOptions reader_options(const cxxopts::ParseResult& r) {
+  datasets::ReadOptions options;
+  std::string format = r["format"].as<std::string>();
+  std::transform(format.begin(), format.end(), format.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (format == "auto") {
+    options.format = datasets::FileFormat::automatic;
+  } else if (format == "mm" || format == "mtx" || format == "matrix-market" ||
+             format == "matrixmarket") {
+    options.format = datasets::FileFormat::matrix_market;
+  } else if (format == "snap") {
+    options.format = datasets::FileFormat::snap;
+  } else {
+    throw UsageError("unknown --format '" + format + "' (auto, mm, snap)");
+  }
+  options.compact_ids = r.count("compact-ids") > 0;
+  options.snap_undirected = !(r.count("directed") > 0);
+  return options;
+}
+
+InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options) {
+  InputGraph g;
+  g.path = path;
+  g.directed = !options.snap_undirected;
+  datasets::ReadOptions with_progress = options;
+  ProgressLine progress;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (progress.enabled()) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    with_progress.progress = [&progress, name, t0](std::uint64_t done, std::uint64_t total) {
+      if (seconds_since(t0) < 0.5) return;  // only long reads get a progress line
+      if (total > 0) {
+        progress.show(fmt::format("reading {}: {:.0f}% of {:.1f} MB", name,
+                                  100.0 * static_cast<double>(done) / static_cast<double>(total),
+                                  static_cast<double>(total) / 1e6));
+      } else {
+        progress.show(fmt::format("reading {}: {:.1f} MB", name, static_cast<double>(done) / 1e6));
+      }
+    };
+  }
+  g.read = datasets::read_graph(path, with_progress);
+  g.read_seconds = seconds_since(t0);
+  return g;
+}
+
+std::string format_name(datasets::FileFormat f) {
+  switch (f) {
+    case datasets::FileFormat::matrix_market:
+      return "matrix_market";
+    case datasets::FileFormat::snap:
+      return "snap";
+    default:
+      return "automatic";
+  }
+}
+
+std::string describe_format(const datasets::ReadResult& read) {
+  if (read.format == datasets::FileFormat::matrix_market) {
+    using H = datasets::MatrixMarketHeader;
+    const char* field = read.mm.field == H::Field::pattern ? "pattern"
+                        : read.mm.field == H::Field::real  ? "real"
+                                                           : "integer";
+    const char* symmetry = read.mm.symmetry == H::Symmetry::general     ? "general"
+                           : read.mm.symmetry == H::Symmetry::symmetric ? "symmetric"
+                                                                        : "skew-symmetric";
+    return fmt::format("Matrix Market coordinate {} {}, {} x {}, {} entries", field, symmetry,
+                       read.mm.rows, read.mm.cols, read.mm.entries);
+  }
+  return read.original_ids.empty() ? "SNAP edge list" : "SNAP edge list, ids compacted";
+}
+
+vertex_t vertex_from_user(const InputGraph& g, std::uint64_t id, const std::string& option) {
+  const auto& original = g.read.original_ids;
+  if (!original.empty()) {
+    auto it = std::find(original.begin(), original.end(), id);
+    if (it == original.end()) {
+      throw Error(fmt::format("--{} {} is not a vertex id of {}", option, id, g.path));
+    }
+    return static_cast<vertex_t>(it - original.begin());
+  }
+  const std::uint64_t n = g.read.edges.num_vertices;
+  if (id >= n) {
+    throw Error(n == 0 ? fmt::format("--{} {}: {} has no vertices", option, id, g.path)
+                       : fmt::format("--{} {} is out of range: {} has vertices 0..{}", option, id,
+                                     g.path, n - 1));
+  }
+  return static_cast<vertex_t>(id);
+}
+
+std::uint64_t vertex_to_user(const InputGraph& g, vertex_t v) {
+  const auto& original = g.read.original_ids;
+  return original.empty() || v >= original.size() ? v : original[v];
+}
+
+// ---- output -----------------------------------------------------------------------------------
+
+bool stderr_is_terminal() {
+  return ::isatty(STDERR_FILENO) == 1;
+}
+
+ProgressLine::ProgressLine() : enabled_(stderr_is_terminal()) {}
+
+ProgressLine::~ProgressLine() {
+  clear();
+}
+
+void ProgressLine::show(const std::string& text, bool force) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && drawn_ && now - last_ < std::chrono::milliseconds(100)) return;
+  last_ = now;
+  std::cerr << "\r\033[K" << text << std::flush;
+  drawn_ = true;
+}
+
+void ProgressLine::clear() {
+  if (!drawn_) return;
+  std::cerr << "\r\033[K" << std::flush;
+  drawn_ = false;
+}
+
+void print_row(const std::string& key, const std::string& value) {
+  std::cout << fmt::format("{:<12}{}\n", key + ":", value);
+}
+
+std::string format_ms(double seconds) {
+  return fmt::format("{:.2f} ms", 1e3 * seconds);
+}
+
+void print_json(const nlohmann::json& doc) {
+  std::cout << doc.dump(2) << '\n' << std::flush;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return 1e3 * seconds_since(t0);
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+  file_ = std::fopen(path.c_str(), "wb");
+  if (!file_) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+OutputFile::~OutputFile() {
+  if (file_) std::fclose(file_);
+}
+
+void OutputFile::write(const std::string& text) {
+  if (text.empty()) return;
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+    throw Error("cannot write '" + path_ + "': " + std::strerror(errno));
+  }
+}
+
+void OutputFile::close() {
+  const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
+  const int err = errno;
+  std::fclose(file_);
+  file_ = nullptr;
+  if (failed) throw Error("cannot write '" + path_ + "': " + std::strerror(err));
+}
+
+}  // namespace wg::cli

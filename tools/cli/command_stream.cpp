@@ -1,0 +1,424 @@
+// `warpgraph stream`: the main job. A graph arrives in batches of edge insertions and deletions
+// and the backend keeps an exact triangle count after every batch; --verify checks the final
+// count three ways (backend recount, reference count of the backend's graph, reference count of
+// the input) and the final graph against a replay of the stream.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include <warpgraph/algorithms/reference/reference.hpp>
+#include <warpgraph/datasets/update_stream.hpp>
+
+#include "backend.hpp"
+#include "cli.hpp"
+
+namespace wg::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr const char* kBundledName = "facebook_combined.txt.gz";
+
+/// The bundled ego-Facebook graph: next to an installed binary (../share/warpgraph), in the
+/// install prefix chosen at configure time, or in the source tree of this build.
+std::string bundled_graph_path() {
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(exe.parent_path().parent_path() / "share/warpgraph" / kBundledName);
+#ifdef WG_CLI_INSTALLED_DATA_DIR
+  candidates.push_back(fs::path(WG_CLI_INSTALLED_DATA_DIR) / kBundledName);
+#endif
+#ifdef WG_CLI_SOURCE_DATA_DIR
+  candidates.push_back(fs::path(WG_CLI_SOURCE_DATA_DIR) / kBundledName);
+#endif
+  std::string looked;
+  for (const fs::path& p : candidates) {
+    if (fs::is_regular_file(p, ec)) return p.string();
+    looked += (looked.empty() ? "" : ", ") + p.string();
+  }
+  throw Error(std::string("the bundled graph ") + kBundledName + " was not found (looked in " +
+              looked + "); give a FILE");
+}
+
+/// Undirected edge key for the --verify replay.
+std::uint64_t edge_key(vertex_t u, vertex_t v) {
+  return u < v ? (std::uint64_t{u} << 32) | v : (std::uint64_t{v} << 32) | u;
+}
+
+/// Sorted unique undirected edges of the simple graph obtained by replaying the stream.
+std::vector<std::uint64_t> replay_model(const datasets::UpdateStream& stream) {
+  std::unordered_set<std::uint64_t> edges;
+  auto apply = [&](const EdgeList& list, bool insert) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list.src[i] == list.dst[i]) continue;
+      if (insert) {
+        edges.insert(edge_key(list.src[i], list.dst[i]));
+      } else {
+        edges.erase(edge_key(list.src[i], list.dst[i]));
+      }
+    }
+  };
+  apply(stream.initial, true);
+  for (const auto& batch : stream.batches) {
+    apply(batch.edges, batch.kind == datasets::UpdateBatch::Kind::insert);
+  }
+  std::vector<std::uint64_t> sorted(edges.begin(), edges.end());
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
+struct BatchRecord {
+  std::size_t index = 0;
+  bool insert = true;
+  std::uint64_t size = 0;
+  BatchOutcome outcome;
+};
+
+struct Verification {
+  std::uint64_t recount = 0;
+  std::uint64_t reference = 0;                   ///< of the backend's exported graph
+  std::optional<std::uint64_t> input_reference;  ///< of the input graph (generated streams)
+  std::uint64_t exported_edges = 0, model_edges = 0;
+  bool edges_match = false;
+  std::vector<std::string> problems;
+};
+
+Verification verify(GraphBackend& backend, std::uint64_t final_count,
+                    const datasets::UpdateStream& stream, const EdgeList* input_graph) {
+  Verification v;
+  v.recount = backend.recount_triangles(nullptr);
+  const EdgeList exported = backend.export_edges();
+  v.reference = reference::triangle_count(exported).total;
+  std::vector<std::uint64_t> exported_keys(exported.size());
+  for (std::size_t i = 0; i < exported.size(); ++i) {
+    exported_keys[i] = edge_key(exported.src[i], exported.dst[i]);
+  }
+  std::sort(exported_keys.begin(), exported_keys.end());
+  const std::vector<std::uint64_t> model = replay_model(stream);
+  v.exported_edges = exported_keys.size();
+  v.model_edges = model.size();
+  v.edges_match = exported_keys == model;
+  if (input_graph) v.input_reference = reference::triangle_count(*input_graph).total;
+
+  if (v.recount != final_count) {
+    v.problems.push_back(fmt::format("incremental count {} != {} recount {}", final_count,
+                                     backend.name(), v.recount));
+  }
+  if (v.reference != final_count) {
+    v.problems.push_back(
+        fmt::format("incremental count {} != reference count {} of the backend's graph",
+                    final_count, v.reference));
+  }
+  if (!v.edges_match) {
+    v.problems.push_back(
+        fmt::format("the backend's graph ({} edges) differs from a replay of the stream ({} edges)",
+                    v.exported_edges, v.model_edges));
+  }
+  if (backend.num_edges() != v.exported_edges) {
+    v.problems.push_back(fmt::format("the backend reports {} edges but exports {}",
+                                     backend.num_edges(), v.exported_edges));
+  }
+  if (v.input_reference && *v.input_reference != final_count) {
+    v.problems.push_back(fmt::format("incremental count {} != reference count {} of the input",
+                                     final_count, *v.input_reference));
+  }
+  return v;
+}
+
+std::string progress_bar(std::size_t done, std::size_t total, std::uint64_t triangles) {
+  constexpr std::size_t kWidth = 30;
+  const std::size_t filled = total ? kWidth * done / total : kWidth;
+  return fmt::format("stream [{}{}] {}/{} batches, {} triangles", std::string(filled, '#'),
+                     std::string(kWidth - filled, '.'), done, total, triangles);
+}
+
+std::string batch_line(const BatchRecord& b) {
+  return fmt::format("{:>6}  {:<6}  {:>9}  {:>9}  {:>14}  {:>10.3f}", b.index,
+                     b.insert ? "insert" : "erase", b.size, b.outcome.edges_changed,
+                     b.outcome.triangles, 1e3 * b.outcome.seconds);
+}
+const char* kBatchHeader = " batch  kind         size    changed       triangles          ms";
+
+std::string rate_text(double updates, double seconds) {
+  if (seconds <= 0) return "n/a";
+  const double rate = updates / seconds;
+  return rate >= 1e6 ? fmt::format("{:.2f} M updates/s", rate / 1e6)
+                     : fmt::format("{:.1f} K updates/s", rate / 1e3);
+}
+
+}  // namespace
+
+int run_stream(int argc, const char* const* argv) {
+  CommandOptions cmd(
+      "stream",
+      "Stream a graph into the backend in batches of edge insertions and deletions, keeping an "
+      "exact triangle count after every batch. By default FILE (the bundled ego-Facebook graph "
+      "when omitted) is cut into an initial part, bulk-built, and insertion and deletion batches "
+      "(with duplicates and deletions of absent edges) that end on the whole graph. With "
+      "--updates or --temporal the batches come from your file instead, applied on top of FILE "
+      "(or of an empty graph when FILE is omitted). Every entry is an undirected edge.",
+      "[FILE]", 0, 1);
+  cmd.group("Generated stream")("initial-fraction",
+                                "Fraction of the entries bulk-built before the first batch",
+                                cxxopts::value<double>()->default_value("0.5"), "F")(
+      "batch-size", "Entries per batch", cxxopts::value<std::uint64_t>()->default_value("4096"),
+      "N")("delete-probability", "Probability that a deletion batch follows an insertion batch",
+           cxxopts::value<double>()->default_value("0.5"), "P")(
+      "duplicate-fraction", "Fraction of each batch's entries that repeat earlier entries",
+      cxxopts::value<double>()->default_value("0.05"),
+      "F")("absent-fraction", "Fraction of each deletion batch that names edges not in the graph",
+           cxxopts::value<double>()->default_value("0.05"),
+           "F")("seed", "Random seed of the stream",
+                cxxopts::value<std::uint64_t>()->default_value("1"), "S");
+  cmd.group("Your own stream")(
+      "updates", "Replay an update file ('+ u v', '- u v', '=' batch boundaries; see README)",
+      cxxopts::value<std::string>(), "PATH")(
+      "temporal", "Replay a SNAP temporal edge list 'u v t' as insertion batches of --window",
+      cxxopts::value<std::string>(), "PATH")("window", "Time units per batch for --temporal",
+                                             cxxopts::value<std::uint64_t>(), "W");
+  cmd.group("Checks")(
+      "verify",
+      "At the end, recount on the backend, count the backend's graph with the reference "
+      "(Boost.Graph), compare the graph with a replay of the stream and, for generated streams, "
+      "with the reference count of FILE; a mismatch exits with code 1")(
+      "v,verbose", "Print one line per batch (on stderr with --json)");
+  cmd.add_reader_options(false);
+  cmd.add_backend_option("stream runs on the chosen backend.");
+  cmd.add_output_options(false);
+  auto parsed = cmd.parse(argc, argv);
+  if (!parsed) return kExitOk;
+  const cxxopts::ParseResult& r = *parsed;
+
+  // ---- check the command line before doing any work ----
+  const bool updates = r.count("updates") > 0, temporal = r.count("temporal") > 0;
+  const bool generated = !updates && !temporal;
+  if (updates && temporal) throw UsageError("give --updates or --temporal, not both");
+  if (temporal && !r.count("window")) throw UsageError("--temporal needs --window W");
+  if (!temporal && r.count("window")) throw UsageError("--window applies to --temporal only");
+  if (!generated) {
+    for (const char* o : {"initial-fraction", "batch-size", "delete-probability",
+                          "duplicate-fraction", "absent-fraction", "seed"}) {
+      if (r.count(o)) {
+        throw UsageError(std::string("--") + o +
+                         " shapes generated streams; it does not apply with --updates/--temporal");
+      }
+    }
+    if (r.count("compact-ids")) {
+      throw UsageError(
+          "--compact-ids cannot be combined with --updates/--temporal (their ids "
+          "are the graph's 0-based ids)");
+    }
+  }
+  datasets::StreamParams params;
+  if (generated) {
+    params.initial_fraction = fraction_option(r, "initial-fraction");
+    params.batch_size = positive_option(r, "batch-size");
+    params.delete_probability = fraction_option(r, "delete-probability");
+    params.duplicate_fraction = fraction_option(r, "duplicate-fraction");
+    params.absent_fraction = fraction_option(r, "absent-fraction");
+    params.seed = r["seed"].as<std::uint64_t>();
+  }
+  const std::uint64_t window = temporal ? positive_option(r, "window") : 0;
+  const std::string backend_name = backend_option(r);
+  const bool json_out = r.count("json") > 0, verbose = r.count("verbose") > 0;
+  const bool check = r.count("verify") > 0;
+
+  // ---- input and stream ----
+  std::optional<InputGraph> input;
+  if (!cmd.files().empty()) {
+    input = load_graph(cmd.files()[0], reader_options(r));
+  } else if (generated) {
+    input = load_graph(bundled_graph_path(), reader_options(r));
+  }
+  if (input) {
+    input->read.edges.symmetric = true;  // triangle counting reads every entry as undirected
+    input->read.edges.weight.clear();    // and ignores weights
+  }
+  const auto t_stream = Clock::now();
+  datasets::UpdateStream stream;
+  std::string stream_source;
+  if (generated) {
+    stream = datasets::make_update_stream(input->read.edges, params);
+    stream_source = "generated";
+  } else if (updates) {
+    stream_source = r["updates"].as<std::string>();
+    stream = datasets::read_update_file(stream_source, true);
+  } else {
+    stream_source = r["temporal"].as<std::string>();
+    stream = datasets::read_temporal_snap(stream_source, window, true);
+  }
+  if (!generated && input) {
+    // FILE is the initial graph; an initial part in the update file (if any) is added to it.
+    EdgeList initial = input->read.edges;
+    initial.num_vertices = std::max(initial.num_vertices, stream.initial.num_vertices);
+    initial.src.insert(initial.src.end(), stream.initial.src.begin(), stream.initial.src.end());
+    initial.dst.insert(initial.dst.end(), stream.initial.dst.begin(), stream.initial.dst.end());
+    stream.initial = std::move(initial);
+  }
+  stream.initial.symmetric = true;
+  stream.initial.weight.clear();
+  const double stream_seconds = seconds_since(t_stream);
+
+  // ---- run ----
+  std::unique_ptr<GraphBackend> backend = make_backend(backend_name);
+  const BatchOutcome initial = backend->build(stream.initial);
+  std::vector<BatchRecord> records;
+  records.reserve(stream.batches.size());
+  std::ostream& lines = json_out ? std::cerr : std::cout;
+  ProgressLine progress;
+  if (verbose) {
+    progress.clear();
+    lines << kBatchHeader << '\n';
+  }
+  for (std::size_t i = 0; i < stream.batches.size(); ++i) {
+    datasets::UpdateBatch& batch = stream.batches[i];
+    batch.edges.symmetric = true;
+    BatchRecord rec;
+    rec.index = i + 1;
+    rec.insert = batch.kind == datasets::UpdateBatch::Kind::insert;
+    rec.size = batch.edges.size();
+    rec.outcome =
+        rec.insert ? backend->insert_edges(batch.edges) : backend->erase_edges(batch.edges);
+    records.push_back(rec);
+    if (verbose) {
+      progress.clear();
+      lines << batch_line(rec) << '\n';
+    }
+    progress.show(progress_bar(i + 1, stream.batches.size(), rec.outcome.triangles),
+                  i + 1 == stream.batches.size());
+  }
+  progress.clear();
+  const std::uint64_t final_count =
+      records.empty() ? initial.triangles : records.back().outcome.triangles;
+
+  // ---- summary ----
+  double batch_seconds = 0, insert_seconds = 0, erase_seconds = 0;
+  std::uint64_t updates_applied = 0, inserted = 0, erased = 0, insert_batches = 0;
+  for (const auto& b : records) {
+    batch_seconds += b.outcome.seconds;
+    updates_applied += b.size;
+    if (b.insert) {
+      ++insert_batches;
+      inserted += b.size;
+      insert_seconds += b.outcome.seconds;
+    } else {
+      erased += b.size;
+      erase_seconds += b.outcome.seconds;
+    }
+  }
+  std::optional<Verification> verification;
+  if (check) {
+    verification = verify(*backend, final_count, stream, generated ? &input->read.edges : nullptr);
+  }
+  const bool verified_ok = verification && verification->problems.empty();
+
+  if (json_out) {
+    json j{{"command", "stream"}, {"backend", backend->name()}};
+    if (input) {
+      j["input"] = {{"file", input->path},
+                    {"format", format_name(input->read.format)},
+                    {"vertices", input->read.edges.num_vertices},
+                    {"entries", input->read.edges.size()},
+                    {"read_seconds", input->read_seconds}};
+    } else {
+      j["input"] = nullptr;
+    }
+    j["stream"] = {{"source", generated ? "generated"
+                              : updates ? "updates"
+                                        : "temporal"},
+                   {"seconds", stream_seconds}};
+    if (generated) {
+      j["stream"]["params"] = {{"initial_fraction", params.initial_fraction},
+                               {"batch_size", params.batch_size},
+                               {"delete_probability", params.delete_probability},
+                               {"duplicate_fraction", params.duplicate_fraction},
+                               {"absent_fraction", params.absent_fraction},
+                               {"seed", params.seed}};
+    } else {
+      j["stream"]["file"] = stream_source;
+      if (temporal) j["stream"]["window"] = window;
+    }
+    j["initial"] = {{"entries", stream.initial.size()},
+                    {"edges", initial.edges_changed},
+                    {"triangles", initial.triangles},
+                    {"seconds", initial.seconds}};
+    json batches = json::array();
+    for (const auto& b : records) {
+      batches.push_back({{"index", b.index},
+                         {"kind", b.insert ? "insert" : "erase"},
+                         {"size", b.size},
+                         {"edges_changed", b.outcome.edges_changed},
+                         {"triangles", b.outcome.triangles},
+                         {"seconds", b.outcome.seconds}});
+    }
+    j["batches"] = std::move(batches);
+    j["summary"] = {{"vertices", backend->num_vertices()},
+                    {"edges", backend->num_edges()},
+                    {"batches", records.size()},
+                    {"insert_batches", insert_batches},
+                    {"erase_batches", records.size() - insert_batches},
+                    {"updates", updates_applied},
+                    {"triangles", final_count},
+                    {"seconds", batch_seconds},
+                    {"updates_per_second",
+                     batch_seconds > 0 ? json(updates_applied / batch_seconds) : json(nullptr)}};
+    j["triangles"] = final_count;
+    if (verification) {
+      json v{{"recount", verification->recount},
+             {"reference", verification->reference},
+             {"edges_match_replay", verification->edges_match},
+             {"ok", verified_ok},
+             {"problems", verification->problems}};
+      v["input_reference"] =
+          verification->input_reference ? json(*verification->input_reference) : json(nullptr);
+      j["verification"] = std::move(v);
+      j["verified"] = verified_ok;
+    } else {
+      j["verified"] = nullptr;
+    }
+    print_json(j);
+  } else {
+    if (input) {
+      print_row("input", fmt::format("{}: {}, {} vertices, {} entries (read in {})", input->path,
+                                     describe_format(input->read), input->read.edges.num_vertices,
+                                     input->read.edges.size(), format_ms(input->read_seconds)));
+    }
+    if (!generated) print_row(updates ? "updates" : "temporal", stream_source);
+    print_row("backend", backend->name());
+    print_row("initial", fmt::format("{} edges, {} triangles (built in {})", initial.edges_changed,
+                                     initial.triangles, format_ms(initial.seconds)));
+    print_row("batches",
+              fmt::format("{}: {} insert, {} erase; {} updates ({} inserted, {} erased)",
+                          records.size(), insert_batches, records.size() - insert_batches,
+                          updates_applied, inserted, erased));
+    print_row("final",
+              fmt::format("{} vertices, {} edges", backend->num_vertices(), backend->num_edges()));
+    print_row("time",
+              fmt::format("{} in batches: {} (insert {}, erase {})", format_ms(batch_seconds),
+                          rate_text(static_cast<double>(updates_applied), batch_seconds),
+                          rate_text(static_cast<double>(inserted), insert_seconds),
+                          rate_text(static_cast<double>(erased), erase_seconds)));
+    if (!verification) {
+      print_row("triangles", std::to_string(final_count));
+    } else if (verified_ok) {
+      print_row("triangles", fmt::format("{} (verified against reference)", final_count));
+    } else {
+      print_row("triangles", fmt::format("{} (VERIFICATION FAILED)", final_count));
+    }
+  }
+  std::cout << std::flush;
+  if (verification && !verified_ok) {
+    std::string all;
+    for (const auto& p : verification->problems) all += (all.empty() ? "" : "; ") + p;
+    throw CheckFailed("verification failed: " + all);
+  }
+  return kExitOk;
+}
+
+}  // namespace wg::cli

@@ -1,0 +1,406 @@
+// The one-shot subcommands: info, tc, bfs, cc, pagerank, sssp. tc runs on a GraphBackend; the
+// others run on algorithms/reference (Boost.Graph) until the GPU/CPU algorithms exist.
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include <warpgraph/algorithms/reference/reference.hpp>
+
+#include "backend.hpp"
+#include "cli.hpp"
+
+namespace wg::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+const std::string kReferenceNote = "This command runs on the reference (Boost.Graph) for now.";
+
+json input_json(const InputGraph& g) {
+  json j{{"file", g.path},
+         {"format", format_name(g.read.format)},
+         {"entries", g.read.edges.size()},
+         {"weighted", g.read.edges.weighted()},
+         {"directed", g.directed && !g.read.edges.symmetric},
+         {"read_seconds", g.read_seconds}};
+  if (!g.read.original_ids.empty()) j["compact_ids"] = true;
+  return j;
+}
+
+/// Directed only when asked for and the file is not symmetric (references ignore the flag for
+/// symmetric edge lists anyway).
+bool directed_view(const InputGraph& g) {
+  return g.directed && !g.read.edges.symmetric;
+}
+
+}  // namespace
+
+// ---- info -------------------------------------------------------------------------------------
+
+int run_info(int argc, const char* const* argv) {
+  CommandOptions cmd("info",
+                     "Graph statistics: vertices, edges, degree min/max/avg/stddev, connected "
+                     "components (the thesis' Table 5.1 columns) and file format facts. The graph "
+                     "is read as simple: self-loops and duplicate entries are dropped and counted.",
+                     "FILE", 1, 1);
+  cmd.add_reader_options(true);
+  cmd.add_backend_option(kReferenceNote);
+  cmd.add_output_options(false);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return kExitOk;
+  const std::string backend = reference_only_backend(*r, "info");
+  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  const auto t0 = Clock::now();
+  const reference::GraphStats s = reference::graph_stats(g.read.edges, directed_view(g));
+  const double stats_seconds = seconds_since(t0);
+
+  if (r->count("json")) {
+    json j{{"command", "info"},
+           {"backend", backend},
+           {"input", input_json(g)},
+           {"lines", g.read.lines},
+           {"vertices", s.vertices},
+           {"edges", s.edges},
+           {"self_loops_dropped", s.self_loops_dropped},
+           {"duplicates_dropped", s.duplicates_dropped},
+           {"degree",
+            {{"min", s.degree_min},
+             {"max", s.degree_max},
+             {"avg", s.degree_avg},
+             {"stddev", s.degree_stddev}}},
+           {"components", s.components},
+           {"seconds", stats_seconds}};
+    if (g.read.format == datasets::FileFormat::matrix_market) {
+      using H = datasets::MatrixMarketHeader;
+      j["input"]["matrix_market"] = {
+          {"field", g.read.mm.field == H::Field::pattern ? "pattern"
+                    : g.read.mm.field == H::Field::real  ? "real"
+                                                         : "integer"},
+          {"symmetry", g.read.mm.symmetry == H::Symmetry::general     ? "general"
+                       : g.read.mm.symmetry == H::Symmetry::symmetric ? "symmetric"
+                                                                      : "skew-symmetric"},
+          {"rows", g.read.mm.rows},
+          {"cols", g.read.mm.cols},
+          {"entries", g.read.mm.entries}};
+    }
+    print_json(j);
+    return kExitOk;
+  }
+  print_row("file", g.path);
+  print_row("format", describe_format(g.read));
+  print_row("ids", g.read.format == datasets::FileFormat::matrix_market
+                       ? "0-based (Matrix Market file id minus one)"
+                   : g.read.original_ids.empty() ? "0-based, as in the file"
+                                                 : "the file's (compacted internally)");
+  print_row("entries", fmt::format("{} in {} lines{}", g.read.edges.size(), g.read.lines,
+                                   g.read.edges.weighted() ? ", weighted" : ""));
+  print_row("vertices", std::to_string(s.vertices));
+  print_row("edges", fmt::format("{} ({}, simple)", s.edges,
+                                 directed_view(g) ? "directed arcs" : "undirected"));
+  print_row("dropped", fmt::format("{} self-loops, {} duplicates", s.self_loops_dropped,
+                                   s.duplicates_dropped));
+  print_row("degree", fmt::format("min {}, max {}, avg {:.3f}, stddev {:.3f}", s.degree_min,
+                                  s.degree_max, s.degree_avg, s.degree_stddev));
+  print_row("components", std::to_string(s.components));
+  print_row("time", fmt::format("read {}, statistics {}", format_ms(g.read_seconds),
+                                format_ms(stats_seconds)));
+  return kExitOk;
+}
+
+// ---- tc ---------------------------------------------------------------------------------------
+
+int run_tc(int argc, const char* const* argv) {
+  CommandOptions cmd("tc",
+                     "Count the triangles of the graph. Every entry is read as an undirected "
+                     "edge; self-loops and duplicates are dropped.",
+                     "FILE", 1, 1);
+  cmd.add_reader_options(false);
+  cmd.add_backend_option("tc runs on the chosen backend.");
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return kExitOk;
+  const std::string backend_name = backend_option(*r);
+  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  std::unique_ptr<GraphBackend> backend = make_backend(backend_name);
+  const BatchOutcome built = backend->build(g.read.edges);
+  std::vector<std::uint64_t> per_vertex;
+  if (r->count("output")) {
+    const std::uint64_t again = backend->recount_triangles(&per_vertex);
+    if (again != built.triangles) {
+      throw Error(fmt::format("backend {}: build counted {} triangles but a recount gives {}",
+                              backend->name(), built.triangles, again));
+    }
+    write_per_vertex(r->operator[]("output").as<std::string>(), g, per_vertex,
+                     [](std::uint64_t t) { return std::to_string(t); });
+  }
+  if (r->count("json")) {
+    print_json({{"command", "tc"},
+                {"backend", backend->name()},
+                {"input", input_json(g)},
+                {"vertices", backend->num_vertices()},
+                {"edges", backend->num_edges()},
+                {"triangles", built.triangles},
+                {"seconds", built.seconds}});
+    return kExitOk;
+  }
+  print_row("triangles", std::to_string(built.triangles));
+  print_row("vertices", std::to_string(backend->num_vertices()));
+  print_row("edges", std::to_string(backend->num_edges()) + " (undirected, simple)");
+  print_row("backend", backend->name());
+  print_row("time", fmt::format("read {}, build + count {}", format_ms(g.read_seconds),
+                                format_ms(built.seconds)));
+  return kExitOk;
+}
+
+// ---- bfs --------------------------------------------------------------------------------------
+
+int run_bfs(int argc, const char* const* argv) {
+  CommandOptions cmd("bfs",
+                     "Breadth-first search from --source: how many vertices are reached and at "
+                     "which level (number of edges from the source).",
+                     "FILE", 1, 1);
+  cmd.options.add_options()("s,source",
+                            "Source vertex id (0-based; see 'Vertex ids' in the README)",
+                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
+  cmd.add_reader_options(true);
+  cmd.add_backend_option(kReferenceNote);
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return kExitOk;
+  const std::string backend = reference_only_backend(*r, "bfs");
+  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  const vertex_t source = vertex_from_user(g, (*r)["source"].as<std::uint64_t>(), "source");
+  const auto t0 = Clock::now();
+  const std::vector<std::int64_t> level =
+      reference::bfs_levels(g.read.edges, source, directed_view(g));
+  const double seconds = seconds_since(t0);
+  std::vector<std::uint64_t> level_sizes;
+  std::uint64_t reached = 0;
+  for (std::int64_t l : level) {
+    if (l == reference::kUnreached) continue;
+    ++reached;
+    if (static_cast<std::size_t>(l) >= level_sizes.size()) level_sizes.resize(l + 1, 0);
+    ++level_sizes[l];
+  }
+  const std::uint64_t depth = level_sizes.empty() ? 0 : level_sizes.size() - 1;
+  if (r->count("output")) {
+    write_per_vertex((*r)["output"].as<std::string>(), g, level,
+                     [](std::int64_t l) { return std::to_string(l); });
+  }
+  if (r->count("json")) {
+    print_json({{"command", "bfs"},
+                {"backend", backend},
+                {"input", input_json(g)},
+                {"vertices", g.read.edges.num_vertices},
+                {"source", vertex_to_user(g, source)},
+                {"reached", reached},
+                {"depth", depth},
+                {"level_sizes", level_sizes},
+                {"seconds", seconds}});
+    return kExitOk;
+  }
+  print_row("source", std::to_string(vertex_to_user(g, source)));
+  print_row("reached", fmt::format("{} of {} vertices", reached, g.read.edges.num_vertices));
+  print_row("depth", std::to_string(depth));
+  std::string sizes;
+  for (std::size_t l = 0; l < level_sizes.size() && l < 16; ++l) {
+    sizes += fmt::format("{}{}:{}", l ? " " : "", l, level_sizes[l]);
+  }
+  if (level_sizes.size() > 16) sizes += " ...";
+  print_row("levels", sizes + "  (level:vertices)");
+  print_row("backend", backend);
+  print_row("time", fmt::format("read {}, bfs {}", format_ms(g.read_seconds), format_ms(seconds)));
+  return kExitOk;
+}
+
+// ---- cc ---------------------------------------------------------------------------------------
+
+int run_cc(int argc, const char* const* argv) {
+  CommandOptions cmd("cc",
+                     "Connected components of the undirected graph (weakly connected for "
+                     "directed input). Isolated vertices are components of their own. With "
+                     "--output, each vertex's component is its smallest vertex id.",
+                     "FILE", 1, 1);
+  cmd.add_reader_options(false);
+  cmd.add_backend_option(kReferenceNote);
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return kExitOk;
+  const std::string backend = reference_only_backend(*r, "cc");
+  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  const auto t0 = Clock::now();
+  const reference::Components c = reference::connected_components(g.read.edges);
+  const double seconds = seconds_since(t0);
+  std::vector<std::uint64_t> size(c.component.size(), 0);
+  for (vertex_t label : c.component) ++size[label];
+  const std::uint64_t largest = size.empty() ? 0 : *std::max_element(size.begin(), size.end());
+  const std::uint64_t isolated =
+      static_cast<std::uint64_t>(std::count(size.begin(), size.end(), 1));
+  if (r->count("output")) {
+    write_per_vertex((*r)["output"].as<std::string>(), g, c.component,
+                     [&](vertex_t label) { return std::to_string(vertex_to_user(g, label)); });
+  }
+  if (r->count("json")) {
+    print_json({{"command", "cc"},
+                {"backend", backend},
+                {"input", input_json(g)},
+                {"vertices", g.read.edges.num_vertices},
+                {"components", c.count},
+                {"largest", largest},
+                {"singletons", isolated},
+                {"seconds", seconds}});
+    return kExitOk;
+  }
+  print_row("components", std::to_string(c.count));
+  print_row("largest", fmt::format("{} of {} vertices", largest, g.read.edges.num_vertices));
+  print_row("singletons", std::to_string(isolated));
+  print_row("backend", backend);
+  print_row("time", fmt::format("read {}, cc {}", format_ms(g.read_seconds), format_ms(seconds)));
+  return kExitOk;
+}
+
+// ---- pagerank ---------------------------------------------------------------------------------
+
+int run_pagerank(int argc, const char* const* argv) {
+  CommandOptions cmd(
+      "pagerank",
+      "PageRank by power iteration: pr'(v) = (1-d)/n + d * (sum over arcs u->v of pr(u)/outdeg(u) "
+      "+ dangling/n), dangling = total rank of vertices without out-arcs. Starts from 1/n, stops "
+      "when the L1 change is below --tolerance or after --max-iterations. Ranks sum to 1.",
+      "FILE", 1, 1);
+  cmd.options.add_options()("d,damping", "Damping factor d, in [0, 1]",
+                            cxxopts::value<double>()->default_value("0.85"), "D")(
+      "tolerance", "Stop when the L1 change between iterations is below this",
+      cxxopts::value<double>()->default_value("1e-10"),
+      "T")("max-iterations", "Stop after this many iterations",
+           cxxopts::value<std::uint64_t>()->default_value("1000"),
+           "N")("k,top", "Print the k highest-ranked vertices",
+                cxxopts::value<std::uint64_t>()->default_value("10"), "K");
+  cmd.add_reader_options(true);
+  cmd.add_backend_option(kReferenceNote);
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return kExitOk;
+  reference::PageRankOptions options;
+  options.damping = fraction_option(*r, "damping");
+  options.tolerance = (*r)["tolerance"].as<double>();
+  if (!(options.tolerance > 0)) throw UsageError("--tolerance must be positive");
+  const std::uint64_t max_iterations = positive_option(*r, "max-iterations");
+  if (max_iterations > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    throw UsageError("--max-iterations is too large");
+  }
+  options.max_iterations = static_cast<int>(max_iterations);
+  const std::uint64_t top = (*r)["top"].as<std::uint64_t>();
+  const std::string backend = reference_only_backend(*r, "pagerank");
+  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  const auto t0 = Clock::now();
+  const reference::PageRankResult pr = reference::pagerank(g.read.edges, options, directed_view(g));
+  const double seconds = seconds_since(t0);
+
+  std::vector<vertex_t> order(pr.rank.size());
+  std::iota(order.begin(), order.end(), vertex_t{0});
+  const std::size_t k = std::min<std::size_t>(top, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                    [&](vertex_t a, vertex_t b) {
+                      return pr.rank[a] > pr.rank[b] || (pr.rank[a] == pr.rank[b] && a < b);
+                    });
+  order.resize(k);
+  if (r->count("output")) {
+    write_per_vertex((*r)["output"].as<std::string>(), g, pr.rank,
+                     [](double x) { return fmt::format("{:.17g}", x); });
+  }
+  if (r->count("json")) {
+    json top_json = json::array();
+    for (vertex_t v : order)
+      top_json.push_back({{"vertex", vertex_to_user(g, v)}, {"rank", pr.rank[v]}});
+    print_json({{"command", "pagerank"},
+                {"backend", backend},
+                {"input", input_json(g)},
+                {"vertices", g.read.edges.num_vertices},
+                {"damping", options.damping},
+                {"tolerance", options.tolerance},
+                {"max_iterations", options.max_iterations},
+                {"iterations", pr.iterations},
+                {"converged", pr.converged},
+                {"top", top_json},
+                {"seconds", seconds}});
+    return kExitOk;
+  }
+  print_row("iterations",
+            fmt::format("{} ({})", pr.iterations, pr.converged ? "converged" : "did NOT converge"));
+  print_row("damping", fmt::format("{}", options.damping));
+  print_row("backend", backend);
+  print_row("time",
+            fmt::format("read {}, pagerank {}", format_ms(g.read_seconds), format_ms(seconds)));
+  if (!order.empty()) {
+    std::cout << fmt::format("\n{:>6}  {:>12}  {}\n", "rank", "vertex", "pagerank");
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      std::cout << fmt::format("{:>6}  {:>12}  {:.6e}\n", i + 1, vertex_to_user(g, order[i]),
+                               pr.rank[order[i]]);
+    }
+  }
+  return kExitOk;
+}
+
+// ---- sssp -------------------------------------------------------------------------------------
+
+int run_sssp(int argc, const char* const* argv) {
+  CommandOptions cmd("sssp",
+                     "Single-source shortest paths (Dijkstra) from --source. Edge weights are "
+                     "the file's (Matrix Market real/integer, SNAP third column), 1 when "
+                     "unweighted; for duplicate entries the smallest weight counts; negative "
+                     "weights are an error.",
+                     "FILE", 1, 1);
+  cmd.options.add_options()("s,source",
+                            "Source vertex id (0-based; see 'Vertex ids' in the README)",
+                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
+  cmd.add_reader_options(true);
+  cmd.add_backend_option(kReferenceNote);
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return kExitOk;
+  const std::string backend = reference_only_backend(*r, "sssp");
+  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  const vertex_t source = vertex_from_user(g, (*r)["source"].as<std::uint64_t>(), "source");
+  const auto t0 = Clock::now();
+  const std::vector<double> dist = reference::sssp(g.read.edges, source, directed_view(g));
+  const double seconds = seconds_since(t0);
+  std::uint64_t reached = 0;
+  double farthest = 0;
+  for (double d : dist) {
+    if (std::isfinite(d)) {
+      ++reached;
+      farthest = std::max(farthest, d);
+    }
+  }
+  if (r->count("output")) {
+    write_per_vertex((*r)["output"].as<std::string>(), g, dist, [](double d) {
+      return std::isfinite(d) ? fmt::format("{:.17g}", d) : std::string("inf");
+    });
+  }
+  if (r->count("json")) {
+    print_json({{"command", "sssp"},
+                {"backend", backend},
+                {"input", input_json(g)},
+                {"vertices", g.read.edges.num_vertices},
+                {"source", vertex_to_user(g, source)},
+                {"reached", reached},
+                {"max_distance", farthest},
+                {"seconds", seconds}});
+    return kExitOk;
+  }
+  print_row("source", std::to_string(vertex_to_user(g, source)));
+  print_row("reached", fmt::format("{} of {} vertices", reached, g.read.edges.num_vertices));
+  print_row("farthest", fmt::format("{:.6g}{}", farthest,
+                                    g.read.edges.weighted() ? "" : " (unweighted: hops)"));
+  print_row("backend", backend);
+  print_row("time", fmt::format("read {}, sssp {}", format_ms(g.read_seconds), format_ms(seconds)));
+  return kExitOk;
+}
+
+}  // namespace wg::cli
