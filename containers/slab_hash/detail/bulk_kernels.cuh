@@ -97,7 +97,7 @@ __device__ __forceinline__ void set_insert_tasks(const SetTableRef& t, const war
 }
 
 template <int G>
-__global__ void __launch_bounds__(kBlockThreads)
+static __global__ void __launch_bounds__(kBlockThreads)
     set_insert_kernel(SetTableRef t, const std::uint32_t* keys, std::uint64_t n,
                       unsigned long long* counters) {
   Tally tally;
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   tally.commit(this_warp(), counters, +1);
 }
 
-__global__ void __launch_bounds__(kBlockThreads)
+static __global__ void __launch_bounds__(kBlockThreads)
     set_erase_kernel(SetTableRef t, const std::uint32_t* keys, std::uint64_t n,
                      unsigned long long* counters) {
   Tally tally;
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 template <int G>
-__global__ void __launch_bounds__(kBlockThreads)
+static __global__ void __launch_bounds__(kBlockThreads)
     set_contains_kernel(SetTableRef t, const std::uint32_t* keys, std::uint64_t n, bool* out,
                         unsigned long long* counters) {
   Tally tally;
@@ -253,7 +253,7 @@ __device__ __forceinline__ void map_insert_tasks(const MapTableRef& t, const war
 }
 
 template <int G>
-__global__ void __launch_bounds__(kBlockThreads)
+static __global__ void __launch_bounds__(kBlockThreads)
     map_insert_kernel(MapTableRef t, const std::uint32_t* keys, const std::uint32_t* values,
                       std::uint64_t n, unsigned long long* counters) {
   Tally tally;
@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   tally.commit(this_warp(), counters, +1);
 }
 
-__global__ void __launch_bounds__(kBlockThreads)
+static __global__ void __launch_bounds__(kBlockThreads)
     map_erase_kernel(MapTableRef t, const std::uint32_t* keys, std::uint64_t n,
                      unsigned long long* counters) {
   Tally tally;
@@ -282,7 +282,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 template <int G>
-__global__ void __launch_bounds__(kBlockThreads)
+static __global__ void __launch_bounds__(kBlockThreads)
     map_find_kernel(MapTableRef t, const std::uint32_t* keys, std::uint64_t n,
                     std::uint32_t* out_values, bool* out_found, unsigned long long* counters) {
   Tally tally;
