@@ -21,7 +21,8 @@ unsigned grid_for(std::uint64_t threads) {
   const std::uint64_t g = (threads + kBlock - 1) / kBlock;
   return static_cast<unsigned>(std::clamp<std::uint64_t>(g, 1, 1u << 18));
 }
-// Grids for warp-per-item kernels.
+// Kernels using warp_stride_loop deal 32 items per warp: grid_for(items). Warp-per-item
+// kernels (one vertex per warp): warp_grid_for(items).
 unsigned warp_grid_for(std::uint64_t items) {
   return grid_for(items * 32);
 }
@@ -359,7 +360,7 @@ struct DynamicGraph<Adj>::Impl {
         o.initial_slabs ? (o.initial_slabs + c.slabs_per_super_block - 1) / c.slabs_per_super_block
                         : 1;
     c.initial_super_blocks = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(want, 1, 4096));
-    c.max_super_blocks = (1u << 16) - 1;
+    c.max_super_blocks = 1u << 15;  // slabs_per_super_block * max <= 2^31
     return c;
   }
 
@@ -370,6 +371,21 @@ struct DynamicGraph<Adj>::Impl {
               Adj::weighted ? "graph slab map allocator" : "graph slab set allocator"),
         counters(1, o.stream, "graph counters") {
     if (!(opt.load_factor > 0)) throw InvalidArgument("DynamicGraph: load_factor must be > 0");
+    keep_pool_memory();
+  }
+
+  /// Batches allocate their scratch stream-ordered; by default the driver's pool returns freed
+  /// memory to the device at every synchronisation, which makes each batch pay for fresh
+  /// allocations. Keep it cached (gpu_memory_info() trims it when memory gets tight).
+  static void keep_pool_memory() {
+    int dev = 0;
+    cudaMemPool_t pool;
+    if (cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+      std::uint64_t threshold = ~std::uint64_t{0};
+      (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+    }
+    (void)cudaGetLastError();
   }
 
   DynamicGraphRef<Adj> ref() const {
@@ -499,7 +515,7 @@ UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
   std::uint64_t added = 0;
   for (int attempt = 0;; ++attempt) {
     im.zero_counters();
-    insert_prepared_kernel<Adj><<<warp_grid_for(batch.size), kBlock, 0, im.stream>>>(
+    insert_prepared_kernel<Adj><<<grid_for(batch.size), kBlock, 0, im.stream>>>(
         im.ref(), batch.keys.data(), weighted ? batch.values.data() : nullptr, batch.size,
         batch.key_bits, both, state.data(), im.counters.data());
     WG_CUDA_CHECK_LAST();
@@ -526,7 +542,7 @@ UpdateResult DynamicGraph<Adj>::erase_prepared(const PreparedBatch& batch,
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
   im.zero_counters();
-  erase_prepared_kernel<Adj><<<warp_grid_for(batch.size), kBlock, 0, im.stream>>>(
+  erase_prepared_kernel<Adj><<<grid_for(batch.size), kBlock, 0, im.stream>>>(
       im.ref(), batch.keys.data(), batch.size, batch.key_bits, !im.opt.directed, was_present_device,
       im.counters.data());
   WG_CUDA_CHECK_LAST();
@@ -540,7 +556,7 @@ UpdateResult DynamicGraph<Adj>::erase_prepared(const PreparedBatch& batch,
 template <class Adj>
 void DynamicGraph<Adj>::contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const {
   if (batch.size == 0) return;
-  contains_prepared_kernel<Adj><<<warp_grid_for(batch.size), kBlock, 0, impl_->stream>>>(
+  contains_prepared_kernel<Adj><<<grid_for(batch.size), kBlock, 0, impl_->stream>>>(
       impl_->ref(), batch.keys.data(), batch.size, batch.key_bits, out);
   WG_CUDA_CHECK_LAST();
 }
@@ -821,8 +837,8 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>&
 template <class Adj>
 void DynamicGraph<Adj>::has_edges(DeviceEdges q, std::uint8_t* out) const {
   if (q.size == 0) return;
-  has_edges_kernel<Adj><<<warp_grid_for(q.size), kBlock, 0, impl_->stream>>>(
-      impl_->ref(), q.src, q.dst, q.size, out, nullptr);
+  has_edges_kernel<Adj><<<grid_for(q.size), kBlock, 0, impl_->stream>>>(impl_->ref(), q.src, q.dst,
+                                                                        q.size, out, nullptr);
   WG_CUDA_CHECK_LAST();
 }
 
@@ -830,7 +846,7 @@ template <class Adj>
 void DynamicGraph<Adj>::find_values(DeviceEdges q, std::uint32_t* values_out,
                                     std::uint8_t* found_out) const {
   if (q.size == 0) return;
-  has_edges_kernel<Adj><<<warp_grid_for(q.size), kBlock, 0, impl_->stream>>>(
+  has_edges_kernel<Adj><<<grid_for(q.size), kBlock, 0, impl_->stream>>>(
       impl_->ref(), q.src, q.dst, q.size, found_out, values_out);
   WG_CUDA_CHECK_LAST();
 }

@@ -213,8 +213,8 @@ std::uint64_t count_triangles_touching(const DynamicGraph<Adj>& graph,
   WG_CUDA_CHECK_LAST();
   DeviceArray<unsigned long long> total(1, stream, "triangle counter");
   WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
-  touching_kernel<Adj><<<grid_for(m * 32), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits,
-                                                                set, total.data());
+  touching_kernel<Adj>
+      <<<grid_for(m), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits, set, total.data());
   WG_CUDA_CHECK_LAST();
   return total.to_host()[0];
 }

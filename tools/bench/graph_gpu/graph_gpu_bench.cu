@@ -1,0 +1,460 @@
+// graph_gpu_bench: the thesis' chapter 5 tables (Awad, "Fully Concurrent GPU Data Structures",
+// TITAN V figures typed in below) on the slab-hash dynamic graph, plus the faimGraph comparison
+// points of issue 4. Every figure is printed beside the paper's; JSON records go to --json.
+//
+//   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
+//
+// Rates are entries of the batch per second (duplicates, self-loops and edges already present
+// included, as the paper counts), median of --reps timed runs after one warm-up. "resident":
+// batch already in GPU memory; "+h2d": the batch starts in host memory (pageable vector) and
+// the copy is timed too. Set CUDA_MODULE_LOADING=EAGER (the warm-up also loads the kernels).
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
+#include <warpgraph/datasets/generators.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+
+#include "../harness.hpp"
+
+namespace {
+
+using wg::EdgeList;
+using wg::vertex_t;
+using wg::gpu::DeviceArray;
+using wg::gpu::DeviceEdges;
+using Graph = wg::gpu::Graph;
+
+struct Options {
+  std::string json = "graph_gpu_bench.json";
+  std::string data = "";
+  unsigned max_scale = 24;
+  int reps = 3;
+  bool quick = false;
+} opt;
+
+wg::bench::Report report;
+const auto g_start = std::chrono::steady_clock::now();
+double elapsed() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_start).count();
+}
+
+struct DeviceBatch {
+  DeviceArray<vertex_t> src, dst;
+  std::uint64_t n = 0;
+  DeviceEdges view(std::uint64_t off = 0, std::uint64_t len = ~0ull) const {
+    len = std::min(len, n - off);
+    return {src.data() + off, dst.data() + off, nullptr, len};
+  }
+};
+DeviceBatch to_device(const EdgeList& e) {
+  DeviceBatch b{DeviceArray<vertex_t>(e.size()), DeviceArray<vertex_t>(e.size()), e.size()};
+  b.src.copy_from_host(e.src.data(), e.size());
+  b.dst.copy_from_host(e.dst.data(), e.size());
+  WG_CUDA_TRY(cudaDeviceSynchronize());
+  return b;
+}
+
+double timed(const std::function<void()>& f) {
+  WG_CUDA_TRY(cudaDeviceSynchronize());
+  const double s = wg::bench::wall_seconds([&] {
+    f();
+    WG_CUDA_TRY(cudaDeviceSynchronize());
+  });
+  return s;
+}
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+EdgeList uniform_edges(std::uint64_t n_vertices, std::uint64_t m, std::uint64_t seed,
+                       bool symmetric) {
+  EdgeList e;
+  e.num_vertices = n_vertices;
+  e.symmetric = symmetric;
+  e.src.resize(m);
+  e.dst.resize(m);
+  std::uint64_t s = seed * 0x1234567ull + 99;
+  for (std::uint64_t i = 0; i < m; ++i) {
+    const std::uint64_t r = splitmix(s);
+    e.src[i] = static_cast<vertex_t>((r & 0xFFFFFFFFull) % n_vertices);
+    e.dst[i] = static_cast<vertex_t>((r >> 32) % n_vertices);
+  }
+  return e;
+}
+
+EdgeList rmat_edges(unsigned scale, double edge_factor, std::uint64_t seed, bool symmetric) {
+  wg::datasets::RmatParams p;
+  p.scale = scale;
+  p.edge_factor = edge_factor;
+  p.seed = seed;
+  p.symmetric = symmetric;
+  return wg::datasets::generate_rmat(p);
+}
+
+// ---- the paper's figures (TITAN V, thesis tables 5.2-5.9) -----------------------------------
+constexpr double kT52Insert[] = {501.33, 513.56, 591.06, 641.25, 664.52, 658.09, 646.01};
+constexpr double kT53Delete[] = {640.63, 886.92, 947.60, 939.98, 988.85, 1007.16, 1015.47};
+constexpr double kT54VertexDelete[] = {5.35, 9.23, 12.66, 19.21, 26.49};  // MVertex/s
+constexpr double kT56Incremental[] = {841.31, 945.64, 993.82};            // 2^20..2^22
+// Table 5.5 / 5.7 (ms) for the datasets shared here; the others are not in ../shared/datasets.
+constexpr double kT55LuxembourgBuild = 0.184, kT57LuxembourgTc = 0.31;
+// Table 5.9 cumulative totals (ms), road_usa and hollywood-2009 (graphs not available here).
+constexpr double kT59RoadUsa[] = {64.1, 129.5, 195.0, 260.5, 325.8};
+constexpr double kT59Hollywood[] = {11151, 22551, 33946, 45335, 56774};
+// faimGraph on this H100 (issue 4), G edges/s over batches 2^16..2^22, best variant.
+constexpr double kFaimUniformInsert[2] = {1.0, 3.0}, kFaimUniformDelete[2] = {1.2, 3.8};
+constexpr double kFaimRmatInsert[2] = {0.2, 0.7}, kFaimRmatDelete[2] = {0.3, 1.2};
+
+void record(nlohmann::json r) {
+  r["gpu"] = [] {
+    cudaDeviceProp p{};
+    int d = 0;
+    cudaGetDevice(&d);
+    cudaGetDeviceProperties(&p, d);
+    return std::string(p.name);
+  }();
+  report.add(std::move(r));
+  report.write(opt.json);  // after every record: a time-limited run keeps what it measured
+}
+
+// ---- Tables 5.2 / 5.3 and the faimGraph points: edge insertion and deletion rates ----------
+// Starting from a built graph, each repetition inserts a fresh random batch (timed) and then
+// erases the same batch (timed), so the graph returns to about its starting size.
+void edge_rates(const std::string& name, const EdgeList& base, bool directed,
+                const std::function<EdgeList(std::uint64_t, std::uint64_t)>& make_batch,
+                const double* faim_ins, const double* faim_del, int max_log) {
+  wg::gpu::GraphOptions go;
+  go.directed = directed;
+  Graph g(0, go);
+  g.build(base);
+  std::printf("\n== edge insert/delete: %s (%llu vertices, %llu %s) ==\n", name.c_str(),
+              (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(),
+              directed ? "arcs" : "edges");
+  std::printf("%-8s %12s %12s %12s %12s | %10s %10s\n", "batch", "ins MEdge/s", "ins+h2d",
+              "del MEdge/s", "del+h2d", "paper ins", "paper del");
+  std::vector<double> ins_rates, del_rates;
+  for (int lg = 16; lg <= max_log; ++lg) {
+    const std::uint64_t n = std::uint64_t{1} << lg;
+    wg::bench::Series ins, del, ins_h, del_h;
+    for (int rep = 0; rep < opt.reps + 1; ++rep) {
+      const EdgeList b = make_batch(n, 1000 + lg * 100 + rep);
+      DeviceBatch d = to_device(b);
+      const double ti = timed([&] { g.insert_edges(d.view()); });
+      const double td = timed([&] { g.erase_edges(d.view()); });
+      const double tih = timed([&] { g.insert_edges(b); });
+      const double tdh = timed([&] { g.erase_edges(b); });
+      if (rep == 0) continue;  // warm-up
+      ins.seconds.push_back(ti);
+      del.seconds.push_back(td);
+      ins_h.seconds.push_back(tih);
+      del_h.seconds.push_back(tdh);
+    }
+    const double ri = n / ins.median() / 1e6, rd = n / del.median() / 1e6;
+    const double rih = n / ins_h.median() / 1e6, rdh = n / del_h.median() / 1e6;
+    ins_rates.push_back(ri);
+    del_rates.push_back(rd);
+    std::printf("2^%-6d %12.1f %12.1f %12.1f %12.1f | %10.1f %10.1f  (x%.1f, x%.1f)\n", lg, ri, rih,
+                rd, rdh, kT52Insert[lg - 16], kT53Delete[lg - 16], ri / kT52Insert[lg - 16],
+                rd / kT53Delete[lg - 16]);
+    record({{"bench", "graph_gpu_edge_insert"},
+            {"table", "5.2"},
+            {"graph", name},
+            {"batch", n},
+            {"rate_medges", ri},
+            {"rate_medges_h2d", rih},
+            {"paper", kT52Insert[lg - 16]},
+            {"directed", directed}});
+    record({{"bench", "graph_gpu_edge_delete"},
+            {"table", "5.3"},
+            {"graph", name},
+            {"batch", n},
+            {"rate_medges", rd},
+            {"rate_medges_h2d", rdh},
+            {"paper", kT53Delete[lg - 16]},
+            {"directed", directed}});
+  }
+  std::printf("harmonic mean: insert %.1f MEdge/s, delete %.1f MEdge/s\n",
+              wg::bench::harmonic_mean(ins_rates), wg::bench::harmonic_mean(del_rates));
+  if (faim_ins)
+    std::printf(
+        "faimGraph (H100, issue 4): insert %.1f-%.1f GEdge/s, delete %.1f-%.1f GEdge/s; "
+        "target 2x best: insert >= %.1f, delete >= %.1f GEdge/s at every size\n",
+        faim_ins[0], faim_ins[1], faim_del[0], faim_del[1], 2 * faim_ins[1], 2 * faim_del[1]);
+}
+
+// ---- Table 5.4: vertex deletion ------------------------------------------------------------
+void vertex_deletion(const EdgeList& base, const std::string& name, int max_log) {
+  std::printf("\n== Table 5.4: vertex deletion, %s ==\n", name.c_str());
+  std::printf("%-8s %14s %10s\n", "batch", "MVertex/s", "paper");
+  DeviceBatch d = to_device(base);
+  std::vector<vertex_t> perm(base.num_vertices);
+  for (std::uint64_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<vertex_t>(i);
+  std::uint64_t s = 77;
+  for (std::uint64_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[splitmix(s) % i]);
+  Graph g(0);
+  for (int lg = 16; lg <= max_log && (std::uint64_t{1} << lg) <= base.num_vertices; ++lg) {
+    const std::uint64_t k = std::uint64_t{1} << lg;
+    std::vector<vertex_t> victims(perm.begin(), perm.begin() + k);
+    wg::bench::Series t;
+    std::uint64_t removed = 0;
+    for (int rep = 0; rep < opt.reps + 1; ++rep) {
+      g.build(d.view(), base.num_vertices);
+      const double sec = timed([&] { removed = g.erase_vertices(victims).edges_removed; });
+      if (rep) t.seconds.push_back(sec);
+    }
+    const double rate = k / t.median() / 1e6;
+    std::printf("2^%-6d %14.2f %10.2f  (x%.1f)  [%llu edges removed]\n", lg, rate,
+                kT54VertexDelete[lg - 16], rate / kT54VertexDelete[lg - 16],
+                (unsigned long long)removed);
+    record({{"bench", "graph_gpu_vertex_delete"},
+            {"table", "5.4"},
+            {"graph", name},
+            {"batch", k},
+            {"rate_mvertices", rate},
+            {"paper", kT54VertexDelete[lg - 16]}});
+  }
+}
+
+// ---- Tables 5.5 and 5.7: bulk build and static triangle counting ---------------------------
+void build_and_tc(const std::string& name, const EdgeList& e, double paper_build, double paper_tc,
+                  bool do_tc) {
+  DeviceBatch d = to_device(e);
+  Graph g(0);
+  wg::bench::Series b, bh, tc;
+  std::uint64_t triangles = 0;
+  for (int rep = 0; rep < opt.reps + 1; ++rep) {
+    const double t = timed([&] { g.build(d.view(), e.num_vertices); });
+    const double th = timed([&] { g.build(e); });
+    if (rep) {
+      b.seconds.push_back(t);
+      bh.seconds.push_back(th);
+    }
+  }
+  const int tc_reps = do_tc ? opt.reps + 1 : 0;
+  for (int rep = 0; rep < tc_reps; ++rep) {
+    const double t = timed([&] { triangles = wg::gpu::count_triangles(g); });
+    if (rep) tc.seconds.push_back(t);
+    if (t > 3.0) {  // slow case: one timed run is enough
+      if (!rep) tc.seconds.push_back(t);
+      break;
+    }
+  }
+  std::printf("%-22s %9llu V %10llu E | build %9.3f ms (+h2d %9.3f) paper %7s | ", name.c_str(),
+              (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(),
+              b.median() * 1e3, bh.median() * 1e3,
+              paper_build > 0 ? std::to_string(paper_build).substr(0, 6).c_str() : "-");
+  if (do_tc)
+    std::printf("TC %10.3f ms paper %7s  (%llu triangles)\n", tc.median() * 1e3,
+                paper_tc > 0 ? std::to_string(paper_tc).substr(0, 6).c_str() : "-",
+                (unsigned long long)triangles);
+  else
+    std::printf("TC skipped\n");
+  record({{"bench", "graph_gpu_bulk_build"},
+          {"table", "5.5"},
+          {"graph", name},
+          {"entries", e.size()},
+          {"edges", g.num_edges()},
+          {"ms", b.median() * 1e3},
+          {"ms_h2d", bh.median() * 1e3},
+          {"paper", paper_build}});
+  if (do_tc)
+    record({{"bench", "graph_gpu_static_tc"},
+            {"table", "5.7"},
+            {"graph", name},
+            {"ms", tc.median() * 1e3},
+            {"triangles", triangles},
+            {"paper", paper_tc}});
+}
+
+// ---- Table 5.6: incremental build ----------------------------------------------------------
+void incremental_build(const EdgeList& e, const std::string& name) {
+  std::printf("\n== Table 5.6: incremental build from empty, %s (%zu entries) ==\n", name.c_str(),
+              e.size());
+  std::printf("%-8s %14s %10s\n", "batch", "MEdge/s", "paper");
+  DeviceBatch d = to_device(e);
+  for (int lg = 20; lg <= 22; ++lg) {
+    const std::uint64_t n = std::uint64_t{1} << lg;
+    wg::bench::Series t;
+    for (int rep = 0; rep < (opt.quick ? 2 : 3); ++rep) {
+      Graph g(e.num_vertices);  // vertex count known, degrees unknown: one bucket each
+      const double sec = timed([&] {
+        for (std::uint64_t off = 0; off < d.n; off += n) g.insert_edges(d.view(off, n));
+      });
+      if (rep) t.seconds.push_back(sec);
+    }
+    const double rate = d.n / t.median() / 1e6;
+    std::printf("2^%-6d %14.1f %10.1f  (x%.1f)\n", lg, rate, kT56Incremental[lg - 20],
+                rate / kT56Incremental[lg - 20]);
+    record({{"bench", "graph_gpu_incremental_build"},
+            {"table", "5.6"},
+            {"graph", name},
+            {"batch", n},
+            {"rate_medges", rate},
+            {"paper", kT56Incremental[lg - 20]}});
+  }
+}
+
+// ---- Table 5.9: insert a 2^22 batch + triangle count, five rounds --------------------------
+void dynamic_tc(const EdgeList& e, const std::string& name) {
+  const std::uint64_t batch = std::uint64_t{1} << 22;
+  if (e.size() < 6 * batch) return;
+  std::printf("\n== Table 5.9: insert 2^22 + TC, five rounds, %s ==\n", name.c_str());
+  DeviceBatch d = to_device(e);
+  const std::uint64_t initial = e.size() - 5 * batch;
+  // Two passes: the first warms up (kernels, pools), the second is reported.
+  for (int pass = 0; pass < 2; ++pass) {
+    Graph g(0);
+    g.build(d.view(0, initial), e.num_vertices);
+    wg::gpu::IncrementalTriangleCounter<wg::gpu::SlabSetAdjacency> tc(g);
+    double cum_ours = 0, cum_static = 0;
+    if (pass)
+      std::printf("%-5s %12s %14s %16s %16s | %10s %10s\n", "iter", "ins+incTC ms", "cumulative ms",
+                  "static TC ms", "ins+static cum", "road_usa", "hollywood");
+    for (int it = 0; it < 5; ++it) {
+      std::uint64_t total = 0;
+      const double t =
+          timed([&] { total = tc.insert_edges(d.view(initial + it * batch, batch)).total; });
+      std::uint64_t check = 0;
+      const double ts = timed([&] { check = wg::gpu::count_triangles(g); });
+      cum_ours += t;
+      cum_static += ts;
+      if (!pass) continue;
+      if (check != total)
+        std::printf("MISMATCH: incremental %llu vs recount %llu\n", (unsigned long long)total,
+                    (unsigned long long)check);
+      std::printf("%-5d %12.2f %14.2f %16.2f %16s | %10.1f %10.0f  (%llu triangles)\n", it + 1,
+                  t * 1e3, cum_ours * 1e3, ts * 1e3, "-", kT59RoadUsa[it], kT59Hollywood[it],
+                  (unsigned long long)total);
+      record({{"bench", "graph_gpu_dynamic_tc"},
+              {"table", "5.9"},
+              {"graph", name},
+              {"iter", it + 1},
+              {"insert_inc_tc_ms", t * 1e3},
+              {"cumulative_ms", cum_ours * 1e3},
+              {"static_tc_ms", ts * 1e3},
+              {"triangles", total},
+              {"paper_road_usa_cum_ms", kT59RoadUsa[it]},
+              {"paper_hollywood_cum_ms", kT59Hollywood[it]}});
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (a == "--json")
+      opt.json = next();
+    else if (a == "--data")
+      opt.data = next();
+    else if (a == "--max-scale")
+      opt.max_scale = static_cast<unsigned>(std::stoi(next()));
+    else if (a == "--reps")
+      opt.reps = std::stoi(next());
+    else if (a == "--quick")
+      opt.quick = true;
+    else {
+      std::fprintf(stderr,
+                   "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("no CUDA device: nothing to measure\n");
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  WG_CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
+  std::printf("graph_gpu_bench on %s; paper figures: TITAN V (thesis ch. 5)\n", prop.name);
+  try {
+    const int max_log = opt.quick ? 20 : 22;
+    // faimGraph points: 2^20 vertices, 2^24 (16.8M) arcs, directed; uniform and R-MAT.
+    {
+      const std::uint64_t nv = 1u << 20;
+      const EdgeList uni = uniform_edges(nv, 1u << 24, 1, false);
+      edge_rates(
+          "uniform 2^20 V / 16.8M arcs", uni, true,
+          [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, false); },
+          kFaimUniformInsert, kFaimUniformDelete, max_log);
+    }
+    {
+      const EdgeList rm = rmat_edges(20, 16, 1, false);
+      edge_rates(
+          "rmat s20 ef16 / 16.8M arcs", rm, true,
+          [&](std::uint64_t n, std::uint64_t seed) {
+            return rmat_edges(20, static_cast<double>(n) / (1u << 20), seed, false);
+          },
+          kFaimRmatInsert, kFaimRmatDelete, max_log);
+    }
+    // Table 5.2/5.3 on an undirected R-MAT (thesis: undirected datasets).
+    {
+      const EdgeList rm = rmat_edges(22, 8, 2, true);
+      edge_rates(
+          "rmat s22 ef8 undirected", rm, false,
+          [&](std::uint64_t n, std::uint64_t seed) {
+            return rmat_edges(22, static_cast<double>(n) / (1u << 22), seed, true);
+          },
+          nullptr, nullptr, max_log);
+    }
+    std::printf("[%.0f s]\n", elapsed());
+    // Table 5.4.
+    vertex_deletion(rmat_edges(20, 16, 3, true), "rmat s20 ef16 undirected", opt.quick ? 18 : 20);
+    std::printf("[%.0f s]\n", elapsed());
+    // Tables 5.5 and 5.7.
+    std::printf("\n== Tables 5.5 (bulk build) and 5.7 (static TC) ==\n");
+    if (!opt.data.empty()) {
+      for (const char* f : {"luxembourg_osm.mtx", "delaunay_n16.mtx", "facebook_combined.txt"}) {
+        const std::string path = opt.data + "/" + f;
+        if (!std::filesystem::exists(path)) {
+          std::printf("%s: not found, skipped\n", path.c_str());
+          continue;
+        }
+        const EdgeList e = wg::datasets::read_graph(path).edges;
+        const bool lux = std::strcmp(f, "luxembourg_osm.mtx") == 0;
+        build_and_tc(f, e, lux ? kT55LuxembourgBuild : 0, lux ? kT57LuxembourgTc : 0, true);
+      }
+    }
+    for (unsigned scale : {20u, 22u, 24u}) {
+      if (scale > opt.max_scale) break;
+      for (double ef : {8.0, 16.0}) {
+        if (scale == 24 && ef > 8) continue;  // memory and time budget
+        const EdgeList e = rmat_edges(scale, ef, 4, true);
+        build_and_tc("rmat s" + std::to_string(scale) + " ef" + std::to_string(int(ef)), e, 0, 0,
+                     scale <= 22);
+        std::printf("[%.0f s]\n", elapsed());
+      }
+    }
+    // Table 5.6.
+    incremental_build(rmat_edges(opt.quick ? 20 : 22, 8, 5, true),
+                      opt.quick ? "rmat s20 ef8" : "rmat s22 ef8");
+    std::printf("[%.0f s]\n", elapsed());
+    // Table 5.9.
+    dynamic_tc(rmat_edges(22, 8, 6, true), "rmat s22 ef8");
+    std::printf("[%.0f s]\n", elapsed());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "graph_gpu_bench: %s\n", e.what());
+    report.write(opt.json);
+    return 1;
+  }
+  report.write(opt.json);
+  std::printf("wrote %s (%.0f s)\n", opt.json.c_str(), elapsed());
+  return 0;
+}
