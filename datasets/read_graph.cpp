@@ -562,20 +562,31 @@ std::string read_file(const std::string& path, const ProgressFn& progress) {
   std::string bytes;
   constexpr std::size_t kBlock = std::size_t{32} << 20;
   std::size_t have = 0;
-  bytes.resize(size ? static_cast<std::size_t>(size) : kBlock);
+  bytes.resize(size ? static_cast<std::size_t>(size) : std::size_t{1} << 16);
+  bool gzip = false;  // gzip files report decompression progress instead
   while (true) {
-    if (have == bytes.size()) bytes.resize(bytes.size() + std::max(kBlock, bytes.size() / 2));
+    if (have == bytes.size()) {
+      // Full (the usual case when the size was known): grow only if there is more to read.
+      int c = std::fgetc(f.get());
+      if (c == EOF) {
+        if (std::ferror(f.get())) throw Error(path + ": read error: " + std::strerror(errno));
+        break;
+      }
+      bytes.resize(bytes.size() + std::max(bytes.size(), std::size_t{1} << 16));
+      bytes[have++] = static_cast<char>(c);
+    }
     std::size_t want = std::min(kBlock, bytes.size() - have);
     std::size_t got = std::fread(bytes.data() + have, 1, want, f.get());
     have += got;
-    if (progress) progress(have, std::max<std::uint64_t>(size, have));
+    if (have >= 2 && !gzip) gzip = detail::is_gzip(std::string_view(bytes).substr(0, 2));
+    if (progress && !gzip) progress(have, std::max<std::uint64_t>(size, have));
     if (got < want) {
       if (std::ferror(f.get())) throw Error(path + ": read error: " + std::strerror(errno));
       break;
     }
   }
   bytes.resize(have);
-  if (detail::is_gzip(bytes)) return detail::gunzip(bytes, path);
+  if (detail::is_gzip(bytes)) return detail::gunzip(bytes, path, progress);
   return bytes;
 }
 
@@ -631,10 +642,13 @@ std::string gunzip(std::string_view compressed, const std::string& name, const P
     const auto* t =
         reinterpret_cast<const unsigned char*>(compressed.data() + compressed.size() - 4);
     std::uint64_t isize = t[0] | (t[1] << 8) | (t[2] << 16) | (std::uint64_t{t[3]} << 24);
-    guess = std::max(guess, isize);
+    // A corrupt trailer must not make us allocate gigabytes: deflate expands at most ~1032x.
+    guess = std::max(guess, std::min<std::uint64_t>(isize, compressed.size() * 1040));
   }
-  out.resize(static_cast<std::size_t>(
-      std::min<std::uint64_t>({guess + 1, max_output + 1, std::uint64_t{1} << 34})));
+  // One byte beyond max_output lets the loop detect an output that is too large.
+  const std::uint64_t cap = std::min<std::uint64_t>(max_output, std::uint64_t{1} << 62) + 1;
+  out.resize(
+      static_cast<std::size_t>(std::min<std::uint64_t>({guess + 1, cap, std::uint64_t{1} << 34})));
   std::size_t have = 0;
   const auto* in = reinterpret_cast<const unsigned char*>(compressed.data());
   std::size_t in_left = compressed.size();
@@ -644,7 +658,7 @@ std::string gunzip(std::string_view compressed, const std::string& name, const P
     if (have == out.size()) {
       if (out.size() > max_output)
         throw Error(name + ": decompressed data exceeds " + std::to_string(max_output) + " bytes");
-      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(out.size() * 2, max_output + 1)));
+      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(out.size() * 2, cap)));
     }
     z.next_in = const_cast<unsigned char*>(in);
     z.avail_in = static_cast<uInt>(std::min(in_left, kStep));
