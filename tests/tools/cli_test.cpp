@@ -1,0 +1,306 @@
+// The warpgraph CLI as a user meets it: exit codes and messages for bad command lines and bad
+// files, and the figures of info/tc/bfs/cc (text and --json) on the shared datasets.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <warpgraph/algorithms/reference/reference.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
+
+#include "backend.hpp"
+#include "subprocess.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using nlohmann::json;
+using wg::test::CliRun;
+using wg::test::run_cli;
+using wg::test::write_temp_file;
+
+const std::vector<std::string> kCommands = {"info",     "tc",   "bfs",   "cc",
+                                            "pagerank", "sssp", "stream"};
+
+/// The error contract: exit code, one "warpgraph: ..." line on stderr, nothing on stdout.
+void expect_error(const CliRun& r, int code, const std::string& fragment) {
+  EXPECT_EQ(r.exit_code, code) << "stderr: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << "stdout: " << r.out;
+  EXPECT_EQ(r.err.rfind("warpgraph: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << r.err;
+}
+
+json parse_json(const CliRun& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(r.out);  // throws (failing the test) on anything but one JSON document
+}
+
+std::string karate_or_skip() {
+  auto p = wg::test::shared_dataset("karate.mtx");
+  return p ? *p : std::string();
+}
+
+// ---- usage -------------------------------------------------------------------------------------
+
+TEST(CliUsage, NoCommandPrintsUsageAndExits2) {
+  const CliRun r = run_cli({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("Usage"), std::string::npos);
+}
+
+TEST(CliUsage, OverallHelpListsEveryCommand) {
+  const CliRun r = run_cli({"--help"});
+  ASSERT_EQ(r.exit_code, 0);
+  for (const auto& c : kCommands) EXPECT_NE(r.out.find(c), std::string::npos) << c;
+}
+
+TEST(CliUsage, EveryCommandHasHelp) {
+  for (const auto& c : kCommands) {
+    const CliRun r = run_cli({c, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << c;
+    EXPECT_TRUE(r.err.empty()) << c << ": " << r.err;
+    EXPECT_NE(r.out.find("--backend"), std::string::npos) << c;
+    EXPECT_NE(r.out.find("--json"), std::string::npos) << c;
+    EXPECT_NE(r.out.find("warpgraph " + c), std::string::npos) << c;
+  }
+  // Commands that run on the reference only say so.
+  for (const char* c : {"info", "bfs", "cc", "pagerank", "sssp"}) {
+    EXPECT_NE(run_cli({c, "--help"}).out.find("reference"), std::string::npos) << c;
+  }
+}
+
+TEST(CliUsage, UnknownCommand) {
+  expect_error(run_cli({"frobnicate"}), 2, "unknown command");
+}
+
+TEST(CliUsage, UnknownOption) {
+  expect_error(run_cli({"tc", "--no-such-option", "x.mtx"}), 2, "no-such-option");
+}
+
+TEST(CliUsage, MissingFileArgument) {
+  for (const char* c : {"info", "tc", "bfs", "cc", "pagerank", "sssp"}) {
+    expect_error(run_cli({c}), 2, "missing FILE");
+  }
+}
+
+TEST(CliUsage, ExtraArgument) {
+  expect_error(run_cli({"tc", "a.mtx", "b.mtx"}), 2, "b.mtx");
+}
+
+TEST(CliUsage, BadOptionValues) {
+  expect_error(run_cli({"bfs", "x.mtx", "--source", "abc"}), 2, "abc");
+  expect_error(run_cli({"pagerank", "x.mtx", "--damping", "1.5"}), 2, "--damping");
+  expect_error(run_cli({"stream", "--batch-size", "0"}), 2, "--batch-size");
+  expect_error(run_cli({"stream", "--initial-fraction", "-0.5"}), 2, "--initial-fraction");
+  expect_error(run_cli({"stream", "--temporal", "t.txt"}), 2, "--window");
+  expect_error(run_cli({"stream", "--updates", "u.txt", "--temporal", "t.txt", "--window", "5"}), 2,
+               "not both");
+  expect_error(run_cli({"stream", "--updates", "u.txt", "--batch-size", "10"}), 2, "--batch-size");
+  expect_error(run_cli({"tc", "x.mtx", "--format", "csv"}), 2, "csv");
+}
+
+TEST(CliUsage, UnknownBackendListsTheUsableOnes) {
+  const CliRun r = run_cli({"tc", "whatever.mtx", "--backend", "quantum"});
+  expect_error(r, 2, "quantum");
+  for (const auto& name : wg::cli::usable_backends()) {
+    EXPECT_NE(r.err.find(name), std::string::npos) << name << " not listed in: " << r.err;
+  }
+}
+
+TEST(CliUsage, UnavailableBackendIsAnError) {
+  const std::string karate = karate_or_skip();
+  if (karate.empty()) GTEST_SKIP() << "karate.mtx not found";
+  const auto usable = wg::cli::usable_backends();
+  for (const char* name : {"cpu", "gpu"}) {
+    if (std::find(usable.begin(), usable.end(), name) != usable.end()) continue;
+    expect_error(run_cli({"tc", karate, "--backend", name, "--json"}), 1, name);
+  }
+}
+
+// ---- bad files ---------------------------------------------------------------------------------
+
+TEST(CliFiles, MissingFile) {
+  const std::string path = wg::test::temp_path("does_not_exist.mtx");
+  for (const char* c : {"info", "tc", "bfs", "cc", "pagerank", "sssp", "stream"}) {
+    expect_error(run_cli({c, path, "--json"}), 1, path);
+  }
+}
+
+TEST(CliFiles, MalformedMatrixMarketNamesFileAndLine) {
+  const std::string path = write_temp_file(
+      "bad.mtx",
+      "%%MatrixMarket matrix coordinate pattern symmetric\n% comment\n4 4 3\n1 2\n2 zz\n3 4\n");
+  for (const char* c : {"info", "tc", "bfs", "cc", "stream"}) {
+    expect_error(run_cli({c, path, "--json"}), 1, path + ":5");
+  }
+}
+
+TEST(CliFiles, MalformedSnapNamesFileAndLine) {
+  const std::string path = write_temp_file("bad.txt", "# a comment\n0 1\n1 2\n2 three\n");
+  expect_error(run_cli({"tc", path}), 1, path + ":4");
+  expect_error(run_cli({"info", path, "--json"}), 1, path + ":4");
+}
+
+TEST(CliFiles, MalformedUpdateFileNamesFileAndLine) {
+  const std::string updates = write_temp_file("bad_updates.txt", "+ 0 1\n+ 1 2\n* 2 0\n");
+  expect_error(run_cli({"stream", "--updates", updates, "--json"}), 1, updates + ":3");
+}
+
+TEST(CliFiles, SourceOutOfRange) {
+  const std::string karate = karate_or_skip();
+  if (karate.empty()) GTEST_SKIP() << "karate.mtx not found";
+  expect_error(run_cli({"bfs", karate, "--source", "34", "--json"}), 1, "--source 34");
+  expect_error(run_cli({"sssp", karate, "--source", "1000"}), 1, "--source 1000");
+}
+
+// ---- figures on the shared datasets ------------------------------------------------------------
+
+/// The table of /work/shared/datasets/README.md.
+struct Published {
+  const char* file;
+  std::uint64_t vertices, edges, max_degree, components, triangles, bfs_reached, bfs_depth;
+};
+const Published kPublished[] = {
+    {"karate.mtx", 34, 78, 17, 1, 45, 34, 3},
+    {"dolphins.mtx", 62, 159, 12, 1, 95, 62, 6},
+    {"polbooks.mtx", 105, 441, 25, 1, 560, 105, 4},
+    {"netscience.mtx", 1589, 2742, 34, 396, 3764, 4, 2},
+    {"facebook_combined.txt", 4039, 88234, 1045, 1, 1612010, 4039, 6},
+    {"luxembourg_osm.mtx", 114599, 119666, 6, 1, 68, 114599, 1034},
+    {"delaunay_n16.mtx", 65536, 196575, 17, 1, 131842, 65536, 109},
+};
+
+class CliSharedDataset : public ::testing::TestWithParam<Published> {};
+
+TEST_P(CliSharedDataset, InfoTcBfsCcMatchThePublishedFigures) {
+  const Published& p = GetParam();
+  WG_REQUIRE_DATASET(path, p.file);
+
+  const json info = parse_json(run_cli({"info", path, "--json"}));
+  EXPECT_EQ(info["command"], "info");
+  EXPECT_EQ(info["vertices"].get<std::uint64_t>(), p.vertices);
+  EXPECT_EQ(info["edges"].get<std::uint64_t>(), p.edges);
+  EXPECT_EQ(info["degree"]["max"].get<std::uint64_t>(), p.max_degree);
+  EXPECT_NEAR(info["degree"]["avg"].get<double>(), 2.0 * p.edges / p.vertices, 1e-9);
+  EXPECT_EQ(info["components"].get<std::uint64_t>(), p.components);
+
+  const json tc = parse_json(run_cli({"tc", path, "--json"}));
+  EXPECT_EQ(tc["triangles"].get<std::uint64_t>(), p.triangles);
+  EXPECT_EQ(tc["edges"].get<std::uint64_t>(), p.edges);
+  EXPECT_EQ(tc["backend"], wg::cli::default_backend());
+
+  const json bfs = parse_json(run_cli({"bfs", path, "--source", "0", "--json"}));
+  EXPECT_EQ(bfs["reached"].get<std::uint64_t>(), p.bfs_reached);
+  EXPECT_EQ(bfs["depth"].get<std::uint64_t>(), p.bfs_depth);
+
+  const json cc = parse_json(run_cli({"cc", path, "--json"}));
+  EXPECT_EQ(cc["components"].get<std::uint64_t>(), p.components);
+
+  // The text output says the same.
+  const CliRun tc_text = run_cli({"tc", path});
+  ASSERT_EQ(tc_text.exit_code, 0) << tc_text.err;
+  EXPECT_TRUE(std::regex_search(tc_text.out,
+                                std::regex("triangles:\\s+" + std::to_string(p.triangles) + "\\b")))
+      << tc_text.out;
+  const CliRun info_text = run_cli({"info", path});
+  ASSERT_EQ(info_text.exit_code, 0) << info_text.err;
+  EXPECT_TRUE(std::regex_search(info_text.out,
+                                std::regex("vertices:\\s+" + std::to_string(p.vertices) + "\\b")));
+  EXPECT_TRUE(
+      std::regex_search(info_text.out, std::regex("edges:\\s+" + std::to_string(p.edges) + "\\b")));
+  EXPECT_TRUE(std::regex_search(
+      info_text.out, std::regex("components:\\s+" + std::to_string(p.components) + "\\b")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Published, CliSharedDataset, ::testing::ValuesIn(kPublished),
+                         [](const auto& info) {
+                           std::string n = info.param.file;
+                           std::replace_if(
+                               n.begin(), n.end(), [](char c) { return !std::isalnum(c); }, '_');
+                           return n;
+                         });
+
+// ---- per-vertex output, pagerank, sssp, compact ids --------------------------------------------
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(CliOutput, BfsOutputFileEqualsTheReference) {
+  WG_REQUIRE_DATASET(path, "dolphins.mtx");
+  const std::string out = wg::test::temp_path("levels.txt");
+  const CliRun r = run_cli({"bfs", path, "--source", "5", "--output", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto g = wg::datasets::read_graph(path);
+  const auto levels = wg::reference::bfs_levels(g.edges, 5);
+  const auto lines = read_lines(out);
+  ASSERT_EQ(lines.size(), levels.size());
+  for (std::size_t v = 0; v < levels.size(); ++v) {
+    EXPECT_EQ(lines[v], std::to_string(v) + " " + std::to_string(levels[v]));
+  }
+}
+
+TEST(CliOutput, PagerankTopIsSortedAndMatchesTheReference) {
+  WG_REQUIRE_DATASET(path, "karate.mtx");
+  const json j = parse_json(run_cli({"pagerank", path, "--top", "5", "--json"}));
+  const auto g = wg::datasets::read_graph(path);
+  const auto pr = wg::reference::pagerank(g.edges);
+  ASSERT_EQ(j["top"].size(), 5u);
+  EXPECT_TRUE(j["converged"].get<bool>());
+  EXPECT_EQ(j["iterations"].get<int>(), pr.iterations);
+  double previous = 2.0;
+  for (const auto& e : j["top"]) {
+    const auto v = e["vertex"].get<std::size_t>();
+    const double rank = e["rank"].get<double>();
+    EXPECT_DOUBLE_EQ(rank, pr.rank[v]);
+    EXPECT_LE(rank, previous);
+    previous = rank;
+  }
+  // Nothing outside the top is ranked higher than the last one listed.
+  for (double r : pr.rank) EXPECT_LE(r, j["top"][0]["rank"].get<double>());
+}
+
+TEST(CliOutput, UnweightedSsspEqualsBfsDepth) {
+  WG_REQUIRE_DATASET(path, "polbooks.mtx");
+  const json bfs = parse_json(run_cli({"bfs", path, "--source", "3", "--json"}));
+  const json sssp = parse_json(run_cli({"sssp", path, "--source", "3", "--json"}));
+  EXPECT_EQ(sssp["reached"], bfs["reached"]);
+  EXPECT_DOUBLE_EQ(sssp["max_distance"].get<double>(), bfs["depth"].get<double>());
+}
+
+TEST(CliOutput, CompactIdsKeepTheFilesIds) {
+  const std::string path =
+      write_temp_file("sparse.txt", "# sparse ids\n100 200\n200 300\n300 100\n300 7000\n");
+  const json plain = parse_json(run_cli({"info", path, "--json"}));
+  EXPECT_EQ(plain["vertices"].get<std::uint64_t>(), 7001u);
+  const json compact = parse_json(run_cli({"info", path, "--compact-ids", "--json"}));
+  EXPECT_EQ(compact["vertices"].get<std::uint64_t>(), 4u);
+  const json bfs =
+      parse_json(run_cli({"bfs", path, "--compact-ids", "--source", "7000", "--json"}));
+  EXPECT_EQ(bfs["source"].get<std::uint64_t>(), 7000u);
+  EXPECT_EQ(bfs["reached"].get<std::uint64_t>(), 4u);
+  EXPECT_EQ(bfs["depth"].get<std::uint64_t>(), 2u);
+  expect_error(run_cli({"bfs", path, "--compact-ids", "--source", "5"}), 1, "--source 5");
+  const json tc = parse_json(run_cli({"tc", path, "--compact-ids", "--json"}));
+  EXPECT_EQ(tc["triangles"].get<std::uint64_t>(), 1u);
+}
+
+TEST(CliOutput, DirectedBfsFollowsArcs) {
+  const std::string path = write_temp_file("chain.txt", "0 1\n1 2\n3 2\n");
+  EXPECT_EQ(parse_json(run_cli({"bfs", path, "--json"}))["reached"].get<int>(), 4);
+  EXPECT_EQ(parse_json(run_cli({"bfs", path, "--directed", "--json"}))["reached"].get<int>(), 3);
+}
+
+}  // namespace
