@@ -96,6 +96,14 @@ void DynamicGraph::grow_to(std::uint64_t bound) {
   if (options_.directed) in_degree_.resize(bound, 0);
 }
 
+void DynamicGraph::ensure_vertices(std::uint64_t bound) {
+  if (bound > kNewVertexTag) {
+    throw CapacityError("wg::cpu::DynamicGraph vertex ids", kNewVertexTag,
+                        "cannot hold " + std::to_string(bound) + " vertices");
+  }
+  grow_to(bound);
+}
+
 // ---- canonical form -------------------------------------------------------------------------
 
 CanonicalBatch DynamicGraph::canonicalize(const EdgeList& batch) const {

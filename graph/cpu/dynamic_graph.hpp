@@ -103,6 +103,9 @@ class DynamicGraph {
   /// Removes the edges of `batch`; absent edges count as ignored.
   UpdateResult erase_edges(const EdgeList& batch);
 
+  /// Makes every id below `bound` a vertex (ids at or beyond the current bound are added as
+  /// isolated vertices; erased ids below it stay erased). No-op when bound <= num_vertices().
+  void ensure_vertices(std::uint64_t bound);
   /// Adds `count` isolated vertices; returns their ids: freed ids first (oldest first), then
   /// new ids at the end of the id range.
   std::vector<vertex_t> insert_vertices(std::uint64_t count);
