@@ -16,10 +16,10 @@ void SlabMap::insert_async(const std::uint32_t* keys, const std::uint32_t* value
   const auto r = ref();
   auto* c = core_.counters();
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::map_insert_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    case 8: detail::map_insert_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    case 4: detail::map_insert_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    default: detail::map_insert_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    case 16: detail::map_insert_kernel<16><<<detail::persistent_grid<detail::map_insert_kernel<16>>(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    case 8: detail::map_insert_kernel<8><<<detail::persistent_grid<detail::map_insert_kernel<8>>(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    case 4: detail::map_insert_kernel<4><<<detail::persistent_grid<detail::map_insert_kernel<4>>(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    default: detail::map_insert_kernel<1><<<detail::persistent_grid<detail::map_insert_kernel<1>>(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
   }
   WG_CUDA_CHECK_LAST();
 }
@@ -28,6 +28,7 @@ std::uint64_t SlabMap::insert(const std::uint32_t* keys, const std::uint32_t* va
                               std::uint64_t n, cudaStream_t stream) {
   std::uint64_t inserted = 0;
   while (true) {
+    core_.begin_op(stream);
     insert_async(keys, values, n, stream);
     const detail::OpCounts c = core_.take_counts(stream);
     inserted += c.success;
@@ -49,7 +50,8 @@ std::uint64_t SlabMap::insert(const std::vector<std::uint32_t>& keys,
 
 std::uint64_t SlabMap::erase(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return 0;
-  detail::map_erase_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(ref(), keys, n,
+  core_.begin_op(stream);
+  detail::map_erase_kernel<<<detail::persistent_grid<detail::map_erase_kernel>(n), kBlockThreads, 0, stream>>>(ref(), keys, n,
                                                                       core_.counters());
   WG_CUDA_CHECK_LAST();
   const detail::OpCounts c = core_.take_counts(stream);
@@ -68,17 +70,23 @@ void SlabMap::find_async(const std::uint32_t* keys, std::uint64_t n, std::uint32
   if (n == 0) return;
   const auto r = ref();
   auto* c = core_.counters();
+  if (core_.config().lookup_lanes == 8) {
+    detail::map_find_tile8_kernel<<<detail::persistent_grid<detail::map_find_tile8_kernel>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c);
+    WG_CUDA_CHECK_LAST();
+    return;
+  }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::map_find_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    case 8: detail::map_find_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    case 4: detail::map_find_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    default: detail::map_find_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    case 16: detail::map_find_kernel<16><<<detail::persistent_grid<detail::map_find_kernel<16>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    case 8: detail::map_find_kernel<8><<<detail::persistent_grid<detail::map_find_kernel<8>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    case 4: detail::map_find_kernel<4><<<detail::persistent_grid<detail::map_find_kernel<4>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    default: detail::map_find_kernel<1><<<detail::persistent_grid<detail::map_find_kernel<1>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
   }
   WG_CUDA_CHECK_LAST();
 }
 
 std::uint64_t SlabMap::find(const std::uint32_t* keys, std::uint64_t n, std::uint32_t* out_values,
                             bool* out_found, cudaStream_t stream) const {
+  core_.begin_op(stream);
   find_async(keys, n, out_values, out_found, stream);
   return const_cast<detail::TableCore&>(core_).take_counts(stream).success;
 }
@@ -128,24 +136,23 @@ __global__ void map_retrieve_kernel(MapTableRef t, std::uint32_t* keys, std::uin
 }  // namespace
 
 std::uint64_t SlabMap::retrieve_all(std::uint32_t* out_keys, std::uint32_t* out_values,
-                                    cudaStream_t stream) const {
+                                    std::uint64_t capacity, cudaStream_t stream) const {
   DeviceBuffer<unsigned long long> n(1, stream);
   n.fill_bytes(0, stream);
   map_retrieve_kernel<<<grid_for(num_buckets(), kBlockThreads / 32), kBlockThreads, 0, stream>>>(
-      ref(), out_keys, out_values, size(stream), n.data());
+      ref(), out_keys, out_values, capacity, n.data());
   WG_CUDA_CHECK_LAST();
-  const std::uint64_t found = n.to_host(stream)[0];
-  if (found != size(stream))
-    throw Error("SlabMap::retrieve_all: found " + std::to_string(found) + " pairs, size() is " +
-                std::to_string(size(stream)));
-  return found;
+  return n.to_host(stream)[0];
 }
 
 std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>> SlabMap::retrieve_all(
     cudaStream_t stream) const {
-  const std::uint64_t sz = size(stream);
-  DeviceBuffer<std::uint32_t> k(sz + 1, stream), v(sz + 1, stream);
-  const std::uint64_t n = retrieve_all(k.data(), v.data(), stream);
+  const std::uint64_t live = count(stream);
+  DeviceBuffer<std::uint32_t> k(live + 1, stream), v(live + 1, stream);
+  const std::uint64_t n = retrieve_all(k.data(), v.data(), live, stream);
+  if (n != live)
+    throw Error("SlabMap::retrieve_all: " + std::to_string(n) + " pairs, count() said " +
+                std::to_string(live) + " (concurrent updates?)");
   return {k.to_host(stream, n), v.to_host(stream, n)};
 }
 

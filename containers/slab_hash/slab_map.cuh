@@ -55,9 +55,9 @@ class SlabMap {
   void clear(cudaStream_t stream);
   void flush(cudaStream_t stream);
 
-  /// Writes every live pair (room for size()); returns the count.
+  /// Writes the live pairs (at most `capacity`); returns how many live pairs there are.
   std::uint64_t retrieve_all(std::uint32_t* out_keys, std::uint32_t* out_values,
-                             cudaStream_t stream) const;
+                             std::uint64_t capacity, cudaStream_t stream) const;
   std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>> retrieve_all(
       cudaStream_t stream) const;
   /// f(key, value) on the device once per live pair (no tile operations inside f).
@@ -68,8 +68,14 @@ class SlabMap {
     WG_CUDA_CHECK_LAST();
   }
 
+  /// As for SlabSet: exact after bulk operations; recount() after updates through ref().
   std::uint64_t size(cudaStream_t stream = 0) const { return core_.size(stream); }
   std::uint64_t count(cudaStream_t stream) const;
+  std::uint64_t recount(cudaStream_t stream) {
+    const std::uint64_t c = count(stream);
+    core_.set_live(c, stream);
+    return c;
+  }
   /// size() / (num_buckets() * 15).
   double load_factor(cudaStream_t stream = 0) const;
   std::uint32_t num_buckets() const { return core_.num_buckets(); }

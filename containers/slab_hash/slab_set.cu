@@ -15,10 +15,10 @@ void SlabSet::insert_async(const std::uint32_t* keys, std::uint64_t n, cudaStrea
   const auto r = ref();
   auto* c = core_.counters();
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::set_insert_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    case 8: detail::set_insert_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    case 4: detail::set_insert_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    default: detail::set_insert_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    case 16: detail::set_insert_kernel<16><<<detail::persistent_grid<detail::set_insert_kernel<16>>(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    case 8: detail::set_insert_kernel<8><<<detail::persistent_grid<detail::set_insert_kernel<8>>(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    case 4: detail::set_insert_kernel<4><<<detail::persistent_grid<detail::set_insert_kernel<4>>(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    default: detail::set_insert_kernel<1><<<detail::persistent_grid<detail::set_insert_kernel<1>>(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
   }
   WG_CUDA_CHECK_LAST();
 }
@@ -26,6 +26,7 @@ void SlabSet::insert_async(const std::uint32_t* keys, std::uint64_t n, cudaStrea
 std::uint64_t SlabSet::insert(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream) {
   std::uint64_t inserted = 0;
   while (true) {
+    core_.begin_op(stream);
     insert_async(keys, n, stream);
     const detail::OpCounts c = core_.take_counts(stream);
     inserted += c.success;
@@ -43,7 +44,8 @@ std::uint64_t SlabSet::insert(const std::vector<std::uint32_t>& keys, cudaStream
 
 std::uint64_t SlabSet::erase(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return 0;
-  detail::set_erase_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(ref(), keys, n,
+  core_.begin_op(stream);
+  detail::set_erase_kernel<<<detail::persistent_grid<detail::set_erase_kernel>(n), kBlockThreads, 0, stream>>>(ref(), keys, n,
                                                                       core_.counters());
   WG_CUDA_CHECK_LAST();
   const detail::OpCounts c = core_.take_counts(stream);
@@ -62,17 +64,23 @@ void SlabSet::contains_async(const std::uint32_t* keys, std::uint64_t n, bool* o
   if (n == 0) return;
   const auto r = ref();
   auto* c = core_.counters();
+  if (core_.config().lookup_lanes == 8) {
+    detail::set_contains_tile8_kernel<<<detail::persistent_grid<detail::set_contains_tile8_kernel>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c);
+    WG_CUDA_CHECK_LAST();
+    return;
+  }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::set_contains_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    case 8: detail::set_contains_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    case 4: detail::set_contains_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    default: detail::set_contains_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    case 16: detail::set_contains_kernel<16><<<detail::persistent_grid<detail::set_contains_kernel<16>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    case 8: detail::set_contains_kernel<8><<<detail::persistent_grid<detail::set_contains_kernel<8>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    case 4: detail::set_contains_kernel<4><<<detail::persistent_grid<detail::set_contains_kernel<4>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    default: detail::set_contains_kernel<1><<<detail::persistent_grid<detail::set_contains_kernel<1>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
   }
   WG_CUDA_CHECK_LAST();
 }
 
 std::uint64_t SlabSet::contains(const std::uint32_t* keys, std::uint64_t n, bool* out,
                                 cudaStream_t stream) const {
+  core_.begin_op(stream);
   contains_async(keys, n, out, stream);
   const detail::OpCounts c = const_cast<detail::TableCore&>(core_).take_counts(stream);
   return c.success;
@@ -121,22 +129,23 @@ __global__ void set_retrieve_kernel(SetTableRef t, std::uint32_t* out, std::uint
 }
 }  // namespace
 
-std::uint64_t SlabSet::retrieve_all(std::uint32_t* out, cudaStream_t stream) const {
+std::uint64_t SlabSet::retrieve_all(std::uint32_t* out, std::uint64_t capacity,
+                                    cudaStream_t stream) const {
   DeviceBuffer<unsigned long long> n(1, stream);
   n.fill_bytes(0, stream);
   set_retrieve_kernel<<<grid_for(num_buckets(), kBlockThreads / 32), kBlockThreads, 0, stream>>>(
-      ref(), out, size(stream), n.data());
+      ref(), out, capacity, n.data());
   WG_CUDA_CHECK_LAST();
-  const std::uint64_t found = n.to_host(stream)[0];
-  if (found != size(stream))
-    throw Error("SlabSet::retrieve_all: found " + std::to_string(found) + " keys, size() is " +
-                std::to_string(size(stream)));
-  return found;
+  return n.to_host(stream)[0];
 }
 
 std::vector<std::uint32_t> SlabSet::retrieve_all(cudaStream_t stream) const {
-  DeviceBuffer<std::uint32_t> d(size(stream) + 1, stream);
-  const std::uint64_t n = retrieve_all(d.data(), stream);
+  const std::uint64_t live = count(stream);
+  DeviceBuffer<std::uint32_t> d(live + 1, stream);
+  const std::uint64_t n = retrieve_all(d.data(), live, stream);
+  if (n != live)
+    throw Error("SlabSet::retrieve_all: " + std::to_string(n) + " keys, count() said " +
+                std::to_string(live) + " (concurrent updates?)");
   return d.to_host(stream, n);
 }
 

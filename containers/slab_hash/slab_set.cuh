@@ -60,8 +60,9 @@ class SlabSet {
   /// Removes the tombstones (chain compaction) and frees the slabs left empty.
   void flush(cudaStream_t stream);
 
-  /// Writes every live key to out (room for size() keys); returns the count.
-  std::uint64_t retrieve_all(std::uint32_t* out, cudaStream_t stream) const;
+  /// Writes the live keys to out (at most `capacity`); returns how many live keys there are
+  /// (more than capacity: only capacity were written).
+  std::uint64_t retrieve_all(std::uint32_t* out, std::uint64_t capacity, cudaStream_t stream) const;
   std::vector<std::uint32_t> retrieve_all(cudaStream_t stream) const;
   /// f(key) on the device once per live key (f: a __device__ functor, no tile operations).
   template <class F>
@@ -71,10 +72,17 @@ class SlabSet {
     WG_CUDA_CHECK_LAST();
   }
 
-  /// Live keys (tracked on the device from the exact counts; synchronises).
+  /// Live keys (tracked on the device from the exact counts of the bulk operations; updates made
+  /// through ref() in your own kernels are not seen until recount(); synchronises).
   std::uint64_t size(cudaStream_t stream = 0) const { return core_.size(stream); }
-  /// Live keys counted by walking every chain (for checks; synchronises).
+  /// Live keys counted by walking every chain (synchronises).
   std::uint64_t count(cudaStream_t stream) const;
+  /// count(), also stored as size().
+  std::uint64_t recount(cudaStream_t stream) {
+    const std::uint64_t c = count(stream);
+    core_.set_live(c, stream);
+    return c;
+  }
   /// size() / (num_buckets() * 30).
   double load_factor(cudaStream_t stream = 0) const;
   std::uint32_t num_buckets() const { return core_.num_buckets(); }

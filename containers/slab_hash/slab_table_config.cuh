@@ -23,6 +23,9 @@ struct SlabTableConfig {
   /// 16: the warp issues that many base-slab reads, then that many slot CASes, together, and
   /// falls back to plain WCWS for the tasks that need more: long chains, lost races).
   std::uint32_t lookahead = 8;
+  /// Lanes per lookup in the bulk find/contains kernels: 8 (four lookups per warp at once, each
+  /// lane reading 16 bytes of the slab) or 32 (warp-cooperative, with `lookahead`).
+  std::uint32_t lookup_lanes = 8;
 };
 
 }  // namespace wg::slab

@@ -29,6 +29,17 @@ void TableCore::reset(std::uint32_t num_buckets, cudaStream_t stream) {
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
 }
 
+void TableCore::begin_op(cudaStream_t stream) const {
+  WG_CUDA_TRY(cudaMemsetAsync(const_cast<unsigned long long*>(counters_.data()) + 1, 0,
+                              sizeof(unsigned long long) * (kNumCounters - 1), stream));
+}
+
+void TableCore::set_live(std::uint64_t live, cudaStream_t stream) {
+  const unsigned long long v = live;
+  WG_CUDA_TRY(cudaMemcpyAsync(counters_.data(), &v, sizeof v, cudaMemcpyHostToDevice, stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
 OpCounts TableCore::take_counts(cudaStream_t stream) {
   unsigned long long h[kNumCounters];
   WG_CUDA_TRY(cudaMemcpyAsync(h, counters_.data(), sizeof h, cudaMemcpyDeviceToHost, stream));

@@ -29,8 +29,12 @@ class TableCore {
 
   /// Empties the table with `num_buckets` base buckets (all slabs freed, size 0).
   void reset(std::uint32_t num_buckets, cudaStream_t stream);
+  /// Zeroes the per-operation counters (before a counted bulk operation; *_async ones add up).
+  void begin_op(cudaStream_t stream) const;
   /// Per-operation counters, read back and zeroed (synchronises).
   OpCounts take_counts(cudaStream_t stream);
+  /// Sets the live-key counter (after updates made through refs in other kernels).
+  void set_live(std::uint64_t live, cudaStream_t stream);
   /// Called when a bulk insert reported `failed` out-of-slab keys: grows (or throws
   /// CapacityError when growth is off or impossible) and clears the allocator flag.
   void on_exhaustion(std::uint64_t failed, cudaStream_t stream);
@@ -63,6 +67,21 @@ inline constexpr int kBlockThreads = 256;
 inline unsigned grid_for(std::uint64_t items, std::uint64_t per_block = kBlockThreads) {
   const std::uint64_t g = (items + per_block - 1) / per_block;
   return static_cast<unsigned>(g == 0 ? 1 : (g > 0x7FFFFFFFull ? 0x7FFFFFFFull : g));
+}
+
+/// A grid that keeps every SM full and no more (the kernels stride over their items): fewer,
+/// longer-lived warps, so the per-warp counter atomics stay few. Cached per kernel (one device).
+template <auto Kernel>
+unsigned persistent_grid(std::uint64_t items) {
+  static int blocks = [] {
+    int dev = 0, sms = 0, per_sm = 0;
+    WG_CUDA_TRY(cudaGetDevice(&dev));
+    WG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    WG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, kBlockThreads, 0));
+    return (per_sm > 0 ? per_sm : 1) * sms;
+  }();
+  const unsigned full = grid_for(items);
+  return full < static_cast<unsigned>(blocks) ? full : static_cast<unsigned>(blocks);
 }
 
 template <class Ref, class F>

@@ -42,6 +42,7 @@ TEST_P(SlabSetModel, RandomBatchesMatchUnorderedSet) {
   cfg.expected_keys = n / 2;
   cfg.load_factor = 0.7;
   cfg.lookahead = GetParam();
+  cfg.lookup_lanes = GetParam() == 8 ? 8 : 32;  // both bulk lookup kernels
   cfg.allocator.slabs_per_super_block = 1024;  // small pool: exercises growth too
   SlabSet set(cfg, stream);
   std::unordered_set<u32> model;
@@ -93,6 +94,7 @@ TEST_P(SlabMapModel, RandomBatchesMatchUnorderedMap) {
   cfg.expected_keys = n / 2;
   cfg.load_factor = 0.7;
   cfg.lookahead = GetParam();
+  cfg.lookup_lanes = GetParam() == 8 ? 8 : 32;  // both bulk lookup kernels
   cfg.allocator.slabs_per_super_block = 1024;
   SlabMap map(cfg, stream);
   std::unordered_map<u32, u32> model;
@@ -263,8 +265,10 @@ void run_mixed(const std::vector<Op>& ops, SlabSet* set, SlabMap* map, std::map<
       ASSERT_TRUE(a != after.end() && a->second == val) << what << ": untouched key " << k << " changed";
     }
   for (const auto& [k, val] : after) ASSERT_TRUE(hist.count(k) || model.count(k)) << "key " << k << " appeared";
-  const std::uint64_t live = kMap ? map->count(stream) : set->count(stream);
+  // Updates through refs are not tracked by size(): recount() re-syncs it.
+  const std::uint64_t live = kMap ? map->recount(stream) : set->recount(stream);
   ASSERT_EQ(live, after.size());
+  ASSERT_EQ(kMap ? map->size(stream) : set->size(stream), after.size());
   model = std::move(after);
 }
 
@@ -505,7 +509,10 @@ TEST(SlabHash, TableExhaustionThrowsOrGrows) {
     }
     // Partial application is reported exactly: what is there is consistent.
     EXPECT_EQ(set.count(stream), set.size(stream));
-    EXPECT_EQ(set.size(stream), 30u * 1025u);
+    // At most base + 1024 full slabs; a little less when warps gave up while others held slabs
+    // they were about to return (lost link races).
+    EXPECT_LE(set.size(stream), 30u * 1025u);
+    EXPECT_GE(set.size(stream), 30u * 900u);
   }
   cfg.grow_on_exhaustion = false;
   cfg.allocator.max_super_blocks = 4;

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""Draws benchmark JSON records (tools/bench/harness.hpp Report) beside the papers' figures.
+
+Each record needs: series, x, value; optional: figure (else bench) groups records into one plot,
+paper (the paper's figure for the same point, drawn as a dashed line / markers), target,
+x_label, unit, gpu. Any benchmark that writes such records can be plotted:
+
+    /usr/bin/python3 tools/bench/plot.py results.json [more.json ...] --out plots/ [--filter TEXT]
+
+One PNG per figure is written to --out (file name from the figure title).
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("json", nargs="+", help="JSON files (arrays of records)")
+    ap.add_argument("--out", default="plots", help="output folder")
+    ap.add_argument("--filter", default="", help="only figures whose title contains this text")
+    ap.add_argument("--logy", action="store_true", help="logarithmic y axis")
+    args = ap.parse_args()
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    records = []
+    for path in args.json:
+        with open(path) as f:
+            data = json.load(f)
+        records.extend(data if isinstance(data, list) else [data])
+    figures = collections.OrderedDict()
+    for r in records:
+        if "x" not in r or "value" not in r:
+            continue
+        title = str(r.get("figure", r.get("bench", "benchmark")))
+        if args.filter and args.filter not in title:
+            continue
+        figures.setdefault(title, []).append(r)
+    if not figures:
+        sys.exit("no plottable records (need x and value fields)")
+    os.makedirs(args.out, exist_ok=True)
+    for title, recs in figures.items():
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        series = collections.OrderedDict()
+        paper = {}
+        for r in recs:
+            series.setdefault(str(r.get("series", "ours")), []).append((r["x"], r["value"]))
+            if r.get("paper"):
+                paper[r["x"]] = r["paper"]
+        for name, pts in series.items():
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+        if paper:
+            xs = sorted(paper)
+            ax.plot(xs, [paper[x] for x in xs], "k--", marker="s", label="paper / original")
+            targets = {r["x"]: r["target"] for r in recs if r.get("target")}
+            if targets:
+                tx = sorted(targets)
+                ax.plot(tx, [targets[x] for x in tx], ":", color="gray", marker="^", label="target")
+        first = recs[0]
+        ax.set_xlabel(first.get("x_label", "x"))
+        ax.set_ylabel(first.get("unit", "value"))
+        gpu = first.get("gpu")
+        ax.set_title(title + (f"\n{gpu}" if gpu else ""), fontsize=10)
+        if args.logy:
+            ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", title).strip("_") + ".png"
+        fig.savefig(os.path.join(args.out, name), dpi=110)
+        plt.close(fig)
+        print(os.path.join(args.out, name))
+
+
+if __name__ == "__main__":
+    main()
