@@ -297,6 +297,18 @@ TEST(CliOutput, CompactIdsKeepTheFilesIds) {
   EXPECT_EQ(tc["triangles"].get<std::uint64_t>(), 1u);
 }
 
+TEST(CliOutput, TcReadsAGeneralMatrixMarketFileAsUndirected) {
+  // Arcs 1->2, 2->3, 3->1 (a directed cycle) and 3->4, 4->3: one undirected triangle.
+  const std::string path = write_temp_file(
+      "general.mtx",
+      "%%MatrixMarket matrix coordinate pattern general\n4 4 5\n1 2\n2 3\n3 1\n3 4\n4 3\n");
+  const auto g = wg::datasets::read_graph(path);
+  const json tc = parse_json(run_cli({"tc", path, "--json"}));
+  EXPECT_EQ(tc["triangles"].get<std::uint64_t>(), wg::reference::triangle_count(g.edges).total);
+  EXPECT_EQ(tc["triangles"].get<std::uint64_t>(), 1u);
+  EXPECT_EQ(tc["edges"].get<std::uint64_t>(), 4u);
+}
+
 TEST(CliOutput, DirectedBfsFollowsArcs) {
   const std::string path = write_temp_file("chain.txt", "0 1\n1 2\n3 2\n");
   EXPECT_EQ(parse_json(run_cli({"bfs", path, "--json"}))["reached"].get<int>(), 4);

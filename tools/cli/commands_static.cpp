@@ -125,7 +125,8 @@ int run_tc(int argc, const char* const* argv) {
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
   const std::string backend_name = backend_option(*r);
-  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  g.read.edges.symmetric = true;  // triangles are counted on the undirected graph
   std::unique_ptr<GraphBackend> backend = make_backend(backend_name);
   const BatchOutcome built = backend->build(g.read.edges);
   std::vector<std::uint64_t> per_vertex;
