@@ -10,6 +10,11 @@ command -v ninja >/dev/null && gen=(-G Ninja)
 cmake -S "$consumer" -B "$work/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/build" > "$work/build.log" || { tail -50 "$work/build.log"; exit 1; }
-out=$("$work/build/consumer" "$(dirname "$consumer")/../../datasets/data/facebook_combined.txt.gz")
+graph="$consumer/../../../datasets/data/facebook_combined.txt.gz"
+out=$("$work/build/consumer" "$graph")
 echo "$out"
 grep -q "triangles 1612010" <<<"$out"
+# The README example streams the same graph; its stream ends on the whole graph again.
+last=$("$work/build/readme_example" "$graph" | tail -n 1)
+echo "readme_example: $last"
+grep -q ": 1612010 triangles$" <<<"$last"
