@@ -82,8 +82,9 @@ struct Options {
 
 /// Tuning: fill factors of bulk-loaded leaves and inner nodes.
 struct DefaultPolicy {
-  static constexpr double leaf_fill = 0.75;   ///< paper: 0.75 (one gap after every 3 keys)
-  static constexpr double inner_fill = 0.80;  ///< higher up, fewer splits expected
+  static constexpr double leaf_fill = 0.75;  ///< paper: 0.75 (one gap after every 3 keys)
+  static constexpr double inner_fill =
+      0.90;  ///< 14 of 15 children: fewer splits expected higher up
 };
 
 /// The paper's compress-or-not rule: split the sorted keys into segments of 13, average the

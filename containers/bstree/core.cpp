@@ -204,16 +204,23 @@ std::uint32_t Core::alloc_inner() {
 }
 
 namespace {
-std::atomic<unsigned> g_next_stripe{0};
-thread_local unsigned t_stripe = g_next_stripe.fetch_add(1, std::memory_order_relaxed);
+std::atomic<unsigned> g_next_slot{0};
+thread_local unsigned t_slot = 0;  // 1-based counter slot of this thread, 0 = not yet assigned
 }  // namespace
 
 void Core::add_size(std::int64_t delta) {
-  counters_[t_stripe % kCounterStripes].n.fetch_add(delta, std::memory_order_relaxed);
+  unsigned slot = t_slot;
+  if (slot == 0) slot = t_slot = g_next_slot.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (slot <= kCounterStripes) {
+    std::atomic<std::int64_t>& n = counters_[slot - 1].n;  // only this thread writes it
+    n.store(n.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
+  } else {
+    overflow_.fetch_add(delta, std::memory_order_relaxed);
+  }
 }
 
 std::size_t Core::size() const {
-  std::int64_t total = 0;
+  std::int64_t total = overflow_.load(std::memory_order_relaxed);
   for (const Counter& c : counters_) total += c.n.load(std::memory_order_relaxed);
   return total < 0 ? 0 : static_cast<std::size_t>(total);
 }

@@ -88,11 +88,14 @@ class Core {
   std::atomic<std::uint32_t> inner_count_{0}, leaf_count_{0};
   std::mutex alloc_mutex_;
   bool bulk_loaded_or_used_ = false;
-  static constexpr int kCounterStripes = 16;
+  // Size: one counter per thread (the first 64 threads of the process each own one and update it
+  // without a locked instruction), the rest share `overflow_`.
+  static constexpr int kCounterStripes = 64;
   struct alignas(64) Counter {
     std::atomic<std::int64_t> n{0};
   };
   Counter counters_[kCounterStripes];
+  std::atomic<std::int64_t> overflow_{0};
 
   std::uint32_t alloc_leaf();   // throws CapacityError
   std::uint32_t alloc_inner();  // throws CapacityError

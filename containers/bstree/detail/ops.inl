@@ -126,6 +126,10 @@ inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t
     const std::uint32_t child = ld(node->child[pos]);
     if (level > 1) {
       Inner* ch = inner_at(c, child);
+      // Ask for all three lines at once: the version line and both key lines.
+      __builtin_prefetch(reinterpret_cast<const char*>(ch) + 128);
+      __builtin_prefetch(ch);
+      __builtin_prefetch(reinterpret_cast<const char*>(ch) + 64);
       const std::uint32_t cv = version_load(ch->version);
       if ((cv & 1) || !version_validate(node->version, v)) return false;
       if (Writer && min_free && kInnerChildren - inner_children(ch) < min_free) {
@@ -150,6 +154,10 @@ inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t
       v = cv;
       --level;
     } else {
+      const unsigned char* lk = leaf_keys_at(c, child);
+      __builtin_prefetch(leaf_meta_at(c, child), Writer ? 1 : 0);
+      __builtin_prefetch(lk, Writer ? 1 : 0);
+      __builtin_prefetch(lk + 64, Writer ? 1 : 0);
       const std::uint32_t cv = version_load(leaf_meta_at(c, child)->version);
       if ((cv & 1) || !version_validate(node->version, v)) return false;
       *leaf = child;
