@@ -97,7 +97,8 @@ TEST(CliUsage, ExtraArgument) {
 }
 
 TEST(CliUsage, BadOptionValues) {
-  expect_error(run_cli({"bfs", "x.mtx", "--source", "abc"}), 2, "abc");
+  expect_error(run_cli({"bfs", "x.mtx", "--source", "abc"}), 2, "'abc' for --source");
+  expect_error(run_cli({"bfs", "x.mtx", "--source=-1"}), 2, "'-1' for --source");
   expect_error(run_cli({"pagerank", "x.mtx", "--damping", "1.5"}), 2, "--damping");
   expect_error(run_cli({"stream", "--batch-size", "0"}), 2, "--batch-size");
   expect_error(run_cli({"stream", "--initial-fraction", "-0.5"}), 2, "--initial-fraction");

@@ -38,6 +38,24 @@ std::string wrap_text(const std::string& text, std::size_t width) {
   flush_word();
   return out + line;
 }
+/// cxxopts says "Argument 'abc' failed to parse" without the option: find it on the command line.
+std::string bad_value_message(const std::string& original, int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const auto eq = arg.find('=');
+    if (eq != std::string::npos) {
+      const std::string value = arg.substr(eq + 1);
+      if (original.find(value) != std::string::npos && !value.empty()) {
+        return "invalid value '" + value + "' for " + arg.substr(0, eq);
+      }
+    } else if (i + 1 < argc && !std::string(argv[i + 1]).empty() &&
+               original.find(std::string(argv[i + 1])) != std::string::npos) {
+      return "invalid value '" + std::string(argv[i + 1]) + "' for " + arg;
+    }
+  }
+  return original;
+}
 }  // namespace
 
 CommandOptions::CommandOptions(const std::string& command, const std::string& description,
@@ -96,6 +114,8 @@ std::optional<cxxopts::ParseResult> CommandOptions::parse(int argc, const char* 
   std::optional<cxxopts::ParseResult> result;
   try {
     result = options.parse(argc, argv);
+  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+    throw UsageError(bad_value_message(e.what(), argc, argv) + " (" + see_help() + ")");
   } catch (const cxxopts::exceptions::exception& e) {
     throw UsageError(std::string(e.what()) + " (" + see_help() + ")");
   }
