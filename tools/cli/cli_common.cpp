@@ -209,9 +209,8 @@ InputGraph load_graph(const std::string& path, const datasets::ReadOptions& opti
     with_progress.progress = [&progress, name, t0](std::uint64_t done, std::uint64_t total) {
       if (seconds_since(t0) < 0.5) return;  // only long reads get a progress line
       if (total > 0) {
-        progress.show(fmt::format("reading {}: {:.0f}% of {:.1f} MB", name,
-                                  100.0 * static_cast<double>(done) / static_cast<double>(total),
-                                  static_cast<double>(total) / 1e6));
+        progress.show(fmt::format("reading {}: {:.0f}%", name,
+                                  100.0 * static_cast<double>(done) / static_cast<double>(total)));
       } else {
         progress.show(fmt::format("reading {}: {:.1f} MB", name, static_cast<double>(done) / 1e6));
       }
