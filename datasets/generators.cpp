@@ -35,13 +35,13 @@ struct IdScrambler {
   }
 };
 
-std::uint64_t threshold(double p) {
-  // Probabilities as 32-bit fixed-point thresholds: compared with integers, so the quadrant
+std::uint32_t threshold(double p) {
+  // Probabilities as 16-bit fixed-point thresholds: compared with integers, so the quadrant
   // choice does not depend on floating-point details of the platform.
-  double t = std::ldexp(p, 32);
+  double t = std::ldexp(p, 16);
   if (t <= 0) return 0;
-  if (t >= 4294967296.0) return 4294967296ull;
-  return static_cast<std::uint64_t>(std::llround(t));
+  if (t >= 65536.0) return 65536;
+  return static_cast<std::uint32_t>(std::llround(t));
 }
 
 }  // namespace
@@ -58,33 +58,42 @@ EdgeList generate_rmat(const RmatParams& p) {
   const double m_real = p.edge_factor * static_cast<double>(n);
   if (m_real > 1e11) throw InvalidArgument("generate_rmat: too many edges requested");
   const std::uint64_t m = static_cast<std::uint64_t>(std::llround(m_real));
-  const std::uint64_t ta = threshold(p.a), tab = threshold(p.a + p.b),
+  // Four levels per 64-bit draw, 16 bits each: thresholds are exact to 2^-16.
+  const std::uint32_t ta = threshold(p.a), tab = threshold(p.a + p.b),
                       tabc = threshold(p.a + p.b + p.c);
   const IdScrambler scramble(p.scale, p.seed ^ 0x5c4a3b2d1e0f9876ull);
+  const unsigned scale = p.scale;
+  const bool scramble_ids = p.scramble_ids;
+  const std::uint64_t seed = p.seed;
 
   EdgeList out;
   out.num_vertices = n;
   out.symmetric = p.symmetric;
   out.src.resize(m);
   out.dst.resize(m);
-  detail::parallel_for(m, [&](std::uint64_t begin, std::uint64_t end) {
+  vertex_t* const src = out.src.data();
+  vertex_t* const dst = out.dst.data();
+  detail::parallel_for(m, [=](std::uint64_t begin, std::uint64_t end) {
     for (std::uint64_t i = begin; i < end; ++i) {
-      detail::SplitMix64 rng = detail::stream_for(p.seed, i);
-      std::uint64_t u = 0, v = 0, r = 0;
-      for (unsigned level = 0; level < p.scale; ++level) {
-        // Two levels per 64-bit draw.
-        if ((level & 1) == 0) r = rng.next();
-        const std::uint64_t x = (level & 1) ? (r >> 32) : (r & 0xffffffffull);
-        const std::uint64_t row = x >= tab, col = (x >= ta && x < tab) || x >= tabc;
-        u = (u << 1) | row;
-        v = (v << 1) | col;
+      detail::SplitMix64 rng = detail::stream_for(seed, i);
+      std::uint64_t u = 0, v = 0;
+      for (unsigned level = 0; level < scale; level += 4) {
+        std::uint64_t r = rng.next();
+        const unsigned levels = scale - level < 4 ? scale - level : 4;
+        for (unsigned k = 0; k < levels; ++k, r >>= 16) {
+          const std::uint32_t x = static_cast<std::uint32_t>(r & 0xffff);
+          // Quadrant 0..3 = a, b, c, d: its high bit is the row bit, its low bit the column bit.
+          const unsigned q = (x >= ta) + (x >= tab) + (x >= tabc);
+          u = (u << 1) | (q >> 1);
+          v = (v << 1) | (q & 1);
+        }
       }
-      if (p.scramble_ids) {
+      if (scramble_ids) {
         u = scramble(u);
         v = scramble(v);
       }
-      out.src[i] = static_cast<vertex_t>(u);
-      out.dst[i] = static_cast<vertex_t>(v);
+      src[i] = static_cast<vertex_t>(u);
+      dst[i] = static_cast<vertex_t>(v);
     }
   });
   return out;

@@ -50,12 +50,14 @@ inline FieldStatus parse_u64(const char*& p, const char* e, std::uint64_t& out) 
   if (*q == '+') ++q;
   const char* digits = q;
   std::uint64_t v = 0;
+  // Up to 19 digits cannot overflow; longer numbers take the checked path.
+  const char* fast_end = e - q > 19 ? q + 19 : e;
+  while (q < fast_end && static_cast<unsigned char>(*q - '0') < 10)
+    v = v * 10 + static_cast<unsigned>(*q++ - '0');
   bool overflow = false;
   while (q < e && static_cast<unsigned char>(*q - '0') < 10) {
-    unsigned d = static_cast<unsigned>(*q - '0');
-    if (v > (UINT64_MAX - d) / 10) overflow = true;
-    v = v * 10 + d;
-    ++q;
+    overflow |= __builtin_mul_overflow(v, 10u, &v);
+    overflow |= __builtin_add_overflow(v, static_cast<unsigned>(*q++ - '0'), &v);
   }
   if (q == digits || (q < e && !is_space(*q))) return FieldStatus::not_a_number;
   if (overflow) return FieldStatus::overflow;

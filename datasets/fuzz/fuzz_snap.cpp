@@ -1,0 +1,7 @@
+// libFuzzer entry point for the snap reader (see fuzz_targets.hpp).
+#include "fuzz_targets.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  wg::datasets::fuzz::snap(data, size);
+  return 0;
+}

@@ -1,0 +1,98 @@
+#pragma once
+// The fuzz targets' bodies, shared by the libFuzzer executables (datasets/fuzz, clang only) and by
+// the corpus replay test (tests/datasets/corpus_replay_test.cpp) that runs in every build.
+//
+// Contract checked: a reader either returns a well-formed result or throws wg::Error (ParseError
+// for bad text, Error for bad gzip). Any other exception escapes to the caller (libFuzzer reports
+// it); a broken invariant of the result calls std::abort().
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/detail/gzip.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
+#include <warpgraph/datasets/update_stream.hpp>
+
+namespace wg::datasets::fuzz {
+
+inline void require(bool ok) {
+  if (!ok) std::abort();
+}
+
+inline void check_edges(const EdgeList& e) {
+  require(e.src.size() == e.dst.size());
+  require(e.weight.empty() || e.weight.size() == e.src.size());
+  for (std::size_t i = 0; i < e.size(); ++i)
+    require(e.src[i] < e.num_vertices && e.dst[i] < e.num_vertices);
+}
+
+/// Inputs starting with the gzip magic are decompressed first (at most 16 MiB).
+inline std::string_view maybe_gunzip(std::string_view in, std::string& storage) {
+  if (!detail::is_gzip(in)) return in;
+  storage = detail::gunzip(in, "<fuzz>", {}, std::uint64_t{16} << 20);
+  return storage;
+}
+
+inline void matrix_market(const std::uint8_t* data, std::size_t size) {
+  std::string storage;
+  try {
+    std::string_view text = maybe_gunzip({reinterpret_cast<const char*>(data), size}, storage);
+    ReadResult r = parse_matrix_market(text, "<fuzz>");
+    check_edges(r.edges);
+    require(r.edges.size() == r.mm.entries);
+    require(r.edges.num_vertices == std::max(r.mm.rows, r.mm.cols));
+    require(r.edges.weighted() == (r.mm.field != MatrixMarketHeader::Field::pattern));
+  } catch (const ParseError& e) {
+    require(e.what() != nullptr && !e.problem().empty());
+  } catch (const Error&) {
+  }
+}
+
+/// First byte: options (bit 0 compact_ids, bit 1 directed); the rest is the text.
+inline void snap(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  ReadOptions o;
+  o.compact_ids = data[0] & 1;
+  o.snap_undirected = !(data[0] & 2);
+  std::string storage;
+  try {
+    std::string_view text =
+        maybe_gunzip({reinterpret_cast<const char*>(data + 1), size - 1}, storage);
+    ReadResult r = parse_snap(text, o, "<fuzz>");
+    check_edges(r.edges);
+    require(!r.edges.empty());
+    require(r.edges.symmetric == o.snap_undirected);
+    if (o.compact_ids) require(r.original_ids.size() == r.edges.num_vertices);
+  } catch (const ParseError& e) {
+    require(!e.problem().empty());
+  } catch (const Error&) {
+  }
+}
+
+/// First byte: bit 0 selects the temporal reader (window = 1 + second byte), bit 1 directed.
+inline void updates(const std::uint8_t* data, std::size_t size) {
+  if (size < 2) return;
+  const bool temporal = data[0] & 1, symmetric = !(data[0] & 2);
+  const std::uint64_t window = 1 + data[1];
+  std::string storage;
+  try {
+    std::string_view text =
+        maybe_gunzip({reinterpret_cast<const char*>(data + 2), size - 2}, storage);
+    UpdateStream s = temporal ? parse_temporal_snap(text, window, symmetric, "<fuzz>")
+                              : parse_update_text(text, symmetric, "<fuzz>");
+    require(!s.batches.empty());
+    for (const auto& b : s.batches) {
+      require(!b.edges.empty());
+      require(b.edges.symmetric == symmetric);
+      require(!temporal || b.kind == UpdateBatch::Kind::insert);
+      check_edges(b.edges);
+    }
+  } catch (const ParseError& e) {
+    require(!e.problem().empty());
+  } catch (const Error&) {
+  }
+}
+
+}  // namespace wg::datasets::fuzz
