@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <thread>
@@ -12,9 +13,14 @@
 
 namespace wg::cpu::detail {
 
-/// Number of worker threads to use when the caller asked for `requested` (0 = all cores).
+/// Number of worker threads to use when the caller asked for `requested`: 0 means the
+/// WG_CPU_THREADS environment variable when set, else all cores.
 inline unsigned resolve_threads(unsigned requested) {
   if (requested) return requested;
+  if (const char* env = std::getenv("WG_CPU_THREADS")) {
+    const long n = std::strtol(env, nullptr, 10);
+    if (n > 0 && n <= 4096) return static_cast<unsigned>(n);
+  }
   const unsigned hw = std::thread::hardware_concurrency();
   return hw ? hw : 1;
 }
