@@ -253,6 +253,38 @@ TEST(CliOutput, BfsOutputFileEqualsTheReference) {
   }
 }
 
+TEST(CliOutput, TcCcSsspOutputFilesEqualTheReference) {
+  WG_REQUIRE_DATASET(path, "netscience.mtx");  // weighted, 396 components
+  const auto g = wg::datasets::read_graph(path);
+  const std::string tc_out = wg::test::temp_path("tc.txt"), cc_out = wg::test::temp_path("cc.txt"),
+                    sssp_out = wg::test::temp_path("sssp.txt");
+  ASSERT_EQ(run_cli({"tc", path, "--output", tc_out}).exit_code, 0);
+  ASSERT_EQ(run_cli({"cc", path, "--output", cc_out}).exit_code, 0);
+  ASSERT_EQ(run_cli({"sssp", path, "--source", "33", "--output", sssp_out}).exit_code, 0);
+  const auto triangles = wg::reference::triangle_count(g.edges).per_vertex;
+  const auto components = wg::reference::connected_components(g.edges).component;
+  const auto dist = wg::reference::sssp(g.edges, 33);
+  const auto tc_lines = read_lines(tc_out), cc_lines = read_lines(cc_out),
+             sssp_lines = read_lines(sssp_out);
+  ASSERT_EQ(tc_lines.size(), g.edges.num_vertices);
+  ASSERT_EQ(cc_lines.size(), g.edges.num_vertices);
+  ASSERT_EQ(sssp_lines.size(), g.edges.num_vertices);
+  for (std::size_t v = 0; v < g.edges.num_vertices; ++v) {
+    const std::string id = std::to_string(v) + " ";
+    EXPECT_EQ(tc_lines[v], id + std::to_string(triangles[v]));
+    EXPECT_EQ(cc_lines[v], id + std::to_string(components[v]));
+    std::istringstream fields(sssp_lines[v]);
+    std::string vertex, d;
+    fields >> vertex >> d;
+    EXPECT_EQ(vertex, std::to_string(v));
+    if (std::isinf(dist[v])) {
+      EXPECT_EQ(d, "inf");
+    } else {
+      EXPECT_DOUBLE_EQ(std::stod(d), dist[v]) << "vertex " << v;
+    }
+  }
+}
+
 TEST(CliOutput, PagerankTopIsSortedAndMatchesTheReference) {
   WG_REQUIRE_DATASET(path, "karate.mtx");
   const json j = parse_json(run_cli({"pagerank", path, "--top", "5", "--json"}));
