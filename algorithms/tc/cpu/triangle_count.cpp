@@ -62,30 +62,41 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
     return std::span<const vertex_t>(out.data() + offsets[u], offsets[u + 1] - offsets[u]);
   };
 
+  // For each u: mark out(u) in a per-thread bitmap, then test every x of out(w), w in out(u):
+  // |out(w)| bit tests per oriented edge (a merge would also walk out(u) each time).
   TriangleCounts result;
   std::vector<std::uint64_t> partial(threads, 0);
   if (options.per_vertex) result.per_vertex.assign(n, 0);
+  const std::size_t words = (n + 63) / 64;
+  std::vector<std::vector<std::uint64_t>> marks(threads);
   detail::parallel_dynamic(n, threads, 64, [&](std::size_t ui, unsigned t) {
     const vertex_t u = vertex_t(ui);
     const auto lu = list(u);
+    if (lu.size() < 2) return;
+    std::vector<std::uint64_t>& mark = marks[t];
+    if (mark.empty()) mark.assign(words, 0);
+    for (vertex_t w : lu) mark[w >> 6] |= std::uint64_t{1} << (w & 63);
+    auto marked = [&](vertex_t x) { return (mark[x >> 6] >> (x & 63)) & 1; };
     std::uint64_t found = 0;
     for (vertex_t w : lu) {
       if (!options.per_vertex) {
-        found += detail::intersection_size(lu, list(w));
+        for (vertex_t x : list(w)) found += marked(x);
         continue;
       }
       std::uint64_t at_w = 0;
-      detail::intersect(lu, list(w), [&](vertex_t x) {
+      for (vertex_t x : list(w)) {
+        if (!marked(x)) continue;
         ++at_w;
         std::atomic_ref<std::uint64_t>(result.per_vertex[x])
             .fetch_add(1, std::memory_order_relaxed);
-      });
+      }
       if (at_w) {
         std::atomic_ref<std::uint64_t>(result.per_vertex[w])
             .fetch_add(at_w, std::memory_order_relaxed);
       }
       found += at_w;
     }
+    for (vertex_t w : lu) mark[w >> 6] = 0;
     if (options.per_vertex && found) {
       std::atomic_ref<std::uint64_t>(result.per_vertex[u])
           .fetch_add(found, std::memory_order_relaxed);
