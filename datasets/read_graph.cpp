@@ -2,7 +2,10 @@
 // lines are parsed in chunks, one thread per chunk, without per-line allocation.
 #include <warpgraph/datasets/read_graph.hpp>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -19,6 +22,40 @@
 #include <warpgraph/datasets/detail/text_scan.hpp>
 
 namespace wg::datasets {
+namespace detail {
+
+/// A read-only private mapping of a whole file; map() returns false when mapping fails (the
+/// caller then reads the file instead).
+class MappedFile {
+ public:
+  MappedFile() = default;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile() { unmap(); }
+  bool map(const std::string& path, std::uint64_t size) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (p == MAP_FAILED) return false;
+    ::madvise(p, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
+    data_ = p;
+    size_ = static_cast<std::size_t>(size);
+    return true;
+  }
+  void unmap() {
+    if (data_) ::munmap(data_, size_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+  std::string_view view() const { return {static_cast<const char*>(data_), size_}; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace detail
 namespace {
 
 using detail::FieldStatus;
@@ -591,19 +628,39 @@ std::string read_file(const std::string& path, const ProgressFn& progress) {
 }
 
 ReadResult read_graph(const std::string& path, const ReadOptions& options) {
-  // Progress: reading counts the file's size, parsing counts it again (done/total is the
-  // fraction of the whole read).
+  // Plain regular files are memory-mapped and parsed in place (no copy); gzip files and
+  // anything else (pipes, empty files) are read into memory first.
+  // Progress: for read-then-parse, reading counts the file's size and parsing counts it again;
+  // for mapped files parsing counts both (done/total is the fraction of the whole read).
   std::uint64_t file_size = 0;
-  if (struct stat st{}; ::stat(path.c_str(), &st) == 0)
+  if (struct stat st{}; ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
     file_size = static_cast<std::uint64_t>(st.st_size);
   const std::uint64_t span = std::max<std::uint64_t>(file_size, 1);
-  ProgressFn read_progress;
-  if (options.progress)
-    read_progress = [&](std::uint64_t done, std::uint64_t) {
-      options.progress(std::min(done, span), 2 * span);
-    };
-  std::string text = read_file(path, read_progress);
-  ProgressFn parse_progress = scaled(options.progress, span, span);
+  std::string owned;
+  std::string_view text;
+  detail::MappedFile mapped;
+  ProgressFn parse_progress;
+  if (file_size > 0 && mapped.map(path, file_size) && !detail::is_gzip(mapped.view())) {
+    text = mapped.view();
+    if (options.progress) {
+      options.progress(0, 2 * span);
+      parse_progress = [&](std::uint64_t done, std::uint64_t total) {
+        options.progress(
+            total ? static_cast<std::uint64_t>(static_cast<double>(done) / total * 2 * span) : 0,
+            2 * span);
+      };
+    }
+  } else {
+    mapped.unmap();
+    ProgressFn read_progress;
+    if (options.progress)
+      read_progress = [&](std::uint64_t done, std::uint64_t) {
+        options.progress(std::min(done, span), 2 * span);
+      };
+    owned = read_file(path, read_progress);
+    text = owned;
+    parse_progress = scaled(options.progress, span, span);
+  }
 
   FileFormat format = options.format;
   if (format == FileFormat::automatic) {
