@@ -17,6 +17,7 @@
 #include <warpgraph/datasets/update_stream.hpp>
 
 #include "backend.hpp"
+#include "stream_check.hpp"
 
 namespace {
 
@@ -161,6 +162,70 @@ TEST(ReferenceBackend, MismatchedEdgeListIsRejected) {
   bad.src = {0, 1};
   bad.dst = {1};
   EXPECT_THROW(backend->insert_edges(bad), wg::InvalidArgument);
+}
+
+/// A backend that forwards to the reference but can lie: about the count after a batch, about
+/// its recount, or by losing one edge.
+class FaultyBackend final : public wg::cli::GraphBackend {
+ public:
+  enum class Fault { none, running_count, recount, lost_edge };
+  explicit FaultyBackend(Fault f) : fault_(f), inner_(wg::cli::make_reference_backend()) {}
+  std::string name() const override { return "faulty"; }
+  wg::cli::BatchOutcome build(const EdgeList& e) override { return inner_->build(e); }
+  wg::cli::BatchOutcome insert_edges(const EdgeList& b) override {
+    auto o = inner_->insert_edges(b);
+    if (fault_ == Fault::running_count) ++o.triangles;
+    return o;
+  }
+  wg::cli::BatchOutcome erase_edges(const EdgeList& b) override { return inner_->erase_edges(b); }
+  std::uint64_t recount_triangles(std::vector<std::uint64_t>* pv) override {
+    return inner_->recount_triangles(pv) + (fault_ == Fault::recount ? 1 : 0);
+  }
+  EdgeList export_edges() override {
+    EdgeList e = inner_->export_edges();
+    if (fault_ == Fault::lost_edge && !e.empty()) {
+      e.src.pop_back();
+      e.dst.pop_back();
+    }
+    return e;
+  }
+  std::uint64_t num_vertices() const override { return inner_->num_vertices(); }
+  std::uint64_t num_edges() const override { return inner_->num_edges(); }
+
+ private:
+  Fault fault_;
+  std::unique_ptr<wg::cli::GraphBackend> inner_;
+};
+
+TEST(StreamVerification, DetectsEveryKindOfDisagreement) {
+  wg::datasets::RmatParams rmat;
+  rmat.scale = 8;
+  const EdgeList graph = wg::datasets::generate_rmat(rmat);
+  wg::datasets::StreamParams params;
+  params.batch_size = 256;
+  const auto stream = wg::datasets::make_update_stream(graph, params);
+  ASSERT_FALSE(stream.batches.empty());
+  using Fault = FaultyBackend::Fault;
+  for (Fault f : {Fault::none, Fault::running_count, Fault::recount, Fault::lost_edge}) {
+    FaultyBackend backend(f);
+    std::uint64_t count = backend.build(stream.initial).triangles;
+    for (const auto& b : stream.batches) {
+      count = (b.kind == wg::datasets::UpdateBatch::Kind::insert ? backend.insert_edges(b.edges)
+                                                                 : backend.erase_edges(b.edges))
+                  .triangles;
+    }
+    const auto v = wg::cli::verify_stream(backend, count, stream, &graph);
+    const int fault = static_cast<int>(f);
+    ASSERT_TRUE(v.input_reference.has_value());
+    if (f == Fault::none) {
+      EXPECT_TRUE(v.ok()) << v.problems.front();
+      EXPECT_TRUE(v.edges_match);
+      EXPECT_EQ(*v.input_reference, count);
+    } else {
+      EXPECT_FALSE(v.ok()) << "fault " << fault << " not detected";
+    }
+    if (f == Fault::lost_edge) EXPECT_FALSE(v.edges_match);
+  }
 }
 
 TEST(BackendRegistry, NamesAndAuto) {

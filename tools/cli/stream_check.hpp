@@ -1,0 +1,33 @@
+#pragma once
+// The final checks of `warpgraph stream --verify`, separate so that tests can feed them a faulty
+// backend.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <warpgraph/datasets/update_stream.hpp>
+
+#include "backend.hpp"
+
+namespace wg::cli {
+
+struct Verification {
+  std::uint64_t recount = 0;                     ///< the backend's static recount
+  std::uint64_t reference = 0;                   ///< reference count of the backend's graph
+  std::optional<std::uint64_t> input_reference;  ///< reference count of the input graph
+  std::uint64_t exported_edges = 0, model_edges = 0;
+  bool edges_match = false;           ///< backend's graph == replay of the stream on a host set
+  std::vector<std::string> problems;  ///< empty when every check agrees with final_count
+  bool ok() const { return problems.empty(); }
+};
+
+/// Checks a stream's final state: `final_count` (the running count after the last batch) must
+/// equal the backend's recount, the reference (Boost.Graph) count of export_edges(), and, when
+/// `input_graph` is given (generated streams end on it), the reference count of the input; the
+/// exported graph must equal the simple graph obtained by replaying `stream` on a host edge set,
+/// and num_edges() its size. Each disagreement adds a sentence to `problems`.
+Verification verify_stream(GraphBackend& backend, std::uint64_t final_count,
+                           const datasets::UpdateStream& stream, const EdgeList* input_graph);
+
+}  // namespace wg::cli
