@@ -15,11 +15,16 @@ void SlabMap::insert_async(const std::uint32_t* keys, const std::uint32_t* value
   if (n == 0) return;
   const auto r = ref();
   auto* c = core_.counters();
+  if (core_.config().tile_lanes == 8) {
+    detail::map_insert_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c);
+    WG_CUDA_CHECK_LAST();
+    return;
+  }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::map_insert_kernel<16><<<detail::persistent_grid<detail::map_insert_kernel<16>>(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    case 8: detail::map_insert_kernel<8><<<detail::persistent_grid<detail::map_insert_kernel<8>>(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    case 4: detail::map_insert_kernel<4><<<detail::persistent_grid<detail::map_insert_kernel<4>>(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    default: detail::map_insert_kernel<1><<<detail::persistent_grid<detail::map_insert_kernel<1>>(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    case 16: detail::map_insert_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    case 8: detail::map_insert_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    case 4: detail::map_insert_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    default: detail::map_insert_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
   }
   WG_CUDA_CHECK_LAST();
 }
@@ -51,7 +56,7 @@ std::uint64_t SlabMap::insert(const std::vector<std::uint32_t>& keys,
 std::uint64_t SlabMap::erase(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return 0;
   core_.begin_op(stream);
-  detail::map_erase_kernel<<<detail::persistent_grid<detail::map_erase_kernel>(n), kBlockThreads, 0, stream>>>(ref(), keys, n,
+  detail::map_erase_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(ref(), keys, n,
                                                                       core_.counters());
   WG_CUDA_CHECK_LAST();
   const detail::OpCounts c = core_.take_counts(stream);
@@ -70,16 +75,16 @@ void SlabMap::find_async(const std::uint32_t* keys, std::uint64_t n, std::uint32
   if (n == 0) return;
   const auto r = ref();
   auto* c = core_.counters();
-  if (core_.config().lookup_lanes == 8) {
-    detail::map_find_tile8_kernel<<<detail::persistent_grid<detail::map_find_tile8_kernel>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c);
+  if (core_.config().tile_lanes == 8) {
+    detail::map_find_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c);
     WG_CUDA_CHECK_LAST();
     return;
   }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::map_find_kernel<16><<<detail::persistent_grid<detail::map_find_kernel<16>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    case 8: detail::map_find_kernel<8><<<detail::persistent_grid<detail::map_find_kernel<8>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    case 4: detail::map_find_kernel<4><<<detail::persistent_grid<detail::map_find_kernel<4>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    default: detail::map_find_kernel<1><<<detail::persistent_grid<detail::map_find_kernel<1>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    case 16: detail::map_find_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    case 8: detail::map_find_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    case 4: detail::map_find_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    default: detail::map_find_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
   }
   WG_CUDA_CHECK_LAST();
 }

@@ -14,11 +14,16 @@ void SlabSet::insert_async(const std::uint32_t* keys, std::uint64_t n, cudaStrea
   if (n == 0) return;
   const auto r = ref();
   auto* c = core_.counters();
+  if (core_.config().tile_lanes == 8) {
+    detail::set_insert_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c);
+    WG_CUDA_CHECK_LAST();
+    return;
+  }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::set_insert_kernel<16><<<detail::persistent_grid<detail::set_insert_kernel<16>>(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    case 8: detail::set_insert_kernel<8><<<detail::persistent_grid<detail::set_insert_kernel<8>>(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    case 4: detail::set_insert_kernel<4><<<detail::persistent_grid<detail::set_insert_kernel<4>>(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    default: detail::set_insert_kernel<1><<<detail::persistent_grid<detail::set_insert_kernel<1>>(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    case 16: detail::set_insert_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    case 8: detail::set_insert_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    case 4: detail::set_insert_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    default: detail::set_insert_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
   }
   WG_CUDA_CHECK_LAST();
 }
@@ -45,7 +50,7 @@ std::uint64_t SlabSet::insert(const std::vector<std::uint32_t>& keys, cudaStream
 std::uint64_t SlabSet::erase(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return 0;
   core_.begin_op(stream);
-  detail::set_erase_kernel<<<detail::persistent_grid<detail::set_erase_kernel>(n), kBlockThreads, 0, stream>>>(ref(), keys, n,
+  detail::set_erase_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(ref(), keys, n,
                                                                       core_.counters());
   WG_CUDA_CHECK_LAST();
   const detail::OpCounts c = core_.take_counts(stream);
@@ -64,16 +69,16 @@ void SlabSet::contains_async(const std::uint32_t* keys, std::uint64_t n, bool* o
   if (n == 0) return;
   const auto r = ref();
   auto* c = core_.counters();
-  if (core_.config().lookup_lanes == 8) {
-    detail::set_contains_tile8_kernel<<<detail::persistent_grid<detail::set_contains_tile8_kernel>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c);
+  if (core_.config().tile_lanes == 8) {
+    detail::set_contains_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c);
     WG_CUDA_CHECK_LAST();
     return;
   }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::set_contains_kernel<16><<<detail::persistent_grid<detail::set_contains_kernel<16>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    case 8: detail::set_contains_kernel<8><<<detail::persistent_grid<detail::set_contains_kernel<8>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    case 4: detail::set_contains_kernel<4><<<detail::persistent_grid<detail::set_contains_kernel<4>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    default: detail::set_contains_kernel<1><<<detail::persistent_grid<detail::set_contains_kernel<1>>(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    case 16: detail::set_contains_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    case 8: detail::set_contains_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    case 4: detail::set_contains_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    default: detail::set_contains_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
   }
   WG_CUDA_CHECK_LAST();
 }

@@ -19,13 +19,14 @@ struct SlabTableConfig {
   /// or when the maximum is reached, they throw wg::CapacityError (the batch is then partly
   /// applied: the keys that found room are in the table).
   bool grow_on_exhaustion = true;
-  /// Tasks a warp starts at once in the bulk kernels (1 = plain WCWS, one task at a time; 4, 8 or
+  /// With tile_lanes 32: tasks a warp starts at once in the bulk kernels (1 = plain WCWS, one task at a time; 4, 8 or
   /// 16: the warp issues that many base-slab reads, then that many slot CASes, together, and
   /// falls back to plain WCWS for the tasks that need more: long chains, lost races).
   std::uint32_t lookahead = 8;
-  /// Lanes per lookup in the bulk find/contains kernels: 8 (four lookups per warp at once, each
-  /// lane reading 16 bytes of the slab) or 32 (warp-cooperative, with `lookahead`).
-  std::uint32_t lookup_lanes = 8;
+  /// Lanes per task in the bulk insert and find/contains kernels: 8 (a warp runs four tasks at
+  /// once, each lane reading 16 bytes of the slab; inserts that need a new slab finish on the
+  /// 32-lane path) or 32 (warp-cooperative work sharing, with `lookahead`).
+  std::uint32_t tile_lanes = 8;
 };
 
 }  // namespace wg::slab

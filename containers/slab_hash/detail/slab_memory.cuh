@@ -22,6 +22,18 @@ __device__ __forceinline__ std::uint64_t load_relaxed(const std::uint64_t* p) {
   asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
+/// 16-byte relaxed loads: four 32-bit words (each single-copy atomic) or two 64-bit pairs (each
+/// single-copy atomic, so a pair is never torn).
+__device__ __forceinline__ uint4 load_relaxed_v4(const std::uint32_t* p) {
+  uint4 v;
+  asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void load_relaxed_v2(const std::uint64_t* p, std::uint64_t& a,
+                                                std::uint64_t& b) {
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+}
 __device__ __forceinline__ std::uint32_t load_readonly(const std::uint32_t* p) { return __ldg(p); }
 __device__ __forceinline__ std::uint64_t load_readonly(const std::uint64_t* p) {
   return __ldg(reinterpret_cast<const unsigned long long*>(p));

@@ -69,21 +69,6 @@ inline unsigned grid_for(std::uint64_t items, std::uint64_t per_block = kBlockTh
   return static_cast<unsigned>(g == 0 ? 1 : (g > 0x7FFFFFFFull ? 0x7FFFFFFFull : g));
 }
 
-/// A grid that keeps every SM full and no more (the kernels stride over their items): fewer,
-/// longer-lived warps, so the per-warp counter atomics stay few. Cached per kernel (one device).
-template <auto Kernel>
-unsigned persistent_grid(std::uint64_t items) {
-  static int blocks = [] {
-    int dev = 0, sms = 0, per_sm = 0;
-    WG_CUDA_TRY(cudaGetDevice(&dev));
-    WG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    WG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, kBlockThreads, 0));
-    return (per_sm > 0 ? per_sm : 1) * sms;
-  }();
-  const unsigned full = grid_for(items);
-  return full < static_cast<unsigned>(blocks) ? full : static_cast<unsigned>(blocks);
-}
-
 template <class Ref, class F>
 __global__ void for_each_kernel(Ref ref, F f) {
   for_each_warp_item(ref.num_buckets(), [&](const warp_tile& tile, std::uint64_t b) {

@@ -42,7 +42,7 @@ TEST_P(SlabSetModel, RandomBatchesMatchUnorderedSet) {
   cfg.expected_keys = n / 2;
   cfg.load_factor = 0.7;
   cfg.lookahead = GetParam();
-  cfg.lookup_lanes = GetParam() == 8 ? 8 : 32;  // both bulk lookup kernels
+  cfg.tile_lanes = GetParam() == 8 ? 8 : 32;  // both bulk kernel families
   cfg.allocator.slabs_per_super_block = 1024;  // small pool: exercises growth too
   SlabSet set(cfg, stream);
   std::unordered_set<u32> model;
@@ -94,7 +94,7 @@ TEST_P(SlabMapModel, RandomBatchesMatchUnorderedMap) {
   cfg.expected_keys = n / 2;
   cfg.load_factor = 0.7;
   cfg.lookahead = GetParam();
-  cfg.lookup_lanes = GetParam() == 8 ? 8 : 32;  // both bulk lookup kernels
+  cfg.tile_lanes = GetParam() == 8 ? 8 : 32;  // both bulk kernel families
   cfg.allocator.slabs_per_super_block = 1024;
   SlabMap map(cfg, stream);
   std::unordered_map<u32, u32> model;

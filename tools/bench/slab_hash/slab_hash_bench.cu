@@ -10,7 +10,8 @@
 // Timing: CUDA events around the kernel only (set-up such as clearing the table is outside),
 // warm-up runs first, median of --reps runs; averages over configurations are harmonic means.
 // variants: "wcws" = plain warp-cooperative work sharing (the original algorithm); "laG" =
-// SlabTableConfig::lookahead G (tasks a warp starts at once); "+t8" = lookup_lanes 8.
+// SlabTableConfig::lookahead G (tasks a warp starts at once); "t8" = tile_lanes 8 (the default
+// configuration: four 8-lane tasks per warp).
 #include <cxxopts.hpp>
 
 #include <cstdio>
@@ -151,9 +152,9 @@ void bench_table(Context& ctx, const std::string& kind, int log2n, double lf,
   SlabTableConfig cfg;
   cfg.num_buckets = buckets_for(n, lf, Table::kSlotsPerSlab);
   // Variants: "wcws" = the original algorithm (one task per warp at a time, 32-lane lookups);
-  // "laG" = lookahead G in the bulk kernels; "+t8" = 8-lane bulk lookups.
+  // "laG" = lookahead G in the 32-lane bulk kernels; "t8" = 8-lane bulk kernels (the default).
   cfg.lookahead = variant.rfind("la", 0) == 0 ? static_cast<u32>(std::atoi(variant.c_str() + 2)) : 1;
-  cfg.lookup_lanes = variant.find("t8") != std::string::npos ? 8 : 32;
+  cfg.tile_lanes = variant.find("t8") != std::string::npos ? 8 : 32;
   cfg.allocator = SlabAllocatorConfig{1u << 18, 1, 64};
   Table table(cfg, stream);
   auto insert_async = [&] {
@@ -227,8 +228,8 @@ int main(int argc, char** argv) {
   opts.add_options()("json", "write JSON records here", cxxopts::value<std::string>()->default_value(""))(
       "sizes", "log2 of key counts", cxxopts::value<std::string>()->default_value("20,22,24"))(
       "load-factors", "load factors", cxxopts::value<std::string>()->default_value("0.4,0.55,0.6,0.8"))(
-      "variants", "wcws (original algorithm), laG (lookahead G), laG+t8 (and 8-lane lookups)",
-      cxxopts::value<std::string>()->default_value("wcws,la8,la8+t8,la4+t8"))(
+      "variants", "wcws (original algorithm), laG (32-lane tasks, lookahead G), t8 (8-lane tasks)",
+      cxxopts::value<std::string>()->default_value("wcws,la8,t8"))(
       "kinds", "map,set", cxxopts::value<std::string>()->default_value("map,set"))(
       "reps", "timed repetitions (median)", cxxopts::value<int>()->default_value("9"))(
       "warmup", "untimed runs first", cxxopts::value<int>()->default_value("2"))(
