@@ -19,10 +19,24 @@
 
 namespace wg::datasets::detail {
 
-/// Threads used for a text of `bytes` bytes: one per 16 MiB, at most the hardware threads (8).
+/// How texts are split: one chunk per `min_chunk_bytes`, at most `max_threads` chunks (0: the
+/// hardware threads, at most 8). Tests and fuzzers shrink it to exercise the chunked path on
+/// small inputs; not meant to be changed while a read is running.
+struct ChunkPolicy {
+  std::size_t min_chunk_bytes = std::size_t{16} << 20;
+  unsigned max_threads = 0;
+};
+inline ChunkPolicy& chunk_policy() {
+  static ChunkPolicy policy;
+  return policy;
+}
+
+/// Chunks (threads) used for a text of `bytes` bytes.
 inline unsigned parse_threads(std::size_t bytes) {
-  unsigned hw = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
-  std::size_t by_size = bytes / (std::size_t{16} << 20);
+  const ChunkPolicy& p = chunk_policy();
+  unsigned hw = p.max_threads ? p.max_threads
+                              : std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  std::size_t by_size = bytes / std::max<std::size_t>(1, p.min_chunk_bytes);
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(hw, by_size)));
 }
 

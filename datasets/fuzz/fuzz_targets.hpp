@@ -12,6 +12,7 @@
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/gzip.hpp>
+#include <warpgraph/datasets/detail/parallel_lines.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 
@@ -28,6 +29,46 @@ inline void check_edges(const EdgeList& e) {
     require(e.src[i] < e.num_vertices && e.dst[i] < e.num_vertices);
 }
 
+/// What a parse gave: the result, or the message of the wg::Error it threw.
+struct Outcome {
+  bool ok = false;
+  std::string error;
+  ReadResult result;
+};
+
+inline bool same(const Outcome& a, const Outcome& b) {
+  if (a.ok != b.ok) return false;
+  if (!a.ok) return a.error == b.error;
+  const ReadResult &x = a.result, &y = b.result;
+  return x.edges.src == y.edges.src && x.edges.dst == y.edges.dst &&
+         x.edges.weight == y.edges.weight && x.edges.num_vertices == y.edges.num_vertices &&
+         x.edges.symmetric == y.edges.symmetric && x.original_ids == y.original_ids &&
+         x.lines == y.lines && x.mm.rows == y.mm.rows && x.mm.cols == y.mm.cols &&
+         x.mm.entries == y.mm.entries;
+}
+
+/// Differential check of the chunked (multi-threaded) parse: the text is parsed in one chunk
+/// and again split into 2..6 chunks of any size; results and error messages must be identical.
+template <class Parse>
+Outcome parse_both_ways(std::size_t size, const Parse& parse) {
+  auto run = [&](detail::ChunkPolicy policy) {
+    detail::chunk_policy() = policy;
+    Outcome o;
+    try {
+      o.result = parse();
+      o.ok = true;
+    } catch (const Error& e) {
+      o.error = e.what();
+    }
+    detail::chunk_policy() = {};
+    return o;
+  };
+  Outcome one = run({std::size_t{1} << 40, 1});
+  Outcome many = run({1, static_cast<unsigned>(2 + size % 5)});
+  require(same(one, many));
+  return one;
+}
+
 /// Inputs starting with the gzip magic are decompressed first (at most 16 MiB).
 inline std::string_view maybe_gunzip(std::string_view in, std::string& storage) {
   if (!detail::is_gzip(in)) return in;
@@ -37,17 +78,19 @@ inline std::string_view maybe_gunzip(std::string_view in, std::string& storage) 
 
 inline void matrix_market(const std::uint8_t* data, std::size_t size) {
   std::string storage;
+  std::string_view text;
   try {
-    std::string_view text = maybe_gunzip({reinterpret_cast<const char*>(data), size}, storage);
-    ReadResult r = parse_matrix_market(text, "<fuzz>");
-    check_edges(r.edges);
-    require(r.edges.size() == r.mm.entries);
-    require(r.edges.num_vertices == std::max(r.mm.rows, r.mm.cols));
-    require(r.edges.weighted() == (r.mm.field != MatrixMarketHeader::Field::pattern));
-  } catch (const ParseError& e) {
-    require(e.what() != nullptr && !e.problem().empty());
+    text = maybe_gunzip({reinterpret_cast<const char*>(data), size}, storage);
   } catch (const Error&) {
+    return;
   }
+  Outcome o = parse_both_ways(size, [&] { return parse_matrix_market(text, "<fuzz>"); });
+  if (!o.ok) return;
+  const ReadResult& r = o.result;
+  check_edges(r.edges);
+  require(r.edges.size() == r.mm.entries);
+  require(r.edges.num_vertices == std::max(r.mm.rows, r.mm.cols));
+  require(r.edges.weighted() == (r.mm.field != MatrixMarketHeader::Field::pattern));
 }
 
 /// First byte: options (bit 0 compact_ids, bit 1 directed); the rest is the text.
@@ -57,18 +100,19 @@ inline void snap(const std::uint8_t* data, std::size_t size) {
   o.compact_ids = data[0] & 1;
   o.snap_undirected = !(data[0] & 2);
   std::string storage;
+  std::string_view text;
   try {
-    std::string_view text =
-        maybe_gunzip({reinterpret_cast<const char*>(data + 1), size - 1}, storage);
-    ReadResult r = parse_snap(text, o, "<fuzz>");
-    check_edges(r.edges);
-    require(!r.edges.empty());
-    require(r.edges.symmetric == o.snap_undirected);
-    if (o.compact_ids) require(r.original_ids.size() == r.edges.num_vertices);
-  } catch (const ParseError& e) {
-    require(!e.problem().empty());
+    text = maybe_gunzip({reinterpret_cast<const char*>(data + 1), size - 1}, storage);
   } catch (const Error&) {
+    return;
   }
+  Outcome out = parse_both_ways(size, [&] { return parse_snap(text, o, "<fuzz>"); });
+  if (!out.ok) return;
+  const ReadResult& r = out.result;
+  check_edges(r.edges);
+  require(!r.edges.empty());
+  require(r.edges.symmetric == o.snap_undirected);
+  if (o.compact_ids) require(r.original_ids.size() == r.edges.num_vertices);
 }
 
 /// First byte: bit 0 selects the temporal reader (window = 1 + second byte), bit 1 directed.

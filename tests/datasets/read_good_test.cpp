@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/fuzz/fuzz_targets.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
 #include "temp_files.hpp"
@@ -313,6 +314,65 @@ TEST(ChunkedParse, MatrixMarketEntryCountAcrossChunks) {
   } catch (const wg::ParseError& e) {
     EXPECT_EQ(e.line(), expected.size() / 2 + 3) << e.what();
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The chunked parse on tiny chunks (every split point, 2..8 threads) gives the same result or
+// the same error message as a single chunk.
+TEST(ChunkedParse, TinyChunksAgreeWithOneChunk) {
+  const char* mm_texts[] = {
+      "%%MatrixMarket matrix coordinate pattern general\n3 3 4\n1 2\n% c\n2 3\n\n3 1\n1 1\n",
+      "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n% c\n2 3\n\n3 1\n1 1\n",
+      "%%MatrixMarket matrix coordinate pattern general\n3 3 6\n1 2\n2 3\n% end\n",
+      "%%MatrixMarket matrix coordinate real symmetric\r\n4 4 3\r\n2\t1\t0.5\r\n  4 2 -1.25e2  "
+      "\r\n+3 3 +7",
+      "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 1\n2 3 x\n3 1 2\n",
+      "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 3\n3 1\n4 1\n0 0\n",
+  };
+  const char* snap_texts[] = {
+      "# c\n0 1\n2 3\n\n4 5\n6 7\n8 9\n", "0 1 2\n1 2 3\n2 3\n3 4 5\n", "0 1\n1 2\n2 3\n3 4 5\n",
+      "0 1\n1 2\n2 x\n3 4\n5 6 7 8\n",    "# only\n# comments\n",       "0 1 0.5\r\n1 2 1.5\r\n",
+  };
+  auto outcome = [](auto parse) {
+    wg::datasets::fuzz::Outcome o;
+    try {
+      o.result = parse();
+      o.ok = true;
+    } catch (const wg::Error& e) {
+      o.error = e.what();
+    }
+    return o;
+  };
+  auto& policy = wg::datasets::detail::chunk_policy();
+  for (unsigned threads = 2; threads <= 8; threads += 3)
+    for (std::size_t chunk = 1; chunk <= 16; chunk *= 2) {
+      for (const char* t : mm_texts) {
+        policy = {std::size_t{1} << 40, 1};
+        auto one = outcome([&] { return wg::datasets::parse_matrix_market(t); });
+        policy = {chunk, threads};
+        auto many = outcome([&] { return wg::datasets::parse_matrix_market(t); });
+        policy = {};
+        EXPECT_TRUE(wg::datasets::fuzz::same(one, many)) << t << "\n"
+                                                         << one.error << "\n"
+                                                         << many.error;
+      }
+      for (const char* t : snap_texts)
+        for (bool compact : {false, true}) {
+          ReadOptions o;
+          o.compact_ids = compact;
+          policy = {std::size_t{1} << 40, 1};
+          auto one = outcome([&] { return wg::datasets::parse_snap(t, o); });
+          policy = {chunk, threads};
+          auto many = outcome([&] { return wg::datasets::parse_snap(t, o); });
+          policy = {};
+          EXPECT_TRUE(wg::datasets::fuzz::same(one, many)) << t << "\n"
+                                                           << one.error << "\n"
+                                                           << many.error;
+        }
+    }
 }
 
 }  // namespace
