@@ -36,6 +36,8 @@ class CudaStream {
 
 /// Waits for `stream` and throws wg::CudaError (with the caller's file:line when used through
 /// WG_CUDA_TRY) on an asynchronous fault.
-inline void synchronize(cudaStream_t stream) { WG_CUDA_TRY(cudaStreamSynchronize(stream)); }
+inline void synchronize(cudaStream_t stream) {
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+}
 
 }  // namespace wg

@@ -15,8 +15,7 @@ std::size_t super_block_bytes(std::uint32_t slabs) {
 }
 
 __global__ void count_bits_kernel(Slab* const* super_blocks, std::uint32_t num_super_blocks,
-                                  std::uint32_t slabs_per_super_block,
-                                  unsigned long long* total) {
+                                  std::uint32_t slabs_per_super_block, unsigned long long* total) {
   const std::uint32_t words_per_sb = slabs_per_super_block / 32;
   const std::uint64_t n = std::uint64_t{num_super_blocks} * words_per_sb;
   unsigned long long local = 0;
@@ -56,7 +55,9 @@ SlabAllocator::SlabAllocator(SlabAllocatorConfig config, cudaStream_t stream, st
   }
 }
 
-SlabAllocator::~SlabAllocator() { destroy(); }
+SlabAllocator::~SlabAllocator() {
+  destroy();
+}
 
 void SlabAllocator::destroy() noexcept {
   if (h_super_blocks_) {

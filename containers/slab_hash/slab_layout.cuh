@@ -40,7 +40,9 @@ struct alignas(128) Slab {
 static_assert(sizeof(Slab) == kSlabBytes);
 
 /// True for keys a user may store (not a reserved value).
-__host__ __device__ constexpr bool is_valid_key(std::uint32_t key) { return key <= kMaxKey; }
+__host__ __device__ constexpr bool is_valid_key(std::uint32_t key) {
+  return key <= kMaxKey;
+}
 
 /// What a tile-cooperative insert did.
 enum class InsertOutcome : std::uint8_t {

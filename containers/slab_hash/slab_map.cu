@@ -10,21 +10,34 @@ using detail::kBlockThreads;
 SlabMap::SlabMap(const SlabTableConfig& config, cudaStream_t stream)
     : core_(config, kSlotsPerSlab, "SlabMap", stream) {}
 
-void SlabMap::insert_async(const std::uint32_t* keys, const std::uint32_t* values,
-                           std::uint64_t n, cudaStream_t stream) {
+void SlabMap::insert_async(const std::uint32_t* keys, const std::uint32_t* values, std::uint64_t n,
+                           cudaStream_t stream) {
   if (n == 0) return;
   const auto r = ref();
   auto* c = core_.counters();
   if (core_.config().tile_lanes == 8) {
-    detail::map_insert_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c);
+    detail::map_insert_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n,
+                                                                               c);
     WG_CUDA_CHECK_LAST();
     return;
   }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::map_insert_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    case 8: detail::map_insert_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    case 4: detail::map_insert_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
-    default: detail::map_insert_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c); break;
+    case 16:
+      detail::map_insert_kernel<16>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c);
+      break;
+    case 8:
+      detail::map_insert_kernel<8>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c);
+      break;
+    case 4:
+      detail::map_insert_kernel<4>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c);
+      break;
+    default:
+      detail::map_insert_kernel<1>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n, c);
+      break;
   }
   WG_CUDA_CHECK_LAST();
 }
@@ -76,15 +89,28 @@ void SlabMap::find_async(const std::uint32_t* keys, std::uint64_t n, std::uint32
   const auto r = ref();
   auto* c = core_.counters();
   if (core_.config().tile_lanes == 8) {
-    detail::map_find_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c);
+    detail::map_find_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values,
+                                                                             out_found, c);
     WG_CUDA_CHECK_LAST();
     return;
   }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::map_find_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    case 8: detail::map_find_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    case 4: detail::map_find_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
-    default: detail::map_find_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c); break;
+    case 16:
+      detail::map_find_kernel<16>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c);
+      break;
+    case 8:
+      detail::map_find_kernel<8>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c);
+      break;
+    case 4:
+      detail::map_find_kernel<4>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c);
+      break;
+    default:
+      detail::map_find_kernel<1>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out_values, out_found, c);
+      break;
   }
   WG_CUDA_CHECK_LAST();
 }
@@ -105,7 +131,8 @@ std::pair<std::vector<std::uint32_t>, std::vector<bool>> SlabMap::find(
   find(d.data(), d.size(), values.data(), found.data(), stream);
   std::vector<char> tmp(keys.size());
   if (!tmp.empty())
-    WG_CUDA_TRY(cudaMemcpyAsync(tmp.data(), found.data(), tmp.size(), cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(tmp.data(), found.data(), tmp.size(), cudaMemcpyDeviceToHost, stream));
   std::vector<std::uint32_t> h_values = values.to_host(stream);
   return {std::move(h_values), std::vector<bool>(tmp.begin(), tmp.end())};
 }
@@ -117,10 +144,13 @@ std::uint64_t SlabMap::build(const std::uint32_t* keys, const std::uint32_t* val
   return insert(keys, values, n, stream);
 }
 
-void SlabMap::clear(cudaStream_t stream) { core_.reset(core_.num_buckets(), stream); }
+void SlabMap::clear(cudaStream_t stream) {
+  core_.reset(core_.num_buckets(), stream);
+}
 
 void SlabMap::flush(cudaStream_t stream) {
-  detail::flush_kernel<<<grid_for(num_buckets(), kBlockThreads / 32), kBlockThreads, 0, stream>>>(ref());
+  detail::flush_kernel<<<grid_for(num_buckets(), kBlockThreads / 32), kBlockThreads, 0, stream>>>(
+      ref());
   WG_CUDA_CHECK_LAST();
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
 }
@@ -129,13 +159,14 @@ namespace {
 __global__ void map_retrieve_kernel(MapTableRef t, std::uint32_t* keys, std::uint32_t* values,
                                     std::uint64_t cap, unsigned long long* n) {
   for_each_warp_item(t.num_buckets(), [&](const warp_tile& tile, std::uint64_t b) {
-    t.for_each_in_bucket(tile, static_cast<std::uint32_t>(b), [&](std::uint32_t k, std::uint32_t v) {
-      const unsigned long long at = atomicAdd(n, 1ull);
-      if (at < cap) {
-        keys[at] = k;
-        values[at] = v;
-      }
-    });
+    t.for_each_in_bucket(tile, static_cast<std::uint32_t>(b),
+                         [&](std::uint32_t k, std::uint32_t v) {
+                           const unsigned long long at = atomicAdd(n, 1ull);
+                           if (at < cap) {
+                             keys[at] = k;
+                             values[at] = v;
+                           }
+                         });
   });
 }
 }  // namespace

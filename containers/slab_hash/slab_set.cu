@@ -20,10 +20,18 @@ void SlabSet::insert_async(const std::uint32_t* keys, std::uint64_t n, cudaStrea
     return;
   }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::set_insert_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    case 8: detail::set_insert_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    case 4: detail::set_insert_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
-    default: detail::set_insert_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c); break;
+    case 16:
+      detail::set_insert_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c);
+      break;
+    case 8:
+      detail::set_insert_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c);
+      break;
+    case 4:
+      detail::set_insert_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c);
+      break;
+    default:
+      detail::set_insert_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c);
+      break;
   }
   WG_CUDA_CHECK_LAST();
 }
@@ -70,15 +78,25 @@ void SlabSet::contains_async(const std::uint32_t* keys, std::uint64_t n, bool* o
   const auto r = ref();
   auto* c = core_.counters();
   if (core_.config().tile_lanes == 8) {
-    detail::set_contains_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c);
+    detail::set_contains_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out,
+                                                                                 c);
     WG_CUDA_CHECK_LAST();
     return;
   }
   switch (detail::lookahead_variant(core_.config().lookahead)) {
-    case 16: detail::set_contains_kernel<16><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    case 8: detail::set_contains_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    case 4: detail::set_contains_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
-    default: detail::set_contains_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c); break;
+    case 16:
+      detail::set_contains_kernel<16>
+          <<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c);
+      break;
+    case 8:
+      detail::set_contains_kernel<8><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c);
+      break;
+    case 4:
+      detail::set_contains_kernel<4><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c);
+      break;
+    default:
+      detail::set_contains_kernel<1><<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, out, c);
+      break;
   }
   WG_CUDA_CHECK_LAST();
 }
@@ -100,7 +118,8 @@ std::vector<bool> SlabSet::contains(const std::vector<std::uint32_t>& keys,
   const std::vector<bool> h_flags = [&] {
     std::vector<char> tmp(keys.size());
     if (!tmp.empty())
-      WG_CUDA_TRY(cudaMemcpyAsync(tmp.data(), flags.data(), tmp.size(), cudaMemcpyDeviceToHost, stream));
+      WG_CUDA_TRY(
+          cudaMemcpyAsync(tmp.data(), flags.data(), tmp.size(), cudaMemcpyDeviceToHost, stream));
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
     return std::vector<bool>(tmp.begin(), tmp.end());
   }();
@@ -114,10 +133,13 @@ std::uint64_t SlabSet::build(const std::uint32_t* keys, std::uint64_t n, double 
   return insert(keys, n, stream);
 }
 
-void SlabSet::clear(cudaStream_t stream) { core_.reset(core_.num_buckets(), stream); }
+void SlabSet::clear(cudaStream_t stream) {
+  core_.reset(core_.num_buckets(), stream);
+}
 
 void SlabSet::flush(cudaStream_t stream) {
-  detail::flush_kernel<<<grid_for(num_buckets(), kBlockThreads / 32), kBlockThreads, 0, stream>>>(ref());
+  detail::flush_kernel<<<grid_for(num_buckets(), kBlockThreads / 32), kBlockThreads, 0, stream>>>(
+      ref());
   WG_CUDA_CHECK_LAST();
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
 }

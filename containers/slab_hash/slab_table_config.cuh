@@ -19,9 +19,9 @@ struct SlabTableConfig {
   /// or when the maximum is reached, they throw wg::CapacityError (the batch is then partly
   /// applied: the keys that found room are in the table).
   bool grow_on_exhaustion = true;
-  /// With tile_lanes 32: tasks a warp starts at once in the bulk kernels (1 = plain WCWS, one task at a time; 4, 8 or
-  /// 16: the warp issues that many base-slab reads, then that many slot CASes, together, and
-  /// falls back to plain WCWS for the tasks that need more: long chains, lost races).
+  /// With tile_lanes 32: tasks a warp starts at once in the bulk kernels (1 = plain WCWS, one task
+  /// at a time; 4, 8 or 16: the warp issues that many base-slab reads, then that many slot CASes,
+  /// together, and falls back to plain WCWS for the tasks that need more: long chains, lost races).
   std::uint32_t lookahead = 8;
   /// Lanes per task in the bulk insert and find/contains kernels: 8 (a warp runs four tasks at
   /// once, each lane reading 16 bytes of the slab; inserts that need a new slab finish on the

@@ -3,15 +3,14 @@
 
 namespace wg::slab::detail {
 
-TableCore::TableCore(const SlabTableConfig& config, std::uint32_t slots_per_slab,
-                     std::string name, cudaStream_t stream)
+TableCore::TableCore(const SlabTableConfig& config, std::uint32_t slots_per_slab, std::string name,
+                     cudaStream_t stream)
     : config_(config),
       slots_(slots_per_slab),
       name_(std::move(name)),
       allocator_(config.allocator, stream, name_ + " slab allocator"),
       counters_(kNumCounters, stream) {
-  if (!(config_.load_factor > 0))
-    throw InvalidArgument(name_ + ": load_factor must be > 0");
+  if (!(config_.load_factor > 0)) throw InvalidArgument(name_ + ": load_factor must be > 0");
   const std::uint32_t nb = config_.num_buckets
                                ? config_.num_buckets
                                : buckets_for(config_.expected_keys, config_.load_factor, slots_);
@@ -43,8 +42,8 @@ void TableCore::set_live(std::uint64_t live, cudaStream_t stream) {
 OpCounts TableCore::take_counts(cudaStream_t stream) {
   unsigned long long h[kNumCounters];
   WG_CUDA_TRY(cudaMemcpyAsync(h, counters_.data(), sizeof h, cudaMemcpyDeviceToHost, stream));
-  WG_CUDA_TRY(cudaMemsetAsync(counters_.data() + 1, 0, sizeof(unsigned long long) * (kNumCounters - 1),
-                              stream));
+  WG_CUDA_TRY(cudaMemsetAsync(counters_.data() + 1, 0,
+                              sizeof(unsigned long long) * (kNumCounters - 1), stream));
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
   return OpCounts{h[kSuccess], h[kOutOfSlabs], h[kInvalid]};
 }
@@ -76,7 +75,8 @@ void TableCore::throw_invalid(const char* op, std::uint64_t count) const {
 
 std::uint64_t TableCore::size(cudaStream_t stream) const {
   unsigned long long live = 0;
-  WG_CUDA_TRY(cudaMemcpyAsync(&live, counters_.data(), sizeof live, cudaMemcpyDeviceToHost, stream));
+  WG_CUDA_TRY(
+      cudaMemcpyAsync(&live, counters_.data(), sizeof live, cudaMemcpyDeviceToHost, stream));
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
   return live;
 }

@@ -82,8 +82,8 @@ __device__ __forceinline__ void set_insert_tasks(const SetTableRef& t, const war
         }
       }
       if (plan == kCas) {
-        const std::uint32_t old = cas_relaxed(
-            &t.buckets()[t.hash_bucket(my_key)].words[slot], kEmptyKey, my_key);
+        const std::uint32_t old =
+            cas_relaxed(&t.buckets()[t.hash_bucket(my_key)].words[slot], kEmptyKey, my_key);
         plan = old == kEmptyKey ? kNew : (old == my_key ? kDone : kSlow);
       }
       tally.success += plan == kNew;
@@ -166,7 +166,7 @@ static __global__ void __launch_bounds__(kBlockThreads)
           const unsigned found = tile.ballot(w[j] == k[j]) & kSetKeyLanes;
           const std::uint32_t next = tile.shfl(w[j], kNextWord);
           const int pj = !is_valid_key(k[j]) ? kNone
-                         : found            ? kDone
+                         : found             ? kDone
                          : next == kNullSlab ? kNone
                                              : kSlow;
           if (lane == static_cast<std::uint32_t>(j)) {
@@ -334,7 +334,7 @@ static __global__ void __launch_bounds__(kBlockThreads)
           const std::uint32_t next = tile.shfl(pair_key(w[j]), kNextWord / 2);
           const std::uint32_t value = tile.shfl(pair_value(w[j]), found ? __ffs(found) - 1 : 0);
           const int pj = !is_valid_key(k[j]) ? kNone
-                         : found            ? kDone
+                         : found             ? kDone
                          : next == kNullSlab ? kNone
                                              : kSlow;
           if (lane == static_cast<std::uint32_t>(j)) {
@@ -437,7 +437,8 @@ static __global__ void __launch_bounds__(kBlockThreads)
 
 static __global__ void __launch_bounds__(kBlockThreads)
     map_find_tile8_kernel(MapTableRef t, const std::uint32_t* keys, std::uint64_t n,
-                          std::uint32_t* out_values, bool* out_found, unsigned long long* counters) {
+                          std::uint32_t* out_values, bool* out_found,
+                          unsigned long long* counters) {
   Tally tally;
   warp_stride_loop(n, [&](const warp_tile& warp, std::uint64_t i, bool active) {
     const auto tile = cooperative_groups::tiled_partition<8>(warp);
@@ -479,11 +480,11 @@ __device__ __forceinline__ int set_insert_tile8(const SetTableRef& t, const Tile
     const uint4 q = load_relaxed_v4(s->words + 4 * r);
     const bool m = q.x == k || q.y == k || (r < 7 && (q.z == k || q.w == k));
     if (tile.any(m)) return kDone;
-    const int e = q.x == kEmptyKey                 ? 0
-                  : q.y == kEmptyKey               ? 1
-                  : (r < 7 && q.z == kEmptyKey)    ? 2
-                  : (r < 7 && q.w == kEmptyKey)    ? 3
-                                                   : -1;
+    const int e = q.x == kEmptyKey              ? 0
+                  : q.y == kEmptyKey            ? 1
+                  : (r < 7 && q.z == kEmptyKey) ? 2
+                  : (r < 7 && q.w == kEmptyKey) ? 3
+                                                : -1;
     const unsigned em = tile.ballot(e >= 0);
     if (em) {
       const unsigned src = __ffs(em) - 1;
@@ -577,7 +578,9 @@ static __global__ void __launch_bounds__(kBlockThreads)
 }
 
 /// The compiled lookahead variants: 1, 4, 8, 16 (others round down to one of these).
-inline int lookahead_variant(std::uint32_t g) { return g >= 16 ? 16 : g >= 8 ? 8 : g >= 4 ? 4 : 1; }
+inline int lookahead_variant(std::uint32_t g) {
+  return g >= 16 ? 16 : g >= 8 ? 8 : g >= 4 ? 4 : 1;
+}
 
 template <class Ref>
 __global__ void count_kernel(Ref ref, unsigned long long* total) {

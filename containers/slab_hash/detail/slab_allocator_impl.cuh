@@ -11,7 +11,8 @@ __device__ inline std::uint32_t SlabAllocatorRef::allocate(const warp_tile& tile
     return kNullSlab;
   }
   // Warp-uniform hash of (warp, time): where to start, which lane and bit to try first.
-  std::uint32_t salt = detail::mix32(global_warp_id() * 0x9E3779B9u + static_cast<std::uint32_t>(clock64()));
+  std::uint32_t salt =
+      detail::mix32(global_warp_id() * 0x9E3779B9u + static_cast<std::uint32_t>(clock64()));
   salt = tile.shfl(salt, 0);
   std::uint32_t block = detail::fast_range(salt, num_blocks);
   const std::uint32_t lane_rot = (salt >> 5) & 31;
@@ -31,8 +32,7 @@ __device__ inline std::uint32_t SlabAllocatorRef::allocate(const warp_tile& tile
         const unsigned rb = __funnelshift_r(free_bits, free_bits, bit_rot);
         const unsigned bit = (static_cast<unsigned>(__ffs(rb)) - 1 + bit_rot) & 31;
         const unsigned old = atomicOr(bitmap + lane, 1u << bit);
-        if (!(old & (1u << bit)))
-          handle = (block << kLog2SlabsPerMemoryBlock) | (lane << 5) | bit;
+        if (!(old & (1u << bit))) handle = (block << kLog2SlabsPerMemoryBlock) | (lane << 5) | bit;
         word = old | (1u << bit);
       }
       handle = tile.shfl(handle, src);

@@ -27,14 +27,21 @@ __device__ __forceinline__ std::uint64_t load_relaxed(const std::uint64_t* p) {
 __device__ __forceinline__ uint4 load_relaxed_v4(const std::uint32_t* p) {
   uint4 v;
   asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p) : "memory");
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p)
+               : "memory");
   return v;
 }
 __device__ __forceinline__ void load_relaxed_v2(const std::uint64_t* p, std::uint64_t& a,
                                                 std::uint64_t& b) {
-  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+               : "=l"(a), "=l"(b)
+               : "l"(p)
+               : "memory");
 }
-__device__ __forceinline__ std::uint32_t load_readonly(const std::uint32_t* p) { return __ldg(p); }
+__device__ __forceinline__ std::uint32_t load_readonly(const std::uint32_t* p) {
+  return __ldg(p);
+}
 __device__ __forceinline__ std::uint64_t load_readonly(const std::uint64_t* p) {
   return __ldg(reinterpret_cast<const unsigned long long*>(p));
 }
@@ -43,36 +50,48 @@ __device__ __forceinline__ std::uint64_t load_readonly(const std::uint64_t* p) {
 struct RelaxedLoad {
   static constexpr bool kConcurrent = true;
   template <class T>
-  __device__ __forceinline__ static T load(const T* p) { return load_relaxed(p); }
+  __device__ __forceinline__ static T load(const T* p) {
+    return load_relaxed(p);
+  }
 };
 struct ReadOnlyLoad {
   static constexpr bool kConcurrent = false;
   template <class T>
-  __device__ __forceinline__ static T load(const T* p) { return load_readonly(p); }
+  __device__ __forceinline__ static T load(const T* p) {
+    return load_readonly(p);
+  }
 };
 
 __device__ __forceinline__ std::uint32_t cas_relaxed(std::uint32_t* p, std::uint32_t expected,
                                                      std::uint32_t desired) {
   std::uint32_t old;
   asm volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;"
-               : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
+               : "=r"(old)
+               : "l"(p), "r"(expected), "r"(desired)
+               : "memory");
   return old;
 }
 __device__ __forceinline__ std::uint64_t cas_relaxed(std::uint64_t* p, std::uint64_t expected,
                                                      std::uint64_t desired) {
   std::uint64_t old;
   asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;"
-               : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
+               : "=l"(old)
+               : "l"(p), "l"(expected), "l"(desired)
+               : "memory");
   return old;
 }
 __device__ __forceinline__ std::uint32_t cas_release(std::uint32_t* p, std::uint32_t expected,
                                                      std::uint32_t desired) {
   std::uint32_t old;
   asm volatile("atom.release.gpu.global.cas.b32 %0, [%1], %2, %3;"
-               : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
+               : "=r"(old)
+               : "l"(p), "r"(expected), "r"(desired)
+               : "memory");
   return old;
 }
-__device__ __forceinline__ void fence_acquire() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+__device__ __forceinline__ void fence_acquire() {
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+}
 
 /// 32-bit mixer (a murmur3-style finaliser with good avalanche) for bucket selection.
 __host__ __device__ __forceinline__ std::uint32_t mix32(std::uint32_t x) {
@@ -88,7 +107,8 @@ __host__ __device__ __forceinline__ std::uint32_t fast_range(std::uint32_t h, st
   return static_cast<std::uint32_t>((std::uint64_t{h} * n) >> 32);
 }
 
-__host__ __device__ __forceinline__ std::uint64_t make_pair(std::uint32_t key, std::uint32_t value) {
+__host__ __device__ __forceinline__ std::uint64_t make_pair(std::uint32_t key,
+                                                            std::uint32_t value) {
   return (std::uint64_t{value} << 32) | key;
 }
 __host__ __device__ __forceinline__ std::uint32_t pair_key(std::uint64_t p) {

@@ -135,7 +135,8 @@ __device__ inline void compact_chain(const warp_tile& tile, Slab* base,
 }
 
 /// Frees a chain's overflow slabs and empties its base slab (phase operation).
-__device__ inline void clear_chain(const warp_tile& tile, Slab* base, const SlabAllocatorRef& alloc) {
+__device__ inline void clear_chain(const warp_tile& tile, Slab* base,
+                                   const SlabAllocatorRef& alloc) {
   std::uint32_t cut = tile.shfl(base->words[kNextWord], 0);
   while (cut != kNullSlab) {
     const std::uint32_t after = tile.shfl(alloc.pointer(cut)->words[kNextWord], 0);
@@ -153,7 +154,8 @@ namespace wg::slab {
 
 // ---- SetTableRef ---------------------------------------------------------------------------
 
-__device__ inline InsertOutcome SetTableRef::insert(const warp_tile& tile, std::uint32_t key) const {
+__device__ inline InsertOutcome SetTableRef::insert(const warp_tile& tile,
+                                                    std::uint32_t key) const {
   if (!is_valid_key(key)) return InsertOutcome::invalid_key;
   const std::uint32_t lane = tile.thread_rank();
   Slab* s = buckets_ + hash_bucket(key);
@@ -190,7 +192,8 @@ __device__ inline bool SetTableRef::erase(const warp_tile& tile, std::uint32_t k
     if (found) {
       const int src = __ffs(found) - 1;
       std::uint32_t old = 0;
-      if (static_cast<int>(lane) == src) old = detail::cas_relaxed(&s->words[lane], key, kTombstoneKey);
+      if (static_cast<int>(lane) == src)
+        old = detail::cas_relaxed(&s->words[lane], key, kTombstoneKey);
       old = tile.shfl(old, src);
       if (old == key) return true;
       continue;  // a concurrent erase won: read again (the key may have been re-inserted later)
@@ -311,7 +314,8 @@ __device__ inline InsertOutcome MapTableRef::insert_or_assign(const warp_tile& t
     if (empty) {
       const int src = __ffs(empty) - 1;
       std::uint64_t old = 0;
-      if (static_cast<int>(lane) == src) old = detail::cas_relaxed(pairs + lane, kEmptyPair, desired);
+      if (static_cast<int>(lane) == src)
+        old = detail::cas_relaxed(pairs + lane, kEmptyPair, desired);
       old = tile.shfl(old, src);
       if (old == kEmptyPair) return InsertOutcome::inserted;
       continue;  // the slot was taken (maybe by this key: the next read assigns)
@@ -331,7 +335,8 @@ __device__ inline bool MapTableRef::erase(const warp_tile& tile, std::uint32_t k
   const std::uint32_t lane = tile.thread_rank();
   Slab* s = buckets_ + hash_bucket(key);
   while (true) {
-    const std::uint64_t p = lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
+    const std::uint64_t p =
+        lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
     const unsigned found = tile.ballot(detail::pair_key(p) == key) & kMapPairLanes;
     if (found) {
       const int src = __ffs(found) - 1;
@@ -340,8 +345,9 @@ __device__ inline bool MapTableRef::erase(const warp_tile& tile, std::uint32_t k
         // One 64-bit CAS (key -> tombstone, value kept) so that pair accesses never mix sizes.
         std::uint64_t cur = p;
         while (true) {
-          const std::uint64_t old = detail::cas_relaxed(
-              detail::pairs_of(s) + lane, cur, detail::make_pair(kTombstoneKey, detail::pair_value(cur)));
+          const std::uint64_t old =
+              detail::cas_relaxed(detail::pairs_of(s) + lane, cur,
+                                  detail::make_pair(kTombstoneKey, detail::pair_value(cur)));
           if (old == cur) {
             erased = 1;
             break;
@@ -402,7 +408,8 @@ __device__ void MapTableRef::for_each_in_bucket(const warp_tile& tile, std::uint
   const std::uint32_t lane = tile.thread_rank();
   const Slab* s = buckets_ + bucket;
   while (true) {
-    const std::uint64_t p = lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
+    const std::uint64_t p =
+        lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
     if (lane < kMapPairsPerSlab && is_valid_key(detail::pair_key(p)))
       f(detail::pair_key(p), detail::pair_value(p));
     const std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
@@ -423,7 +430,8 @@ __device__ inline std::uint32_t MapTableRef::count(const warp_tile& tile) const 
   for (std::uint32_t b = 0; b < num_buckets_; ++b) {
     const Slab* s = buckets_ + b;
     while (true) {
-      const std::uint64_t p = lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
+      const std::uint64_t p =
+          lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
       n += __popc(tile.ballot(is_valid_key(detail::pair_key(p))) & kMapPairLanes);
       const std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
       if (next == kNullSlab) break;

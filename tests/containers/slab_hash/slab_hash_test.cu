@@ -30,7 +30,6 @@ std::uint64_t test_keys() {
   return v > 0 ? static_cast<std::uint64_t>(v) : 200000;
 }
 
-
 // ---- phase-ordered model tests ------------------------------------------------------------------
 
 class SlabSetModel : public ::testing::TestWithParam<u32> {};  // param: lookahead
@@ -42,7 +41,7 @@ TEST_P(SlabSetModel, RandomBatchesMatchUnorderedSet) {
   cfg.expected_keys = n / 2;
   cfg.load_factor = 0.7;
   cfg.lookahead = GetParam();
-  cfg.tile_lanes = GetParam() == 8 ? 8 : 32;  // both bulk kernel families
+  cfg.tile_lanes = GetParam() == 8 ? 8 : 32;   // both bulk kernel families
   cfg.allocator.slabs_per_super_block = 1024;  // small pool: exercises growth too
   SlabSet set(cfg, stream);
   std::unordered_set<u32> model;
@@ -54,15 +53,18 @@ TEST_P(SlabSetModel, RandomBatchesMatchUnorderedSet) {
     for (auto& k : keys) k = rng() % key_range;
     if (batch % 3 == 2) {  // erase batch: half present keys, half random (absent or duplicate)
       std::vector<u32> present(model.begin(), model.end());
-      for (std::size_t i = 0; i < m && !present.empty(); i += 2) keys[i] = present[rng() % present.size()];
+      for (std::size_t i = 0; i < m && !present.empty(); i += 2)
+        keys[i] = present[rng() % present.size()];
       std::set<u32> distinct_present;
-      for (u32 k : keys) if (model.count(k)) distinct_present.insert(k);
+      for (u32 k : keys)
+        if (model.count(k)) distinct_present.insert(k);
       const std::uint64_t erased = set.erase(keys, stream);
       ASSERT_EQ(erased, distinct_present.size()) << "batch " << batch;
       for (u32 k : distinct_present) model.erase(k);
     } else {
       std::set<u32> fresh;
-      for (u32 k : keys) if (!model.count(k)) fresh.insert(k);
+      for (u32 k : keys)
+        if (!model.count(k)) fresh.insert(k);
       const std::uint64_t inserted = set.insert(keys, stream);
       ASSERT_EQ(inserted, fresh.size()) << "batch " << batch;
       model.insert(fresh.begin(), fresh.end());
@@ -73,7 +75,8 @@ TEST_P(SlabSetModel, RandomBatchesMatchUnorderedSet) {
     for (auto& q : queries) q = rng() % key_range;
     const std::vector<bool> hits = set.contains(queries, stream);
     for (std::size_t i = 0; i < queries.size(); ++i)
-      ASSERT_EQ(hits[i], model.count(queries[i]) == 1) << "key " << queries[i] << " batch " << batch;
+      ASSERT_EQ(hits[i], model.count(queries[i]) == 1)
+          << "key " << queries[i] << " batch " << batch;
     std::vector<u32> all = set.retrieve_all(stream);
     std::sort(all.begin(), all.end());
     std::vector<u32> expect(model.begin(), model.end());
@@ -107,9 +110,11 @@ TEST_P(SlabMapModel, RandomBatchesMatchUnorderedMap) {
     if (batch % 3 == 2) {
       std::vector<u32> present;
       for (auto& [k, v] : model) present.push_back(k);
-      for (std::size_t i = 0; i < m && !present.empty(); i += 2) keys[i] = present[rng() % present.size()];
+      for (std::size_t i = 0; i < m && !present.empty(); i += 2)
+        keys[i] = present[rng() % present.size()];
       std::set<u32> distinct_present;
-      for (u32 k : keys) if (model.count(k)) distinct_present.insert(k);
+      for (u32 k : keys)
+        if (model.count(k)) distinct_present.insert(k);
       ASSERT_EQ(map.erase(keys, stream), distinct_present.size()) << "batch " << batch;
       for (u32 k : distinct_present) model.erase(k);
     } else {
@@ -211,9 +216,11 @@ struct KeyHistory {
     std::set<u32> allowed = h.inserted_values;
     if (before) allowed.insert(v_before);
     for (u32 v : h.found_values)
-      if (!allowed.count(v)) return ::testing::AssertionFailure() << "key " << key << ": found value " << v;
+      if (!allowed.count(v))
+        return ::testing::AssertionFailure() << "key " << key << ": found value " << v;
     if (after) {
-      const bool ok = h.inserted_values.empty() ? v_after == v_before : h.inserted_values.count(v_after);
+      const bool ok =
+          h.inserted_values.empty() ? v_after == v_before : h.inserted_values.count(v_after);
       if (!ok) return ::testing::AssertionFailure() << "key " << key << ": final value " << v_after;
     }
   }
@@ -248,9 +255,11 @@ void run_mixed(const std::vector<Op>& ops, SlabSet* set, SlabMap* map, std::map<
   std::map<u32, u32> after;
   if (kMap) {
     const auto [ks, vs] = map->retrieve_all(stream);
-    for (std::size_t i = 0; i < ks.size(); ++i) ASSERT_TRUE(after.emplace(ks[i], vs[i]).second) << "duplicate key " << ks[i];
+    for (std::size_t i = 0; i < ks.size(); ++i)
+      ASSERT_TRUE(after.emplace(ks[i], vs[i]).second) << "duplicate key " << ks[i];
   } else {
-    for (u32 k : set->retrieve_all(stream)) ASSERT_TRUE(after.emplace(k, 0).second) << "duplicate key " << k;
+    for (u32 k : set->retrieve_all(stream))
+      ASSERT_TRUE(after.emplace(k, 0).second) << "duplicate key " << k;
   }
   for (const auto& [k, h] : hist) {
     const auto b = model.find(k), a = after.find(k);
@@ -262,9 +271,11 @@ void run_mixed(const std::vector<Op>& ops, SlabSet* set, SlabMap* map, std::map<
   for (const auto& [k, val] : model)
     if (!hist.count(k)) {
       const auto a = after.find(k);
-      ASSERT_TRUE(a != after.end() && a->second == val) << what << ": untouched key " << k << " changed";
+      ASSERT_TRUE(a != after.end() && a->second == val)
+          << what << ": untouched key " << k << " changed";
     }
-  for (const auto& [k, val] : after) ASSERT_TRUE(hist.count(k) || model.count(k)) << "key " << k << " appeared";
+  for (const auto& [k, val] : after)
+    ASSERT_TRUE(hist.count(k) || model.count(k)) << "key " << k << " appeared";
   // Updates through refs are not tracked by size(): recount() re-syncs it.
   const std::uint64_t live = kMap ? map->recount(stream) : set->recount(stream);
   ASSERT_EQ(live, after.size());
@@ -274,7 +285,9 @@ void run_mixed(const std::vector<Op>& ops, SlabSet* set, SlabMap* map, std::map<
 
 std::vector<Op> random_ops(std::mt19937& rng, std::size_t m, u32 key_range) {
   std::vector<Op> ops(m);
-  for (auto& op : ops) op = Op{static_cast<u32>(rng() % 3), static_cast<u32>(rng() % key_range), static_cast<u32>(rng())};
+  for (auto& op : ops)
+    op = Op{static_cast<u32>(rng() % 3), static_cast<u32>(rng() % key_range),
+            static_cast<u32>(rng())};
   return ops;
 }
 
@@ -316,7 +329,8 @@ TEST(SlabHashConcurrent, HotKeysStress) {
   EXPECT_EQ(map.count(stream), map_model.size());
 }
 
-// ---- build, for_each, flush ----------------------------------------------------------------------
+// ---- build, for_each, flush
+// ----------------------------------------------------------------------
 
 TEST(SlabHash, BulkBuildAtLoadFactor) {
   wg::CudaStream stream;
@@ -358,7 +372,8 @@ void mark_set_keys(const SlabSet& set, u32* marks, cudaStream_t stream) {
   set.for_each([=] __device__(u32 k) { atomicAdd(marks + k, 1u); }, stream);
 }
 void mark_map_keys(const SlabMap& map, u32* marks, cudaStream_t stream) {
-  map.for_each([=] __device__(u32 k, u32 v) { atomicAdd(marks + k, v == k + 1 ? 1u : 1000u); }, stream);
+  map.for_each([=] __device__(u32 k, u32 v) { atomicAdd(marks + k, v == k + 1 ? 1u : 1000u); },
+               stream);
 }
 
 TEST(SlabHash, ForEachVisitsExactlyTheLiveKeys) {
@@ -383,10 +398,13 @@ TEST(SlabHash, ForEachVisitsExactlyTheLiveKeys) {
   for (int which = 0; which < 2; ++which) {
     wg::DeviceBuffer<u32> marks(range, stream);
     marks.fill_bytes(0, stream);
-    if (which == 0) mark_set_keys(set, marks.data(), stream);
-    else mark_map_keys(map, marks.data(), stream);
+    if (which == 0)
+      mark_set_keys(set, marks.data(), stream);
+    else
+      mark_map_keys(map, marks.data(), stream);
     const std::vector<u32> m = marks.to_host(stream);
-    for (u32 k = 0; k < range; ++k) ASSERT_EQ(m[k], live.count(k) ? 1u : 0u) << "key " << k << (which ? " map" : " set");
+    for (u32 k = 0; k < range; ++k)
+      ASSERT_EQ(m[k], live.count(k) ? 1u : 0u) << "key " << k << (which ? " map" : " set");
   }
 }
 
@@ -405,13 +423,16 @@ TEST(SlabHash, FlushKeepsContentsAndFreesSlabs) {
   set.insert(keys, stream);
   map.insert(keys, vals, stream);
   std::vector<u32> er;
-  for (u32 i = 0; i < n; ++i) if (i % 5) er.push_back(keys[i]);  // erase 80%
+  for (u32 i = 0; i < n; ++i)
+    if (i % 5) er.push_back(keys[i]);  // erase 80%
   EXPECT_EQ(set.erase(er, stream), er.size());
   EXPECT_EQ(map.erase(er, stream), er.size());
-  const std::uint64_t set_before = set.overflow_slabs(stream), map_before = map.overflow_slabs(stream);
+  const std::uint64_t set_before = set.overflow_slabs(stream),
+                      map_before = map.overflow_slabs(stream);
   set.flush(stream);
   map.flush(stream);
-  const std::uint64_t set_after = set.overflow_slabs(stream), map_after = map.overflow_slabs(stream);
+  const std::uint64_t set_after = set.overflow_slabs(stream),
+                      map_after = map.overflow_slabs(stream);
   EXPECT_LT(set_after, set_before / 3);
   EXPECT_LT(map_after, map_before / 3);
   // Contents unchanged.
@@ -433,10 +454,11 @@ TEST(SlabHash, FlushKeepsContentsAndFreesSlabs) {
   EXPECT_EQ(map.count(stream), n);
 }
 
-// ---- allocator -----------------------------------------------------------------------------------
+// ---- allocator
+// -----------------------------------------------------------------------------------
 
-__global__ void allocate_all_kernel(SlabAllocatorRef alloc, u32 per_warp, u32* out, unsigned long long* n,
-                                    u32* bad_contents) {
+__global__ void allocate_all_kernel(SlabAllocatorRef alloc, u32 per_warp, u32* out,
+                                    unsigned long long* n, u32* bad_contents) {
   const wg::warp_tile tile = wg::this_warp();
   for (u32 r = 0; r < per_warp; ++r) {
     const u32 h = alloc.allocate(tile);
@@ -473,7 +495,8 @@ TEST(SlabAllocator, ExhaustionIsReportedAndGrowthWorks) {
     std::sort(h.begin(), h.end());
     EXPECT_EQ(std::adjacent_find(h.begin(), h.end()), h.end()) << "a slab was handed out twice";
     EXPECT_LT(h.back(), alloc.capacity_slabs());
-    free_all_kernel<<<static_cast<unsigned>((got + 255) / 256), 256, 0, stream>>>(alloc.ref(), out.data(), got);
+    free_all_kernel<<<static_cast<unsigned>((got + 255) / 256), 256, 0, stream>>>(alloc.ref(),
+                                                                                  out.data(), got);
     WG_CUDA_CHECK_LAST();
     EXPECT_EQ(alloc.slabs_in_use(stream), 0u);
     alloc.clear_exhausted(stream);
@@ -531,7 +554,8 @@ TEST(SlabHash, TableExhaustionThrowsOrGrows) {
   }
 }
 
-// ---- reserved keys -------------------------------------------------------------------------------
+// ---- reserved keys
+// -------------------------------------------------------------------------------
 
 TEST(SlabHash, ReservedKeysAreRejected) {
   wg::CudaStream stream;
@@ -539,7 +563,8 @@ TEST(SlabHash, ReservedKeysAreRejected) {
   SlabMap map({}, stream);
   EXPECT_THROW(set.insert(std::vector<u32>{1, kEmptyKey}, stream), wg::InvalidArgument);
   EXPECT_THROW(set.insert(std::vector<u32>{kTombstoneKey}, stream), wg::InvalidArgument);
-  EXPECT_THROW(map.insert(std::vector<u32>{kTombstoneKey}, std::vector<u32>{1}, stream), wg::InvalidArgument);
+  EXPECT_THROW(map.insert(std::vector<u32>{kTombstoneKey}, std::vector<u32>{1}, stream),
+               wg::InvalidArgument);
   EXPECT_THROW(set.erase(std::vector<u32>{kEmptyKey}, stream), wg::InvalidArgument);
   EXPECT_EQ(set.size(stream), 0u);  // the host check runs before anything is applied
   // Device spans: checked on the device; the valid keys are applied, then the error.

@@ -57,8 +57,8 @@ __global__ void make_mixed_ops(u32* type, u32* key, std::uint64_t n, const u32* 
 }
 
 template <class Ref>
-__global__ void __launch_bounds__(256)
-    mixed_kernel(Ref ref, const u32* type, const u32* key, std::uint64_t n, unsigned long long* hits) {
+__global__ void __launch_bounds__(256) mixed_kernel(Ref ref, const u32* type, const u32* key,
+                                                    std::uint64_t n, unsigned long long* hits) {
   unsigned local = 0;
   wg::warp_stride_loop(n, [&](const wg::warp_tile& tile, std::uint64_t i, bool active) {
     const u32 t = active ? type[i] : 0, k = active ? key[i] : 0;
@@ -66,12 +66,12 @@ __global__ void __launch_bounds__(256)
       const u32 tt = tile.shfl(t, src), kk = tile.shfl(k, src);
       bool ok;
       if constexpr (std::is_same_v<Ref, SetTableRef>) {
-        ok = tt == kOpInsert ? ref.insert(tile, kk) == InsertOutcome::inserted
+        ok = tt == kOpInsert  ? ref.insert(tile, kk) == InsertOutcome::inserted
              : tt == kOpErase ? ref.erase(tile, kk)
                               : ref.contains(tile, kk);
       } else {
         u32 v = 0;
-        ok = tt == kOpInsert ? ref.insert_or_assign(tile, kk, kk) == InsertOutcome::inserted
+        ok = tt == kOpInsert  ? ref.insert_or_assign(tile, kk, kk) == InsertOutcome::inserted
              : tt == kOpErase ? ref.erase(tile, kk)
                               : ref.find(tile, kk, &v);
       }
@@ -147,26 +147,33 @@ void bench_table(Context& ctx, const std::string& kind, int log2n, double lf,
   const std::uint64_t n = 1ull << log2n;
   wg::DeviceBuffer<u32> keys(n, stream), absent(n, stream);
   make_keys<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(keys.data(), n, 0);
-  make_keys<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(absent.data(), n, static_cast<u32>(n));
+  make_keys<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(absent.data(), n,
+                                                                        static_cast<u32>(n));
   WG_CUDA_CHECK_LAST();
   SlabTableConfig cfg;
   cfg.num_buckets = buckets_for(n, lf, Table::kSlotsPerSlab);
   // Variants: "wcws" = the original algorithm (one task per warp at a time, 32-lane lookups);
   // "laG" = lookahead G in the 32-lane bulk kernels; "t8" = 8-lane bulk kernels (the default).
-  cfg.lookahead = variant.rfind("la", 0) == 0 ? static_cast<u32>(std::atoi(variant.c_str() + 2)) : 1;
+  cfg.lookahead =
+      variant.rfind("la", 0) == 0 ? static_cast<u32>(std::atoi(variant.c_str() + 2)) : 1;
   cfg.tile_lanes = variant.find("t8") != std::string::npos ? 8 : 32;
   cfg.allocator = SlabAllocatorConfig{1u << 18, 1, 64};
   Table table(cfg, stream);
   auto insert_async = [&] {
-    if constexpr (kMap) table.insert_async(keys.data(), keys.data(), n, stream);
-    else table.insert_async(keys.data(), n, stream);
+    if constexpr (kMap)
+      table.insert_async(keys.data(), keys.data(), n, stream);
+    else
+      table.insert_async(keys.data(), n, stream);
   };
   // Untimed first build through the checked path (grows the allocator if it must).
   std::uint64_t first = 0;
-  if constexpr (kMap) first = table.insert(keys.data(), keys.data(), n, stream);
-  else first = table.insert(keys.data(), n, stream);
+  if constexpr (kMap)
+    first = table.insert(keys.data(), keys.data(), n, stream);
+  else
+    first = table.insert(keys.data(), n, stream);
   if (first != n) {
-    std::printf("ERROR: %s build inserted %llu of %llu keys\n", kind.c_str(), (unsigned long long)first, (unsigned long long)n);
+    std::printf("ERROR: %s build inserted %llu of %llu keys\n", kind.c_str(),
+                (unsigned long long)first, (unsigned long long)n);
     ++ctx.failures;
   }
   const auto build = wg::bench::measure(ctx.measure, [&] {
@@ -175,7 +182,8 @@ void bench_table(Context& ctx, const std::string& kind, int log2n, double lf,
   });
   if (table.allocator().exhausted(stream) || table.size(stream) != n) {
     std::printf("ERROR: %s timed build: size %llu of %llu (exhausted %d)\n", kind.c_str(),
-                (unsigned long long)table.size(stream), (unsigned long long)n, (int)table.allocator().exhausted(stream));
+                (unsigned long long)table.size(stream), (unsigned long long)n,
+                (int)table.allocator().exhausted(stream));
     ++ctx.failures;
   }
   record(ctx, kind, "build", log2n, lf, variant, n / build.median() * 1e-9, build);
@@ -185,19 +193,25 @@ void bench_table(Context& ctx, const std::string& kind, int log2n, double lf,
   for (int present = 1; present >= 0; --present) {
     const u32* q = present ? keys.data() : absent.data();
     auto find_async = [&] {
-      if constexpr (kMap) table.find_async(q, n, values.data(), nullptr, stream);
-      else table.contains_async(q, n, flags.data(), stream);
+      if constexpr (kMap)
+        table.find_async(q, n, values.data(), nullptr, stream);
+      else
+        table.contains_async(q, n, flags.data(), stream);
     };
-    const auto s = wg::bench::measure(ctx.measure, [&] { return wg::bench::cuda_seconds(stream, find_async); });
+    const auto s = wg::bench::measure(ctx.measure,
+                                      [&] { return wg::bench::cuda_seconds(stream, find_async); });
     std::uint64_t hits = 0;
-    if constexpr (kMap) hits = table.find(q, n, values.data(), nullptr, stream);
-    else hits = table.contains(q, n, flags.data(), stream);
+    if constexpr (kMap)
+      hits = table.find(q, n, values.data(), nullptr, stream);
+    else
+      hits = table.contains(q, n, flags.data(), stream);
     if (hits != (present ? n : 0)) {
-      std::printf("ERROR: %s find: %llu hits, expected %llu\n", kind.c_str(), (unsigned long long)hits,
-                  (unsigned long long)(present ? n : 0));
+      std::printf("ERROR: %s find: %llu hits, expected %llu\n", kind.c_str(),
+                  (unsigned long long)hits, (unsigned long long)(present ? n : 0));
       ++ctx.failures;
     }
-    record(ctx, kind, present ? "find_all" : "find_none", log2n, lf, variant, n / s.median() * 1e-9, s);
+    record(ctx, kind, present ? "find_all" : "find_none", log2n, lf, variant, n / s.median() * 1e-9,
+           s);
   }
 
   if (!mixed) return;
@@ -205,16 +219,20 @@ void bench_table(Context& ctx, const std::string& kind, int log2n, double lf,
   // lookups, all concurrent in one kernel. Rebuilt (untimed) before each run.
   const std::uint64_t half = n / 2;
   wg::DeviceBuffer<u32> type(n, stream), opkey(n, stream);
-  make_mixed_ops<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(type.data(), opkey.data(), n, keys.data(), half, absent.data());
+  make_mixed_ops<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(
+      type.data(), opkey.data(), n, keys.data(), half, absent.data());
   WG_CUDA_CHECK_LAST();
   wg::DeviceBuffer<unsigned long long> hits(1, stream);
   const auto s = wg::bench::measure(ctx.measure, [&] {
     table.clear(stream);
-    if constexpr (kMap) table.insert_async(keys.data(), keys.data(), half, stream);
-    else table.insert_async(keys.data(), half, stream);
+    if constexpr (kMap)
+      table.insert_async(keys.data(), keys.data(), half, stream);
+    else
+      table.insert_async(keys.data(), half, stream);
     hits.fill_bytes(0, stream);
     return wg::bench::cuda_seconds(stream, [&] {
-      mixed_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(table.ref(), type.data(), opkey.data(), n, hits.data());
+      mixed_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(
+          table.ref(), type.data(), opkey.data(), n, hits.data());
     });
   });
   WG_CUDA_CHECK_LAST();
@@ -225,9 +243,11 @@ void bench_table(Context& ctx, const std::string& kind, int log2n, double lf,
 
 int main(int argc, char** argv) {
   cxxopts::Options opts("slab_hash_bench", "GPU slab hash map/set build, find and mixed rates");
-  opts.add_options()("json", "write JSON records here", cxxopts::value<std::string>()->default_value(""))(
+  opts.add_options()("json", "write JSON records here",
+                     cxxopts::value<std::string>()->default_value(""))(
       "sizes", "log2 of key counts", cxxopts::value<std::string>()->default_value("20,22,24"))(
-      "load-factors", "load factors", cxxopts::value<std::string>()->default_value("0.4,0.55,0.6,0.8"))(
+      "load-factors", "load factors",
+      cxxopts::value<std::string>()->default_value("0.4,0.55,0.6,0.8"))(
       "variants", "wcws (original algorithm), laG (32-lane tasks, lookahead G), t8 (8-lane tasks)",
       cxxopts::value<std::string>()->default_value("wcws,la8,t8"))(
       "kinds", "map,set", cxxopts::value<std::string>()->default_value("map,set"))(
@@ -242,8 +262,8 @@ int main(int argc, char** argv) {
   Context ctx;
   ctx.measure = {args["warmup"].as<int>(), args["reps"].as<int>()};
   ctx.gpu = wg::bench::gpu_name();
-  std::printf("slab_hash_bench on %s (median of %d after %d warm-up runs; G ops/s)\n", ctx.gpu.c_str(),
-              ctx.measure.repetitions, ctx.measure.warmup);
+  std::printf("slab_hash_bench on %s (median of %d after %d warm-up runs; G ops/s)\n",
+              ctx.gpu.c_str(), ctx.measure.repetitions, ctx.measure.warmup);
   wg::CudaStream stream;
   const bool mixed = !args.count("no-mixed");
   for (const std::string& kind : split(args["kinds"].as<std::string>()))
@@ -255,18 +275,22 @@ int main(int argc, char** argv) {
           // The mixed workload (device-ref operations, not the bulk kernels) once per (size,
           // load factor 0.6).
           const bool do_mixed = mixed && variant == "wcws" && lfs == "0.6";
-          if (kind == "map") bench_table<SlabMap>(ctx, kind, log2n, lf, variant, do_mixed, stream);
-          else bench_table<SlabSet>(ctx, kind, log2n, lf, variant, do_mixed, stream);
+          if (kind == "map")
+            bench_table<SlabMap>(ctx, kind, log2n, lf, variant, do_mixed, stream);
+          else
+            bench_table<SlabSet>(ctx, kind, log2n, lf, variant, do_mixed, stream);
         }
   std::printf("\nharmonic means over sizes and load factors:\n");
   for (const auto& [name, rates] : ctx.for_hmean)
-    std::printf("  %-36s %8.3f G/s (%zu configurations)\n", name.c_str(), wg::bench::harmonic_mean(rates), rates.size());
+    std::printf("  %-36s %8.3f G/s (%zu configurations)\n", name.c_str(),
+                wg::bench::harmonic_mean(rates), rates.size());
   std::printf("\ntargets (1.1x the original slab hash, lf 0.55):\n");
   for (const auto& r : ctx.report.records()) {
     if (r["paper"].get<double>() <= 0) continue;
     const double v = r["value"].get<double>(), t = r["target"].get<double>();
-    std::printf("  %-4s %-9s 2^%d %-8s %8.3f vs target %6.2f  %s\n", r["kind"].get<std::string>().c_str(),
-                r["op"].get<std::string>().c_str(), r["log2n"].get<int>(), r["variant"].get<std::string>().c_str(), v, t,
+    std::printf("  %-4s %-9s 2^%d %-8s %8.3f vs target %6.2f  %s\n",
+                r["kind"].get<std::string>().c_str(), r["op"].get<std::string>().c_str(),
+                r["log2n"].get<int>(), r["variant"].get<std::string>().c_str(), v, t,
                 v >= t ? "MET" : "missed");
   }
   const std::string json = args["json"].as<std::string>();
