@@ -11,12 +11,12 @@
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/cpu/detail/parallel.hpp>
+#include <warpgraph/graph/cpu/detail/radix_sort.hpp>
 
 namespace wg::cpu {
 
 namespace {
 
-constexpr std::uint64_t kNoKey = std::numeric_limits<std::uint64_t>::max();
 // Below these sizes a batch step runs on the calling thread (starting threads costs more).
 constexpr std::size_t kTreeGrain = 4096;
 constexpr std::size_t kScanGrain = 16384;
@@ -114,43 +114,34 @@ CanonicalBatch DynamicGraph::canonicalize(const EdgeList& batch) const {
   CanonicalBatch out;
   const std::size_t n = batch.size();
   out.entries = n;
-  const bool with_weights = options_.weighted;
-  std::vector<std::uint64_t> self_loops(threads_, 0);
-
-  if (!with_weights) {
-    out.keys.resize(n);
-    detail::parallel_for(n, threads_, kScanGrain, [&](std::size_t b, std::size_t e, unsigned t) {
-      std::uint64_t loops = 0;
-      for (std::size_t i = b; i < e; ++i) {
-        const vertex_t u = batch.src[i], v = batch.dst[i];
-        if (u == v) {
-          out.keys[i] = kNoKey;
-          ++loops;
-        } else {
-          out.keys[i] = canonical_key(u, v);
-        }
-      }
-      self_loops[t] = loops;
-    });
-    detail::parallel_sort(out.keys.begin(), out.keys.end(), threads_);
-    out.self_loops = std::accumulate(self_loops.begin(), self_loops.end(), std::uint64_t{0});
-    out.keys.resize(n - out.self_loops);  // kNoKey entries sorted to the end
+  // One pass drops self-loops and finds the largest id (how many key bits the sort needs);
+  // then a stable radix sort and a pass that keeps the last entry of each run.
+  std::uint64_t bound = alive_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    bound = std::max<std::uint64_t>(bound, std::max(batch.src[i], batch.dst[i]) + 1ull);
+  }
+  const unsigned bits = detail::id_bits(bound);
+  const detail::CompactArcKey compact_key{bits};
+  if (!options_.weighted) {
+    out.keys.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const vertex_t u = batch.src[i], v = batch.dst[i];
+      if (u != v) out.keys.push_back(canonical_key(u, v));
+    }
+    out.self_loops = n - out.keys.size();
+    detail::radix_sort(out.keys, 2 * bits, compact_key);
     out.keys.erase(std::unique(out.keys.begin(), out.keys.end()), out.keys.end());
   } else {
-    // (key, entry index): sorting by both puts the last entry of each edge last in its run.
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> tagged(n);
-    detail::parallel_for(n, threads_, kScanGrain, [&](std::size_t b, std::size_t e, unsigned t) {
-      std::uint64_t loops = 0;
-      for (std::size_t i = b; i < e; ++i) {
-        const vertex_t u = batch.src[i], v = batch.dst[i];
-        if (u == v) ++loops;
-        tagged[i] = {u == v ? kNoKey : canonical_key(u, v), i};
-      }
-      self_loops[t] = loops;
-    });
-    detail::parallel_sort(tagged.begin(), tagged.end(), threads_);
-    out.self_loops = std::accumulate(self_loops.begin(), self_loops.end(), std::uint64_t{0});
-    const std::size_t m = n - out.self_loops;
+    // (key, entry index), sorted stably by key: the last entry of each edge ends its run.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> tagged;
+    tagged.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const vertex_t u = batch.src[i], v = batch.dst[i];
+      if (u != v) tagged.emplace_back(canonical_key(u, v), i);
+    }
+    out.self_loops = n - tagged.size();
+    detail::radix_sort(tagged, 2 * bits, [&](const auto& x) { return compact_key(x.first); });
+    const std::size_t m = tagged.size();
     out.keys.reserve(m);
     out.weights.reserve(m);
     for (std::size_t i = 0; i < m; ++i) {
@@ -177,8 +168,9 @@ void DynamicGraph::apply_arcs(std::span<const std::uint64_t> keys, std::span<con
                            second[i] = {reversed(keys[i]), weights.empty() ? 1.0f : weights[i]};
                          }
                        });
-  detail::parallel_sort(second.begin(), second.end(), threads_,
-                        [](const auto& a, const auto& b) { return a.first < b.first; });
+  const detail::CompactArcKey compact_key{detail::id_bits(alive_.size())};
+  detail::radix_sort(second, 2 * compact_key.bits,
+                     [&](const auto& x) { return compact_key(x.first); });
   detail::ArcStore& second_store = options_.directed ? in_ : out_;
   std::vector<std::uint32_t>& second_degree = options_.directed ? in_degree_ : degree_;
   detail::parallel_for(second.size(), threads_, kTreeGrain,
@@ -307,50 +299,55 @@ UpdateResult DynamicGraph::build(const EdgeList& edges) {
   r.duplicates = batch.duplicates;
   const bool w = options_.weighted;
 
-  // All arcs sorted: for undirected graphs the keys and their reverses (merged); for directed
-  // graphs the keys, and the reverses for the transpose tree.
-  std::vector<std::pair<std::uint64_t, float>> rev(batch.keys.size());
-  detail::parallel_for(rev.size(), threads_, kScanGrain,
-                       [&](std::size_t b, std::size_t e, unsigned) {
-                         for (std::size_t i = b; i < e; ++i) {
-                           rev[i] = {reversed(batch.keys[i]), w ? batch.weights[i] : 1.0f};
-                         }
-                       });
-  auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
-  detail::parallel_sort(rev.begin(), rev.end(), threads_, by_key);
-
-  auto load = [&](detail::ArcStore& store, std::vector<std::pair<std::uint64_t, float>>& arcs,
-                  std::vector<std::uint32_t>& deg) {
-    std::vector<std::uint64_t> keys(arcs.size());
-    std::vector<float> weights(w ? arcs.size() : 0);
-    for (std::size_t i = 0; i < arcs.size(); ++i) {
-      keys[i] = arcs[i].first;
-      if (w) weights[i] = arcs[i].second;
-      ++deg[arc_source(keys[i])];
-    }
-    store.bulk_load(keys.data(), w ? weights.data() : nullptr, keys.size());
+  // All arcs sorted: for undirected graphs the keys with their reverses; for directed graphs
+  // the keys, and the reverses for the transpose tree. Unweighted graphs sort bare keys.
+  const detail::CompactArcKey compact_key{detail::id_bits(bound)};
+  auto count_degrees = [&](const std::vector<std::uint64_t>& arcs, std::vector<std::uint32_t>& d) {
+    for (std::uint64_t k : arcs) ++d[arc_source(k)];
   };
-  if (options_.directed) {
-    std::vector<std::pair<std::uint64_t, float>> fwd(batch.keys.size());
-    for (std::size_t i = 0; i < fwd.size(); ++i)
-      fwd[i] = {batch.keys[i], w ? batch.weights[i] : 1.0f};
-    load(out_, fwd, degree_);
-    load(in_, rev, in_degree_);
-    num_arcs_ = fwd.size();
-  } else {
-    std::vector<std::pair<std::uint64_t, float>> all(2 * batch.keys.size());
-    std::size_t a = 0, b = 0, o = 0;
-    // Merge the forward keys (sorted) with the reversed ones (sorted): no key is in both.
-    while (a < batch.keys.size() || b < rev.size()) {
-      if (b == rev.size() || (a < batch.keys.size() && batch.keys[a] < rev[b].first)) {
-        all[o++] = {batch.keys[a], w ? batch.weights[a] : 1.0f};
-        ++a;
-      } else {
-        all[o++] = rev[b++];
-      }
+  const std::size_t m = batch.keys.size();
+  if (!w) {
+    std::vector<std::uint64_t> rev(m);
+    for (std::size_t i = 0; i < m; ++i) rev[i] = reversed(batch.keys[i]);
+    if (options_.directed) {
+      detail::radix_sort(rev, 2 * compact_key.bits, compact_key);
+      count_degrees(batch.keys, degree_);
+      count_degrees(rev, in_degree_);
+      out_.bulk_load(batch.keys.data(), nullptr, m);
+      in_.bulk_load(rev.data(), nullptr, m);
+      num_arcs_ = m;
+    } else {
+      rev.insert(rev.end(), batch.keys.begin(), batch.keys.end());
+      detail::radix_sort(rev, 2 * compact_key.bits, compact_key);
+      count_degrees(rev, degree_);
+      out_.bulk_load(rev.data(), nullptr, rev.size());
+      num_arcs_ = rev.size();
     }
-    load(out_, all, degree_);
-    num_arcs_ = all.size();
+    return r;
+  }
+  std::vector<std::pair<std::uint64_t, float>> arcs(m);
+  for (std::size_t i = 0; i < m; ++i) arcs[i] = {reversed(batch.keys[i]), batch.weights[i]};
+  if (!options_.directed) {
+    for (std::size_t i = 0; i < m; ++i) arcs.emplace_back(batch.keys[i], batch.weights[i]);
+  }
+  detail::radix_sort(arcs, 2 * compact_key.bits,
+                     [&](const auto& x) { return compact_key(x.first); });
+  std::vector<std::uint64_t> keys(arcs.size());
+  std::vector<float> weights(arcs.size());
+  for (std::size_t i = 0; i < arcs.size(); ++i) {
+    keys[i] = arcs[i].first;
+    weights[i] = arcs[i].second;
+  }
+  if (options_.directed) {
+    count_degrees(batch.keys, degree_);
+    count_degrees(keys, in_degree_);
+    out_.bulk_load(batch.keys.data(), batch.weights.data(), m);
+    in_.bulk_load(keys.data(), weights.data(), m);
+    num_arcs_ = m;
+  } else {
+    count_degrees(keys, degree_);
+    out_.bulk_load(keys.data(), weights.data(), keys.size());
+    num_arcs_ = keys.size();
   }
   return r;
 }
@@ -429,7 +426,8 @@ std::vector<std::uint64_t> DynamicGraph::incident_edges(std::span<const vertex_t
   });
   std::vector<std::uint64_t> keys;
   for (auto& p : parts) keys.insert(keys.end(), p.begin(), p.end());
-  detail::parallel_sort(keys.begin(), keys.end(), threads_);
+  const detail::CompactArcKey compact_key{detail::id_bits(alive_.size())};
+  detail::radix_sort(keys, 2 * compact_key.bits, compact_key);
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;
 }

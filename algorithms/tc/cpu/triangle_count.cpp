@@ -9,6 +9,7 @@
 #include <warpgraph/algorithms/tc/cpu/detail/intersect.hpp>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/cpu/detail/parallel.hpp>
+#include <warpgraph/graph/cpu/detail/radix_sort.hpp>
 
 namespace wg::cpu {
 
@@ -127,7 +128,8 @@ std::uint64_t count_triangles_with_edges(const DynamicGraph& graph,
     ends.push_back(arc_source(k));
     ends.push_back(arc_target(k));
   }
-  detail::parallel_sort(ends.begin(), ends.end(), threads);
+  const unsigned bits = detail::id_bits(graph.num_vertices());
+  detail::radix_sort(ends, bits, [](vertex_t v) { return std::uint64_t{v}; });
   ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
   std::vector<std::uint64_t> offsets(ends.size() + 1, 0);
   for (std::size_t i = 0; i < ends.size(); ++i) offsets[i + 1] = offsets[i] + graph.degree(ends[i]);
@@ -202,9 +204,8 @@ std::uint64_t count_triangles_with_edges(const DynamicGraph& graph,
       tasks[i] = {u_hub ? u : v, u_hub ? v : u, keys[i]};
     }
   });
-  detail::parallel_sort(tasks.begin(), tasks.end(), threads, [](const Task& a, const Task& b) {
-    return a.hub != b.hub ? a.hub < b.hub : a.probe < b.probe;
-  });
+  detail::radix_sort(tasks, 2 * bits,
+                     [&](const Task& t) { return (std::uint64_t{t.hub} << bits) | t.probe; });
   constexpr std::size_t kMaxGroup = 256;
   std::vector<std::size_t> groups{0};
   for (std::size_t i = 1; i < tasks.size(); ++i) {
