@@ -39,8 +39,9 @@ __device__ __forceinline__ void warp_add(const warp_tile& tile, unsigned long lo
 
 // ---- vertex dictionary ---------------------------------------------------------------------
 
-__global__ void init_entries_kernel(VertexEntry* entries, std::uint64_t first, std::uint64_t count,
-                                    slab::Slab* pool, const std::uint64_t* offsets) {
+__global__ void init_entries_kernel(VertexEntry* entries, std::uint32_t* degrees,
+                                    std::uint64_t first, std::uint64_t count, slab::Slab* pool,
+                                    const std::uint64_t* offsets) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     VertexEntry e;
@@ -51,8 +52,9 @@ __global__ void init_entries_kernel(VertexEntry* entries, std::uint64_t first, s
       e.buckets = pool + i;
       e.num_buckets = 1;
     }
-    e.degree = 0;
+    e.reserved = 0;
     entries[first + i] = e;
+    degrees[first + i] = 0;
   }
 }
 
@@ -84,10 +86,18 @@ __global__ void buckets_kernel(unsigned long long* degree_in_buckets_out, std::u
   }
 }
 
-__global__ void degrees_kernel(const VertexEntry* entries, std::uint64_t n, std::uint32_t* out) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    out[i] = entries[i].degree;
+/// Adds each lane's `count` to degree[x] with one atomic per distinct x in the warp (batches
+/// are sorted by source, so a warp's lanes mostly share it: hubs would serialise on atomics).
+__device__ __forceinline__ void add_degrees(const warp_tile& tile, std::uint32_t* degrees,
+                                            vertex_t x, bool valid, int delta) {
+  const unsigned mask = tile.ballot(valid && delta != 0);
+  if (!mask) return;
+  const unsigned peers = __match_any_sync(0xFFFFFFFFu, valid && delta != 0 ? x : 0xFFFFFFFFu);
+  const int lane = static_cast<int>(tile.thread_rank());
+  if (valid && delta != 0 && __ffs(peers & mask) - 1 == lane) {
+    const int total = __popc(peers & mask) * delta;
+    atomicAdd(degrees + x, static_cast<std::uint32_t>(total));
+  }
 }
 
 // ---- edge batches ---------------------------------------------------------------------------
@@ -115,6 +125,9 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
     const bool todo = active && (!(st & 1u) || (both && !(st & 4u)));
     const std::uint64_t key = todo ? keys[i] : 0;
     const std::uint32_t value = (todo && values) ? values[i] : 0u;
+    const VertexEntry eu = todo ? g.load_entry(static_cast<vertex_t>(key >> bits)) : VertexEntry{};
+    const VertexEntry ev =
+        (todo && both) ? g.load_entry(static_cast<vertex_t>(key & mask)) : VertexEntry{};
     std::uint32_t new_state = st;
     for_each_active_lane(tile, todo, [&](int src) {
       const std::uint64_t k = tile.shfl(key, src);
@@ -123,10 +136,9 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
       const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
       std::uint32_t ns = s;
       if (!(s & 1u)) {
-        const auto out = table_insert(tile, g.table(u), v, val);
+        const auto out = table_insert(tile, g.table_at(shfl_entry(tile, eu, src)), v, val);
         if (out == slab::InsertOutcome::inserted) {
           ns |= 3u;
-          if (tile.thread_rank() == 0) atomicAdd(&g.entry(u)->degree, 1u);
         } else if (out == slab::InsertOutcome::out_of_slabs) {
           ++failed;
         } else {
@@ -134,10 +146,9 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
         }
       }
       if (both && !(s & 4u)) {
-        const auto out = table_insert(tile, g.table(v), u, val);
+        const auto out = table_insert(tile, g.table_at(shfl_entry(tile, ev, src)), u, val);
         if (out == slab::InsertOutcome::inserted) {
           ns |= 12u;
-          if (tile.thread_rank() == 0) atomicAdd(&g.entry(v)->degree, 1u);
         } else if (out == slab::InsertOutcome::out_of_slabs) {
           ++failed;
         } else {
@@ -146,9 +157,14 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
       }
       if (static_cast<int>(tile.thread_rank()) == src) new_state = ns;
     });
+    const bool fwd_new = todo && (new_state & 2u) && !(st & 2u);
+    const bool rev_new = todo && (new_state & 8u) && !(st & 8u);
+    const vertex_t lu = static_cast<vertex_t>(key >> bits), lv = static_cast<vertex_t>(key & mask);
+    add_degrees(tile, g.degree_ptr(0), lu, fwd_new, 1);
+    add_degrees(tile, g.degree_ptr(0), lv, rev_new, 1);
     if (todo) {
       state[i] = static_cast<std::uint8_t>(new_state);
-      if ((new_state & 2u) && !(st & 2u)) ++added;
+      if (fwd_new) ++added;
     }
   });
   const warp_tile tile = this_warp();
@@ -172,18 +188,25 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
   unsigned removed = 0;
   warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
     const std::uint64_t key = active ? keys[i] : 0;
-    bool mine = false;
+    const VertexEntry eu =
+        active ? g.load_entry(static_cast<vertex_t>(key >> bits)) : VertexEntry{};
+    const VertexEntry ev =
+        (active && both) ? g.load_entry(static_cast<vertex_t>(key & mask)) : VertexEntry{};
+    bool mine = false, mine_rev = false;
     for_each_active_lane(tile, active, [&](int src) {
       const std::uint64_t k = tile.shfl(key, src);
       const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
-      const bool hit = g.table(u).erase(tile, v);
-      if (hit && tile.thread_rank() == 0) atomicSub(&g.entry(u)->degree, 1u);
-      if (both && hit) {  // both arcs are present or absent together
-        if (g.table(v).erase(tile, u) && tile.thread_rank() == 0)
-          atomicSub(&g.entry(v)->degree, 1u);
+      const bool hit = g.table_at(shfl_entry(tile, eu, src)).erase(tile, v);
+      bool rev = false;
+      // Both arcs are present or absent together.
+      if (both && hit) rev = g.table_at(shfl_entry(tile, ev, src)).erase(tile, u);
+      if (static_cast<int>(tile.thread_rank()) == src) {
+        mine = hit;
+        mine_rev = rev;
       }
-      if (static_cast<int>(tile.thread_rank()) == src) mine = hit;
     });
+    add_degrees(tile, g.degree_ptr(0), static_cast<vertex_t>(key >> bits), mine, -1);
+    add_degrees(tile, g.degree_ptr(0), static_cast<vertex_t>(key & mask), mine_rev, -1);
     if (active) {
       if (was_present) was_present[i] = mine;
       removed += mine;
@@ -265,30 +288,60 @@ __global__ void export_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* offse
 
 // ---- vertex erasure -------------------------------------------------------------------------
 
-// Undirected: removes x from each neighbour's table (neighbours not being erased themselves).
-// Reads only the erased vertices' tables and writes only the others': no table is read and
-// written in the same kernel.
+// Undirected vertex erasure, step 1: list the (x, y) arcs of the erased vertices (warp per
+// vertex, positions from a prefix sum of their degrees).
 template <class Adj>
-__global__ void erase_vertex_edges_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids,
-                                          std::uint64_t k, const std::uint8_t* erasing,
-                                          Counters* counters) {
+__global__ void collect_arcs_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids, std::uint64_t k,
+                                    const std::uint64_t* offsets, vertex_t* arc_src,
+                                    vertex_t* arc_dst) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  unsigned removed = 0;
+  const unsigned lane = tile.thread_rank();
   for (std::uint64_t i = global_warp_id(); i < k; i += warps) {
     const vertex_t x = ids[i];
+    const std::uint64_t base = offsets[i], degree = offsets[i + 1] - offsets[i];
+    std::uint64_t cursor = 0;
     g.for_each_slab(tile, x, [&](std::uint32_t y, std::uint32_t, std::uint32_t) {
       const bool valid = slab::is_valid_key(y);
-      const bool other_erased = valid && erasing[y];
-      if (valid && (!other_erased || x < y)) ++removed;  // each edge once
-      for_each_active_lane(tile, valid && !other_erased, [&](int src) {
-        const vertex_t w = tile.shfl(y, src);
-        if (g.table(w).erase(tile, x) && tile.thread_rank() == 0)
-          atomicSub(&g.entry(w)->degree, 1u);
-      });
+      const unsigned ballot = tile.ballot(valid);
+      const std::uint64_t pos = cursor + __popc(ballot & ((1u << lane) - 1));
+      if (valid && pos < degree) {
+        arc_src[base + pos] = x;
+        arc_dst[base + pos] = y;
+      }
+      cursor += __popc(ballot);
     });
   }
-  warp_add(tile, &counters->a, removed);
+}
+
+__global__ void gather_degrees_kernel(const std::uint32_t* degrees, const vertex_t* ids,
+                                      std::uint64_t k, std::uint64_t* out) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < k;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    out[i] = degrees[ids[i]];
+}
+
+// Step 2: removes x from each surviving neighbour y's table, all arcs shared evenly by the
+// warps (a hub's arcs are not left to one warp). Reads only the arc list, writes only the
+// tables of vertices that are not erased.
+template <class Adj>
+__global__ void erase_arcs_kernel(DynamicGraphRef<Adj> g, const vertex_t* arc_src,
+                                  const vertex_t* arc_dst, std::uint64_t n,
+                                  const std::uint8_t* erasing, Counters* counters) {
+  unsigned removed = 0;
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const vertex_t x = active ? arc_src[i] : 0, y = active ? arc_dst[i] : 0;
+    const bool other_erased = active && erasing[y];
+    if (active && (!other_erased || x < y)) ++removed;  // each edge once
+    bool hit = false;
+    for_each_active_lane(tile, active && !other_erased, [&](int src) {
+      const vertex_t a = tile.shfl(x, src), b = tile.shfl(y, src);
+      const bool h = g.table(b).erase(tile, a);
+      if (static_cast<int>(tile.thread_rank()) == src) hit = h;
+    });
+    add_degrees(tile, g.degree_ptr(0), y, hit, -1);
+  });
+  warp_add(this_warp(), &counters->a, removed);
 }
 
 // Directed: removes the in-arcs y -> x (x erased) from every other live vertex's table.
@@ -306,7 +359,7 @@ __global__ void erase_in_arcs_kernel(DynamicGraphRef<Adj> g, const std::uint8_t*
       for_each_active_lane(tile, hit, [&](int src) {
         const vertex_t w = tile.shfl(x, src);
         if (g.table(y).erase(tile, w) && tile.thread_rank() == 0) {
-          atomicSub(&g.entry(y)->degree, 1u);
+          atomicSub(g.degree_ptr(y), 1u);
           ++removed;
         }
       });
@@ -329,12 +382,149 @@ __global__ void clear_vertices_kernel(DynamicGraphRef<Adj> g, const vertex_t* id
     g.table(x).clear(tile);
     if (tile.thread_rank() == 0) {
       atomicAdd(&counters->b, static_cast<unsigned long long>(degree));
-      g.entry(x)->degree = 0;
+      *g.degree_ptr(x) = 0;
       live[x] = 0;
     }
   }
 }
 
+// ---- table resizing (before a batch is inserted) -------------------------------------------
+
+struct ResizeItem {
+  vertex_t vertex;
+  std::uint32_t buckets;      // new bucket count
+  std::uint32_t old_buckets;  // current bucket count
+  std::uint32_t degree;       // keys now in the table
+};
+
+// incoming[x] += arcs of the batch into x's table; the first to touch x lists it.
+__global__ void incoming_kernel(const std::uint64_t* keys, std::uint64_t m, unsigned bits,
+                                bool both, std::uint32_t* incoming, vertex_t* touched,
+                                unsigned long long* num_touched) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint64_t k = active ? keys[i] : 0;
+    const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
+    // Sources are sorted: one atomic per distinct source in the warp.
+    const unsigned act = tile.ballot(active);
+    const unsigned peers = __match_any_sync(0xFFFFFFFFu, active ? u : 0xFFFFFFFFu);
+    if (active && __ffs(peers & act) - 1 == static_cast<int>(tile.thread_rank())) {
+      if (atomicAdd(incoming + u, static_cast<std::uint32_t>(__popc(peers & act))) == 0)
+        touched[atomicAdd(num_touched, 1ull)] = u;
+    }
+    if (active && both) {
+      if (atomicAdd(incoming + v, 1u) == 0) touched[atomicAdd(num_touched, 1ull)] = v;
+    }
+  });
+}
+
+__global__ void plan_resize_kernel(const vertex_t* touched, const unsigned long long* num_touched,
+                                   std::uint32_t* incoming, const std::uint32_t* degrees,
+                                   const VertexEntry* vertices, double max_lf, double lf,
+                                   unsigned capacity, ResizeItem* items,
+                                   unsigned long long* num_items) {
+  const std::uint64_t t = *num_touched;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < t;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t x = touched[i];
+    const double need = static_cast<double>(degrees[x]) + incoming[x];
+    incoming[x] = 0;  // leave the array zeroed for the next batch
+    const std::uint32_t nb = vertices[x].num_buckets;
+    if (need > fmax(max_lf, 2 * lf) * capacity * nb) {  // never resize to the same size
+      const double b = ceil(need / (lf * capacity));
+      items[atomicAdd(num_items, 1ull)] = {x, static_cast<std::uint32_t>(b < 1 ? 1 : b), nb,
+                                           degrees[x]};
+    }
+  }
+}
+
+// Lists the keys of the tables being resized: one warp per OLD bucket (a hub's buckets are
+// spread over many warps), positions claimed with one atomic per slab.
+template <class Adj>
+__global__ void collect_for_resize_kernel(DynamicGraphRef<Adj> g, const ResizeItem* items,
+                                          std::uint64_t r, const std::uint64_t* bucket_offsets,
+                                          std::uint32_t* out_item, std::uint32_t* out_key,
+                                          std::uint32_t* out_value, unsigned long long* cursor,
+                                          std::uint64_t capacity) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  const unsigned lane = tile.thread_rank();
+  const std::uint64_t total = bucket_offsets[r];
+  for (std::uint64_t b = global_warp_id(); b < total; b += warps) {
+    // item = last i with bucket_offsets[i] <= b
+    std::uint64_t lo = 0, hi = r;
+    while (hi - lo > 1) {
+      const std::uint64_t mid = (lo + hi) / 2;
+      if (bucket_offsets[mid] <= b)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    const VertexEntry e = g.load_entry(items[lo].vertex);
+    g.for_each_slab_in_bucket(
+        tile, e, static_cast<std::uint32_t>(b - bucket_offsets[lo]),
+        [&](std::uint32_t key, std::uint32_t value) {
+          const bool valid = slab::is_valid_key(key);
+          const unsigned ballot = tile.ballot(valid);
+          if (!ballot) return;
+          unsigned long long base = 0;
+          if (lane == 0) base = atomicAdd(cursor, static_cast<unsigned long long>(__popc(ballot)));
+          base = tile.shfl(base, 0);
+          if (valid) {
+            const unsigned long long pos = base + __popc(ballot & ((1u << lane) - 1));
+            if (pos >= capacity) return;  // degree disagrees with the table: cannot happen
+            out_item[pos] = static_cast<std::uint32_t>(lo);
+            out_key[pos] = key;
+            out_value[pos] = value;
+          }
+        });
+  }
+}
+
+// Inserts the listed keys into the new tables, all warps sharing the work. Idempotent (keys
+// already there report `present`), so after out_of_slabs it is simply run again.
+template <class Adj>
+__global__ void reinsert_kernel(DynamicGraphRef<Adj> g, const ResizeItem* items,
+                                const std::uint64_t* offsets, slab::Slab* pool,
+                                const std::uint32_t* in_item, const std::uint32_t* in_key,
+                                const std::uint32_t* in_value, std::uint64_t n,
+                                Counters* counters) {
+  unsigned failed = 0;
+  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint32_t item = active ? in_item[i] : 0;
+    const std::uint32_t key = active ? in_key[i] : 0, value = active ? in_value[i] : 0;
+    VertexEntry e{};
+    if (active) {
+      e.buckets = pool + offsets[item];
+      e.num_buckets = items[item].buckets;
+    }
+    for_each_active_lane(tile, active, [&](int src) {
+      const auto out = table_insert(tile, g.table_at(shfl_entry(tile, e, src)), tile.shfl(key, src),
+                                    tile.shfl(value, src));
+      if (out == slab::InsertOutcome::out_of_slabs) ++failed;
+    });
+  });
+  warp_add(this_warp(), &counters->a, failed);
+}
+
+// Frees the old tables' overflow slabs and switches the handles to the new tables.
+template <class Adj>
+__global__ void commit_resize_kernel(DynamicGraphRef<Adj> g, const ResizeItem* items,
+                                     std::uint64_t r, const std::uint64_t* offsets,
+                                     slab::Slab* pool) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (std::uint64_t i = global_warp_id(); i < r; i += warps) {
+    const ResizeItem it = items[i];
+    g.table(it.vertex).clear(tile);
+    tile.sync();
+    if (tile.thread_rank() == 0) {
+      VertexEntry* e = g.entry(it.vertex);
+      e->buckets = pool + offsets[i];
+      e->num_buckets = it.buckets;
+    }
+  }
+}
 }  // namespace
 
 // ---- host side ------------------------------------------------------------------------------
@@ -345,6 +535,8 @@ struct DynamicGraph<Adj>::Impl {
   cudaStream_t stream = 0;
   slab::SlabAllocator alloc;
   DeviceArray<VertexEntry> vertices;
+  DeviceArray<std::uint32_t> degrees;
+  DeviceArray<std::uint32_t> incoming;  // all zero between calls (resize planning)
   DeviceArray<std::uint8_t> live;
   std::vector<DeviceArray<slab::Slab>> pools;
   std::uint64_t pool_bytes = 0;
@@ -389,7 +581,8 @@ struct DynamicGraph<Adj>::Impl {
   }
 
   DynamicGraphRef<Adj> ref() const {
-    return DynamicGraphRef<Adj>(const_cast<VertexEntry*>(vertices.data()), live.data(),
+    return DynamicGraphRef<Adj>(const_cast<VertexEntry*>(vertices.data()),
+                                const_cast<std::uint32_t*>(degrees.data()), live.data(),
                                 static_cast<std::uint32_t>(nv), alloc.ref());
   }
 
@@ -406,7 +599,10 @@ struct DynamicGraph<Adj>::Impl {
     const std::uint64_t cap = std::max({n, opt.vertex_capacity, 2 * capacity});
     DeviceArray<VertexEntry> v2(cap, stream, "vertex dictionary");
     DeviceArray<std::uint8_t> l2(cap, stream, "vertex dictionary");
+    DeviceArray<std::uint32_t> d2(cap, stream, "vertex degrees");
     if (nv) {
+      WG_CUDA_TRY(cudaMemcpyAsync(d2.data(), degrees.data(), nv * sizeof(std::uint32_t),
+                                  cudaMemcpyDeviceToDevice, stream));
       WG_CUDA_TRY(cudaMemcpyAsync(v2.data(), vertices.data(), nv * sizeof(VertexEntry),
                                   cudaMemcpyDeviceToDevice, stream));
       WG_CUDA_TRY(cudaMemcpyAsync(l2.data(), live.data(), nv, cudaMemcpyDeviceToDevice, stream));
@@ -414,6 +610,9 @@ struct DynamicGraph<Adj>::Impl {
     WG_CUDA_TRY(cudaMemsetAsync(l2.data() + nv, 0, cap - nv, stream));
     vertices = std::move(v2);
     live = std::move(l2);
+    degrees = std::move(d2);
+    incoming = DeviceArray<std::uint32_t>(cap, stream, "vertex dictionary");
+    WG_CUDA_TRY(cudaMemsetAsync(incoming.data(), 0, cap * sizeof(std::uint32_t), stream));
     capacity = cap;
   }
 
@@ -432,8 +631,8 @@ struct DynamicGraph<Adj>::Impl {
     reserve(n);
     const std::uint64_t count = n - nv;
     slab::Slab* pool = new_pool(count);
-    init_entries_kernel<<<grid_for(count), kBlock, 0, stream>>>(vertices.data(), nv, count, pool,
-                                                                nullptr);
+    init_entries_kernel<<<grid_for(count), kBlock, 0, stream>>>(vertices.data(), degrees.data(), nv,
+                                                                count, pool, nullptr);
     WG_CUDA_CHECK_LAST();
     WG_CUDA_TRY(cudaMemsetAsync(live.data() + nv, 1, count, stream));
     live_host.resize(n, 1);
@@ -461,6 +660,65 @@ struct DynamicGraph<Adj>::Impl {
                               std::to_string(free_b >> 20) + " MiB free): " + e.what());
     }
     alloc.clear_exhausted(stream);
+  }
+
+  /// Rebuilds, with more buckets, the tables this batch would fill beyond max_load_factor.
+  void resize_for(const PreparedBatch& batch) {
+    if (!(opt.max_load_factor > 0) || batch.size == 0) return;
+    const bool both = !opt.directed;
+    const std::uint64_t max_touched = batch.size * (both ? 2 : 1);
+    DeviceArray<vertex_t> touched(max_touched, stream, "resize planning");
+    DeviceArray<ResizeItem> items(max_touched, stream, "resize planning");
+    DeviceArray<unsigned long long> counts(2, stream, "resize planning");
+    WG_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), stream));
+    incoming_kernel<<<grid_for(batch.size), kBlock, 0, stream>>>(
+        batch.keys.data(), batch.size, batch.key_bits, both, incoming.data(), touched.data(),
+        counts.data());
+    WG_CUDA_CHECK_LAST();
+    plan_resize_kernel<<<grid_for(max_touched), kBlock, 0, stream>>>(
+        touched.data(), counts.data(), incoming.data(), degrees.data(), vertices.data(),
+        opt.max_load_factor, opt.load_factor, Adj::slab_capacity, items.data(), counts.data() + 1);
+    WG_CUDA_CHECK_LAST();
+    std::uint64_t r = 0;
+    WG_CUDA_TRY(cudaMemcpyAsync(&r, counts.data() + 1, sizeof r, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (r == 0) return;
+    std::vector<ResizeItem> h(r);
+    WG_CUDA_TRY(cudaMemcpyAsync(h.data(), items.data(), r * sizeof(ResizeItem),
+                                cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    std::vector<std::uint64_t> off(r + 1, 0), old_off(r + 1, 0);
+    std::uint64_t keys = 0;
+    for (std::uint64_t i = 0; i < r; ++i) {
+      off[i + 1] = off[i] + h[i].buckets;
+      old_off[i + 1] = old_off[i] + h[i].old_buckets;
+      keys += h[i].degree;
+    }
+    slab::Slab* pool = new_pool(off[r]);
+    DeviceArray<std::uint64_t> d_off = DeviceArray<std::uint64_t>::from_host(off, stream);
+    DeviceArray<std::uint64_t> d_old = DeviceArray<std::uint64_t>::from_host(old_off, stream);
+    if (keys) {
+      DeviceArray<std::uint32_t> k_item(keys, stream, "resize keys"),
+          k_key(keys, stream, "resize keys"), k_value(keys, stream, "resize keys");
+      DeviceArray<unsigned long long> cursor(1, stream, "resize keys");
+      WG_CUDA_TRY(cudaMemsetAsync(cursor.data(), 0, sizeof(unsigned long long), stream));
+      collect_for_resize_kernel<Adj><<<warp_grid_for(old_off[r]), kBlock, 0, stream>>>(
+          ref(), items.data(), r, d_old.data(), k_item.data(), k_key.data(), k_value.data(),
+          cursor.data(), keys);
+      WG_CUDA_CHECK_LAST();
+      for (;;) {
+        zero_counters();
+        reinsert_kernel<Adj><<<grid_for(keys), kBlock, 0, stream>>>(
+            ref(), items.data(), d_off.data(), pool, k_item.data(), k_key.data(), k_value.data(),
+            keys, counters.data());
+        WG_CUDA_CHECK_LAST();
+        if (read_counters().a == 0) break;
+        grow_allocator();
+      }
+    }
+    commit_resize_kernel<Adj>
+        <<<warp_grid_for(r), kBlock, 0, stream>>>(ref(), items.data(), r, d_off.data(), pool);
+    WG_CUDA_CHECK_LAST();
   }
 
   /// Largest batch processed in one piece.
@@ -509,6 +767,7 @@ UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
+  im.resize_for(batch);
   DeviceArray<std::uint8_t> state(batch.size, im.stream, "batch state");
   WG_CUDA_TRY(cudaMemsetAsync(state.data(), 0, batch.size, im.stream));
   const bool both = !im.opt.directed;
@@ -707,8 +966,8 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
                                 cudaMemcpyDeviceToHost, im.stream));
     WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
     slab::Slab* pool = im.new_pool(total_buckets);
-    init_entries_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(im.vertices.data(), 0, n, pool,
-                                                               offsets.data());
+    init_entries_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
+        im.vertices.data(), im.degrees.data(), 0, n, pool, offsets.data());
     WG_CUDA_CHECK_LAST();
   }
   UpdateResult r = insert_prepared(p);
@@ -815,8 +1074,25 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>&
     erase_in_arcs_kernel<Adj><<<warp_grid_for(im.nv), kBlock, 0, im.stream>>>(
         im.ref(), erasing.data(), im.counters.data());
   } else {
-    erase_vertex_edges_kernel<Adj><<<warp_grid_for(k), kBlock, 0, im.stream>>>(
-        im.ref(), d_ids.data(), k, erasing.data(), im.counters.data());
+    DeviceArray<std::uint64_t> deg(k, im.stream, "vertex erase degrees");
+    DeviceArray<std::uint64_t> off(k + 1, im.stream, "vertex erase offsets");
+    gather_degrees_kernel<<<grid_for(k), kBlock, 0, im.stream>>>(im.degrees.data(), d_ids.data(), k,
+                                                                 deg.data());
+    WG_CUDA_CHECK_LAST();
+    detail::exclusive_scan(deg.data(), off.data(), k, im.stream);
+    std::uint64_t arcs = 0;
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(&arcs, off.data() + k, sizeof arcs, cudaMemcpyDeviceToHost, im.stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
+    if (arcs) {
+      DeviceArray<vertex_t> arc_src(arcs, im.stream, "vertex erase arcs");
+      DeviceArray<vertex_t> arc_dst(arcs, im.stream, "vertex erase arcs");
+      collect_arcs_kernel<Adj><<<warp_grid_for(k), kBlock, 0, im.stream>>>(
+          im.ref(), d_ids.data(), k, off.data(), arc_src.data(), arc_dst.data());
+      WG_CUDA_CHECK_LAST();
+      erase_arcs_kernel<Adj><<<grid_for(arcs), kBlock, 0, im.stream>>>(
+          im.ref(), arc_src.data(), arc_dst.data(), arcs, erasing.data(), im.counters.data());
+    }
   }
   WG_CUDA_CHECK_LAST();
   clear_vertices_kernel<Adj><<<warp_grid_for(k), kBlock, 0, im.stream>>>(
@@ -864,9 +1140,8 @@ std::vector<std::uint8_t> DynamicGraph<Adj>::has_edges(const EdgeList& q) const 
 template <class Adj>
 void DynamicGraph<Adj>::degrees(std::uint32_t* out) const {
   if (impl_->nv == 0) return;
-  degrees_kernel<<<grid_for(impl_->nv), kBlock, 0, impl_->stream>>>(impl_->vertices.data(),
-                                                                    impl_->nv, out);
-  WG_CUDA_CHECK_LAST();
+  WG_CUDA_TRY(cudaMemcpyAsync(out, impl_->degrees.data(), impl_->nv * sizeof(std::uint32_t),
+                              cudaMemcpyDeviceToDevice, impl_->stream));
 }
 
 template <class Adj>
@@ -974,8 +1249,8 @@ cudaStream_t DynamicGraph<Adj>::stream() const noexcept {
 }
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::memory_bytes() const {
-  return impl_->vertices.bytes() + impl_->live.bytes() + impl_->pool_bytes +
-         impl_->alloc.memory_bytes();
+  return impl_->vertices.bytes() + impl_->degrees.bytes() + impl_->incoming.bytes() +
+         impl_->live.bytes() + impl_->pool_bytes + impl_->alloc.memory_bytes();
 }
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::overflow_slabs_in_use() const {

@@ -63,6 +63,11 @@ struct GraphOptions {
   bool directed = false;
   /// Target fill of base buckets when the degree is known (bulk build): thesis' 0.7.
   double load_factor = 0.7;
+  /// Before a batch is inserted, a table whose keys would exceed max_load_factor x its base
+  /// capacity is rebuilt with buckets for load_factor (its keys re-inserted, its overflow slabs
+  /// freed; the old base buckets stay allocated until the next build). Keeps chains short when
+  /// degrees were unknown (incremental build, hubs). 0 disables.
+  double max_load_factor = 2.0;
   /// Initial capacity of the vertex dictionary (0: the initial vertex count).
   std::uint64_t vertex_capacity = 0;
   /// Overflow slabs the allocator starts with (0: automatic); it grows when exhausted.

@@ -24,13 +24,25 @@
 namespace wg::gpu {
 
 /// One vertex dictionary entry: the handle of the vertex's adjacency table. Growing the
-/// dictionary copies these, never the tables.
+/// dictionary copies these, never the tables. Degrees live in a separate array: their atomic
+/// updates must not contend with the (read-mostly) handles.
 struct VertexEntry {
   slab::Slab* buckets;  ///< base buckets (contiguous)
   std::uint32_t num_buckets;
-  std::uint32_t degree;  ///< exact (out-)degree
+  std::uint32_t reserved;
 };
 static_assert(sizeof(VertexEntry) == 16);
+
+/// Broadcasts lane `src`'s handle to the warp.
+__device__ __forceinline__ VertexEntry shfl_entry(const warp_tile& tile, const VertexEntry& e,
+                                                  int src) {
+  VertexEntry r;
+  r.buckets = reinterpret_cast<slab::Slab*>(
+      tile.shfl(reinterpret_cast<unsigned long long>(e.buckets), src));
+  r.num_buckets = tile.shfl(e.num_buckets, src);
+  r.reserved = 0;
+  return r;
+}
 
 template <class Adjacency>
 class DynamicGraphRef {
@@ -39,19 +51,32 @@ class DynamicGraphRef {
   using table_ref = std::conditional_t<weighted, slab::MapTableRef, slab::SetTableRef>;
 
   DynamicGraphRef() = default;
-  __host__ __device__ DynamicGraphRef(VertexEntry* vertices, const std::uint8_t* live,
-                                      std::uint32_t num_vertices, slab::SlabAllocatorRef alloc)
-      : vertices_(vertices), live_(live), num_vertices_(num_vertices), alloc_(alloc) {}
+  __host__ __device__ DynamicGraphRef(VertexEntry* vertices, std::uint32_t* degrees,
+                                      const std::uint8_t* live, std::uint32_t num_vertices,
+                                      slab::SlabAllocatorRef alloc)
+      : vertices_(vertices),
+        degrees_(degrees),
+        live_(live),
+        num_vertices_(num_vertices),
+        alloc_(alloc) {}
 
   __host__ __device__ std::uint32_t num_vertices() const { return num_vertices_; }
   __device__ bool is_live(vertex_t u) const { return u < num_vertices_ && live_[u]; }
-  __device__ std::uint32_t degree(vertex_t u) const { return vertices_[u].degree; }
+  __device__ std::uint32_t degree(vertex_t u) const { return degrees_[u]; }
+  /// For the graph's own kernels (atomic degree updates).
+  __device__ std::uint32_t* degree_ptr(vertex_t u) const { return degrees_ + u; }
   __device__ VertexEntry* entry(vertex_t u) const { return vertices_ + u; }
   __device__ table_ref table(vertex_t u) const {
     const VertexEntry e = vertices_[u];
     return table_ref(e.buckets, e.num_buckets, alloc_);
   }
   __host__ __device__ const slab::SlabAllocatorRef& allocator() const { return alloc_; }
+  /// The table of a handle already loaded (lanes load their tasks' handles in parallel, then
+  /// the warp works on one at a time: no dependent load inside the serial loop).
+  __device__ table_ref table_at(const VertexEntry& e) const {
+    return table_ref(e.buckets, e.num_buckets, alloc_);
+  }
+  __device__ VertexEntry load_entry(vertex_t u) const { return vertices_[u]; }
 
   /// Walks u's table slab by slab (base buckets, each with its chain). Whole warp. For each
   /// slab, every lane calls f(key, value, slab_handle) with its lane's key (kEmptyKey /
@@ -85,6 +110,32 @@ class DynamicGraphRef {
     }
   }
 
+  /// Walks one bucket's chain of a table given by its handle: f(key, value) per lane and slab,
+  /// warp-uniformly (as for_each_slab).
+  template <class F>
+  __device__ void for_each_slab_in_bucket(const warp_tile& tile, const VertexEntry& e,
+                                          std::uint32_t bucket, F&& f) const {
+    const unsigned lane = tile.thread_rank();
+    const slab::Slab* s = e.buckets + bucket;
+    while (true) {
+      const std::uint32_t word = s->words[lane];
+      std::uint32_t key = slab::kEmptyKey, value = 0;
+      if constexpr (weighted) {
+        const std::uint32_t next_word = tile.shfl_down(word, 1);
+        if (lane < 2 * slab::kMapPairsPerSlab && (lane & 1) == 0) {
+          key = word;
+          value = next_word;
+        }
+      } else {
+        if (lane < slab::kSetKeysPerSlab) key = word;
+      }
+      const std::uint32_t next = tile.shfl(word, slab::kNextWord);
+      f(key, value);
+      if (next == slab::kNullSlab) break;
+      s = alloc_.pointer(next);
+    }
+  }
+
   /// f(w) (or f(w, value) when weighted) once per neighbour of u, by the lane holding it. Whole
   /// warp; f must not use tile operations.
   template <class F>
@@ -111,6 +162,7 @@ class DynamicGraphRef {
 
  private:
   VertexEntry* vertices_ = nullptr;
+  std::uint32_t* degrees_ = nullptr;
   const std::uint8_t* live_ = nullptr;
   std::uint32_t num_vertices_ = 0;
   slab::SlabAllocatorRef alloc_{};

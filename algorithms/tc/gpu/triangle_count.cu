@@ -137,10 +137,13 @@ __global__ void touching_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* key
   unsigned long long local = 0;
   warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
     const std::uint64_t key = active ? keys[i] : 0;
+    // Degrees loaded by every lane at once, before the serial loop.
+    const std::uint32_t lane_du = active ? g.degree(static_cast<vertex_t>(key >> bits)) : 0;
+    const std::uint32_t lane_dv = active ? g.degree(static_cast<vertex_t>(key & mask)) : 0;
     for_each_active_lane(tile, active, [&](int src) {
       const std::uint64_t k = tile.shfl(key, src);
       const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
-      const std::uint32_t du = g.degree(u), dv = g.degree(v);
+      const std::uint32_t du = tile.shfl(lane_du, src), dv = tile.shfl(lane_dv, src);
       const vertex_t small = du <= dv ? u : v, large = du <= dv ? v : u;
       unsigned count = 0;
       g.for_each_slab(tile, small, [&](std::uint32_t w, std::uint32_t, std::uint32_t) {

@@ -186,7 +186,9 @@ TEST(GpuGraph, VertexEraseAndReuseDirectedMap) {
 
 TEST(GpuGraph, VertexEraseFreesOverflowSlabs) {
   const std::uint64_t n = 64;
-  wg::gpu::Graph g(n);
+  wg::gpu::GraphOptions opt;
+  opt.max_load_factor = 0;  // no resizing: keep one bucket per vertex, so chains overflow
+  wg::gpu::Graph g(n, opt);
   EdgeList all;
   all.num_vertices = n;
   for (wg::vertex_t u = 0; u < n; ++u)
