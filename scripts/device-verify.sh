@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The lead's GPU verification, run through the device tool from the project root, carrying
+# .devdeps (../shared/device/prepare) and .wgdata (a copy of ../shared/datasets):
+#   bash scripts/device-verify.sh tests     # GPU tests (ctest -L gpu) + the README main job on the GPU
+#   bash scripts/device-verify.sh bench     # slab hash + dynamic graph benchmarks (JSON to $OUT)
+#   bash scripts/device-verify.sh sanitize  # GPU tests under compute-sanitizer memcheck + racecheck
+# Several modes may be given; logs go to $OUT.
+set -uo pipefail
+out=${OUT:-/tmp/out}; mkdir -p "$out"
+export LD_LIBRARY_PATH=/opt/devdeps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mkdir -p ../shared && ln -sfn "$PWD/.wgdata" ../shared/datasets
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+t0=$(date +%s)
+gpu_tests="gpu_smoke_test slab_hash_test graph_gpu_test tc_gpu_test"
+bash scripts/device-build.sh $gpu_tests warpgraph slab_hash_bench graph_gpu_bench || exit 3
+echo "build: $(( $(date +%s) - t0 )) s"
+B=build-device
+for mode in "$@"; do
+  case $mode in
+    tests)
+      ctest --test-dir $B -L gpu --output-on-failure --timeout 300 > "$out/ctest_gpu.log" 2>&1
+      echo "ctest -L gpu rc=$?"; grep -E "tests passed|Failed|Passed|Skipped" "$out/ctest_gpu.log" | tail -12
+      $B/tools/cli/warpgraph stream --verify 2>&1 | tee "$out/stream_gpu.log" | tail -4
+      echo "stream rc=${PIPESTATUS[0]}"
+      ;;
+    bench)
+      CUDA_MODULE_LOADING=EAGER timeout 330 $B/tools/bench/slab_hash/slab_hash_bench \
+        --variants wcws,t8 --json "$out/slab_hash.json" > "$out/slab_hash_bench.log" 2>&1
+      echo "slab bench rc=$?"; grep -E "lf=0.55|harmonic|mixed" "$out/slab_hash_bench.log" | grep -v "lf=0.55 wcws" | head -40
+      CUDA_MODULE_LOADING=EAGER timeout 200 $B/tools/bench/graph_gpu/graph_gpu_bench --reps 3 \
+        --max-scale 24 --data .wgdata --json "$out/graph_gpu_bench.json" > "$out/graph_gpu_bench.log" 2>&1
+      echo "graph bench rc=$?"; tail -5 "$out/graph_gpu_bench.log"
+      ;;
+    sanitize)
+      export WG_SLAB_TEST_KEYS=3000 WG_GPU_TEST_SCALE=7
+      for tool in memcheck racecheck; do
+        for t in tests/core/gpu_smoke_test tests/containers/slab_hash/slab_hash_test \
+                 tests/graph/gpu/graph_gpu_test tests/algorithms/tc_gpu/tc_gpu_test; do
+          filter='*'
+          case $t in *slab_hash_test) filter='-*TableExhaustion*' ;; esac
+          [ "$tool" = racecheck ] && case $t in *tc_gpu_test) filter='*HandMade*:*karate*:*Rmat*' ;; esac
+          timeout 240 compute-sanitizer --tool $tool --error-exitcode 1 $B/$t --gtest_filter="$filter" \
+            > "$out/${tool}_$(basename $t).log" 2>&1
+          echo "$tool $(basename $t) rc=$? $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_$(basename $t).log" | tr '\n' ' ')"
+        done
+      done
+      ;;
+  esac
+done
+echo "total: $(( $(date +%s) - t0 )) s"
