@@ -90,7 +90,9 @@ inline void matrix_market(const std::uint8_t* data, std::size_t size) {
   check_edges(r.edges);
   require(r.edges.size() == r.mm.entries);
   require(r.edges.num_vertices == std::max(r.mm.rows, r.mm.cols));
-  require(r.edges.weighted() == (r.mm.field != MatrixMarketHeader::Field::pattern));
+  // Weighted fields give one weight per entry (none when there are no entries).
+  require(r.edges.weight.size() ==
+          (r.mm.field == MatrixMarketHeader::Field::pattern ? 0 : r.edges.size()));
 }
 
 /// First byte: options (bit 0 compact_ids, bit 1 directed); the rest is the text.
