@@ -5,7 +5,8 @@
 //   - read_graph(path): the whole load (file from the page cache, decompress, parse);
 //   - parse only: parse_snap / parse_matrix_market on text already in memory;
 // each as the median of --repetitions runs after one warm-up run, in MB/s of the file's bytes
-// (and, for gzip, of the text inside). The generated files are deleted at the end.
+// (and, for gzip, of the text inside). The generated files are deleted at the end. Then the
+// time of generate_rmat at --rmat-scale (edge factor 16).
 #include <zlib.h>
 
 #include <charconv>
@@ -84,6 +85,8 @@ int main(int argc, char** argv) {
       "dir", "folder for the temporary files",
       cxxopts::value<std::string>()->default_value(fs::temp_directory_path().string()))(
       "repetitions", "timed runs (median reported)", cxxopts::value<int>()->default_value("3"))(
+      "rmat-scale", "also time generate_rmat at this scale, edge factor 16 (0: skip)",
+      cxxopts::value<unsigned>()->default_value("22"))(
       "json", "write the records to this JSON file",
       cxxopts::value<std::string>()->default_value(""))("h,help", "help");
   cxxopts::ParseResult args;
@@ -165,6 +168,23 @@ int main(int argc, char** argv) {
                   {"threads", std::thread::hardware_concurrency()}});
       fs::remove(c.path);
       std::string().swap(c.text);
+    }
+    if (unsigned scale = args["rmat-scale"].as<unsigned>()) {
+      wg::datasets::RmatParams p;
+      p.scale = scale;
+      p.edge_factor = 16;
+      std::size_t entries = 0;
+      auto gen = wg::bench::measure(mo, [&] {
+        return wg::bench::wall_seconds([&] { entries = wg::datasets::generate_rmat(p).size(); });
+      });
+      std::printf("generate_rmat scale %u edge factor 16: %zu entries in %.3f s (median)\n", scale,
+                  entries, gen.median());
+      report.add({{"bench", "generate_rmat"},
+                  {"scale", scale},
+                  {"edge_factor", 16},
+                  {"entries", entries},
+                  {"seconds", gen.median()},
+                  {"threads", std::thread::hardware_concurrency()}});
     }
     if (!args["json"].as<std::string>().empty()) report.write(args["json"].as<std::string>());
   } catch (const std::exception& e) {
