@@ -287,6 +287,20 @@ TEST_P(BSTreeTest, RangesAcrossLeafBoundaries) {
   });
 }
 
+TEST_P(BSTreeTest, RangeStopsWhenTheCallbackReturnsFalse) {
+  with_tree<void>(GetParam(), options(), [&](auto& t) {
+    for (std::uint64_t k = 0; k < 1000; ++k) t.insert(k * 3);
+    std::vector<std::uint64_t> got;
+    t.range(10, 3000, [&](std::uint64_t k) {
+      got.push_back(k);
+      return got.size() < 25;
+    });
+    std::vector<std::uint64_t> want;
+    for (std::uint64_t k = 12; want.size() < 25; k += 3) want.push_back(k);
+    EXPECT_EQ(got, want);
+  });
+}
+
 TEST_P(BSTreeTest, MapFormAgainstStdMap) {
   with_tree<std::uint32_t>(GetParam(), options(), [&](auto& t) {
     std::map<std::uint64_t, std::uint32_t> model;
