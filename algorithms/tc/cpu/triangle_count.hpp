@@ -2,22 +2,26 @@
 // Triangle counting on the CPU graph (wg::cpu::DynamicGraph): static and incremental.
 //
 // Static: degree-ordered orientation (each edge points from the endpoint of lower
-// (degree, id) rank to the higher one, so every out-list has at most sqrt(2m) entries), then
-// for every oriented edge (u, w) the sorted merge |out(u) ∩ out(w)|: each triangle is found
-// exactly once, at its lowest-ranked vertex. Multi-threaded with dynamic scheduling over
-// vertices. O(m * sqrt(m)) worst case; O(n + m) memory for the oriented snapshot.
+// (degree, id) rank to the higher one, so every out-list has at most sqrt(2m) entries); for
+// every vertex u, out(u) is marked in a per-thread bitmap and each x in out(w), w in out(u), is
+// tested: each triangle is found exactly once, at its lowest-ranked vertex. Multi-threaded with
+// dynamic scheduling over vertices. O(m * sqrt(m)) worst case; O(n + m) memory for the oriented
+// snapshot plus n bits per thread.
 //
 // Incremental: after a batch of insertions, the new total is the old one plus the triangles
 // that contain at least one inserted edge, counted on the graph AFTER the insertion; after a
 // batch of deletions, the old total minus the triangles that contain at least one deleted edge,
-// counted on the graph BEFORE the removal. Only the batch's edges are examined (for each edge
-// {u, v} of the batch, the merge of N(u) and N(v)), never the whole graph. A triangle with k
-// (1..3) edges from the batch is seen k times; it is counted only at the batch edge with the
-// smallest canonical key among its batch edges, so it counts once. The batch is first brought
-// to canonical form by the graph (self-loops and duplicates dropped) and reduced to the edges
-// that actually change (absent ones on insert, present ones on erase), so duplicates,
-// self-loops, and edges already present / absent in the batch cannot skew the count.
-// Cost: O(sum over batch edges {u,v} of deg(u) + deg(v)) plus O(log b) per batch-edge check.
+// counted on the graph BEFORE the removal. Only the batch's edges are examined, never the whole
+// graph: for each edge {u, v} of the batch, the neighbours of its lower-degree endpoint are
+// tested against a bitmap of the other endpoint's neighbours (batch edges grouped by that
+// higher-degree "hub", so a hub's list is marked once per group). A triangle with k (1..3)
+// edges from the batch is seen k times; it is counted only at the batch edge with the smallest
+// canonical key among its batch edges, so it counts once. The batch is first brought to
+// canonical form by the graph (self-loops and duplicates dropped) and reduced to the edges that
+// actually change (absent ones on insert, present ones on erase), so duplicates, self-loops,
+// and edges already present / absent in the batch cannot skew the count.
+// Cost: reading the neighbour lists of the batch's endpoints from the tree once, plus
+// O(sum over batch edges of min(deg u, deg v) + sum over hubs of deg(hub)).
 //
 // Triangle counting needs an undirected graph: the functions throw wg::InvalidArgument on a
 // directed one.

@@ -258,6 +258,28 @@ TEST(CpuGraph, BuildMatchesIncrementalInsertionOnRmat) {
   for (auto d : grown.degrees()) ASSERT_EQ(d, 0u);
 }
 
+TEST(CpuGraph, LargeBatchesOnFourThreadsMatchModel) {
+  // Batches far above the per-thread grain: four threads insert into and erase from the one
+  // BS-tree at once (both arcs of each edge, degrees by atomics).
+  for (bool weighted : {false, true}) {
+    GraphOptions o;
+    o.threads = 4;
+    o.weighted = weighted;
+    DynamicGraph g(o);
+    GraphModel m(false, weighted);
+    std::mt19937_64 rng(4242 + weighted);
+    EdgeList initial = random_batch(rng, 40000, 1 << 13, weighted, true);
+    m.build(initial);
+    g.build(initial);
+    for (int round = 0; round < 4; ++round) {
+      EdgeList b = random_batch(rng, 60000, 1 << 13, weighted, true);
+      const bool erase = round % 2 == 1;
+      EXPECT_EQ(erase ? g.erase_edges(b) : g.insert_edges(b), erase ? m.erase(b) : m.insert(b));
+      expect_same(g, m, "round " + std::to_string(round));
+    }
+  }
+}
+
 TEST(CpuGraph, BadInputIsRefused) {
   DynamicGraph g;
   EdgeList bad;
