@@ -69,6 +69,11 @@ std::vector<std::uint64_t> balanced_vertex_bounds(const std::vector<std::uint32_
 
 }  // namespace
 
+DynamicGraph::DynamicGraph(std::uint64_t num_vertices, const GraphOptions& options)
+    : DynamicGraph(options) {
+  ensure_vertices(num_vertices);
+}
+
 DynamicGraph::DynamicGraph(const GraphOptions& options) : options_(options) {
   threads_ = detail::resolve_threads(options.threads);
   out_.reset(options_.weighted);
@@ -193,13 +198,6 @@ UpdateResult DynamicGraph::insert_canonical(CanonicalBatch& batch) {
   UpdateResult r;
   r.self_loops = batch.self_loops;
   r.duplicates = batch.duplicates;
-  std::uint64_t bound = alive_.size();
-  for (std::uint64_t k : batch.keys) {
-    check_id(arc_source(k), "insert_edges");
-    check_id(arc_target(k), "insert_edges");
-    bound = std::max<std::uint64_t>(bound, std::max(arc_source(k), arc_target(k)) + 1ull);
-  }
-  grow_to(bound);
   const bool w = !batch.weights.empty();
   if (options_.weighted && !w) batch.weights.assign(batch.keys.size(), 1.0f);
   if (!options_.weighted) batch.weights.clear();
@@ -211,7 +209,7 @@ UpdateResult DynamicGraph::insert_canonical(CanonicalBatch& batch) {
                        [&](std::size_t b, std::size_t e, unsigned) {
                          for (std::size_t i = b; i < e; ++i) {
                            const std::uint64_t k = batch.keys[i];
-                           if (!alive_[arc_source(k)] || !alive_[arc_target(k)]) continue;
+                           if (!is_vertex(arc_source(k)) || !is_vertex(arc_target(k))) continue;
                            const float wt = options_.weighted ? batch.weights[i] : 1.0f;
                            if (out_.insert(k, wt)) {
                              added[i] = 1;
@@ -522,12 +520,13 @@ EdgeList DynamicGraph::export_coo() const {
 Csr DynamicGraph::export_csr() const {
   Csr csr;
   const std::uint64_t n = num_vertices();
+  csr.num_vertices = n;
   csr.offsets.resize(n + 1);
   csr.offsets[0] = 0;
   for (std::uint64_t v = 0; v < n; ++v) csr.offsets[v + 1] = csr.offsets[v] + degree_[v];
-  csr.neighbors.resize(csr.offsets[n]);
+  csr.targets.resize(csr.offsets[n]);
   const bool w = options_.weighted;
-  if (w) csr.weights.resize(csr.offsets[n]);
+  if (w) csr.values.resize(csr.offsets[n]);
   const unsigned parts = static_cast<unsigned>(
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads_, num_arcs_ / kScanGrain)));
   const std::vector<std::uint64_t> bounds = balanced_vertex_bounds(degree_, parts);
@@ -535,8 +534,8 @@ Csr DynamicGraph::export_csr() const {
     for (std::size_t p = b; p < e; ++p) {
       std::uint64_t pos = csr.offsets[bounds[p]];
       out_.scan(bounds[p] << 32, bounds[p + 1] << 32, [&](std::uint64_t k, float wt) {
-        csr.neighbors[pos] = arc_target(k);
-        if (w) csr.weights[pos] = wt;
+        csr.targets[pos] = arc_target(k);
+        if (w) csr.values[pos] = wt;
         ++pos;
         return true;
       });

@@ -15,7 +15,8 @@
 // The result says how many entries were applied, self-loops, duplicates, and ignored (already
 // present on insert, absent on erase). Inserting an edge that is present in a weighted graph
 // replaces its weight (map insert-or-assign, as the GPU slab map does) and counts as ignored,
-// since the edge set does not change.
+// since the edge set does not change. Weights are stored as float (the GPU graph stores
+// uint32 values).
 //
 // Concurrency. Batch operations run on `threads` threads over contiguous chunks of the sorted
 // batch; the BS-tree is thread-safe (optimistic lock coupling) and degrees are updated with
@@ -23,10 +24,11 @@
 // (phase-concurrent, as the GPU graph); const methods may run concurrently with each other.
 //
 // Vertices. Ids are 0-based and below 2^31. num_vertices() is the id bound: one more than the
-// largest id in use (build() sets it from EdgeList::num_vertices). Inserting an edge whose
-// endpoint is at or beyond the bound grows the bound (the vertices in between exist);
-// an edge that names an erased vertex (one waiting in the free-id queue) is ignored.
-// erase_vertices frees ids into a FIFO queue that insert_vertices reuses.
+// largest id in use (build() sets it from EdgeList::num_vertices or the largest id + 1).
+// As in the GPU graph, a batch entry that names an erased vertex (one waiting in the free-id
+// queue) or an id at or beyond the bound is counted as ignored; the bound grows through
+// insert_vertices, ensure_vertices or build. erase_vertices frees ids into a FIFO queue that
+// insert_vertices reuses.
 //
 // Complexity (n = batch entries, d = degree, N = arcs in the graph, T = threads):
 //   insert/erase_edges: O(n log n / T) sort + O(n log N / T) tree work;
@@ -52,12 +54,13 @@ struct GraphOptions {
   unsigned threads = 0;  ///< worker threads for batch operations; 0 = all cores
 };
 
-/// Sorted adjacency of the whole graph (both arcs of each undirected edge).
+/// Sorted adjacency of the whole graph (both arcs of each undirected edge); field names as the
+/// GPU graph's wg::gpu::Csr.
 struct Csr {
+  std::uint64_t num_vertices = 0;
   std::vector<std::uint64_t> offsets;  ///< num_vertices + 1 entries
-  std::vector<vertex_t> neighbors;     ///< ascending within each vertex
-  std::vector<float> weights;          ///< empty when the graph is unweighted
-  std::uint64_t num_vertices() const noexcept { return offsets.empty() ? 0 : offsets.size() - 1; }
+  std::vector<vertex_t> targets;       ///< ascending within each vertex
+  std::vector<float> values;           ///< weights; empty when the graph is unweighted
 };
 
 /// A batch in canonical form, as the graph applies it: keys are packed arcs (u << 32) | v,
@@ -85,6 +88,8 @@ class DynamicGraph {
  public:
   using weight_type = float;
   explicit DynamicGraph(const GraphOptions& options = {});
+  /// A graph of `num_vertices` live, isolated vertices (as wg::gpu::DynamicGraph's constructor).
+  explicit DynamicGraph(std::uint64_t num_vertices, const GraphOptions& options = {});
   DynamicGraph(DynamicGraph&&) noexcept;
   DynamicGraph& operator=(DynamicGraph&&) noexcept;
   ~DynamicGraph();
@@ -161,6 +166,12 @@ class DynamicGraph {
 
   std::uint64_t num_vertices() const noexcept { return alive_.size(); }
   std::uint64_t num_live_vertices() const noexcept { return live_vertices_; }
+  std::uint64_t num_free_ids() const noexcept { return free_ids_.size(); }
+  std::uint32_t max_degree() const noexcept {
+    std::uint32_t m = 0;
+    for (auto d : degree_) m = d > m ? d : m;
+    return m;
+  }
   /// Undirected edges (arcs for directed graphs).
   std::uint64_t num_edges() const noexcept { return options_.directed ? num_arcs_ : num_arcs_ / 2; }
   std::uint64_t num_arcs() const noexcept { return num_arcs_; }

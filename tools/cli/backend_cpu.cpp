@@ -2,6 +2,7 @@
 // triangle counter of algorithms/tc/cpu. The graph is undirected (triangle counting), multi-
 // threaded over all cores; each batch is canonicalised, applied, and its triangles counted from
 // the batch's edges only (see algorithms/tc/cpu/triangle_count.hpp).
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -23,6 +24,16 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+/// The id range a batch needs: as the reference backend, the CLI's graph grows to cover
+/// batch.num_vertices and every id named (the graph itself ignores ids beyond its range).
+std::uint64_t id_range(const EdgeList& batch) {
+  std::uint64_t bound = batch.num_vertices;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    bound = std::max<std::uint64_t>(bound, std::max(batch.src[i], batch.dst[i]) + 1ull);
+  }
+  return bound;
+}
+
 class CpuBackend final : public GraphBackend {
  public:
   std::string name() const override { return "cpu"; }
@@ -38,14 +49,14 @@ class CpuBackend final : public GraphBackend {
 
   BatchOutcome insert_edges(const EdgeList& batch) override {
     const auto t0 = Clock::now();
-    graph_.ensure_vertices(batch.num_vertices);
+    graph_.ensure_vertices(id_range(batch));
     const auto r = counter_->insert_edges(batch);
     return {r.update.applied, r.total, seconds_since(t0)};
   }
 
   BatchOutcome erase_edges(const EdgeList& batch) override {
     const auto t0 = Clock::now();
-    graph_.ensure_vertices(batch.num_vertices);
+    graph_.ensure_vertices(id_range(batch));
     const auto r = counter_->erase_edges(batch);
     return {r.update.applied, r.total, seconds_since(t0)};
   }

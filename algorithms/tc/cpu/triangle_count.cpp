@@ -30,7 +30,7 @@ constexpr std::uint64_t canonical(vertex_t a, vertex_t b) noexcept {
 
 TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
   const unsigned threads = detail::resolve_threads(options.threads);
-  const std::uint64_t n = csr.num_vertices();
+  const std::uint64_t n = csr.num_vertices;
   auto degree = [&](vertex_t v) { return csr.offsets[v + 1] - csr.offsets[v]; };
   // v ranks above u when (deg v, v) > (deg u, u): orientation towards higher rank.
   auto above = [&](vertex_t u, vertex_t v) {
@@ -44,7 +44,7 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
     for (std::size_t u = b; u < e; ++u) {
       std::uint64_t c = 0;
       for (auto i = csr.offsets[u]; i < csr.offsets[u + 1]; ++i) {
-        c += above(vertex_t(u), csr.neighbors[i]);
+        c += above(vertex_t(u), csr.targets[i]);
       }
       offsets[u + 1] = c;
     }
@@ -55,7 +55,7 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
     for (std::size_t u = b; u < e; ++u) {
       std::uint64_t pos = offsets[u];
       for (auto i = csr.offsets[u]; i < csr.offsets[u + 1]; ++i) {
-        if (above(vertex_t(u), csr.neighbors[i])) out[pos++] = csr.neighbors[i];
+        if (above(vertex_t(u), csr.targets[i])) out[pos++] = csr.targets[i];
       }
     }
   });

@@ -1,7 +1,7 @@
 #pragma once
 // A host model of the dynamic graph contract (graph/update_result.hpp, DESIGN.md "Graph
-// contract"), written the obvious way on std::map, entry by entry: the CPU graph must agree
-// with it after every batch.
+// contract", graph/gpu/dynamic_graph.hpp "Semantics"), written the obvious way on std::map, entry
+// by entry: the CPU graph must agree with it after every batch.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -45,9 +45,7 @@ class GraphModel {
       unique[a] = w;
     }
     for (auto [a, w] : unique) {
-      const vertex_t hi = std::max(a.first, a.second);
-      if (hi >= alive_.size()) alive_.resize(hi + 1, 1);
-      if (!alive_[a.first] || !alive_[a.second]) {
+      if (!alive(a.first) || !alive(a.second)) {  // erased or beyond the id range
         ++r.ignored;
         continue;
       }
