@@ -37,19 +37,17 @@ struct Kernels {
 
 #if defined(__x86_64__)
 
-#if defined(__clang__)
-#define WG_BSTREE_TARGET_BEGIN(t) \
-  _Pragma("clang attribute push(__attribute__((target(" #t "))), apply_to = function)")
-#define WG_BSTREE_TARGET_END _Pragma("clang attribute pop")
-#else
-#define WG_BSTREE_TARGET_BEGIN_I(x) _Pragma(#x)
-#define WG_BSTREE_TARGET_BEGIN(t) \
-  _Pragma("GCC push_options") WG_BSTREE_TARGET_BEGIN_I(GCC target(t))
-#define WG_BSTREE_TARGET_END _Pragma("GCC pop_options")
-#endif
+// Target regions: every function defined inside gets the instruction set (GCC: push_options +
+// target; clang: an attribute applied to each function).
 
 // ---- AVX2: unsigned compares by flipping the sign bit ------------------------------------------
-WG_BSTREE_TARGET_BEGIN("avx2,popcnt,bmi,bmi2,lzcnt")
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,popcnt,bmi,bmi2,lzcnt"))), \
+                             apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2,popcnt,bmi,bmi2,lzcnt")
+#endif
 namespace wg::bstree::detail::isa_avx2 {
 struct Kernels {
   static unsigned lt64(const std::uint64_t* p, std::uint64_t k) {
@@ -92,10 +90,21 @@ struct Kernels {
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
 }  // namespace wg::bstree::detail::isa_avx2
-WG_BSTREE_TARGET_END
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
 
 // ---- AVX-512: Snippet 2 of the paper (compare into a mask, popcount) ---------------------------
-WG_BSTREE_TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx2,popcnt,bmi,bmi2,lzcnt")
+#if defined(__clang__)
+#pragma clang attribute push(                                                        \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx2,popcnt,bmi,bmi2,lzcnt"))), \
+    apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx2,popcnt,bmi,bmi2,lzcnt")
+#endif
 namespace wg::bstree::detail::isa_avx512 {
 struct Kernels {
   static unsigned lt64(const std::uint64_t* p, std::uint64_t k) {
@@ -119,7 +128,11 @@ struct Kernels {
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
 }  // namespace wg::bstree::detail::isa_avx512
-WG_BSTREE_TARGET_END
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
 
 #endif  // __x86_64__
 
