@@ -74,22 +74,36 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
     const vertex_t u = vertex_t(ui);
     const auto lu = list(u);
     if (lu.size() < 2) return;
+    const bool merge = options.intersection == TcOptions::Intersection::merge;
     std::vector<std::uint64_t>& mark = marks[t];
-    if (mark.empty()) mark.assign(words, 0);
-    for (vertex_t w : lu) mark[w >> 6] |= std::uint64_t{1} << (w & 63);
+    if (!merge) {
+      if (mark.empty()) mark.assign(words, 0);
+      for (vertex_t w : lu) mark[w >> 6] |= std::uint64_t{1} << (w & 63);
+    }
     auto marked = [&](vertex_t x) { return (mark[x >> 6] >> (x & 63)) & 1; };
     std::uint64_t found = 0;
     for (vertex_t w : lu) {
+      const auto lw = list(w);
       if (!options.per_vertex) {
-        for (vertex_t x : list(w)) found += marked(x);
+        if (merge) {
+          found += detail::intersection_size(lu, lw);
+        } else {
+          for (vertex_t x : lw) found += marked(x);
+        }
         continue;
       }
       std::uint64_t at_w = 0;
-      for (vertex_t x : list(w)) {
-        if (!marked(x)) continue;
+      auto hit = [&](vertex_t x) {
         ++at_w;
         std::atomic_ref<std::uint64_t>(result.per_vertex[x])
             .fetch_add(1, std::memory_order_relaxed);
+      };
+      if (merge) {
+        detail::intersect(lu, lw, hit);
+      } else {
+        for (vertex_t x : lw) {
+          if (marked(x)) hit(x);
+        }
       }
       if (at_w) {
         std::atomic_ref<std::uint64_t>(result.per_vertex[w])
@@ -97,7 +111,9 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
       }
       found += at_w;
     }
-    for (vertex_t w : lu) mark[w >> 6] = 0;
+    if (!merge) {
+      for (vertex_t w : lu) mark[w >> 6] = 0;
+    }
     if (options.per_vertex && found) {
       std::atomic_ref<std::uint64_t>(result.per_vertex[u])
           .fetch_add(found, std::memory_order_relaxed);

@@ -4,9 +4,9 @@
 // Static: degree-ordered orientation (each edge points from the endpoint of lower
 // (degree, id) rank to the higher one, so every out-list has at most sqrt(2m) entries); for
 // every vertex u, out(u) is marked in a per-thread bitmap and each x in out(w), w in out(u), is
-// tested: each triangle is found exactly once, at its lowest-ranked vertex. Multi-threaded with
-// dynamic scheduling over vertices. O(m * sqrt(m)) worst case; O(n + m) memory for the oriented
-// snapshot plus n bits per thread.
+// tested (or out(u) and out(w) are merged: TcOptions::intersection): each triangle is found exactly
+// once, at its lowest-ranked vertex. Multi-threaded with dynamic scheduling over vertices. O(m *
+// sqrt(m)) worst case; O(n + m) memory for the oriented snapshot plus n bits per thread.
 //
 // Incremental: after a batch of insertions, the new total is the old one plus the triangles
 // that contain at least one inserted edge, counted on the graph AFTER the insertion; after a
@@ -43,6 +43,11 @@ struct TriangleCounts {
 struct TcOptions {
   unsigned threads = 0;  ///< 0 = all cores
   bool per_vertex = false;
+  /// How out(u) ∩ out(w) is computed in the static count: bit tests of out(w) against a
+  /// bitmap of out(u) (default; n bits per thread), or a sorted merge (galloping when the
+  /// lists' sizes differ by more than 32x; no per-thread memory).
+  enum class Intersection { bitmap, merge };
+  Intersection intersection = Intersection::bitmap;
 };
 
 /// Triangles of a sorted, symmetric CSR (both arcs of each edge, no self-loops, no repeats).

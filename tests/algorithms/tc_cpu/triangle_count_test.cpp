@@ -58,9 +58,16 @@ TEST_P(SharedDatasets, StaticCountEqualsPublishedAndReference) {
   EXPECT_EQ(got.total, GetParam().triangles);
   EXPECT_EQ(got.total, want.total);
   EXPECT_EQ(got.per_vertex, want.per_vertex);
-  // One thread gives the same.
+  // Sorted-merge intersections give the same, per vertex too.
+  tc.intersection = wg::cpu::TcOptions::Intersection::merge;
+  const wg::cpu::TriangleCounts merged = wg::cpu::triangle_count(g, tc);
+  EXPECT_EQ(merged.total, want.total);
+  EXPECT_EQ(merged.per_vertex, want.per_vertex);
+  // One thread gives the same, with either intersection.
   tc.threads = 1;
   tc.per_vertex = false;
+  EXPECT_EQ(wg::cpu::triangle_count(g, tc).total, want.total);
+  tc.intersection = wg::cpu::TcOptions::Intersection::bitmap;
   EXPECT_EQ(wg::cpu::triangle_count(g, tc).total, want.total);
 }
 
