@@ -16,8 +16,13 @@ void SlabMap::insert_async(const std::uint32_t* keys, const std::uint32_t* value
   const auto r = ref();
   auto* c = core_.counters();
   if (core_.config().tile_lanes == 8) {
-    detail::map_insert_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, values, n,
-                                                                               c);
+    detail::with_bulk_insert_policy(
+        core_.config().bulk_insert, [&](auto threads, auto batch, auto block_counters) {
+          constexpr int kThreads = decltype(threads)::value;
+          detail::map_insert_tile8_kernel<kThreads, decltype(batch)::value,
+                                          decltype(block_counters)::value>
+              <<<grid_for(n, kThreads), kThreads, 0, stream>>>(r, keys, values, n, c);
+        });
     WG_CUDA_CHECK_LAST();
     return;
   }

@@ -15,7 +15,13 @@ void SlabSet::insert_async(const std::uint32_t* keys, std::uint64_t n, cudaStrea
   const auto r = ref();
   auto* c = core_.counters();
   if (core_.config().tile_lanes == 8) {
-    detail::set_insert_tile8_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(r, keys, n, c);
+    detail::with_bulk_insert_policy(
+        core_.config().bulk_insert, [&](auto threads, auto batch, auto block_counters) {
+          constexpr int kThreads = decltype(threads)::value;
+          detail::set_insert_tile8_kernel<kThreads, decltype(batch)::value,
+                                          decltype(block_counters)::value>
+              <<<grid_for(n, kThreads), kThreads, 0, stream>>>(r, keys, n, c);
+        });
     WG_CUDA_CHECK_LAST();
     return;
   }

@@ -6,6 +6,25 @@
 
 namespace wg::slab {
 
+/// Tuning of the 8-lane bulk insert kernel (tile_lanes 8). Every choice gives the same results and
+/// the same guarantees; only speed differs. Unsupported values round down to a compiled one.
+/// The default is the fastest on an H100 (tools/bench/slab_hash/RESULTS.md, insert tuning).
+/// The environment variable WG_SLAB_BULK_INSERT="batch,block_threads,block_counters" (e.g.
+/// "1,256,1") overrides it for every table built afterwards (a tuning / testing hook).
+struct BulkInsertPolicy {
+  /// Base-slab reads an 8-lane tile issues before it decides and CASes: 1 (one task at a time:
+  /// read -> CAS -> next task), 4 or 8 (the tile's tasks read their base slabs together, then
+  /// every lane CASes its own key at once; lost races and full slabs go one at a time). Batches
+  /// cost registers (occupancy) and measured slower on the H100.
+  std::uint32_t batch = 1;
+  /// Threads per block: 128, 256 or 512.
+  std::uint32_t block_threads = 256;
+  /// Sum the operation counters per block (shared memory) before the global atomics, instead of
+  /// per warp: every warp of the grid adds to the same few counter words, and those atomics
+  /// serialise in one L2 slice (the main cost of the per-warp form at 2^22 keys).
+  bool block_counters = true;
+};
+
 struct SlabTableConfig {
   /// Number of base buckets; 0 = ceil(expected_keys / (load_factor * slots per slab)), >= 1.
   std::uint32_t num_buckets = 0;
@@ -27,6 +46,8 @@ struct SlabTableConfig {
   /// once, each lane reading 16 bytes of the slab; inserts that need a new slab finish on the
   /// 32-lane path) or 32 (warp-cooperative work sharing, with `lookahead`).
   std::uint32_t tile_lanes = 8;
+  /// Bulk insert kernel tuning with tile_lanes 8.
+  BulkInsertPolicy bulk_insert{};
 };
 
 }  // namespace wg::slab

@@ -1,4 +1,7 @@
 // Host side shared by SlabSet and SlabMap.
+#include <cstdio>
+#include <cstdlib>
+
 #include <warpgraph/containers/slab_hash/detail/table_core.cuh>
 
 namespace wg::slab::detail {
@@ -11,6 +14,15 @@ TableCore::TableCore(const SlabTableConfig& config, std::uint32_t slots_per_slab
       allocator_(config.allocator, stream, name_ + " slab allocator"),
       counters_(kNumCounters, stream) {
   if (!(config_.load_factor > 0)) throw InvalidArgument(name_ + ": load_factor must be > 0");
+  // Tuning / testing hook: WG_SLAB_BULK_INSERT="batch,block_threads,block_counters".
+  if (const char* e = std::getenv("WG_SLAB_BULK_INSERT"); e && *e) {
+    unsigned batch = 0, threads = 0, block = 0;
+    char tail = 0;
+    if (std::sscanf(e, "%u,%u,%u%c", &batch, &threads, &block, &tail) != 3 || block > 1)
+      throw InvalidArgument(
+          name_ + ": WG_SLAB_BULK_INSERT must be \"batch,block_threads,0|1\", got \"" + e + "\"");
+    config_.bulk_insert = BulkInsertPolicy{batch, threads, block == 1};
+  }
   const std::uint32_t nb = config_.num_buckets
                                ? config_.num_buckets
                                : buckets_for(config_.expected_keys, config_.load_factor, slots_);

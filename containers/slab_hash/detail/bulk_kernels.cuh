@@ -10,6 +10,8 @@
 // Correctness of the fast insert: a CAS on the first empty slot of the base slab succeeds only if
 // no insert reached this chain since the read (inserts fill the first empty slot), so the key is
 // still absent; a failed CAS falls back to the full algorithm.
+#include <type_traits>
+
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/containers/slab_hash/detail/table_core.cuh>
 #include <warpgraph/containers/slab_hash/slab_table_ref.cuh>
@@ -37,9 +39,35 @@ struct Tally {
       if (v) atomicAdd(counters + kInvalid, v);
     }
   }
+  /// The same, summed over the block in shared memory first: one global atomic per counter per
+  /// block instead of per warp (every warp of the grid adds to the same few words, which
+  /// serialise in one L2 slice). All threads of the block must call it.
+  __device__ void commit_block(unsigned long long* counters, int live_sign) const {
+    __shared__ unsigned sums[3];
+    if (threadIdx.x < 3) sums[threadIdx.x] = 0;
+    __syncthreads();
+    const unsigned s = __reduce_add_sync(0xFFFFFFFFu, success);
+    const unsigned o = __reduce_add_sync(0xFFFFFFFFu, out_of_slabs);
+    const unsigned v = __reduce_add_sync(0xFFFFFFFFu, invalid);
+    if (threadIdx.x % 32 == 0) {
+      if (s) atomicAdd(&sums[0], s);
+      if (o) atomicAdd(&sums[1], o);
+      if (v) atomicAdd(&sums[2], v);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const unsigned bs = sums[0], bo = sums[1], bv = sums[2];
+      if (bs) atomicAdd(counters + kSuccess, bs);
+      if (bs && live_sign > 0) atomicAdd(counters + kLive, static_cast<unsigned long long>(bs));
+      if (bs && live_sign < 0) atomicAdd(counters + kLive, 0ull - bs);
+      if (bo) atomicAdd(counters + kOutOfSlabs, bo);
+      if (bv) atomicAdd(counters + kInvalid, bv);
+    }
+  }
 };
 
-enum Plan : int { kNone = 0, kDone = 1, kNew = 2, kCas = 3, kSlow = 4 };
+/// kSlow: finish on the 32-lane path; kOneByOne: finish on the 8-lane one-task-at-a-time path.
+enum Plan : int { kNone = 0, kDone = 1, kNew = 2, kCas = 3, kSlow = 4, kOneByOne = 5 };
 
 // ---- set -------------------------------------------------------------------------------------
 
@@ -532,7 +560,135 @@ __device__ __forceinline__ int map_insert_tile8(const MapTableRef& t, const Tile
   }
 }
 
-static __global__ void __launch_bounds__(kBlockThreads)
+// Batched form (BulkInsertPolicy::batch G > 1): the tile's tasks (one per lane) read their base
+// slabs G at a time, all reads in flight together; each task's owner lane learns from its read
+// whether the key is there (set: done; map: present, assignment on the 32-lane path) or which
+// slot is the first empty one; then every owner lane CASes its own key into its slot at once.
+// A read is a valid snapshot for the CAS whatever happened since (slots only go empty -> key ->
+// tombstone, and inserts take the first empty slot of the chain): a successful CAS on the first
+// empty slot of the read proves the key absent; a failed one (another insert got there, e.g. a
+// task of the same tile hashing to the same bucket) and a full base slab go one at a time through
+// set_insert_tile8 / map_insert_tile8 above (re-read, chain traversal). Reserved keys: 32-lane.
+// Returns the lane's own outcome: kNone (inactive), kNew, kDone, kSlow.
+
+template <int G, class Tile>
+__device__ __forceinline__ int set_insert_tile8_batch(const SetTableRef& t, const Tile& tile,
+                                                      std::uint32_t key, bool active) {
+  const std::uint32_t r = tile.thread_rank();
+  int mine = kNone;
+  std::uint32_t my_slot = 0;
+  for (unsigned queue = tile.ballot(active); queue;) {  // tile-uniform
+    std::uint32_t k[G];
+    int src[G];
+    uint4 q[G];
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      src[j] = queue ? __ffs(queue) - 1 : -1;
+      queue &= queue - 1;
+      k[j] = tile.shfl(key, src[j] < 0 ? 0 : src[j]);
+    }
+#pragma unroll
+    for (int j = 0; j < G; ++j)
+      if (src[j] >= 0 && is_valid_key(k[j]))
+        q[j] = load_relaxed_v4(t.buckets()[t.hash_bucket(k[j])].words + 4 * r);
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      if (src[j] < 0) continue;
+      int plan = kSlow;
+      std::uint32_t slot = 0;
+      if (is_valid_key(k[j])) {
+        const uint4 w = q[j];
+        const bool m = w.x == k[j] || w.y == k[j] || (r < 7 && (w.z == k[j] || w.w == k[j]));
+        const int e = w.x == kEmptyKey              ? 0
+                      : w.y == kEmptyKey            ? 1
+                      : (r < 7 && w.z == kEmptyKey) ? 2
+                      : (r < 7 && w.w == kEmptyKey) ? 3
+                                                    : -1;
+        const bool found = tile.any(m);
+        const unsigned em = tile.ballot(e >= 0);
+        const int f = em ? __ffs(em) - 1 : 0;
+        slot = 4 * f + tile.shfl(e, f);
+        plan = found ? kDone : em ? kCas : kOneByOne;
+      }
+      if (r == static_cast<std::uint32_t>(src[j])) {
+        mine = plan;
+        my_slot = slot;
+      }
+    }
+  }
+  if (mine == kCas) {
+    const std::uint32_t old =
+        cas_relaxed(t.buckets()[t.hash_bucket(key)].words + my_slot, kEmptyKey, key);
+    mine = old == kEmptyKey ? kNew : old == key ? kDone : kOneByOne;
+  }
+  for (unsigned m = tile.ballot(mine == kOneByOne); m; m &= m - 1) {
+    const int src = __ffs(m) - 1;
+    const int res = set_insert_tile8(t, tile, tile.shfl(key, src));
+    if (r == static_cast<std::uint32_t>(src)) mine = res;
+  }
+  return mine;
+}
+
+template <int G, class Tile>
+__device__ __forceinline__ int map_insert_tile8_batch(const MapTableRef& t, const Tile& tile,
+                                                      std::uint32_t key, std::uint32_t value,
+                                                      bool active) {
+  const std::uint32_t r = tile.thread_rank();
+  int mine = kNone;
+  std::uint32_t my_slot = 0;
+  for (unsigned queue = tile.ballot(active); queue;) {  // tile-uniform
+    std::uint32_t k[G];
+    int src[G];
+    std::uint64_t p0[G], p1[G];  // pairs 2r and 2r + 1 (lane 7: pair 14 and the next word)
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      src[j] = queue ? __ffs(queue) - 1 : -1;
+      queue &= queue - 1;
+      k[j] = tile.shfl(key, src[j] < 0 ? 0 : src[j]);
+    }
+#pragma unroll
+    for (int j = 0; j < G; ++j)
+      if (src[j] >= 0 && is_valid_key(k[j]))
+        load_relaxed_v2(pairs_of(&t.buckets()[t.hash_bucket(k[j])]) + 2 * r, p0[j], p1[j]);
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      if (src[j] < 0) continue;
+      int plan = kSlow;
+      std::uint32_t slot = 0;
+      if (is_valid_key(k[j])) {
+        const std::uint32_t a = pair_key(p0[j]), b = pair_key(p1[j]);
+        const bool m = a == k[j] || (r < 7 && b == k[j]);
+        const int e = a == kEmptyKey ? 0 : (r < 7 && b == kEmptyKey) ? 1 : -1;
+        const bool found = tile.any(m);
+        const unsigned em = tile.ballot(e >= 0);
+        const int f = em ? __ffs(em) - 1 : 0;
+        slot = 2 * f + tile.shfl(e, f);
+        // Present: assignment on the 32-lane path.
+        plan = found ? kSlow : em ? kCas : kOneByOne;
+      }
+      if (r == static_cast<std::uint32_t>(src[j])) {
+        mine = plan;
+        my_slot = slot;
+      }
+    }
+  }
+  if (mine == kCas) {
+    const std::uint64_t old = cas_relaxed(pairs_of(&t.buckets()[t.hash_bucket(key)]) + my_slot,
+                                          kEmptyPair, make_pair(key, value));
+    mine = old == kEmptyPair ? kNew : pair_key(old) == key ? kSlow : kOneByOne;
+  }
+  for (unsigned m = tile.ballot(mine == kOneByOne); m; m &= m - 1) {
+    const int src = __ffs(m) - 1;
+    const int res = map_insert_tile8(t, tile, tile.shfl(key, src), tile.shfl(value, src));
+    if (r == static_cast<std::uint32_t>(src)) mine = res;
+  }
+  return mine;
+}
+
+/// 8-lane bulk insert kernels: kThreads per block, batch G (1: one task at a time per tile),
+/// counters summed per block (kBlockCounters) or per warp.
+template <int kThreads, int G, bool kBlockCounters>
+static __global__ void __launch_bounds__(kThreads)
     set_insert_tile8_kernel(SetTableRef t, const std::uint32_t* keys, std::uint64_t n,
                             unsigned long long* counters) {
   Tally tally;
@@ -540,10 +696,14 @@ static __global__ void __launch_bounds__(kBlockThreads)
     const auto tile = cooperative_groups::tiled_partition<8>(warp);
     const std::uint32_t key = active ? keys[i] : 0u;
     int mine = kNone;
-    for (unsigned queue = tile.ballot(active); queue; queue &= queue - 1) {
-      const int src = __ffs(queue) - 1;
-      const int res = set_insert_tile8(t, tile, tile.shfl(key, src));
-      if (tile.thread_rank() == static_cast<unsigned>(src)) mine = res;
+    if constexpr (G == 1) {
+      for (unsigned queue = tile.ballot(active); queue; queue &= queue - 1) {
+        const int src = __ffs(queue) - 1;
+        const int res = set_insert_tile8(t, tile, tile.shfl(key, src));
+        if (tile.thread_rank() == static_cast<unsigned>(src)) mine = res;
+      }
+    } else {
+      mine = set_insert_tile8_batch<G>(t, tile, key, active);
     }
     tally.success += mine == kNew;
     for_each_active_lane(warp, mine == kSlow, [&](int src) {
@@ -551,10 +711,14 @@ static __global__ void __launch_bounds__(kBlockThreads)
       if (warp.thread_rank() == 0) tally.add(r);
     });
   });
-  tally.commit(this_warp(), counters, +1);
+  if constexpr (kBlockCounters)
+    tally.commit_block(counters, +1);
+  else
+    tally.commit(this_warp(), counters, +1);
 }
 
-static __global__ void __launch_bounds__(kBlockThreads)
+template <int kThreads, int G, bool kBlockCounters>
+static __global__ void __launch_bounds__(kThreads)
     map_insert_tile8_kernel(MapTableRef t, const std::uint32_t* keys, const std::uint32_t* values,
                             std::uint64_t n, unsigned long long* counters) {
   Tally tally;
@@ -563,10 +727,14 @@ static __global__ void __launch_bounds__(kBlockThreads)
     const std::uint32_t key = active ? keys[i] : 0u;
     const std::uint32_t value = active ? values[i] : 0u;
     int mine = kNone;
-    for (unsigned queue = tile.ballot(active); queue; queue &= queue - 1) {
-      const int src = __ffs(queue) - 1;
-      const int res = map_insert_tile8(t, tile, tile.shfl(key, src), tile.shfl(value, src));
-      if (tile.thread_rank() == static_cast<unsigned>(src)) mine = res;
+    if constexpr (G == 1) {
+      for (unsigned queue = tile.ballot(active); queue; queue &= queue - 1) {
+        const int src = __ffs(queue) - 1;
+        const int res = map_insert_tile8(t, tile, tile.shfl(key, src), tile.shfl(value, src));
+        if (tile.thread_rank() == static_cast<unsigned>(src)) mine = res;
+      }
+    } else {
+      mine = map_insert_tile8_batch<G>(t, tile, key, value, active);
     }
     tally.success += mine == kNew;
     for_each_active_lane(warp, mine == kSlow, [&](int src) {
@@ -574,7 +742,37 @@ static __global__ void __launch_bounds__(kBlockThreads)
       if (warp.thread_rank() == 0) tally.add(r);
     });
   });
-  tally.commit(this_warp(), counters, +1);
+  if constexpr (kBlockCounters)
+    tally.commit_block(counters, +1);
+  else
+    tally.commit(this_warp(), counters, +1);
+}
+
+/// Calls f(threads, batch, block_counters) with std::integral_constant arguments for the compiled
+/// variant nearest below `p` (threads 128 / 256 / 512, batch 1 / 4 / 8).
+template <class F>
+void with_bulk_insert_policy(const BulkInsertPolicy& p, F&& f) {
+  using std::integral_constant;
+  auto by_batch = [&](auto threads, auto block) {
+    if (p.batch >= 8)
+      f(threads, integral_constant<int, 8>{}, block);
+    else if (p.batch >= 4)
+      f(threads, integral_constant<int, 4>{}, block);
+    else
+      f(threads, integral_constant<int, 1>{}, block);
+  };
+  auto by_block = [&](auto threads) {
+    if (p.block_counters)
+      by_batch(threads, std::true_type{});
+    else
+      by_batch(threads, std::false_type{});
+  };
+  if (p.block_threads >= 512)
+    by_block(integral_constant<int, 512>{});
+  else if (p.block_threads >= 256)
+    by_block(integral_constant<int, 256>{});
+  else
+    by_block(integral_constant<int, 128>{});
 }
 
 /// The compiled lookahead variants: 1, 4, 8, 16 (others round down to one of these).

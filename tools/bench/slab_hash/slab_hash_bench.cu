@@ -11,7 +11,9 @@
 // warm-up runs first, median of --reps runs; averages over configurations are harmonic means.
 // variants: "wcws" = plain warp-cooperative work sharing (the original algorithm); "laG" =
 // SlabTableConfig::lookahead G (tasks a warp starts at once); "t8" = tile_lanes 8 (the default
-// configuration: four 8-lane tasks per warp).
+// configuration: four 8-lane tasks per warp); "t8b4-t512-w" etc.: the 8-lane insert kernel with a
+// given BulkInsertPolicy (batch 4, 512 threads per block, counters per warp; see
+// parse_bulk_insert).
 #include <cxxopts.hpp>
 
 #include <cstdio>
@@ -90,6 +92,19 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+/// "t8[bG][-tT][-w|-k]": the default BulkInsertPolicy, with batch G, T threads per block, counters
+/// per warp (-w) or per block (-k) where given. "t8b1-t256-w" is the first 8-lane insert kernel.
+BulkInsertPolicy parse_bulk_insert(const std::string& v) {
+  BulkInsertPolicy p;
+  for (std::size_t i = 2; i < v.size(); ++i) {
+    if (v[i] == 'b') p.batch = static_cast<u32>(std::atoi(v.c_str() + i + 1));
+    if (v[i] == 't') p.block_threads = static_cast<u32>(std::atoi(v.c_str() + i + 1));
+    if (v.compare(i, 2, "-w") == 0) p.block_counters = false;
+    if (v.compare(i, 2, "-k") == 0) p.block_counters = true;
+  }
+  return p;
+}
+
 /// The original slab hash on this H100 (issue 3), map at load factor 0.55.
 double paper_figure(const std::string& op, int log2n, double lf) {
   if (lf < 0.549 || lf > 0.551) return 0;
@@ -157,6 +172,7 @@ void bench_table(Context& ctx, const std::string& kind, int log2n, double lf,
   cfg.lookahead =
       variant.rfind("la", 0) == 0 ? static_cast<u32>(std::atoi(variant.c_str() + 2)) : 1;
   cfg.tile_lanes = variant.find("t8") != std::string::npos ? 8 : 32;
+  if (variant.rfind("t8", 0) == 0) cfg.bulk_insert = parse_bulk_insert(variant);
   cfg.allocator = SlabAllocatorConfig{1u << 18, 1, 64};
   Table table(cfg, stream);
   auto insert_async = [&] {
@@ -248,7 +264,9 @@ int main(int argc, char** argv) {
       "sizes", "log2 of key counts", cxxopts::value<std::string>()->default_value("20,22,24"))(
       "load-factors", "load factors",
       cxxopts::value<std::string>()->default_value("0.4,0.55,0.6,0.8"))(
-      "variants", "wcws (original algorithm), laG (32-lane tasks, lookahead G), t8 (8-lane tasks)",
+      "variants",
+      "wcws (original algorithm), laG (32-lane tasks, lookahead G), t8 (8-lane tasks), "
+      "t8[bG][-tT][-w|-k] (8-lane tasks, insert batch G, T threads/block, warp/block counters)",
       cxxopts::value<std::string>()->default_value("wcws,la8,t8"))(
       "kinds", "map,set", cxxopts::value<std::string>()->default_value("map,set"))(
       "reps", "timed repetitions (median)", cxxopts::value<int>()->default_value("9"))(
