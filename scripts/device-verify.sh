@@ -15,6 +15,7 @@ gpu_tests="gpu_smoke_test slab_hash_test graph_gpu_test tc_gpu_test"
 bash scripts/device-build.sh $gpu_tests warpgraph slab_hash_bench graph_gpu_bench || exit 3
 echo "build: $(( $(date +%s) - t0 )) s"
 B=build-device
+status=0
 for mode in "$@"; do
   case $mode in
     tests)
@@ -41,10 +42,12 @@ for mode in "$@"; do
           [ "$tool" = racecheck ] && case $t in *tc_gpu_test) filter='*HandMade*:*karate*:*Rmat*' ;; esac
           timeout 240 compute-sanitizer --tool $tool --error-exitcode 1 $B/$t --gtest_filter="$filter" \
             > "$out/${tool}_$(basename $t).log" 2>&1
-          echo "$tool $(basename $t) rc=$? $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_$(basename $t).log" | tr '\n' ' ')"
+          rc=$?; [ $rc -ne 0 ] && status=1
+          echo "$tool $(basename $t) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_$(basename $t).log" | tr '\n' ' ')"
         done
       done
       ;;
   esac
 done
 echo "total: $(( $(date +%s) - t0 )) s"
+exit $status
