@@ -158,6 +158,21 @@ int run_tc(int argc, const char* const* argv) {
   return kExitOk;
 }
 
+// ---- bfs / sssp: a graph file and a --source vertex --------------------------------------------
+
+void add_source_command_options(CommandOptions& cmd) {
+  cmd.options.add_options()("s,source",
+                            "Source vertex id (0-based; see 'Vertex ids' in the README)",
+                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
+  cmd.add_reader_options(true);
+  cmd.add_backend_option(kReferenceNote);
+  cmd.add_output_options(true);
+}
+
+vertex_t source_vertex(const InputGraph& g, const cxxopts::ParseResult& r) {
+  return vertex_from_user(g, r["source"].as<std::uint64_t>(), "source");
+}
+
 // ---- bfs --------------------------------------------------------------------------------------
 
 int run_bfs(int argc, const char* const* argv) {
@@ -165,17 +180,12 @@ int run_bfs(int argc, const char* const* argv) {
                      "Breadth-first search from --source: how many vertices are reached and at "
                      "which level (number of edges from the source).",
                      "FILE", 1, 1);
-  cmd.options.add_options()("s,source",
-                            "Source vertex id (0-based; see 'Vertex ids' in the README)",
-                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
-  cmd.add_reader_options(true);
-  cmd.add_backend_option(kReferenceNote);
-  cmd.add_output_options(true);
+  add_source_command_options(cmd);
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
   const std::string backend = reference_only_backend(*r, "bfs");
   const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
-  const vertex_t source = vertex_from_user(g, (*r)["source"].as<std::uint64_t>(), "source");
+  const vertex_t source = source_vertex(g, *r);
   const auto t0 = Clock::now();
   const std::vector<std::int64_t> level =
       reference::bfs_levels(g.read.edges, source, directed_view(g));
@@ -357,17 +367,12 @@ int run_sssp(int argc, const char* const* argv) {
                      "unweighted; for duplicate entries the smallest weight counts; negative "
                      "weights are an error.",
                      "FILE", 1, 1);
-  cmd.options.add_options()("s,source",
-                            "Source vertex id (0-based; see 'Vertex ids' in the README)",
-                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
-  cmd.add_reader_options(true);
-  cmd.add_backend_option(kReferenceNote);
-  cmd.add_output_options(true);
+  add_source_command_options(cmd);
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
   const std::string backend = reference_only_backend(*r, "sssp");
   const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
-  const vertex_t source = vertex_from_user(g, (*r)["source"].as<std::uint64_t>(), "source");
+  const vertex_t source = source_vertex(g, *r);
   const auto t0 = Clock::now();
   const std::vector<double> dist = reference::sssp(g.read.edges, source, directed_view(g));
   const double seconds = seconds_since(t0);
