@@ -162,7 +162,7 @@ int run_tc(int argc, const char* const* argv) {
 
 void add_source_command_options(CommandOptions& cmd) {
   cmd.options.add_options()("s,source",
-                            "Source vertex id (0-based; see 'Vertex ids' in the README)",
+                            "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
                             cxxopts::value<std::uint64_t>()->default_value("0"), "S");
   cmd.add_reader_options(true);
   cmd.add_backend_option(kReferenceNote);
