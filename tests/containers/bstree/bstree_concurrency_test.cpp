@@ -15,6 +15,8 @@
 
 #include <warpgraph/containers/bstree/bstree.hpp>
 
+#include "bstree_variants.hpp"
+
 namespace {
 
 using wg::bstree::BSTree;
@@ -41,40 +43,11 @@ constexpr bool kTsan = false;
 constexpr int kScale = kTsan ? 4 : 1;
 constexpr int kThreads = 4;
 
-struct Param {
-  bool compressed;
-  SimdPath simd;
-};
+using wg::bstree::test::Param;
+using wg::bstree::test::param_name;
+using wg::bstree::test::with_tree;
 
-std::string param_name(const testing::TestParamInfo<Param>& info) {
-  return std::string(info.param.compressed ? "compressed_" : "plain_") +
-         wg::bstree::to_string(info.param.simd);
-}
-
-class BSTreeConcurrency : public testing::TestWithParam<Param> {
- protected:
-  void SetUp() override {
-    if (!wg::bstree::simd_path_supported(GetParam().simd))
-      GTEST_SKIP() << "CPU lacks " << wg::bstree::to_string(GetParam().simd);
-  }
-  Options options() const {
-    Options o;
-    o.simd = GetParam().simd;
-    o.max_leaves = 1u << 20;
-    return o;
-  }
-};
-
-template <class Value, class Body>
-void with_tree(const Param& p, const Options& o, Body&& body) {
-  if (p.compressed) {
-    CompressedBSTree<Value> t(o);
-    body(t);
-  } else {
-    BSTree<Value> t(o);
-    body(t);
-  }
-}
+class BSTreeConcurrency : public wg::bstree::test::VariantTest {};
 
 template <class F>
 void run_threads(int n, F&& f) {

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include <warpgraph/containers/bstree/bstree.hpp>
+
 #include <warpgraph/containers/core/error.hpp>
+#include "bstree_variants.hpp"
 
 namespace {
 
@@ -21,41 +23,11 @@ using wg::bstree::kMaxKey;
 using wg::bstree::Options;
 using wg::bstree::SimdPath;
 
-struct Param {
-  bool compressed;
-  SimdPath simd;
-};
+using wg::bstree::test::Param;
+using wg::bstree::test::param_name;
+using wg::bstree::test::with_tree;
 
-std::string param_name(const testing::TestParamInfo<Param>& info) {
-  return std::string(info.param.compressed ? "compressed_" : "plain_") +
-         wg::bstree::to_string(info.param.simd);
-}
-
-class BSTreeTest : public testing::TestWithParam<Param> {
- protected:
-  void SetUp() override {
-    if (!wg::bstree::simd_path_supported(GetParam().simd))
-      GTEST_SKIP() << "CPU lacks " << wg::bstree::to_string(GetParam().simd);
-  }
-  Options options() const {
-    Options o;
-    o.simd = GetParam().simd;
-    o.max_leaves = 1u << 20;
-    return o;
-  }
-};
-
-// Runs `body` with a set tree of the parameter's variant.
-template <class Value, class Body>
-void with_tree(const Param& p, const Options& o, Body&& body) {
-  if (p.compressed) {
-    CompressedBSTree<Value> t(o);
-    body(t);
-  } else {
-    BSTree<Value> t(o);
-    body(t);
-  }
-}
+class BSTreeTest : public wg::bstree::test::VariantTest {};
 
 template <class Tree>
 std::vector<std::uint64_t> all_keys(const Tree& t, std::uint64_t lo = 0,
