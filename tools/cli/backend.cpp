@@ -1,4 +1,7 @@
 // Backend registry of the CLI: which adapters this build has and which one "auto" means here.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -54,18 +57,11 @@ std::string default_backend() {
   return "reference";
 }
 
-namespace {
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-}  // namespace
-
 std::unique_ptr<GraphBackend> make_backend(const std::string& requested) {
   const std::string name = requested == "auto" ? default_backend() : requested;
   const std::vector<std::string> usable = usable_backends();
-  const std::string choices = "(usable here: " + joined(usable) + ", auto)";
+  const std::string choices =
+      "(usable here: " + fmt::format("{}", fmt::join(usable, ", ")) + ", auto)";
   if (!is_backend_name(name)) throw Error("unknown backend '" + requested + "' " + choices);
   const std::vector<std::string> compiled = available_backends();
   if (std::find(compiled.begin(), compiled.end(), name) == compiled.end()) {

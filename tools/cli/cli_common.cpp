@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "backend.hpp"
 #include "cli.hpp"
@@ -149,19 +150,11 @@ std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& 
   return x;
 }
 
-namespace {
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-}  // namespace
-
 std::string backend_option(const cxxopts::ParseResult& r) {
   const std::string name = r["backend"].as<std::string>();
   if (!is_backend_name(name)) {
-    throw UsageError("unknown backend '" + name + "' (usable here: " + joined(usable_backends()) +
-                     ", auto)");
+    throw UsageError("unknown backend '" + name + "' (usable here: " +
+                     fmt::format("{}", fmt::join(usable_backends(), ", ")) + ", auto)");
   }
   return name;
 }
