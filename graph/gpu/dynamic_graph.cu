@@ -7,6 +7,7 @@
 #include <string>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/containers/core/warp_primitives.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -90,14 +91,9 @@ __global__ void buckets_kernel(unsigned long long* degree_in_buckets_out, std::u
 /// are sorted by source, so a warp's lanes mostly share it: hubs would serialise on atomics).
 __device__ __forceinline__ void add_degrees(const warp_tile& tile, std::uint32_t* degrees,
                                             vertex_t x, bool valid, int delta) {
-  const unsigned mask = tile.ballot(valid && delta != 0);
-  if (!mask) return;
-  const unsigned peers = __match_any_sync(0xFFFFFFFFu, valid && delta != 0 ? x : 0xFFFFFFFFu);
-  const int lane = static_cast<int>(tile.thread_rank());
-  if (valid && delta != 0 && __ffs(peers & mask) - 1 == lane) {
-    const int total = __popc(peers & mask) * delta;
-    atomicAdd(degrees + x, static_cast<std::uint32_t>(total));
-  }
+  const WarpPeers p = warp_peers(tile, valid && delta != 0, x);
+  if (p.leader)
+    atomicAdd(degrees + x, static_cast<std::uint32_t>(static_cast<int>(p.size) * delta));
 }
 
 // ---- edge batches ---------------------------------------------------------------------------
@@ -274,13 +270,13 @@ __global__ void export_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* offse
     g.for_each_slab(tile, static_cast<vertex_t>(u),
                     [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
                       const bool valid = slab::is_valid_key(key);
-                      const unsigned ballot = tile.ballot(valid);
-                      const std::uint64_t pos = cursor + __popc(ballot & ((1u << lane) - 1));
+                      const WarpSlot slot = warp_slot(tile, valid);
+                      const std::uint64_t pos = cursor + slot.rank;
                       if (valid && pos < degree) {
                         targets[base + pos] = key;
                         if (values) values[base + pos] = value;
                       }
-                      cursor += __popc(ballot);
+                      cursor += slot.count;
                     });
     if (lane == 0 && cursor != degree) atomicAdd(&counters->a, 1ull);  // degree mismatch
   }
@@ -296,20 +292,19 @@ __global__ void collect_arcs_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids,
                                     vertex_t* arc_dst) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  const unsigned lane = tile.thread_rank();
   for (std::uint64_t i = global_warp_id(); i < k; i += warps) {
     const vertex_t x = ids[i];
     const std::uint64_t base = offsets[i], degree = offsets[i + 1] - offsets[i];
     std::uint64_t cursor = 0;
     g.for_each_slab(tile, x, [&](std::uint32_t y, std::uint32_t, std::uint32_t) {
       const bool valid = slab::is_valid_key(y);
-      const unsigned ballot = tile.ballot(valid);
-      const std::uint64_t pos = cursor + __popc(ballot & ((1u << lane) - 1));
+      const WarpSlot slot = warp_slot(tile, valid);
+      const std::uint64_t pos = cursor + slot.rank;
       if (valid && pos < degree) {
         arc_src[base + pos] = x;
         arc_dst[base + pos] = y;
       }
-      cursor += __popc(ballot);
+      cursor += slot.count;
     });
   }
 }
@@ -406,12 +401,8 @@ __global__ void incoming_kernel(const std::uint64_t* keys, std::uint64_t m, unsi
     const std::uint64_t k = active ? keys[i] : 0;
     const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
     // Sources are sorted: one atomic per distinct source in the warp.
-    const unsigned act = tile.ballot(active);
-    const unsigned peers = __match_any_sync(0xFFFFFFFFu, active ? u : 0xFFFFFFFFu);
-    if (active && __ffs(peers & act) - 1 == static_cast<int>(tile.thread_rank())) {
-      if (atomicAdd(incoming + u, static_cast<std::uint32_t>(__popc(peers & act))) == 0)
-        touched[atomicAdd(num_touched, 1ull)] = u;
-    }
+    const WarpPeers p = warp_peers(tile, active, u);
+    if (p.leader && atomicAdd(incoming + u, p.size) == 0) touched[atomicAdd(num_touched, 1ull)] = u;
     if (active && both) {
       if (atomicAdd(incoming + v, 1u) == 0) touched[atomicAdd(num_touched, 1ull)] = v;
     }
@@ -461,23 +452,25 @@ __global__ void collect_for_resize_kernel(DynamicGraphRef<Adj> g, const ResizeIt
         hi = mid;
     }
     const VertexEntry e = g.load_entry(items[lo].vertex);
-    g.for_each_slab_in_bucket(
-        tile, e, static_cast<std::uint32_t>(b - bucket_offsets[lo]),
-        [&](std::uint32_t key, std::uint32_t value) {
-          const bool valid = slab::is_valid_key(key);
-          const unsigned ballot = tile.ballot(valid);
-          if (!ballot) return;
-          unsigned long long base = 0;
-          if (lane == 0) base = atomicAdd(cursor, static_cast<unsigned long long>(__popc(ballot)));
-          base = tile.shfl(base, 0);
-          if (valid) {
-            const unsigned long long pos = base + __popc(ballot & ((1u << lane) - 1));
-            if (pos >= capacity) return;  // degree disagrees with the table: cannot happen
-            out_item[pos] = static_cast<std::uint32_t>(lo);
-            out_key[pos] = key;
-            out_value[pos] = value;
-          }
-        });
+    g.for_each_slab_in_bucket(tile, e, static_cast<std::uint32_t>(b - bucket_offsets[lo]),
+                              [&](std::uint32_t key, std::uint32_t value) {
+                                const bool valid = slab::is_valid_key(key);
+                                const WarpSlot slot = warp_slot(tile, valid);
+                                if (!slot.count) return;
+                                unsigned long long base = 0;
+                                if (lane == 0)
+                                  base = atomicAdd(cursor,
+                                                   static_cast<unsigned long long>(slot.count));
+                                base = tile.shfl(base, 0);
+                                if (valid) {
+                                  const unsigned long long pos = base + slot.rank;
+                                  if (pos >= capacity)
+                                    return;  // degree disagrees with the table: cannot happen
+                                  out_item[pos] = static_cast<std::uint32_t>(lo);
+                                  out_key[pos] = key;
+                                  out_value[pos] = value;
+                                }
+                              });
   }
 }
 
