@@ -128,13 +128,15 @@ class BasicTree {
   bool insert(std::uint64_t key) requires(!kIsMap) { return core_.insert(key, nullptr, false); }
   /// Map form: inserts (key, value) if key is absent (like std::map::insert); false, and the
   /// stored value unchanged, when key was present. Throws InvalidArgument for kMaxKey.
+  /// (V is never deduced: the argument converts to Value, so the engine always copies exactly
+  /// sizeof(Value) bytes from a Value.)
   template <class V = Value>
-  requires(kIsMap) bool insert(std::uint64_t key, const V& value) {
+  requires(kIsMap) bool insert(std::uint64_t key, const std::type_identity_t<V>& value) {
     return core_.insert(key, &value, false);
   }
   /// Map form: inserts or overwrites; true when key was new.
   template <class V = Value>
-  requires(kIsMap) bool insert_or_assign(std::uint64_t key, const V& value) {
+  requires(kIsMap) bool insert_or_assign(std::uint64_t key, const std::type_identity_t<V>& value) {
     return core_.insert(key, &value, true);
   }
   /// Removes `key`; false when it was absent.
@@ -194,8 +196,8 @@ class BasicTree {
     core_.bulk_load(sorted_unique_keys, nullptr, n, Policy::leaf_fill, Policy::inner_fill);
   }
   template <class V = Value>
-  requires(kIsMap) void bulk_load(const std::uint64_t* sorted_unique_keys, const V* values,
-                                  std::size_t n) {
+  requires(kIsMap) void bulk_load(const std::uint64_t* sorted_unique_keys,
+                                  const std::type_identity_t<V>* values, std::size_t n) {
     core_.bulk_load(sorted_unique_keys, values, n, Policy::leaf_fill, Policy::inner_fill);
   }
 

@@ -107,23 +107,35 @@ struct Kernels {
 #endif
 namespace wg::bstree::detail::isa_avx512 {
 struct Kernels {
+  // The two halves' masks are joined with KUNPCK (which reads only the low half of each source)
+  // and leave the mask registers once, at full width. Do not write `a | (b << 16)` on integer
+  // copies of the masks: GCC 12 miscompiles that when a mask has to be spilled between the two
+  // compares (it stores the 16-bit mask with kmovw and reloads it with a 32-bit mov, so stale
+  // stack bytes become the high half). Sanitizer builds put a runtime call between the two loads,
+  // which forces that spill (8 model tests of the compressed tree failed that way).
   static unsigned lt64(const std::uint64_t* p, std::uint64_t k) {
     const __m512i vk = _mm512_set1_epi64(static_cast<long long>(k));
-    const unsigned a = _mm512_cmplt_epu64_mask(_mm512_load_si512(p), vk);
-    const unsigned b = _mm512_cmplt_epu64_mask(_mm512_load_si512(p + 8), vk);
-    return static_cast<unsigned>(__builtin_popcount(a | (b << 8)));
+    const __m512i x0 = _mm512_load_si512(p);
+    const __m512i x1 = _mm512_load_si512(p + 8);
+    const __mmask16 m =
+        _mm512_kunpackb(_mm512_cmplt_epu64_mask(x1, vk), _mm512_cmplt_epu64_mask(x0, vk));
+    return static_cast<unsigned>(__builtin_popcount(_cvtmask16_u32(m)));
   }
   static unsigned lt32(const std::uint32_t* p, std::uint32_t k) {
     const __m512i vk = _mm512_set1_epi32(static_cast<int>(k));
-    const unsigned a = _mm512_cmplt_epu32_mask(_mm512_load_si512(p), vk);
-    const unsigned b = _mm512_cmplt_epu32_mask(_mm512_load_si512(p + 16), vk);
-    return static_cast<unsigned>(__builtin_popcount(a | (b << 16)));
+    const __m512i x0 = _mm512_load_si512(p);
+    const __m512i x1 = _mm512_load_si512(p + 16);
+    const __mmask32 m =
+        _mm512_kunpackw(_mm512_cmplt_epu32_mask(x1, vk), _mm512_cmplt_epu32_mask(x0, vk));
+    return static_cast<unsigned>(__builtin_popcount(_cvtmask32_u32(m)));
   }
   static unsigned lt16(const std::uint16_t* p, std::uint16_t k) {
     const __m512i vk = _mm512_set1_epi16(static_cast<short>(k));
-    const std::uint64_t a = _mm512_cmplt_epu16_mask(_mm512_load_si512(p), vk);
-    const std::uint64_t b = _mm512_cmplt_epu16_mask(_mm512_load_si512(p + 32), vk);
-    return static_cast<unsigned>(__builtin_popcountll(a | (b << 32)));
+    const __m512i x0 = _mm512_load_si512(p);
+    const __m512i x1 = _mm512_load_si512(p + 32);
+    const __mmask64 m =
+        _mm512_kunpackd(_mm512_cmplt_epu16_mask(x1, vk), _mm512_cmplt_epu16_mask(x0, vk));
+    return static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(m)));
   }
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
@@ -143,5 +155,30 @@ const OpsTable* ops_for(SimdPath path, bool compressed) {
   if (path == SimdPath::avx2) return isa_avx2::ops_table(compressed);
 #endif
   return isa_scalar::ops_table(compressed);
+}
+
+namespace {
+template <class Kernels>
+unsigned count_less_with(unsigned key_bits, const void* block, std::uint64_t key) {
+  switch (key_bits) {
+    case 16:
+      return Kernels::lt16(static_cast<const std::uint16_t*>(block),
+                           static_cast<std::uint16_t>(key));
+    case 32:
+      return Kernels::lt32(static_cast<const std::uint32_t*>(block),
+                           static_cast<std::uint32_t>(key));
+    default:
+      return Kernels::lt64(static_cast<const std::uint64_t*>(block), key);
+  }
+}
+}  // namespace
+
+unsigned count_less_for_testing(SimdPath path, unsigned key_bits, const void* block,
+                                std::uint64_t key) {
+#if defined(__x86_64__)
+  if (path == SimdPath::avx512) return count_less_with<isa_avx512::Kernels>(key_bits, block, key);
+  if (path == SimdPath::avx2) return count_less_with<isa_avx2::Kernels>(key_bits, block, key);
+#endif
+  return count_less_with<isa_scalar::Kernels>(key_bits, block, key);
 }
 }  // namespace wg::bstree::detail

@@ -18,4 +18,9 @@ struct OpsTable {
 /// The table of `path` (must be supported by this CPU; scalar for anything else).
 const OpsTable* ops_for(SimdPath path, bool compressed);
 
+/// For tests: the successor kernel of `path` on one 128-byte key block of `key_bits`-bit slots
+/// (64, 32 or 16; block 64-byte aligned): the number of slots < key (key < 2^key_bits).
+unsigned count_less_for_testing(SimdPath path, unsigned key_bits, const void* block,
+                                std::uint64_t key);
+
 }  // namespace wg::bstree::detail
