@@ -58,15 +58,20 @@ struct LaneQueue {
 /// dealt out 32 at a time per warp (lane l holds item base + l) and the whole warp stays in the
 /// loop until the last chunk, with `active` false on lanes past n. f(tile, i, active).
 /// The block size must be a multiple of 32.
-template <class F>
+/// kItemsPerWarp < 32 deals fewer items per warp (lanes >= kItemsPerWarp inactive): the warp's
+/// serial chain of tasks gets shorter and more warps are in flight, for small latency-bound
+/// batches.
+template <int kItemsPerWarp = 32, class F>
 __device__ inline void warp_stride_loop(std::uint64_t n, F&& f) {
+  static_assert(kItemsPerWarp >= 1 && kItemsPerWarp <= 32);
   const warp_tile tile = this_warp();
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::uint64_t warp = thread / 32;
   const std::uint64_t num_warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (std::uint64_t base = warp * 32; base < n; base += num_warps * 32) {
-    const std::uint64_t i = base + tile.thread_rank();
-    f(tile, i, i < n);
+  const unsigned lane = tile.thread_rank();
+  for (std::uint64_t base = warp * kItemsPerWarp; base < n; base += num_warps * kItemsPerWarp) {
+    const std::uint64_t i = base + lane;
+    f(tile, i, lane < static_cast<unsigned>(kItemsPerWarp) && i < n);
   }
 }
 

@@ -16,7 +16,8 @@
 //   - erase marks the key's slot with a tombstone and reports whether the key was present;
 //     tombstones are not reused by inserts (so every chain keeps its empty slots at its end,
 //     which is what makes concurrent inserts of one key agree), flush()/compact_bucket() remove
-//     them;
+//     them; the *_exclusive inserts do reuse them, for callers that guarantee no concurrent
+//     operation on the same key (the dynamic graph dedups each batch first);
 //   - insert, erase, contains/find on any mix of keys may run concurrently, from any number of
 //     warps and kernels; each is linearizable per key (a lookup concurrent with an insert or erase
 //     of the same key may see either state; a map lookup never returns a value that was not
@@ -50,6 +51,10 @@ class SetTableRef {
   /// Inserts `key`: inserted (new), present, out_of_slabs (allocator exhausted; table unchanged,
   /// allocator flag set) or invalid_key (reserved value).
   __device__ InsertOutcome insert(const warp_tile& tile, std::uint32_t key) const;
+  /// insert() for callers that own `key` for the phase: no other operation on the same key runs
+  /// concurrently (other keys may be inserted or erased meanwhile). Reuses the first tombstone of
+  /// the key's chain, so a table under a stream of inserts and erases keeps its length.
+  __device__ InsertOutcome insert_exclusive(const warp_tile& tile, std::uint32_t key) const;
   /// Erases `key` (tombstone); true iff it was present.
   __device__ bool erase(const warp_tile& tile, std::uint32_t key) const;
   /// Lookup, safe concurrently with updates.
@@ -100,6 +105,9 @@ class MapTableRef {
 
   /// Inserts (key, value) or replaces the value of a present key: inserted / present /
   /// out_of_slabs / invalid_key as for SetTableRef::insert.
+  /// insert_or_assign() under insert_exclusive()'s contract (reuses tombstones).
+  __device__ InsertOutcome insert_or_assign_exclusive(const warp_tile& tile, std::uint32_t key,
+                                                      std::uint32_t value) const;
   __device__ InsertOutcome insert_or_assign(const warp_tile& tile, std::uint32_t key,
                                             std::uint32_t value) const;
   /// Erases `key` (tombstone); true iff it was present.

@@ -1,14 +1,19 @@
 // wg::gpu::DynamicGraph: kernels and host logic. Instantiated here for the set and map
 // adjacency policies (users never instantiate the heavy parts).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
+#include <memory>
 #include <numeric>
 #include <string>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/warp_primitives.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
@@ -209,6 +214,202 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
     }
   });
   warp_add(this_warp(), &counters->a, removed);
+}
+
+// ---- direct batches: dedup by hashing, one fused kernel per batch ---------------------------
+// insert_edges / erase_edges on a raw batch: each entry is classified (self-loop, invalid id,
+// duplicate, owner of its edge) and the owner applies the edge's arcs, all in one kernel; no
+// sort. The sorted path (prepare + *_prepared) stays for callers that need the batch in key
+// order (incremental triangle counting).
+
+enum class BatchOp { insert, erase };
+
+struct BatchCounters {
+  unsigned long long applied, self_loops, duplicates, ignored;
+  unsigned long long resize;        ///< vertices listed for a rebuild (tables at their limit)
+  unsigned long long retry[2];      ///< owners with arcs left to do, per retry pass parity
+  unsigned long long out_of_slabs;  ///< arcs that found the allocator exhausted
+};
+
+struct BatchPass {
+  const vertex_t* src;
+  const vertex_t* dst;
+  const std::uint32_t* values;          ///< weighted inserts (null: 0)
+  std::uint64_t n;                      ///< entries (or retry items)
+  const unsigned long long* retry_in;   ///< non-null: a retry pass over (entry << 8 | state)
+  unsigned long long* retry_out;        ///< owners to retry after the allocator grows
+  unsigned long long* retry_out_count;  ///< their count
+  vertex_t* resize;                     ///< vertices whose tables need more buckets
+  std::uint32_t* deferred;              ///< per vertex: arcs deferred until its rebuild
+  BatchCounters* counters;
+  detail::BatchDedupRef dedup;
+  double resize_keys_per_bucket;  ///< max keys per base bucket before a rebuild (0: never)
+  bool both;                      ///< undirected: both arcs, canonical u < v
+};
+
+/// Canonical edge of entry (u, v), or false for a self-loop / invalid id (counted).
+template <class Ref>
+__device__ __forceinline__ bool classify_entry(const Ref& g, const BatchPass& p, vertex_t& u,
+                                               vertex_t& v, unsigned& self, unsigned& ignored) {
+  if (u == v) {
+    ++self;
+    return false;
+  }
+  if (!g.is_live(u) || !g.is_live(v)) {
+    ++ignored;
+    return false;
+  }
+  if (p.both && u > v) {
+    const vertex_t t = u;
+    u = v;
+    v = t;
+  }
+  return true;
+}
+
+// Weighted inserts, pass 1: the last entry of each edge is the one whose weight is applied.
+template <class Adj, int kItems>
+__global__ void __launch_bounds__(kBlock) last_entry_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
+  unsigned self = 0, ignored = 0;  // counted in pass 2
+  warp_stride_loop<kItems>(p.n, [&](const warp_tile&, std::uint64_t i, bool active) {
+    if (!active) return;
+    vertex_t u = p.src[i], v = p.dst[i];
+    if (!classify_entry(g, p, u, v, self, ignored)) return;
+    bool first;
+    const std::uint64_t slot = p.dedup.claim((std::uint64_t{u} << 32) | v, &first);
+    atomicMax(p.dedup.last + slot, static_cast<std::uint32_t>(i + 1));
+  });
+}
+
+/// Whether an arc into x's table (handle e) must wait for the table's rebuild: the table holds
+/// max_load_factor x its base capacity already. Then the arc is deferred (counted in
+/// deferred[x], which plans the new size) and x is listed for a rebuild by the first such arc.
+/// Keeps chains short when a batch brings a vertex many more arcs than its buckets were sized
+/// for (incremental build, a batch whose hubs are new vertices).
+template <class Ref>
+__device__ __forceinline__ bool defer_arc(const Ref& g, const BatchPass& p, vertex_t x,
+                                          const VertexEntry& e) {
+  if (!(p.resize_keys_per_bucket > 0)) return false;
+  const std::uint32_t d = slab::detail::load_relaxed(g.degree_ptr(x));
+  if (d < p.resize_keys_per_bucket * e.num_buckets) return false;
+  if (atomicAdd(p.deferred + x, 1u) == 0) p.resize[atomicAdd(&p.counters->resize, 1ull)] = x;
+  return true;
+}
+
+template <class Table>
+__device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const Table& t,
+                                                    std::uint32_t key, std::uint32_t value) {
+  slab::InsertOutcome out;
+  if constexpr (std::is_same_v<Table, slab::MapTableRef>)
+    out = t.insert_or_assign_exclusive(tile, key, value);
+  else
+    out = t.insert_exclusive(tile, key);
+  if (out == slab::InsertOutcome::inserted) return 3u;  // done, new
+  if (out == slab::InsertOutcome::present) return 1u;   // done
+  return 0u;                                            // out of slabs: retry
+}
+/// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
+template <class Ref, class Table>
+__device__ __forceinline__ std::uint32_t insert_or_defer_arc(const warp_tile& tile, const Ref& g,
+                                                             const BatchPass& p, vertex_t x,
+                                                             const VertexEntry& e,
+                                                             std::uint32_t key, std::uint32_t value,
+                                                             unsigned& slab_failures) {
+  bool deferred = false;
+  if (tile.thread_rank() == 0) deferred = defer_arc(g, p, x, e);
+  if (tile.shfl(deferred, 0)) return 0u;
+  const std::uint32_t r =
+      insert_arc(tile, Table(e.buckets, e.num_buckets, g.allocator()), key, value);
+  slab_failures += r == 0;
+  return r;
+}
+
+// Pass 2 (the only pass unless weighted): classify, dedup, apply. State bits per owner as for
+// insert_prepared_kernel: 1 forward arc done, 2 it was new, 4 reverse arc done, 8 it was new.
+template <class Adj, BatchOp kOp, bool kLastWins, int kItems>
+__global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
+  unsigned applied = 0, self = 0, dup = 0, ignored = 0, slab_failures = 0;
+  warp_stride_loop<kItems>(p.n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    vertex_t u = 0, v = 0;
+    std::uint32_t st = 0;
+    std::uint64_t entry = i;
+    bool owner = false;
+    if (active && p.retry_in) {
+      const unsigned long long item = p.retry_in[i];
+      entry = item >> 8;
+      st = static_cast<std::uint32_t>(item & 0xFFu);
+      u = p.src[entry];
+      v = p.dst[entry];
+      owner = classify_entry(g, p, u, v, self, ignored);  // true: it was an owner before
+    } else if (active) {
+      u = p.src[i];
+      v = p.dst[i];
+      if (classify_entry(g, p, u, v, self, ignored)) {
+        const std::uint64_t key = (std::uint64_t{u} << 32) | v;
+        if constexpr (kLastWins) {
+          owner = p.dedup.last[p.dedup.slot_of(key)] == i + 1;
+        } else {
+          bool first;
+          p.dedup.claim(key, &first);
+          owner = first;
+        }
+        dup += !owner;
+      }
+    }
+    const std::uint32_t value = (owner && p.values) ? p.values[entry] : 0u;
+    const VertexEntry eu = owner ? g.load_entry(u) : VertexEntry{};
+    const VertexEntry ev = (owner && p.both) ? g.load_entry(v) : VertexEntry{};
+    std::uint32_t ns = st;
+    for_each_active_lane(tile, owner, [&](int s) {
+      const vertex_t a = tile.shfl(u, s), b = tile.shfl(v, s);
+      const std::uint32_t s0 = tile.shfl(st, s);
+      std::uint32_t r = s0;
+      if constexpr (kOp == BatchOp::insert) {
+        using Table = typename DynamicGraphRef<Adj>::table_ref;
+        const std::uint32_t val = tile.shfl(value, s);
+        if (!(s0 & 1u))
+          r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
+              tile, g, p, a, shfl_entry(tile, eu, s), b, val, slab_failures);
+        if (p.both && !(s0 & 4u)) {
+          // Both arcs are present or absent together: a set need not look at the reverse arc
+          // of an edge found present (a map must, to assign its value).
+          if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u))
+            r |= 4u;
+          else
+            r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
+                     tile, g, p, b, shfl_entry(tile, ev, s), a, val, slab_failures)
+                 << 2;
+        }
+      } else {
+        const bool hit = g.table_at(shfl_entry(tile, eu, s)).erase(tile, b);
+        const bool rev = p.both && hit && g.table_at(shfl_entry(tile, ev, s)).erase(tile, a);
+        r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
+      }
+      if (static_cast<int>(tile.thread_rank()) == s) ns = r;
+    });
+    if (!owner) return;
+    const bool fwd_new = (ns & 2u) && !(st & 2u), rev_new = (ns & 8u) && !(st & 8u);
+    if constexpr (kOp == BatchOp::insert) {
+      if (fwd_new) atomicAdd(g.degree_ptr(u), 1u);
+      if (rev_new) atomicAdd(g.degree_ptr(v), 1u);
+      if (!(ns & 1u) || (p.both && !(ns & 4u)))
+        p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = (entry << 8) | ns;
+      else if (!(ns & 2u))
+        ++ignored;  // already present
+    } else {
+      if (fwd_new) atomicSub(g.degree_ptr(u), 1u);
+      if (rev_new) atomicSub(g.degree_ptr(v), 1u);
+      if (!fwd_new) ++ignored;  // absent
+    }
+    applied += fwd_new;
+  });
+  const warp_tile tile = this_warp();
+  warp_add(tile, &p.counters->applied, applied);
+  warp_add(tile, &p.counters->self_loops, self);
+  warp_add(tile, &p.counters->duplicates, dup);
+  warp_add(tile, &p.counters->ignored, ignored);
+  if (tile.thread_rank() == 0 && slab_failures)  // counted by the whole warp: > 0 matters
+    atomicAdd(&p.counters->out_of_slabs, 1ull);
 }
 
 template <class Adj>
@@ -661,19 +862,34 @@ struct DynamicGraph<Adj>::Impl {
     const bool both = !opt.directed;
     const std::uint64_t max_touched = batch.size * (both ? 2 : 1);
     DeviceArray<vertex_t> touched(max_touched, stream, "resize planning");
-    DeviceArray<ResizeItem> items(max_touched, stream, "resize planning");
-    DeviceArray<unsigned long long> counts(2, stream, "resize planning");
-    WG_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), stream));
+    DeviceArray<unsigned long long> count(1, stream, "resize planning");
+    WG_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long), stream));
     incoming_kernel<<<grid_for(batch.size), kBlock, 0, stream>>>(
         batch.keys.data(), batch.size, batch.key_bits, both, incoming.data(), touched.data(),
-        counts.data());
+        count.data());
     WG_CUDA_CHECK_LAST();
+    resize_listed(touched.data(), count.data(), max_touched);
+  }
+
+  /// Max keys per base bucket before a table is rebuilt (0: never).
+  double resize_keys_per_bucket() const {
+    if (!(opt.max_load_factor > 0)) return 0;
+    return std::max(opt.max_load_factor, 2 * opt.load_factor) * Adj::slab_capacity;
+  }
+
+  /// Rebuilds the listed tables (touched[0 .. *num_touched), on the device) whose keys plus
+  /// incoming[] exceed the max load factor; leaves incoming[] zero for them.
+  void resize_listed(const vertex_t* touched, const unsigned long long* num_touched,
+                     std::uint64_t max_touched) {
+    DeviceArray<ResizeItem> items(max_touched, stream, "resize planning");
+    DeviceArray<unsigned long long> num_items(1, stream, "resize planning");
+    WG_CUDA_TRY(cudaMemsetAsync(num_items.data(), 0, sizeof(unsigned long long), stream));
     plan_resize_kernel<<<grid_for(max_touched), kBlock, 0, stream>>>(
-        touched.data(), counts.data(), incoming.data(), degrees.data(), vertices.data(),
-        opt.max_load_factor, opt.load_factor, Adj::slab_capacity, items.data(), counts.data() + 1);
+        touched, num_touched, incoming.data(), degrees.data(), vertices.data(), opt.max_load_factor,
+        opt.load_factor, Adj::slab_capacity, items.data(), num_items.data());
     WG_CUDA_CHECK_LAST();
     std::uint64_t r = 0;
-    WG_CUDA_TRY(cudaMemcpyAsync(&r, counts.data() + 1, sizeof r, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaMemcpyAsync(&r, num_items.data(), sizeof r, cudaMemcpyDeviceToHost, stream));
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
     if (r == 0) return;
     std::vector<ResizeItem> h(r);
@@ -712,6 +928,176 @@ struct DynamicGraph<Adj>::Impl {
     commit_resize_kernel<Adj>
         <<<warp_grid_for(r), kBlock, 0, stream>>>(ref(), items.data(), r, d_off.data(), pool);
     WG_CUDA_CHECK_LAST();
+  }
+
+  // ---- direct batches (apply_batch_kernel) ---------------------------------------------------
+  DeviceArray<unsigned char> batch_scratch;  // grow-only: dedup table, retry and resize lists
+  struct PinnedFree {
+    void operator()(BatchCounters* p) const { (void)cudaFreeHost(p); }
+  };
+  std::unique_ptr<BatchCounters, PinnedFree> batch_result = [] {
+    void* p = nullptr;
+    WG_CUDA_TRY(cudaMallocHost(&p, sizeof(BatchCounters)));
+    return std::unique_ptr<BatchCounters, PinnedFree>(static_cast<BatchCounters*>(p));
+  }();
+
+  struct BatchScratch {
+    BatchCounters* counters;
+    detail::BatchDedupRef dedup;
+    unsigned long long* retry[2];
+    vertex_t* resize;
+  };
+
+  /// Scratch for a batch of n entries; the counters and the dedup table are zeroed (one memset).
+  BatchScratch scratch_for(std::uint64_t n, bool last_wins) {
+    const std::uint64_t cap = detail::dedup_capacity(n);
+    const auto align = [](std::uint64_t b) { return (b + 255) & ~std::uint64_t{255}; };
+    const std::uint64_t o_dedup = align(sizeof(BatchCounters));
+    const std::uint64_t o_last = o_dedup + cap * sizeof(unsigned long long);
+    const std::uint64_t zeroed = align(o_last + (last_wins ? cap * sizeof(std::uint32_t) : 0));
+    const std::uint64_t o_retry1 = zeroed + align(n * sizeof(unsigned long long));
+    const std::uint64_t o_resize = o_retry1 + align(n * sizeof(unsigned long long));
+    const std::uint64_t total = o_resize + 2 * n * sizeof(vertex_t);
+    if (batch_scratch.size() < total) {
+      batch_scratch = DeviceArray<unsigned char>();
+      batch_scratch = DeviceArray<unsigned char>(total, stream, "batch scratch");
+    }
+    unsigned char* b = batch_scratch.data();
+    WG_CUDA_TRY(cudaMemsetAsync(b, 0, zeroed, stream));
+    BatchScratch sc;
+    sc.counters = reinterpret_cast<BatchCounters*>(b);
+    sc.dedup.keys = reinterpret_cast<unsigned long long*>(b + o_dedup);
+    sc.dedup.last = last_wins ? reinterpret_cast<std::uint32_t*>(b + o_last) : nullptr;
+    sc.dedup.mask = cap - 1;
+    sc.retry[0] = reinterpret_cast<unsigned long long*>(b + zeroed);
+    sc.retry[1] = reinterpret_cast<unsigned long long*>(b + o_retry1);
+    sc.resize = reinterpret_cast<vertex_t*>(b + o_resize);
+    return sc;
+  }
+
+  BatchCounters read_batch_counters(const BatchCounters* device) {
+    WG_CUDA_TRY(cudaMemcpyAsync(batch_result.get(), device, sizeof(BatchCounters),
+                                cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    return *batch_result;
+  }
+
+  /// Entries per warp: fewer for small batches, so that enough warps are in flight (each warp
+  /// works through its entries one after another). WG_GRAPH_ITEMS_PER_WARP=4|8|32 overrides.
+  int items_per_warp(std::uint64_t n) const {
+    static const int forced = [] {
+      const char* e = std::getenv("WG_GRAPH_ITEMS_PER_WARP");
+      return e ? std::atoi(e) : 0;
+    }();
+    if (forced == 4 || forced == 8 || forced == 32) return forced;
+    static const std::uint64_t resident_warps = [] {
+      int dev = 0, sms = 0, threads = 0;
+      (void)cudaGetDevice(&dev);
+      (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      (void)cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+      return std::max<std::uint64_t>(1, std::uint64_t(sms) * threads / 32);
+    }();
+    int items = 32;
+    while (items > 4 && n / items < 2 * resident_warps) items = items == 32 ? 8 : 4;
+    return items;
+  }
+
+  /// WG_GRAPH_TRACE=1: one line per direct batch on stderr (counts, retries, resizes, time).
+  static bool trace_batches() {
+    static const bool on = std::getenv("WG_GRAPH_TRACE") != nullptr;
+    return on;
+  }
+
+  template <BatchOp kOp, bool kLast, int kItems>
+  void launch_batch(const BatchPass& p) {
+    const unsigned grid = grid_for((p.n + kItems - 1) / kItems * 32);
+    if constexpr (kLast) {
+      last_entry_kernel<Adj, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
+      WG_CUDA_CHECK_LAST();
+    }
+    apply_batch_kernel<Adj, kOp, kLast, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
+    WG_CUDA_CHECK_LAST();
+  }
+  template <BatchOp kOp, bool kLast>
+  void launch_batch(const BatchPass& p, int items) {
+    if (items == 4)
+      launch_batch<kOp, kLast, 4>(p);
+    else if (items == 8)
+      launch_batch<kOp, kLast, 8>(p);
+    else
+      launch_batch<kOp, kLast, 32>(p);
+  }
+
+  /// One chunk of insert_edges / erase_edges: one memset, one kernel (two for weighted inserts)
+  /// and one read of the counters; out-of-slabs owners are retried after the allocator grows,
+  /// and tables the batch took past max_load_factor are rebuilt afterwards.
+  template <BatchOp kOp>
+  UpdateResult apply_batch(DeviceEdges b) {
+    UpdateResult r;
+    if (b.size == 0) return r;
+    const bool last = kOp == BatchOp::insert && Adj::weighted && b.values;
+    const auto t0 = std::chrono::steady_clock::now();
+    const BatchScratch sc = scratch_for(b.size, last);
+    BatchPass p{b.src,
+                b.dst,
+                kOp == BatchOp::insert ? b.values : nullptr,
+                b.size,
+                nullptr,
+                sc.retry[0],
+                &sc.counters->retry[0],
+                sc.resize,
+                incoming.data(),
+                sc.counters,
+                sc.dedup,
+                kOp == BatchOp::insert ? resize_keys_per_bucket() : 0.0,
+                !opt.directed};
+    const int items = items_per_warp(b.size);
+    if (last)
+      launch_batch<kOp, true>(p, items);
+    else
+      launch_batch<kOp, false>(p, items);
+    BatchCounters c = read_batch_counters(sc.counters);
+    int pass = 0;
+    bool resized = false;
+    unsigned long long slab_failures = 0;
+    for (; c.retry[pass & 1]; ++pass) {
+      // Owners left with arcs to do: deferred ones wait for their tables' rebuild, the others
+      // for more slabs.
+      if (c.resize && !resized) {
+        resize_listed(sc.resize, &sc.counters->resize, c.resize);
+        resized = true;
+      }
+      if (c.out_of_slabs > slab_failures) grow_allocator();
+      slab_failures = c.out_of_slabs;
+      BatchPass q = p;
+      q.resize_keys_per_bucket = 0;  // nothing is deferred twice
+      q.retry_in = sc.retry[pass & 1];
+      q.n = c.retry[pass & 1];
+      q.retry_out = sc.retry[(pass + 1) & 1];
+      q.retry_out_count = &sc.counters->retry[(pass + 1) & 1];
+      WG_CUDA_TRY(cudaMemsetAsync(q.retry_out_count, 0, sizeof(unsigned long long), stream));
+      launch_batch<kOp, false>(q, items_per_warp(q.n));
+      c = read_batch_counters(sc.counters);
+    }
+    if (trace_batches()) {
+      WG_CUDA_TRY(cudaStreamSynchronize(stream));
+      std::fprintf(
+          stderr,
+          "[batch %s n=%llu items/warp=%d] applied %llu dup %llu ignored %llu | "
+          "retry passes %d | resized %llu | slab failures %llu | %.3f ms\n",
+          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, c.applied,
+          c.duplicates, c.ignored, pass, c.resize, c.out_of_slabs,
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    r.applied = c.applied;
+    r.self_loops = c.self_loops;
+    r.duplicates = c.duplicates;
+    r.ignored = c.ignored;
+    if (kOp == BatchOp::insert)
+      edges += c.applied;
+    else
+      edges -= c.applied;
+    return r;
   }
 
   /// Largest batch processed in one piece.
@@ -821,8 +1207,7 @@ UpdateResult DynamicGraph<Adj>::insert_edges(DeviceEdges batch) {
     if (batch.size == 0) break;
     DeviceEdges part{batch.src + off, batch.dst + off, batch.values ? batch.values + off : nullptr,
                      std::min(chunk, batch.size - off)};
-    PreparedBatch p = prepare(part);
-    total += insert_prepared(p);
+    total += impl_->template apply_batch<BatchOp::insert>(part);
   }
   return total;
 }
@@ -833,8 +1218,7 @@ UpdateResult DynamicGraph<Adj>::erase_edges(DeviceEdges batch) {
   const std::uint64_t chunk = impl_->chunk_for(batch.size);
   for (std::uint64_t off = 0; off < batch.size; off += chunk) {
     DeviceEdges part{batch.src + off, batch.dst + off, nullptr, std::min(chunk, batch.size - off)};
-    PreparedBatch p = prepare(part);
-    total += erase_prepared(p);
+    total += impl_->template apply_batch<BatchOp::erase>(part);
   }
   return total;
 }

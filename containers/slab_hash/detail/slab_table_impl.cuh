@@ -182,6 +182,57 @@ __device__ inline InsertOutcome SetTableRef::insert(const warp_tile& tile,
   }
 }
 
+// Exclusive insert (no concurrent operation on `key`): the whole chain is scanned for the key
+// (an empty slot marks the chain's end, as for insert()); the first tombstone seen is
+// remembered and, when the key is absent, taken by CAS. Losing that CAS to another key's
+// exclusive insert restarts the scan.
+__device__ inline InsertOutcome SetTableRef::insert_exclusive(const warp_tile& tile,
+                                                              std::uint32_t key) const {
+  if (!is_valid_key(key)) return InsertOutcome::invalid_key;
+  const std::uint32_t lane = tile.thread_rank();
+  Slab* s = buckets_ + hash_bucket(key);
+  Slab* hole = nullptr;  // slab and lane of the first tombstone (warp-uniform)
+  int hole_lane = 0;
+  while (true) {
+    const std::uint32_t w = detail::load_relaxed(&s->words[lane]);
+    if (tile.ballot(w == key) & kSetKeyLanes) return InsertOutcome::present;
+    if (!hole) {
+      const unsigned tomb = tile.ballot(w == kTombstoneKey) & kSetKeyLanes;
+      if (tomb) {
+        hole = s;
+        hole_lane = __ffs(tomb) - 1;
+      }
+    }
+    const unsigned empty = tile.ballot(w == kEmptyKey) & kSetKeyLanes;
+    std::uint32_t next = tile.shfl(w, kNextWord);
+    if (empty || next == kNullSlab) {  // end of the chain: the key is absent
+      if (hole) {
+        std::uint32_t old = 0;
+        if (static_cast<int>(lane) == hole_lane)
+          old = detail::cas_relaxed(&hole->words[lane], kTombstoneKey, key);
+        old = tile.shfl(old, hole_lane);
+        if (old == kTombstoneKey) return InsertOutcome::inserted;
+        s = buckets_ + hash_bucket(key);  // another key took the tombstone: scan again
+        hole = nullptr;
+        continue;
+      }
+      if (empty) {
+        const int src = __ffs(empty) - 1;
+        std::uint32_t old = 0;
+        if (static_cast<int>(lane) == src)
+          old = detail::cas_relaxed(&s->words[lane], kEmptyKey, key);
+        old = tile.shfl(old, src);
+        if (old == kEmptyKey) return InsertOutcome::inserted;
+        continue;  // another key took the slot: read this slab again
+      }
+      next = detail::append_slab(tile, &s->words[kNextWord], alloc_);
+      if (next == kNullSlab) return InsertOutcome::out_of_slabs;
+    }
+    detail::before_following_link(tile);
+    s = alloc_.pointer(next);
+  }
+}
+
 __device__ inline bool SetTableRef::erase(const warp_tile& tile, std::uint32_t key) const {
   if (!is_valid_key(key)) return false;
   const std::uint32_t lane = tile.thread_rank();
@@ -322,6 +373,64 @@ __device__ inline InsertOutcome MapTableRef::insert_or_assign(const warp_tile& t
     }
     std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
     if (next == kNullSlab) {
+      next = detail::append_slab(tile, &s->words[kNextWord], alloc_);
+      if (next == kNullSlab) return InsertOutcome::out_of_slabs;
+    }
+    detail::before_following_link(tile);
+    s = alloc_.pointer(next);
+  }
+}
+
+__device__ inline InsertOutcome MapTableRef::insert_or_assign_exclusive(const warp_tile& tile,
+                                                                        std::uint32_t key,
+                                                                        std::uint32_t value) const {
+  if (!is_valid_key(key)) return InsertOutcome::invalid_key;
+  const std::uint32_t lane = tile.thread_rank();
+  const std::uint64_t desired = detail::make_pair(key, value);
+  Slab* s = buckets_ + hash_bucket(key);
+  Slab* hole = nullptr;  // slab, lane and contents of the first tombstone (warp-uniform)
+  int hole_lane = 0;
+  std::uint64_t hole_pair = 0;
+  while (true) {
+    std::uint64_t* pairs = detail::pairs_of(s);
+    const std::uint64_t p = lane < 16 ? detail::load_relaxed(pairs + lane) : kEmptyPair;
+    const unsigned found = tile.ballot(detail::pair_key(p) == key) & kMapPairLanes;
+    if (found) {  // nobody else touches this key: a plain store replaces the value
+      const int src = __ffs(found) - 1;
+      if (static_cast<int>(lane) == src)
+        atomicExch(reinterpret_cast<unsigned long long*>(pairs + lane), desired);
+      return InsertOutcome::present;
+    }
+    if (!hole) {
+      const unsigned tomb = tile.ballot(detail::pair_key(p) == kTombstoneKey) & kMapPairLanes;
+      if (tomb) {
+        hole = s;
+        hole_lane = __ffs(tomb) - 1;
+        hole_pair = tile.shfl(p, hole_lane);
+      }
+    }
+    const unsigned empty = tile.ballot(detail::pair_key(p) == kEmptyKey) & kMapPairLanes;
+    std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
+    if (empty || next == kNullSlab) {  // end of the chain: the key is absent
+      if (hole) {
+        std::uint64_t old = 0;
+        if (static_cast<int>(lane) == hole_lane)
+          old = detail::cas_relaxed(detail::pairs_of(hole) + lane, hole_pair, desired);
+        old = tile.shfl(old, hole_lane);
+        if (old == hole_pair) return InsertOutcome::inserted;
+        s = buckets_ + hash_bucket(key);
+        hole = nullptr;
+        continue;
+      }
+      if (empty) {
+        const int src = __ffs(empty) - 1;
+        std::uint64_t old = 0;
+        if (static_cast<int>(lane) == src)
+          old = detail::cas_relaxed(pairs + lane, kEmptyPair, desired);
+        old = tile.shfl(old, src);
+        if (old == kEmptyPair) return InsertOutcome::inserted;
+        continue;
+      }
       next = detail::append_slab(tile, &s->words[kNextWord], alloc_);
       if (next == kNullSlab) return InsertOutcome::out_of_slabs;
     }

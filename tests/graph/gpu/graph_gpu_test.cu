@@ -207,6 +207,50 @@ TEST(GpuGraph, VertexEraseFreesOverflowSlabs) {
   EXPECT_EQ(g.overflow_slabs_in_use(), 0u);
 }
 
+// Erased arcs leave tombstones; the next batch's inserts take them again, so a graph under a
+// steady stream of inserts and erases keeps its chains (and overflow slabs) at their length.
+template <class Adj>
+void tombstones_reused(bool directed) {
+  const std::uint64_t n = 64;
+  wg::gpu::GraphOptions opt;
+  opt.directed = directed;
+  opt.max_load_factor = 0;  // one bucket per vertex: chains overflow
+  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  GraphModel m(n, directed);
+  EdgeList all;
+  all.num_vertices = n;
+  for (wg::vertex_t u = 0; u < n; ++u)
+    for (wg::vertex_t v = 0; v < n; ++v)
+      if (u != v && (directed || u < v)) {
+        all.src.push_back(u);
+        all.dst.push_back(v);
+        if (Adj::weighted) all.weight.push_back(u * 100 + v);
+      }
+  std::uint64_t used = 0;
+  for (int round = 0; round < 6; ++round) {
+    ASSERT_EQ(g.insert_edges(all), m.insert(all));
+    expect_same(g, m, Adj::weighted, "insert round " + std::to_string(round));
+    if (round == 0) used = g.overflow_slabs_in_use();
+    EXPECT_EQ(g.overflow_slabs_in_use(), used) << "round " << round;
+    // Erase every other edge, then (next round) insert all again: holes are refilled.
+    EdgeList half;
+    half.num_vertices = n;
+    for (std::size_t i = round % 2; i < all.size(); i += 2) {
+      half.src.push_back(all.src[i]);
+      half.dst.push_back(all.dst[i]);
+    }
+    ASSERT_EQ(g.erase_edges(half), m.erase(half));
+    expect_same(g, m, Adj::weighted, "erase round " + std::to_string(round));
+  }
+  EXPECT_GT(used, 0u);
+}
+TEST(GpuGraph, TombstonesReusedUndirectedSet) {
+  tombstones_reused<wg::gpu::SlabSetAdjacency>(false);
+}
+TEST(GpuGraph, TombstonesReusedDirectedMap) {
+  tombstones_reused<wg::gpu::SlabMapAdjacency>(true);
+}
+
 TEST(GpuGraph, BulkBuildMatchesModel) {
   for (bool directed : {false, true}) {
     wg::datasets::RmatParams p;

@@ -3,6 +3,7 @@
 // points of issue 4. Every figure is printed beside the paper's; JSON records go to --json.
 //
 //   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
+//                   [--only edges|vertices|build|incremental|dynamic]
 //
 // Rates are entries of the batch per second (duplicates, self-loops and edges already present
 // included, as the paper counts), median of --reps timed runs after one warm-up. "resident":
@@ -40,7 +41,12 @@ struct Options {
   unsigned max_scale = 24;
   int reps = 3;
   bool quick = false;
+  std::string only;  ///< run one section: edges, vertices, build, incremental, dynamic
 } opt;
+
+bool section(const char* name) {
+  return opt.only.empty() || opt.only == name;
+}
 
 wg::bench::Report report;
 const auto g_start = std::chrono::steady_clock::now();
@@ -369,9 +375,12 @@ int main(int argc, char** argv) {
       opt.reps = std::stoi(next());
     else if (a == "--quick")
       opt.quick = true;
+    else if (a == "--only")
+      opt.only = next();
     else {
       std::fprintf(stderr,
-                   "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n",
+                   "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
+                   "       [--only edges|vertices|build|incremental|dynamic]\n",
                    argv[0]);
       return 2;
     }
@@ -387,7 +396,7 @@ int main(int argc, char** argv) {
   try {
     const int max_log = opt.quick ? 20 : 22;
     // faimGraph points: 2^20 vertices, 2^24 (16.8M) arcs, directed; uniform and R-MAT.
-    {
+    if (section("edges")) {
       const std::uint64_t nv = 1u << 20;
       const EdgeList uni = uniform_edges(nv, 1u << 24, 1, false);
       edge_rates(
@@ -395,7 +404,7 @@ int main(int argc, char** argv) {
           [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, false); },
           kFaimUniformInsert, kFaimUniformDelete, max_log);
     }
-    {
+    if (section("edges")) {
       const EdgeList rm = rmat_edges(20, 16, 1, false);
       edge_rates(
           "rmat s20 ef16 / 16.8M arcs", rm, true,
@@ -405,7 +414,7 @@ int main(int argc, char** argv) {
           kFaimRmatInsert, kFaimRmatDelete, max_log);
     }
     // Table 5.2/5.3 on an undirected R-MAT (thesis: undirected datasets).
-    {
+    if (section("edges")) {
       const EdgeList rm = rmat_edges(22, 8, 2, true);
       edge_rates(
           "rmat s22 ef8 undirected", rm, false,
@@ -416,11 +425,12 @@ int main(int argc, char** argv) {
     }
     std::printf("[%.0f s]\n", elapsed());
     // Table 5.4.
-    vertex_deletion(rmat_edges(20, 16, 3, true), "rmat s20 ef16 undirected", opt.quick ? 18 : 20);
+    if (section("vertices"))
+      vertex_deletion(rmat_edges(20, 16, 3, true), "rmat s20 ef16 undirected", opt.quick ? 18 : 20);
     std::printf("[%.0f s]\n", elapsed());
     // Tables 5.5 and 5.7.
-    std::printf("\n== Tables 5.5 (bulk build) and 5.7 (static TC) ==\n");
-    if (!opt.data.empty()) {
+    if (section("build")) std::printf("\n== Tables 5.5 (bulk build) and 5.7 (static TC) ==\n");
+    if (section("build") && !opt.data.empty()) {
       for (const char* f : {"luxembourg_osm.mtx", "delaunay_n16.mtx", "facebook_combined.txt"}) {
         const std::string path = opt.data + "/" + f;
         if (!std::filesystem::exists(path)) {
@@ -433,7 +443,7 @@ int main(int argc, char** argv) {
       }
     }
     for (unsigned scale : {20u, 22u, 24u}) {
-      if (scale > opt.max_scale) break;
+      if (scale > opt.max_scale || !section("build")) break;
       for (double ef : {8.0, 16.0}) {
         if (scale == 24 && ef > 8) continue;  // memory and time budget
         const EdgeList e = rmat_edges(scale, ef, 4, true);
@@ -443,11 +453,12 @@ int main(int argc, char** argv) {
       }
     }
     // Table 5.6.
-    incremental_build(rmat_edges(opt.quick ? 20 : 22, 8, 5, true),
-                      opt.quick ? "rmat s20 ef8" : "rmat s22 ef8");
+    if (section("incremental"))
+      incremental_build(rmat_edges(opt.quick ? 20 : 22, 8, 5, true),
+                        opt.quick ? "rmat s20 ef8" : "rmat s22 ef8");
     std::printf("[%.0f s]\n", elapsed());
     // Table 5.9.
-    dynamic_tc(rmat_edges(22, 8, 6, true), "rmat s22 ef8");
+    if (section("dynamic")) dynamic_tc(rmat_edges(22, 8, 6, true), "rmat s22 ef8");
     std::printf("[%.0f s]\n", elapsed());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "graph_gpu_bench: %s\n", e.what());
