@@ -14,10 +14,15 @@
 //    graph are ordered on its stream. Not thread-safe on the host.
 //  - Undirected graphs store both arcs of every edge; an entry (u, v) of a batch means {u, v}.
 //    Directed graphs store arc u -> v only.
-//  - Every batch is deduplicated (on device: canonicalise, radix sort, unique), self-loops are
-//    dropped, and each entry is accounted for in the returned wg::UpdateResult. Weighted
+//  - Every batch is deduplicated on the device, self-loops are dropped, and each entry is
+//    accounted for in the returned wg::UpdateResult. insert_edges / erase_edges hash the batch's
+//    edges into a batch-local table (detail/batch_dedup.cuh): the first entry of an edge owns
+//    it and applies its arcs, in one fused kernel with one host synchronisation per batch;
+//    prepare() sorts instead, for algorithms that want the batch in key order. Weighted
 //    (SlabMapAdjacency): 32-bit values; the LAST entry of an edge in a batch sets its value,
 //    also when the edge was already present.
+//  - Erased arcs leave tombstones that later batches' inserts take again, so a graph under a
+//    stream of inserts and erases keeps its chains at their length.
 //  - Vertex ids are 0 .. num_vertices()-1. Erased vertices are not live: their ids wait in a
 //    free-id queue and insert_vertices() hands them out again (earliest erased first). Batch
 //    entries that touch a non-live or out-of-range id are counted as `ignored`.
@@ -31,8 +36,10 @@
 // chunk is then reported as `ignored` rather than `duplicates`); when even a small chunk or the
 // graph itself does not fit, wg::CapacityError says so.
 //
-// Complexity: insert/erase O(n log n) work for the batch preprocessing (radix sort) plus O(1)
-// expected slab probes per entry at the configured load factor; erase_vertices O(sum of the
+// Complexity: insert/erase O(n) expected work for a batch of n (one hash-table claim and O(1)
+// expected slab probes per entry at the configured load factor; the *_prepared path adds a radix
+// sort). A table that a batch fills past max_load_factor has its further arcs deferred, is
+// rebuilt with more buckets, and then receives them (amortised O(1) per arc); erase_vertices O(sum of the
 // erased vertices' degrees) for undirected graphs, plus a scan of all arcs for directed ones.
 #include <cuda_runtime_api.h>
 
@@ -63,10 +70,11 @@ struct GraphOptions {
   bool directed = false;
   /// Target fill of base buckets when the degree is known (bulk build): thesis' 0.7.
   double load_factor = 0.7;
-  /// Before a batch is inserted, a table whose keys would exceed max_load_factor x its base
-  /// capacity is rebuilt with buckets for load_factor (its keys re-inserted, its overflow slabs
-  /// freed; the old base buckets stay allocated until the next build). Keeps chains short when
-  /// degrees were unknown (incremental build, hubs). 0 disables.
+  /// A table whose keys would exceed max_load_factor x its base capacity is rebuilt with buckets
+  /// for load_factor (its keys re-inserted, its overflow slabs freed; the old base buckets stay
+  /// allocated until the next build): insert_edges defers the arcs beyond that limit until the
+  /// rebuild, insert_prepared plans it before the batch. Keeps chains short when degrees were
+  /// unknown (incremental build, hubs). 0 disables.
   double max_load_factor = 2.0;
   /// Initial capacity of the vertex dictionary (0: the initial vertex count).
   std::uint64_t vertex_capacity = 0;
