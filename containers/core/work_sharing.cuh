@@ -58,20 +58,25 @@ struct LaneQueue {
 /// dealt out 32 at a time per warp (lane l holds item base + l) and the whole warp stays in the
 /// loop until the last chunk, with `active` false on lanes past n. f(tile, i, active).
 /// The block size must be a multiple of 32.
-/// kItemsPerWarp < 32 deals fewer items per warp (lanes >= kItemsPerWarp inactive): the warp's
-/// serial chain of tasks gets shorter and more warps are in flight, for small latency-bound
-/// batches.
+/// kItemsPerWarp (4, 8, 16 or 32) < 32 deals fewer items per warp: the warp's serial chain of
+/// tasks gets shorter and more warps are in flight, for small latency-bound batches. The items
+/// are spread evenly over the warp's four 8-lane quarters (kItemsPerWarp / 4 lanes each), so
+/// kernels that run one task per 8-lane tile keep all four tiles busy.
 template <int kItemsPerWarp = 32, class F>
 __device__ inline void warp_stride_loop(std::uint64_t n, F&& f) {
-  static_assert(kItemsPerWarp >= 1 && kItemsPerWarp <= 32);
+  static_assert(kItemsPerWarp == 4 || kItemsPerWarp == 8 || kItemsPerWarp == 16 ||
+                kItemsPerWarp == 32);
+  constexpr unsigned kPerQuarter = kItemsPerWarp / 4;
   const warp_tile tile = this_warp();
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::uint64_t warp = thread / 32;
   const std::uint64_t num_warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   const unsigned lane = tile.thread_rank();
+  const unsigned slot = kItemsPerWarp == 32 ? lane : (lane >> 3) * kPerQuarter + (lane & 7);
+  const bool holds = kItemsPerWarp == 32 || (lane & 7) < kPerQuarter;
   for (std::uint64_t base = warp * kItemsPerWarp; base < n; base += num_warps * kItemsPerWarp) {
-    const std::uint64_t i = base + lane;
-    f(tile, i, lane < static_cast<unsigned>(kItemsPerWarp) && i < n);
+    const std::uint64_t i = base + slot;
+    f(tile, i, holds && i < n);
   }
 }
 

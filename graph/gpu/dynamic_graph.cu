@@ -13,6 +13,7 @@
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/warp_primitives.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/containers/slab_hash/slab_set_tile8.cuh>
 #include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -308,6 +309,19 @@ __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const
   if (out == slab::InsertOutcome::present) return 1u;   // done
   return 0u;                                            // out of slabs: retry
 }
+/// insert_or_defer_arc for sets with an 8-lane tile: 3 new, 1 present, 0 deferred, or
+/// slab::tile8_needs_warp (-1).
+template <class Ref, class Tile>
+__device__ __forceinline__ int insert_or_defer_arc8(const Tile& t8, const Ref& g,
+                                                    const BatchPass& p, vertex_t x,
+                                                    const VertexEntry& e, std::uint32_t key) {
+  bool deferred = false;
+  if (t8.thread_rank() == 0) deferred = defer_arc(g, p, x, e);
+  if (t8.shfl(deferred, 0)) return 0;
+  return slab::set_insert_exclusive_tile8(
+      slab::SetTableRef(e.buckets, e.num_buckets, g.allocator()), t8, key);
+}
+
 /// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
 template <class Ref, class Table>
 __device__ __forceinline__ std::uint32_t insert_or_defer_arc(const warp_tile& tile, const Ref& g,
@@ -360,17 +374,61 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
     const VertexEntry eu = owner ? g.load_entry(u) : VertexEntry{};
     const VertexEntry ev = (owner && p.both) ? g.load_entry(v) : VertexEntry{};
     std::uint32_t ns = st;
-    for_each_active_lane(tile, owner, [&](int s) {
+    unsigned warp_arcs = owner ? 3u : 0u;  // arcs (1 forward, 2 reverse) for the 32-lane loop
+    if constexpr (!Adj::weighted) {
+      // Sets: four tasks at a time per warp, one per 8-lane tile; an arc whose chain needs a new
+      // slab (allocation is warp-cooperative) is left to the 32-lane loop below.
+      const auto t8 = cooperative_groups::tiled_partition<8>(tile);
+      warp_arcs = 0;
+      for (unsigned q = t8.ballot(owner); q; q &= q - 1) {
+        const int s = __ffs(q) - 1;
+        const vertex_t a = t8.shfl(u, s), b = t8.shfl(v, s);
+        const std::uint32_t s0 = t8.shfl(st, s);
+        std::uint32_t r = s0, left = 0;
+        if constexpr (kOp == BatchOp::insert) {
+          if (!(s0 & 1u)) {
+            const int o = insert_or_defer_arc8(t8, g, p, a, shfl_entry(t8, eu, s), b);
+            if (o < 0)
+              left |= 1u;
+            else
+              r |= static_cast<std::uint32_t>(o);
+          }
+          if (p.both && !(s0 & 4u)) {
+            if ((r & 3u) == 1u && !(s0 & 1u)) {
+              r |= 4u;  // the forward arc was present, so is the reverse one
+            } else if (left) {
+              left |= 2u;
+            } else {
+              const int o = insert_or_defer_arc8(t8, g, p, b, shfl_entry(t8, ev, s), a);
+              if (o < 0)
+                left |= 2u;
+              else
+                r |= static_cast<std::uint32_t>(o) << 2;
+            }
+          }
+        } else {
+          const bool hit = slab::set_erase_tile8(g.table_at(shfl_entry(t8, eu, s)), t8, b);
+          const bool rev =
+              p.both && hit && slab::set_erase_tile8(g.table_at(shfl_entry(t8, ev, s)), t8, a);
+          r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
+        }
+        if (static_cast<int>(t8.thread_rank()) == s) {
+          ns = r;
+          warp_arcs = left;
+        }
+      }
+    }
+    for_each_active_lane(tile, warp_arcs != 0, [&](int s) {
       const vertex_t a = tile.shfl(u, s), b = tile.shfl(v, s);
-      const std::uint32_t s0 = tile.shfl(st, s);
+      const std::uint32_t s0 = tile.shfl(ns, s), arcs = tile.shfl(warp_arcs, s);
       std::uint32_t r = s0;
       if constexpr (kOp == BatchOp::insert) {
         using Table = typename DynamicGraphRef<Adj>::table_ref;
         const std::uint32_t val = tile.shfl(value, s);
-        if (!(s0 & 1u))
+        if ((arcs & 1u) && !(s0 & 1u))
           r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
               tile, g, p, a, shfl_entry(tile, eu, s), b, val, slab_failures);
-        if (p.both && !(s0 & 4u)) {
+        if (p.both && (arcs & 2u) && !(s0 & 4u)) {
           // Both arcs are present or absent together: a set need not look at the reverse arc
           // of an edge found present (a map must, to assign its value).
           if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u))

@@ -33,9 +33,9 @@ struct VertexEntry {
 };
 static_assert(sizeof(VertexEntry) == 16);
 
-/// Broadcasts lane `src`'s handle to the warp.
-__device__ __forceinline__ VertexEntry shfl_entry(const warp_tile& tile, const VertexEntry& e,
-                                                  int src) {
+/// Broadcasts lane `src`'s handle to the tile (a warp or a smaller tile).
+template <class Tile>
+__device__ __forceinline__ VertexEntry shfl_entry(const Tile& tile, const VertexEntry& e, int src) {
   VertexEntry r;
   r.buckets = reinterpret_cast<slab::Slab*>(
       tile.shfl(reinterpret_cast<unsigned long long>(e.buckets), src));
