@@ -27,9 +27,11 @@
 // Complexity: find / insert / erase / lower_bound are O(log_15 n) node visits, each a constant
 // number of SIMD compares; range is that plus O(leaves visited + keys reported).
 //
-// Thread safety. insert, insert_or_assign, erase, contains, find, lower_bound, range, size and
-// memory_bytes may be called from any number of threads at once (optimistic lock coupling: each
-// node has a version counter with a lock bit; readers never write shared memory, validate the
+// Thread safety (Policy::concurrent, true in DefaultPolicy; SingleWriterPolicy turns it off and
+// with it every atomic read-modify-write and lock, for single-threaded use: then a write must not
+// overlap any other call). insert, insert_or_assign, erase, contains, find, lower_bound, range,
+// size and memory_bytes may be called from any number of threads at once (optimistic lock coupling:
+// each node has a version counter with a lock bit; readers never write shared memory, validate the
 // versions they read and restart on conflict; writers lock only the leaf, plus its parent when it
 // splits; a full inner node met on the way down is split first). Each single-key operation is
 // linearizable. range() reads each leaf as one consistent snapshot (validated against the leaf's
@@ -80,11 +82,21 @@ struct Options {
   std::uint32_t max_leaves = 1u << 25;
 };
 
-/// Tuning: fill factors of bulk-loaded leaves and inner nodes.
+/// Tuning: fill factors of bulk-loaded leaves and inner nodes, and the concurrency model.
 struct DefaultPolicy {
   static constexpr double leaf_fill = 0.75;  ///< paper: 0.75 (one gap after every 3 keys)
   static constexpr double inner_fill =
       0.90;  ///< 14 of 15 children: fewer splits expected higher up
+  /// true: optimistic lock coupling, any number of threads may read and write at once.
+  static constexpr bool concurrent = true;
+};
+
+/// Single-writer policy: no version words, no atomic read-modify-writes, no allocation lock.
+/// Writes (insert, insert_or_assign, erase, bulk_load) must not overlap any other call on the
+/// tree; reads may run concurrently with each other (not with a write). For single-threaded use
+/// (like std::set / absl::btree_set); same results and complexity as DefaultPolicy.
+struct SingleWriterPolicy : DefaultPolicy {
+  static constexpr bool concurrent = false;
 };
 
 /// The paper's compress-or-not rule: split the sorted keys into segments of 13, average the
@@ -108,6 +120,12 @@ class BasicTree {
   static_assert(valid_value<Value>(),
                 "BS-tree values must be trivially copyable and at most 64 bytes");
   static constexpr bool kIsMap = !std::is_void_v<Value>;
+  static constexpr bool kConcurrent = [] {
+    if constexpr (requires { Policy::concurrent; })
+      return static_cast<bool>(Policy::concurrent);
+    else
+      return true;
+  }();
   static constexpr std::uint32_t kValueBytes = [] {
     if constexpr (kIsMap)
       return static_cast<std::uint32_t>(sizeof(Value));
@@ -120,7 +138,9 @@ class BasicTree {
   using mapped_type = Value;
 
   explicit BasicTree(const Options& options = {})
-      : core_(Compressed, kValueBytes, options.simd, options.max_leaves) {}
+      : core_(Compressed, kValueBytes, options.simd, options.max_leaves, kConcurrent) {}
+  /// Whether Policy allows concurrent writers (DefaultPolicy) or is single-writer.
+  static constexpr bool concurrent() { return kConcurrent; }
   BasicTree(const BasicTree&) = delete;
   BasicTree& operator=(const BasicTree&) = delete;
 

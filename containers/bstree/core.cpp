@@ -152,12 +152,14 @@ void NodeArray::commit(std::size_t count) {
 // ---- core
 // ----------------------------------------------------------------------------------------
 
-Core::Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint32_t max_leaves)
+Core::Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint32_t max_leaves,
+           bool concurrent)
     : compressed_(compressed),
+      concurrent_(concurrent),
       value_bytes_(value_bytes),
       leaf_slots_(compressed ? 64u : 16u),
       simd_(resolve_simd(simd)),
-      ops_(ops_for(simd_, compressed)) {
+      ops_(ops_for(simd_, compressed, concurrent)) {
   if (max_leaves < 1) throw InvalidArgument("bstree: Options::max_leaves must be >= 1");
   const std::size_t max_inner = std::min<std::size_t>(std::size_t{max_leaves} / 4 + 64, kNoLeaf);
   inner_.reserve(sizeof(Inner), max_inner, "inner nodes");
@@ -172,7 +174,8 @@ Core::Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint3
 Core::~Core() = default;
 
 std::uint32_t Core::alloc_leaf() {
-  std::lock_guard<std::mutex> lock(alloc_mutex_);
+  std::unique_lock<std::mutex> lock(alloc_mutex_, std::defer_lock);
+  if (concurrent_) lock.lock();
   const std::uint32_t n = leaf_count_.load(std::memory_order_relaxed);
   if (n >= leaf_keys_.max_nodes())
     throw CapacityError("bstree leaves", leaf_keys_.max_nodes(), "raise Options::max_leaves");
@@ -192,7 +195,8 @@ std::uint32_t Core::alloc_leaf() {
 }
 
 std::uint32_t Core::alloc_inner() {
-  std::lock_guard<std::mutex> lock(alloc_mutex_);
+  std::unique_lock<std::mutex> lock(alloc_mutex_, std::defer_lock);
+  if (concurrent_) lock.lock();
   const std::uint32_t n = inner_count_.load(std::memory_order_relaxed);
   if (n >= inner_.max_nodes())
     throw CapacityError("bstree inner nodes", inner_.max_nodes(), "raise Options::max_leaves");
@@ -209,6 +213,11 @@ thread_local unsigned t_slot = 0;  // 1-based counter slot of this thread, 0 = n
 }  // namespace
 
 void Core::add_size(std::int64_t delta) {
+  if (!concurrent_) {  // one writer at a time: one counter, no thread-local lookup
+    counters_[0].n.store(counters_[0].n.load(std::memory_order_relaxed) + delta,
+                         std::memory_order_relaxed);
+    return;
+  }
   unsigned slot = t_slot;
   if (slot == 0) slot = t_slot = g_next_slot.fetch_add(1, std::memory_order_relaxed) + 1;
   if (slot <= kCounterStripes) {

@@ -149,12 +149,12 @@ struct Kernels {
 #endif  // __x86_64__
 
 namespace wg::bstree::detail {
-const OpsTable* ops_for(SimdPath path, bool compressed) {
+const OpsTable* ops_for(SimdPath path, bool compressed, bool concurrent) {
 #if defined(__x86_64__)
-  if (path == SimdPath::avx512) return isa_avx512::ops_table(compressed);
-  if (path == SimdPath::avx2) return isa_avx2::ops_table(compressed);
+  if (path == SimdPath::avx512) return isa_avx512::ops_table(compressed, concurrent);
+  if (path == SimdPath::avx2) return isa_avx2::ops_table(compressed, concurrent);
 #endif
-  return isa_scalar::ops_table(compressed);
+  return isa_scalar::ops_table(compressed, concurrent);
 }
 
 namespace {

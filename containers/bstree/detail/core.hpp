@@ -55,7 +55,10 @@ struct OpsTable;
 
 class Core {
  public:
-  Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint32_t max_leaves);
+  /// `concurrent` = false: the single-writer build (callers never run a write concurrently with
+  /// anything else).
+  Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint32_t max_leaves,
+       bool concurrent = true);
   ~Core();
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;
@@ -79,6 +82,7 @@ class Core {
 
   // ---- engine internals (used by the per-ISA operation builds) ----
   bool compressed_;
+  bool concurrent_;
   std::uint32_t value_bytes_;
   std::uint32_t leaf_slots_;  // 16, or 64 when compressed
   SimdPath simd_;

@@ -102,6 +102,30 @@ inline void version_unlock(std::uint32_t& v, std::uint32_t seen) {
 inline void version_unlock_unchanged(std::uint32_t& v, std::uint32_t seen) {
   __atomic_store_n(&v, seen, __ATOMIC_RELEASE);
 }
+/// Synchronisation policies of the operations (ops.inl is written once against either).
+/// Olc: optimistic lock coupling through the version words above.
+struct Olc {
+  static std::uint32_t load(const std::uint32_t& v) { return version_load(v); }
+  static bool validate(const std::uint32_t& v, std::uint32_t seen) {
+    return version_validate(v, seen);
+  }
+  static bool upgrade(std::uint32_t& v, std::uint32_t seen) { return version_upgrade(v, seen); }
+  static void unlock(std::uint32_t& v, std::uint32_t seen) { version_unlock(v, seen); }
+  static void unlock_unchanged(std::uint32_t& v, std::uint32_t seen) {
+    version_unlock_unchanged(v, seen);
+  }
+};
+/// SingleWriter: no other thread touches the tree during a write (readers may share it only while
+/// nobody writes), so versions are neither read nor written: no atomic read-modify-write, no
+/// restarts. Version words stay 0.
+struct SingleWriter {
+  static std::uint32_t load(const std::uint32_t&) { return 0; }
+  static bool validate(const std::uint32_t&, std::uint32_t) { return true; }
+  static bool upgrade(std::uint32_t&, std::uint32_t) { return true; }
+  static void unlock(std::uint32_t&, std::uint32_t) {}
+  static void unlock_unchanged(std::uint32_t&, std::uint32_t) {}
+};
+
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -214,6 +238,37 @@ inline std::size_t plan_greedy(const std::uint64_t* keys, std::size_t n, double 
   return leaves;
 }
 
+/// Slot of key j when n keys are spread over `slots` slots: floor(j * slots / n), for all j at
+/// once without a division per key (a split writes two leaves; a 64-bit division per key was a
+/// visible part of every split).
+inline void spread_positions(unsigned n, unsigned slots, unsigned* pos) {
+  if (n == 0) return;
+  const unsigned step = slots / n, rem = slots % n;
+  unsigned q = 0, r = 0;  // j * slots == q * n + r, 0 <= r < n
+  for (unsigned j = 0; j < n; ++j) {
+    pos[j] = q;
+    q += step;
+    r += rem;
+    if (r >= n) {
+      r -= n;
+      ++q;
+    }
+  }
+}
+
+/// Fills every slot s with key number popcount(bitmap below s): the slot's own key when s is used,
+/// else the next used key (a gap), or the filler after the last key. Branch-free.
+template <class T>
+inline void fill_slots(T* slots_out, unsigned slots, std::uint64_t bitmap, unsigned n,
+                       const std::uint64_t* keys, std::uint64_t base) {
+  unsigned idx = 0;
+  for (unsigned s = 0; s < slots; ++s) {
+    const T v = idx < n ? static_cast<T>(keys[idx < n ? idx : 0] - base) : static_cast<T>(~T{0});
+    st(slots_out[s], v);
+    idx += static_cast<unsigned>((bitmap >> s) & 1);
+  }
+}
+
 /// Writes n sorted keys into a leaf in format p, spread evenly over the slots (key j at slot
 /// floor(j * slots / n)), gaps filled with the next key, filler after the last. Values (when
 /// value_bytes > 0) go to the same slots. Sets bitmap/count/format/base; not version or next.
@@ -221,32 +276,26 @@ inline void write_leaf(unsigned char* keys_block, LeafMeta* meta, unsigned char*
                        std::uint32_t value_bytes, const LeafPlan& p, const std::uint64_t* keys,
                        const unsigned char* values) {
   const unsigned slots = format_slots(p.format);
-  std::uint64_t bitmap = 0;
   unsigned pos[64];
+  spread_positions(p.count, slots, pos);
+  std::uint64_t bitmap = 0;
   for (unsigned j = 0; j < p.count; ++j) {
-    pos[j] = static_cast<unsigned>((std::uint64_t{j} * slots) / p.count);
     bitmap |= std::uint64_t{1} << pos[j];
     if (value_bytes)
       copy_relaxed(values_block + std::size_t{pos[j]} * value_bytes,
                    values + std::size_t{j} * value_bytes, value_bytes);
   }
-  // Fill from the back: a gap takes the next used key, the tail takes the filler.
-  unsigned j = p.count;
-  std::uint64_t current = kMax64;
-  for (int s = static_cast<int>(slots) - 1; s >= 0; --s) {
-    if (j > 0 && pos[j - 1] == static_cast<unsigned>(s)) current = keys[--j];
-    switch (p.format) {
-      case kF16:
-        st(reinterpret_cast<std::uint16_t*>(keys_block)[s],
-           static_cast<std::uint16_t>(current == kMax64 ? 0xFFFFu : current - p.base));
-        break;
-      case kF32:
-        st(reinterpret_cast<std::uint32_t*>(keys_block)[s],
-           static_cast<std::uint32_t>(current == kMax64 ? 0xFFFFFFFFu : current - p.base));
-        break;
-      default:
-        st(reinterpret_cast<std::uint64_t*>(keys_block)[s], current);
-    }
+  switch (p.format) {
+    case kF16:
+      fill_slots(reinterpret_cast<std::uint16_t*>(keys_block), slots, bitmap, p.count, keys,
+                 p.base);
+      break;
+    case kF32:
+      fill_slots(reinterpret_cast<std::uint32_t*>(keys_block), slots, bitmap, p.count, keys,
+                 p.base);
+      break;
+    default:  // F64 leaves have base 0; kMax64 is the filler itself
+      fill_slots(reinterpret_cast<std::uint64_t*>(keys_block), slots, bitmap, p.count, keys, 0);
   }
   st(meta->bitmap, bitmap);
   st(meta->count, p.count);

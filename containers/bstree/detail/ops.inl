@@ -47,7 +47,7 @@ inline void backoff(unsigned& restarts) {
 /// `min_free` > 0 makes the descent split (write-lock, split, restart) every inner node with
 /// fewer free child slots than that, so that a leaf split finds room in its parent.
 /// Returns false when the caller must restart.
-template <bool Writer>
+template <bool Writer, class Sync>
 inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t* leaf,
                     std::uint32_t* lv, Inner** parent, std::uint32_t* pv, unsigned* ppos);
 
@@ -93,14 +93,14 @@ inline void split_inner(Core& c, Inner* node, std::uint32_t node_index, unsigned
   }
 }
 
-template <bool Writer>
+template <bool Writer, class Sync>
 inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t* leaf,
                     std::uint32_t* lv, Inner** parent_out, std::uint32_t* pv, unsigned* ppos) {
   const std::uint64_t rw = c.root_.load(std::memory_order_acquire);
   std::uint32_t index = static_cast<std::uint32_t>(rw);
   unsigned level = static_cast<unsigned>(rw >> 32);
   if (level == 0) {
-    const std::uint32_t v = version_load(leaf_meta_at(c, index)->version);
+    const std::uint32_t v = Sync::load(leaf_meta_at(c, index)->version);
     if ((v & 1) || c.root_.load(std::memory_order_acquire) != rw) return false;
     *leaf = index;
     *lv = v;
@@ -108,17 +108,17 @@ inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t
     return true;
   }
   Inner* node = inner_at(c, index);
-  std::uint32_t v = version_load(node->version);
+  std::uint32_t v = Sync::load(node->version);
   if ((v & 1) || c.root_.load(std::memory_order_acquire) != rw) return false;
   if (Writer && min_free && kInnerChildren - inner_children(node) < min_free) {
-    if (!version_validate(node->version, v) || !version_upgrade(node->version, v)) return false;
+    if (!Sync::validate(node->version, v) || !Sync::upgrade(node->version, v)) return false;
     try {
       split_inner(c, node, index, level, nullptr, 0);
     } catch (...) {
-      version_unlock_unchanged(node->version, v);
+      Sync::unlock_unchanged(node->version, v);
       throw;
     }
-    version_unlock(node->version, v);
+    Sync::unlock(node->version, v);
     return false;
   }
   for (;;) {
@@ -130,24 +130,24 @@ inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t
       __builtin_prefetch(reinterpret_cast<const char*>(ch) + 128);
       __builtin_prefetch(ch);
       __builtin_prefetch(reinterpret_cast<const char*>(ch) + 64);
-      const std::uint32_t cv = version_load(ch->version);
-      if ((cv & 1) || !version_validate(node->version, v)) return false;
+      const std::uint32_t cv = Sync::load(ch->version);
+      if ((cv & 1) || !Sync::validate(node->version, v)) return false;
       if (Writer && min_free && kInnerChildren - inner_children(ch) < min_free) {
-        if (!version_validate(ch->version, cv)) return false;
-        if (!version_upgrade(node->version, v)) return false;
-        if (!version_upgrade(ch->version, cv)) {
-          version_unlock_unchanged(node->version, v);
+        if (!Sync::validate(ch->version, cv)) return false;
+        if (!Sync::upgrade(node->version, v)) return false;
+        if (!Sync::upgrade(ch->version, cv)) {
+          Sync::unlock_unchanged(node->version, v);
           return false;
         }
         try {
           split_inner(c, ch, child, level - 1, node, pos);
         } catch (...) {
-          version_unlock_unchanged(ch->version, cv);
-          version_unlock_unchanged(node->version, v);
+          Sync::unlock_unchanged(ch->version, cv);
+          Sync::unlock_unchanged(node->version, v);
           throw;
         }
-        version_unlock(ch->version, cv);
-        version_unlock(node->version, v);
+        Sync::unlock(ch->version, cv);
+        Sync::unlock(node->version, v);
         return false;
       }
       node = ch;
@@ -158,8 +158,8 @@ inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t
       __builtin_prefetch(leaf_meta_at(c, child), Writer ? 1 : 0);
       __builtin_prefetch(lk, Writer ? 1 : 0);
       __builtin_prefetch(lk + 64, Writer ? 1 : 0);
-      const std::uint32_t cv = version_load(leaf_meta_at(c, child)->version);
-      if ((cv & 1) || !version_validate(node->version, v)) return false;
+      const std::uint32_t cv = Sync::load(leaf_meta_at(c, child)->version);
+      if ((cv & 1) || !Sync::validate(node->version, v)) return false;
       *leaf = child;
       *lv = cv;
       *parent_out = node;
@@ -170,9 +170,10 @@ inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t
   }
 }
 
-// ---- readers --------------------------------------------------------------------------------------
+// ---- readers
+// --------------------------------------------------------------------------------------
 
-template <bool Compressed>
+template <bool Compressed, class Sync>
 bool find_op(const Core& cc, std::uint64_t key, void* value_out) {
   if (key == kMax64) return false;
   Core& c = const_cast<Core&>(cc);  // readers never write: descend<false> only reads
@@ -181,7 +182,7 @@ bool find_op(const Core& cc, std::uint64_t key, void* value_out) {
     std::uint32_t leaf, lv, pv;
     Inner* parent;
     unsigned ppos;
-    if (!descend<false>(c, key, 0, &leaf, &lv, &parent, &pv, &ppos)) {
+    if (!descend<false, Sync>(c, key, 0, &leaf, &lv, &parent, &pv, &ppos)) {
       backoff(restarts);
       continue;
     }
@@ -198,12 +199,12 @@ bool find_op(const Core& cc, std::uint64_t key, void* value_out) {
     if (found && value_out && c.value_bytes_)
       copy_relaxed(value_out, leaf_values_at(c, leaf) + std::size_t{le - 1} * c.value_bytes_,
                    c.value_bytes_);
-    if (version_validate(m->version, lv)) return found;
+    if (Sync::validate(m->version, lv)) return found;
     backoff(restarts);
   }
 }
 
-template <bool Compressed>
+template <bool Compressed, class Sync>
 std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, void* values_out) {
   Core& c = const_cast<Core&>(cc);
   unsigned restarts = 0;
@@ -213,13 +214,13 @@ std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, vo
       std::uint32_t pv;
       Inner* parent;
       unsigned ppos;
-      if (!descend<false>(c, cur.from, 0, &leaf, &lv, &parent, &pv, &ppos)) {
+      if (!descend<false, Sync>(c, cur.from, 0, &leaf, &lv, &parent, &pv, &ppos)) {
         backoff(restarts);
         continue;
       }
     } else {
       leaf = cur.leaf;
-      lv = version_load(leaf_meta_at(c, leaf)->version);
+      lv = Sync::load(leaf_meta_at(c, leaf)->version);
       if (lv & 1) {
         backoff(restarts);
         continue;
@@ -249,19 +250,22 @@ std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, vo
                      values + std::size_t{s} * c.value_bytes_, c.value_bytes_);
       ++n;
     }
-    if (!version_validate(m->version, lv)) {
+    if (!Sync::validate(m->version, lv)) {
       backoff(restarts);
       continue;
     }
     if (n) cur.from = keys_out[n - 1] + 1;  // < hi <= kMax64, so no overflow
     cur.started = true;
-    if (past_end || next == kNoLeaf) cur.done = true;
-    else cur.leaf = next;
+    if (past_end || next == kNoLeaf)
+      cur.done = true;
+    else
+      cur.leaf = next;
     return n;
   }
 }
 
-// ---- writers --------------------------------------------------------------------------------------
+// ---- writers
+// --------------------------------------------------------------------------------------
 
 template <class T>
 inline void leaf_shift_insert(T* slots, unsigned char* values, std::uint32_t vb,
@@ -387,8 +391,8 @@ unsigned plan_split(Core& c, std::uint32_t leaf, std::uint64_t key, const void* 
                     std::uint64_t* all, unsigned char* vals, unsigned* total, LeafPlan* plans) {
   LeafMeta* m = leaf_meta_at(c, leaf);
   const std::uint32_t vb = c.value_bytes_;
-  const unsigned n = read_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr,
-                               vb, all, vals);
+  const unsigned n =
+      read_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, all, vals);
   unsigned at = 0;
   while (at < n && all[at] < key) ++at;
   for (unsigned i = n; i > at; --i) {
@@ -406,27 +410,32 @@ unsigned plan_split(Core& c, std::uint32_t leaf, std::uint64_t key, const void* 
   return static_cast<unsigned>(plan_greedy(all, n + 1, 0.5, Compressed, plans));
 }
 
-template <bool Compressed>
+template <bool Compressed, class Sync>
 bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
-  unsigned min_free = 1, restarts = 0;
+  // No full-node check on the way down at first (it cost an extra count per level on every
+  // insert); a leaf split that finds its parent full restarts with min_free > 0, and that descent
+  // splits the full inner nodes on its path top-down.
+  unsigned min_free = 0, restarts = 0;
   for (;;) {
     std::uint32_t leaf, lv, pv = 0;
     Inner* parent;
     unsigned ppos = 0;
-    if (!descend<true>(c, key, min_free, &leaf, &lv, &parent, &pv, &ppos)) {
+    if (!descend<true, Sync>(c, key, min_free, &leaf, &lv, &parent, &pv, &ppos)) {
       backoff(restarts);
       continue;
     }
     LeafMeta* m = leaf_meta_at(c, leaf);
-    if (!version_upgrade(m->version, lv)) {
+    if (!Sync::upgrade(m->version, lv)) {
       backoff(restarts);
       continue;
     }
     bool changed;
     const LeafResult r = leaf_insert<Compressed>(c, leaf, key, value, assign, &changed);
     if (r != LeafResult::kNeedsSplit) {
-      if (changed) version_unlock(m->version, lv);
-      else version_unlock_unchanged(m->version, lv);
+      if (changed)
+        Sync::unlock(m->version, lv);
+      else
+        Sync::unlock_unchanged(m->version, lv);
       if (r == LeafResult::kInserted) c.add_size(1);
       return r == LeafResult::kInserted;
     }
@@ -435,17 +444,16 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
     alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
     LeafPlan plans[kMaxLeafSlots + 1];
     unsigned total;
-    const unsigned parts =
-        plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
+    const unsigned parts = plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
     if (parent) {
-      if (!version_upgrade(parent->version, pv)) {
-        version_unlock_unchanged(m->version, lv);
+      if (!Sync::upgrade(parent->version, pv)) {
+        Sync::unlock_unchanged(m->version, lv);
         backoff(restarts);
         continue;
       }
       if (kInnerChildren - inner_children(parent) < parts - 1) {
-        version_unlock_unchanged(parent->version, pv);
-        version_unlock_unchanged(m->version, lv);
+        Sync::unlock_unchanged(parent->version, pv);
+        Sync::unlock_unchanged(m->version, lv);
         min_free = parts - 1;  // split that parent on the way down next time
         continue;
       }
@@ -456,8 +464,8 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
       for (unsigned j = 1; j < parts; ++j) fresh[j] = c.alloc_leaf();
       if (!parent) root_index = c.alloc_inner();
     } catch (...) {
-      if (parent) version_unlock_unchanged(parent->version, pv);
-      version_unlock_unchanged(m->version, lv);
+      if (parent) Sync::unlock_unchanged(parent->version, pv);
+      Sync::unlock_unchanged(m->version, lv);
       throw;
     }
     // Fill the new leaves (unreachable until the parent and the link publish them), then
@@ -475,12 +483,12 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
       after = fresh[j];
       seps[j - 1] = all[start];
     }
-    write_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, plans[0],
-               all, vals);
+    write_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, plans[0], all,
+               vals);
     st(m->next, after);
     if (parent) {
       inner_insert_children(parent, ppos, seps, fresh + 1, parts - 1);
-      version_unlock(parent->version, pv);
+      Sync::unlock(parent->version, pv);
     } else {
       Inner* root = inner_at(c, root_index);
       for (unsigned i = 0; i < kInnerSlots; ++i) st(root->keys[i], kMax64);
@@ -491,13 +499,13 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
       }
       c.root_.store(root_word(root_index, 1), std::memory_order_release);
     }
-    version_unlock(m->version, lv);
+    Sync::unlock(m->version, lv);
     c.add_size(1);
     return true;
   }
 }
 
-template <bool Compressed>
+template <bool Compressed, class Sync>
 bool erase_op(Core& c, std::uint64_t key) {
   if (key == kMax64) return false;
   unsigned restarts = 0;
@@ -505,12 +513,12 @@ bool erase_op(Core& c, std::uint64_t key) {
     std::uint32_t leaf, lv, pv;
     Inner* parent;
     unsigned ppos;
-    if (!descend<false>(c, key, 0, &leaf, &lv, &parent, &pv, &ppos)) {
+    if (!descend<false, Sync>(c, key, 0, &leaf, &lv, &parent, &pv, &ppos)) {
       backoff(restarts);
       continue;
     }
     LeafMeta* m = leaf_meta_at(c, leaf);
-    if (!version_upgrade(m->version, lv)) {
+    if (!Sync::upgrade(m->version, lv)) {
       backoff(restarts);
       continue;
     }
@@ -519,7 +527,7 @@ bool erase_op(Core& c, std::uint64_t key) {
     const std::uint64_t base = Compressed ? ld(m->base) : 0;
     const unsigned le = leaf_count_lt<Compressed>(keys, f, base, key + 1);
     if (le == 0 || decode_slot(keys, f, base, le - 1) != key) {
-      version_unlock_unchanged(m->version, lv);
+      Sync::unlock_unchanged(m->version, lv);
       return false;
     }
     const unsigned first = leaf_count_lt<Compressed>(keys, f, base, key);
@@ -537,15 +545,22 @@ bool erase_op(Core& c, std::uint64_t key) {
     }
     st(m->bitmap, bitmap);
     st(m->count, ld(m->count) - 1);
-    version_unlock(m->version, lv);
+    Sync::unlock(m->version, lv);
     c.add_size(-1);
     return true;
   }
 }
 
-inline const OpsTable* ops_table(bool compressed) {
-  static const OpsTable plain{&insert_op<false>, &erase_op<false>, &find_op<false>,
-                              &scan_op<false>};
-  static const OpsTable packed{&insert_op<true>, &erase_op<true>, &find_op<true>, &scan_op<true>};
-  return compressed ? &packed : &plain;
+inline const OpsTable* ops_table(bool compressed, bool concurrent) {
+  static const OpsTable plain{&insert_op<false, Olc>, &erase_op<false, Olc>, &find_op<false, Olc>,
+                              &scan_op<false, Olc>};
+  static const OpsTable packed{&insert_op<true, Olc>, &erase_op<true, Olc>, &find_op<true, Olc>,
+                               &scan_op<true, Olc>};
+  static const OpsTable plain_single{&insert_op<false, SingleWriter>,
+                                     &erase_op<false, SingleWriter>, &find_op<false, SingleWriter>,
+                                     &scan_op<false, SingleWriter>};
+  static const OpsTable packed_single{&insert_op<true, SingleWriter>, &erase_op<true, SingleWriter>,
+                                      &find_op<true, SingleWriter>, &scan_op<true, SingleWriter>};
+  if (concurrent) return compressed ? &packed : &plain;
+  return compressed ? &packed_single : &plain_single;
 }

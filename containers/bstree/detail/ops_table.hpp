@@ -15,8 +15,9 @@ struct OpsTable {
   std::size_t (*scan)(const Core&, ScanCursor&, std::uint64_t* keys_out, void* values_out);
 };
 
-/// The table of `path` (must be supported by this CPU; scalar for anything else).
-const OpsTable* ops_for(SimdPath path, bool compressed);
+/// The table of `path` (must be supported by this CPU; scalar for anything else); `concurrent`
+/// picks optimistic lock coupling, else the single-writer build (no atomics, no locks).
+const OpsTable* ops_for(SimdPath path, bool compressed, bool concurrent);
 
 /// For tests: the successor kernel of `path` on one 128-byte key block of `key_bits`-bit slots
 /// (64, 32 or 16; block 64-byte aligned): the number of slots < key (key < 2^key_bits).

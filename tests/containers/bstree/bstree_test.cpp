@@ -343,8 +343,10 @@ TEST_P(BSTreeTest, CapacityExhaustionIsAnErrorAndLeavesTheTreeIntact) {
 
 std::vector<Param> all_params() {
   std::vector<Param> out;
-  for (bool c : {false, true})
-    for (SimdPath s : {SimdPath::avx512, SimdPath::avx2, SimdPath::scalar}) out.push_back({c, s});
+  for (bool single_writer : {false, true})
+    for (bool c : {false, true})
+      for (SimdPath s : {SimdPath::avx512, SimdPath::avx2, SimdPath::scalar})
+        out.push_back({c, s, single_writer});
   return out;
 }
 INSTANTIATE_TEST_SUITE_P(AllPaths, BSTreeTest, testing::ValuesIn(all_params()), param_name);

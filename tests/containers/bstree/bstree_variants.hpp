@@ -12,10 +12,12 @@ namespace wg::bstree::test {
 struct Param {
   bool compressed;
   SimdPath simd;
+  bool single_writer = false;  ///< SingleWriterPolicy instead of the concurrent DefaultPolicy
 };
 
 inline std::string param_name(const testing::TestParamInfo<Param>& info) {
-  return std::string(info.param.compressed ? "compressed_" : "plain_") + to_string(info.param.simd);
+  return std::string(info.param.compressed ? "compressed_" : "plain_") +
+         to_string(info.param.simd) + (info.param.single_writer ? "_single_writer" : "");
 }
 
 class VariantTest : public testing::TestWithParam<Param> {
@@ -35,7 +37,15 @@ class VariantTest : public testing::TestWithParam<Param> {
 /// Runs `body` with a tree of the parameter's variant.
 template <class Value, class Body>
 void with_tree(const Param& p, const Options& o, Body&& body) {
-  if (p.compressed) {
+  if (p.single_writer) {
+    if (p.compressed) {
+      CompressedBSTree<Value, SingleWriterPolicy> t(o);
+      body(t);
+    } else {
+      BSTree<Value, SingleWriterPolicy> t(o);
+      body(t);
+    }
+  } else if (p.compressed) {
     CompressedBSTree<Value> t(o);
     body(t);
   } else {
