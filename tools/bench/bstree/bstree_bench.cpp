@@ -12,6 +12,12 @@
 // then the median of the timed runs (structures that change are rebuilt before every run,
 // outside the timed region). Multi-threaded runs split the operation stream between threads;
 // the BS-trees run concurrently (OLC), absl::btree_set and std::set behind a std::shared_mutex.
+// Single-threaded rows show the BS-trees twice: "BS"/"CBS" = the concurrent OLC build
+// (DefaultPolicy, what the multi-threaded rows use), "BS 1w"/"CBS 1w" = SingleWriterPolicy (no
+// versions, atomics or locks; single-threaded rows only). --rounds R repeats the whole sequence
+// of structures R times in alternating order; the tables give the median over rounds and the
+// median of the per-round ratios to absl (robust to a machine whose load drifts). --threads 1
+// runs the single-threaded rows only.
 // Memory: BS-trees report memory_bytes(); the others the heap bytes they hold (counted by this
 // program's operator new).
 #include <malloc.h>
@@ -25,6 +31,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <new>
 #include <random>
@@ -79,7 +86,8 @@ struct Op {
 // -----------------------------------------------------------------------------------
 template <class Tree>
 struct BsAdapter {
-  static constexpr bool kConcurrent = true;
+  static constexpr bool kConcurrent = true;                       // no external lock needed...
+  static constexpr bool kSingleThreadOnly = !Tree::concurrent();  // ...unless single-writer
   explicit BsAdapter(wg::bstree::SimdPath simd) {
     wg::bstree::Options o;
     o.simd = simd;
@@ -102,6 +110,7 @@ struct BsAdapter {
 template <class Set>
 struct LockedSetAdapter {
   static constexpr bool kConcurrent = false;  // made safe by the shared_mutex when threads > 1
+  static constexpr bool kSingleThreadOnly = false;
   explicit LockedSetAdapter(wg::bstree::SimdPath) {}
   void build(const std::vector<Key>& sorted) {
     const std::int64_t before = g_heap_bytes.load();
@@ -314,9 +323,15 @@ struct Config {
   wg::bstree::SimdPath simd;
 };
 
+std::vector<int> thread_counts(const Config& cfg) {
+  if (cfg.threads <= 1) return {1};
+  return {1, cfg.threads};
+}
+
 struct Row {
   std::string structure, dist, workload;
   int threads;
+  int round;
   double mops;      // per wall second
   double mops_cpu;  // per CPU second (all threads)
 };
@@ -324,9 +339,9 @@ struct Row {
 template <class S>
 void bench_structure(const std::string& name, const Config& cfg, const std::string& dist,
                      const std::vector<Key>& loaded_sorted, const std::vector<Key>& fresh,
-                     wg::bench::Report& report, std::vector<Row>& rows) {
-  // Construction time and footprint.
-  {
+                     int round, wg::bench::Report& report, std::vector<Row>& rows) {
+  // Construction time and footprint (first round only).
+  if (round == 0) {
     std::size_t memory = 0;
     auto series = wg::bench::measure(cfg.measure, [&] {
       S s(cfg.simd);
@@ -352,8 +367,8 @@ void bench_structure(const std::string& name, const Config& cfg, const std::stri
                 name.c_str(), series.median(), static_cast<double>(memory) / (1 << 20),
                 static_cast<double>(memory) / static_cast<double>(cfg.n));
   }
-  for (int threads : {1, cfg.threads}) {
-    if (threads > 1 && name == "std::set") continue;  // one locked competitor is enough
+  for (int threads : thread_counts(cfg)) {
+    if (threads > 1 && (name == "std::set" || S::kSingleThreadOnly)) continue;
     for (std::size_t wi = 0; wi < std::size(kWorkloads); ++wi) {
       const Workload& w = kWorkloads[wi];
       if (cfg.workloads.find(w.name) == std::string::npos) continue;
@@ -383,7 +398,7 @@ void bench_structure(const std::string& name, const Config& cfg, const std::stri
       const double cpu_median = wg::bench::Series{cpu_seconds}.median();
       const double mops = static_cast<double>(cfg.ops) / series.median() / 1e6;
       const double mops_cpu = static_cast<double>(cfg.ops) / cpu_median / 1e6;
-      rows.push_back({name, dist, w.name, threads, mops, mops_cpu});
+      rows.push_back({name, dist, w.name, threads, round, mops, mops_cpu});
       report.add({{"bench", "bstree"},
                   {"kind", "workload"},
                   {"structure", name},
@@ -391,6 +406,7 @@ void bench_structure(const std::string& name, const Config& cfg, const std::stri
                   {"workload", w.name},
                   {"mix", w.what},
                   {"threads", threads},
+                  {"round", round},
                   {"n", cfg.n},
                   {"ops", cfg.ops},
                   {"seconds", series.median()},
@@ -409,8 +425,9 @@ int main(int argc, char** argv) {
   options.add_options()("keys", "keys bulk loaded",
                         cxxopts::value<std::size_t>()->default_value("1000000"))(
       "ops", "operations per workload", cxxopts::value<std::size_t>()->default_value("500000"))(
-      "threads", "threads of the multi-threaded runs", cxxopts::value<int>()->default_value("2"))(
-      "reps", "timed repetitions (median reported)", cxxopts::value<int>()->default_value("3"))(
+      "threads", "threads of the multi-threaded runs (1: single-threaded rows only)",
+      cxxopts::value<int>()->default_value("2"))("reps", "timed repetitions (median reported)",
+                                                 cxxopts::value<int>()->default_value("3"))(
       "warmup", "untimed runs first", cxxopts::value<int>()->default_value("1"))(
       "dist", "uniform, clustered or both", cxxopts::value<std::string>()->default_value("both"))(
       "simd", "avx512, avx2, scalar or auto", cxxopts::value<std::string>()->default_value("auto"))(
@@ -418,8 +435,15 @@ int main(int argc, char** argv) {
       "prewarm-mb", "huge-page memory to fault in and free first",
       cxxopts::value<std::size_t>()->default_value("512"))(
       "workloads", "which of A-F to run", cxxopts::value<std::string>()->default_value("ABCDEF"))(
-      "structures", "comma list among bs,cbs,absl,std",
-      cxxopts::value<std::string>()->default_value("bs,cbs,absl,std"))(
+      "structures",
+      "comma list among bs,cbs (concurrent OLC trees), bs1,cbs1 (SingleWriterPolicy, single-"
+      "threaded rows only), absl, std",
+      cxxopts::value<std::string>()->default_value("bs,cbs,bs1,cbs1,absl,std"))(
+      "rounds",
+      "repeat the whole sequence of structures this many times, alternating their order; tables "
+      "report the median over rounds and the median of the per-round ratios (robust on a loaded "
+      "machine)",
+      cxxopts::value<int>()->default_value("1"))(
       "json", "JSON output file",
       cxxopts::value<std::string>()->default_value("bstree_bench.json"))("h,help", "help");
   const auto args = options.parse(argc, argv);
@@ -435,7 +459,8 @@ int main(int argc, char** argv) {
   auto want = [&](const char* s) {
     return structures.find(std::string(",") + s + ",") != std::string::npos;
   };
-  cfg.threads = std::max(2, args["threads"].as<int>());
+  cfg.threads = std::max(1, args["threads"].as<int>());
+  const int rounds = std::max(1, args["rounds"].as<int>());
   cfg.measure = {args["warmup"].as<int>(), args["reps"].as<int>()};
   const std::string simd = args["simd"].as<std::string>();
   cfg.simd = simd == "avx512"   ? wg::bstree::SimdPath::avx512
@@ -453,9 +478,9 @@ int main(int argc, char** argv) {
   wg::bench::Report report;
   std::vector<Row> rows;
   std::printf(
-      "bstree_bench: n=%zu ops=%zu threads=1,%d median of %d after %d warm-up; SIMD %s; %u "
-      "hardware threads\n",
-      cfg.n, cfg.ops, cfg.threads, cfg.measure.repetitions, cfg.measure.warmup,
+      "bstree_bench: n=%zu ops=%zu threads=1,%d median of %d after %d warm-up, %d round(s); SIMD "
+      "%s; %u hardware threads\n",
+      cfg.n, cfg.ops, cfg.threads, cfg.measure.repetitions, cfg.measure.warmup, rounds,
       wg::bstree::to_string(wg::bstree::BSTree<>(wg::bstree::Options{cfg.simd, 1024}).simd_path()),
       std::thread::hardware_concurrency());
   for (const std::string& dist : dists) {
@@ -465,43 +490,66 @@ int main(int argc, char** argv) {
     std::sort(loaded.begin(), loaded.end());
     std::printf("%s: compression_pays (paper's rule) = %s\n", dist.c_str(),
                 wg::bstree::compression_pays(loaded.data(), loaded.size()) ? "yes" : "no");
-    if (want("bs"))
-      bench_structure<BsAdapter<wg::bstree::BSTree<>>>("BS-tree", cfg, dist, loaded, fresh, report,
-                                                       rows);
-    if (want("cbs"))
-      bench_structure<BsAdapter<wg::bstree::CompressedBSTree<>>>("CBS-tree", cfg, dist, loaded,
-                                                                 fresh, report, rows);
+    using SW = wg::bstree::SingleWriterPolicy;
+    std::vector<std::function<void(int)>> entries;  // one per structure: runs one round
+    auto add = [&]<class S>(const char* flag, const char* name) {
+      if (want(flag))
+        entries.push_back([&, name](int round) {
+          bench_structure<S>(name, cfg, dist, loaded, fresh, round, report, rows);
+        });
+    };
+    add.template operator()<BsAdapter<wg::bstree::BSTree<>>>("bs", "BS-tree");
+    add.template operator()<BsAdapter<wg::bstree::CompressedBSTree<>>>("cbs", "CBS-tree");
+    add.template operator()<BsAdapter<wg::bstree::BSTree<void, SW>>>("bs1", "BS-tree 1w");
+    add.template operator()<BsAdapter<wg::bstree::CompressedBSTree<void, SW>>>("cbs1",
+                                                                               "CBS-tree 1w");
 #if defined(WG_HAVE_ABSL)
-    if (want("absl"))
-      bench_structure<LockedSetAdapter<absl::btree_set<Key>>>("absl::btree_set", cfg, dist, loaded,
-                                                              fresh, report, rows);
+    add.template operator()<LockedSetAdapter<absl::btree_set<Key>>>("absl", "absl::btree_set");
 #endif
-    if (!args.count("no-std-set") && want("std"))
-      bench_structure<LockedSetAdapter<std::set<Key>>>("std::set", cfg, dist, loaded, fresh, report,
-                                                       rows);
+    if (!args.count("no-std-set"))
+      add.template operator()<LockedSetAdapter<std::set<Key>>>("std", "std::set");
+    for (int round = 0; round < rounds; ++round) {
+      // Alternate the order so that no structure always runs first (or right after another).
+      std::vector<std::function<void(int)>> order = entries;
+      if (round % 2) std::reverse(order.begin(), order.end());
+      for (const auto& run : order) run(round);
+    }
   }
-  // Tables: Mops per wall second and per CPU second, and the BS-trees over absl::btree_set.
+  // Tables: Mops per wall second and per CPU second (median over rounds), and the BS-trees over
+  // absl::btree_set (median over rounds of the per-round ratio). "1w" = SingleWriterPolicy.
   for (bool per_cpu : {false, true}) {
-    std::printf("\n%s\n%-10s %-3s %-3s %10s %10s %10s %10s %9s %9s\n",
+    std::printf("\n%s\n%-10s %-3s %-3s %9s %9s %9s %9s %9s %9s %8s %8s %8s %8s\n",
                 per_cpu ? "Mops per CPU-second (all threads' CPU time)" : "Mops per wall-second",
-                "dist", "wl", "thr", "BS-tree", "CBS-tree", "absl", "std::set", "BS/absl",
-                "CBS/absl");
+                "dist", "wl", "thr", "BS", "CBS", "BS 1w", "CBS 1w", "absl", "std::set", "BS/ab",
+                "CBS/ab", "BS1w/ab", "CBS1w/ab");
     for (const std::string& dist : dists)
-      for (int threads : {1, cfg.threads})
+      for (int threads : thread_counts(cfg))
         for (const Workload& w : kWorkloads) {
           if (cfg.workloads.find(w.name) == std::string::npos) continue;
-          auto get = [&](const char* s) {
+          auto get = [&](const char* s, int round) {
             for (const Row& r : rows)
               if (r.structure == s && r.dist == dist && r.workload == w.name &&
-                  r.threads == threads)
+                  r.threads == threads && r.round == round)
                 return per_cpu ? r.mops_cpu : r.mops;
             return 0.0;
           };
-          const double bs = get("BS-tree"), cbs = get("CBS-tree"), ab = get("absl::btree_set"),
-                       ss = get("std::set");
-          std::printf("%-10s %-3s %-3d %10.2f %10.2f %10.2f %10.2f %8.2fx %8.2fx\n", dist.c_str(),
-                      w.name, threads, bs, cbs, ab, ss, ab > 0 ? bs / ab : 0.0,
-                      ab > 0 ? cbs / ab : 0.0);
+          auto median_of = [&](auto&& value) {
+            std::vector<double> v;
+            for (int r = 0; r < rounds; ++r) v.push_back(value(r));
+            return wg::bench::Series{v}.median();
+          };
+          auto rate = [&](const char* s) { return median_of([&](int r) { return get(s, r); }); };
+          auto ratio = [&](const char* s) {
+            return median_of([&](int r) {
+              const double ab = get("absl::btree_set", r);
+              return ab > 0 ? get(s, r) / ab : 0.0;
+            });
+          };
+          std::printf(
+              "%-10s %-3s %-3d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2fx %7.2fx %7.2fx %7.2fx\n",
+              dist.c_str(), w.name, threads, rate("BS-tree"), rate("CBS-tree"), rate("BS-tree 1w"),
+              rate("CBS-tree 1w"), rate("absl::btree_set"), rate("std::set"), ratio("BS-tree"),
+              ratio("CBS-tree"), ratio("BS-tree 1w"), ratio("CBS-tree 1w"));
         }
   }
   const std::string path = args["json"].as<std::string>();
