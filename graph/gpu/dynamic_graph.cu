@@ -1094,7 +1094,8 @@ struct DynamicGraph<Adj>::Impl {
     UpdateResult r;
     if (b.size == 0) return r;
     const bool last = kOp == BatchOp::insert && Adj::weighted && b.values;
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = trace_batches() ? std::chrono::steady_clock::now()
+                                    : std::chrono::steady_clock::time_point{};
     const BatchScratch sc = scratch_for(b.size, last);
     BatchPass p{b.src,
                 b.dst,
