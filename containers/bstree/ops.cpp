@@ -137,6 +137,29 @@ struct Kernels {
         _mm512_kunpackd(_mm512_cmplt_epu16_mask(x1, vk), _mm512_cmplt_epu16_mask(x0, vk));
     return static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(m)));
   }
+  // One leaf's new key block after an insert (see leaf_shift_insert): slot i takes slot i-1
+  // (bit i of take_left), slot i+1 (bit i of take_right) or itself, then d goes to `target`.
+  // Two permutes, no branch. `out` may be `in`.
+  static void shift64(const std::uint64_t* in, std::uint64_t* out, std::uint32_t take_left,
+                      std::uint32_t take_right, unsigned target, std::uint64_t d) {
+    const __m512i x0 = _mm512_load_si512(in);
+    const __m512i x1 = _mm512_load_si512(in + 8);
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i i0 = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i i1 = _mm512_set_epi64(15, 14, 13, 12, 11, 10, 9, 8);
+    i0 = _mm512_mask_sub_epi64(i0, static_cast<__mmask8>(take_left), i0, one);
+    i1 = _mm512_mask_sub_epi64(i1, static_cast<__mmask8>(take_left >> 8), i1, one);
+    i0 = _mm512_mask_add_epi64(i0, static_cast<__mmask8>(take_right), i0, one);
+    i1 = _mm512_mask_add_epi64(i1, static_cast<__mmask8>(take_right >> 8), i1, one);
+    const __m512i dk = _mm512_set1_epi64(static_cast<long long>(d));
+    const std::uint32_t at = std::uint32_t{1} << target;
+    const __m512i y0 =
+        _mm512_mask_mov_epi64(_mm512_permutex2var_epi64(x0, i0, x1), static_cast<__mmask8>(at), dk);
+    const __m512i y1 = _mm512_mask_mov_epi64(_mm512_permutex2var_epi64(x0, i1, x1),
+                                             static_cast<__mmask8>(at >> 8), dk);
+    _mm512_store_si512(out, y0);
+    _mm512_store_si512(out + 8, y1);
+  }
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
 }  // namespace wg::bstree::detail::isa_avx512

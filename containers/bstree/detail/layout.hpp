@@ -105,6 +105,7 @@ inline void version_unlock_unchanged(std::uint32_t& v, std::uint32_t seen) {
 /// Synchronisation policies of the operations (ops.inl is written once against either).
 /// Olc: optimistic lock coupling through the version words above.
 struct Olc {
+  static constexpr bool kConcurrent = true;
   static std::uint32_t load(const std::uint32_t& v) { return version_load(v); }
   static bool validate(const std::uint32_t& v, std::uint32_t seen) {
     return version_validate(v, seen);
@@ -119,12 +120,28 @@ struct Olc {
 /// nobody writes), so versions are neither read nor written: no atomic read-modify-write, no
 /// restarts. Version words stay 0.
 struct SingleWriter {
+  static constexpr bool kConcurrent = false;
   static std::uint32_t load(const std::uint32_t&) { return 0; }
   static bool validate(const std::uint32_t&, std::uint32_t) { return true; }
   static bool upgrade(std::uint32_t&, std::uint32_t) { return true; }
   static void unlock(std::uint32_t&, std::uint32_t) {}
   static void unlock_unchanged(std::uint32_t&, std::uint32_t) {}
 };
+
+// ---- optional cycle profile of inserts (build with -DWG_BSTREE_PROFILE; off by default) ------
+#if defined(WG_BSTREE_PROFILE)
+struct InsertProfile {
+  std::uint64_t inserts = 0, splits = 0, redistributions = 0, restarts = 0;
+  std::uint64_t descent = 0, leaf = 0, split_plan = 0, split_alloc = 0, split_write = 0,
+                split_parent = 0;
+};
+inline InsertProfile g_insert_profile;
+#define WG_BSTREE_TICK(var) const std::uint64_t var = __builtin_ia32_rdtsc()
+#define WG_BSTREE_PROF(stmt) (g_insert_profile.stmt)
+#else
+#define WG_BSTREE_TICK(var) ((void)0)
+#define WG_BSTREE_PROF(stmt) ((void)0)
+#endif
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)

@@ -267,41 +267,93 @@ std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, vo
 // ---- writers
 // --------------------------------------------------------------------------------------
 
-template <class T>
+/// Whether the ISA build has a vector kernel for the 16 x 64-bit leaf shift (else the portable
+/// mask-arithmetic loop below is used).
+template <class K>
+inline constexpr bool has_shift64 = requires {
+  &K::shift64;
+};
+template <class K, class T>
+inline void kernel_shift64(const T* in, T* out, std::uint32_t take_left, std::uint32_t take_right,
+                           unsigned target, T d) {
+  K::shift64(reinterpret_cast<const std::uint64_t*>(in), reinterpret_cast<std::uint64_t*>(out),
+             take_left, take_right, target, static_cast<std::uint64_t>(d));
+}
+
+/// Inserts d at position pos (= number of slots < d; d absent, the leaf has a gap) by shifting
+/// toward the nearest gap at or above pos, else the nearest below. Branch-free on the keys: the
+/// new key block is computed as a whole (each slot takes its own value, its left or its right
+/// neighbour's, or d) and stored back, so a mispredicted branch on data that has just missed the
+/// cache does not stop the CPU from running ahead into the next operation (an insert is two
+/// dependent misses; overlapping consecutive inserts is where the time is). `Plain`: no other
+/// thread can read the leaf (single writer), so whole-block vector stores are fine.
+template <bool Plain, class T>
 inline void leaf_shift_insert(T* slots, unsigned char* values, std::uint32_t vb,
-                              std::uint64_t* bitmap, unsigned nslots, unsigned pos, T d,
-                              const void* value) {
-  // pos = number of slots < d; d is absent and the leaf has a gap somewhere.
-  const std::uint64_t full = nslots == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << nslots) - 1;
-  const std::uint64_t free_bits = ~*bitmap & full;
-  unsigned target;
-  if (pos < nslots && ((free_bits >> pos) & 1)) {
-    target = pos;  // a gap: it already holds a key > d, so order holds
-    *bitmap |= std::uint64_t{1} << pos;
+                              std::uint64_t* bitmap, unsigned pos, T d, const void* value) {
+  constexpr unsigned kSlots = kLeafKeyBytes / sizeof(T);
+  constexpr std::uint64_t kFull =
+      kSlots == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kSlots) - 1;
+  const std::uint64_t free_bits = ~*bitmap & kFull;
+  const std::uint64_t at_or_above = pos >= 64 ? 0 : free_bits & (~std::uint64_t{0} << (pos & 63));
+  const std::uint64_t below = free_bits & ~at_or_above;
+  const bool right = at_or_above != 0;
+  // Selects by mask arithmetic: a branch here would depend on the leaf that has just arrived.
+  const std::uint64_t rm = std::uint64_t{0} - static_cast<std::uint64_t>(right);
+  const unsigned j_up =
+      static_cast<unsigned>(__builtin_ctzll(at_or_above | (std::uint64_t{1} << 63)));
+  const unsigned j_down = 63u - static_cast<unsigned>(__builtin_clzll(below | 1));
+  const unsigned j = static_cast<unsigned>((j_up & rm) | (j_down & ~rm));  // the gap used
+  // right: slots (pos, j] take their left neighbour, d goes to pos.
+  // left:  slots [j, pos-1) take their right neighbour, d goes to pos-1.
+  const std::uint64_t upto_j = ~std::uint64_t{0} >> (63 - j);
+  const std::uint64_t upto_pos = ~std::uint64_t{0} >> (63 - (pos & 63));
+  const std::uint64_t take_left = upto_j & ~upto_pos & rm;
+  const std::uint64_t take_right =
+      ((std::uint64_t{1} << ((pos - 1) & 63)) - 1) & ~((std::uint64_t{1} << j) - 1) & ~rm;
+  const unsigned target = pos - 1 + static_cast<unsigned>(right);
+  if constexpr (sizeof(T) == 8 && has_shift64<Kernels>) {
+    if constexpr (Plain) {
+      kernel_shift64<Kernels>(slots, slots, static_cast<std::uint32_t>(take_left),
+                              static_cast<std::uint32_t>(take_right), target, d);
+    } else {
+      alignas(64) std::uint64_t out[16];
+      kernel_shift64<Kernels>(slots, out, static_cast<std::uint32_t>(take_left),
+                              static_cast<std::uint32_t>(take_right), target, d);
+      for (unsigned i = 0; i < 16; ++i) st(slots[i], static_cast<T>(out[i]));
+    }
   } else {
-    const std::uint64_t above = pos + 1 >= 64 ? 0 : free_bits & (~std::uint64_t{0} << (pos + 1));
-    if (above) {  // shift [pos, j) one to the right into the gap j
-      const unsigned j = static_cast<unsigned>(__builtin_ctzll(above));
-      for (unsigned i = j; i > pos; --i) {
-        st(slots[i], ld(slots[i - 1]));
-        if (vb) copy_relaxed(values + std::size_t{i} * vb, values + std::size_t{i - 1} * vb, vb);
-      }
-      *bitmap |= std::uint64_t{1} << j;
-      target = pos;
-    } else {  // shift (j, pos) one to the left into the gap j < pos
-      const std::uint64_t below =
-          pos >= 64 ? free_bits : free_bits & ((std::uint64_t{1} << pos) - 1);
-      const unsigned j = 63u - static_cast<unsigned>(__builtin_clzll(below));
-      for (unsigned i = j; i + 1 < pos; ++i) {
-        st(slots[i], ld(slots[i + 1]));
-        if (vb) copy_relaxed(values + std::size_t{i} * vb, values + std::size_t{i + 1} * vb, vb);
-      }
-      *bitmap |= std::uint64_t{1} << j;
-      target = pos - 1;
+    alignas(64) T buf[kSlots + 2];  // buf[i + 1] = slot i, padded on both sides
+    buf[0] = 0;
+    buf[kSlots + 1] = 0;
+    if constexpr (Plain) {
+      std::memcpy(buf + 1, slots, kLeafKeyBytes);
+    } else {
+      for (unsigned i = 0; i < kSlots; ++i) buf[i + 1] = ld(slots[i]);
+    }
+    for (unsigned i = 0; i < kSlots; ++i) {
+      const T l = static_cast<T>(T{0} - static_cast<T>((take_left >> i) & 1));
+      const T r = static_cast<T>(T{0} - static_cast<T>((take_right >> i) & 1));
+      const T t = static_cast<T>(T{0} - static_cast<T>(i == target));
+      const T v = static_cast<T>((buf[i] & l) | (buf[i + 2] & r) | (buf[i + 1] & ~(l | r)));
+      buf[i] = static_cast<T>((d & t) | (v & ~t));  // buf[i] is not read again
+    }
+    if constexpr (Plain) {
+      std::memcpy(slots, buf, kLeafKeyBytes);
+    } else {
+      for (unsigned i = 0; i < kSlots; ++i) st(slots[i], buf[i]);
     }
   }
-  st(slots[target], d);
-  if (vb) copy_relaxed(values + std::size_t{target} * vb, value, vb);
+  *bitmap |= std::uint64_t{1} << j;
+  if (vb) {  // maps: move the values the same way (rarely more than a few)
+    if (right) {
+      for (unsigned i = j; i > pos; --i)
+        copy_relaxed(values + std::size_t{i} * vb, values + std::size_t{i - 1} * vb, vb);
+    } else {
+      for (unsigned i = j; i + 1 < pos; ++i)
+        copy_relaxed(values + std::size_t{i} * vb, values + std::size_t{i + 1} * vb, vb);
+    }
+    copy_relaxed(values + std::size_t{target} * vb, value, vb);
+  }
 }
 
 template <class T>
@@ -318,7 +370,7 @@ enum class LeafResult { kInserted, kPresent, kNeedsSplit };
 
 /// Insert into the write-locked leaf when it fits without a split (possibly re-encoding a
 /// compressed leaf in place). `*changed` tells whether the leaf was modified.
-template <bool Compressed>
+template <bool Compressed, bool Plain>
 LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const void* value,
                        bool assign, bool* changed) {
   LeafMeta* m = leaf_meta_at(c, leaf);
@@ -345,16 +397,16 @@ LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const voi
     const unsigned pos = le;  // key absent: #(< key) == #(<= key)
     switch (f) {
       case kF16:
-        leaf_shift_insert(reinterpret_cast<std::uint16_t*>(keys), values, vb, &bitmap, nslots, pos,
-                          static_cast<std::uint16_t>(key - base), value);
+        leaf_shift_insert<Plain>(reinterpret_cast<std::uint16_t*>(keys), values, vb, &bitmap, pos,
+                                 static_cast<std::uint16_t>(key - base), value);
         break;
       case kF32:
-        leaf_shift_insert(reinterpret_cast<std::uint32_t*>(keys), values, vb, &bitmap, nslots, pos,
-                          static_cast<std::uint32_t>(key - base), value);
+        leaf_shift_insert<Plain>(reinterpret_cast<std::uint32_t*>(keys), values, vb, &bitmap, pos,
+                                 static_cast<std::uint32_t>(key - base), value);
         break;
       default:
-        leaf_shift_insert(reinterpret_cast<std::uint64_t*>(keys), values, vb, &bitmap, nslots, pos,
-                          key, value);
+        leaf_shift_insert<Plain>(reinterpret_cast<std::uint64_t*>(keys), values, vb, &bitmap, pos,
+                                 key, value);
     }
     st(m->bitmap, bitmap);
     st(m->count, count + 1);
@@ -416,21 +468,29 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
   // insert); a leaf split that finds its parent full restarts with min_free > 0, and that descent
   // splits the full inner nodes on its path top-down.
   unsigned min_free = 0, restarts = 0;
+  WG_BSTREE_PROF(inserts++);
   for (;;) {
     std::uint32_t leaf, lv, pv = 0;
     Inner* parent;
     unsigned ppos = 0;
+    WG_BSTREE_TICK(t0);
     if (!descend<true, Sync>(c, key, min_free, &leaf, &lv, &parent, &pv, &ppos)) {
+      WG_BSTREE_PROF(restarts++);
       backoff(restarts);
       continue;
     }
+    WG_BSTREE_TICK(t1);
+    WG_BSTREE_PROF(descent += t1 - t0);
     LeafMeta* m = leaf_meta_at(c, leaf);
     if (!Sync::upgrade(m->version, lv)) {
       backoff(restarts);
       continue;
     }
     bool changed;
-    const LeafResult r = leaf_insert<Compressed>(c, leaf, key, value, assign, &changed);
+    const LeafResult r =
+        leaf_insert<Compressed, !Sync::kConcurrent>(c, leaf, key, value, assign, &changed);
+    WG_BSTREE_TICK(t2);
+    WG_BSTREE_PROF(leaf += t2 - t1);
     if (r != LeafResult::kNeedsSplit) {
       if (changed)
         Sync::unlock(m->version, lv);
@@ -445,6 +505,8 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
     LeafPlan plans[kMaxLeafSlots + 1];
     unsigned total;
     const unsigned parts = plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
+    WG_BSTREE_TICK(t3);
+    WG_BSTREE_PROF(split_plan += t3 - t2);
     if (parent) {
       if (!Sync::upgrade(parent->version, pv)) {
         Sync::unlock_unchanged(m->version, lv);
@@ -468,6 +530,8 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
       Sync::unlock_unchanged(m->version, lv);
       throw;
     }
+    WG_BSTREE_TICK(t4);
+    WG_BSTREE_PROF(split_alloc += t4 - t3);
     // Fill the new leaves (unreachable until the parent and the link publish them), then
     // rewrite the old one in place and link the chain.
     const std::uint32_t vb = c.value_bytes_;
@@ -486,6 +550,8 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
     write_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, plans[0], all,
                vals);
     st(m->next, after);
+    WG_BSTREE_TICK(t5);
+    WG_BSTREE_PROF(split_write += t5 - t4);
     if (parent) {
       inner_insert_children(parent, ppos, seps, fresh + 1, parts - 1);
       Sync::unlock(parent->version, pv);
@@ -501,6 +567,9 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
     }
     Sync::unlock(m->version, lv);
     c.add_size(1);
+    WG_BSTREE_TICK(t6);
+    WG_BSTREE_PROF(split_parent += t6 - t5);
+    WG_BSTREE_PROF(splits++);
     return true;
   }
 }
