@@ -160,6 +160,15 @@ struct Kernels {
     _mm512_store_si512(out, y0);
     _mm512_store_si512(out + 8, y1);
   }
+  // The 16 x 64-bit block with the slots in `mask` set to `value` (an erase). `out` may be `in`.
+  static void fill64(const std::uint64_t* in, std::uint64_t* out, std::uint32_t mask,
+                     std::uint64_t value) {
+    const __m512i v = _mm512_set1_epi64(static_cast<long long>(value));
+    _mm512_store_si512(
+        out, _mm512_mask_mov_epi64(_mm512_load_si512(in), static_cast<__mmask8>(mask), v));
+    _mm512_store_si512(out + 8, _mm512_mask_mov_epi64(_mm512_load_si512(in + 8),
+                                                      static_cast<__mmask8>(mask >> 8), v));
+  }
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
 }  // namespace wg::bstree::detail::isa_avx512

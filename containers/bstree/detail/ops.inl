@@ -280,6 +280,16 @@ inline void kernel_shift64(const T* in, T* out, std::uint32_t take_left, std::ui
              take_left, take_right, target, static_cast<std::uint64_t>(d));
 }
 
+template <class K>
+inline constexpr bool has_fill64 = requires {
+  &K::fill64;
+};
+template <class K, class T>
+inline void kernel_fill64(const T* in, T* out, std::uint32_t mask, T value) {
+  K::fill64(reinterpret_cast<const std::uint64_t*>(in), reinterpret_cast<std::uint64_t*>(out), mask,
+            static_cast<std::uint64_t>(value));
+}
+
 /// Inserts d at position pos (= number of slots < d; d absent, the leaf has a gap) by shifting
 /// toward the nearest gap at or above pos, else the nearest below. Branch-free on the keys: the
 /// new key block is computed as a whole (each slot takes its own value, its left or its right
@@ -356,13 +366,32 @@ inline void leaf_shift_insert(T* slots, unsigned char* values, std::uint32_t vb,
   }
 }
 
-template <class T>
-inline void leaf_erase_slots(T* slots, std::uint64_t* bitmap, unsigned nslots, unsigned first,
-                             unsigned last) {
-  // Slots [first, last] all hold the erased key (gaps then the key itself at `last`): copy the
-  // next slot's value backwards over them (the filler after the last slot).
-  const T next = last + 1 < nslots ? ld(slots[last + 1]) : static_cast<T>(~T{0});
-  for (unsigned i = first; i <= last; ++i) st(slots[i], next);
+/// Erase: slots [first, last] all hold the erased key (gaps, then the key itself at `last`); they
+/// all take the next slot's value (the filler after the last slot). Branch-free like the insert.
+template <bool Plain, class T>
+inline void leaf_erase_slots(T* slots, std::uint64_t* bitmap, unsigned first, unsigned last) {
+  constexpr unsigned kSlots = kLeafKeyBytes / sizeof(T);
+  const T next = last + 1 < kSlots ? ld(slots[(last + 1) % kSlots]) : static_cast<T>(~T{0});
+  const std::uint64_t run = (~std::uint64_t{0} >> (63 - last)) & (~std::uint64_t{0} << first);
+  if constexpr (sizeof(T) == 8 && has_fill64<Kernels>) {
+    if constexpr (Plain) {
+      kernel_fill64<Kernels>(slots, slots, static_cast<std::uint32_t>(run), next);
+    } else {
+      alignas(64) std::uint64_t out[16];
+      kernel_fill64<Kernels>(slots, out, static_cast<std::uint32_t>(run), next);
+      for (unsigned i = 0; i < 16; ++i) st(slots[i], static_cast<T>(out[i]));
+    }
+  } else {
+    for (unsigned i = 0; i < kSlots; ++i) {
+      const T m = static_cast<T>(T{0} - static_cast<T>((run >> i) & 1));
+      const T v = Plain ? slots[i] : ld(slots[i]);
+      const T w = static_cast<T>((next & m) | (v & ~m));
+      if constexpr (Plain)
+        slots[i] = w;
+      else
+        st(slots[i], w);
+    }
+  }
   *bitmap &= ~(std::uint64_t{1} << last);
 }
 
@@ -390,9 +419,9 @@ LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const voi
   }
   const unsigned nslots = format_slots(f);
   const std::uint32_t count = ld(m->count);
+  std::uint64_t bitmap = ld(m->bitmap);
   const bool representable =
       !Compressed || f == kF64 || (key >= base && key - base <= format_max_delta(f));
-  std::uint64_t bitmap = ld(m->bitmap);
   if (representable && count < nslots) {
     const unsigned pos = le;  // key absent: #(< key) == #(<= key)
     switch (f) {
@@ -601,16 +630,18 @@ bool erase_op(Core& c, std::uint64_t key) {
     }
     const unsigned first = leaf_count_lt<Compressed>(keys, f, base, key);
     std::uint64_t bitmap = ld(m->bitmap);
-    const unsigned nslots = format_slots(f);
     switch (f) {
       case kF16:
-        leaf_erase_slots(reinterpret_cast<std::uint16_t*>(keys), &bitmap, nslots, first, le - 1);
+        leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint16_t*>(keys), &bitmap, first,
+                                             le - 1);
         break;
       case kF32:
-        leaf_erase_slots(reinterpret_cast<std::uint32_t*>(keys), &bitmap, nslots, first, le - 1);
+        leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint32_t*>(keys), &bitmap, first,
+                                             le - 1);
         break;
       default:
-        leaf_erase_slots(reinterpret_cast<std::uint64_t*>(keys), &bitmap, nslots, first, le - 1);
+        leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint64_t*>(keys), &bitmap, first,
+                                             le - 1);
     }
     st(m->bitmap, bitmap);
     st(m->count, ld(m->count) - 1);
