@@ -173,7 +173,7 @@ Core::Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint3
 
 Core::~Core() = default;
 
-std::uint32_t Core::alloc_leaf() {
+std::uint32_t Core::alloc_leaf(bool init) {
   std::unique_lock<std::mutex> lock(alloc_mutex_, std::defer_lock);
   if (concurrent_) lock.lock();
   const std::uint32_t n = leaf_count_.load(std::memory_order_relaxed);
@@ -182,14 +182,16 @@ std::uint32_t Core::alloc_leaf() {
   leaf_keys_.commit(std::size_t{n} + 1);
   leaf_meta_.commit(std::size_t{n} + 1);
   if (value_bytes_) leaf_values_.commit(std::size_t{n} + 1);
-  auto* keys = reinterpret_cast<std::uint64_t*>(leaf_keys_at(*this, n));
-  for (unsigned i = 0; i < kLeafKeyBytes / 8; ++i) st(keys[i], kMax64);  // filler in any format
-  LeafMeta* m = leaf_meta_at(*this, n);
-  st(m->next, kNoLeaf);
-  st(m->bitmap, std::uint64_t{0});
-  st(m->base, std::uint64_t{0});
-  st(m->count, 0u);
-  st(m->format, static_cast<std::uint32_t>(kF64));
+  if (init) {
+    auto* keys = reinterpret_cast<std::uint64_t*>(leaf_keys_at(*this, n));
+    for (unsigned i = 0; i < kLeafKeyBytes / 8; ++i) st(keys[i], kMax64);  // filler in any format
+    LeafMeta* m = leaf_meta_at(*this, n);
+    st(m->next, kNoLeaf);
+    st(m->bitmap, std::uint64_t{0});
+    st(m->base, std::uint64_t{0});
+    st(m->count, 0u);
+    st(m->format, static_cast<std::uint32_t>(kF64));
+  }
   leaf_count_.store(n + 1, std::memory_order_release);
   return n;
 }

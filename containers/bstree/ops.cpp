@@ -160,6 +160,39 @@ struct Kernels {
     _mm512_store_si512(out, y0);
     _mm512_store_si512(out + 8, y1);
   }
+  // Split of a full leaf (16 sorted keys, no gaps) plus `key`, which goes at position `pos`
+  // (= keys < key): the 17 keys a[0..17) go 9 to `left` and 8 to `right`, spread like
+  // write_leaf spreads them (left: keys at slots {0,1,3,5,7,8,10,12,14}; right: even slots), each
+  // gap holding the next key, the filler after the last. Slot s of a leaf takes a[rank(s)], the
+  // rank being fixed by the layout; a[r] is in[r] below pos, key at pos, in[r - 1] above. So each
+  // output vector is one two-source permute plus two masked moves. Returns a[9], the separator.
+  // `left` may be `in`.
+  static std::uint64_t split64(const std::uint64_t* in, std::uint64_t* left, std::uint64_t* right,
+                               unsigned pos, std::uint64_t key) {
+    const __m512i x0 = _mm512_load_si512(in);
+    const __m512i x1 = _mm512_load_si512(in + 8);
+    const __m512i vpos = _mm512_set1_epi64(pos);
+    const __m512i one = _mm512_set1_epi64(1);
+    const __m512i vkey = _mm512_set1_epi64(static_cast<long long>(key));
+    const __m512i vmax = _mm512_set1_epi64(-1);
+    auto half = [&](__m512i rank, __m512i limit) {
+      __m512i idx = _mm512_mask_sub_epi64(rank, _mm512_cmpgt_epu64_mask(rank, vpos), rank, one);
+      __m512i v = _mm512_permutex2var_epi64(x0, idx, x1);
+      v = _mm512_mask_mov_epi64(v, _mm512_cmpeq_epu64_mask(rank, vpos), vkey);
+      return _mm512_mask_mov_epi64(v, _mm512_cmpge_epu64_mask(rank, limit), vmax);
+    };
+    const __m512i nine = _mm512_set1_epi64(9), seventeen = _mm512_set1_epi64(17);
+    const __m512i l0 = half(_mm512_set_epi64(4, 4, 3, 3, 2, 2, 1, 0), nine);
+    const __m512i l1 = half(_mm512_set_epi64(9, 8, 8, 7, 7, 6, 6, 5), nine);
+    const __m512i r0 = half(_mm512_set_epi64(13, 12, 12, 11, 11, 10, 10, 9), seventeen);
+    const __m512i r1 = half(_mm512_set_epi64(17, 16, 16, 15, 15, 14, 14, 13), seventeen);
+    const std::uint64_t sep = pos > 9 ? in[9] : pos == 9 ? key : in[8];
+    _mm512_store_si512(left, l0);
+    _mm512_store_si512(left + 8, l1);
+    _mm512_store_si512(right, r0);
+    _mm512_store_si512(right + 8, r1);
+    return sep;
+  }
   // The 16 x 64-bit block with the slots in `mask` set to `value` (an erase). `out` may be `in`.
   static void fill64(const std::uint64_t* in, std::uint64_t* out, std::uint32_t mask,
                      std::uint64_t value) {

@@ -101,7 +101,9 @@ class Core {
   Counter counters_[kCounterStripes];
   std::atomic<std::int64_t> overflow_{0};
 
-  std::uint32_t alloc_leaf();   // throws CapacityError
+  /// A new leaf (throws CapacityError). init = false leaves its keys and metadata (other than the
+  /// zero version) for the caller to write, as a split does.
+  std::uint32_t alloc_leaf(bool init = true);
   std::uint32_t alloc_inner();  // throws CapacityError
   void add_size(std::int64_t delta);
 };

@@ -290,6 +290,21 @@ inline void kernel_fill64(const T* in, T* out, std::uint32_t mask, T value) {
             static_cast<std::uint64_t>(value));
 }
 
+/// Vector split of a full 16 x 64-bit leaf plus one key (see Kernels::split64 in ops.cpp): the
+/// left leaf keeps keys 0..8 at slots {0,1,3,5,7,8,10,12,14}, the right one gets keys 9..16 at
+/// the even slots (the layout write_leaf gives 9 and 8 keys).
+inline constexpr std::uint64_t kSplitLeftBitmap = 0x55AB;
+inline constexpr std::uint64_t kSplitRightBitmap = 0x5555;
+template <class K>
+inline constexpr bool has_split64 = requires {
+  &K::split64;
+};
+template <class K>
+inline std::uint64_t kernel_split64(const std::uint64_t* in, std::uint64_t* left,
+                                    std::uint64_t* right, unsigned pos, std::uint64_t key) {
+  return K::split64(in, left, right, pos, key);
+}
+
 /// Inserts d at position pos (= number of slots < d; d absent, the leaf has a gap) by shifting
 /// toward the nearest gap at or above pos, else the nearest below. Branch-free on the keys: the
 /// new key block is computed as a whole (each slot takes its own value, its left or its right
@@ -533,7 +548,10 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
     alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
     LeafPlan plans[kMaxLeafSlots + 1];
     unsigned total;
-    const unsigned parts = plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
+    // A full 64-bit leaf of a set (all 16 slots used, so no gaps) splits 9 + 8 in registers.
+    const bool vector_split = !Compressed && has_split64<Kernels> && c.value_bytes_ == 0;
+    const unsigned parts =
+        vector_split ? 2u : plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
     WG_BSTREE_TICK(t3);
     WG_BSTREE_PROF(split_plan += t3 - t2);
     if (parent) {
@@ -552,7 +570,7 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
     std::uint32_t fresh[kMaxLeafSlots];
     std::uint32_t root_index = 0;
     try {
-      for (unsigned j = 1; j < parts; ++j) fresh[j] = c.alloc_leaf();
+      for (unsigned j = 1; j < parts; ++j) fresh[j] = c.alloc_leaf(/*init=*/false);
       if (!parent) root_index = c.alloc_inner();
     } catch (...) {
       if (parent) Sync::unlock_unchanged(parent->version, pv);
@@ -566,7 +584,33 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
     const std::uint32_t vb = c.value_bytes_;
     std::uint64_t seps[kMaxLeafSlots];
     std::uint32_t after = ld(m->next);
-    for (unsigned j = parts - 1; j >= 1; --j) {
+    if constexpr (!Compressed && has_split64<Kernels>) {
+      if (vector_split) {
+        auto* lk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, leaf));
+        auto* rk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, fresh[1]));
+        const unsigned pos = Kernels::lt64(lk, key);
+        if constexpr (!Sync::kConcurrent) {
+          seps[0] = kernel_split64<Kernels>(lk, lk, rk, pos, key);
+        } else {  // readers may be reading the old leaf: relaxed stores
+          alignas(64) std::uint64_t left[16], right[16];
+          seps[0] = kernel_split64<Kernels>(lk, left, right, pos, key);
+          for (unsigned i = 0; i < 16; ++i) {
+            st(rk[i], right[i]);
+            st(lk[i], left[i]);
+          }
+        }
+        LeafMeta* nm = leaf_meta_at(c, fresh[1]);
+        st(nm->bitmap, kSplitRightBitmap);
+        st(nm->count, 8u);
+        st(nm->format, static_cast<std::uint32_t>(kF64));
+        st(nm->base, std::uint64_t{0});
+        st(nm->next, after);
+        st(m->bitmap, kSplitLeftBitmap);
+        st(m->count, 9u);
+        after = fresh[1];
+      }
+    }
+    for (unsigned j = vector_split ? 0 : parts - 1; j >= 1; --j) {
       std::size_t start = 0;
       for (unsigned q = 0; q < j; ++q) start += plans[q].count;
       LeafMeta* nm = leaf_meta_at(c, fresh[j]);
@@ -576,8 +620,9 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
       after = fresh[j];
       seps[j - 1] = all[start];
     }
-    write_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, plans[0], all,
-               vals);
+    if (!vector_split)
+      write_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, plans[0],
+                 all, vals);
     st(m->next, after);
     WG_BSTREE_TICK(t5);
     WG_BSTREE_PROF(split_write += t5 - t4);
