@@ -24,6 +24,15 @@ inline unsigned leaf_count_lt(const unsigned char* keys, std::uint32_t f, std::u
   return Kernels::lt64(reinterpret_cast<const std::uint64_t*>(keys), k);
 }
 
+/// Whether `key` is in the leaf, given le = number of slots <= key. No branch on le == 0 (a key
+/// below a leaf's first key is common enough to be mispredicted, right after the leaf's miss).
+inline bool is_at(const unsigned char* keys, std::uint32_t f, std::uint64_t base, unsigned le,
+                  std::uint64_t key) {
+  const unsigned prev = le - static_cast<unsigned>(le != 0);
+  return static_cast<bool>(static_cast<unsigned>(le != 0) &
+                           static_cast<unsigned>(decode_slot(keys, f, base, prev) == key));
+}
+
 /// Child slot of `key` in an inner node: number of separators <= key (key < kMax64).
 inline unsigned inner_branch(const Inner* node, std::uint64_t key) {
   return Kernels::lt64(node->keys, key + 1);
@@ -195,7 +204,7 @@ bool find_op(const Core& cc, std::uint64_t key, void* value_out) {
       base = ld(m->base);
     }
     const unsigned le = leaf_count_lt<Compressed>(keys, f, base, key + 1);
-    bool found = le > 0 && decode_slot(keys, f, base, le - 1) == key;
+    const bool found = is_at(keys, f, base, le, key);
     if (found && value_out && c.value_bytes_)
       copy_relaxed(value_out, leaf_values_at(c, leaf) + std::size_t{le - 1} * c.value_bytes_,
                    c.value_bytes_);
@@ -425,7 +434,7 @@ LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const voi
   const std::uint64_t base = Compressed ? ld(m->base) : 0;
   const unsigned le = leaf_count_lt<Compressed>(keys, f, base, key + 1);
   *changed = false;
-  if (le > 0 && decode_slot(keys, f, base, le - 1) == key) {
+  if (is_at(keys, f, base, le, key)) {
     if (assign && vb) {
       copy_relaxed(values + std::size_t{le - 1} * vb, value, vb);
       *changed = true;
@@ -458,6 +467,14 @@ LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const voi
     return LeafResult::kInserted;
   }
   if constexpr (Compressed) {
+    // A full 64-bit leaf whose keys and `key` span more than 32 bits cannot be re-encoded: split
+    // without decoding it twice.
+    if (f == kF64 && count == nslots) {
+      const std::uint64_t first = decode_slot(keys, f, base, 0);
+      const std::uint64_t last = decode_slot(keys, f, base, nslots - 1);
+      if ((key > last ? key : last) - (key < first ? key : first) > format_max_delta(kF32))
+        return LeafResult::kNeedsSplit;
+    }
     // Not representable (or full): re-encode in place when one leaf of some format holds all.
     std::uint64_t all[kMaxLeafSlots + 1];
     alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
@@ -669,7 +686,7 @@ bool erase_op(Core& c, std::uint64_t key) {
     const std::uint32_t f = Compressed ? ld(m->format) : std::uint32_t{kF64};
     const std::uint64_t base = Compressed ? ld(m->base) : 0;
     const unsigned le = leaf_count_lt<Compressed>(keys, f, base, key + 1);
-    if (le == 0 || decode_slot(keys, f, base, le - 1) != key) {
+    if (!is_at(keys, f, base, le, key)) {
       Sync::unlock_unchanged(m->version, lv);
       return false;
     }
