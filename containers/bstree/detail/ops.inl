@@ -419,13 +419,17 @@ inline void leaf_erase_slots(T* slots, std::uint64_t* bitmap, unsigned first, un
   *bitmap &= ~(std::uint64_t{1} << last);
 }
 
+[[gnu::noinline]] bool leaf_reencode_insert(unsigned char* keys, LeafMeta* m, unsigned char* values,
+                                            std::uint32_t vb, std::uint64_t key, const void* value);
+
 enum class LeafResult { kInserted, kPresent, kNeedsSplit };
 
 /// Insert into the write-locked leaf when it fits without a split (possibly re-encoding a
 /// compressed leaf in place). `*changed` tells whether the leaf was modified.
 template <bool Compressed, bool Plain>
-LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const void* value,
-                       bool assign, bool* changed) {
+[[gnu::always_inline]] inline LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key,
+                                                     const void* value, bool assign,
+                                                     bool* changed) {
   LeafMeta* m = leaf_meta_at(c, leaf);
   unsigned char* keys = leaf_keys_at(c, leaf);
   unsigned char* values = c.value_bytes_ ? leaf_values_at(c, leaf) : nullptr;
@@ -475,7 +479,21 @@ LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const voi
       if ((key > last ? key : last) - (key < first ? key : first) > format_max_delta(kF32))
         return LeafResult::kNeedsSplit;
     }
-    // Not representable (or full): re-encode in place when one leaf of some format holds all.
+    if (leaf_reencode_insert(keys, m, values, vb, key, value)) {
+      *changed = true;
+      return LeafResult::kInserted;
+    }
+  }
+  return LeafResult::kNeedsSplit;
+}
+
+/// Compressed leaves: inserts `key` by re-encoding the locked leaf in place when one leaf of some
+/// format holds all its keys plus `key` (not representable in the current format, or full);
+/// false when it must split. Out of line: its buffers would make every insert's frame large.
+[[gnu::noinline]] bool leaf_reencode_insert(unsigned char* keys, LeafMeta* m, unsigned char* values,
+                                            std::uint32_t vb, std::uint64_t key,
+                                            const void* value) {
+  {
     std::uint64_t all[kMaxLeafSlots + 1];
     alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
     const unsigned n = read_leaf(keys, m, values, vb, all, vals);
@@ -490,11 +508,10 @@ LeafResult leaf_insert(Core& c, std::uint32_t leaf, std::uint64_t key, const voi
     LeafPlan p;
     if (fit_one_leaf(all, n + 1, true, &p) && p.count < format_slots(p.format)) {
       write_leaf(keys, m, values, vb, p, all, vals);
-      *changed = true;
-      return LeafResult::kInserted;
+      return true;
     }
   }
-  return LeafResult::kNeedsSplit;
+  return false;
 }
 
 /// Plans the split of the locked, full (or unencodable) leaf plus `key`: fills `all`/`vals`
@@ -521,6 +538,120 @@ unsigned plan_split(Core& c, std::uint32_t leaf, std::uint64_t key, const void* 
       fit_one_leaf(all + left, n + 1 - left, Compressed, &plans[1]))
     return 2;
   return static_cast<unsigned>(plan_greedy(all, n + 1, 0.5, Compressed, plans));
+}
+
+enum class SplitOutcome { kDone, kRetry, kRetryNow };
+
+/// Splits the write-locked, full (or unencodable) `leaf` while inserting `key`; locks the parent
+/// (restart: kRetry after a conflict, kRetryNow with *min_free set when the parent is full) and
+/// unlocks everything it locked. Out of line: the non-splitting insert stays small.
+template <bool Compressed, class Sync>
+[[gnu::noinline]] SplitOutcome split_insert(Core& c, std::uint64_t key, const void* value,
+                                            std::uint32_t leaf, std::uint32_t lv, Inner* parent,
+                                            std::uint32_t pv, unsigned ppos, unsigned* min_free) {
+  LeafMeta* m = leaf_meta_at(c, leaf);
+  WG_BSTREE_TICK(t2);
+  // Split: plan first (nothing changes yet), then lock the parent.
+  std::uint64_t all[kMaxLeafSlots + 1];
+  alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
+  LeafPlan plans[kMaxLeafSlots + 1];
+  unsigned total;
+  // A full 64-bit leaf of a set (all 16 slots used, so no gaps) splits 9 + 8 in registers.
+  const bool vector_split = !Compressed && has_split64<Kernels> && c.value_bytes_ == 0;
+  const unsigned parts =
+      vector_split ? 2u : plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
+  WG_BSTREE_TICK(t3);
+  WG_BSTREE_PROF(split_plan += t3 - t2);
+  if (parent) {
+    if (!Sync::upgrade(parent->version, pv)) {
+      Sync::unlock_unchanged(m->version, lv);
+      return SplitOutcome::kRetry;
+    }
+    if (kInnerChildren - inner_children(parent) < parts - 1) {
+      Sync::unlock_unchanged(parent->version, pv);
+      Sync::unlock_unchanged(m->version, lv);
+      *min_free = parts - 1;  // split that parent on the way down next time
+      return SplitOutcome::kRetryNow;
+    }
+  }
+  std::uint32_t fresh[kMaxLeafSlots];
+  std::uint32_t root_index = 0;
+  try {
+    for (unsigned j = 1; j < parts; ++j) fresh[j] = c.alloc_leaf(/*init=*/false);
+    if (!parent) root_index = c.alloc_inner();
+  } catch (...) {
+    if (parent) Sync::unlock_unchanged(parent->version, pv);
+    Sync::unlock_unchanged(m->version, lv);
+    throw;
+  }
+  WG_BSTREE_TICK(t4);
+  WG_BSTREE_PROF(split_alloc += t4 - t3);
+  // Fill the new leaves (unreachable until the parent and the link publish them), then
+  // rewrite the old one in place and link the chain.
+  const std::uint32_t vb = c.value_bytes_;
+  std::uint64_t seps[kMaxLeafSlots];
+  std::uint32_t after = ld(m->next);
+  if constexpr (!Compressed && has_split64<Kernels>) {
+    if (vector_split) {
+      auto* lk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, leaf));
+      auto* rk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, fresh[1]));
+      const unsigned pos = Kernels::lt64(lk, key);
+      if constexpr (!Sync::kConcurrent) {
+        seps[0] = kernel_split64<Kernels>(lk, lk, rk, pos, key);
+      } else {  // readers may be reading the old leaf: relaxed stores
+        alignas(64) std::uint64_t left[16], right[16];
+        seps[0] = kernel_split64<Kernels>(lk, left, right, pos, key);
+        for (unsigned i = 0; i < 16; ++i) {
+          st(rk[i], right[i]);
+          st(lk[i], left[i]);
+        }
+      }
+      LeafMeta* nm = leaf_meta_at(c, fresh[1]);
+      st(nm->bitmap, kSplitRightBitmap);
+      st(nm->count, 8u);
+      st(nm->format, static_cast<std::uint32_t>(kF64));
+      st(nm->base, std::uint64_t{0});
+      st(nm->next, after);
+      st(m->bitmap, kSplitLeftBitmap);
+      st(m->count, 9u);
+      after = fresh[1];
+    }
+  }
+  for (unsigned j = vector_split ? 0 : parts - 1; j >= 1; --j) {
+    std::size_t start = 0;
+    for (unsigned q = 0; q < j; ++q) start += plans[q].count;
+    LeafMeta* nm = leaf_meta_at(c, fresh[j]);
+    write_leaf(leaf_keys_at(c, fresh[j]), nm, vb ? leaf_values_at(c, fresh[j]) : nullptr, vb,
+               plans[j], all + start, vals + start * vb);
+    st(nm->next, after);
+    after = fresh[j];
+    seps[j - 1] = all[start];
+  }
+  if (!vector_split)
+    write_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, plans[0], all,
+               vals);
+  st(m->next, after);
+  WG_BSTREE_TICK(t5);
+  WG_BSTREE_PROF(split_write += t5 - t4);
+  if (parent) {
+    inner_insert_children(parent, ppos, seps, fresh + 1, parts - 1);
+    Sync::unlock(parent->version, pv);
+  } else {
+    Inner* root = inner_at(c, root_index);
+    for (unsigned i = 0; i < kInnerSlots; ++i) st(root->keys[i], kMax64);
+    st(root->child[0], leaf);
+    for (unsigned j = 1; j < parts; ++j) {
+      st(root->child[j], fresh[j]);
+      st(root->keys[j - 1], seps[j - 1]);
+    }
+    c.root_.store(root_word(root_index, 1), std::memory_order_release);
+  }
+  Sync::unlock(m->version, lv);
+  c.add_size(1);
+  WG_BSTREE_TICK(t6);
+  WG_BSTREE_PROF(split_parent += t6 - t5);
+  WG_BSTREE_PROF(splits++);
+  return SplitOutcome::kDone;
 }
 
 template <bool Compressed, class Sync>
@@ -560,108 +691,10 @@ bool insert_op(Core& c, std::uint64_t key, const void* value, bool assign) {
       if (r == LeafResult::kInserted) c.add_size(1);
       return r == LeafResult::kInserted;
     }
-    // Split: plan first (nothing changes yet), then lock the parent.
-    std::uint64_t all[kMaxLeafSlots + 1];
-    alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
-    LeafPlan plans[kMaxLeafSlots + 1];
-    unsigned total;
-    // A full 64-bit leaf of a set (all 16 slots used, so no gaps) splits 9 + 8 in registers.
-    const bool vector_split = !Compressed && has_split64<Kernels> && c.value_bytes_ == 0;
-    const unsigned parts =
-        vector_split ? 2u : plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
-    WG_BSTREE_TICK(t3);
-    WG_BSTREE_PROF(split_plan += t3 - t2);
-    if (parent) {
-      if (!Sync::upgrade(parent->version, pv)) {
-        Sync::unlock_unchanged(m->version, lv);
-        backoff(restarts);
-        continue;
-      }
-      if (kInnerChildren - inner_children(parent) < parts - 1) {
-        Sync::unlock_unchanged(parent->version, pv);
-        Sync::unlock_unchanged(m->version, lv);
-        min_free = parts - 1;  // split that parent on the way down next time
-        continue;
-      }
-    }
-    std::uint32_t fresh[kMaxLeafSlots];
-    std::uint32_t root_index = 0;
-    try {
-      for (unsigned j = 1; j < parts; ++j) fresh[j] = c.alloc_leaf(/*init=*/false);
-      if (!parent) root_index = c.alloc_inner();
-    } catch (...) {
-      if (parent) Sync::unlock_unchanged(parent->version, pv);
-      Sync::unlock_unchanged(m->version, lv);
-      throw;
-    }
-    WG_BSTREE_TICK(t4);
-    WG_BSTREE_PROF(split_alloc += t4 - t3);
-    // Fill the new leaves (unreachable until the parent and the link publish them), then
-    // rewrite the old one in place and link the chain.
-    const std::uint32_t vb = c.value_bytes_;
-    std::uint64_t seps[kMaxLeafSlots];
-    std::uint32_t after = ld(m->next);
-    if constexpr (!Compressed && has_split64<Kernels>) {
-      if (vector_split) {
-        auto* lk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, leaf));
-        auto* rk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, fresh[1]));
-        const unsigned pos = Kernels::lt64(lk, key);
-        if constexpr (!Sync::kConcurrent) {
-          seps[0] = kernel_split64<Kernels>(lk, lk, rk, pos, key);
-        } else {  // readers may be reading the old leaf: relaxed stores
-          alignas(64) std::uint64_t left[16], right[16];
-          seps[0] = kernel_split64<Kernels>(lk, left, right, pos, key);
-          for (unsigned i = 0; i < 16; ++i) {
-            st(rk[i], right[i]);
-            st(lk[i], left[i]);
-          }
-        }
-        LeafMeta* nm = leaf_meta_at(c, fresh[1]);
-        st(nm->bitmap, kSplitRightBitmap);
-        st(nm->count, 8u);
-        st(nm->format, static_cast<std::uint32_t>(kF64));
-        st(nm->base, std::uint64_t{0});
-        st(nm->next, after);
-        st(m->bitmap, kSplitLeftBitmap);
-        st(m->count, 9u);
-        after = fresh[1];
-      }
-    }
-    for (unsigned j = vector_split ? 0 : parts - 1; j >= 1; --j) {
-      std::size_t start = 0;
-      for (unsigned q = 0; q < j; ++q) start += plans[q].count;
-      LeafMeta* nm = leaf_meta_at(c, fresh[j]);
-      write_leaf(leaf_keys_at(c, fresh[j]), nm, vb ? leaf_values_at(c, fresh[j]) : nullptr, vb,
-                 plans[j], all + start, vals + start * vb);
-      st(nm->next, after);
-      after = fresh[j];
-      seps[j - 1] = all[start];
-    }
-    if (!vector_split)
-      write_leaf(leaf_keys_at(c, leaf), m, vb ? leaf_values_at(c, leaf) : nullptr, vb, plans[0],
-                 all, vals);
-    st(m->next, after);
-    WG_BSTREE_TICK(t5);
-    WG_BSTREE_PROF(split_write += t5 - t4);
-    if (parent) {
-      inner_insert_children(parent, ppos, seps, fresh + 1, parts - 1);
-      Sync::unlock(parent->version, pv);
-    } else {
-      Inner* root = inner_at(c, root_index);
-      for (unsigned i = 0; i < kInnerSlots; ++i) st(root->keys[i], kMax64);
-      st(root->child[0], leaf);
-      for (unsigned j = 1; j < parts; ++j) {
-        st(root->child[j], fresh[j]);
-        st(root->keys[j - 1], seps[j - 1]);
-      }
-      c.root_.store(root_word(root_index, 1), std::memory_order_release);
-    }
-    Sync::unlock(m->version, lv);
-    c.add_size(1);
-    WG_BSTREE_TICK(t6);
-    WG_BSTREE_PROF(split_parent += t6 - t5);
-    WG_BSTREE_PROF(splits++);
-    return true;
+    const SplitOutcome so =
+        split_insert<Compressed, Sync>(c, key, value, leaf, lv, parent, pv, ppos, &min_free);
+    if (so == SplitOutcome::kDone) return true;
+    if (so == SplitOutcome::kRetry) backoff(restarts);
   }
 }
 
