@@ -61,7 +61,8 @@ EdgeList generate_rmat(const RmatParams& p) {
   // Four levels per 64-bit draw, 16 bits each: thresholds are exact to 2^-16.
   const std::uint32_t ta = threshold(p.a), tab = threshold(p.a + p.b),
                       tabc = threshold(p.a + p.b + p.c);
-  const IdScrambler scramble(p.scale, p.seed ^ 0x5c4a3b2d1e0f9876ull);
+  const IdScrambler scramble(p.scale,
+                             (p.scramble_seed ? p.scramble_seed : p.seed) ^ 0x5c4a3b2d1e0f9876ull);
   const unsigned scale = p.scale;
   const bool scramble_ids = p.scramble_ids;
   const std::uint64_t seed = p.seed;

@@ -17,6 +17,10 @@ struct RmatParams {
   std::uint64_t seed = 1;
   bool symmetric = true;     ///< EdgeList::symmetric of the result
   bool scramble_ids = true;  ///< permute vertex ids (Graph500) so degree does not follow id
+  /// Key of that permutation; 0: derived from `seed`. Update batches drawn with another seed
+  /// but the base graph's permutation key follow the graph's degree distribution (its hubs are
+  /// the batch's hubs); with different keys a batch's hubs are unrelated vertices.
+  std::uint64_t scramble_seed = 0;
 };
 EdgeList generate_rmat(const RmatParams& params);
 

@@ -60,10 +60,9 @@ SlabAllocator::~SlabAllocator() {
 }
 
 void SlabAllocator::destroy() noexcept {
-  if (h_super_blocks_) {
-    for (std::uint32_t i = 0; i < num_super_blocks_; ++i) cudaFree(h_super_blocks_[i]);
-    delete[] h_super_blocks_;
-  }
+  for (void* a : allocations_) cudaFree(a);
+  allocations_.clear();
+  delete[] h_super_blocks_;
   if (d_super_blocks_) cudaFree(d_super_blocks_);
   if (d_status_) cudaFree(d_status_);
   h_super_blocks_ = nullptr;
@@ -79,6 +78,7 @@ SlabAllocator::SlabAllocator(SlabAllocator&& o) noexcept
       num_super_blocks_(std::exchange(o.num_super_blocks_, 0)),
       d_super_blocks_(std::exchange(o.d_super_blocks_, nullptr)),
       h_super_blocks_(std::exchange(o.h_super_blocks_, nullptr)),
+      allocations_(std::exchange(o.allocations_, {})),
       d_status_(std::exchange(o.d_status_, nullptr)) {}
 
 SlabAllocator& SlabAllocator::operator=(SlabAllocator&& o) noexcept {
@@ -90,6 +90,7 @@ SlabAllocator& SlabAllocator::operator=(SlabAllocator&& o) noexcept {
     num_super_blocks_ = std::exchange(o.num_super_blocks_, 0);
     d_super_blocks_ = std::exchange(o.d_super_blocks_, nullptr);
     h_super_blocks_ = std::exchange(o.h_super_blocks_, nullptr);
+    allocations_ = std::exchange(o.allocations_, {});
     d_status_ = std::exchange(o.d_status_, nullptr);
   }
   return *this;
@@ -107,14 +108,33 @@ void SlabAllocator::grow(std::uint32_t super_blocks, cudaStream_t stream) {
                             std::to_string(config_.max_super_blocks) + ", " +
                             std::to_string(config_.slabs_per_super_block) + " slabs each)");
   WG_CUDA_TRY(cudaStreamSynchronize(stream));  // no kernel of the old size still running
+  if (super_blocks == 0) return;
   const std::uint32_t s = config_.slabs_per_super_block;
+  const std::size_t stride = super_block_bytes(s);  // a multiple of 256: slabs stay aligned
+  // One allocation for all of them; if the device cannot give one piece that large, one per
+  // super block (the last failure is the error).
+  char* block = nullptr;
+  if (cudaMalloc(&block, stride * super_blocks) == cudaSuccess) {
+    allocations_.push_back(block);
+  } else {
+    (void)cudaGetLastError();
+    block = nullptr;
+  }
   for (std::uint32_t i = 0; i < super_blocks; ++i) {
     Slab* p = nullptr;
-    WG_CUDA_TRY(cudaMalloc(&p, super_block_bytes(s)));
+    if (block) {
+      p = reinterpret_cast<Slab*>(block + stride * i);
+    } else {
+      WG_CUDA_TRY(cudaMalloc(&p, stride));
+      allocations_.push_back(p);
+    }
     h_super_blocks_[num_super_blocks_] = p;
     ++num_super_blocks_;  // owned from here on (freed by destroy())
-    WG_CUDA_TRY(cudaMemsetAsync(reinterpret_cast<char*>(p + s), 0, s / 8, stream));
+    if (!block) WG_CUDA_TRY(cudaMemsetAsync(reinterpret_cast<char*>(p + s), 0, s / 8, stream));
   }
+  if (block)  // every bitmap (s/8 bytes after each super block's slabs) in one call
+    WG_CUDA_TRY(cudaMemset2DAsync(block + std::size_t{s} * kSlabBytes, stride, 0, s / 8,
+                                  super_blocks, stream));
   WG_CUDA_TRY(cudaMemcpyAsync(d_super_blocks_, h_super_blocks_, sizeof(Slab*) * num_super_blocks_,
                               cudaMemcpyHostToDevice, stream));
   WG_CUDA_TRY(cudaStreamSynchronize(stream));

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/containers/slab_hash/detail/slab_memory.cuh>
@@ -53,6 +54,9 @@ class SlabAllocatorRef {
 
   /// Warp-cooperative: all 32 lanes call it; every lane gets the same handle (or kNullSlab, with
   /// the exhausted flag set, when no slab is free). The slab is filled with all ones.
+  /// Once the flag is set, every allocate() fails at once until the host clears it
+  /// (clear_exhausted(), normally after grow()): exhaustion costs O(1) per request, not a scan
+  /// of every block, and a slab freed concurrently meanwhile is found after the clear.
   __device__ std::uint32_t allocate(const warp_tile& tile) const;
   /// Frees one slab (called by ONE thread). No-op for kNullSlab.
   __device__ void deallocate(std::uint32_t slab) const;
@@ -100,7 +104,8 @@ class SlabAllocator {
 
   /// Device view of the current super blocks (take it again after grow()).
   SlabAllocatorRef ref() const;
-  /// Adds `super_blocks` super blocks (between kernels: synchronises `stream`). Throws
+  /// Adds `super_blocks` super blocks (between kernels: synchronises `stream`), in one device
+  /// allocation (a doubling from 256 super blocks is one cudaMalloc, not 256). Throws
   /// wg::CapacityError naming the allocator when max_super_blocks would be exceeded.
   void grow(std::uint32_t super_blocks, cudaStream_t stream);
   /// Marks every slab free (whatever tables still point to them).
@@ -126,6 +131,7 @@ class SlabAllocator {
   std::uint32_t num_super_blocks_ = 0;
   Slab** d_super_blocks_ = nullptr;  // device table
   Slab** h_super_blocks_ = nullptr;  // host copy of the table
+  std::vector<void*> allocations_;   // device allocations holding the super blocks
   std::uint32_t* d_status_ = nullptr;
 };
 

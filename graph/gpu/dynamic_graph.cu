@@ -226,7 +226,7 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
 enum class BatchOp { insert, erase };
 
 struct BatchCounters {
-  unsigned long long applied, self_loops, duplicates, ignored;
+  unsigned long long applied, self_loops, duplicates, ignored;  // in this order (BlockTally)
   unsigned long long resize;        ///< vertices listed for a rebuild (tables at their limit)
   unsigned long long retry[2];      ///< owners with arcs left to do, per retry pass parity
   unsigned long long out_of_slabs;  ///< arcs that found the allocator exhausted
@@ -282,17 +282,17 @@ __global__ void __launch_bounds__(kBlock) last_entry_kernel(DynamicGraphRef<Adj>
   });
 }
 
-/// Whether an arc into x's table (handle e) must wait for the table's rebuild: the table holds
-/// max_load_factor x its base capacity already. Then the arc is deferred (counted in
-/// deferred[x], which plans the new size) and x is listed for a rebuild by the first such arc.
-/// Keeps chains short when a batch brings a vertex many more arcs than its buckets were sized
-/// for (incremental build, a batch whose hubs are new vertices).
+/// Whether an arc into x's table (handle e, `degree` keys when the item was loaded) must wait
+/// for the table's rebuild: the table holds max_load_factor x its base capacity already. Then the
+/// arc is deferred (counted in deferred[x], which plans the new size) and x is listed for a rebuild
+/// by the first such arc. Keeps chains short when a batch brings a vertex many more arcs than its
+/// buckets were sized for (incremental build, a batch whose hubs are new vertices).
 template <class Ref>
 __device__ __forceinline__ bool defer_arc(const Ref& g, const BatchPass& p, vertex_t x,
-                                          const VertexEntry& e) {
+                                          const VertexEntry& e, std::uint32_t degree) {
+  (void)g;
   if (!(p.resize_keys_per_bucket > 0)) return false;
-  const std::uint32_t d = slab::detail::load_relaxed(g.degree_ptr(x));
-  if (d < p.resize_keys_per_bucket * e.num_buckets) return false;
+  if (degree < p.resize_keys_per_bucket * e.num_buckets) return false;
   if (atomicAdd(p.deferred + x, 1u) == 0) p.resize[atomicAdd(&p.counters->resize, 1ull)] = x;
   return true;
 }
@@ -314,9 +314,10 @@ __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const
 template <class Ref, class Tile>
 __device__ __forceinline__ int insert_or_defer_arc8(const Tile& t8, const Ref& g,
                                                     const BatchPass& p, vertex_t x,
-                                                    const VertexEntry& e, std::uint32_t key) {
+                                                    const VertexEntry& e, std::uint32_t degree,
+                                                    std::uint32_t key) {
   bool deferred = false;
-  if (t8.thread_rank() == 0) deferred = defer_arc(g, p, x, e);
+  if (t8.thread_rank() == 0) deferred = defer_arc(g, p, x, e, degree);
   if (t8.shfl(deferred, 0)) return 0;
   return slab::set_insert_exclusive_tile8(
       slab::SetTableRef(e.buckets, e.num_buckets, g.allocator()), t8, key);
@@ -324,13 +325,11 @@ __device__ __forceinline__ int insert_or_defer_arc8(const Tile& t8, const Ref& g
 
 /// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
 template <class Ref, class Table>
-__device__ __forceinline__ std::uint32_t insert_or_defer_arc(const warp_tile& tile, const Ref& g,
-                                                             const BatchPass& p, vertex_t x,
-                                                             const VertexEntry& e,
-                                                             std::uint32_t key, std::uint32_t value,
-                                                             unsigned& slab_failures) {
+__device__ __forceinline__ std::uint32_t insert_or_defer_arc(
+    const warp_tile& tile, const Ref& g, const BatchPass& p, vertex_t x, const VertexEntry& e,
+    std::uint32_t degree, std::uint32_t key, std::uint32_t value, unsigned& slab_failures) {
   bool deferred = false;
-  if (tile.thread_rank() == 0) deferred = defer_arc(g, p, x, e);
+  if (tile.thread_rank() == 0) deferred = defer_arc(g, p, x, e, degree);
   if (tile.shfl(deferred, 0)) return 0u;
   const std::uint32_t r =
       insert_arc(tile, Table(e.buckets, e.num_buckets, g.allocator()), key, value);
@@ -338,16 +337,46 @@ __device__ __forceinline__ std::uint32_t insert_or_defer_arc(const warp_tile& ti
   return r;
 }
 
+/// Per-block sums of a kernel's counters: one global atomic per block and counter instead of
+/// one per warp (every warp adds to the same few addresses, which serialise in L2).
+/// Counters k = 0 .. kCounters-1 go to consecutive 64-bit words target[k].
+template <int kCounters>
+struct BlockTally {
+  unsigned* shared;  // kCounters words of shared memory
+  __device__ explicit BlockTally(unsigned* s) : shared(s) {
+    if (threadIdx.x < kCounters) shared[threadIdx.x] = 0;
+    __syncthreads();
+  }
+  /// Warp-wide: adds the lanes' values to counter k.
+  __device__ void add(const warp_tile& tile, int k, unsigned value) {
+    const unsigned sum = __reduce_add_sync(0xFFFFFFFFu, value);
+    if (tile.thread_rank() == 0 && sum) atomicAdd(shared + k, sum);
+  }
+  /// Block-wide (every thread): adds counter k to target[k].
+  __device__ void flush(unsigned long long* target) {
+    __syncthreads();
+    if (threadIdx.x < kCounters && shared[threadIdx.x])
+      atomicAdd(target + threadIdx.x, static_cast<unsigned long long>(shared[threadIdx.x]));
+  }
+};
+
 // Pass 2 (the only pass unless weighted): classify, dedup, apply. State bits per owner as for
 // insert_prepared_kernel: 1 forward arc done, 2 it was new, 4 reverse arc done, 8 it was new.
+// Latency bound: an entry's loads (liveness, both table handles, degrees) are issued together
+// with its dedup claim, before anything depends on them, so an arc costs the round trips of
+// its table's slabs and CAS plus one, not a chain of five dependent loads first.
 template <class Adj, BatchOp kOp, bool kLastWins, int kItems>
 __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
+  __shared__ unsigned tally_words[4];
+  BlockTally<4> tally(tally_words);
   unsigned applied = 0, self = 0, dup = 0, ignored = 0, slab_failures = 0;
+  const bool check_degree = kOp == BatchOp::insert && p.resize_keys_per_bucket > 0;
   warp_stride_loop<kItems>(p.n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
     vertex_t u = 0, v = 0;
-    std::uint32_t st = 0;
+    std::uint32_t st = 0, du = 0, dv = 0;
     std::uint64_t entry = i;
     bool owner = false;
+    VertexEntry eu{}, ev{};
     if (active && p.retry_in) {
       const unsigned long long item = p.retry_in[i];
       entry = item >> 8;
@@ -355,24 +384,51 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
       u = p.src[entry];
       v = p.dst[entry];
       owner = classify_entry(g, p, u, v, self, ignored);  // true: it was an owner before
+      if (owner) {
+        eu = g.load_entry(u);
+        if (p.both) ev = g.load_entry(v);
+      }
     } else if (active) {
       u = p.src[i];
       v = p.dst[i];
-      if (classify_entry(g, p, u, v, self, ignored)) {
-        const std::uint64_t key = (std::uint64_t{u} << 32) | v;
-        if constexpr (kLastWins) {
-          owner = p.dedup.last[p.dedup.slot_of(key)] == i + 1;
-        } else {
-          bool first;
-          p.dedup.claim(key, &first);
-          owner = first;
+      const std::uint32_t nv = g.num_vertices();
+      if (u == v) {
+        ++self;
+      } else if (u >= nv || v >= nv) {
+        ++ignored;
+      } else {
+        if (p.both && u > v) {
+          const vertex_t t = u;
+          u = v;
+          v = t;
         }
-        dup += !owner;
+        // Everything the arc needs, loaded at once (wasted only for duplicates).
+        const bool live_u = g.live_flag(u), live_v = g.live_flag(v);
+        eu = g.load_entry(u);
+        if (p.both) ev = g.load_entry(v);
+        if (check_degree) {
+          du = *g.degree_ptr(u);
+          if (p.both) dv = *g.degree_ptr(v);
+        }
+        const std::uint64_t key = (std::uint64_t{u} << 32) | v;
+        bool first = false;
+        if constexpr (kLastWins) {
+          // Pass 1 claimed live edges only (slot_of must not look for another key).
+          if (live_u && live_v) first = p.dedup.last[p.dedup.slot_of(key)] == i + 1;
+        } else {
+          // An edge with a dead end point claims its slot too: harmless, the same key is dead
+          // in every entry, so it never decides ownership of a live edge.
+          p.dedup.claim(key, &first);
+        }
+        if (!(live_u && live_v)) {
+          ++ignored;
+        } else {
+          owner = first;
+          dup += !owner;
+        }
       }
     }
     const std::uint32_t value = (owner && p.values) ? p.values[entry] : 0u;
-    const VertexEntry eu = owner ? g.load_entry(u) : VertexEntry{};
-    const VertexEntry ev = (owner && p.both) ? g.load_entry(v) : VertexEntry{};
     std::uint32_t ns = st;
     unsigned warp_arcs = owner ? 3u : 0u;  // arcs (1 forward, 2 reverse) for the 32-lane loop
     if constexpr (!Adj::weighted) {
@@ -387,7 +443,8 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         std::uint32_t r = s0, left = 0;
         if constexpr (kOp == BatchOp::insert) {
           if (!(s0 & 1u)) {
-            const int o = insert_or_defer_arc8(t8, g, p, a, shfl_entry(t8, eu, s), b);
+            const int o =
+                insert_or_defer_arc8(t8, g, p, a, shfl_entry(t8, eu, s), t8.shfl(du, s), b);
             if (o < 0)
               left |= 1u;
             else
@@ -399,7 +456,8 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
             } else if (left) {
               left |= 2u;
             } else {
-              const int o = insert_or_defer_arc8(t8, g, p, b, shfl_entry(t8, ev, s), a);
+              const int o =
+                  insert_or_defer_arc8(t8, g, p, b, shfl_entry(t8, ev, s), t8.shfl(dv, s), a);
               if (o < 0)
                 left |= 2u;
               else
@@ -427,16 +485,17 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         const std::uint32_t val = tile.shfl(value, s);
         if ((arcs & 1u) && !(s0 & 1u))
           r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
-              tile, g, p, a, shfl_entry(tile, eu, s), b, val, slab_failures);
+              tile, g, p, a, shfl_entry(tile, eu, s), tile.shfl(du, s), b, val, slab_failures);
         if (p.both && (arcs & 2u) && !(s0 & 4u)) {
           // Both arcs are present or absent together: a set need not look at the reverse arc
           // of an edge found present (a map must, to assign its value).
           if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u))
             r |= 4u;
           else
-            r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
-                     tile, g, p, b, shfl_entry(tile, ev, s), a, val, slab_failures)
-                 << 2;
+            r |=
+                insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
+                    tile, g, p, b, shfl_entry(tile, ev, s), tile.shfl(dv, s), a, val, slab_failures)
+                << 2;
         }
       } else {
         const bool hit = g.table_at(shfl_entry(tile, eu, s)).erase(tile, b);
@@ -462,12 +521,13 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
     applied += fwd_new;
   });
   const warp_tile tile = this_warp();
-  warp_add(tile, &p.counters->applied, applied);
-  warp_add(tile, &p.counters->self_loops, self);
-  warp_add(tile, &p.counters->duplicates, dup);
-  warp_add(tile, &p.counters->ignored, ignored);
+  tally.add(tile, 0, applied);  // BatchCounters: applied, self_loops, duplicates, ignored
+  tally.add(tile, 1, self);
+  tally.add(tile, 2, dup);
+  tally.add(tile, 3, ignored);
   if (tile.thread_rank() == 0 && slab_failures)  // counted by the whole warp: > 0 matters
     atomicAdd(&p.counters->out_of_slabs, 1ull);
+  tally.flush(&p.counters->applied);
 }
 
 template <class Adj>
@@ -1040,8 +1100,11 @@ struct DynamicGraph<Adj>::Impl {
     return *batch_result;
   }
 
-  /// Entries per warp: fewer for small batches, so that enough warps are in flight (each warp
-  /// works through its entries one after another). WG_GRAPH_ITEMS_PER_WARP=4|8|32 overrides.
+  /// Entries per warp. A warp issues the loads of all its entries at once and then works
+  /// through them four at a time, so more entries per warp hide more latency; only batches too
+  /// small to fill the GPU with 32 per warp use 8 (measured on the H100, uniform and R-MAT
+  /// batches 2^16..2^22: 32 per warp beat 8 by 1.3-1.5x from 2^17 up, 8 won at 2^16).
+  /// WG_GRAPH_ITEMS_PER_WARP=4|8|32 overrides.
   int items_per_warp(std::uint64_t n) const {
     static const int forced = [] {
       const char* e = std::getenv("WG_GRAPH_ITEMS_PER_WARP");
@@ -1055,9 +1118,8 @@ struct DynamicGraph<Adj>::Impl {
       (void)cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
       return std::max<std::uint64_t>(1, std::uint64_t(sms) * threads / 32);
     }();
-    int items = 32;
-    while (items > 4 && n / items < 2 * resident_warps) items = items == 32 ? 8 : 4;
-    return items;
+    // 32 per warp once the batch has 8 entries per resident warp (H100: from 2^17 on).
+    return n >= 8 * resident_warps ? 32 : 8;
   }
 
   /// WG_GRAPH_TRACE=1: one line per direct batch on stderr (counts, retries, resizes, time).
@@ -1118,15 +1180,34 @@ struct DynamicGraph<Adj>::Impl {
     BatchCounters c = read_batch_counters(sc.counters);
     int pass = 0;
     bool resized = false;
+    double resize_ms = 0, grow_ms = 0;  // traced only
     unsigned long long slab_failures = 0;
     for (; c.retry[pass & 1]; ++pass) {
       // Owners left with arcs to do: deferred ones wait for their tables' rebuild, the others
       // for more slabs.
       if (c.resize && !resized) {
+        const auto r0 = trace_batches() ? std::chrono::steady_clock::now()
+                                        : std::chrono::steady_clock::time_point{};
         resize_listed(sc.resize, &sc.counters->resize, c.resize);
         resized = true;
+        if (trace_batches()) {
+          WG_CUDA_TRY(cudaStreamSynchronize(stream));
+          resize_ms =
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0)
+                  .count();
+        }
       }
-      if (c.out_of_slabs > slab_failures) grow_allocator();
+      if (c.out_of_slabs > slab_failures) {
+        const auto g0 = trace_batches() ? std::chrono::steady_clock::now()
+                                        : std::chrono::steady_clock::time_point{};
+        grow_allocator();
+        if (trace_batches()) {
+          WG_CUDA_TRY(cudaStreamSynchronize(stream));
+          grow_ms +=
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0)
+                  .count();
+        }
+      }
       slab_failures = c.out_of_slabs;
       BatchPass q = p;
       q.resize_keys_per_bucket = 0;  // nothing is deferred twice
@@ -1143,9 +1224,11 @@ struct DynamicGraph<Adj>::Impl {
       std::fprintf(
           stderr,
           "[batch %s n=%llu items/warp=%d] applied %llu dup %llu ignored %llu | "
-          "retry passes %d | resized %llu | slab failures %llu | %.3f ms\n",
+          "retry passes %d | resized %llu (%.3f ms) | slab failures %llu (grow %.3f ms, %u super "
+          "blocks) | %.3f ms\n",
           kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, c.applied,
-          c.duplicates, c.ignored, pass, c.resize, c.out_of_slabs,
+          c.duplicates, c.ignored, pass, c.resize, resize_ms, c.out_of_slabs, grow_ms,
+          alloc.num_super_blocks(),
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     r.applied = c.applied;

@@ -62,6 +62,8 @@ class DynamicGraphRef {
 
   __host__ __device__ std::uint32_t num_vertices() const { return num_vertices_; }
   __device__ bool is_live(vertex_t u) const { return u < num_vertices_ && live_[u]; }
+  /// is_live for an id known to be < num_vertices().
+  __device__ bool live_flag(vertex_t u) const { return live_[u] != 0; }
   __device__ std::uint32_t degree(vertex_t u) const { return degrees_[u]; }
   /// For the graph's own kernels (atomic degree updates).
   __device__ std::uint32_t* degree_ptr(vertex_t u) const { return degrees_ + u; }

@@ -115,6 +115,25 @@ TEST(Rmat, ScramblingIsABijectionOfTheUnscrambledGraph) {
   EXPECT_NE(fwd.at(0), 0u);  // the hub moved
 }
 
+// Batches drawn with another seed but the graph's scramble_seed share its id permutation (the
+// graph's hub is the batch's hub); without it the permutation changes with the seed.
+TEST(Rmat, ScrambleSeedFixesThePermutationAcrossSeeds) {
+  auto hub_of = [](std::uint64_t seed, std::uint64_t scramble_seed) {
+    RmatParams p;
+    p.scale = 12;
+    p.edge_factor = 8;
+    p.seed = seed;
+    p.scramble_seed = scramble_seed;
+    const auto e = wg::datasets::generate_rmat(p);
+    std::vector<std::uint32_t> deg(e.num_vertices);
+    for (std::size_t i = 0; i < e.size(); ++i) ++deg[e.src[i]];
+    return std::max_element(deg.begin(), deg.end()) - deg.begin();
+  };
+  EXPECT_EQ(hub_of(3, 77), hub_of(4, 77));
+  EXPECT_EQ(hub_of(3, 3), hub_of(3, 0));  // 0: the permutation follows the seed
+  EXPECT_NE(hub_of(3, 0), hub_of(4, 0));
+}
+
 TEST(Rmat, RejectsBadParameters) {
   RmatParams p;
   p.scale = 33;
