@@ -159,7 +159,10 @@ Core::Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint3
       value_bytes_(value_bytes),
       leaf_slots_(compressed ? 64u : 16u),
       simd_(resolve_simd(simd)),
-      ops_(ops_for(simd_, compressed, concurrent)) {
+      ops_(ops_for(simd_, compressed, concurrent)),
+      insert_fn_(ops_->insert),
+      erase_fn_(ops_->erase),
+      find_fn_(ops_->find) {
   if (max_leaves < 1) throw InvalidArgument("bstree: Options::max_leaves must be >= 1");
   const std::size_t max_inner = std::min<std::size_t>(std::size_t{max_leaves} / 4 + 64, kNoLeaf);
   inner_.reserve(sizeof(Inner), max_inner, "inner nodes");
@@ -214,12 +217,7 @@ std::atomic<unsigned> g_next_slot{0};
 thread_local unsigned t_slot = 0;  // 1-based counter slot of this thread, 0 = not yet assigned
 }  // namespace
 
-void Core::add_size(std::int64_t delta) {
-  if (!concurrent_) {  // one writer at a time: one counter, no thread-local lookup
-    counters_[0].n.store(counters_[0].n.load(std::memory_order_relaxed) + delta,
-                         std::memory_order_relaxed);
-    return;
-  }
+void Core::add_size_concurrent(std::int64_t delta) {
   unsigned slot = t_slot;
   if (slot == 0) slot = t_slot = g_next_slot.fetch_add(1, std::memory_order_relaxed) + 1;
   if (slot <= kCounterStripes) {
@@ -247,16 +245,8 @@ int Core::height() const {
   return static_cast<int>(root_.load(std::memory_order_acquire) >> 32) + 1;
 }
 
-bool Core::insert(std::uint64_t key, const void* value, bool assign) {
-  if (key == kMax64)
-    throw InvalidArgument("bstree: key 2^64-1 (kMaxKey) is reserved and cannot be inserted");
-  return ops_->insert(*this, key, value, assign);
-}
-bool Core::erase(std::uint64_t key) {
-  return ops_->erase(*this, key);
-}
-bool Core::find(std::uint64_t key, void* value_out) const {
-  return ops_->find(*this, key, value_out);
+void Core::throw_max_key() {
+  throw InvalidArgument("bstree: key 2^64-1 (kMaxKey) is reserved and cannot be inserted");
 }
 std::size_t Core::scan(ScanCursor& cursor, std::uint64_t* keys_out, void* values_out) const {
   if (cursor.done) return 0;

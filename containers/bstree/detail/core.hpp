@@ -63,9 +63,14 @@ class Core {
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;
 
-  bool insert(std::uint64_t key, const void* value, bool assign);
-  bool erase(std::uint64_t key);
-  bool find(std::uint64_t key, void* value_out) const;
+  // The three point operations dispatch straight to the chosen build (inline: one indirect call
+  // per operation, nothing else in front of it).
+  bool insert(std::uint64_t key, const void* value, bool assign) {
+    if (key == ~std::uint64_t{0}) throw_max_key();
+    return insert_fn_(*this, key, value, assign);
+  }
+  bool erase(std::uint64_t key) { return erase_fn_(*this, key); }
+  bool find(std::uint64_t key, void* value_out) const { return find_fn_(*this, key, value_out); }
   bool lower_bound(std::uint64_t key, std::uint64_t* out) const;
   /// Copies the next leaf's keys in [cursor.from, cursor.hi) (and their values) out; sets
   /// cursor.done when nothing can follow. Returns the number copied (may be 0 before done).
@@ -87,6 +92,10 @@ class Core {
   std::uint32_t leaf_slots_;  // 16, or 64 when compressed
   SimdPath simd_;
   const OpsTable* ops_;
+  bool (*insert_fn_)(Core&, std::uint64_t, const void*, bool);  // = ops_->insert, etc.
+  bool (*erase_fn_)(Core&, std::uint64_t);
+  bool (*find_fn_)(const Core&, std::uint64_t, void*);
+  [[noreturn]] static void throw_max_key();
   NodeArray inner_, leaf_keys_, leaf_meta_, leaf_values_;
   std::atomic<std::uint64_t> root_{0};  // node index | height-1 << 32 (0 = root is a leaf)
   std::atomic<std::uint32_t> inner_count_{0}, leaf_count_{0};
@@ -105,7 +114,15 @@ class Core {
   /// zero version) for the caller to write, as a split does.
   std::uint32_t alloc_leaf(bool init = true);
   std::uint32_t alloc_inner();  // throws CapacityError
-  void add_size(std::int64_t delta);
+  void add_size(std::int64_t delta) {
+    if (!concurrent_) {  // one writer at a time: one counter, no thread-local lookup
+      counters_[0].n.store(counters_[0].n.load(std::memory_order_relaxed) + delta,
+                           std::memory_order_relaxed);
+      return;
+    }
+    add_size_concurrent(delta);
+  }
+  void add_size_concurrent(std::int64_t delta);
 };
 
 }  // namespace wg::bstree::detail

@@ -322,8 +322,9 @@ inline std::uint64_t kernel_split64(const std::uint64_t* in, std::uint64_t* left
 /// dependent misses; overlapping consecutive inserts is where the time is). `Plain`: no other
 /// thread can read the leaf (single writer), so whole-block vector stores are fine.
 template <bool Plain, class T>
-inline void leaf_shift_insert(T* slots, unsigned char* values, std::uint32_t vb,
-                              std::uint64_t* bitmap, unsigned pos, T d, const void* value) {
+[[gnu::always_inline]] inline void leaf_shift_insert(T* slots, unsigned char* values,
+                                                     std::uint32_t vb, std::uint64_t* bitmap,
+                                                     unsigned pos, T d, const void* value) {
   constexpr unsigned kSlots = kLeafKeyBytes / sizeof(T);
   constexpr std::uint64_t kFull =
       kSlots == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kSlots) - 1;
@@ -393,7 +394,8 @@ inline void leaf_shift_insert(T* slots, unsigned char* values, std::uint32_t vb,
 /// Erase: slots [first, last] all hold the erased key (gaps, then the key itself at `last`); they
 /// all take the next slot's value (the filler after the last slot). Branch-free like the insert.
 template <bool Plain, class T>
-inline void leaf_erase_slots(T* slots, std::uint64_t* bitmap, unsigned first, unsigned last) {
+[[gnu::always_inline]] inline void leaf_erase_slots(T* slots, std::uint64_t* bitmap, unsigned first,
+                                                    unsigned last) {
   constexpr unsigned kSlots = kLeafKeyBytes / sizeof(T);
   const T next = last + 1 < kSlots ? ld(slots[(last + 1) % kSlots]) : static_cast<T>(~T{0});
   const std::uint64_t run = (~std::uint64_t{0} >> (63 - last)) & (~std::uint64_t{0} << first);
@@ -452,18 +454,23 @@ template <bool Compressed, bool Plain>
       !Compressed || f == kF64 || (key >= base && key - base <= format_max_delta(f));
   if (representable && count < nslots) {
     const unsigned pos = le;  // key absent: #(< key) == #(<= key)
-    switch (f) {
-      case kF16:
-        leaf_shift_insert<Plain>(reinterpret_cast<std::uint16_t*>(keys), values, vb, &bitmap, pos,
-                                 static_cast<std::uint16_t>(key - base), value);
-        break;
-      case kF32:
-        leaf_shift_insert<Plain>(reinterpret_cast<std::uint32_t*>(keys), values, vb, &bitmap, pos,
-                                 static_cast<std::uint32_t>(key - base), value);
-        break;
-      default:
-        leaf_shift_insert<Plain>(reinterpret_cast<std::uint64_t*>(keys), values, vb, &bitmap, pos,
-                                 key, value);
+    if constexpr (!Compressed) {
+      leaf_shift_insert<Plain>(reinterpret_cast<std::uint64_t*>(keys), values, vb, &bitmap, pos,
+                               key, value);
+    } else {
+      switch (f) {
+        case kF16:
+          leaf_shift_insert<Plain>(reinterpret_cast<std::uint16_t*>(keys), values, vb, &bitmap, pos,
+                                   static_cast<std::uint16_t>(key - base), value);
+          break;
+        case kF32:
+          leaf_shift_insert<Plain>(reinterpret_cast<std::uint32_t*>(keys), values, vb, &bitmap, pos,
+                                   static_cast<std::uint32_t>(key - base), value);
+          break;
+        default:
+          leaf_shift_insert<Plain>(reinterpret_cast<std::uint64_t*>(keys), values, vb, &bitmap, pos,
+                                   key, value);
+      }
     }
     st(m->bitmap, bitmap);
     st(m->count, count + 1);
@@ -725,18 +732,23 @@ bool erase_op(Core& c, std::uint64_t key) {
     }
     const unsigned first = leaf_count_lt<Compressed>(keys, f, base, key);
     std::uint64_t bitmap = ld(m->bitmap);
-    switch (f) {
-      case kF16:
-        leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint16_t*>(keys), &bitmap, first,
-                                             le - 1);
-        break;
-      case kF32:
-        leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint32_t*>(keys), &bitmap, first,
-                                             le - 1);
-        break;
-      default:
-        leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint64_t*>(keys), &bitmap, first,
-                                             le - 1);
+    if constexpr (!Compressed) {
+      leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint64_t*>(keys), &bitmap, first,
+                                           le - 1);
+    } else {
+      switch (f) {
+        case kF16:
+          leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint16_t*>(keys), &bitmap,
+                                               first, le - 1);
+          break;
+        case kF32:
+          leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint32_t*>(keys), &bitmap,
+                                               first, le - 1);
+          break;
+        default:
+          leaf_erase_slots<!Sync::kConcurrent>(reinterpret_cast<std::uint64_t*>(keys), &bitmap,
+                                               first, le - 1);
+      }
     }
     st(m->bitmap, bitmap);
     st(m->count, ld(m->count) - 1);
