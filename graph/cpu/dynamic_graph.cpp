@@ -76,8 +76,9 @@ DynamicGraph::DynamicGraph(std::uint64_t num_vertices, const GraphOptions& optio
 
 DynamicGraph::DynamicGraph(const GraphOptions& options) : options_(options) {
   threads_ = detail::resolve_threads(options.threads);
-  out_.reset(options_.weighted);
-  if (options_.directed) in_.reset(options_.weighted);
+  // One batch thread: nothing ever writes the trees concurrently, so they can drop OLC.
+  out_.reset(options_.weighted, threads_ == 1);
+  if (options_.directed) in_.reset(options_.weighted, threads_ == 1);
 }
 DynamicGraph::DynamicGraph(DynamicGraph&&) noexcept = default;
 DynamicGraph& DynamicGraph::operator=(DynamicGraph&&) noexcept = default;
@@ -86,6 +87,8 @@ DynamicGraph::~DynamicGraph() = default;
 void DynamicGraph::set_threads(unsigned threads) {
   options_.threads = threads;
   threads_ = detail::resolve_threads(threads);
+  out_.set_single_writer(threads_ == 1);
+  if (options_.directed) in_.set_single_writer(threads_ == 1);
 }
 
 std::uint32_t DynamicGraph::in_degree(vertex_t v) const noexcept {

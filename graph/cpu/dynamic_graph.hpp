@@ -20,7 +20,9 @@
 //
 // Concurrency. Batch operations run on `threads` threads over contiguous chunks of the sorted
 // batch; the BS-tree is thread-safe (optimistic lock coupling) and degrees are updated with
-// atomics. The graph object itself is NOT safe for concurrent calls: one batch at a time
+// atomics. With threads == 1 the trees are single-writer BS-trees (no version words, no atomic
+// read-modify-writes: faster single-threaded updates); set_threads switches the kind, moving
+// the arcs (O(arcs)). The graph object itself is NOT safe for concurrent calls: one batch at a time
 // (phase-concurrent, as the GPU graph); const methods may run concurrently with each other.
 //
 // Vertices. Ids are 0-based and below 2^31. num_vertices() is the id bound: one more than the
@@ -97,6 +99,8 @@ class DynamicGraph {
   bool directed() const noexcept { return options_.directed; }
   bool weighted() const noexcept { return options_.weighted; }
   unsigned threads() const noexcept { return threads_; }
+  /// Worker threads for later batches (0 = WG_CPU_THREADS or all cores). Going from 1 to more
+  /// threads or back rebuilds the trees in the other kind (see "Concurrency"): O(arcs).
   void set_threads(unsigned threads);
 
   // ---- building and batch updates ----------------------------------------------------------

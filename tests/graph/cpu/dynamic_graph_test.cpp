@@ -299,3 +299,43 @@ TEST(CpuGraph, BadInputIsRefused) {
 }
 
 }  // namespace
+
+// One batch thread gives single-writer trees; set_threads moves the arcs (and weights) between
+// the two tree kinds, and updates go on working in either.
+TEST(CpuGraph, SetThreadsSwitchesTreeKindAndKeepsArcs) {
+  for (bool weighted : {false, true}) {
+    for (bool directed : {false, true}) {
+      GraphOptions o;
+      o.threads = 1;
+      o.weighted = weighted;
+      o.directed = directed;
+      DynamicGraph g(o), model(GraphOptions{directed, weighted, 2});
+      wg::datasets::RmatParams p;
+      p.scale = 10;
+      p.edge_factor = 8;
+      EdgeList e = wg::datasets::generate_rmat(p);
+      if (weighted) {
+        e.weight.resize(e.size());
+        for (std::size_t i = 0; i < e.size(); ++i) e.weight[i] = static_cast<float>(i % 7);
+      }
+      g.build(e);
+      model.build(e);
+      for (unsigned threads : {3u, 1u, 2u}) {
+        g.set_threads(threads);
+        EdgeList b;
+        b.symmetric = e.symmetric;
+        for (std::size_t i = threads; i < e.size(); i += 5) {
+          b.src.push_back(e.dst[i]);
+          b.dst.push_back(e.src[i] ^ threads);
+          if (weighted) b.weight.push_back(static_cast<float>(threads));
+        }
+        EXPECT_EQ(g.insert_edges(b).applied, model.insert_edges(b).applied);
+        const EdgeList a = g.export_coo(), m = model.export_coo();
+        ASSERT_EQ(a.src, m.src);
+        ASSERT_EQ(a.dst, m.dst);
+        ASSERT_EQ(a.weight, m.weight);
+        EXPECT_EQ(g.degrees(), model.degrees());
+      }
+    }
+  }
+}
