@@ -402,13 +402,17 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
           u = v;
           v = t;
         }
-        // Everything the arc needs, loaded at once (wasted only for duplicates).
+        // Everything the arc needs, loaded at once (wasted only for duplicates). With table
+        // rebuilds on, each entry reserves its arcs in the degrees (given back below unless the
+        // arc turns out new): the values returned count the arcs of this batch that came first,
+        // so a hub of the batch is deferred once its table is full however many of its arcs
+        // are in flight (a plain load would show every one of them the degree before the batch).
         const bool live_u = g.live_flag(u), live_v = g.live_flag(v);
         eu = g.load_entry(u);
         if (p.both) ev = g.load_entry(v);
         if (check_degree) {
-          du = *g.degree_ptr(u);
-          if (p.both) dv = *g.degree_ptr(v);
+          du = atomicAdd(g.degree_ptr(u), 1u);
+          if (p.both) dv = atomicAdd(g.degree_ptr(v), 1u);
         }
         const std::uint64_t key = (std::uint64_t{u} << 32) | v;
         bool first = false;
@@ -425,6 +429,10 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         } else {
           owner = first;
           dup += !owner;
+        }
+        if (check_degree && !owner) {
+          atomicSub(g.degree_ptr(u), 1u);
+          if (p.both) atomicSub(g.degree_ptr(v), 1u);
         }
       }
     }
@@ -507,8 +515,13 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
     if (!owner) return;
     const bool fwd_new = (ns & 2u) && !(st & 2u), rev_new = (ns & 8u) && !(st & 8u);
     if constexpr (kOp == BatchOp::insert) {
-      if (fwd_new) atomicAdd(g.degree_ptr(u), 1u);
-      if (rev_new) atomicAdd(g.degree_ptr(v), 1u);
+      if (check_degree) {  // reserved with the loads: give back what was not added
+        if (!fwd_new) atomicSub(g.degree_ptr(u), 1u);
+        if (p.both && !rev_new) atomicSub(g.degree_ptr(v), 1u);
+      } else {
+        if (fwd_new) atomicAdd(g.degree_ptr(u), 1u);
+        if (rev_new) atomicAdd(g.degree_ptr(v), 1u);
+      }
       if (!(ns & 1u) || (p.both && !(ns & 4u)))
         p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = (entry << 8) | ns;
       else if (!(ns & 2u))
