@@ -204,7 +204,9 @@ bool find_op(const Core& cc, std::uint64_t key, void* value_out) {
       base = ld(m->base);
     }
     const unsigned le = leaf_count_lt<Compressed>(keys, f, base, key + 1);
-    const bool found = is_at(keys, f, base, le, key);
+    // Branches here, unlike is_at: a predicted branch lets the CPU run on to the next lookup
+    // before this leaf arrives (measured: the branch-free form made finds ~10% slower).
+    const bool found = le > 0 && decode_slot(keys, f, base, le - 1) == key;
     if (found && value_out && c.value_bytes_)
       copy_relaxed(value_out, leaf_values_at(c, leaf) + std::size_t{le - 1} * c.value_bytes_,
                    c.value_bytes_);
