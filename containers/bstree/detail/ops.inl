@@ -565,8 +565,27 @@ template <bool Compressed, class Sync>
   alignas(8) unsigned char vals[(kMaxLeafSlots + 1) * 64];
   LeafPlan plans[kMaxLeafSlots + 1];
   unsigned total;
-  // A full 64-bit leaf of a set (all 16 slots used, so no gaps) splits 9 + 8 in registers.
-  const bool vector_split = !Compressed && has_split64<Kernels> && c.value_bytes_ == 0;
+  // A full 64-bit leaf of a set (all 16 slots used, so no gaps) splits 9 + 8 in registers. In a
+  // compressed tree only when both halves stay 64-bit (each spans more than 32 bits), which is
+  // what plan_split would choose; the halves are computed first (the leaf is locked) to check.
+  bool vector_split = false;
+  unsigned split_pos = 0;
+  alignas(64) std::uint64_t split_left[16], split_right[16];
+  std::uint64_t split_sep = 0;
+  if constexpr (has_split64<Kernels>) {
+    if (c.value_bytes_ == 0) {
+      auto* lk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, leaf));
+      if constexpr (!Compressed) {
+        vector_split = true;
+        split_pos = Kernels::lt64(lk, key);
+      } else if (ld(m->format) == kF64 && ld(m->count) == 16) {
+        split_pos = Kernels::lt64(lk, key);
+        split_sep = kernel_split64<Kernels>(lk, split_left, split_right, split_pos, key);
+        vector_split = split_left[14] - split_left[0] > format_max_delta(kF32) &&
+                       split_right[14] - split_right[0] > format_max_delta(kF32);
+      }
+    }
+  }
   const unsigned parts =
       vector_split ? 2u : plan_split<Compressed>(c, leaf, key, value, all, vals, &total, plans);
   WG_BSTREE_TICK(t3);
@@ -600,19 +619,24 @@ template <bool Compressed, class Sync>
   const std::uint32_t vb = c.value_bytes_;
   std::uint64_t seps[kMaxLeafSlots];
   std::uint32_t after = ld(m->next);
-  if constexpr (!Compressed && has_split64<Kernels>) {
+  if constexpr (has_split64<Kernels>) {
     if (vector_split) {
       auto* lk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, leaf));
       auto* rk = reinterpret_cast<std::uint64_t*>(leaf_keys_at(c, fresh[1]));
-      const unsigned pos = Kernels::lt64(lk, key);
-      if constexpr (!Sync::kConcurrent) {
-        seps[0] = kernel_split64<Kernels>(lk, lk, rk, pos, key);
-      } else {  // readers may be reading the old leaf: relaxed stores
-        alignas(64) std::uint64_t left[16], right[16];
-        seps[0] = kernel_split64<Kernels>(lk, left, right, pos, key);
-        for (unsigned i = 0; i < 16; ++i) {
-          st(rk[i], right[i]);
-          st(lk[i], left[i]);
+      if constexpr (!Compressed && !Sync::kConcurrent) {  // in place
+        seps[0] = kernel_split64<Kernels>(lk, lk, rk, split_pos, key);
+      } else {
+        if constexpr (!Compressed)
+          split_sep = kernel_split64<Kernels>(lk, split_left, split_right, split_pos, key);
+        seps[0] = split_sep;
+        if constexpr (!Sync::kConcurrent) {
+          std::memcpy(rk, split_right, sizeof split_right);
+          std::memcpy(lk, split_left, sizeof split_left);
+        } else {  // readers may be reading the old leaf: relaxed stores
+          for (unsigned i = 0; i < 16; ++i) {
+            st(rk[i], split_right[i]);
+            st(lk[i], split_left[i]);
+          }
         }
       }
       LeafMeta* nm = leaf_meta_at(c, fresh[1]);
