@@ -139,9 +139,10 @@ struct Kernels {
   }
   // One leaf's new key block after an insert (see leaf_shift_insert): slot i takes slot i-1
   // (bit i of take_left), slot i+1 (bit i of take_right) or itself, then d goes to `target`.
-  // Two permutes, no branch. `out` may be `in`.
-  static void shift64(const std::uint64_t* in, std::uint64_t* out, std::uint32_t take_left,
-                      std::uint32_t take_right, unsigned target, std::uint64_t d) {
+  // Per 128-byte block of 16, 32 or 64 slots: two two-source permutes and two masked moves, no
+  // branch. `out` may be `in`.
+  static void shift(const std::uint64_t* in, std::uint64_t* out, std::uint64_t take_left,
+                    std::uint64_t take_right, unsigned target, std::uint64_t d) {
     const __m512i x0 = _mm512_load_si512(in);
     const __m512i x1 = _mm512_load_si512(in + 8);
     const __m512i one = _mm512_set1_epi64(1);
@@ -152,13 +153,51 @@ struct Kernels {
     i0 = _mm512_mask_add_epi64(i0, static_cast<__mmask8>(take_right), i0, one);
     i1 = _mm512_mask_add_epi64(i1, static_cast<__mmask8>(take_right >> 8), i1, one);
     const __m512i dk = _mm512_set1_epi64(static_cast<long long>(d));
-    const std::uint32_t at = std::uint32_t{1} << target;
-    const __m512i y0 =
-        _mm512_mask_mov_epi64(_mm512_permutex2var_epi64(x0, i0, x1), static_cast<__mmask8>(at), dk);
-    const __m512i y1 = _mm512_mask_mov_epi64(_mm512_permutex2var_epi64(x0, i1, x1),
-                                             static_cast<__mmask8>(at >> 8), dk);
-    _mm512_store_si512(out, y0);
-    _mm512_store_si512(out + 8, y1);
+    const std::uint64_t at = std::uint64_t{1} << target;
+    _mm512_store_si512(out, _mm512_mask_mov_epi64(_mm512_permutex2var_epi64(x0, i0, x1),
+                                                  static_cast<__mmask8>(at), dk));
+    _mm512_store_si512(out + 8, _mm512_mask_mov_epi64(_mm512_permutex2var_epi64(x0, i1, x1),
+                                                      static_cast<__mmask8>(at >> 8), dk));
+  }
+  static void shift(const std::uint32_t* in, std::uint32_t* out, std::uint64_t take_left,
+                    std::uint64_t take_right, unsigned target, std::uint32_t d) {
+    const __m512i x0 = _mm512_load_si512(in);
+    const __m512i x1 = _mm512_load_si512(in + 16);
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i i0 = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(16));
+    i0 = _mm512_mask_sub_epi32(i0, static_cast<__mmask16>(take_left), i0, one);
+    i1 = _mm512_mask_sub_epi32(i1, static_cast<__mmask16>(take_left >> 16), i1, one);
+    i0 = _mm512_mask_add_epi32(i0, static_cast<__mmask16>(take_right), i0, one);
+    i1 = _mm512_mask_add_epi32(i1, static_cast<__mmask16>(take_right >> 16), i1, one);
+    const __m512i dk = _mm512_set1_epi32(static_cast<int>(d));
+    const std::uint64_t at = std::uint64_t{1} << target;
+    _mm512_store_si512(out, _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(x0, i0, x1),
+                                                  static_cast<__mmask16>(at), dk));
+    _mm512_store_si512(out + 16, _mm512_mask_mov_epi32(_mm512_permutex2var_epi32(x0, i1, x1),
+                                                       static_cast<__mmask16>(at >> 16), dk));
+  }
+  static void shift(const std::uint16_t* in, std::uint16_t* out, std::uint64_t take_left,
+                    std::uint64_t take_right, unsigned target, std::uint16_t d) {
+    alignas(64) static constexpr std::uint16_t kIota[64] = {
+        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+        22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+        44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
+    const __m512i x0 = _mm512_load_si512(in);
+    const __m512i x1 = _mm512_load_si512(in + 32);
+    const __m512i one = _mm512_set1_epi16(1);
+    __m512i i0 = _mm512_load_si512(kIota);
+    __m512i i1 = _mm512_load_si512(kIota + 32);
+    i0 = _mm512_mask_sub_epi16(i0, static_cast<__mmask32>(take_left), i0, one);
+    i1 = _mm512_mask_sub_epi16(i1, static_cast<__mmask32>(take_left >> 32), i1, one);
+    i0 = _mm512_mask_add_epi16(i0, static_cast<__mmask32>(take_right), i0, one);
+    i1 = _mm512_mask_add_epi16(i1, static_cast<__mmask32>(take_right >> 32), i1, one);
+    const __m512i dk = _mm512_set1_epi16(static_cast<short>(d));
+    const std::uint64_t at = std::uint64_t{1} << target;
+    _mm512_store_si512(out, _mm512_mask_mov_epi16(_mm512_permutex2var_epi16(x0, i0, x1),
+                                                  static_cast<__mmask32>(at), dk));
+    _mm512_store_si512(out + 32, _mm512_mask_mov_epi16(_mm512_permutex2var_epi16(x0, i1, x1),
+                                                       static_cast<__mmask32>(at >> 32), dk));
   }
   // Split of a full leaf (16 sorted keys, no gaps) plus `key`, which goes at position `pos`
   // (= keys < key): the 17 keys a[0..17) go 9 to `left` and 8 to `right`, spread like
@@ -193,14 +232,30 @@ struct Kernels {
     _mm512_store_si512(right + 8, r1);
     return sep;
   }
-  // The 16 x 64-bit block with the slots in `mask` set to `value` (an erase). `out` may be `in`.
-  static void fill64(const std::uint64_t* in, std::uint64_t* out, std::uint32_t mask,
-                     std::uint64_t value) {
+  // The block with the slots in `mask` set to `value` (an erase). `out` may be `in`.
+  static void fill(const std::uint64_t* in, std::uint64_t* out, std::uint64_t mask,
+                   std::uint64_t value) {
     const __m512i v = _mm512_set1_epi64(static_cast<long long>(value));
     _mm512_store_si512(
         out, _mm512_mask_mov_epi64(_mm512_load_si512(in), static_cast<__mmask8>(mask), v));
     _mm512_store_si512(out + 8, _mm512_mask_mov_epi64(_mm512_load_si512(in + 8),
                                                       static_cast<__mmask8>(mask >> 8), v));
+  }
+  static void fill(const std::uint32_t* in, std::uint32_t* out, std::uint64_t mask,
+                   std::uint32_t value) {
+    const __m512i v = _mm512_set1_epi32(static_cast<int>(value));
+    _mm512_store_si512(
+        out, _mm512_mask_mov_epi32(_mm512_load_si512(in), static_cast<__mmask16>(mask), v));
+    _mm512_store_si512(out + 16, _mm512_mask_mov_epi32(_mm512_load_si512(in + 16),
+                                                       static_cast<__mmask16>(mask >> 16), v));
+  }
+  static void fill(const std::uint16_t* in, std::uint16_t* out, std::uint64_t mask,
+                   std::uint16_t value) {
+    const __m512i v = _mm512_set1_epi16(static_cast<short>(value));
+    _mm512_store_si512(
+        out, _mm512_mask_mov_epi16(_mm512_load_si512(in), static_cast<__mmask32>(mask), v));
+    _mm512_store_si512(out + 32, _mm512_mask_mov_epi16(_mm512_load_si512(in + 32),
+                                                       static_cast<__mmask32>(mask >> 32), v));
   }
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>

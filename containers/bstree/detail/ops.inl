@@ -278,27 +278,24 @@ std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, vo
 // ---- writers
 // --------------------------------------------------------------------------------------
 
-/// Whether the ISA build has a vector kernel for the 16 x 64-bit leaf shift (else the portable
-/// mask-arithmetic loop below is used).
-template <class K>
-inline constexpr bool has_shift64 = requires {
-  &K::shift64;
+/// Whether the ISA build has vector kernels for a leaf of T slots: the shift of an insert and the
+/// fill of an erase (else the portable mask-arithmetic loops below are used).
+template <class K, class T>
+inline constexpr bool has_shift = requires(const T* in, T* out) {
+  K::shift(in, out, std::uint64_t{}, std::uint64_t{}, 0u, T{});
 };
 template <class K, class T>
-inline void kernel_shift64(const T* in, T* out, std::uint32_t take_left, std::uint32_t take_right,
-                           unsigned target, T d) {
-  K::shift64(reinterpret_cast<const std::uint64_t*>(in), reinterpret_cast<std::uint64_t*>(out),
-             take_left, take_right, target, static_cast<std::uint64_t>(d));
+inline constexpr bool has_fill = requires(const T* in, T* out) {
+  K::fill(in, out, std::uint64_t{}, T{});
+};
+template <class K, class T>
+inline void kernel_shift(const T* in, T* out, std::uint64_t take_left, std::uint64_t take_right,
+                         unsigned target, T d) {
+  K::shift(in, out, take_left, take_right, target, d);
 }
-
-template <class K>
-inline constexpr bool has_fill64 = requires {
-  &K::fill64;
-};
 template <class K, class T>
-inline void kernel_fill64(const T* in, T* out, std::uint32_t mask, T value) {
-  K::fill64(reinterpret_cast<const std::uint64_t*>(in), reinterpret_cast<std::uint64_t*>(out), mask,
-            static_cast<std::uint64_t>(value));
+inline void kernel_fill(const T* in, T* out, std::uint64_t mask, T value) {
+  K::fill(in, out, mask, value);
 }
 
 /// Vector split of a full 16 x 64-bit leaf plus one key (see Kernels::split64 in ops.cpp): the
@@ -348,15 +345,13 @@ template <bool Plain, class T>
   const std::uint64_t take_right =
       ((std::uint64_t{1} << ((pos - 1) & 63)) - 1) & ~((std::uint64_t{1} << j) - 1) & ~rm;
   const unsigned target = pos - 1 + static_cast<unsigned>(right);
-  if constexpr (sizeof(T) == 8 && has_shift64<Kernels>) {
+  if constexpr (has_shift<Kernels, T>) {
     if constexpr (Plain) {
-      kernel_shift64<Kernels>(slots, slots, static_cast<std::uint32_t>(take_left),
-                              static_cast<std::uint32_t>(take_right), target, d);
+      kernel_shift<Kernels>(slots, slots, take_left, take_right, target, d);
     } else {
-      alignas(64) std::uint64_t out[16];
-      kernel_shift64<Kernels>(slots, out, static_cast<std::uint32_t>(take_left),
-                              static_cast<std::uint32_t>(take_right), target, d);
-      for (unsigned i = 0; i < 16; ++i) st(slots[i], static_cast<T>(out[i]));
+      alignas(64) T out[kSlots];
+      kernel_shift<Kernels>(slots, out, take_left, take_right, target, d);
+      for (unsigned i = 0; i < kSlots; ++i) st(slots[i], out[i]);
     }
   } else {
     alignas(64) T buf[kSlots + 2];  // buf[i + 1] = slot i, padded on both sides
@@ -401,13 +396,13 @@ template <bool Plain, class T>
   constexpr unsigned kSlots = kLeafKeyBytes / sizeof(T);
   const T next = last + 1 < kSlots ? ld(slots[(last + 1) % kSlots]) : static_cast<T>(~T{0});
   const std::uint64_t run = (~std::uint64_t{0} >> (63 - last)) & (~std::uint64_t{0} << first);
-  if constexpr (sizeof(T) == 8 && has_fill64<Kernels>) {
+  if constexpr (has_fill<Kernels, T>) {
     if constexpr (Plain) {
-      kernel_fill64<Kernels>(slots, slots, static_cast<std::uint32_t>(run), next);
+      kernel_fill<Kernels>(slots, slots, run, next);
     } else {
-      alignas(64) std::uint64_t out[16];
-      kernel_fill64<Kernels>(slots, out, static_cast<std::uint32_t>(run), next);
-      for (unsigned i = 0; i < 16; ++i) st(slots[i], static_cast<T>(out[i]));
+      alignas(64) T out[kSlots];
+      kernel_fill<Kernels>(slots, out, run, next);
+      for (unsigned i = 0; i < kSlots; ++i) st(slots[i], out[i]);
     }
   } else {
     for (unsigned i = 0; i < kSlots; ++i) {
