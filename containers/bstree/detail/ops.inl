@@ -110,7 +110,8 @@ inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t
   unsigned level = static_cast<unsigned>(rw >> 32);
   if (level == 0) {
     const std::uint32_t v = Sync::load(leaf_meta_at(c, index)->version);
-    if ((v & 1) || c.root_.load(std::memory_order_acquire) != rw) return false;
+    if ((v & 1) || (Sync::kConcurrent && c.root_.load(std::memory_order_acquire) != rw))
+      return false;
     *leaf = index;
     *lv = v;
     *parent_out = nullptr;
@@ -118,7 +119,8 @@ inline bool descend(Core& c, std::uint64_t key, unsigned min_free, std::uint32_t
   }
   Inner* node = inner_at(c, index);
   std::uint32_t v = Sync::load(node->version);
-  if ((v & 1) || c.root_.load(std::memory_order_acquire) != rw) return false;
+  // (A single writer cannot have changed the root since we read it.)
+  if ((v & 1) || (Sync::kConcurrent && c.root_.load(std::memory_order_acquire) != rw)) return false;
   if (Writer && min_free && kInnerChildren - inner_children(node) < min_free) {
     if (!Sync::validate(node->version, v) || !Sync::upgrade(node->version, v)) return false;
     try {
