@@ -87,6 +87,94 @@ struct Kernels {
     }
     return n / 2;  // two mask bits per 16-bit lane
   }
+  // Leaf update kernels (see the AVX-512 ones): one 256-bit vector per 32/sizeof(T) slots; a
+  // slot's left and right neighbours come from unaligned loads of a padded copy, the per-slot
+  // choices from the mask bits spread to lanes (AND with the lane's bit, compare equal).
+  template <class T>
+  static __m256i lane_mask(std::uint64_t bits) {
+    if constexpr (sizeof(T) == 8) {
+      const __m256i b = _mm256_setr_epi64x(1, 2, 4, 8);
+      return _mm256_cmpeq_epi64(
+          _mm256_and_si256(_mm256_set1_epi64x(static_cast<long long>(bits & 0xF)), b), b);
+    } else if constexpr (sizeof(T) == 4) {
+      const __m256i b = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+      return _mm256_cmpeq_epi32(
+          _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits & 0xFF)), b), b);
+    } else {
+      const __m256i b = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096,
+                                          8192, 16384, static_cast<short>(0x8000));
+      return _mm256_cmpeq_epi16(
+          _mm256_and_si256(_mm256_set1_epi16(static_cast<short>(bits & 0xFFFF)), b), b);
+    }
+  }
+  template <class T>
+  static __m256i broadcast(T v) {
+    if constexpr (sizeof(T) == 8)
+      return _mm256_set1_epi64x(static_cast<long long>(v));
+    else if constexpr (sizeof(T) == 4)
+      return _mm256_set1_epi32(static_cast<int>(v));
+    else
+      return _mm256_set1_epi16(static_cast<short>(v));
+  }
+  template <class T>
+  static void shift_impl(const T* in, T* out, std::uint64_t take_left, std::uint64_t take_right,
+                         unsigned target, T d) {
+    constexpr unsigned kLanes = 32 / sizeof(T), kSlots = 128 / sizeof(T);
+    alignas(32) T buf[kSlots + 2 * kLanes];  // buf[kLanes + i] = slot i
+    const __m256i zero = _mm256_setzero_si256();
+    _mm256_store_si256(reinterpret_cast<__m256i*>(buf), zero);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(buf + kLanes + kSlots), zero);
+    for (unsigned k = 0; k < 4; ++k)
+      _mm256_store_si256(reinterpret_cast<__m256i*>(buf + kLanes + k * kLanes),
+                         _mm256_load_si256(reinterpret_cast<const __m256i*>(in + k * kLanes)));
+    const __m256i vd = broadcast<T>(d);
+    const std::uint64_t at = std::uint64_t{1} << target;
+    for (unsigned k = 0; k < 4; ++k) {
+      const T* p = buf + kLanes + k * kLanes;
+      const __m256i cur = _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
+      const __m256i lft = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p - 1));
+      const __m256i rgt = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+      const unsigned sh = k * kLanes;
+      __m256i v = _mm256_blendv_epi8(cur, lft, lane_mask<T>(take_left >> sh));
+      v = _mm256_blendv_epi8(v, rgt, lane_mask<T>(take_right >> sh));
+      v = _mm256_blendv_epi8(v, vd, lane_mask<T>(at >> sh));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(out + k * kLanes), v);
+    }
+  }
+  template <class T>
+  static void fill_impl(const T* in, T* out, std::uint64_t mask, T value) {
+    constexpr unsigned kLanes = 32 / sizeof(T);
+    const __m256i v = broadcast<T>(value);
+    for (unsigned k = 0; k < 4; ++k) {
+      const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(in + k * kLanes));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(out + k * kLanes),
+                         _mm256_blendv_epi8(x, v, lane_mask<T>(mask >> (k * kLanes))));
+    }
+  }
+  static void shift(const std::uint64_t* in, std::uint64_t* out, std::uint64_t take_left,
+                    std::uint64_t take_right, unsigned target, std::uint64_t d) {
+    shift_impl(in, out, take_left, take_right, target, d);
+  }
+  static void shift(const std::uint32_t* in, std::uint32_t* out, std::uint64_t take_left,
+                    std::uint64_t take_right, unsigned target, std::uint32_t d) {
+    shift_impl(in, out, take_left, take_right, target, d);
+  }
+  static void shift(const std::uint16_t* in, std::uint16_t* out, std::uint64_t take_left,
+                    std::uint64_t take_right, unsigned target, std::uint16_t d) {
+    shift_impl(in, out, take_left, take_right, target, d);
+  }
+  static void fill(const std::uint64_t* in, std::uint64_t* out, std::uint64_t mask,
+                   std::uint64_t value) {
+    fill_impl(in, out, mask, value);
+  }
+  static void fill(const std::uint32_t* in, std::uint32_t* out, std::uint64_t mask,
+                   std::uint32_t value) {
+    fill_impl(in, out, mask, value);
+  }
+  static void fill(const std::uint16_t* in, std::uint16_t* out, std::uint64_t mask,
+                   std::uint16_t value) {
+    fill_impl(in, out, mask, value);
+  }
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
 }  // namespace wg::bstree::detail::isa_avx2

@@ -355,27 +355,13 @@ template <bool Plain, class T>
       kernel_shift<Kernels>(slots, out, take_left, take_right, target, d);
       for (unsigned i = 0; i < kSlots; ++i) st(slots[i], out[i]);
     }
-  } else {
-    alignas(64) T buf[kSlots + 2];  // buf[i + 1] = slot i, padded on both sides
-    buf[0] = 0;
-    buf[kSlots + 1] = 0;
-    if constexpr (Plain) {
-      std::memcpy(buf + 1, slots, kLeafKeyBytes);
+  } else {  // no vector kernel (scalar build): move just the run up to the gap
+    if (right) {
+      for (unsigned i = j; i > pos; --i) st(slots[i], ld(slots[i - 1]));
     } else {
-      for (unsigned i = 0; i < kSlots; ++i) buf[i + 1] = ld(slots[i]);
+      for (unsigned i = j; i + 1 < pos; ++i) st(slots[i], ld(slots[i + 1]));
     }
-    for (unsigned i = 0; i < kSlots; ++i) {
-      const T l = static_cast<T>(T{0} - static_cast<T>((take_left >> i) & 1));
-      const T r = static_cast<T>(T{0} - static_cast<T>((take_right >> i) & 1));
-      const T t = static_cast<T>(T{0} - static_cast<T>(i == target));
-      const T v = static_cast<T>((buf[i] & l) | (buf[i + 2] & r) | (buf[i + 1] & ~(l | r)));
-      buf[i] = static_cast<T>((d & t) | (v & ~t));  // buf[i] is not read again
-    }
-    if constexpr (Plain) {
-      std::memcpy(slots, buf, kLeafKeyBytes);
-    } else {
-      for (unsigned i = 0; i < kSlots; ++i) st(slots[i], buf[i]);
-    }
+    st(slots[target], d);
   }
   *bitmap |= std::uint64_t{1} << j;
   if (vb) {  // maps: move the values the same way (rarely more than a few)
@@ -407,15 +393,7 @@ template <bool Plain, class T>
       for (unsigned i = 0; i < kSlots; ++i) st(slots[i], out[i]);
     }
   } else {
-    for (unsigned i = 0; i < kSlots; ++i) {
-      const T m = static_cast<T>(T{0} - static_cast<T>((run >> i) & 1));
-      const T v = Plain ? slots[i] : ld(slots[i]);
-      const T w = static_cast<T>((next & m) | (v & ~m));
-      if constexpr (Plain)
-        slots[i] = w;
-      else
-        st(slots[i], w);
-    }
+    for (unsigned i = first; i <= last; ++i) st(slots[i], next);
   }
   *bitmap &= ~(std::uint64_t{1} << last);
 }
