@@ -281,7 +281,7 @@ std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, vo
 // --------------------------------------------------------------------------------------
 
 /// Whether the ISA build has vector kernels for a leaf of T slots: the shift of an insert and the
-/// fill of an erase (else the portable mask-arithmetic loops below are used).
+/// fill of an erase (AVX-512, AVX2; the scalar build moves just the affected run instead).
 template <class K, class T>
 inline constexpr bool has_shift = requires(const T* in, T* out) {
   K::shift(in, out, std::uint64_t{}, std::uint64_t{}, 0u, T{});
@@ -317,10 +317,10 @@ inline std::uint64_t kernel_split64(const std::uint64_t* in, std::uint64_t* left
 
 /// Inserts d at position pos (= number of slots < d; d absent, the leaf has a gap) by shifting
 /// toward the nearest gap at or above pos, else the nearest below. Branch-free on the keys: the
-/// new key block is computed as a whole (each slot takes its own value, its left or its right
-/// neighbour's, or d) and stored back, so a mispredicted branch on data that has just missed the
-/// cache does not stop the CPU from running ahead into the next operation (an insert is two
-/// dependent misses; overlapping consecutive inserts is where the time is). `Plain`: no other
+/// new key block is computed as a whole by a vector kernel (each slot takes its own value, its left
+/// or its right neighbour's, or d) and stored back, so a mispredicted branch on data that has just
+/// missed the cache does not stop the CPU from running ahead into the next operation (an insert is
+/// two dependent misses; overlapping consecutive inserts is where the time is). `Plain`: no other
 /// thread can read the leaf (single writer), so whole-block vector stores are fine.
 template <bool Plain, class T>
 [[gnu::always_inline]] inline void leaf_shift_insert(T* slots, unsigned char* values,
@@ -377,7 +377,7 @@ template <bool Plain, class T>
 }
 
 /// Erase: slots [first, last] all hold the erased key (gaps, then the key itself at `last`); they
-/// all take the next slot's value (the filler after the last slot). Branch-free like the insert.
+/// all take the next slot's value (the filler after the last slot). Branch-free with a kernel.
 template <bool Plain, class T>
 [[gnu::always_inline]] inline void leaf_erase_slots(T* slots, std::uint64_t* bitmap, unsigned first,
                                                     unsigned last) {
