@@ -10,10 +10,12 @@
 // Allocation (warp-cooperative, lock-free): the warp starts on a memory block chosen by hashing
 // its warp id and the clock, reads the block's 32 bitmap words, picks a lane with a free bit
 // (ballot; the start lane and bit are rotated by the hash to spread warps apart) and claims the
-// bit with atomicOr; on a lost race it retries with the word atomicOr returned. A warp's view
-// of a block only gains bits, so each block is left after at most 1024 failed claims, and after
-// every block has been visited once the allocator is exhausted: allocate() returns kNullSlab and
-// sets the device-side exhausted flag (read by SlabAllocator::exhausted()). Never a hang.
+// bit with atomicOr; on a lost race it retries with the word atomicOr returned. A full block
+// sends the warp to another hashed block (8 times), then to the next block in order. A warp's
+// view of a block only gains bits, so each block is left after at most 1024 failed claims, and
+// after every block has been visited once the allocator is exhausted: allocate() returns
+// kNullSlab and sets the device-side exhausted flag (read by SlabAllocator::exhausted()); later
+// calls fail at once until clear_exhausted(). Never a hang.
 // The slab it returns is filled with the empty pattern (all ones) by the warp.
 //
 // Growth: SlabAllocator::grow() adds super blocks between kernels (up to max_super_blocks);

@@ -10,6 +10,8 @@
 #include <numeric>
 #include <string>
 
+#include <cub/device/device_scan.cuh>
+
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/warp_primitives.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
@@ -225,11 +227,22 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
 
 enum class BatchOp { insert, erase };
 
+/// Outcome of one rebuild, in device memory (zeroed before it).
+struct RebuildStatus {
+  unsigned long long ok;            ///< 1: room claimed, tables rebuilt (unless `failed`)
+  unsigned long long base;          ///< first arena slab of this rebuild
+  unsigned long long keys;          ///< keys listed
+  unsigned long long failed;        ///< re-inserts that found no free slab (old tables kept)
+  unsigned long long need_buckets;  ///< > 0: not done for lack of arena (or key scratch) room
+  unsigned long long need_keys;
+};
+
 struct BatchCounters {
   unsigned long long applied, self_loops, duplicates, ignored;  // in this order (BlockTally)
   unsigned long long resize;        ///< vertices listed for a rebuild (tables at their limit)
   unsigned long long retry[2];      ///< owners with arcs left to do, per retry pass parity
   unsigned long long out_of_slabs;  ///< arcs that found the allocator exhausted
+  RebuildStatus rebuild;            ///< the batch's table rebuild, if any
 };
 
 struct BatchPass {
@@ -371,7 +384,15 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
   BlockTally<4> tally(tally_words);
   unsigned applied = 0, self = 0, dup = 0, ignored = 0, slab_failures = 0;
   const bool check_degree = kOp == BatchOp::insert && p.resize_keys_per_bucket > 0;
+  // A retry pass after a table rebuild that could not be done (arena too small, slabs
+  // exhausted) holds every owner back for the next pass: the host grows what was missing and
+  // runs the rebuild again, so deferred arcs never land in the chains they were deferred from.
+  const bool hold = p.retry_in && (p.counters->rebuild.need_buckets | p.counters->rebuild.failed);
   warp_stride_loop<kItems>(p.n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    if (active && hold) {
+      p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = p.retry_in[i];
+      active = false;
+    }
     vertex_t u = 0, v = 0;
     std::uint32_t st = 0, du = 0, dv = 0;
     std::uint64_t entry = i;
@@ -715,14 +736,14 @@ __global__ void clear_vertices_kernel(DynamicGraphRef<Adj> g, const vertex_t* id
   }
 }
 
-// ---- table resizing (before a batch is inserted) -------------------------------------------
-
-struct ResizeItem {
-  vertex_t vertex;
-  std::uint32_t buckets;      // new bucket count
-  std::uint32_t old_buckets;  // current bucket count
-  std::uint32_t degree;       // keys now in the table
-};
+// ---- table rebuilds, planned on the device -------------------------------------------------
+// A table whose keys plus the arcs waiting for it pass max_load_factor x its buckets is rebuilt
+// with enough buckets for lf. Everything runs on the device, stream-ordered, with no host round
+// trip: plan sizes per listed vertex, prefix sums (CUB), claim room in the bucket arena, list the
+// old keys (one warp per OLD bucket: a hub's buckets spread over the GPU), insert them into the
+// new tables (all warps), switch the handles and free the old overflow slabs. When the arena or
+// the key scratch lacks room the tables stay as they are (arcs go into the old chains) and the
+// status says how much was needed, so the host grows them for the next time.
 
 // incoming[x] += arcs of the batch into x's table; the first to touch x lists it.
 __global__ void incoming_kernel(const std::uint64_t* keys, std::uint64_t m, unsigned bits,
@@ -741,64 +762,99 @@ __global__ void incoming_kernel(const std::uint64_t* keys, std::uint64_t m, unsi
   });
 }
 
-__global__ void plan_resize_kernel(const vertex_t* touched, const unsigned long long* num_touched,
-                                   std::uint32_t* incoming, const std::uint32_t* degrees,
-                                   const VertexEntry* vertices, double max_lf, double lf,
-                                   unsigned capacity, ResizeItem* items,
-                                   unsigned long long* num_items) {
-  const std::uint64_t t = *num_touched;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < t;
+// Per listed vertex i < m (zeros from *num_listed up to m inclusive, for the exclusive scans):
+// new and old bucket counts and keys of the tables to rebuild (0 for the others).
+__global__ void plan_rebuild_kernel(const vertex_t* listed, const unsigned long long* num_listed,
+                                    std::uint64_t m, const std::uint32_t* incoming,
+                                    const std::uint32_t* degrees, const VertexEntry* vertices,
+                                    double max_lf, double lf, unsigned capacity,
+                                    std::uint64_t* new_buckets, std::uint64_t* old_buckets,
+                                    std::uint64_t* keys) {
+  const std::uint64_t t = *num_listed;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i <= m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const vertex_t x = touched[i];
-    const double need = static_cast<double>(degrees[x]) + incoming[x];
-    incoming[x] = 0;  // leave the array zeroed for the next batch
-    const std::uint32_t nb = vertices[x].num_buckets;
-    if (need > fmax(max_lf, 2 * lf) * capacity * nb) {  // never resize to the same size
-      const double b = ceil(need / (lf * capacity));
-      items[atomicAdd(num_items, 1ull)] = {x, static_cast<std::uint32_t>(b < 1 ? 1 : b), nb,
-                                           degrees[x]};
+    std::uint64_t nb = 0, ob = 0, k = 0;
+    if (i < t) {
+      const vertex_t x = listed[i];
+      const double need = static_cast<double>(degrees[x]) + incoming[x];
+      const std::uint32_t cur = vertices[x].num_buckets;
+      if (need > fmax(max_lf, 2 * lf) * capacity * cur) {  // never rebuild at the same size
+        const double want = ceil(need / (lf * capacity));
+        nb = want < 1 ? 1 : static_cast<std::uint64_t>(want);
+        ob = cur;
+        k = degrees[x];
+      }
     }
+    new_buckets[i] = nb;
+    old_buckets[i] = ob;
+    keys[i] = k;
   }
 }
 
-// Lists the keys of the tables being resized: one warp per OLD bucket (a hub's buckets are
-// spread over many warps), positions claimed with one atomic per slab.
+// One thread: claims the rebuild's buckets in the arena when they and its keys fit.
+__global__ void claim_rebuild_kernel(const std::uint64_t* new_off, const std::uint64_t* key_off,
+                                     std::uint64_t m, unsigned long long* arena_used,
+                                     std::uint64_t arena_capacity, std::uint64_t key_capacity,
+                                     RebuildStatus* st) {
+  const std::uint64_t nb = new_off[m], nk = key_off[m];
+  st->need_keys = nk;
+  if (nb == 0) {  // nothing to rebuild: done (the commit still clears incoming[])
+    st->ok = 1;
+    return;
+  }
+  if (*arena_used + nb <= arena_capacity && nk <= key_capacity) {
+    st->base = *arena_used;
+    *arena_used += nb;
+    st->ok = 1;
+  } else {
+    st->need_buckets = nb;
+  }
+}
+
+/// Item (listed index) of the rebuild's b-th old bucket: the last i with old_off[i] <= b (items
+/// with no buckets have empty ranges).
+__device__ __forceinline__ std::uint64_t item_of_bucket(const std::uint64_t* old_off,
+                                                        std::uint64_t m, std::uint64_t b) {
+  std::uint64_t lo = 0, hi = m;
+  while (hi - lo > 1) {
+    const std::uint64_t mid = (lo + hi) / 2;
+    if (old_off[mid] <= b)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Lists the keys of the tables being rebuilt: one warp per OLD bucket, positions claimed with
+// one atomic per slab. The work (old buckets) is known on the device only: warps stride.
 template <class Adj>
-__global__ void collect_for_resize_kernel(DynamicGraphRef<Adj> g, const ResizeItem* items,
-                                          std::uint64_t r, const std::uint64_t* bucket_offsets,
-                                          std::uint32_t* out_item, std::uint32_t* out_key,
-                                          std::uint32_t* out_value, unsigned long long* cursor,
-                                          std::uint64_t capacity) {
+__global__ void collect_rebuild_kernel(DynamicGraphRef<Adj> g, const vertex_t* listed,
+                                       const std::uint64_t* old_off, std::uint64_t m,
+                                       RebuildStatus* st, std::uint32_t* out_item,
+                                       std::uint32_t* out_key, std::uint32_t* out_value) {
+  if (!st->ok) return;
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   const unsigned lane = tile.thread_rank();
-  const std::uint64_t total = bucket_offsets[r];
+  const std::uint64_t total = old_off[m], capacity = st->need_keys;
   for (std::uint64_t b = global_warp_id(); b < total; b += warps) {
-    // item = last i with bucket_offsets[i] <= b
-    std::uint64_t lo = 0, hi = r;
-    while (hi - lo > 1) {
-      const std::uint64_t mid = (lo + hi) / 2;
-      if (bucket_offsets[mid] <= b)
-        lo = mid;
-      else
-        hi = mid;
-    }
-    const VertexEntry e = g.load_entry(items[lo].vertex);
-    g.for_each_slab_in_bucket(tile, e, static_cast<std::uint32_t>(b - bucket_offsets[lo]),
+    const std::uint64_t item = item_of_bucket(old_off, m, b);
+    const VertexEntry e = g.load_entry(listed[item]);
+    g.for_each_slab_in_bucket(tile, e, static_cast<std::uint32_t>(b - old_off[item]),
                               [&](std::uint32_t key, std::uint32_t value) {
                                 const bool valid = slab::is_valid_key(key);
                                 const WarpSlot slot = warp_slot(tile, valid);
                                 if (!slot.count) return;
                                 unsigned long long base = 0;
                                 if (lane == 0)
-                                  base = atomicAdd(cursor,
+                                  base = atomicAdd(&st->keys,
                                                    static_cast<unsigned long long>(slot.count));
                                 base = tile.shfl(base, 0);
                                 if (valid) {
                                   const unsigned long long pos = base + slot.rank;
-                                  if (pos >= capacity)
-                                    return;  // degree disagrees with the table: cannot happen
-                                  out_item[pos] = static_cast<std::uint32_t>(lo);
+                                  if (pos >= capacity) return;  // degree disagrees: cannot happen
+                                  out_item[pos] = static_cast<std::uint32_t>(item);
                                   out_key[pos] = key;
                                   out_value[pos] = value;
                                 }
@@ -806,47 +862,73 @@ __global__ void collect_for_resize_kernel(DynamicGraphRef<Adj> g, const ResizeIt
   }
 }
 
-// Inserts the listed keys into the new tables, all warps sharing the work. Idempotent (keys
-// already there report `present`), so after out_of_slabs it is simply run again.
+/// The new (not yet visible) table of listed item i.
 template <class Adj>
-__global__ void reinsert_kernel(DynamicGraphRef<Adj> g, const ResizeItem* items,
-                                const std::uint64_t* offsets, slab::Slab* pool,
-                                const std::uint32_t* in_item, const std::uint32_t* in_key,
-                                const std::uint32_t* in_value, std::uint64_t n,
-                                Counters* counters) {
+__device__ __forceinline__ VertexEntry rebuilt_entry(const slab::Slab* arena,
+                                                     const RebuildStatus* st,
+                                                     const std::uint64_t* new_off,
+                                                     std::uint64_t i) {
+  VertexEntry e{};
+  e.buckets = const_cast<slab::Slab*>(arena) + st->base + new_off[i];
+  e.num_buckets = static_cast<std::uint32_t>(new_off[i + 1] - new_off[i]);
+  return e;
+}
+
+// Inserts the listed keys into the new tables, all warps sharing the work.
+template <class Adj>
+__global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* arena,
+                                        const std::uint64_t* new_off, RebuildStatus* st,
+                                        const std::uint32_t* in_item, const std::uint32_t* in_key,
+                                        const std::uint32_t* in_value) {
+  if (!st->ok) return;
+  const warp_tile tile = this_warp();
+  const std::uint64_t n = min(st->keys, st->need_keys);
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   unsigned failed = 0;
-  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+  for (std::uint64_t base = std::uint64_t{global_warp_id()} * 32; base < n; base += warps * 32) {
+    const std::uint64_t i = base + tile.thread_rank();
+    const bool active = i < n;
     const std::uint32_t item = active ? in_item[i] : 0;
     const std::uint32_t key = active ? in_key[i] : 0, value = active ? in_value[i] : 0;
-    VertexEntry e{};
-    if (active) {
-      e.buckets = pool + offsets[item];
-      e.num_buckets = items[item].buckets;
-    }
+    const VertexEntry e = active ? rebuilt_entry<Adj>(arena, st, new_off, item) : VertexEntry{};
     for_each_active_lane(tile, active, [&](int src) {
       const auto out = table_insert(tile, g.table_at(shfl_entry(tile, e, src)), tile.shfl(key, src),
                                     tile.shfl(value, src));
       if (out == slab::InsertOutcome::out_of_slabs) ++failed;
     });
-  });
-  warp_add(this_warp(), &counters->a, failed);
+  }
+  failed = __reduce_add_sync(0xFFFFFFFFu, failed);
+  if (tile.thread_rank() == 0 && failed) atomicAdd(&st->failed, 1ull);
 }
 
-// Frees the old tables' overflow slabs and switches the handles to the new tables.
+// Switches the handles to the new tables and frees the old tables' overflow slabs; after a
+// failed re-insert, frees the new tables' overflow slabs and keeps the old ones. Leaves
+// incoming[] zero for the listed vertices (unless keep_incoming and the rebuild was not done:
+// the caller grows the arena and tries again).
 template <class Adj>
-__global__ void commit_resize_kernel(DynamicGraphRef<Adj> g, const ResizeItem* items,
-                                     std::uint64_t r, const std::uint64_t* offsets,
-                                     slab::Slab* pool) {
+__global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* arena,
+                                      const vertex_t* listed, const unsigned long long* num_listed,
+                                      const std::uint64_t* new_off, RebuildStatus* st,
+                                      std::uint32_t* incoming, bool keep_incoming) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (std::uint64_t i = global_warp_id(); i < r; i += warps) {
-    const ResizeItem it = items[i];
-    g.table(it.vertex).clear(tile);
+  const std::uint64_t t = *num_listed;
+  const bool ok = st->ok != 0, failed = st->failed != 0;
+  for (std::uint64_t i = global_warp_id(); i < t; i += warps) {
+    const vertex_t x = listed[i];
+    if (tile.thread_rank() == 0 && (!keep_incoming || (ok && !failed))) incoming[x] = 0;
+    if (!ok || new_off[i + 1] == new_off[i]) continue;
+    const VertexEntry fresh = rebuilt_entry<Adj>(arena, st, new_off, i);
+    if (failed) {
+      g.table_at(fresh).clear(tile);
+      continue;
+    }
+    g.table(x).clear(tile);
     tile.sync();
     if (tile.thread_rank() == 0) {
-      VertexEntry* e = g.entry(it.vertex);
-      e->buckets = pool + offsets[i];
-      e->num_buckets = it.buckets;
+      VertexEntry* e = g.entry(x);
+      e->buckets = fresh.buckets;
+      e->num_buckets = fresh.num_buckets;
     }
   }
 }
@@ -987,7 +1069,93 @@ struct DynamicGraph<Adj>::Impl {
     alloc.clear_exhausted(stream);
   }
 
-  /// Rebuilds, with more buckets, the tables this batch would fill beyond max_load_factor.
+  // ---- table rebuilds (device-planned, see RebuildStatus) -----------------------------------
+  DeviceArray<slab::Slab> arena;  // base buckets of rebuilt tables, handed out by arena_used
+  std::uint64_t arena_capacity = 0;
+  DeviceArray<unsigned long long> arena_used;  // device word
+  DeviceArray<std::uint32_t> rebuild_keys;     // key scratch: item, key, value (3 x key_capacity)
+  std::uint64_t key_capacity = 0;
+
+  /// A fresh arena of at least `slabs` empty slabs (the old one stays: tables point into it).
+  void new_arena(std::uint64_t slabs) {
+    if (arena_capacity) {
+      pools.push_back(std::move(arena));
+    }
+    const std::uint64_t cap = std::max<std::uint64_t>({slabs, 2 * arena_capacity, 1});
+    arena = DeviceArray<slab::Slab>(cap, stream, "graph rebuilt buckets");
+    WG_CUDA_TRY(cudaMemsetAsync(arena.data(), 0xFF, cap * sizeof(slab::Slab), stream));
+    pool_bytes += cap * sizeof(slab::Slab);
+    arena_capacity = cap;
+    if (arena_used.size() == 0) arena_used = DeviceArray<unsigned long long>(1, stream, "arena");
+    WG_CUDA_TRY(cudaMemsetAsync(arena_used.data(), 0, sizeof(unsigned long long), stream));
+  }
+  void grow_rebuild_keys(std::uint64_t keys) {
+    const std::uint64_t cap = std::max<std::uint64_t>({keys, 2 * key_capacity, 1u << 18});
+    rebuild_keys = DeviceArray<std::uint32_t>();
+    rebuild_keys = DeviceArray<std::uint32_t>(3 * cap, stream, "graph rebuild keys");
+    key_capacity = cap;
+  }
+
+  /// Rebuilds, stream-ordered and without synchronising, the listed tables (listed[0 ..
+  /// *num_listed), *num_listed <= m, on the device) whose keys plus incoming[] pass the max load
+  /// factor. `st` (zeroed by the caller) says afterwards what happened; after_rebuild(*st) grows
+  /// what was too small.
+  void rebuild_tables(const vertex_t* listed, const unsigned long long* num_listed, std::uint64_t m,
+                      RebuildStatus* st, bool keep_incoming) {
+    if (!(opt.max_load_factor > 0) || m == 0) return;
+    if (arena_capacity == 0)
+      new_arena(opt.rebuild_arena_slabs ? opt.rebuild_arena_slabs
+                                        : std::max<std::uint64_t>(nv / 16, 1u << 16));
+    if (key_capacity == 0) grow_rebuild_keys(nv / 4);
+    DeviceArray<std::uint64_t> plan(6 * (m + 1), stream, "graph rebuild plan");
+    std::uint64_t* new_b = plan.data();
+    std::uint64_t* old_b = new_b + (m + 1);
+    std::uint64_t* key_n = old_b + (m + 1);
+    std::uint64_t* new_off = key_n + (m + 1);
+    std::uint64_t* old_off = new_off + (m + 1);
+    std::uint64_t* key_off = old_off + (m + 1);
+    plan_rebuild_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
+        listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
+        opt.max_load_factor, opt.load_factor, Adj::slab_capacity, new_b, old_b, key_n);
+    WG_CUDA_CHECK_LAST();
+    std::size_t temp_bytes = 0;
+    WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, new_b, new_off, m + 1, stream));
+    DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream, "graph rebuild");
+    for (int k = 0; k < 3; ++k)
+      WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, new_b + k * (m + 1),
+                                                new_off + k * (m + 1), m + 1, stream));
+    claim_rebuild_kernel<<<1, 1, 0, stream>>>(new_off, key_off, m, arena_used.data(),
+                                              arena_capacity, key_capacity, st);
+    WG_CUDA_CHECK_LAST();
+    // The work (old buckets, keys) is known on the device only: at least enough warps to fill
+    // the GPU (a few hubs can hold most of the keys), striding; idle warps leave at once.
+    const unsigned grid = grid_for(
+        std::clamp<std::uint64_t>(m * 32 * 32, resident_threads(), std::uint64_t{1} << 21));
+    std::uint32_t* k_item = rebuild_keys.data();
+    std::uint32_t* k_key = k_item + key_capacity;
+    std::uint32_t* k_value = k_key + key_capacity;
+    collect_rebuild_kernel<Adj>
+        <<<grid, kBlock, 0, stream>>>(ref(), listed, old_off, m, st, k_item, k_key, k_value);
+    WG_CUDA_CHECK_LAST();
+    reinsert_rebuild_kernel<Adj>
+        <<<grid, kBlock, 0, stream>>>(ref(), arena.data(), new_off, st, k_item, k_key, k_value);
+    WG_CUDA_CHECK_LAST();
+    commit_rebuild_kernel<Adj><<<warp_grid_for(m), kBlock, 0, stream>>>(
+        ref(), arena.data(), listed, num_listed, new_off, st, incoming.data(), keep_incoming);
+    WG_CUDA_CHECK_LAST();
+  }
+
+  /// Grows what a rebuild found too small (for the next one).
+  void after_rebuild(const RebuildStatus& st) {
+    if (st.need_buckets) {
+      new_arena(2 * st.need_buckets);
+      if (st.need_keys > key_capacity) grow_rebuild_keys(2 * st.need_keys);
+    }
+    if (st.failed) grow_allocator();
+  }
+
+  /// Rebuilds, with more buckets, the tables this (sorted) batch would fill beyond
+  /// max_load_factor, before it is inserted.
   void resize_for(const PreparedBatch& batch) {
     if (!(opt.max_load_factor > 0) || batch.size == 0) return;
     const bool both = !opt.directed;
@@ -999,66 +1167,21 @@ struct DynamicGraph<Adj>::Impl {
         batch.keys.data(), batch.size, batch.key_bits, both, incoming.data(), touched.data(),
         count.data());
     WG_CUDA_CHECK_LAST();
-    resize_listed(touched.data(), count.data(), max_touched);
+    DeviceArray<RebuildStatus> st(1, stream, "resize planning");
+    for (int attempt = 0;; ++attempt) {
+      WG_CUDA_TRY(cudaMemsetAsync(st.data(), 0, sizeof(RebuildStatus), stream));
+      const bool last = attempt == 2;  // then leave the tables as they are (still correct)
+      rebuild_tables(touched.data(), count.data(), max_touched, st.data(), !last);
+      const RebuildStatus h = st.to_host()[0];
+      after_rebuild(h);
+      if (last || (h.need_buckets == 0 && h.failed == 0)) return;
+    }
   }
 
   /// Max keys per base bucket before a table is rebuilt (0: never).
   double resize_keys_per_bucket() const {
     if (!(opt.max_load_factor > 0)) return 0;
     return std::max(opt.max_load_factor, 2 * opt.load_factor) * Adj::slab_capacity;
-  }
-
-  /// Rebuilds the listed tables (touched[0 .. *num_touched), on the device) whose keys plus
-  /// incoming[] exceed the max load factor; leaves incoming[] zero for them.
-  void resize_listed(const vertex_t* touched, const unsigned long long* num_touched,
-                     std::uint64_t max_touched) {
-    DeviceArray<ResizeItem> items(max_touched, stream, "resize planning");
-    DeviceArray<unsigned long long> num_items(1, stream, "resize planning");
-    WG_CUDA_TRY(cudaMemsetAsync(num_items.data(), 0, sizeof(unsigned long long), stream));
-    plan_resize_kernel<<<grid_for(max_touched), kBlock, 0, stream>>>(
-        touched, num_touched, incoming.data(), degrees.data(), vertices.data(), opt.max_load_factor,
-        opt.load_factor, Adj::slab_capacity, items.data(), num_items.data());
-    WG_CUDA_CHECK_LAST();
-    std::uint64_t r = 0;
-    WG_CUDA_TRY(cudaMemcpyAsync(&r, num_items.data(), sizeof r, cudaMemcpyDeviceToHost, stream));
-    WG_CUDA_TRY(cudaStreamSynchronize(stream));
-    if (r == 0) return;
-    std::vector<ResizeItem> h(r);
-    WG_CUDA_TRY(cudaMemcpyAsync(h.data(), items.data(), r * sizeof(ResizeItem),
-                                cudaMemcpyDeviceToHost, stream));
-    WG_CUDA_TRY(cudaStreamSynchronize(stream));
-    std::vector<std::uint64_t> off(r + 1, 0), old_off(r + 1, 0);
-    std::uint64_t keys = 0;
-    for (std::uint64_t i = 0; i < r; ++i) {
-      off[i + 1] = off[i] + h[i].buckets;
-      old_off[i + 1] = old_off[i] + h[i].old_buckets;
-      keys += h[i].degree;
-    }
-    slab::Slab* pool = new_pool(off[r]);
-    DeviceArray<std::uint64_t> d_off = DeviceArray<std::uint64_t>::from_host(off, stream);
-    DeviceArray<std::uint64_t> d_old = DeviceArray<std::uint64_t>::from_host(old_off, stream);
-    if (keys) {
-      DeviceArray<std::uint32_t> k_item(keys, stream, "resize keys"),
-          k_key(keys, stream, "resize keys"), k_value(keys, stream, "resize keys");
-      DeviceArray<unsigned long long> cursor(1, stream, "resize keys");
-      WG_CUDA_TRY(cudaMemsetAsync(cursor.data(), 0, sizeof(unsigned long long), stream));
-      collect_for_resize_kernel<Adj><<<warp_grid_for(old_off[r]), kBlock, 0, stream>>>(
-          ref(), items.data(), r, d_old.data(), k_item.data(), k_key.data(), k_value.data(),
-          cursor.data(), keys);
-      WG_CUDA_CHECK_LAST();
-      for (;;) {
-        zero_counters();
-        reinsert_kernel<Adj><<<grid_for(keys), kBlock, 0, stream>>>(
-            ref(), items.data(), d_off.data(), pool, k_item.data(), k_key.data(), k_value.data(),
-            keys, counters.data());
-        WG_CUDA_CHECK_LAST();
-        if (read_counters().a == 0) break;
-        grow_allocator();
-      }
-    }
-    commit_resize_kernel<Adj>
-        <<<warp_grid_for(r), kBlock, 0, stream>>>(ref(), items.data(), r, d_off.data(), pool);
-    WG_CUDA_CHECK_LAST();
   }
 
   // ---- direct batches (apply_batch_kernel) ---------------------------------------------------
@@ -1118,19 +1241,24 @@ struct DynamicGraph<Adj>::Impl {
   /// small to fill the GPU with 32 per warp use 8 (measured on the H100, uniform and R-MAT
   /// batches 2^16..2^22: 32 per warp beat 8 by 1.3-1.5x from 2^17 up, 8 won at 2^16).
   /// WG_GRAPH_ITEMS_PER_WARP=4|8|32 overrides.
+  static std::uint64_t resident_threads() {
+    static const std::uint64_t t = [] {
+      int dev = 0, sms = 0, threads = 0;
+      (void)cudaGetDevice(&dev);
+      (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      (void)cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+      return std::max<std::uint64_t>(32, std::uint64_t(sms) * threads);
+    }();
+    return t;
+  }
+
   int items_per_warp(std::uint64_t n) const {
     static const int forced = [] {
       const char* e = std::getenv("WG_GRAPH_ITEMS_PER_WARP");
       return e ? std::atoi(e) : 0;
     }();
     if (forced == 4 || forced == 8 || forced == 32) return forced;
-    static const std::uint64_t resident_warps = [] {
-      int dev = 0, sms = 0, threads = 0;
-      (void)cudaGetDevice(&dev);
-      (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      (void)cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
-      return std::max<std::uint64_t>(1, std::uint64_t(sms) * threads / 32);
-    }();
+    const std::uint64_t resident_warps = resident_threads() / 32;
     // 32 per warp once the batch has 8 entries per resident warp (H100: from 2^17 on).
     return n >= 8 * resident_warps ? 32 : 8;
   }
@@ -1191,25 +1319,19 @@ struct DynamicGraph<Adj>::Impl {
     else
       launch_batch<kOp, false>(p, items);
     BatchCounters c = read_batch_counters(sc.counters);
+    const double first_ms =
+        trace_batches()
+            ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count()
+            : 0.0;
     int pass = 0;
     bool resized = false;
     double resize_ms = 0, grow_ms = 0;  // traced only
+    int rebuild_retries = 0;
     unsigned long long slab_failures = 0;
     for (; c.retry[pass & 1]; ++pass) {
       // Owners left with arcs to do: deferred ones wait for their tables' rebuild, the others
       // for more slabs.
-      if (c.resize && !resized) {
-        const auto r0 = trace_batches() ? std::chrono::steady_clock::now()
-                                        : std::chrono::steady_clock::time_point{};
-        resize_listed(sc.resize, &sc.counters->resize, c.resize);
-        resized = true;
-        if (trace_batches()) {
-          WG_CUDA_TRY(cudaStreamSynchronize(stream));
-          resize_ms =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0)
-                  .count();
-        }
-      }
       if (c.out_of_slabs > slab_failures) {
         const auto g0 = trace_batches() ? std::chrono::steady_clock::now()
                                         : std::chrono::steady_clock::time_point{};
@@ -1218,6 +1340,25 @@ struct DynamicGraph<Adj>::Impl {
           WG_CUDA_TRY(cudaStreamSynchronize(stream));
           grow_ms +=
               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0)
+                  .count();
+        }
+      }
+      // The rebuild: once, and again while it could not be done (the retry pass held the
+      // owners back; incoming[] kept the counts). after_rebuild grew what was missing.
+      if (c.resize && (!resized || c.rebuild.need_buckets || c.rebuild.failed)) {
+        const auto r0 = trace_batches() ? std::chrono::steady_clock::now()
+                                        : std::chrono::steady_clock::time_point{};
+        if (resized) {
+          after_rebuild(c.rebuild);
+          ++rebuild_retries;
+          WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
+        }
+        rebuild_tables(sc.resize, &sc.counters->resize, c.resize, &sc.counters->rebuild, true);
+        resized = true;
+        if (trace_batches()) {
+          WG_CUDA_TRY(cudaStreamSynchronize(stream));
+          resize_ms =
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0)
                   .count();
         }
       }
@@ -1236,12 +1377,14 @@ struct DynamicGraph<Adj>::Impl {
       WG_CUDA_TRY(cudaStreamSynchronize(stream));
       std::fprintf(
           stderr,
-          "[batch %s n=%llu items/warp=%d] applied %llu dup %llu ignored %llu | "
-          "retry passes %d | resized %llu (%.3f ms) | slab failures %llu (grow %.3f ms, %u super "
+          "[batch %s n=%llu items/warp=%d] first %.3f slabs %llu applied %llu dup %llu ignored "
+          "%llu | "
+          "retry passes %d | listed %llu, rebuild (%.3f ms, %d again) | slab failures %llu "
+          "(grow %.3f ms, %u super "
           "blocks) | %.3f ms\n",
-          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, c.applied,
-          c.duplicates, c.ignored, pass, c.resize, resize_ms, c.out_of_slabs, grow_ms,
-          alloc.num_super_blocks(),
+          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, first_ms,
+          (unsigned long long)alloc.slabs_in_use(stream), c.applied, c.duplicates, c.ignored, pass,
+          c.resize, resize_ms, rebuild_retries, c.out_of_slabs, grow_ms, alloc.num_super_blocks(),
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     r.applied = c.applied;
@@ -1461,6 +1604,8 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   Impl& im = *impl_;
   // Start over: drop every table, keep the allocator's memory.
   im.pools.clear();
+  im.arena = DeviceArray<slab::Slab>();
+  im.arena_capacity = 0;
   im.pool_bytes = 0;
   im.alloc.reset(im.stream);
   im.alloc.clear_exhausted(im.stream);

@@ -39,8 +39,9 @@
 // Complexity: insert/erase O(n) expected work for a batch of n (one hash-table claim and O(1)
 // expected slab probes per entry at the configured load factor; the *_prepared path adds a radix
 // sort). A table that a batch fills past max_load_factor has its further arcs deferred, is
-// rebuilt with more buckets, and then receives them (amortised O(1) per arc); erase_vertices O(sum of the
-// erased vertices' degrees) for undirected graphs, plus a scan of all arcs for directed ones.
+// rebuilt with more buckets, and then receives them (amortised O(1) per arc); erase_vertices O(sum
+// of the erased vertices' degrees) for undirected graphs, plus a scan of all arcs for directed
+// ones.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -80,6 +81,10 @@ struct GraphOptions {
   std::uint64_t vertex_capacity = 0;
   /// Overflow slabs the allocator starts with (0: automatic); it grows when exhausted.
   std::uint64_t initial_slabs = 0;
+  /// Base buckets set aside for rebuilt tables (0: automatic, max(2^16, vertices / 16)). A
+  /// rebuild that does not fit leaves its tables as they are for that batch (the arcs go into
+  /// their chains) and a new arena of at least twice the size is set aside for the next one.
+  std::uint64_t rebuild_arena_slabs = 0;
   /// Largest batch processed in one piece (0: as free GPU memory allows).
   std::uint64_t max_chunk = 0;
   cudaStream_t stream = 0;

@@ -25,7 +25,12 @@ __device__ inline std::uint32_t SlabAllocatorRef::allocate(const warp_tile& tile
   std::uint32_t block = detail::fast_range(salt, num_blocks);
   const std::uint32_t lane_rot = (salt >> 5) & 31;
   const std::uint32_t bit_rot = salt & 31;
-  for (std::uint32_t visited = 0; visited < num_blocks; ++visited) {
+  // A full block sends the warp to another random block for the first kRandomProbes tries (a
+  // linear walk from a random start crawls through runs of full blocks: the blocks that were
+  // there before the pool grew fill up together), then to the next one, which visits every
+  // block before the pool is declared exhausted.
+  constexpr std::uint32_t kRandomProbes = 8;
+  for (std::uint32_t visited = 0; visited < num_blocks + kRandomProbes; ++visited) {
     if ((visited & 15) == 15 && exhausted()) return kNullSlab;
     std::uint32_t* bitmap = bitmap_of_block(block);
     std::uint32_t word = detail::load_relaxed(bitmap + lane);
@@ -53,7 +58,10 @@ __device__ inline std::uint32_t SlabAllocatorRef::allocate(const warp_tile& tile
         return handle;
       }
     }
-    block = block + 1 == num_blocks ? 0 : block + 1;
+    if (visited < kRandomProbes)
+      block = detail::fast_range(detail::mix32(salt + 0x9E3779B9u * (visited + 1)), num_blocks);
+    else
+      block = block + 1 == num_blocks ? 0 : block + 1;
   }
   if (lane == 0) atomicOr(status_, kAllocatorExhaustedBit);
   return kNullSlab;
