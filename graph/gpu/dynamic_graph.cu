@@ -1070,6 +1070,7 @@ struct DynamicGraph<Adj>::Impl {
   }
 
   // ---- table rebuilds (device-planned, see RebuildStatus) -----------------------------------
+  bool plan_rebuilds = true;      // false while build() inserts into tables sized for the batch
   DeviceArray<slab::Slab> arena;  // base buckets of rebuilt tables, handed out by arena_used
   std::uint64_t arena_capacity = 0;
   DeviceArray<unsigned long long> arena_used;  // device word
@@ -1167,11 +1168,13 @@ struct DynamicGraph<Adj>::Impl {
         batch.keys.data(), batch.size, batch.key_bits, both, incoming.data(), touched.data(),
         count.data());
     WG_CUDA_CHECK_LAST();
+    // The plan is sized by the vertices listed (one synchronisation), not by the batch.
+    const std::uint64_t listed = count.to_host()[0];
     DeviceArray<RebuildStatus> st(1, stream, "resize planning");
     for (int attempt = 0;; ++attempt) {
       WG_CUDA_TRY(cudaMemsetAsync(st.data(), 0, sizeof(RebuildStatus), stream));
       const bool last = attempt == 2;  // then leave the tables as they are (still correct)
-      rebuild_tables(touched.data(), count.data(), max_touched, st.data(), !last);
+      rebuild_tables(touched.data(), count.data(), listed, st.data(), !last);
       const RebuildStatus h = st.to_host()[0];
       after_rebuild(h);
       if (last || (h.need_buckets == 0 && h.failed == 0)) return;
@@ -1444,7 +1447,7 @@ UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
-  im.resize_for(batch);
+  if (im.plan_rebuilds) im.resize_for(batch);
   DeviceArray<std::uint8_t> state(batch.size, im.stream, "batch state");
   WG_CUDA_TRY(cudaMemsetAsync(state.data(), 0, batch.size, im.stream));
   const bool both = !im.opt.directed;
@@ -1647,7 +1650,16 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
         im.vertices.data(), im.degrees.data(), 0, n, pool, offsets.data());
     WG_CUDA_CHECK_LAST();
   }
-  UpdateResult r = insert_prepared(p);
+  UpdateResult r;
+  {
+    // The tables were just sized for these degrees: nothing to rebuild, no planning.
+    struct Restore {
+      bool& flag;
+      ~Restore() { flag = true; }
+    } restore{im.plan_rebuilds};
+    im.plan_rebuilds = false;
+    r = insert_prepared(p);
+  }
   if (first.size < edges.size) {
     DeviceEdges rest{edges.src + first.size, edges.dst + first.size,
                      edges.values ? edges.values + first.size : nullptr, edges.size - first.size};
