@@ -270,53 +270,44 @@ TEST(GpuGraph, BulkBuildMatchesModel) {
   }
 }
 
-TEST(GpuGraph, IncrementalBuildGrowsAllocator) {
+/// Builds an R-MAT graph from empty in `parts` insert batches, checking each batch's counts and
+/// the final contents against the model.
+void build_incrementally(const wg::gpu::GraphOptions& opt, std::uint64_t seed, std::size_t parts,
+                         const std::string& where) {
   wg::datasets::RmatParams p;
   p.scale = test_scale();
   p.edge_factor = 16;
-  p.seed = 9;
+  p.seed = seed;
   const EdgeList e = wg::datasets::generate_rmat(p);
-  wg::gpu::GraphOptions opt;
-  opt.initial_slabs = 1;  // one super block: growth is needed
   wg::gpu::Graph g(e.num_vertices, opt);
-  GraphModel m(e.num_vertices, false);
-  const std::size_t batch = e.size() / 4 + 1;
+  GraphModel m(e.num_vertices, opt.directed);
+  const std::size_t batch = e.size() / parts + 1;
   for (std::size_t off = 0; off < e.size(); off += batch) {
     EdgeList part;
     part.num_vertices = e.num_vertices;
     const std::size_t end = std::min(e.size(), off + batch);
     part.src.assign(e.src.begin() + off, e.src.begin() + end);
     part.dst.assign(e.dst.begin() + off, e.dst.begin() + end);
-    ASSERT_EQ(g.insert_edges(part), m.insert(part));
+    ASSERT_EQ(g.insert_edges(part), m.insert(part)) << where << ", entries from " << off;
   }
-  expect_same(g, m, false, "incremental build");
+  expect_same(g, m, false, where);
 }
 
-// Rebuilt tables that do not fit the arena stay as they are for the batch (arcs into their
-// chains) and fit the next time; exhausted slabs during a rebuild keep the old tables.
-TEST(GpuGraph, RebuildsWithATinyArenaAndAllocator) {
+TEST(GpuGraph, IncrementalBuildGrowsAllocator) {
+  wg::gpu::GraphOptions opt;
+  opt.initial_slabs = 1;  // one super block: growth is needed
+  build_incrementally(opt, 9, 4, "incremental build");
+}
+
+// Rebuilds that do not fit the arena are held back (the deferred arcs wait), the arena grows and
+// the rebuild runs again in the same batch; the allocator grows meanwhile too.
+TEST(GpuGraph, RebuildsWithATinyArena) {
   for (const bool directed : {false, true}) {
-    wg::datasets::RmatParams p;
-    p.scale = test_scale();
-    p.edge_factor = 16;
-    p.seed = 11;
-    const EdgeList e = wg::datasets::generate_rmat(p);
     wg::gpu::GraphOptions opt;
     opt.directed = directed;
     opt.initial_slabs = 1;
     opt.rebuild_arena_slabs = 8;
-    wg::gpu::Graph g(e.num_vertices, opt);
-    GraphModel m(e.num_vertices, directed);
-    const std::size_t batch = e.size() / 24 + 1;
-    for (std::size_t off = 0; off < e.size(); off += batch) {
-      EdgeList part;
-      part.num_vertices = e.num_vertices;
-      const std::size_t end = std::min(e.size(), off + batch);
-      part.src.assign(e.src.begin() + off, e.src.begin() + end);
-      part.dst.assign(e.dst.begin() + off, e.dst.begin() + end);
-      ASSERT_EQ(g.insert_edges(part), m.insert(part)) << "directed " << directed;
-    }
-    expect_same(g, m, false, directed ? "tiny arena, directed" : "tiny arena, undirected");
+    build_incrementally(opt, 11, 24, directed ? "tiny arena, directed" : "tiny arena, undirected");
   }
 }
 
