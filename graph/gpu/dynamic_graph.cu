@@ -1131,7 +1131,7 @@ struct DynamicGraph<Adj>::Impl {
     // The work (old buckets, keys) is known on the device only: at least enough warps to fill
     // the GPU (a few hubs can hold most of the keys), striding; idle warps leave at once.
     const unsigned grid = grid_for(
-        std::clamp<std::uint64_t>(m * 32 * 32, resident_threads(), std::uint64_t{1} << 21));
+        std::min<std::uint64_t>(std::max(m * 32 * 32, resident_threads()), std::uint64_t{1} << 21));
     std::uint32_t* k_item = rebuild_keys.data();
     std::uint32_t* k_key = k_item + key_capacity;
     std::uint32_t* k_value = k_key + key_capacity;
