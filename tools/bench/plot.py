@@ -23,6 +23,7 @@ def main():
     ap.add_argument("--out", default="plots", help="output folder")
     ap.add_argument("--filter", default="", help="only figures whose title contains this text")
     ap.add_argument("--logy", action="store_true", help="logarithmic y axis")
+    ap.add_argument("--logx", action="store_true", help="logarithmic x axis (base 2: batch sizes)")
     args = ap.parse_args()
 
     import matplotlib
@@ -46,7 +47,9 @@ def main():
         sys.exit("no plottable records (need x and value fields)")
     os.makedirs(args.out, exist_ok=True)
     for title, recs in figures.items():
-        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        many = len({str(r.get("series", "ours")) for r in recs}) > 4
+        # Many series: the legend goes to the right of the axes, not over the lines.
+        fig, ax = plt.subplots(figsize=(9.6, 4.2) if many else (6.4, 4.2))
         series = collections.OrderedDict()
         paper = {}
         for r in recs:
@@ -70,8 +73,13 @@ def main():
         ax.set_title(title + (f"\n{gpu}" if gpu else ""), fontsize=10)
         if args.logy:
             ax.set_yscale("log")
+        if args.logx:
+            ax.set_xscale("log", base=2)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
+        if many:
+            ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        else:
+            ax.legend(fontsize=8)
         fig.tight_layout()
         name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", title).strip("_") + ".png"
         fig.savefig(os.path.join(args.out, name), dpi=110)
