@@ -28,6 +28,41 @@ __device__ inline warp_tile this_warp() {
   return cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
 }
 
+/// A tile of ONE thread with the tile interface (thread_rank, shfl, shfl_xor, ballot, any,
+/// sync) and no warp-synchronous instruction behind it, so tile-generic code runs per thread
+/// at full speed. cooperative_groups' thread_block_tile<1> issues each of those as a warp
+/// instruction with a one-lane mask, which makes a diverged warp run its lanes one after
+/// another (seen on the H100: a batch kernel with one-thread tasks executed its tile ballots
+/// lane by lane).
+struct thread_tile {
+  static constexpr unsigned num_threads() { return 1; }
+  __device__ unsigned thread_rank() const { return 0; }
+  template <class T>
+  __device__ T shfl(T v, int) const {
+    return v;
+  }
+  template <class T>
+  __device__ T shfl_xor(T v, unsigned) const {
+    return v;
+  }
+  __device__ unsigned ballot(bool p) const { return p ? 1u : 0u; }
+  __device__ bool any(bool p) const { return p; }
+  __device__ bool all(bool p) const { return p; }
+  __device__ void sync() const {}
+};
+
+/// The calling lane's kTile-lane tile of `warp` (kTile = 1, 2, 4, 8, 16 or 32): a
+/// cooperative_groups tile, or thread_tile for kTile == 1.
+template <int kTile>
+__device__ inline auto partition_warp(const warp_tile& warp) {
+  if constexpr (kTile == 1)
+    return thread_tile{};
+  else if constexpr (kTile == 32)
+    return warp;
+  else
+    return cooperative_groups::tiled_partition<kTile>(warp);
+}
+
 /// Runs f(src_lane) once per lane whose `active` is true, in lane order, with the whole warp
 /// executing each call (f may use tile operations; it reads the task with tile.shfl(x, src)).
 /// All 32 lanes must call this together (`active` may differ between them).
@@ -60,20 +95,22 @@ struct LaneQueue {
 /// The block size must be a multiple of 32.
 /// kItemsPerWarp (4, 8, 16 or 32) < 32 deals fewer items per warp: the warp's serial chain of
 /// tasks gets shorter and more warps are in flight, for small latency-bound batches. The items
-/// are spread evenly over the warp's four 8-lane quarters (kItemsPerWarp / 4 lanes each), so
-/// kernels that run one task per 8-lane tile keep all four tiles busy.
-template <int kItemsPerWarp = 32, class F>
+/// are spread evenly over the warp's kTile-lane tiles (kItemsPerWarp * kTile / 32 lanes of each
+/// hold one), so kernels that run one task per kTile-lane tile keep all their tiles busy.
+template <int kItemsPerWarp = 32, int kTile = 8, class F>
 __device__ inline void warp_stride_loop(std::uint64_t n, F&& f) {
   static_assert(kItemsPerWarp == 4 || kItemsPerWarp == 8 || kItemsPerWarp == 16 ||
                 kItemsPerWarp == 32);
-  constexpr unsigned kPerQuarter = kItemsPerWarp / 4;
+  static_assert(kTile == 1 || kTile == 2 || kTile == 4 || kTile == 8 || kTile == 16 || kTile == 32);
+  constexpr unsigned kPerTile = kItemsPerWarp * kTile / 32;
+  static_assert(kPerTile >= 1, "fewer items than tiles per warp");
   const warp_tile tile = this_warp();
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::uint64_t warp = thread / 32;
   const std::uint64_t num_warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   const unsigned lane = tile.thread_rank();
-  const unsigned slot = kItemsPerWarp == 32 ? lane : (lane >> 3) * kPerQuarter + (lane & 7);
-  const bool holds = kItemsPerWarp == 32 || (lane & 7) < kPerQuarter;
+  const unsigned slot = kItemsPerWarp == 32 ? lane : (lane / kTile) * kPerTile + (lane % kTile);
+  const bool holds = kItemsPerWarp == 32 || (lane % kTile) < kPerTile;
   for (std::uint64_t base = warp * kItemsPerWarp; base < n; base += num_warps * kItemsPerWarp) {
     const std::uint64_t i = base + slot;
     f(tile, i, holds && i < n);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <numeric>
@@ -15,7 +16,7 @@
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/warp_primitives.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
-#include <warpgraph/containers/slab_hash/slab_set_tile8.cuh>
+#include <warpgraph/containers/slab_hash/slab_set_tile.cuh>
 #include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -243,6 +244,7 @@ struct BatchCounters {
   unsigned long long retry[2];      ///< owners with arcs left to do, per retry pass parity
   unsigned long long out_of_slabs;  ///< arcs that found the allocator exhausted
   RebuildStatus rebuild;            ///< the batch's table rebuild, if any
+  unsigned long long blocks_done;   ///< blocks of the running pass that have finished
 };
 
 struct BatchPass {
@@ -259,7 +261,40 @@ struct BatchPass {
   detail::BatchDedupRef dedup;
   double resize_keys_per_bucket;  ///< max keys per base bucket before a rebuild (0: never)
   bool both;                      ///< undirected: both arcs, canonical u < v
+  BatchCounters* report;          ///< host-mapped: the last block copies *counters there
+  uint4* clear;                   ///< scratch of the previous batch, zeroed by this kernel
+  std::uint64_t clear_words;      ///< its length in 16-byte words
 };
+
+/// The pass's last block to finish copies the counters to the host-mapped report (so the host
+/// needs no copy of its own after the kernel) and re-arms blocks_done for the next pass. Every
+/// thread of the block calls it after its last update of the counters.
+__device__ void report_counters(BatchCounters* counters, BatchCounters* report) {
+  __shared__ bool last;
+  __syncthreads();  // the block's counter updates happen before thread 0's release and ticket
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(&counters->blocks_done, 1ull) == gridDim.x - 1ull;
+  }
+  __syncthreads();
+  if (!last || threadIdx.x != 0) return;
+  __threadfence();  // every block's updates (behind their tickets) before the reads
+  constexpr unsigned kWords = sizeof(BatchCounters) / sizeof(unsigned long long);
+  const volatile unsigned long long* from =
+      reinterpret_cast<const volatile unsigned long long*>(counters);
+  volatile unsigned long long* to = reinterpret_cast<volatile unsigned long long*>(report);
+  for (unsigned w = 0; w < kWords; ++w) to[w] = from[w];
+  counters->blocks_done = 0;
+  __threadfence_system();
+}
+
+/// Zeroes `words` 16-byte words at p with the whole grid.
+__device__ __forceinline__ void grid_zero(uint4* p, std::uint64_t words) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < words;
+       i += stride)
+    p[i] = make_uint4(0, 0, 0, 0);
+}
 
 /// Canonical edge of entry (u, v), or false for a self-loop / invalid id (counted).
 template <class Ref>
@@ -322,18 +357,18 @@ __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const
   if (out == slab::InsertOutcome::present) return 1u;   // done
   return 0u;                                            // out of slabs: retry
 }
-/// insert_or_defer_arc for sets with an 8-lane tile: 3 new, 1 present, 0 deferred, or
-/// slab::tile8_needs_warp (-1).
+/// insert_or_defer_arc for sets with a tile of T <= 8 lanes: 3 new, 1 present, 0 deferred, or
+/// slab::tiled_needs_warp (-1).
 template <class Ref, class Tile>
-__device__ __forceinline__ int insert_or_defer_arc8(const Tile& t8, const Ref& g,
-                                                    const BatchPass& p, vertex_t x,
-                                                    const VertexEntry& e, std::uint32_t degree,
-                                                    std::uint32_t key) {
+__device__ __forceinline__ int insert_or_defer_arc_tiled(const Tile& tt, const Ref& g,
+                                                         const BatchPass& p, vertex_t x,
+                                                         const VertexEntry& e, std::uint32_t degree,
+                                                         std::uint32_t key) {
   bool deferred = false;
-  if (t8.thread_rank() == 0) deferred = defer_arc(g, p, x, e, degree);
-  if (t8.shfl(deferred, 0)) return 0;
-  return slab::set_insert_exclusive_tile8(
-      slab::SetTableRef(e.buckets, e.num_buckets, g.allocator()), t8, key);
+  if (tt.thread_rank() == 0) deferred = defer_arc(g, p, x, e, degree);
+  if (tt.shfl(deferred, 0)) return 0;
+  return slab::set_insert_exclusive_tiled(
+      slab::SetTableRef(e.buckets, e.num_buckets, g.allocator()), tt, key);
 }
 
 /// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
@@ -373,12 +408,18 @@ struct BlockTally {
   }
 };
 
+/// Fetches the first slab of key's bucket in `table` into L2.
+template <class Table>
+__device__ __forceinline__ void prefetch_bucket(const Table& table, std::uint32_t key) {
+  if (table.num_buckets()) slab::detail::prefetch_l2(table.buckets() + table.hash_bucket(key));
+}
+
 // Pass 2 (the only pass unless weighted): classify, dedup, apply. State bits per owner as for
 // insert_prepared_kernel: 1 forward arc done, 2 it was new, 4 reverse arc done, 8 it was new.
 // Latency bound: an entry's loads (liveness, both table handles, degrees) are issued together
 // with its dedup claim, before anything depends on them, so an arc costs the round trips of
 // its table's slabs and CAS plus one, not a chain of five dependent loads first.
-template <class Adj, BatchOp kOp, bool kLastWins, int kItems>
+template <class Adj, BatchOp kOp, bool kLastWins, int kItems, int kTile>
 __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
   __shared__ unsigned tally_words[4];
   BlockTally<4> tally(tally_words);
@@ -388,7 +429,7 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
   // exhausted) holds every owner back for the next pass: the host grows what was missing and
   // runs the rebuild again, so deferred arcs never land in the chains they were deferred from.
   const bool hold = p.retry_in && (p.counters->rebuild.need_buckets | p.counters->rebuild.failed);
-  warp_stride_loop<kItems>(p.n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+  warp_stride_loop<kItems, kTile>(p.n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
     if (active && hold) {
       p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = p.retry_in[i];
       active = false;
@@ -442,8 +483,13 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
           if (live_u && live_v) first = p.dedup.last[p.dedup.slot_of(key)] == i + 1;
         } else {
           // An edge with a dead end point claims its slot too: harmless, the same key is dead
-          // in every entry, so it never decides ownership of a live edge.
-          p.dedup.claim(key, &first);
+          // in every entry, so it never decides ownership of a live edge. While the claim's CAS
+          // is in flight, the arcs' first slabs are fetched into L2 (their address needs only
+          // the handles), so a claim that must probe again overlaps the slabs' DRAM latency.
+          const auto probe = p.dedup.claim_begin(key);
+          prefetch_bucket(g.table_at(eu), v);
+          if (p.both) prefetch_bucket(g.table_at(ev), u);
+          p.dedup.claim_end(key, probe, &first);
         }
         if (!(live_u && live_v)) {
           ++ignored;
@@ -461,19 +507,19 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
     std::uint32_t ns = st;
     unsigned warp_arcs = owner ? 3u : 0u;  // arcs (1 forward, 2 reverse) for the 32-lane loop
     if constexpr (!Adj::weighted) {
-      // Sets: four tasks at a time per warp, one per 8-lane tile; an arc whose chain needs a new
-      // slab (allocation is warp-cooperative) is left to the 32-lane loop below.
-      const auto t8 = cooperative_groups::tiled_partition<8>(tile);
+      // Sets: 32 / kTile tasks at a time per warp, one per kTile-lane tile; an arc whose chain
+      // needs a new slab (allocation is warp-cooperative) is left to the 32-lane loop below.
+      const auto tt = partition_warp<kTile>(tile);
       warp_arcs = 0;
-      for (unsigned q = t8.ballot(owner); q; q &= q - 1) {
+      for (unsigned q = tt.ballot(owner); q; q &= q - 1) {
         const int s = __ffs(q) - 1;
-        const vertex_t a = t8.shfl(u, s), b = t8.shfl(v, s);
-        const std::uint32_t s0 = t8.shfl(st, s);
+        const vertex_t a = tt.shfl(u, s), b = tt.shfl(v, s);
+        const std::uint32_t s0 = tt.shfl(st, s);
         std::uint32_t r = s0, left = 0;
         if constexpr (kOp == BatchOp::insert) {
           if (!(s0 & 1u)) {
             const int o =
-                insert_or_defer_arc8(t8, g, p, a, shfl_entry(t8, eu, s), t8.shfl(du, s), b);
+                insert_or_defer_arc_tiled(tt, g, p, a, shfl_entry(tt, eu, s), tt.shfl(du, s), b);
             if (o < 0)
               left |= 1u;
             else
@@ -486,7 +532,7 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
               left |= 2u;
             } else {
               const int o =
-                  insert_or_defer_arc8(t8, g, p, b, shfl_entry(t8, ev, s), t8.shfl(dv, s), a);
+                  insert_or_defer_arc_tiled(tt, g, p, b, shfl_entry(tt, ev, s), tt.shfl(dv, s), a);
               if (o < 0)
                 left |= 2u;
               else
@@ -494,12 +540,12 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
             }
           }
         } else {
-          const bool hit = slab::set_erase_tile8(g.table_at(shfl_entry(t8, eu, s)), t8, b);
+          const bool hit = slab::set_erase_tiled(g.table_at(shfl_entry(tt, eu, s)), tt, b);
           const bool rev =
-              p.both && hit && slab::set_erase_tile8(g.table_at(shfl_entry(t8, ev, s)), t8, a);
+              p.both && hit && slab::set_erase_tiled(g.table_at(shfl_entry(tt, ev, s)), tt, a);
           r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
         }
-        if (static_cast<int>(t8.thread_rank()) == s) {
+        if (static_cast<int>(tt.thread_rank()) == s) {
           ns = r;
           warp_arcs = left;
         }
@@ -562,6 +608,8 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
   if (tile.thread_rank() == 0 && slab_failures)  // counted by the whole warp: > 0 matters
     atomicAdd(&p.counters->out_of_slabs, 1ull);
   tally.flush(&p.counters->applied);
+  grid_zero(p.clear, p.clear_words);
+  report_counters(p.counters, p.report);
 }
 
 template <class Adj>
@@ -1188,14 +1236,27 @@ struct DynamicGraph<Adj>::Impl {
   }
 
   // ---- direct batches (apply_batch_kernel) ---------------------------------------------------
-  DeviceArray<unsigned char> batch_scratch;  // grow-only: dedup table, retry and resize lists
+  // Scratch of a batch: two halves, each [counters | dedup keys | dedup last (weighted)], used by
+  // alternate batches; each batch's kernel zeroes the half of the batch before it, so in steady
+  // state a batch needs no memset. The retry and resize lists (written before read) are shared.
+  DeviceArray<unsigned char> batch_scratch;  // grow-only
+  std::uint64_t half_bytes = 0;              // bytes of one half (each 256-aligned)
+  std::uint64_t half_dirty[2] = {0, 0};      // prefix of each half that may be non-zero
+  unsigned batch_parity = 0;                 // half of the next batch
   struct PinnedFree {
     void operator()(BatchCounters* p) const { (void)cudaFreeHost(p); }
   };
+  // The counters as the last block of a pass left them (host memory mapped into the device).
   std::unique_ptr<BatchCounters, PinnedFree> batch_result = [] {
     void* p = nullptr;
-    WG_CUDA_TRY(cudaMallocHost(&p, sizeof(BatchCounters)));
+    WG_CUDA_TRY(cudaHostAlloc(&p, sizeof(BatchCounters), cudaHostAllocMapped));
+    std::memset(p, 0, sizeof(BatchCounters));
     return std::unique_ptr<BatchCounters, PinnedFree>(static_cast<BatchCounters*>(p));
+  }();
+  BatchCounters* batch_report = [this] {
+    void* d = nullptr;
+    WG_CUDA_TRY(cudaHostGetDevicePointer(&d, batch_result.get(), 0));
+    return static_cast<BatchCounters*>(d);
   }();
 
   struct BatchScratch {
@@ -1203,47 +1264,66 @@ struct DynamicGraph<Adj>::Impl {
     detail::BatchDedupRef dedup;
     unsigned long long* retry[2];
     vertex_t* resize;
+    uint4* clear;  // the other half's dirty prefix, for the kernel to zero
+    std::uint64_t clear_words;
   };
 
-  /// Scratch for a batch of n entries; the counters and the dedup table are zeroed (one memset).
+  static std::uint64_t align256(std::uint64_t b) { return (b + 255) & ~std::uint64_t{255}; }
+
+  /// Scratch for a batch of n entries: its half's counters and dedup table are zero when the
+  /// batch's kernels run (a memset only when the half was not cleaned: first use, growth, a
+  /// batch larger than the last one there).
   BatchScratch scratch_for(std::uint64_t n, bool last_wins) {
     const std::uint64_t cap = detail::dedup_capacity(n);
-    const auto align = [](std::uint64_t b) { return (b + 255) & ~std::uint64_t{255}; };
-    const std::uint64_t o_dedup = align(sizeof(BatchCounters));
+    const std::uint64_t o_dedup = align256(sizeof(BatchCounters));
     const std::uint64_t o_last = o_dedup + cap * sizeof(unsigned long long);
-    const std::uint64_t zeroed = align(o_last + (last_wins ? cap * sizeof(std::uint32_t) : 0));
-    const std::uint64_t o_retry1 = zeroed + align(n * sizeof(unsigned long long));
-    const std::uint64_t o_resize = o_retry1 + align(n * sizeof(unsigned long long));
-    const std::uint64_t total = o_resize + 2 * n * sizeof(vertex_t);
-    if (batch_scratch.size() < total) {
+    const std::uint64_t zeroed = align256(o_last + (last_wins ? cap * sizeof(std::uint32_t) : 0));
+    const std::uint64_t lists =
+        2 * align256(n * sizeof(unsigned long long)) + align256(2 * n * sizeof(vertex_t));
+    if (half_bytes < zeroed || batch_scratch.size() < 2 * half_bytes + lists) {
+      half_bytes = std::max(half_bytes, zeroed);
+      const std::uint64_t total =
+          std::max<std::uint64_t>(2 * half_bytes + lists, batch_scratch.size());
       batch_scratch = DeviceArray<unsigned char>();
       batch_scratch = DeviceArray<unsigned char>(total, stream, "batch scratch");
+      half_dirty[0] = half_dirty[1] = half_bytes;  // fresh memory: zeroed on first use
     }
-    unsigned char* b = batch_scratch.data();
-    WG_CUDA_TRY(cudaMemsetAsync(b, 0, zeroed, stream));
+    const unsigned h = batch_parity;
+    batch_parity ^= 1u;
+    unsigned char* base = batch_scratch.data();
+    unsigned char* b = base + h * half_bytes;
+    if (half_dirty[h]) WG_CUDA_TRY(cudaMemsetAsync(b, 0, half_dirty[h], stream));
     BatchScratch sc;
     sc.counters = reinterpret_cast<BatchCounters*>(b);
     sc.dedup.keys = reinterpret_cast<unsigned long long*>(b + o_dedup);
     sc.dedup.last = last_wins ? reinterpret_cast<std::uint32_t*>(b + o_last) : nullptr;
     sc.dedup.mask = cap - 1;
-    sc.retry[0] = reinterpret_cast<unsigned long long*>(b + zeroed);
-    sc.retry[1] = reinterpret_cast<unsigned long long*>(b + o_retry1);
-    sc.resize = reinterpret_cast<vertex_t*>(b + o_resize);
+    unsigned char* l = base + 2 * half_bytes;
+    sc.retry[0] = reinterpret_cast<unsigned long long*>(l);
+    sc.retry[1] =
+        reinterpret_cast<unsigned long long*>(l + align256(n * sizeof(unsigned long long)));
+    sc.resize = reinterpret_cast<vertex_t*>(l + 2 * align256(n * sizeof(unsigned long long)));
+    sc.clear = reinterpret_cast<uint4*>(base + (h ^ 1u) * half_bytes);
+    sc.clear_words = half_dirty[h ^ 1u] / sizeof(uint4);  // 256-aligned: whole words
+    half_dirty[h] = zeroed;
+    half_dirty[h ^ 1u] = 0;  // the batch's first kernel zeroes it
     return sc;
   }
 
-  BatchCounters read_batch_counters(const BatchCounters* device) {
-    WG_CUDA_TRY(cudaMemcpyAsync(batch_result.get(), device, sizeof(BatchCounters),
-                                cudaMemcpyDeviceToHost, stream));
+  /// The counters after the pass just launched: its last block wrote them to batch_result.
+  BatchCounters read_batch_counters() {
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
-    return *batch_result;
+    BatchCounters c;
+    std::memcpy(&c, const_cast<const BatchCounters*>(batch_result.get()), sizeof(c));
+    return c;
   }
 
-  /// Entries per warp. A warp issues the loads of all its entries at once and then works
-  /// through them four at a time, so more entries per warp hide more latency; only batches too
-  /// small to fill the GPU with 32 per warp use 8 (measured on the H100, uniform and R-MAT
-  /// batches 2^16..2^22: 32 per warp beat 8 by 1.3-1.5x from 2^17 up, 8 won at 2^16).
-  /// WG_GRAPH_ITEMS_PER_WARP=4|8|32 overrides.
+  /// Entries per warp for the warp- and 8-lane-task kernels (maps; sets under WG_GRAPH_TILE=8).
+  /// A warp issues the loads of all its entries at once and then works through them, so more
+  /// entries per warp hide more latency; only batches too small to fill the GPU with 32 per warp
+  /// use 8 (measured on the H100, 8-lane set tasks, uniform and R-MAT batches 2^16..2^22: 32 per
+  /// warp beat 8 by 1.3-1.5x from 2^17 up, 8 won at 2^16). WG_GRAPH_ITEMS_PER_WARP=8|32
+  /// overrides. Set batches with one-thread tasks always deal 32 (one per lane).
   static std::uint64_t resident_threads() {
     static const std::uint64_t t = [] {
       int dev = 0, sms = 0, threads = 0;
@@ -1260,7 +1340,7 @@ struct DynamicGraph<Adj>::Impl {
       const char* e = std::getenv("WG_GRAPH_ITEMS_PER_WARP");
       return e ? std::atoi(e) : 0;
     }();
-    if (forced == 4 || forced == 8 || forced == 32) return forced;
+    if (forced == 8 || forced == 32) return forced;
     const std::uint64_t resident_warps = resident_threads() / 32;
     // 32 per warp once the batch has 8 entries per resident warp (H100: from 2^17 on).
     return n >= 8 * resident_warps ? 32 : 8;
@@ -1272,24 +1352,49 @@ struct DynamicGraph<Adj>::Impl {
     return on;
   }
 
-  template <BatchOp kOp, bool kLast, int kItems>
+  /// Lanes per set task in apply_batch_kernel: 1 (one thread walks each arc's chain; measured
+  /// on the H100 against 2, 4 and 8 lanes: fastest at every batch size, 2^16..2^22, uniform and
+  /// R-MAT). WG_GRAPH_TILE=8 selects the 8-lane tasks for comparison. Maps use whole warps.
+  int tile_lanes() const {
+    static const int forced = [] {
+      const char* e = std::getenv("WG_GRAPH_TILE");
+      return e ? std::atoi(e) : 0;
+    }();
+    return forced == 8 ? 8 : 1;
+  }
+
+  template <BatchOp kOp, bool kLast, int kItems, int kTile>
   void launch_batch(const BatchPass& p) {
-    const unsigned grid = grid_for((p.n + kItems - 1) / kItems * 32);
+    // At most the blocks that fit on the GPU at once: warps then stride over the batch, and
+    // the end-of-block barrier (counter sums) is waited for once per block, not once per 256
+    // entries (at 2^22 a per-chunk grid spent ~30% of its warp time waiting at it).
+    static const unsigned resident_blocks = [] {
+      int dev = 0, sms = 0, per_sm = 0;
+      WG_CUDA_TRY(cudaGetDevice(&dev));
+      WG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+      WG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, apply_batch_kernel<Adj, kOp, kLast, kItems, kTile>, kBlock, 0));
+      return static_cast<unsigned>(std::max(1, sms * per_sm));
+    }();
+    const unsigned grid = std::min(grid_for((p.n + kItems - 1) / kItems * 32), resident_blocks);
     if constexpr (kLast) {
       last_entry_kernel<Adj, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
       WG_CUDA_CHECK_LAST();
     }
-    apply_batch_kernel<Adj, kOp, kLast, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
+    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile><<<grid, kBlock, 0, stream>>>(ref(), p);
     WG_CUDA_CHECK_LAST();
   }
+  /// Runs the batch kernel: sets with one-thread tasks (32 entries per warp), or, for
+  /// comparison (WG_GRAPH_TILE=8), 8-lane tasks with `items` entries per warp; maps with
+  /// 32-lane tasks and `items` entries per warp.
   template <BatchOp kOp, bool kLast>
-  void launch_batch(const BatchPass& p, int items) {
-    if (items == 4)
-      launch_batch<kOp, kLast, 4>(p);
+  void launch_batch(const BatchPass& p, int items, int tile) {
+    if (!Adj::weighted && tile == 1)
+      launch_batch<kOp, kLast, 32, 1>(p);
     else if (items == 8)
-      launch_batch<kOp, kLast, 8>(p);
+      launch_batch<kOp, kLast, 8, 8>(p);
     else
-      launch_batch<kOp, kLast, 32>(p);
+      launch_batch<kOp, kLast, 32, 8>(p);
   }
 
   /// One chunk of insert_edges / erase_edges: one memset, one kernel (two for weighted inserts)
@@ -1315,13 +1420,16 @@ struct DynamicGraph<Adj>::Impl {
                 sc.counters,
                 sc.dedup,
                 kOp == BatchOp::insert ? resize_keys_per_bucket() : 0.0,
-                !opt.directed};
-    const int items = items_per_warp(b.size);
+                !opt.directed,
+                batch_report,
+                sc.clear,
+                sc.clear_words};
+    const int items = items_per_warp(b.size), tile = tile_lanes();
     if (last)
-      launch_batch<kOp, true>(p, items);
+      launch_batch<kOp, true>(p, items, tile);
     else
-      launch_batch<kOp, false>(p, items);
-    BatchCounters c = read_batch_counters(sc.counters);
+      launch_batch<kOp, false>(p, items, tile);
+    BatchCounters c = read_batch_counters();
     const double first_ms =
         trace_batches()
             ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
@@ -1368,26 +1476,29 @@ struct DynamicGraph<Adj>::Impl {
       slab_failures = c.out_of_slabs;
       BatchPass q = p;
       q.resize_keys_per_bucket = 0;  // nothing is deferred twice
+      q.clear_words = 0;             // the first pass cleaned the other half
       q.retry_in = sc.retry[pass & 1];
       q.n = c.retry[pass & 1];
       q.retry_out = sc.retry[(pass + 1) & 1];
       q.retry_out_count = &sc.counters->retry[(pass + 1) & 1];
       WG_CUDA_TRY(cudaMemsetAsync(q.retry_out_count, 0, sizeof(unsigned long long), stream));
-      launch_batch<kOp, false>(q, items_per_warp(q.n));
-      c = read_batch_counters(sc.counters);
+      launch_batch<kOp, false>(q, items_per_warp(q.n), tile_lanes());
+      c = read_batch_counters();
     }
     if (trace_batches()) {
       WG_CUDA_TRY(cudaStreamSynchronize(stream));
       std::fprintf(
           stderr,
-          "[batch %s n=%llu items/warp=%d] first %.3f slabs %llu applied %llu dup %llu ignored "
+          "[batch %s n=%llu items/warp=%d tile=%d] first %.3f slabs %llu applied %llu dup %llu "
+          "ignored "
           "%llu | "
           "retry passes %d | listed %llu, rebuild (%.3f ms, %d again) | slab failures %llu "
           "(grow %.3f ms, %u super "
           "blocks) | %.3f ms\n",
-          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, first_ms,
-          (unsigned long long)alloc.slabs_in_use(stream), c.applied, c.duplicates, c.ignored, pass,
-          c.resize, resize_ms, rebuild_retries, c.out_of_slabs, grow_ms, alloc.num_super_blocks(),
+          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, tile,
+          first_ms, (unsigned long long)alloc.slabs_in_use(stream), c.applied, c.duplicates,
+          c.ignored, pass, c.resize, resize_ms, rebuild_retries, c.out_of_slabs, grow_ms,
+          alloc.num_super_blocks(),
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     r.applied = c.applied;

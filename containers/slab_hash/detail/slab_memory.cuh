@@ -89,6 +89,11 @@ __device__ __forceinline__ std::uint32_t cas_release(std::uint32_t* p, std::uint
                : "memory");
   return old;
 }
+/// Asks L2 to fetch the 128-byte line at p (no register result, no fault on the line's data):
+/// a slab read that will follow once something else is known finds it in L2.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p) : "memory");
+}
 __device__ __forceinline__ void fence_acquire() {
   asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }

@@ -1,5 +1,6 @@
 // GPU tests of the slab hash: host SlabSet/SlabMap against std models, concurrent mixed batches and
-// a hot-key stress checked for per-key linearizability, bulk build, for_each, flush, allocator
+// a hot-key stress checked for per-key linearizability, the exclusive (tombstone-reusing) set
+// operations with 1/2/4/8-lane tiles against a model, bulk build, for_each, flush, allocator
 // exhaustion and growth, reserved keys. Size: WG_SLAB_TEST_KEYS (default 200000).
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include <warpgraph/containers/core/cuda_stream.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/slab_hash/slab_hash.cuh>
+#include <warpgraph/containers/slab_hash/slab_set_tile.cuh>
 
 #include "../../support/test_support.hpp"
 
@@ -327,6 +329,117 @@ TEST(SlabHashConcurrent, HotKeysStress) {
   map.flush(stream);
   EXPECT_EQ(set.count(stream), set_model.size());
   EXPECT_EQ(map.count(stream), map_model.size());
+}
+
+// ---- exclusive operations with tiles of 1, 2, 4, 8 lanes ---------------------------------------
+
+/// One op per thread, keys distinct within a launch (the exclusive contract); each kTile-lane tile
+/// runs its lanes' ops with the tiled operations, and an insert whose chain is full goes to the
+/// 32-lane insert_exclusive (which appends a slab). result[i]: insert -> InsertOutcome, erase ->
+/// erased. *to_warp counts the inserts handed to the warp.
+template <int kTile>
+__global__ void exclusive_tiled_kernel(SetTableRef set, const Op* ops, std::uint64_t n, u32* result,
+                                       unsigned long long* to_warp) {
+  wg::warp_stride_loop<32, kTile>(n, [&](const wg::warp_tile& warp, std::uint64_t i, bool active) {
+    const Op op = active ? ops[i] : Op{0, 0, 0};
+    const auto tt = wg::partition_warp<kTile>(warp);
+    u32 r = 0;
+    bool needs_warp = false;
+    for (unsigned q = tt.ballot(active); q; q &= q - 1) {
+      const int s = __ffs(q) - 1;
+      const u32 type = tt.shfl(op.type, s), key = tt.shfl(op.key, s);
+      u32 out = 0;
+      bool warp_op = false;
+      if (type == kOpInsert) {
+        const int o = set_insert_exclusive_tiled(set, tt, key);
+        warp_op = o == tiled_needs_warp;
+        out = static_cast<u32>(o == tiled_inserted ? InsertOutcome::inserted
+                                                   : InsertOutcome::present);
+      } else {
+        out = set_erase_tiled(set, tt, key) ? 1u : 0u;
+      }
+      if (static_cast<int>(tt.thread_rank()) == s) {
+        r = out;
+        needs_warp = warp_op;
+      }
+    }
+    if (needs_warp) atomicAdd(to_warp, 1ull);
+    wg::for_each_active_lane(warp, needs_warp, [&](int s) {
+      const InsertOutcome o = set.insert_exclusive(warp, warp.shfl(op.key, s));
+      if (static_cast<int>(warp.thread_rank()) == s) r = static_cast<u32>(o);
+    });
+    if (active) result[i] = r;
+  });
+}
+
+class SlabSetExclusiveTiled : public ::testing::TestWithParam<int> {};  // param: lanes per tile
+
+INSTANTIATE_TEST_SUITE_P(TileLanes, SlabSetExclusiveTiled, ::testing::Values(1, 2, 4, 8));
+
+// Rounds of inserts and erases of distinct keys into few buckets (chains of several slabs, full
+// of tombstones that later inserts take again): every result and the final contents equal a
+// std::set model; some inserts find their chain full and are finished by the warp.
+TEST_P(SlabSetExclusiveTiled, MatchesModelAndReusesTombstones) {
+  const int lanes = GetParam();
+  wg::CudaStream stream;
+  const std::uint64_t n = std::max<std::uint64_t>(test_keys() / 4, 2048);
+  SlabTableConfig cfg;
+  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / 240));  // ~8 slabs a chain
+  cfg.allocator.slabs_per_super_block = 1u << 14;
+  SlabSet set(cfg, stream);
+  std::set<u32> model;
+  std::mt19937 rng(1234 + lanes);
+  std::vector<u32> keys(n);
+  for (std::uint64_t i = 0; i < n; ++i) keys[i] = static_cast<u32>(7 * i + 3);
+  wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
+  to_warp.fill_bytes(0, stream);
+  for (int round = 0; round < 6; ++round) {
+    std::shuffle(keys.begin(), keys.end(), rng);
+    std::vector<Op> ops(n / 2);
+    for (std::size_t i = 0; i < ops.size(); ++i)  // inserts first, then more erases
+      ops[i] = Op{(rng() % 10) < (round < 3 ? 7u : 4u) ? kOpInsert : kOpErase, keys[i], 0};
+    auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
+    wg::DeviceBuffer<u32> result(ops.size(), stream);
+    const unsigned grid = static_cast<unsigned>((ops.size() + 255) / 256);
+    const SetTableRef ref = set.ref();
+    switch (lanes) {
+      case 1:
+        exclusive_tiled_kernel<1><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
+                                                            result.data(), to_warp.data());
+        break;
+      case 2:
+        exclusive_tiled_kernel<2><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
+                                                            result.data(), to_warp.data());
+        break;
+      case 4:
+        exclusive_tiled_kernel<4><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
+                                                            result.data(), to_warp.data());
+        break;
+      default:
+        exclusive_tiled_kernel<8><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
+                                                            result.data(), to_warp.data());
+    }
+    WG_CUDA_CHECK_LAST();
+    const std::vector<u32> r = result.to_host(stream);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const bool present = model.count(ops[i].key) != 0;
+      if (ops[i].type == kOpInsert) {
+        ASSERT_NE(r[i], u32(InsertOutcome::out_of_slabs)) << "round " << round;
+        ASSERT_EQ(r[i], u32(present ? InsertOutcome::present : InsertOutcome::inserted))
+            << "insert of " << ops[i].key << ", round " << round;
+        model.insert(ops[i].key);
+      } else {
+        ASSERT_EQ(r[i], present ? 1u : 0u) << "erase of " << ops[i].key << ", round " << round;
+        model.erase(ops[i].key);
+      }
+    }
+    std::vector<u32> all = set.retrieve_all(stream);
+    std::sort(all.begin(), all.end());
+    ASSERT_TRUE(std::adjacent_find(all.begin(), all.end()) == all.end()) << "duplicate key";
+    ASSERT_EQ(all, std::vector<u32>(model.begin(), model.end())) << "round " << round;
+  }
+  EXPECT_GT(to_warp.to_host(stream)[0], 0ull)
+      << "no chain ever filled: the warp path went untested";
 }
 
 // ---- build, for_each, flush

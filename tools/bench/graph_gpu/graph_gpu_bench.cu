@@ -4,6 +4,7 @@
 //
 //   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
 //                   [--only edges|vertices|build|incremental|dynamic]
+//                   [--batch-logs LO:HI] [--graphs uniform,rmat,rmat-permuted,rmat-s22]
 //
 // Rates are entries of the batch per second (duplicates, self-loops and edges already present
 // included, as the paper counts), median of --reps timed runs after one warm-up. "resident":
@@ -42,7 +43,15 @@ struct Options {
   int reps = 3;
   bool quick = false;
   std::string only;  ///< run one section: edges, vertices, build, incremental, dynamic
+  int min_batch_log = 16, max_batch_log = 22;  ///< edge tables: batch sizes 2^lo .. 2^hi
+  std::string graphs;  ///< edge tables: comma list of uniform, rmat, rmat-permuted, rmat-s22
 } opt;
+
+bool graph_selected(const char* key) {
+  if (opt.graphs.empty()) return true;
+  const std::string list = "," + opt.graphs + ",";
+  return list.find("," + std::string(key) + ",") != std::string::npos;
+}
 
 bool section(const char* name) {
   return opt.only.empty() || opt.only == name;
@@ -157,7 +166,7 @@ void edge_rates(const std::string& name, const EdgeList& base, bool directed,
   std::printf("%-8s %12s %12s %12s %12s | %10s %10s\n", "batch", "ins MEdge/s", "ins+h2d",
               "del MEdge/s", "del+h2d", "paper ins", "paper del");
   std::vector<double> ins_rates, del_rates;
-  for (int lg = 16; lg <= max_log; ++lg) {
+  for (int lg = std::max(16, opt.min_batch_log); lg <= std::min(max_log, opt.max_batch_log); ++lg) {
     const std::uint64_t n = std::uint64_t{1} << lg;
     wg::bench::Series ins, del, ins_h, del_h;
     for (int rep = 0; rep < opt.reps + 1; ++rep) {
@@ -381,10 +390,19 @@ int main(int argc, char** argv) {
       opt.quick = true;
     else if (a == "--only")
       opt.only = next();
+    else if (a == "--batch-logs") {  // LO:HI
+      const std::string v = next();
+      const auto colon = v.find(':');
+      opt.min_batch_log = std::stoi(v.substr(0, colon));
+      opt.max_batch_log =
+          colon == std::string::npos ? opt.min_batch_log : std::stoi(v.substr(colon + 1));
+    } else if (a == "--graphs")
+      opt.graphs = next();
     else {
       std::fprintf(stderr,
                    "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
-                   "       [--only edges|vertices|build|incremental|dynamic]\n",
+                   "       [--only edges|vertices|build|incremental|dynamic]\n"
+                   "       [--batch-logs LO:HI] [--graphs uniform,rmat,rmat-permuted,rmat-s22]\n",
                    argv[0]);
       return 2;
     }
@@ -400,7 +418,7 @@ int main(int argc, char** argv) {
   try {
     const int max_log = opt.quick ? 20 : 22;
     // faimGraph points: 2^20 vertices, 2^24 (16.8M) arcs, directed; uniform and R-MAT.
-    if (section("edges")) {
+    if (section("edges") && graph_selected("uniform")) {
       const std::uint64_t nv = 1u << 20;
       const EdgeList uni = uniform_edges(nv, 1u << 24, 1, false);
       edge_rates(
@@ -412,23 +430,25 @@ int main(int argc, char** argv) {
     // batch's hubs are the graph's hubs, whose tables are large already), and with ids permuted
     // independently per batch (the batch's hubs are unrelated, mostly low-degree vertices whose
     // one-bucket tables must be rebuilt: the harder case).
-    if (section("edges")) {
+    if (section("edges") && (graph_selected("rmat") || graph_selected("rmat-permuted"))) {
       const EdgeList rm = rmat_edges(20, 16, 1, false);
-      edge_rates(
-          "rmat s20 ef16 / 16.8M arcs (batch hubs = graph hubs)", rm, true,
-          [&](std::uint64_t n, std::uint64_t seed) {
-            return rmat_edges(20, static_cast<double>(n) / (1u << 20), seed, false, 1);
-          },
-          kFaimRmatInsert, kFaimRmatDelete, max_log);
-      edge_rates(
-          "rmat s20 ef16 / 16.8M arcs (batch ids permuted per batch)", rm, true,
-          [&](std::uint64_t n, std::uint64_t seed) {
-            return rmat_edges(20, static_cast<double>(n) / (1u << 20), seed, false);
-          },
-          kFaimRmatInsert, kFaimRmatDelete, max_log);
+      if (graph_selected("rmat"))
+        edge_rates(
+            "rmat s20 ef16 / 16.8M arcs (batch hubs = graph hubs)", rm, true,
+            [&](std::uint64_t n, std::uint64_t seed) {
+              return rmat_edges(20, static_cast<double>(n) / (1u << 20), seed, false, 1);
+            },
+            kFaimRmatInsert, kFaimRmatDelete, max_log);
+      if (graph_selected("rmat-permuted"))
+        edge_rates(
+            "rmat s20 ef16 / 16.8M arcs (batch ids permuted per batch)", rm, true,
+            [&](std::uint64_t n, std::uint64_t seed) {
+              return rmat_edges(20, static_cast<double>(n) / (1u << 20), seed, false);
+            },
+            kFaimRmatInsert, kFaimRmatDelete, max_log);
     }
     // Table 5.2/5.3 on an undirected R-MAT (thesis: undirected datasets).
-    if (section("edges")) {
+    if (section("edges") && graph_selected("rmat-s22")) {
       const EdgeList rm = rmat_edges(22, 8, 2, true);
       edge_rates(
           "rmat s22 ef8 undirected", rm, false,
