@@ -85,6 +85,16 @@ __device__ __forceinline__ SetSlabScan scan_set_slab(const Tile& tile, const Sla
 
 }  // namespace detail
 
+namespace detail {
+/// One of the set bits of `mask` (non-zero), chosen by `spread`: concurrent inserts into one
+/// slab (a hub's table) aim at different free slots instead of all at the first, so fewer of
+/// their CASes fail and re-read. Any free slot of a slab may take a key: lookups read the whole
+/// slab, and a chain still grows only when its last slab has no free slot.
+__device__ __forceinline__ unsigned pick_slot(std::uint32_t mask, std::uint32_t spread) {
+  return __fns(mask, 0, static_cast<int>(spread % __popc(mask)) + 1);
+}
+}  // namespace detail
+
 /// SetTableRef::insert_exclusive with a tile of T <= 8 lanes (all T lanes call it with the same
 /// key and get the same result).
 template <class Tile>
@@ -93,15 +103,16 @@ __device__ inline int set_insert_exclusive_tiled(const SetTableRef& t, const Til
   if (!is_valid_key(key)) return tiled_needs_warp;
   Slab* const bucket = t.buckets() + t.hash_bucket(key);
   Slab* s = bucket;
-  std::uint32_t* hole = nullptr;  // first tombstone of the chain (tile-uniform)
+  std::uint32_t* hole = nullptr;  // a tombstone of the chain (tile-uniform)
+  const std::uint32_t spread = detail::mix32(key ^ 0x9e3779b9u);
   while (true) {
     const detail::SetSlabScan v = detail::scan_set_slab(tile, s, key);
     if (v.match) return tiled_present;
-    if (!hole && v.tombstones) hole = s->words + (__ffs(v.tombstones) - 1);
+    if (!hole && v.tombstones) hole = s->words + detail::pick_slot(v.tombstones, spread);
     if (v.empties || v.next == kNullSlab) {  // end of the chain: the key is absent
       if (!hole && !v.empties) return tiled_needs_warp;
       const std::uint32_t expected = hole ? kTombstoneKey : kEmptyKey;
-      std::uint32_t* slot = hole ? hole : s->words + (__ffs(v.empties) - 1);
+      std::uint32_t* slot = hole ? hole : s->words + detail::pick_slot(v.empties, spread);
       std::uint32_t old = 0;
       if (tile.thread_rank() == 0) old = detail::cas_relaxed(slot, expected, key);
       if (tile.shfl(old, 0) == expected) return tiled_inserted;
@@ -132,8 +143,8 @@ __device__ inline bool set_erase_tiled(const SetTableRef& t, const Tile& tile, s
       if (tile.shfl(old, 0) == key) return true;
       continue;  // a concurrent erase won: read again
     }
-    // Empty slots only ever end a chain (inserts fill the first one, nothing empties a slot
-    // outside phase operations), so the key cannot lie beyond one.
+    // A chain grows only once its last slab has no empty slot, and nothing empties a slot
+    // outside phase operations, so the key cannot lie beyond a slab with an empty slot.
     if (v.empties || v.next == kNullSlab) return false;
     detail::fence_acquire();
     tile.sync();
