@@ -179,12 +179,15 @@ class BasicTree {
   /// Calls f(key) (set) or f(key, value) (map) for the keys in [lo, hi), ascending. When f
   /// returns bool, returning false stops the scan. f runs outside any lock, on copies; it may
   /// call other operations on this tree. Cost: one root-to-leaf descent, then one leaf per
-  /// 8-64 keys reported.
+  /// 8-64 keys reported (sets read up to 256 keys, several leaves, between calls of f).
   template <class F>
   void range(std::uint64_t lo, std::uint64_t hi, F&& f) const {
     if (lo >= hi) return;
+    // Sets take up to kScanKeys keys per call (several leaves), maps one leaf.
+    constexpr std::size_t kScanKeys = kIsMap ? kMaxLeafSlots : 4 * kMaxLeafSlots;
     ScanCursor cursor{lo, hi};
-    alignas(64) std::uint64_t keys[kMaxLeafSlots];
+    cursor.capacity = kScanKeys;
+    alignas(64) std::uint64_t keys[kScanKeys];
     alignas(64) unsigned char values[kIsMap ? kMaxLeafSlots * kValueBytes : 1];
     for (;;) {
       const std::size_t n = core_.scan(cursor, keys, kIsMap ? values : nullptr);

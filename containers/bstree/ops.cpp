@@ -225,6 +225,30 @@ struct Kernels {
         _mm512_kunpackd(_mm512_cmplt_epu16_mask(x1, vk), _mm512_cmplt_epu16_mask(x0, vk));
     return static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(m)));
   }
+  // Range scans: writes the keys of the used slots (bit i of `used`, 16 slots of 64 bits) that
+  // lie in [lo, hi) to out[0..n), ascending, and returns n; *past_end: a used slot holds a key
+  // >= hi. One compare pair and one register compress per half leaf instead of a loop over the
+  // slots (the compress goes to a register and a plain store: compress-to-memory is microcoded
+  // on AMD Zen 4). Writes out[0..15] at most.
+  static unsigned collect64(const std::uint64_t* p, std::uint64_t used, std::uint64_t lo,
+                            std::uint64_t hi, std::uint64_t* out, bool* past_end) {
+    const __m512i vlo = _mm512_set1_epi64(static_cast<long long>(lo));
+    const __m512i vhi = _mm512_set1_epi64(static_cast<long long>(hi));
+    const __m512i x0 = _mm512_load_si512(p);
+    const __m512i x1 = _mm512_load_si512(p + 8);
+    // Masks joined at full width with KUNPCK, as in lt64 (see the note above).
+    const std::uint32_t ge_lo = _cvtmask16_u32(
+        _mm512_kunpackb(_mm512_cmpge_epu64_mask(x1, vlo), _mm512_cmpge_epu64_mask(x0, vlo)));
+    const std::uint32_t ge_hi = _cvtmask16_u32(
+        _mm512_kunpackb(_mm512_cmpge_epu64_mask(x1, vhi), _mm512_cmpge_epu64_mask(x0, vhi)));
+    const std::uint32_t u = static_cast<std::uint32_t>(used & 0xFFFFu);
+    const std::uint32_t in = ge_lo & ~ge_hi & u;
+    *past_end = (ge_hi & u) != 0;
+    const unsigned n0 = static_cast<unsigned>(__builtin_popcount(in & 0xFFu));
+    _mm512_storeu_si512(out, _mm512_maskz_compress_epi64(static_cast<__mmask8>(in), x0));
+    _mm512_storeu_si512(out + n0, _mm512_maskz_compress_epi64(static_cast<__mmask8>(in >> 8), x1));
+    return n0 + static_cast<unsigned>(__builtin_popcount(in >> 8));
+  }
   // One leaf's new key block after an insert (see leaf_shift_insert): slot i takes slot i-1
   // (bit i of take_left), slot i+1 (bit i of take_right) or itself, then d goes to `target`.
   // Per 128-byte block of 16, 32 or 64 slots: two two-source permutes and two masked moves, no

@@ -17,13 +17,15 @@ bool compression_pays(const std::uint64_t* sorted_keys, std::size_t n);
 
 inline constexpr std::size_t kMaxLeafSlots = 64;  // 64 x 16-bit deltas in a compressed leaf
 
-/// Resumable position of a range scan; one call of Core::scan reads one leaf.
+/// Resumable position of a range scan. One call of Core::scan reads one leaf, or, without
+/// values, leaves while another whole leaf fits in `capacity` keys of the output.
 struct ScanCursor {
   std::uint64_t from;  ///< next key to report is >= from
   std::uint64_t hi;    ///< exclusive end
   std::uint32_t leaf = 0;
   bool started = false;
   bool done = false;
+  std::size_t capacity = kMaxLeafSlots;  ///< keys the output buffer holds (>= kMaxLeafSlots)
 };
 
 struct LeafFormatCounts {

@@ -217,10 +217,22 @@ bool find_op(const Core& cc, std::uint64_t key, void* value_out) {
   }
 }
 
+/// Whether the ISA build has the range-scan kernel (AVX-512).
+template <class K>
+inline constexpr bool has_collect = requires(const std::uint64_t* p, std::uint64_t* out, bool* e) {
+  K::collect64(p, std::uint64_t{}, std::uint64_t{}, std::uint64_t{}, out, e);
+};
+template <class K>
+inline unsigned kernel_collect(const std::uint64_t* p, std::uint64_t used, std::uint64_t lo,
+                               std::uint64_t hi, std::uint64_t* out, bool* past_end) {
+  return K::collect64(p, used, lo, hi, out, past_end);
+}
+
 template <bool Compressed, class Sync>
 std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, void* values_out) {
   Core& c = const_cast<Core&>(cc);
   unsigned restarts = 0;
+  std::size_t total = 0;  // keys written by the leaves read so far (each validated)
   for (;;) {
     std::uint32_t leaf, lv;
     if (!cur.started) {
@@ -246,8 +258,16 @@ std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, vo
     const std::uint32_t f = Compressed ? ld(m->format) : std::uint32_t{kF64};
     const std::uint64_t base = Compressed ? ld(m->base) : 0;
     const std::uint32_t next = ld(m->next);
+    std::uint64_t* out = keys_out + total;
     std::size_t n = 0;
     bool past_end = false;
+    if constexpr (has_collect<Kernels>) {
+      if (!values_out && f == kF64) {  // a whole leaf of 64-bit keys at once
+        n = kernel_collect<Kernels>(reinterpret_cast<const std::uint64_t*>(keys), bits, cur.from,
+                                    cur.hi, out, &past_end);
+        bits = 0;
+      }
+    }
     while (bits) {
       const unsigned s = static_cast<unsigned>(__builtin_ctzll(bits));
       bits &= bits - 1;
@@ -257,7 +277,7 @@ std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, vo
         break;
       }
       if (k < cur.from) continue;
-      keys_out[n] = k;
+      out[n] = k;
       if (values_out)
         copy_relaxed(static_cast<unsigned char*>(values_out) + n * c.value_bytes_,
                      values + std::size_t{s} * c.value_bytes_, c.value_bytes_);
@@ -267,13 +287,16 @@ std::size_t scan_op(const Core& cc, ScanCursor& cur, std::uint64_t* keys_out, vo
       backoff(restarts);
       continue;
     }
-    if (n) cur.from = keys_out[n - 1] + 1;  // < hi <= kMax64, so no overflow
+    if (n) cur.from = out[n - 1] + 1;  // < hi <= kMax64, so no overflow
+    total += n;
     cur.started = true;
-    if (past_end || next == kNoLeaf)
+    if (past_end || next == kNoLeaf) {
       cur.done = true;
-    else
-      cur.leaf = next;
-    return n;
+      return total;
+    }
+    cur.leaf = next;
+    // Sets read on while another whole leaf fits (one call per buffer, not per leaf).
+    if (values_out || total + kMaxLeafSlots > cur.capacity) return total;
   }
 }
 
