@@ -11,6 +11,7 @@
 #include <numeric>
 #include <string>
 
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
@@ -810,6 +811,25 @@ __global__ void incoming_kernel(const std::uint64_t* keys, std::uint64_t m, unsi
   });
 }
 
+/// The rebuild plan of one listed vertex: its new and old bucket counts and its keys (all 0 when
+/// its table stays: it has room, or it would be rebuilt at the same size).
+struct RebuildPlan {
+  std::uint64_t new_buckets, old_buckets, keys;
+  __device__ RebuildPlan operator+(const RebuildPlan& o) const {
+    return {new_buckets + o.new_buckets, old_buckets + o.old_buckets, keys + o.keys};
+  }
+};
+__device__ __forceinline__ RebuildPlan plan_rebuild(vertex_t x, const std::uint32_t* incoming,
+                                                    const std::uint32_t* degrees,
+                                                    const VertexEntry* vertices, double max_lf,
+                                                    double lf, unsigned capacity) {
+  const double need = static_cast<double>(degrees[x]) + incoming[x];
+  const std::uint32_t cur = vertices[x].num_buckets;
+  if (!(need > fmax(max_lf, 2 * lf) * capacity * cur)) return {0, 0, 0};  // never the same size
+  const double want = ceil(need / (lf * capacity));
+  return {want < 1 ? 1 : static_cast<std::uint64_t>(want), cur, degrees[x]};
+}
+
 // Per listed vertex i < m (zeros from *num_listed up to m inclusive, for the exclusive scans):
 // new and old bucket counts and keys of the tables to rebuild (0 for the others).
 __global__ void plan_rebuild_kernel(const vertex_t* listed, const unsigned long long* num_listed,
@@ -821,30 +841,19 @@ __global__ void plan_rebuild_kernel(const vertex_t* listed, const unsigned long 
   const std::uint64_t t = *num_listed;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i <= m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint64_t nb = 0, ob = 0, k = 0;
-    if (i < t) {
-      const vertex_t x = listed[i];
-      const double need = static_cast<double>(degrees[x]) + incoming[x];
-      const std::uint32_t cur = vertices[x].num_buckets;
-      if (need > fmax(max_lf, 2 * lf) * capacity * cur) {  // never rebuild at the same size
-        const double want = ceil(need / (lf * capacity));
-        nb = want < 1 ? 1 : static_cast<std::uint64_t>(want);
-        ob = cur;
-        k = degrees[x];
-      }
-    }
-    new_buckets[i] = nb;
-    old_buckets[i] = ob;
-    keys[i] = k;
+    const RebuildPlan r =
+        i < t ? plan_rebuild(listed[i], incoming, degrees, vertices, max_lf, lf, capacity)
+              : RebuildPlan{0, 0, 0};
+    new_buckets[i] = r.new_buckets;
+    old_buckets[i] = r.old_buckets;
+    keys[i] = r.keys;
   }
 }
 
-// One thread: claims the rebuild's buckets in the arena when they and its keys fit.
-__global__ void claim_rebuild_kernel(const std::uint64_t* new_off, const std::uint64_t* key_off,
-                                     std::uint64_t m, unsigned long long* arena_used,
-                                     std::uint64_t arena_capacity, std::uint64_t key_capacity,
-                                     RebuildStatus* st) {
-  const std::uint64_t nb = new_off[m], nk = key_off[m];
+/// Claims the rebuild's buckets in the arena when they and its keys fit (one thread).
+__device__ void claim_rebuild(std::uint64_t nb, std::uint64_t nk, unsigned long long* arena_used,
+                              std::uint64_t arena_capacity, std::uint64_t key_capacity,
+                              RebuildStatus* st) {
   st->need_keys = nk;
   if (nb == 0) {  // nothing to rebuild: done (the commit still clears incoming[])
     st->ok = 1;
@@ -857,6 +866,50 @@ __global__ void claim_rebuild_kernel(const std::uint64_t* new_off, const std::ui
   } else {
     st->need_buckets = nb;
   }
+}
+
+// One thread: claim_rebuild after the device-wide scans.
+__global__ void claim_rebuild_kernel(const std::uint64_t* new_off, const std::uint64_t* key_off,
+                                     std::uint64_t m, unsigned long long* arena_used,
+                                     std::uint64_t arena_capacity, std::uint64_t key_capacity,
+                                     RebuildStatus* st) {
+  claim_rebuild(new_off[m], key_off[m], arena_used, arena_capacity, key_capacity, st);
+}
+
+// A rebuild of few tables (m <= kPlanBlockItems): plan, the three exclusive scans and the claim
+// in one block, instead of a plan kernel, three device-wide scans (two kernels each) and a claim
+// kernel: one launch instead of eight, for the common case of a batch that fills a few tables.
+constexpr int kPlanBlock = 1024;
+constexpr std::uint64_t kPlanBlockItems = 8 * kPlanBlock;
+__global__ void __launch_bounds__(kPlanBlock)
+    plan_scan_claim_kernel(const vertex_t* listed, const unsigned long long* num_listed,
+                           std::uint64_t m, const std::uint32_t* incoming,
+                           const std::uint32_t* degrees, const VertexEntry* vertices, double max_lf,
+                           double lf, unsigned capacity, std::uint64_t* new_off,
+                           std::uint64_t* old_off, std::uint64_t* key_off,
+                           unsigned long long* arena_used, std::uint64_t arena_capacity,
+                           std::uint64_t key_capacity, RebuildStatus* st) {
+  using Scan = cub::BlockScan<RebuildPlan, kPlanBlock>;
+  __shared__ typename Scan::TempStorage temp;
+  const std::uint64_t t = *num_listed;
+  RebuildPlan carry{0, 0, 0};
+  for (std::uint64_t base = 0; base <= m; base += kPlanBlock) {
+    const std::uint64_t i = base + threadIdx.x;
+    const RebuildPlan r =
+        i < t && i < m ? plan_rebuild(listed[i], incoming, degrees, vertices, max_lf, lf, capacity)
+                       : RebuildPlan{0, 0, 0};
+    RebuildPlan before, chunk;
+    Scan(temp).ExclusiveScan(r, before, RebuildPlan{0, 0, 0}, cuda::std::plus<>{}, chunk);
+    if (i <= m) {
+      new_off[i] = carry.new_buckets + before.new_buckets;
+      old_off[i] = carry.old_buckets + before.old_buckets;
+      key_off[i] = carry.keys + before.keys;
+    }
+    carry = carry + chunk;
+    __syncthreads();  // temp is reused
+  }
+  if (threadIdx.x == 0)
+    claim_rebuild(carry.new_buckets, carry.keys, arena_used, arena_capacity, key_capacity, st);
 }
 
 /// Item (listed index) of the rebuild's b-th old bucket: the last i with old_off[i] <= b (items
@@ -1163,19 +1216,29 @@ struct DynamicGraph<Adj>::Impl {
     std::uint64_t* new_off = key_n + (m + 1);
     std::uint64_t* old_off = new_off + (m + 1);
     std::uint64_t* key_off = old_off + (m + 1);
-    plan_rebuild_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
-        listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
-        opt.max_load_factor, opt.load_factor, Adj::slab_capacity, new_b, old_b, key_n);
-    WG_CUDA_CHECK_LAST();
-    std::size_t temp_bytes = 0;
-    WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, new_b, new_off, m + 1, stream));
-    DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream, "graph rebuild");
-    for (int k = 0; k < 3; ++k)
-      WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, new_b + k * (m + 1),
-                                                new_off + k * (m + 1), m + 1, stream));
-    claim_rebuild_kernel<<<1, 1, 0, stream>>>(new_off, key_off, m, arena_used.data(),
-                                              arena_capacity, key_capacity, st);
-    WG_CUDA_CHECK_LAST();
+    if (m <= kPlanBlockItems) {
+      plan_scan_claim_kernel<<<1, kPlanBlock, 0, stream>>>(
+          listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
+          opt.max_load_factor, opt.load_factor, Adj::slab_capacity, new_off, old_off, key_off,
+          arena_used.data(), arena_capacity, key_capacity, st);
+      WG_CUDA_CHECK_LAST();
+    } else {
+      plan_rebuild_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
+          listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
+          opt.max_load_factor, opt.load_factor, Adj::slab_capacity, new_b, old_b, key_n);
+      WG_CUDA_CHECK_LAST();
+      std::size_t temp_bytes = 0;
+      WG_CUDA_TRY(
+          cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, new_b, new_off, m + 1, stream));
+      DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream,
+                                      "graph rebuild");
+      for (int k = 0; k < 3; ++k)
+        WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, new_b + k * (m + 1),
+                                                  new_off + k * (m + 1), m + 1, stream));
+      claim_rebuild_kernel<<<1, 1, 0, stream>>>(new_off, key_off, m, arena_used.data(),
+                                                arena_capacity, key_capacity, st);
+      WG_CUDA_CHECK_LAST();
+    }
     // The work (old buckets, keys) is known on the device only: at least enough warps to fill
     // the GPU (a few hubs can hold most of the keys), striding; idle warps leave at once.
     const unsigned grid = grid_for(
