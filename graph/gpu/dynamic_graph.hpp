@@ -17,7 +17,8 @@
 //  - Every batch is deduplicated on the device, self-loops are dropped, and each entry is
 //    accounted for in the returned wg::UpdateResult. insert_edges / erase_edges hash the batch's
 //    edges into a batch-local table (detail/batch_dedup.cuh): the first entry of an edge owns
-//    it and applies its arcs, in one fused kernel with one host synchronisation per batch;
+//    it and applies its arcs (small erase batches let any entry erase: the tombstone CAS picks
+//    one), in one fused kernel with one launch and one host synchronisation per batch;
 //    prepare() sorts instead, for algorithms that want the batch in key order. Weighted
 //    (SlabMapAdjacency): 32-bit values; the LAST entry of an edge in a batch sets its value,
 //    also when the edge was already present.
