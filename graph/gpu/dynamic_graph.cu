@@ -17,6 +17,7 @@
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/warp_primitives.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/containers/slab_hash/slab_map_tile.cuh>
 #include <warpgraph/containers/slab_hash/slab_set_tile.cuh>
 #include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
@@ -358,18 +359,29 @@ __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const
   if (out == slab::InsertOutcome::present) return 1u;   // done
   return 0u;                                            // out of slabs: retry
 }
-/// insert_or_defer_arc for sets with a tile of T <= 8 lanes: 3 new, 1 present, 0 deferred, or
-/// slab::tiled_needs_warp (-1).
+/// insert_or_defer_arc with a tile of T <= 8 lanes (sets and maps): 3 new, 1 present, 0
+/// deferred, or slab::tiled_needs_warp (-1).
 template <class Ref, class Tile>
 __device__ __forceinline__ int insert_or_defer_arc_tiled(const Tile& tt, const Ref& g,
                                                          const BatchPass& p, vertex_t x,
                                                          const VertexEntry& e, std::uint32_t degree,
-                                                         std::uint32_t key) {
+                                                         std::uint32_t key, std::uint32_t value) {
   bool deferred = false;
   if (tt.thread_rank() == 0) deferred = defer_arc(g, p, x, e, degree);
   if (tt.shfl(deferred, 0)) return 0;
-  return slab::set_insert_exclusive_tiled(
-      slab::SetTableRef(e.buckets, e.num_buckets, g.allocator()), tt, key);
+  if constexpr (Ref::weighted)
+    return slab::map_insert_or_assign_exclusive_tiled(g.table_at(e), tt, key, value);
+  else
+    return slab::set_insert_exclusive_tiled(g.table_at(e), tt, key);
+}
+/// Erase of one arc with a tile of T <= 8 lanes: true iff it was present.
+template <class Ref, class Tile>
+__device__ __forceinline__ bool erase_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
+                                                std::uint32_t key) {
+  if constexpr (Ref::weighted)
+    return slab::map_erase_tiled(g.table_at(e), tt, key);
+  else
+    return slab::set_erase_tiled(g.table_at(e), tt, key);
 }
 
 /// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
@@ -518,9 +530,9 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
     const std::uint32_t value = (owner && p.values) ? p.values[entry] : 0u;
     std::uint32_t ns = st;
     unsigned warp_arcs = owner ? 3u : 0u;  // arcs (1 forward, 2 reverse) for the 32-lane loop
-    if constexpr (!Adj::weighted) {
-      // Sets: 32 / kTile tasks at a time per warp, one per kTile-lane tile; an arc whose chain
-      // needs a new slab (allocation is warp-cooperative) is left to the 32-lane loop below.
+    if constexpr (kTile < 32) {
+      // 32 / kTile tasks at a time per warp, one per kTile-lane tile; an arc whose chain needs a
+      // new slab (allocation is warp-cooperative) is left to the 32-lane loop below.
       const auto tt = partition_warp<kTile>(tile);
       warp_arcs = 0;
       for (unsigned q = tt.ballot(owner); q; q &= q - 1) {
@@ -529,22 +541,25 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         const std::uint32_t s0 = tt.shfl(st, s);
         std::uint32_t r = s0, left = 0;
         if constexpr (kOp == BatchOp::insert) {
+          const std::uint32_t val = tt.shfl(value, s);
           if (!(s0 & 1u)) {
-            const int o =
-                insert_or_defer_arc_tiled(tt, g, p, a, shfl_entry(tt, eu, s), tt.shfl(du, s), b);
+            const int o = insert_or_defer_arc_tiled(tt, g, p, a, shfl_entry(tt, eu, s),
+                                                    tt.shfl(du, s), b, val);
             if (o < 0)
               left |= 1u;
             else
               r |= static_cast<std::uint32_t>(o);
           }
           if (p.both && !(s0 & 4u)) {
-            if ((r & 3u) == 1u && !(s0 & 1u)) {
-              r |= 4u;  // the forward arc was present, so is the reverse one
+            // Both arcs are present or absent together: a set need not look at the reverse arc
+            // of an edge found present (a map must, to assign its value).
+            if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u)) {
+              r |= 4u;
             } else if (left) {
               left |= 2u;
             } else {
-              const int o =
-                  insert_or_defer_arc_tiled(tt, g, p, b, shfl_entry(tt, ev, s), tt.shfl(dv, s), a);
+              const int o = insert_or_defer_arc_tiled(tt, g, p, b, shfl_entry(tt, ev, s),
+                                                      tt.shfl(dv, s), a, val);
               if (o < 0)
                 left |= 2u;
               else
@@ -552,9 +567,8 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
             }
           }
         } else {
-          const bool hit = slab::set_erase_tiled(g.table_at(shfl_entry(tt, eu, s)), tt, b);
-          const bool rev =
-              p.both && hit && slab::set_erase_tiled(g.table_at(shfl_entry(tt, ev, s)), tt, a);
+          const bool hit = erase_arc_tiled(tt, g, shfl_entry(tt, eu, s), b);
+          const bool rev = p.both && hit && erase_arc_tiled(tt, g, shfl_entry(tt, ev, s), a);
           r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
         }
         if (static_cast<int>(tt.thread_rank()) == s) {
@@ -1406,12 +1420,12 @@ struct DynamicGraph<Adj>::Impl {
     return c;
   }
 
-  /// Entries per warp for the warp- and 8-lane-task kernels (maps; sets under WG_GRAPH_TILE=8).
+  /// Entries per warp for the 8-lane-task kernels (WG_GRAPH_TILE=8).
   /// A warp issues the loads of all its entries at once and then works through them, so more
   /// entries per warp hide more latency; only batches too small to fill the GPU with 32 per warp
   /// use 8 (measured on the H100, 8-lane set tasks, uniform and R-MAT batches 2^16..2^22: 32 per
   /// warp beat 8 by 1.3-1.5x from 2^17 up, 8 won at 2^16). WG_GRAPH_ITEMS_PER_WARP=8|32
-  /// overrides. Set batches with one-thread tasks always deal 32 (one per lane).
+  /// overrides. One-thread tasks always deal 32 (one per lane).
   static std::uint64_t resident_threads() {
     static const std::uint64_t t = [] {
       int dev = 0, sms = 0, threads = 0;
@@ -1440,9 +1454,9 @@ struct DynamicGraph<Adj>::Impl {
     return on;
   }
 
-  /// Lanes per set task in apply_batch_kernel: 1 (one thread walks each arc's chain; measured
-  /// on the H100 against 2, 4 and 8 lanes: fastest at every batch size, 2^16..2^22, uniform and
-  /// R-MAT). WG_GRAPH_TILE=8 selects the 8-lane tasks for comparison. Maps use whole warps.
+  /// Lanes per task in apply_batch_kernel: 1 (one thread walks each arc's chain; measured on
+  /// the H100 for sets against 2, 4 and 8 lanes: fastest at every batch size, 2^16..2^22,
+  /// uniform and R-MAT). WG_GRAPH_TILE=8 selects 8-lane tasks for comparison.
   int tile_lanes() const {
     static const int forced = [] {
       const char* e = std::getenv("WG_GRAPH_TILE");
@@ -1472,15 +1486,13 @@ struct DynamicGraph<Adj>::Impl {
     apply_batch_kernel<Adj, kOp, kLast, kItems, kTile><<<grid, kBlock, 0, stream>>>(ref(), p);
     WG_CUDA_CHECK_LAST();
   }
-  /// Runs the batch kernel: sets with one-thread tasks (32 entries per warp), or, for
-  /// comparison (WG_GRAPH_TILE=8), 8-lane tasks with `items` entries per warp; maps with
-  /// 32-lane tasks and `items` entries per warp.
+  /// Runs the batch kernel with one-thread tasks (32 entries per warp), or, for comparison
+  /// (WG_GRAPH_TILE=8), 8-lane tasks with `items` entries per warp.
   template <BatchOp kOp, bool kLast>
   void launch_batch(const BatchPass& p, int items, int tile) {
-    if constexpr (!Adj::weighted) {
-      if (tile == 1) return launch_batch<kOp, kLast, 32, 1>(p);
-    }
-    if (items == 8)
+    if (tile == 1)
+      launch_batch<kOp, kLast, 32, 1>(p);
+    else if (items == 8)
       launch_batch<kOp, kLast, 8, 8>(p);
     else
       launch_batch<kOp, kLast, 32, 8>(p);
@@ -1756,7 +1768,9 @@ HostBatchUpload upload(const EdgeList& e, std::uint64_t off, std::uint64_t n, bo
       if (!(x >= 0 && x <= 4294967295.0))
         throw InvalidArgument("DynamicGraph: weight " + std::to_string(x) + " of entry " +
                               std::to_string(off + i) + " is outside the uint32 value range");
-      w[i] = static_cast<std::uint32_t>(std::llround(x));
+      // Round half away from zero, as llround does for x >= 0 (exact: x + 0.5 < 2^53), without
+      // its library call per entry (0.21 against 0.03 ms per 2^16 weights on the dev machine).
+      w[i] = static_cast<std::uint32_t>(x + 0.5);
     }
     u.values = DeviceArray<std::uint32_t>(n, stream, "batch upload");
     u.values.copy_from_host(w.data(), n);

@@ -1,6 +1,6 @@
 // GPU tests of the slab hash: host SlabSet/SlabMap against std models, concurrent mixed batches and
 // a hot-key stress checked for per-key linearizability, the exclusive (tombstone-reusing) set
-// operations with 1/2/4/8-lane tiles against a model, bulk build, for_each, flush, allocator
+// and map operations with 1/2/4/8-lane tiles against models, bulk build, for_each, flush, allocator
 // exhaustion and growth, reserved keys. Size: WG_SLAB_TEST_KEYS (default 200000).
 #include <gtest/gtest.h>
 
@@ -17,6 +17,7 @@
 #include <warpgraph/containers/core/cuda_stream.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/slab_hash/slab_hash.cuh>
+#include <warpgraph/containers/slab_hash/slab_map_tile.cuh>
 #include <warpgraph/containers/slab_hash/slab_set_tile.cuh>
 
 #include "../../support/test_support.hpp"
@@ -437,6 +438,114 @@ TEST_P(SlabSetExclusiveTiled, MatchesModelAndReusesTombstones) {
     std::sort(all.begin(), all.end());
     ASSERT_TRUE(std::adjacent_find(all.begin(), all.end()) == all.end()) << "duplicate key";
     ASSERT_EQ(all, std::vector<u32>(model.begin(), model.end())) << "round " << round;
+  }
+  EXPECT_GT(to_warp.to_host(stream)[0], 0ull)
+      << "no chain ever filled: the warp path went untested";
+}
+
+/// The map version of exclusive_tiled_kernel: insert_or_assign (key, value) or erase.
+template <int kTile>
+__global__ void exclusive_map_tiled_kernel(MapTableRef map, const Op* ops, std::uint64_t n,
+                                           u32* result, unsigned long long* to_warp) {
+  wg::warp_stride_loop<32, kTile>(n, [&](const wg::warp_tile& warp, std::uint64_t i, bool active) {
+    const Op op = active ? ops[i] : Op{0, 0, 0};
+    const auto tt = wg::partition_warp<kTile>(warp);
+    u32 r = 0;
+    bool needs_warp = false;
+    for (unsigned q = tt.ballot(active); q; q &= q - 1) {
+      const int s = __ffs(q) - 1;
+      const u32 type = tt.shfl(op.type, s), key = tt.shfl(op.key, s), value = tt.shfl(op.value, s);
+      u32 out = 0;
+      bool warp_op = false;
+      if (type == kOpInsert) {
+        const int o = map_insert_or_assign_exclusive_tiled(map, tt, key, value);
+        warp_op = o == tiled_needs_warp;
+        out = static_cast<u32>(o == tiled_inserted ? InsertOutcome::inserted
+                                                   : InsertOutcome::present);
+      } else {
+        out = map_erase_tiled(map, tt, key) ? 1u : 0u;
+      }
+      if (static_cast<int>(tt.thread_rank()) == s) {
+        r = out;
+        needs_warp = warp_op;
+      }
+    }
+    if (needs_warp) atomicAdd(to_warp, 1ull);
+    wg::for_each_active_lane(warp, needs_warp, [&](int s) {
+      const InsertOutcome o =
+          map.insert_or_assign_exclusive(warp, warp.shfl(op.key, s), warp.shfl(op.value, s));
+      if (static_cast<int>(warp.thread_rank()) == s) r = static_cast<u32>(o);
+    });
+    if (active) result[i] = r;
+  });
+}
+
+class SlabMapExclusiveTiled : public ::testing::TestWithParam<int> {};  // param: lanes per tile
+
+INSTANTIATE_TEST_SUITE_P(TileLanes, SlabMapExclusiveTiled, ::testing::Values(1, 2, 4, 8));
+
+// As SlabSetExclusiveTiled for the map: results, keys and values (an insert of a present key
+// assigns its value) equal a std::map model after every round of inserts and erases.
+TEST_P(SlabMapExclusiveTiled, MatchesModelAndReusesTombstones) {
+  const int lanes = GetParam();
+  wg::CudaStream stream;
+  const std::uint64_t n = std::max<std::uint64_t>(test_keys() / 4, 2048);
+  SlabTableConfig cfg;
+  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / 120));  // ~8 slabs a chain
+  cfg.allocator.slabs_per_super_block = 1u << 14;
+  SlabMap map(cfg, stream);
+  std::map<u32, u32> model;
+  std::mt19937 rng(4321 + lanes);
+  std::vector<u32> keys(n);
+  for (std::uint64_t i = 0; i < n; ++i) keys[i] = static_cast<u32>(7 * i + 3);
+  wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
+  to_warp.fill_bytes(0, stream);
+  for (int round = 0; round < 6; ++round) {
+    std::shuffle(keys.begin(), keys.end(), rng);
+    std::vector<Op> ops(n / 2);
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      ops[i] = Op{(rng() % 10) < (round < 3 ? 7u : 4u) ? kOpInsert : kOpErase, keys[i],
+                  static_cast<u32>(rng())};
+    auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
+    wg::DeviceBuffer<u32> result(ops.size(), stream);
+    const unsigned grid = static_cast<unsigned>((ops.size() + 255) / 256);
+    const MapTableRef ref = map.ref();
+    switch (lanes) {
+      case 1:
+        exclusive_map_tiled_kernel<1><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
+                                                                result.data(), to_warp.data());
+        break;
+      case 2:
+        exclusive_map_tiled_kernel<2><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
+                                                                result.data(), to_warp.data());
+        break;
+      case 4:
+        exclusive_map_tiled_kernel<4><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
+                                                                result.data(), to_warp.data());
+        break;
+      default:
+        exclusive_map_tiled_kernel<8><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
+                                                                result.data(), to_warp.data());
+    }
+    WG_CUDA_CHECK_LAST();
+    const std::vector<u32> r = result.to_host(stream);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const bool present = model.count(ops[i].key) != 0;
+      if (ops[i].type == kOpInsert) {
+        ASSERT_NE(r[i], u32(InsertOutcome::out_of_slabs)) << "round " << round;
+        ASSERT_EQ(r[i], u32(present ? InsertOutcome::present : InsertOutcome::inserted))
+            << "insert of " << ops[i].key << ", round " << round;
+        model[ops[i].key] = ops[i].value;
+      } else {
+        ASSERT_EQ(r[i], present ? 1u : 0u) << "erase of " << ops[i].key << ", round " << round;
+        model.erase(ops[i].key);
+      }
+    }
+    const auto [ks, vs] = map.retrieve_all(stream);
+    std::map<u32, u32> got;
+    for (std::size_t i = 0; i < ks.size(); ++i)
+      ASSERT_TRUE(got.emplace(ks[i], vs[i]).second) << "duplicate key " << ks[i];
+    ASSERT_EQ(got, model) << "round " << round;
   }
   EXPECT_GT(to_warp.to_host(stream)[0], 0ull)
       << "no chain ever filled: the warp path went untested";

@@ -4,7 +4,8 @@
 //
 //   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
 //                   [--only edges|vertices|build|incremental|dynamic]
-//                   [--batch-logs LO:HI] [--graphs uniform,rmat,rmat-permuted,rmat-s22]
+//                   [--batch-logs LO:HI] [--graphs
+//                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22]
 //
 // Rates are entries of the batch per second (duplicates, self-loops and edges already present
 // included, as the paper counts), median of --reps timed runs after one warm-up. "resident":
@@ -44,7 +45,8 @@ struct Options {
   bool quick = false;
   std::string only;  ///< run one section: edges, vertices, build, incremental, dynamic
   int min_batch_log = 16, max_batch_log = 22;  ///< edge tables: batch sizes 2^lo .. 2^hi
-  std::string graphs;  ///< edge tables: comma list of uniform, rmat, rmat-permuted, rmat-s22
+  std::string graphs;  ///< edge tables: comma list of uniform, uniform-weighted, rmat,
+                       ///< rmat-permuted, rmat-s22
 } opt;
 
 bool graph_selected(const char* key) {
@@ -63,20 +65,41 @@ double elapsed() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_start).count();
 }
 
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 struct DeviceBatch {
   DeviceArray<vertex_t> src, dst;
   std::uint64_t n = 0;
+  DeviceArray<std::uint32_t> values;  ///< weighted batches only
   DeviceEdges view(std::uint64_t off = 0, std::uint64_t len = ~0ull) const {
     len = std::min(len, n - off);
-    return {src.data() + off, dst.data() + off, nullptr, len};
+    return {src.data() + off, dst.data() + off, values.empty() ? nullptr : values.data() + off,
+            len};
   }
 };
 DeviceBatch to_device(const EdgeList& e) {
-  DeviceBatch b{DeviceArray<vertex_t>(e.size()), DeviceArray<vertex_t>(e.size()), e.size()};
+  DeviceBatch b{DeviceArray<vertex_t>(e.size()), DeviceArray<vertex_t>(e.size()), e.size(), {}};
   b.src.copy_from_host(e.src.data(), e.size());
   b.dst.copy_from_host(e.dst.data(), e.size());
+  if (e.weighted()) {
+    std::vector<std::uint32_t> v(e.weight.begin(), e.weight.end());
+    b.values = DeviceArray<std::uint32_t>(e.size());
+    b.values.copy_from_host(v.data(), v.size());
+  }
   WG_CUDA_TRY(cudaDeviceSynchronize());
   return b;
+}
+/// Integer weights 1..1000 for every entry of e (weighted-graph runs).
+EdgeList with_weights(EdgeList e, std::uint64_t seed) {
+  std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 7;
+  e.weight.resize(e.size());
+  for (double& w : e.weight) w = static_cast<double>(1 + splitmix(s) % 1000);
+  return e;
 }
 
 double timed(const std::function<void()>& f) {
@@ -86,13 +109,6 @@ double timed(const std::function<void()>& f) {
     WG_CUDA_TRY(cudaDeviceSynchronize());
   });
   return s;
-}
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
 }
 
 EdgeList uniform_edges(std::uint64_t n_vertices, std::uint64_t m, std::uint64_t seed,
@@ -153,12 +169,13 @@ void record(nlohmann::json r) {
 // ---- Tables 5.2 / 5.3 and the faimGraph points: edge insertion and deletion rates ----------
 // Starting from a built graph, each repetition inserts a fresh random batch (timed) and then
 // erases the same batch (timed), so the graph returns to about its starting size.
+template <class G = Graph>
 void edge_rates(const std::string& name, const EdgeList& base, bool directed,
                 const std::function<EdgeList(std::uint64_t, std::uint64_t)>& make_batch,
                 const double* faim_ins, const double* faim_del, int max_log) {
   wg::gpu::GraphOptions go;
   go.directed = directed;
-  Graph g(0, go);
+  G g(0, go);
   g.build(base);
   std::printf("\n== edge insert/delete: %s (%llu vertices, %llu %s) ==\n", name.c_str(),
               (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(),
@@ -402,7 +419,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
                    "       [--only edges|vertices|build|incremental|dynamic]\n"
-                   "       [--batch-logs LO:HI] [--graphs uniform,rmat,rmat-permuted,rmat-s22]\n",
+                   "       [--batch-logs LO:HI] [--graphs "
+                   "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22]\n",
                    argv[0]);
       return 2;
     }
@@ -425,6 +443,18 @@ int main(int argc, char** argv) {
           "uniform 2^20 V / 16.8M arcs", uni, true,
           [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, false); },
           kFaimUniformInsert, kFaimUniformDelete, max_log);
+    }
+    // The same on a weighted graph (slab map adjacency, 15 pairs per slab; every batch carries
+    // values, so inserts run the last-entry-wins pass too). Not in the thesis' tables.
+    if (section("edges") && graph_selected("uniform-weighted")) {
+      const std::uint64_t nv = 1u << 20;
+      const EdgeList uni = with_weights(uniform_edges(nv, 1u << 24, 1, false), 1);
+      edge_rates<wg::gpu::WeightedGraph>(
+          "weighted uniform 2^20 V / 16.8M arcs", uni, true,
+          [&](std::uint64_t n, std::uint64_t seed) {
+            return with_weights(uniform_edges(nv, n, seed, false), seed);
+          },
+          nullptr, nullptr, max_log);
     }
     // R-MAT batches two ways: drawn from the graph's own model (same id permutation: the
     // batch's hubs are the graph's hubs, whose tables are large already), and with ids permuted
