@@ -2160,7 +2160,8 @@ cudaStream_t DynamicGraph<Adj>::stream() const noexcept {
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::memory_bytes() const {
   return impl_->vertices.bytes() + impl_->degrees.bytes() + impl_->incoming.bytes() +
-         impl_->live.bytes() + impl_->pool_bytes + impl_->alloc.memory_bytes();
+         impl_->live.bytes() + impl_->pool_bytes + impl_->alloc.memory_bytes() +
+         impl_->batch_scratch.bytes() + impl_->rebuild_keys.bytes();
 }
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::overflow_slabs_in_use() const {

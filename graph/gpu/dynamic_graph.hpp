@@ -181,7 +181,8 @@ class DynamicGraph {
   bool directed() const noexcept;
   const GraphOptions& options() const noexcept;
   cudaStream_t stream() const noexcept;
-  /// Device memory held: dictionary + base buckets + allocator pool.
+  /// Device memory held: dictionary + base buckets + allocator pool + the scratch kept between
+  /// batches (dedup tables, retry lists, rebuild keys).
   std::uint64_t memory_bytes() const;
   std::uint64_t overflow_slabs_in_use() const;
 
