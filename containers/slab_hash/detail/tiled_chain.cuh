@@ -1,0 +1,217 @@
+#pragma once
+// The chain walks of the exclusive tiled operations (slab_set_tile.cuh, slab_map_tile.cuh),
+// written once over a slot layout:
+//   SetSlots: 30 key slots of 32 bits (word 30 the next handle);
+//   MapSlots: 15 pair slots of 64 bits, key in the low half (the low half of slot 15 the next
+//             handle).
+// A layout's View<Tile> is one slab as a T-lane tile reads it (each lane 128 / T bytes with
+// 16-byte loads, every load issued before any is used): the same masks on every lane (bit i: slot
+// i holds the key looked for / a tombstone / nothing), the next handle, and at(tile, i), slot i's
+// word broadcast from the lane holding it.
+#include <cstdint>
+
+#include <warpgraph/containers/slab_hash/detail/slab_memory.cuh>
+#include <warpgraph/containers/slab_hash/slab_layout.cuh>
+
+namespace wg::slab {
+
+/// What a tiled insert did: tiled_inserted, tiled_present (a map assigned the value), or
+/// tiled_needs_warp (the chain is full, or the key is reserved: call the 32-lane
+/// insert_exclusive / insert_or_assign_exclusive, which appends a slab).
+enum TiledInsertOutcome : int { tiled_needs_warp = -1, tiled_present = 1, tiled_inserted = 3 };
+
+namespace detail {
+
+/// One of the set bits of `mask` (non-zero), chosen by `spread`: concurrent inserts into one
+/// slab (a hub's table) aim at different free slots instead of all at the first, so fewer of
+/// their CASes fail and re-read. Any free slot of a slab may take a key: lookups read the whole
+/// slab, and a chain still grows only when its last slab has no free slot.
+__device__ __forceinline__ unsigned pick_slot(std::uint32_t mask, std::uint32_t spread) {
+  return __fns(mask, 0, static_cast<int>(spread % __popc(mask)) + 1);
+}
+
+/// A slab of Word slots (32- or 64-bit) read by a T-lane tile; the slots of kSlotMask carry keys.
+template <class Word, std::uint32_t kSlotMask, class Tile>
+struct SlabView {
+  static constexpr unsigned kTile = Tile::num_threads();
+  static_assert(kTile == 1 || kTile == 2 || kTile == 4 || kTile == 8);
+  static constexpr unsigned kWordsPerSlab = kSlabBytes / sizeof(Word);
+  static constexpr unsigned kPerLane = kWordsPerSlab / kTile;
+  Word w[kPerLane];
+  std::uint32_t match, tombstones, empties, next;
+
+  __device__ __forceinline__ static std::uint32_t key_of(Word x) {
+    return static_cast<std::uint32_t>(x);  // a set key, or a pair's low half
+  }
+  __device__ __forceinline__ void read(const Tile& tile, const Slab* s, std::uint32_t key) {
+    const unsigned rank = tile.thread_rank();
+    const std::uint32_t* words = s->words + rank * (kSlabWords / kTile);
+#pragma unroll
+    for (unsigned j = 0; j < kSlabWords / kTile / 4; ++j) {
+      if constexpr (sizeof(Word) == 4) {
+        const uint4 q = load_relaxed_v4(words + 4 * j);
+        w[4 * j] = q.x;
+        w[4 * j + 1] = q.y;
+        w[4 * j + 2] = q.z;
+        w[4 * j + 3] = q.w;
+      } else {  // two 64-bit elements: each pair single-copy atomic, never torn
+        load_relaxed_v2(reinterpret_cast<const std::uint64_t*>(words + 4 * j), w[2 * j],
+                        w[2 * j + 1]);
+      }
+    }
+    std::uint32_t m = 0, t = 0, e = 0;
+#pragma unroll
+    for (unsigned i = 0; i < kPerLane; ++i) {
+      const std::uint32_t k = key_of(w[i]);
+      m |= static_cast<std::uint32_t>(k == key) << i;
+      t |= static_cast<std::uint32_t>(k == kTombstoneKey) << i;
+      e |= static_cast<std::uint32_t>(k == kEmptyKey) << i;
+    }
+    if constexpr (kTile > 1) {
+      const unsigned shift = rank * kPerLane;
+      m <<= shift;
+      t <<= shift;
+      e <<= shift;
+#pragma unroll
+      for (unsigned o = 1; o < kTile; o <<= 1) {
+        m |= tile.shfl_xor(m, o);
+        t |= tile.shfl_xor(t, o);
+        e |= tile.shfl_xor(e, o);
+      }
+    }
+    match = m & kSlotMask;
+    tombstones = t & kSlotMask;
+    empties = e & kSlotMask;
+    constexpr unsigned kNextSlot = kNextWord * 4 / sizeof(Word);  // word 30 is its low half
+    next = key_of(tile.shfl(w[kNextSlot % kPerLane], static_cast<int>(kNextSlot / kPerLane)));
+  }
+  /// Slot i's word, broadcast from the lane holding it.
+  __device__ __forceinline__ Word at(const Tile& tile, unsigned i) const {
+    const unsigned local = i % kPerLane;
+    Word mine = 0;
+#pragma unroll
+    for (unsigned j = 0; j < kPerLane; ++j)
+      if (j == local) mine = w[j];
+    return tile.shfl(mine, static_cast<int>(i / kPerLane));
+  }
+};
+
+// A layout also says what a matching or tombstone slot holds (a set knows without looking, so
+// its words need not stay live; a map fetches the pair from the lane holding it).
+struct SetSlots {
+  using Word = std::uint32_t;
+  template <class Tile>
+  using View = SlabView<Word, kSetKeyLanes, Tile>;
+  static constexpr Word kEmpty = kEmptyKey;
+  __device__ static Word* slot(Slab* s, unsigned i) { return s->words + i; }
+  template <class V, class Tile>
+  __device__ static Word matched(const V&, const Tile&, unsigned, std::uint32_t key) {
+    return key;
+  }
+  template <class V, class Tile>
+  __device__ static Word tombstone(const V&, const Tile&, unsigned) {
+    return kTombstoneKey;
+  }
+  __device__ static Word tombstone_of(Word) { return kTombstoneKey; }
+  __device__ static void assign(Word*, Word) {}  // a present key stays as it is
+};
+
+struct MapSlots {
+  using Word = std::uint64_t;
+  template <class Tile>
+  using View = SlabView<Word, kMapPairLanes, Tile>;
+  static constexpr Word kEmpty = kEmptyPair;
+  __device__ static Word* slot(Slab* s, unsigned i) {
+    return reinterpret_cast<Word*>(s->words) + i;
+  }
+  template <class V, class Tile>
+  __device__ static Word matched(const V& v, const Tile& tile, unsigned i, std::uint32_t) {
+    return v.at(tile, i);
+  }
+  template <class V, class Tile>
+  __device__ static Word tombstone(const V& v, const Tile& tile, unsigned i) {
+    return v.at(tile, i);
+  }
+  /// The 32-lane erase keeps the value in the tombstone; so does this one.
+  __device__ static Word tombstone_of(Word cur) {
+    return (cur & 0xFFFFFFFF00000000ull) | kTombstoneKey;
+  }
+  /// The caller owns the key: the new pair replaces the old one whole.
+  __device__ static void assign(Word* p, Word desired) {
+    atomicExch(reinterpret_cast<unsigned long long*>(p), desired);
+  }
+};
+
+/// Exclusive insert (set) / insert_or_assign (map) of `key` as the word `desired`: takes a
+/// tombstone of the chain, else a free slot of its last slab; reports tiled_needs_warp when the
+/// chain is full.
+template <class Slots, class Tile, class Table>
+__device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, std::uint32_t key,
+                                             typename Slots::Word desired) {
+  using Word = typename Slots::Word;
+  if (!is_valid_key(key)) return tiled_needs_warp;
+  Slab* const bucket = t.buckets() + t.hash_bucket(key);
+  Slab* s = bucket;
+  Word* hole = nullptr;  // a tombstone of the chain and its word (tile-uniform)
+  Word hole_word = 0;
+  const std::uint32_t spread = mix32(key ^ 0x9e3779b9u);
+  while (true) {
+    typename Slots::template View<Tile> v;
+    v.read(tile, s, key);
+    if (v.match) {
+      if (tile.thread_rank() == 0) Slots::assign(Slots::slot(s, __ffs(v.match) - 1), desired);
+      return tiled_present;
+    }
+    if (!hole && v.tombstones) {
+      const unsigned i = pick_slot(v.tombstones, spread);
+      hole = Slots::slot(s, i);
+      hole_word = Slots::tombstone(v, tile, i);
+    }
+    if (v.empties || v.next == kNullSlab) {  // end of the chain: the key is absent
+      if (!hole && !v.empties) return tiled_needs_warp;
+      const Word expected = hole ? hole_word : Slots::kEmpty;
+      Word* slot = hole ? hole : Slots::slot(s, pick_slot(v.empties, spread));
+      Word old = 0;
+      if (tile.thread_rank() == 0) old = cas_relaxed(slot, expected, desired);
+      if (tile.shfl(old, 0) == expected) return tiled_inserted;
+      if (hole) {  // another key took the tombstone: scan the chain again
+        s = bucket;
+        hole = nullptr;
+      }
+      continue;  // (a free slot lost: read this slab again)
+    }
+    fence_acquire();
+    tile.sync();
+    s = t.allocator().pointer(v.next);
+  }
+}
+
+/// Erase of `key`: true iff it was present (its slot now a tombstone).
+template <class Slots, class Tile, class Table>
+__device__ inline bool erase_tiled(const Table& t, const Tile& tile, std::uint32_t key) {
+  using Word = typename Slots::Word;
+  if (!is_valid_key(key)) return false;
+  Slab* s = t.buckets() + t.hash_bucket(key);
+  while (true) {
+    typename Slots::template View<Tile> v;
+    v.read(tile, s, key);
+    if (v.match) {
+      const unsigned i = __ffs(v.match) - 1;
+      const Word cur = Slots::matched(v, tile, i, key);
+      Word old = 0;
+      if (tile.thread_rank() == 0)
+        old = cas_relaxed(Slots::slot(s, i), cur, Slots::tombstone_of(cur));
+      if (tile.shfl(old, 0) == cur) return true;
+      continue;  // a concurrent erase won: read again
+    }
+    // A chain grows only once its last slab has no free slot, and nothing empties a slot outside
+    // phase operations, so the key cannot lie beyond a slab with a free slot.
+    if (v.empties || v.next == kNullSlab) return false;
+    fence_acquire();
+    tile.sync();
+    s = t.allocator().pointer(v.next);
+  }
+}
+
+}  // namespace detail
+}  // namespace wg::slab
