@@ -10,6 +10,8 @@
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -335,118 +337,13 @@ TEST(SlabHashConcurrent, HotKeysStress) {
 // ---- exclusive operations with tiles of 1, 2, 4, 8 lanes ---------------------------------------
 
 /// One op per thread, keys distinct within a launch (the exclusive contract); each kTile-lane tile
-/// runs its lanes' ops with the tiled operations, and an insert whose chain is full goes to the
-/// 32-lane insert_exclusive (which appends a slab). result[i]: insert -> InsertOutcome, erase ->
-/// erased. *to_warp counts the inserts handed to the warp.
-template <int kTile>
-__global__ void exclusive_tiled_kernel(SetTableRef set, const Op* ops, std::uint64_t n, u32* result,
+/// runs its lanes' ops with the tiled operations of the set or map, and an insert whose chain is
+/// full goes to the 32-lane exclusive insert (which appends a slab). result[i]: insert ->
+/// InsertOutcome, erase -> erased. *to_warp counts the inserts handed to the warp.
+template <int kTile, class Table>
+__global__ void exclusive_tiled_kernel(Table table, const Op* ops, std::uint64_t n, u32* result,
                                        unsigned long long* to_warp) {
-  wg::warp_stride_loop<32, kTile>(n, [&](const wg::warp_tile& warp, std::uint64_t i, bool active) {
-    const Op op = active ? ops[i] : Op{0, 0, 0};
-    const auto tt = wg::partition_warp<kTile>(warp);
-    u32 r = 0;
-    bool needs_warp = false;
-    for (unsigned q = tt.ballot(active); q; q &= q - 1) {
-      const int s = __ffs(q) - 1;
-      const u32 type = tt.shfl(op.type, s), key = tt.shfl(op.key, s);
-      u32 out = 0;
-      bool warp_op = false;
-      if (type == kOpInsert) {
-        const int o = set_insert_exclusive_tiled(set, tt, key);
-        warp_op = o == tiled_needs_warp;
-        out = static_cast<u32>(o == tiled_inserted ? InsertOutcome::inserted
-                                                   : InsertOutcome::present);
-      } else {
-        out = set_erase_tiled(set, tt, key) ? 1u : 0u;
-      }
-      if (static_cast<int>(tt.thread_rank()) == s) {
-        r = out;
-        needs_warp = warp_op;
-      }
-    }
-    if (needs_warp) atomicAdd(to_warp, 1ull);
-    wg::for_each_active_lane(warp, needs_warp, [&](int s) {
-      const InsertOutcome o = set.insert_exclusive(warp, warp.shfl(op.key, s));
-      if (static_cast<int>(warp.thread_rank()) == s) r = static_cast<u32>(o);
-    });
-    if (active) result[i] = r;
-  });
-}
-
-class SlabSetExclusiveTiled : public ::testing::TestWithParam<int> {};  // param: lanes per tile
-
-INSTANTIATE_TEST_SUITE_P(TileLanes, SlabSetExclusiveTiled, ::testing::Values(1, 2, 4, 8));
-
-// Rounds of inserts and erases of distinct keys into few buckets (chains of several slabs, full
-// of tombstones that later inserts take again): every result and the final contents equal a
-// std::set model; some inserts find their chain full and are finished by the warp.
-TEST_P(SlabSetExclusiveTiled, MatchesModelAndReusesTombstones) {
-  const int lanes = GetParam();
-  wg::CudaStream stream;
-  const std::uint64_t n = std::max<std::uint64_t>(test_keys() / 4, 2048);
-  SlabTableConfig cfg;
-  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / 240));  // ~8 slabs a chain
-  cfg.allocator.slabs_per_super_block = 1u << 14;
-  SlabSet set(cfg, stream);
-  std::set<u32> model;
-  std::mt19937 rng(1234 + lanes);
-  std::vector<u32> keys(n);
-  for (std::uint64_t i = 0; i < n; ++i) keys[i] = static_cast<u32>(7 * i + 3);
-  wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
-  to_warp.fill_bytes(0, stream);
-  for (int round = 0; round < 6; ++round) {
-    std::shuffle(keys.begin(), keys.end(), rng);
-    std::vector<Op> ops(n / 2);
-    for (std::size_t i = 0; i < ops.size(); ++i)  // inserts first, then more erases
-      ops[i] = Op{(rng() % 10) < (round < 3 ? 7u : 4u) ? kOpInsert : kOpErase, keys[i], 0};
-    auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
-    wg::DeviceBuffer<u32> result(ops.size(), stream);
-    const unsigned grid = static_cast<unsigned>((ops.size() + 255) / 256);
-    const SetTableRef ref = set.ref();
-    switch (lanes) {
-      case 1:
-        exclusive_tiled_kernel<1><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
-                                                            result.data(), to_warp.data());
-        break;
-      case 2:
-        exclusive_tiled_kernel<2><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
-                                                            result.data(), to_warp.data());
-        break;
-      case 4:
-        exclusive_tiled_kernel<4><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
-                                                            result.data(), to_warp.data());
-        break;
-      default:
-        exclusive_tiled_kernel<8><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
-                                                            result.data(), to_warp.data());
-    }
-    WG_CUDA_CHECK_LAST();
-    const std::vector<u32> r = result.to_host(stream);
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-      const bool present = model.count(ops[i].key) != 0;
-      if (ops[i].type == kOpInsert) {
-        ASSERT_NE(r[i], u32(InsertOutcome::out_of_slabs)) << "round " << round;
-        ASSERT_EQ(r[i], u32(present ? InsertOutcome::present : InsertOutcome::inserted))
-            << "insert of " << ops[i].key << ", round " << round;
-        model.insert(ops[i].key);
-      } else {
-        ASSERT_EQ(r[i], present ? 1u : 0u) << "erase of " << ops[i].key << ", round " << round;
-        model.erase(ops[i].key);
-      }
-    }
-    std::vector<u32> all = set.retrieve_all(stream);
-    std::sort(all.begin(), all.end());
-    ASSERT_TRUE(std::adjacent_find(all.begin(), all.end()) == all.end()) << "duplicate key";
-    ASSERT_EQ(all, std::vector<u32>(model.begin(), model.end())) << "round " << round;
-  }
-  EXPECT_GT(to_warp.to_host(stream)[0], 0ull)
-      << "no chain ever filled: the warp path went untested";
-}
-
-/// The map version of exclusive_tiled_kernel: insert_or_assign (key, value) or erase.
-template <int kTile>
-__global__ void exclusive_map_tiled_kernel(MapTableRef map, const Op* ops, std::uint64_t n,
-                                           u32* result, unsigned long long* to_warp) {
+  constexpr bool kMap = std::is_same_v<Table, MapTableRef>;
   wg::warp_stride_loop<32, kTile>(n, [&](const wg::warp_tile& warp, std::uint64_t i, bool active) {
     const Op op = active ? ops[i] : Op{0, 0, 0};
     const auto tt = wg::partition_warp<kTile>(warp);
@@ -458,12 +355,19 @@ __global__ void exclusive_map_tiled_kernel(MapTableRef map, const Op* ops, std::
       u32 out = 0;
       bool warp_op = false;
       if (type == kOpInsert) {
-        const int o = map_insert_or_assign_exclusive_tiled(map, tt, key, value);
+        int o;
+        if constexpr (kMap)
+          o = map_insert_or_assign_exclusive_tiled(table, tt, key, value);
+        else
+          o = set_insert_exclusive_tiled(table, tt, key);
         warp_op = o == tiled_needs_warp;
         out = static_cast<u32>(o == tiled_inserted ? InsertOutcome::inserted
                                                    : InsertOutcome::present);
       } else {
-        out = map_erase_tiled(map, tt, key) ? 1u : 0u;
+        if constexpr (kMap)
+          out = map_erase_tiled(table, tt, key) ? 1u : 0u;
+        else
+          out = set_erase_tiled(table, tt, key) ? 1u : 0u;
       }
       if (static_cast<int>(tt.thread_rank()) == s) {
         r = out;
@@ -472,30 +376,72 @@ __global__ void exclusive_map_tiled_kernel(MapTableRef map, const Op* ops, std::
     }
     if (needs_warp) atomicAdd(to_warp, 1ull);
     wg::for_each_active_lane(warp, needs_warp, [&](int s) {
-      const InsertOutcome o =
-          map.insert_or_assign_exclusive(warp, warp.shfl(op.key, s), warp.shfl(op.value, s));
+      InsertOutcome o;
+      if constexpr (kMap)
+        o = table.insert_or_assign_exclusive(warp, warp.shfl(op.key, s), warp.shfl(op.value, s));
+      else
+        o = table.insert_exclusive(warp, warp.shfl(op.key, s));
       if (static_cast<int>(warp.thread_rank()) == s) r = static_cast<u32>(o);
     });
     if (active) result[i] = r;
   });
 }
 
-class SlabMapExclusiveTiled : public ::testing::TestWithParam<int> {};  // param: lanes per tile
+/// Calls f(std::integral_constant<int, T>) for T = lanes (1, 2, 4 or 8).
+template <class F>
+void with_tile_lanes(int lanes, F&& f) {
+  switch (lanes) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 4:
+      return f(std::integral_constant<int, 4>{});
+    default:
+      return f(std::integral_constant<int, 8>{});
+  }
+}
 
-INSTANTIATE_TEST_SUITE_P(TileLanes, SlabMapExclusiveTiled, ::testing::Values(1, 2, 4, 8));
+/// Keys and values of a set (values 0) or map, as a std::map.
+std::map<u32, u32> contents(SlabSet& set, cudaStream_t stream) {
+  std::map<u32, u32> got;
+  for (u32 k : set.retrieve_all(stream)) EXPECT_TRUE(got.emplace(k, 0).second) << "duplicate " << k;
+  return got;
+}
+std::map<u32, u32> contents(SlabMap& map, cudaStream_t stream) {
+  const auto [ks, vs] = map.retrieve_all(stream);
+  std::map<u32, u32> got;
+  for (std::size_t i = 0; i < ks.size(); ++i)
+    EXPECT_TRUE(got.emplace(ks[i], vs[i]).second) << "duplicate " << ks[i];
+  return got;
+}
 
-// As SlabSetExclusiveTiled for the map: results, keys and values (an insert of a present key
-// assigns its value) equal a std::map model after every round of inserts and erases.
-TEST_P(SlabMapExclusiveTiled, MatchesModelAndReusesTombstones) {
-  const int lanes = GetParam();
+class SlabExclusiveTiled : public ::testing::TestWithParam<std::tuple<int, bool>> {};
+
+INSTANTIATE_TEST_SUITE_P(TileLanes, SlabExclusiveTiled,
+                         ::testing::Combine(::testing::Values(1, 2, 4, 8),
+                                            ::testing::Values(false, true)),
+                         [](const auto& info) {
+                           return std::string(std::get<1>(info.param) ? "map" : "set") +
+                                  std::to_string(std::get<0>(info.param));
+                         });
+
+// Rounds of inserts and erases of distinct keys into few buckets (chains of several slabs, full
+// of tombstones that later inserts take again): every result, and the keys and values after
+// every round (a map insert of a present key assigns its value), equal a std::map model; some
+// inserts find their chain full and are finished by the warp.
+template <class Container>
+void exclusive_tiled_rounds(int lanes) {
+  using Ref = decltype(std::declval<Container&>().ref());
+  constexpr bool kMap = std::is_same_v<Ref, MapTableRef>;
   wg::CudaStream stream;
   const std::uint64_t n = std::max<std::uint64_t>(test_keys() / 4, 2048);
-  SlabTableConfig cfg;
-  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / 120));  // ~8 slabs a chain
+  SlabTableConfig cfg;  // ~8 slabs a chain
+  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / (kMap ? 120 : 240)));
   cfg.allocator.slabs_per_super_block = 1u << 14;
-  SlabMap map(cfg, stream);
+  Container table(cfg, stream);
   std::map<u32, u32> model;
-  std::mt19937 rng(4321 + lanes);
+  std::mt19937 rng(1234 + lanes + (kMap ? 100 : 0));
   std::vector<u32> keys(n);
   for (std::uint64_t i = 0; i < n; ++i) keys[i] = static_cast<u32>(7 * i + 3);
   wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
@@ -503,30 +449,16 @@ TEST_P(SlabMapExclusiveTiled, MatchesModelAndReusesTombstones) {
   for (int round = 0; round < 6; ++round) {
     std::shuffle(keys.begin(), keys.end(), rng);
     std::vector<Op> ops(n / 2);
-    for (std::size_t i = 0; i < ops.size(); ++i)
+    for (std::size_t i = 0; i < ops.size(); ++i)  // inserts first, then more erases
       ops[i] = Op{(rng() % 10) < (round < 3 ? 7u : 4u) ? kOpInsert : kOpErase, keys[i],
-                  static_cast<u32>(rng())};
+                  kMap ? static_cast<u32>(rng()) : 0u};
     auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
     wg::DeviceBuffer<u32> result(ops.size(), stream);
     const unsigned grid = static_cast<unsigned>((ops.size() + 255) / 256);
-    const MapTableRef ref = map.ref();
-    switch (lanes) {
-      case 1:
-        exclusive_map_tiled_kernel<1><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
-                                                                result.data(), to_warp.data());
-        break;
-      case 2:
-        exclusive_map_tiled_kernel<2><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
-                                                                result.data(), to_warp.data());
-        break;
-      case 4:
-        exclusive_map_tiled_kernel<4><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
-                                                                result.data(), to_warp.data());
-        break;
-      default:
-        exclusive_map_tiled_kernel<8><<<grid, 256, 0, stream>>>(ref, d_ops.data(), ops.size(),
-                                                                result.data(), to_warp.data());
-    }
+    with_tile_lanes(lanes, [&](auto tile) {
+      exclusive_tiled_kernel<decltype(tile)::value><<<grid, 256, 0, stream>>>(
+          table.ref(), d_ops.data(), ops.size(), result.data(), to_warp.data());
+    });
     WG_CUDA_CHECK_LAST();
     const std::vector<u32> r = result.to_host(stream);
     for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -541,14 +473,18 @@ TEST_P(SlabMapExclusiveTiled, MatchesModelAndReusesTombstones) {
         model.erase(ops[i].key);
       }
     }
-    const auto [ks, vs] = map.retrieve_all(stream);
-    std::map<u32, u32> got;
-    for (std::size_t i = 0; i < ks.size(); ++i)
-      ASSERT_TRUE(got.emplace(ks[i], vs[i]).second) << "duplicate key " << ks[i];
-    ASSERT_EQ(got, model) << "round " << round;
+    ASSERT_EQ(contents(table, stream), model) << "round " << round;
   }
   EXPECT_GT(to_warp.to_host(stream)[0], 0ull)
       << "no chain ever filled: the warp path went untested";
+}
+
+TEST_P(SlabExclusiveTiled, MatchesModelAndReusesTombstones) {
+  const auto [lanes, is_map] = GetParam();
+  if (is_map)
+    exclusive_tiled_rounds<SlabMap>(lanes);
+  else
+    exclusive_tiled_rounds<SlabSet>(lanes);
 }
 
 // ---- build, for_each, flush
