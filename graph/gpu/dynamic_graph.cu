@@ -1467,18 +1467,7 @@ struct DynamicGraph<Adj>::Impl {
 
   template <BatchOp kOp, bool kLast, int kItems, int kTile>
   void launch_batch(const BatchPass& p) {
-    // At most the blocks that fit on the GPU at once: warps then stride over the batch, and
-    // the end-of-block barrier (counter sums) is waited for once per block, not once per 256
-    // entries (at 2^22 a per-chunk grid spent ~30% of its warp time waiting at it).
-    static const unsigned resident_blocks = [] {
-      int dev = 0, sms = 0, per_sm = 0;
-      WG_CUDA_TRY(cudaGetDevice(&dev));
-      WG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-      WG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, apply_batch_kernel<Adj, kOp, kLast, kItems, kTile>, kBlock, 0));
-      return static_cast<unsigned>(std::max(1, sms * per_sm));
-    }();
-    const unsigned grid = std::min(grid_for((p.n + kItems - 1) / kItems * 32), resident_blocks);
+    const unsigned grid = grid_for((p.n + kItems - 1) / kItems * 32);
     if constexpr (kLast) {
       last_entry_kernel<Adj, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
       WG_CUDA_CHECK_LAST();
@@ -1498,9 +1487,10 @@ struct DynamicGraph<Adj>::Impl {
       launch_batch<kOp, kLast, 32, 8>(p);
   }
 
-  /// One chunk of insert_edges / erase_edges: one memset, one kernel (two for weighted inserts)
-  /// and one read of the counters; out-of-slabs owners are retried after the allocator grows,
-  /// and tables the batch took past max_load_factor are rebuilt afterwards.
+  /// One chunk of insert_edges / erase_edges: one kernel (two for weighted inserts) and one
+  /// synchronisation, after which the counters are in mapped host memory; out-of-slabs owners
+  /// are retried after the allocator grows, and tables the batch took past max_load_factor are
+  /// rebuilt afterwards.
   template <BatchOp kOp>
   UpdateResult apply_batch(DeviceEdges b) {
     UpdateResult r;

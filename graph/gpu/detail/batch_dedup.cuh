@@ -7,7 +7,7 @@
 // Weighted inserts, where the LAST entry of an edge must win, record the largest entry index per
 // slot in a first pass and compare against it in the second.
 //
-// Cost: one 64-bit CAS per entry (expected O(1) probes at load factor <= 0.5).
+// Cost: one 64-bit CAS per entry (expected O(1) probes at load factor <= 1/4).
 // Zeroing: the graph keeps two such tables and clears the one of the previous batch inside the
 // current batch's kernel, so a batch issues no memset in steady state.
 #include <algorithm>
