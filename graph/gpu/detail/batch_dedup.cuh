@@ -10,6 +10,11 @@
 // Cost: one 64-bit CAS per entry (expected O(1) probes at load factor <= 1/4).
 // Zeroing: the graph keeps two such tables and clears the one of the previous batch inside the
 // current batch's kernel, so a batch issues no memset in steady state.
+//
+// Large batches put a filter in front of the table (BatchFilterRef): a first kernel marks each
+// entry's bit in a bitmap of 16 bits per entry, which stays in L2, and only entries whose bit
+// another entry marked too claim in the table. Without it the table (64 MB and more from 2^21
+// entries) costs each entry a random DRAM round trip and 64 bytes of traffic plus its zeroing.
 #include <algorithm>
 #include <cstdint>
 
@@ -57,6 +62,12 @@ struct BatchDedupRef {
     }
   }
 
+  /// Filtered batches: records slot as claimed in the bitmap `claimed`, so the table can be
+  /// cleared slot by slot (the filter keeps most entries out of it). A reduction, no return.
+  __device__ void note_claim(std::uint32_t* claimed, std::uint64_t slot) const {
+    atomicOr(claimed + (slot >> 5), 1u << (slot & 31));
+  }
+
   /// Slot of an edge claimed earlier in this batch (a completed previous kernel).
   __device__ std::uint64_t slot_of(std::uint64_t edge) const {
     const unsigned long long stored = edge + 1;
@@ -65,6 +76,44 @@ struct BatchDedupRef {
     return h;
   }
 };
+
+/// Two bitmaps over a hash of the edge keys: `seen` has the bit of every entry, `shared` the bits
+/// that two or more entries marked. Every entry of an edge marks the same bit, so an entry whose
+/// bit is not shared is the only entry of its edge and owns it without a claim; the others (the
+/// edge's duplicates, and edges that share a bit by chance: about 1 in 16 at 16 bits per entry)
+/// claim in the table. Zero before the marking pass (filter_batch_kernel: an atomicOr into
+/// `seen` per entry, and into `shared` where `seen` had the bit already); read-only after it.
+struct BatchFilterRef {
+  std::uint32_t* seen = nullptr;  ///< null: no filter, every entry claims
+  std::uint32_t* shared = nullptr;
+  unsigned shift = 64;  ///< bit of a key: hash >> shift (64 - log2 of the bits)
+
+  __device__ bool active() const { return seen != nullptr; }
+  __device__ std::uint64_t bit_of(std::uint64_t edge) const {
+    return BatchDedupRef::hash(edge) >> shift;  // high bits: the table probes from the low ones
+  }
+  /// After the marking pass: whether the entry must claim its edge in the table.
+  __device__ bool must_claim(std::uint64_t edge) const {
+    const std::uint64_t b = bit_of(edge);
+    return (shared[b >> 5] >> (b & 31)) & 1u;
+  }
+};
+
+/// Mask of the table part used by a filtered batch with `claimers` claiming entries: the power
+/// of two >= 4 x claimers (at least 64 slots), at most the whole table (`full_mask` + 1 slots).
+__host__ __device__ inline std::uint64_t claim_mask(std::uint64_t claimers,
+                                                    std::uint64_t full_mask) {
+  std::uint64_t c = 64;
+  while (c < 4 * claimers && c <= full_mask) c <<= 1;
+  return (c - 1) < full_mask ? c - 1 : full_mask;
+}
+
+/// Bits of the filter for n entries: the power of two >= 16n (at least 1024).
+inline std::uint64_t filter_bits(std::uint64_t n) {
+  std::uint64_t b = 1024;
+  while (b < 16 * n) b <<= 1;
+  return b;
+}
 
 /// Capacity for a batch of n entries: the power of two >= 8n while that is at most 2^20 slots
 /// (8 MiB), else >= 4n. A warp waits for the longest probe sequence of its 32 claims, so a

@@ -4,6 +4,7 @@
 // compute-sanitizer).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -93,6 +94,20 @@ TEST(GpuGraph, DenseChainsSet) {
 }
 TEST(GpuGraph, DenseChainsMap) {
   random_batches<wg::gpu::SlabMapAdjacency>(true, 300, 20000, 3, 6);
+}
+
+// Batches of 2^19 entries and more are filtered before their dedup claims (graph/gpu/detail/
+// batch_dedup.cuh); the small cases above take that path too under graph_gpu_test_filtered
+// (WG_GRAPH_FILTER_FROM=0). Here: inserts of 2^20 and erases of 2^19 entries over 1500 vertices
+// (2.25M possible arcs), so many entries repeat others, with self-loops, edges already present
+// and absent erases (2^(scale + 8) entries when WG_GPU_TEST_SCALE is below 12).
+TEST(GpuGraph, LargeFilteredBatchesMatchModel) {
+  const std::size_t batch = std::size_t{1} << std::min(20u, test_scale() + 8);
+  for (const bool directed : {true, false}) {
+    SCOPED_TRACE(directed ? "directed" : "undirected");
+    random_batches<wg::gpu::SlabSetAdjacency>(directed, 1500, batch, 2, 8);
+  }
+  random_batches<wg::gpu::SlabMapAdjacency>(true, 1500, batch, 1, 9);
 }
 
 TEST(GpuGraph, LastWeightWins) {
