@@ -45,11 +45,14 @@ for mode in "$@"; do
           rc=$?; [ $rc -ne 0 ] && status=1
           echo "$tool $(basename $t) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_$(basename $t).log" | tr '\n' ' ')"
         done
-        # the graph's filtered batch path (taken from 2^19 entries) on the small cases too
-        WG_GRAPH_FILTER_FROM=0 timeout 240 compute-sanitizer --tool $tool --error-exitcode 1 \
-          $B/tests/graph/gpu/graph_gpu_test > "$out/${tool}_graph_gpu_test_filtered.log" 2>&1
-        rc=$?; [ $rc -ne 0 ] && status=1
-        echo "$tool graph_gpu_test (filtered) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_graph_gpu_test_filtered.log" | tr '\n' ' ')"
+        # the graph's filtered and sorted batch paths (taken from 2^19 entries, and by erases
+        # from 2^21) on the small cases too
+        for path in FILTER SORT; do
+          env WG_GRAPH_${path}_FROM=0 timeout 240 compute-sanitizer --tool $tool --error-exitcode 1 \
+            $B/tests/graph/gpu/graph_gpu_test > "$out/${tool}_graph_gpu_test_${path}.log" 2>&1
+          rc=$?; [ $rc -ne 0 ] && status=1
+          echo "$tool graph_gpu_test (WG_GRAPH_${path}_FROM=0) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_graph_gpu_test_${path}.log" | tr '\n' ' ')"
+        done
       done
       ;;
   esac

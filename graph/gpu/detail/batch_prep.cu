@@ -190,6 +190,18 @@ std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* val
   return count.to_host()[0];
 }
 
+void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int end_bit,
+               DeviceArray<char>& temp, cudaStream_t stream) {
+  if (n == 0) return;
+  std::size_t bytes = 0;
+  WG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n, 0, end_bit, stream));
+  if (temp.size() < bytes) {
+    temp = DeviceArray<char>();
+    temp = DeviceArray<char>(bytes, stream, "batch sort scratch");
+  }
+  WG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, in, out, n, 0, end_bit, stream));
+}
+
 std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return 0;
   DeviceArray<unsigned long long> sum(1, stream, "flag count");

@@ -30,6 +30,11 @@ std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* val
                              const std::uint8_t* flags, std::uint64_t n, std::uint64_t* keys_out,
                              std::uint32_t* values_out, cudaStream_t stream);
 
+/// Sorts n keys on their bits [0, end_bit) from `in` into `out` (CUB radix sort, stream-ordered,
+/// no synchronisation); `temp` is grown to what CUB asks for and kept for the next call.
+void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int end_bit,
+               DeviceArray<char>& temp, cudaStream_t stream);
+
 /// Sum of n bytes (0/1 flags) (synchronises the stream).
 std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream_t stream);
 

@@ -97,8 +97,9 @@ TEST(GpuGraph, DenseChainsMap) {
 }
 
 // Batches of 2^19 entries and more are filtered before their dedup claims (graph/gpu/detail/
-// batch_dedup.cuh); the small cases above take that path too under graph_gpu_test_filtered
-// (WG_GRAPH_FILTER_FROM=0). Here: inserts of 2^20 and erases of 2^19 entries over 1500 vertices
+// batch_dedup.cuh), and erases of 2^21 and more sorted instead; the small cases above take those
+// paths too under graph_gpu_test_filtered and graph_gpu_test_sorted (WG_GRAPH_FILTER_FROM=0,
+// WG_GRAPH_SORT_FROM=0). Here: inserts of 2^20 and erases of 2^19 entries over 1500 vertices
 // (2.25M possible arcs), so many entries repeat others, with self-loops, edges already present
 // and absent erases (2^(scale + 8) entries when WG_GPU_TEST_SCALE is below 12).
 TEST(GpuGraph, LargeFilteredBatchesMatchModel) {
