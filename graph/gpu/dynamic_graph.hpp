@@ -18,8 +18,11 @@
 //    accounted for in the returned wg::UpdateResult. insert_edges / erase_edges hash the batch's
 //    edges into a batch-local table (detail/batch_dedup.cuh): the first entry of an edge owns
 //    it and applies its arcs (small erase batches let any entry erase: the tombstone CAS picks
-//    one), in one fused kernel with one launch and one host synchronisation per batch;
-//    prepare() sorts instead, for algorithms that want the batch in key order. Weighted
+//    one), in one fused kernel with one launch and one host synchronisation per batch. From
+//    2^19 entries a bitmap filter runs first, so only entries that may repeat another claim in
+//    the table; erases from 2^21 entries are radix sorted into edge order instead (duplicates
+//    adjacent, a vertex's arcs together). prepare() sorts, for algorithms that want the batch in
+//    key order. The result never depends on the path taken. Weighted
 //    (SlabMapAdjacency): 32-bit values; the LAST entry of an edge in a batch sets its value,
 //    also when the edge was already present.
 //  - Erased arcs leave tombstones that later batches' inserts take again, so a graph under a
@@ -37,9 +40,9 @@
 // chunk is then reported as `ignored` rather than `duplicates`); when even a small chunk or the
 // graph itself does not fit, wg::CapacityError says so.
 //
-// Complexity: insert/erase O(n) expected work for a batch of n (one hash-table claim and O(1)
-// expected slab probes per entry at the configured load factor; the *_prepared path adds a radix
-// sort). A table that a batch fills past max_load_factor has its further arcs deferred, is
+// Complexity: insert/erase O(n) expected work for a batch of n (at most one hash-table claim,
+// or a share of a radix sort, and O(1) expected slab probes per entry at the configured load
+// factor; the *_prepared path adds a radix sort). A table that a batch fills past max_load_factor has its further arcs deferred, is
 // rebuilt with more buckets, and then receives them (amortised O(1) per arc); erase_vertices O(sum
 // of the erased vertices' degrees) for undirected graphs, plus a scan of all arcs for directed
 // ones.
@@ -182,7 +185,7 @@ class DynamicGraph {
   const GraphOptions& options() const noexcept;
   cudaStream_t stream() const noexcept;
   /// Device memory held: dictionary + base buckets + allocator pool + the scratch kept between
-  /// batches (dedup tables, retry lists, rebuild keys).
+  /// batches (dedup tables and filters, sort keys, retry lists, rebuild keys).
   std::uint64_t memory_bytes() const;
   std::uint64_t overflow_slabs_in_use() const;
 
