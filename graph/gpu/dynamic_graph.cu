@@ -228,9 +228,9 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
 // duplicate, owner of its edge) and the owner applies the edge's arcs, all in one kernel (two
 // for batches of 2^19 entries and more, whose first marks the dedup filter, and for weighted
 // inserts, whose first finds each edge's last entry). Erases of 2^21 entries and more are
-// sorted into edge order instead (a packing kernel and a CUB radix sort before the kernel). The
-// sorted path (prepare +
-// *_prepared) stays for callers that need the batch in key order (incremental triangle counting).
+// sorted into edge order instead (detail::pack_edge_keys and a CUB radix sort before the
+// kernel). The sorted path (prepare + *_prepared) stays for callers that need the batch in key
+// order (incremental triangle counting).
 
 enum class BatchOp { insert, erase };
 
@@ -464,36 +464,6 @@ __device__ __forceinline__ void prefetch_bucket(const Table& table, std::uint32_
   if (table.num_buckets()) slab::detail::prefetch_l2(table.buckets() + table.hash_bucket(key));
 }
 
-// Sorted batches, pass 1: each entry as an edge key, (u << bits) | v (canonical u < v when
-// undirected), or all ones (sorted last) for a self-loop or an id out of range, counted here.
-template <class Adj>
-__global__ void __launch_bounds__(kBlock)
-    pack_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p, std::uint64_t* keys) {
-  __shared__ unsigned tally_words[4];
-  BlockTally<4> tally(tally_words);
-  unsigned self = 0, ignored = 0;
-  const std::uint32_t nv = g.num_vertices();
-  const std::uint64_t none = (std::uint64_t{1} << (2 * p.key_bits)) - 1;
-  const std::uint64_t threads = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < p.n;
-       i += threads) {
-    const vertex_t u = p.src[i], v = p.dst[i];
-    std::uint64_t k = none;
-    if (u == v) {
-      ++self;
-    } else if (u >= nv || v >= nv) {
-      ++ignored;
-    } else {
-      const vertex_t a = p.both ? min(u, v) : u, b = p.both ? max(u, v) : v;
-      k = (std::uint64_t{a} << p.key_bits) | b;
-    }
-    keys[i] = k;
-  }
-  tally.add(this_warp(), 1, self);  // BatchCounters: applied, self_loops, duplicates, ignored
-  tally.add(this_warp(), 3, ignored);
-  tally.flush(&p.counters->applied);
-}
-
 // Filtered batches, pass 1: every entry that may own an edge marks the edge's filter bit.
 // Latency bound (a load, then an L2 atomic that returns): each thread issues the loads of
 // kFilterItems entries, then their atomics, before it waits for any.
@@ -591,7 +561,7 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         if (p.both) ev = g.load_entry(v);
       }
     } else if (active) {
-      bool edge = true;  // false: a sorted batch's key for a self-loop or an id out of range
+      bool edge = true;  // false: a sorted batch's key for a self-loop or an invalid entry
       if (p.keys) {
         edge = sorted_entry(p, i, u, v);
       } else {
@@ -600,7 +570,7 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
       }
       const std::uint32_t nv = g.num_vertices();
       if (!edge) {
-        // counted by pack_batch_kernel
+        // counted by detail::pack_edge_keys
       } else if (u == v) {
         ++self;
       } else if (u >= nv || v >= nv) {
@@ -1593,8 +1563,17 @@ struct DynamicGraph<Adj>::Impl {
   /// skip the claim. Measured on the H100 (uniform and R-MAT batches into 16.8M arcs): about
   /// even at 2^18-2^19, inserts +10-20% and erases +20-25% at 2^21-2^22.
   /// WG_GRAPH_FILTER_FROM=k overrides with 2^k (k >= 40: never).
+  static std::uint64_t filter_from() {
+    static const std::uint64_t from = [] {
+      const char* e = std::getenv("WG_GRAPH_FILTER_FROM");
+      const int k = e ? std::atoi(e) : 19;
+      return k >= 40 ? ~std::uint64_t{0} : std::uint64_t{1} << std::max(k, 0);
+    }();
+    return from;
+  }
+
   /// Erase batches of at least this many entries are sorted into edge order first
-  /// (pack_batch_kernel, then a CUB radix sort on 2 x key_bits bits): duplicates become
+  /// (detail::pack_edge_keys, then a CUB radix sort on 2 x key_bits bits): duplicates become
   /// neighbours (no dedup table at all) and so do a vertex's arcs, whose slabs a warp then reads
   /// once for all its lanes. Measured on the H100 (16.8M-arc graphs; the sort of a 2^22 batch
   /// takes about 0.25 ms): uniform erases +20% at 2^21 and +58% at 2^22, undirected R-MAT s22
@@ -1608,15 +1587,6 @@ struct DynamicGraph<Adj>::Impl {
     }();
     const int k = forced >= 0 ? forced : (op == BatchOp::erase ? 21 : 40);
     return k >= 40 ? ~std::uint64_t{0} : std::uint64_t{1} << k;
-  }
-
-  static std::uint64_t filter_from() {
-    static const std::uint64_t from = [] {
-      const char* e = std::getenv("WG_GRAPH_FILTER_FROM");
-      const int k = e ? std::atoi(e) : 19;
-      return k >= 40 ? ~std::uint64_t{0} : std::uint64_t{1} << std::max(k, 0);
-    }();
-    return from;
   }
 
   /// The counters after the pass just launched: its last block wrote them to batch_result.
@@ -1699,10 +1669,10 @@ struct DynamicGraph<Adj>::Impl {
       launch_batch<kOp, kLast, 32, 8>(p);
   }
 
-  /// One chunk of insert_edges / erase_edges: one kernel (two for weighted inserts) and one
-  /// synchronisation, after which the counters are in mapped host memory; out-of-slabs owners
-  /// are retried after the allocator grows, and tables the batch took past max_load_factor are
-  /// rebuilt afterwards.
+  /// One chunk of insert_edges / erase_edges: one kernel (a filter or a pack and sort before it
+  /// for large batches, a last-entry pass for weighted inserts) and one synchronisation, after
+  /// which the counters are in mapped host memory; out-of-slabs owners are retried after the
+  /// allocator grows, and tables the batch took past max_load_factor are rebuilt afterwards.
   template <BatchOp kOp>
   UpdateResult apply_batch(DeviceEdges b) {
     UpdateResult r;
@@ -1751,8 +1721,9 @@ struct DynamicGraph<Adj>::Impl {
         sort_keys = DeviceArray<std::uint64_t>(2 * b.size, stream, "batch sort keys");
       }
       p.key_bits = detail::key_bits_for(nv);
-      pack_batch_kernel<Adj><<<grid_for(b.size), kBlock, 0, stream>>>(ref(), p, sort_keys.data());
-      WG_CUDA_CHECK_LAST();
+      // Entries with a dead end point become `ignored` keys too, counted as the kernel would.
+      detail::pack_edge_keys(b, live.data(), nv, p.key_bits, !opt.directed, sort_keys.data(),
+                             nullptr, &sc.counters->self_loops, &sc.counters->ignored, stream);
       detail::sort_keys(sort_keys.data(), sort_keys.data() + b.size, b.size,
                         static_cast<int>(2 * p.key_bits), sort_temp, stream);
       p.keys = sort_keys.data() + b.size;
@@ -2002,9 +1973,11 @@ HostBatchUpload upload(const EdgeList& e, std::uint64_t off, std::uint64_t n, bo
       if (!(x >= 0 && x <= 4294967295.0))
         throw InvalidArgument("DynamicGraph: weight " + std::to_string(x) + " of entry " +
                               std::to_string(off + i) + " is outside the uint32 value range");
-      // Round half away from zero, as llround does for x >= 0 (exact: x + 0.5 < 2^53), without
-      // its library call per entry (0.21 against 0.03 ms per 2^16 weights on the dev machine).
-      w[i] = static_cast<std::uint32_t>(x + 0.5);
+      // Round half away from zero, as llround does for x >= 0, without its library call per
+      // entry (0.21 against 0.03 ms per 2^16 weights on the dev machine). x - floor(x) is exact,
+      // unlike x + 0.5 (which rounds 0.49999999999999994 up).
+      const double whole = std::floor(x);
+      w[i] = static_cast<std::uint32_t>(whole) + (x - whole >= 0.5 ? 1u : 0u);
     }
     u.values = DeviceArray<std::uint32_t>(n, stream, "batch upload");
     u.values.copy_from_host(w.data(), n);

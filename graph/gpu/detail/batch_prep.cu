@@ -28,7 +28,8 @@ __global__ void canonicalise_kernel(const vertex_t* __restrict__ src,
                                     const std::uint8_t* __restrict__ live,
                                     std::uint64_t num_vertices, unsigned bits, bool canonical,
                                     std::uint64_t* __restrict__ keys,
-                                    std::uint32_t* __restrict__ values, PrepCounters* counters) {
+                                    std::uint32_t* __restrict__ values,
+                                    unsigned long long* self_loops, unsigned long long* invalids) {
   const std::uint64_t sentinel = (std::uint64_t{1} << (2 * bits)) - 1;
   unsigned self = 0, invalid = 0;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
@@ -56,8 +57,8 @@ __global__ void canonicalise_kernel(const vertex_t* __restrict__ src,
   self = __reduce_add_sync(0xFFFFFFFFu, self);
   invalid = __reduce_add_sync(0xFFFFFFFFu, invalid);
   if ((threadIdx.x & 31) == 0) {
-    if (self) atomicAdd(&counters->self_loops, static_cast<unsigned long long>(self));
-    if (invalid) atomicAdd(&counters->invalid, static_cast<unsigned long long>(invalid));
+    if (self) atomicAdd(self_loops, static_cast<unsigned long long>(self));
+    if (invalid) atomicAdd(invalids, static_cast<unsigned long long>(invalid));
   }
 }
 
@@ -100,6 +101,17 @@ unsigned key_bits_for(std::uint64_t num_vertices) {
   return bits;
 }
 
+void pack_edge_keys(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_vertices,
+                    unsigned bits, bool canonical, std::uint64_t* keys, std::uint32_t* values,
+                    unsigned long long* self_loops, unsigned long long* invalid,
+                    cudaStream_t stream) {
+  if (in.size == 0) return;
+  canonicalise_kernel<<<grid_for(in.size), kBlock, 0, stream>>>(in.src, in.dst, in.values, in.size,
+                                                                live, num_vertices, bits, canonical,
+                                                                keys, values, self_loops, invalid);
+  WG_CUDA_CHECK_LAST();
+}
+
 void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_vertices,
                    bool canonical, bool with_values, cudaStream_t stream, PreparedBatch& out) {
   if (num_vertices > (std::uint64_t{1} << 31))
@@ -121,10 +133,9 @@ void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_v
     vals_a = DeviceArray<std::uint32_t>(n, stream, "batch values");
     vals_b = DeviceArray<std::uint32_t>(n, stream, "batch values");
   }
-  canonicalise_kernel<<<grid_for(n), kBlock, 0, stream>>>(
-      in.src, in.dst, in.values, n, live, num_vertices, bits, canonical, keys_a.data(),
-      with_values ? vals_a.data() : nullptr, counters.data());
-  WG_CUDA_CHECK_LAST();
+  pack_edge_keys(in, live, num_vertices, bits, canonical, keys_a.data(),
+                 with_values ? vals_a.data() : nullptr, &counters.data()->self_loops,
+                 &counters.data()->invalid, stream);
 
   const int end_bit = static_cast<int>(2 * bits);
   if (with_values) {

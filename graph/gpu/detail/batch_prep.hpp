@@ -15,6 +15,15 @@ namespace wg::gpu::detail {
 /// Bits per endpoint in an edge key for a vertex range of n: keys are (u << bits) | v.
 unsigned key_bits_for(std::uint64_t num_vertices);
 
+/// Writes entry i of `in` as the key (u << bits) | v (u < v when `canonical`), or as all ones in
+/// 2 x bits (sorted last) for a self-loop, an id >= num_vertices or, when `live` is given, a
+/// non-live end point; adds their numbers to *self_loops and *invalid. With `values`, copies the
+/// entries' values (0 when `in` has none). Stream-ordered, no synchronisation.
+void pack_edge_keys(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_vertices,
+                    unsigned bits, bool canonical, std::uint64_t* keys, std::uint32_t* values,
+                    unsigned long long* self_loops, unsigned long long* invalid,
+                    cudaStream_t stream);
+
 /// Dedups `in` into `out` (see PreparedBatch). live may be null (all ids < num_vertices live).
 /// canonical: undirected (u < v). with_values: carry the entries' values (last one wins).
 void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_vertices,
