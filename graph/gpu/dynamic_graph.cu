@@ -753,6 +753,142 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
   report_counters(p.counters, p.report);
 }
 
+// Inserts of a sorted batch into a directed set graph (first pass). A warp's 32 entries are
+// consecutive in edge order, so equal edges are neighbours (an edge's first entry owns it) and a
+// vertex's arcs form one run of lanes. The run shares what belongs to the vertex: its handle
+// (loaded once), its degree (one atomic for the run's reservations and one for what is given
+// back) and its slabs: each distinct first slab is copied into shared memory once, with
+// coalesced copies (slab_staging.cuh), and the lanes of one slab take distinct free slots (the
+// k-th inserting lane the k-th free slot), so they do not fail each other's CAS. What the fast
+// path cannot finish (a chain of several slabs, a CAS lost to another warp, a full slab) goes
+// the ordinary ways: the one-thread chain walk, then the 32-lane insert, then the retry pass.
+// Same results and counters as apply_batch_kernel on the same batch.
+template <class Adj>
+__global__ void __launch_bounds__(kBlock)
+    insert_sorted_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
+  static_assert(!Adj::weighted, "sets only: a map's run would share values too");
+  using Table = typename DynamicGraphRef<Adj>::table_ref;
+  using View = slab::detail::SetSlots::View<thread_tile>;
+  __shared__ unsigned tally_words[4];
+  BlockTally<4> tally(tally_words);
+  __shared__ slab::detail::StagedSlabs stage_rows[kBlock / 32];
+  unsigned applied = 0, dup = 0, ignored = 0, slab_failures = 0;
+  const bool check_degree = p.resize_keys_per_bucket > 0;
+  const warp_tile tile = this_warp();
+  const thread_tile one{};
+  const unsigned lane = tile.thread_rank();
+  const std::uint32_t below = (1u << lane) - 1u;
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  slab::detail::StagedSlabs& rows = stage_rows[threadIdx.x / 32];
+  for (std::uint64_t base = std::uint64_t{global_warp_id()} * 32; base < p.n; base += warps * 32) {
+    const std::uint64_t i = base + lane;
+    const bool in = i < p.n;
+    vertex_t u = 0, v = 0;
+    const bool edge = in && sorted_entry(p, i, u, v);  // sentinels: counted by pack_edge_keys
+    const std::uint64_t key = in ? p.keys[i] : 0;
+    std::uint64_t prev = tile.shfl_up(key, 1);
+    if (lane == 0 && in && i > 0) prev = p.keys[i - 1];
+    const bool owner = edge && (i == 0 || prev != key);
+    dup += edge && !owner;
+
+    // The run of owners with this source vertex; its lowest lane speaks for it.
+    const std::uint32_t run = __match_any_sync(0xFFFFFFFFu, owner ? u : 0xFFFFFFFFu);
+    const int leader = __ffs(run) - 1;
+    VertexEntry e{};
+    std::uint32_t reserved = 0;
+    if (owner && lane == static_cast<unsigned>(leader)) {
+      e = g.load_entry(u);
+      if (check_degree) reserved = atomicAdd(g.degree_ptr(u), __popc(run));
+    }
+    e = shfl_entry(tile, e, leader);
+    const std::uint32_t du = tile.shfl(reserved, leader) + __popc(run & below);
+
+    bool deferred = false;
+    const slab::Slab* first = nullptr;
+    if (owner) {
+      deferred = defer_arc(g, p, u, e, du);
+      if (!deferred && e.num_buckets) {
+        const Table t = g.table_at(e);
+        first = t.buckets() + t.hash_bucket(v);
+      }
+    }
+    // Copy each distinct first slab once (by the lowest lane that needs it).
+    const std::uint32_t same =
+        __match_any_sync(0xFFFFFFFFu, reinterpret_cast<std::uint64_t>(first));
+    const int copier = __ffs(same) - 1;
+    slab::detail::stage_slabs(lane == static_cast<unsigned>(copier) ? first : nullptr, rows);
+
+    std::uint32_t ns = 0;            // 1: done, 2: new
+    bool walk = owner && !deferred;  // still to do by the one-thread chain walk
+    bool fast = false;
+    View view;
+    if (first) {
+      view.read_staged(one, rows[copier], v);
+      if (view.match) {
+        ns = 1u;
+        walk = false;
+      } else {
+        fast = view.next == slab::kNullSlab;  // a one-slab chain: the key is absent
+      }
+    }
+    const std::uint32_t takers = __ballot_sync(0xFFFFFFFFu, fast) & same;
+    if (fast) {
+      // The k-th taker of the slab takes its k-th free slot, counted from a point that differs
+      // between warps: other warps may be filling the same slab (a hub's run spans many warps).
+      const std::uint32_t free = view.tombstones | view.empties;
+      const int k = __popc(takers & below);
+      if (k < __popc(free)) {
+        const unsigned turn = slab::detail::mix32(static_cast<std::uint32_t>(base >> 5)) & 31u;
+        const unsigned slot = (__fns(__funnelshift_r(free, free, turn), 0, k + 1) + turn) & 31u;
+        const std::uint32_t expected =
+            ((view.tombstones >> slot) & 1u) ? slab::kTombstoneKey : slab::kEmptyKey;
+        auto* word = const_cast<std::uint32_t*>(first->words + slot);
+        if (slab::detail::cas_relaxed(word, expected, v) == expected) {
+          ns = 3u;
+          walk = false;
+        }
+      }
+    }
+    bool warp_insert = false;
+    if (walk) {
+      const int o = slab::set_insert_exclusive_tiled(g.table_at(e), one, v);
+      if (o < 0)
+        warp_insert = true;
+      else
+        ns = static_cast<std::uint32_t>(o);
+    }
+    for_each_active_lane(tile, warp_insert, [&](int src) {
+      const std::uint32_t r =
+          insert_arc(tile, g.table_at(shfl_entry(tile, e, src)), tile.shfl(v, src), 0u);
+      slab_failures += r == 0;
+      if (static_cast<int>(lane) == src) ns = r;
+    });
+
+    const bool fresh = owner && (ns & 2u);
+    const std::uint32_t fresh_in_run = __popc(__ballot_sync(0xFFFFFFFFu, fresh) & run);
+    if (owner && lane == static_cast<unsigned>(leader)) {
+      if (check_degree) {  // reserved for the run: give back what was not added
+        if (__popc(run) > fresh_in_run) atomicSub(g.degree_ptr(u), __popc(run) - fresh_in_run);
+      } else if (fresh_in_run) {
+        atomicAdd(g.degree_ptr(u), fresh_in_run);
+      }
+    }
+    if (owner && !(ns & 1u))
+      p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = (i << 8) | ns;
+    else if (owner && !(ns & 2u))
+      ++ignored;  // already present
+    applied += fresh;
+  }
+  tally.add(tile, 0, applied);  // BatchCounters: applied, self_loops, duplicates, ignored
+  tally.add(tile, 2, dup);
+  tally.add(tile, 3, ignored);
+  if (lane == 0 && slab_failures)  // counted by the whole warp: > 0 matters
+    atomicAdd(&p.counters->out_of_slabs, 1ull);
+  tally.flush(&p.counters->applied);
+  clear_previous_scratch(p);
+  report_counters(p.counters, p.report);
+}
+
 template <class Adj>
 __global__ void contains_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
                                          std::uint64_t m, unsigned bits, std::uint8_t* out) {
@@ -1572,22 +1708,40 @@ struct DynamicGraph<Adj>::Impl {
     return from;
   }
 
-  /// Erase batches of at least this many entries are sorted into edge order first
-  /// (detail::pack_edge_keys, then a CUB radix sort on 2 x key_bits bits): duplicates become
-  /// neighbours (no dedup table at all) and so do a vertex's arcs, whose slabs a warp then reads
-  /// once for all its lanes. Measured on the H100 (16.8M-arc graphs; the sort of a 2^22 batch
-  /// takes about 0.25 ms): uniform erases +20% at 2^21 and +58% at 2^22, undirected R-MAT s22
-  /// erases +8-23%, R-MAT s20 erases about even. Inserts are not sorted: on R-MAT batches the
-  /// sorted order puts a warp's lanes into one hub's table (0.6-0.75x), and uniform inserts
-  /// gained only at 2^22. WG_GRAPH_SORT_FROM=k sorts both kinds from 2^k (k >= 40: never).
-  static std::uint64_t sort_from(BatchOp op) {
+  /// Whether a batch of n entries is sorted into edge order first (detail::pack_edge_keys, then
+  /// a CUB radix sort on 2 x key_bits bits): duplicates become neighbours (no dedup table at all)
+  /// and so do a vertex's arcs, whose handle, degree and slabs a warp then shares. The sort of a
+  /// 2^22 batch takes about 0.3 ms on the H100, so only large batches gain:
+  /// - erases from 2^21: uniform +20% at 2^21 and +58% at 2^22, undirected R-MAT s22 +8-23%,
+  ///   R-MAT s20 about even (16.8M-arc graphs);
+  /// - inserts into directed sets from 2^21 (insert_sorted_kernel), while the batches are not
+  ///   skewed: uniform +20% at 2^21 and +44% at 2^22, but R-MAT batches 0-17% slower (a hub's
+  ///   arcs arrive together). The last large insert batch decides: sorted when fewer than 1 in
+  ///   256 of its entries were duplicates (uniform 2^22: 7 of 4.2M; R-MAT: 0.8-1.5%), which
+  ///   skewed batches always have. Undirected graphs (the reverse arcs are not grouped) and maps
+  ///   are not sorted.
+  /// WG_GRAPH_SORT_FROM=k sorts both kinds from 2^k, WG_GRAPH_SORT_INSERTS_FROM=k directed set
+  /// inserts from 2^k, whatever the batches before (k >= 40: never).
+  bool sort_batch(BatchOp op, std::uint64_t n) const {
     static const int forced = [] {
       const char* e = std::getenv("WG_GRAPH_SORT_FROM");
       return e ? std::max(std::atoi(e), 0) : -1;
     }();
-    const int k = forced >= 0 ? forced : (op == BatchOp::erase ? 21 : 40);
-    return k >= 40 ? ~std::uint64_t{0} : std::uint64_t{1} << k;
+    static const int forced_inserts = [] {
+      const char* e = std::getenv("WG_GRAPH_SORT_INSERTS_FROM");
+      return e ? std::max(std::atoi(e), 0) : -1;
+    }();
+    const auto from = [n](int k) { return k < 40 && n >= (std::uint64_t{1} << k); };
+    if (nv > (std::uint64_t{1} << 31)) return false;  // keys hold two ids of <= 31 bits
+    if (forced >= 0) return from(forced);
+    if (op == BatchOp::erase) return from(21);
+    if (!opt.directed || Adj::weighted) return false;
+    if (forced_inserts >= 0) return from(forced_inserts);
+    return from(21) && last_insert_skewed == 0;
   }
+  /// The last insert batch of 2^19 entries or more: 1 if 1 in 256 of its entries or more were
+  /// duplicates, 0 if fewer, -1 before the first.
+  int last_insert_skewed = -1;
 
   /// The counters after the pass just launched: its last block wrote them to batch_result.
   BatchCounters read_batch_counters() {
@@ -1680,10 +1834,8 @@ struct DynamicGraph<Adj>::Impl {
     const bool last = kOp == BatchOp::insert && Adj::weighted && b.values;
     const auto t0 = trace_batches() ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point{};
-    // (Sorted keys hold two ids of key_bits_for(nv) <= 31 bits each.)
-    const BatchDedup mode = last ? BatchDedup::table
-                            : b.size >= sort_from(kOp) && nv <= (std::uint64_t{1} << 31)
-                                ? BatchDedup::sorted
+    const BatchDedup mode = last                      ? BatchDedup::table
+                            : sort_batch(kOp, b.size) ? BatchDedup::sorted
                             : b.size >= filter_from() ? BatchDedup::filtered
                                                       : BatchDedup::table;
     const bool filtered = mode == BatchDedup::filtered;
@@ -1731,6 +1883,18 @@ struct DynamicGraph<Adj>::Impl {
     if constexpr (kOp == BatchOp::insert && Adj::weighted) {
       if (last) {
         launch_batch<kOp, true>(p, items, tile);
+      } else {
+        launch_batch<kOp, false>(p, items, tile);
+      }
+    } else if constexpr (kOp == BatchOp::insert) {
+      if (mode == BatchDedup::sorted && opt.directed && tile == 1) {
+        // Warps stride over the batch: a block lives as long as its slowest warp, and with one
+        // round of 32 entries per warp a third of the warps' time went to waiting for their
+        // block's barrier (ncu). Twice the GPU's thread capacity measured best (uniform 2^22:
+        // 6.9 against 5.7 G/s with one round per warp; 4x and 1x about the same as 2x).
+        const std::uint64_t threads = std::min<std::uint64_t>(b.size, 2 * resident_threads());
+        insert_sorted_kernel<Adj><<<grid_for(threads), kBlock, 0, stream>>>(ref(), p);
+        WG_CUDA_CHECK_LAST();
       } else {
         launch_batch<kOp, false>(p, items, tile);
       }
@@ -1816,6 +1980,8 @@ struct DynamicGraph<Adj>::Impl {
     r.applied = c.applied;
     r.self_loops = c.self_loops;
     r.duplicates = c.duplicates;
+    if (kOp == BatchOp::insert && b.size >= (std::uint64_t{1} << 19))
+      last_insert_skewed = c.duplicates * 256 >= b.size ? 1 : 0;
     // Erase kernels count the owners of live edges in `ignored`; those not erased were absent.
     r.ignored = kOp == BatchOp::erase ? c.ignored - c.applied : c.ignored;
     if (kOp == BatchOp::insert)

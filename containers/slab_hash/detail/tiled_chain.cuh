@@ -7,10 +7,12 @@
 // A layout's View<Tile> is one slab as a T-lane tile reads it (each lane 128 / T bytes with
 // 16-byte loads, every load issued before any is used): the same masks on every lane (bit i: slot
 // i holds the key looked for / a tombstone / nothing), the next handle, and at(tile, i), slot i's
-// word broadcast from the lane holding it.
+// word broadcast from the lane holding it. One-thread tiles can also read a copy of the slab in
+// shared memory (read_staged; detail/slab_staging.cuh).
 #include <cstdint>
 
 #include <warpgraph/containers/slab_hash/detail/slab_memory.cuh>
+#include <warpgraph/containers/slab_hash/detail/slab_staging.cuh>
 #include <warpgraph/containers/slab_hash/slab_layout.cuh>
 
 namespace wg::slab {
@@ -59,6 +61,30 @@ struct SlabView {
                         w[2 * j + 1]);
       }
     }
+    classify(tile, key);
+  }
+  /// read() from a copy of the slab in shared memory (stage_slabs; one-thread tiles).
+  __device__ __forceinline__ void read_staged(const Tile& tile, const uint4* row,
+                                              std::uint32_t key) {
+    static_assert(kTile == 1, "a staged row is one lane's whole slab");
+#pragma unroll
+    for (unsigned j = 0; j < kSlabWords / 4; ++j) {
+      const uint4 q = row[j];
+      if constexpr (sizeof(Word) == 4) {
+        w[4 * j] = q.x;
+        w[4 * j + 1] = q.y;
+        w[4 * j + 2] = q.z;
+        w[4 * j + 3] = q.w;
+      } else {
+        w[2 * j] = (std::uint64_t{q.y} << 32) | q.x;
+        w[2 * j + 1] = (std::uint64_t{q.w} << 32) | q.z;
+      }
+    }
+    classify(tile, key);
+  }
+  /// The masks and the next handle from the words read.
+  __device__ __forceinline__ void classify(const Tile& tile, std::uint32_t key) {
+    const unsigned rank = tile.thread_rank();
     std::uint32_t m = 0, t = 0, e = 0;
 #pragma unroll
     for (unsigned i = 0; i < kPerLane; ++i) {
