@@ -38,10 +38,10 @@ __device__ __forceinline__ void wait_async_copies() {
 #endif
 }
 
-/// Whole warp: copies each lane's slab `mine` (null: none) into rows[lane] and returns that row
-/// (null for null). One round trip for the warp's 32 slabs. Lanes that need the same slab should
-/// let one of them name it (the others pass null and read that lane's row).
-__device__ __forceinline__ const uint4* stage_slabs(const Slab* mine, StagedSlabs& rows) {
+/// Whole warp: copies each lane's slab `mine` (null: none) into rows[lane]. One round trip for
+/// the warp's 32 slabs. Lanes that need the same slab should let one of them name it (the others
+/// pass null and read that lane's row).
+__device__ __forceinline__ void stage_slabs(const Slab* mine, StagedSlabs& rows) {
   const unsigned lane = threadIdx.x & 31u;
   const unsigned chunk = lane & 7u;  // lanes 8q .. 8q + 7 copy one slab's 8 chunks
   __syncwarp();                      // the rows' previous copies have been read
@@ -54,7 +54,6 @@ __device__ __forceinline__ const uint4* stage_slabs(const Slab* mine, StagedSlab
   }
   wait_async_copies();
   __syncwarp();
-  return mine ? rows[lane] : nullptr;
 }
 
 }  // namespace wg::slab::detail

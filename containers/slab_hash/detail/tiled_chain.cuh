@@ -32,6 +32,13 @@ __device__ __forceinline__ unsigned pick_slot(std::uint32_t mask, std::uint32_t 
   return __fns(mask, 0, static_cast<int>(spread % __popc(mask)) + 1);
 }
 
+/// The k-th (from 0) set bit of `mask`, counted cyclically from bit `from` (k < popc(mask)):
+/// lanes that insert into one slab take distinct free slots by their rank k among its takers,
+/// and warps that share the slab start from different bits.
+__device__ __forceinline__ unsigned nth_slot_from(std::uint32_t mask, unsigned k, unsigned from) {
+  return (__fns(__funnelshift_r(mask, mask, from), 0, static_cast<int>(k) + 1) + from) & 31u;
+}
+
 /// A slab of Word slots (32- or 64-bit) read by a T-lane tile; the slots of kSlotMask carry keys.
 template <class Word, std::uint32_t kSlotMask, class Tile>
 struct SlabView {
