@@ -659,6 +659,9 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
       }
     }
     if (listed) dedup.note_claim(p.claimed, slot);
+    // An eager erase's claim, resolved after the erase: a probe past a slot of another edge's
+    // key (most warps have one among their 32 claims) now overlaps the erase's slab read.
+    if (claim_pending) probe = dedup.claim_advance(key, probe);
     const std::uint32_t value = (owner && p.values) ? p.values[entry] : 0u;
     std::uint32_t ns = st;
     unsigned warp_arcs = owner ? 3u : 0u;  // arcs (1 forward, 2 reverse) for the 32-lane loop

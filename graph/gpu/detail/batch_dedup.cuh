@@ -50,6 +50,14 @@ struct BatchDedupRef {
     const std::uint64_t h = hash(edge) & mask;
     return {h, atomicCAS(keys + h, 0ull, edge + 1)};
   }
+  /// One more step of a claim in flight, for a caller with other work to overlap: if its CAS
+  /// found another edge's key, the CAS at the next slot is issued (not waited for). Waits for
+  /// the CAS in flight (so call it when its answer is due anyway).
+  __device__ Probe claim_advance(std::uint64_t edge, Probe probe) const {
+    if (probe.old == 0 || probe.old == edge + 1) return probe;
+    const std::uint64_t h = (probe.slot + 1) & mask;
+    return {h, atomicCAS(keys + h, 0ull, edge + 1)};
+  }
   __device__ std::uint64_t claim_end(std::uint64_t edge, Probe probe, bool* first) const {
     const unsigned long long stored = edge + 1;
     std::uint64_t h = probe.slot;
