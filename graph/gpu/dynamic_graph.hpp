@@ -18,7 +18,12 @@
 //    accounted for in the returned wg::UpdateResult. insert_edges / erase_edges hash the batch's
 //    edges into a batch-local table (detail/batch_dedup.cuh): the first entry of an edge owns
 //    it and applies its arcs (small erase batches let any entry erase: the tombstone CAS picks
-//    one), in one fused kernel with one launch and one host synchronisation per batch. From
+//    one), in one fused kernel with one launch per batch; the host then waits for the counters
+//    that the kernel's last block writes to mapped host memory (it polls them, and synchronises
+//    with the stream for passes longer than 2 ms). On return every update of the batch is done,
+//    though the kernel's last block may still be finishing its report: work on the graph's
+//    stream sees the batch applied, and so does other work after a synchronisation with
+//    stream(), as for any call. From
 //    2^19 entries a bitmap filter runs first, so only entries that may repeat another claim in
 //    the table; erases from 2^21 entries are radix sorted into edge order instead (duplicates
 //    adjacent, a vertex's arcs together), and so are inserts from 2^21 entries into directed
