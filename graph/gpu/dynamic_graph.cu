@@ -1717,16 +1717,20 @@ struct DynamicGraph<Adj>::Impl {
     return sc;
   }
 
+  /// A batch size threshold 2^k: k from the environment variable `name` if set, else
+  /// `default_log2`; k >= 40 means no batch (all ones).
+  static std::uint64_t size_threshold(const char* name, int default_log2) {
+    const char* e = std::getenv(name);
+    const int k = e ? std::atoi(e) : default_log2;
+    return k >= 40 ? ~std::uint64_t{0} : std::uint64_t{1} << std::max(k, 0);
+  }
+
   /// Erase batches smaller than this do not wait for their dedup claims (one round trip less
   /// per entry: on the H100, uniform 2^16 and 2^17 erases +5-10%); larger ones, where the
   /// throughput counts, wait and let only owners erase (eager erasing measured ~9% slower at
   /// 2^19..2^22). WG_GRAPH_EAGER_ERASE_BELOW=k overrides with 2^k.
   static std::uint64_t eager_erase_below() {
-    static const std::uint64_t below = [] {
-      const char* e = std::getenv("WG_GRAPH_EAGER_ERASE_BELOW");
-      const int k = e ? std::atoi(e) : 18;
-      return k >= 40 ? ~std::uint64_t{0} : std::uint64_t{1} << std::max(k, 0);
-    }();
+    static const std::uint64_t below = size_threshold("WG_GRAPH_EAGER_ERASE_BELOW", 18);
     return below;
   }
 
@@ -1736,11 +1740,7 @@ struct DynamicGraph<Adj>::Impl {
   /// even at 2^18-2^19, inserts +10-20% and erases +20-25% at 2^21-2^22.
   /// WG_GRAPH_FILTER_FROM=k overrides with 2^k (k >= 40: never).
   static std::uint64_t filter_from() {
-    static const std::uint64_t from = [] {
-      const char* e = std::getenv("WG_GRAPH_FILTER_FROM");
-      const int k = e ? std::atoi(e) : 19;
-      return k >= 40 ? ~std::uint64_t{0} : std::uint64_t{1} << std::max(k, 0);
-    }();
+    static const std::uint64_t from = size_threshold("WG_GRAPH_FILTER_FROM", 19);
     return from;
   }
 
