@@ -39,6 +39,21 @@ __device__ __forceinline__ void load_relaxed_v2(const std::uint64_t* p, std::uin
                : "l"(p)
                : "memory");
 }
+/// Weak 16-byte loads cached in L1 (ld.global.ca): an L1 miss fetches whole 32-byte sectors, so
+/// the two 16-byte halves of a sector cost one L2 request instead of two. Only for reads whose
+/// staleness the caller tolerates (see tiled_chain.cuh).
+__device__ __forceinline__ uint4 load_cached_v4(const std::uint32_t* p) {
+  uint4 v;
+  asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p)
+               : "memory");
+  return v;
+}
+__device__ __forceinline__ void load_cached_v2(const std::uint64_t* p, std::uint64_t& a,
+                                               std::uint64_t& b) {
+  asm volatile("ld.global.ca.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+}
 __device__ __forceinline__ std::uint32_t load_readonly(const std::uint32_t* p) {
   return __ldg(p);
 }
