@@ -200,9 +200,9 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
   // insert: the key is the caller's alone during the phase, so the copy shows it exactly when it
   // is there; a free slot or tombstone seen stale only makes the CAS fail, and the slab is then
   // read again. H100, one-thread tiles, sets: uniform and R-MAT inserts +5-20% at 2^18-2^21,
-  // +4-8% at 2^22. Maps keep relaxed loads (weighted inserts measured 2-11% slower in the one
-  // run with cached reads, within the spread but not shown to gain), and so does erase_tiled
-  // (no gain).
+  // +4-8% at 2^22. Maps keep relaxed loads (weighted inserts, in the one run with cached
+  // reads, measured 11% slower to 2% faster than a run on another H100: not shown to gain), and so
+  // does erase_tiled (no gain).
   bool cached = sizeof(Word) == 4;
   while (true) {
     typename Slots::template View<Tile> v;
