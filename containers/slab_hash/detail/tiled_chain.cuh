@@ -195,13 +195,13 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
   Word* hole = nullptr;  // a tombstone of the chain and its word (tile-uniform)
   Word hole_word = 0;
   const std::uint32_t spread = mix32(key ^ 0x9e3779b9u);
-  // The first slab is read through L1 (load_cached_v4: one L2 request per 32-byte sector instead
-  // of two), later reads with relaxed loads. A stale first read is harmless for an exclusive
-  // insert: the key is the caller's alone during the phase, so the copy shows it exactly when it
-  // is there; a free slot or tombstone seen stale only makes the CAS fail, and the slab is then
-  // read again. H100, one-thread tiles, sets: uniform and R-MAT inserts +5-20% at 2^18-2^21,
-  // +4-8% at 2^22. Maps keep relaxed loads (weighted inserts, in the one run with cached
-  // reads, measured 11% slower to 2% faster than a run on another H100: not shown to gain), and so
+  // The first slab is read through L1 (load_cached_v4: one L2 request per 32-byte sector, not
+  // two), later reads with relaxed loads. A stale first read is harmless for an exclusive insert:
+  // the key is the caller's alone in the phase, so the copy shows it exactly when it is there (L1
+  // is invalidated between dependent grids: PTX ISA, ld.ca); a stale free slot or tombstone only
+  // fails the CAS, and the slab is read again. H100, one-thread tiles, sets: uniform and R-MAT
+  // inserts +5-20% at 2^18-2^21, +4-8% at 2^22. Maps keep relaxed loads (weighted inserts with
+  // cached reads: 11% slower to 2% faster than a run on another H100, not shown to gain), and so
   // does erase_tiled (no gain).
   bool cached = sizeof(Word) == 4;
   while (true) {
