@@ -1829,6 +1829,17 @@ struct DynamicGraph<Adj>::Impl {
     return t;
   }
 
+  /// Grid of a batch kernel for `threads` threads of work: at most twice the GPU's thread
+  /// capacity, the warps striding over the rest. A block lives as long as its slowest warp, and
+  /// with one round of 32 entries per warp a third of the warps' time went to waiting for their
+  /// block's barrier (ncu, sorted inserts). Measured on the H100 against one round per warp:
+  /// sorted inserts 6.9 against 5.7 G/s and sorted erases 8.1-8.3 against 7.6 G/s (uniform
+  /// 2^22), R-MAT inserts +2-10% at 2^20-2^22, the rest unchanged; 1x and 4x the capacity about
+  /// the same as 2x.
+  static unsigned striding_grid(std::uint64_t threads) {
+    return grid_for(std::min<std::uint64_t>(threads, 2 * resident_threads()));
+  }
+
   int items_per_warp(std::uint64_t n) const {
     static const int forced = [] {
       const char* e = std::getenv("WG_GRAPH_ITEMS_PER_WARP");
@@ -1859,13 +1870,7 @@ struct DynamicGraph<Adj>::Impl {
 
   template <BatchOp kOp, bool kLast, int kItems, int kTile>
   void launch_batch(const BatchPass& p) {
-    // Warps stride over batches of more than twice the GPU's thread capacity, as in
-    // insert_sorted_kernel: a block lives as long as its slowest warp. Measured on the H100
-    // against one round per warp (same calls): sorted erases +5-9% (uniform 2^22: 8.1-8.3
-    // against 7.6 G/s), R-MAT inserts +2-10% at 2^20-2^22, the rest unchanged.
-    const std::uint64_t threads =
-        std::min<std::uint64_t>((p.n + kItems - 1) / kItems * 32, 2 * resident_threads());
-    const unsigned grid = grid_for(threads);
+    const unsigned grid = striding_grid((p.n + kItems - 1) / kItems * 32);
     if (p.filter.seen) {
       filter_batch_kernel<Adj>
           <<<grid_for((p.n + kFilterItems - 1) / kFilterItems), kBlock, 0, stream>>>(ref(), p);
@@ -1956,12 +1961,7 @@ struct DynamicGraph<Adj>::Impl {
       }
     } else if constexpr (kOp == BatchOp::insert) {
       if (mode == BatchDedup::sorted && opt.directed && tile == 1) {
-        // Warps stride over the batch: a block lives as long as its slowest warp, and with one
-        // round of 32 entries per warp a third of the warps' time went to waiting for their
-        // block's barrier (ncu). Twice the GPU's thread capacity measured best (uniform 2^22:
-        // 6.9 against 5.7 G/s with one round per warp; 4x and 1x about the same as 2x).
-        const std::uint64_t threads = std::min<std::uint64_t>(b.size, 2 * resident_threads());
-        insert_sorted_kernel<Adj><<<grid_for(threads), kBlock, 0, stream>>>(ref(), p);
+        insert_sorted_kernel<Adj><<<striding_grid(b.size), kBlock, 0, stream>>>(ref(), p);
         WG_CUDA_CHECK_LAST();
       } else {
         launch_batch<kOp, false>(p, items, tile);
