@@ -78,7 +78,9 @@ class SetTableRef {
   __device__ void compact_bucket(const warp_tile& tile, std::uint32_t bucket) const;
   /// compact_bucket for every bucket;
   __device__ void flush(const warp_tile& tile) const;
-  /// frees every overflow slab and empties the base buckets.
+  /// frees a bucket's overflow slabs and empties its base slab;
+  __device__ void clear_bucket(const warp_tile& tile, std::uint32_t bucket) const;
+  /// clear_bucket for every bucket.
   __device__ void clear(const warp_tile& tile) const;
 
   __host__ __device__ __forceinline__ std::uint32_t hash_bucket(std::uint32_t key) const {
@@ -131,6 +133,7 @@ class MapTableRef {
   /// Phase operations, as for SetTableRef.
   __device__ void compact_bucket(const warp_tile& tile, std::uint32_t bucket) const;
   __device__ void flush(const warp_tile& tile) const;
+  __device__ void clear_bucket(const warp_tile& tile, std::uint32_t bucket) const;
   __device__ void clear(const warp_tile& tile) const;
 
   __host__ __device__ __forceinline__ std::uint32_t hash_bucket(std::uint32_t key) const {

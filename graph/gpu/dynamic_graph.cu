@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -90,6 +89,19 @@ __global__ void build_degree_kernel(const std::uint64_t* keys, std::uint64_t m, 
   }
 }
 
+// Arcs per vertex of a raw batch (self-loops and out-of-range entries skipped; duplicates
+// counted, so the tables are sized for at most the batch's arcs).
+__global__ void raw_degree_kernel(DeviceEdges e, std::uint64_t n, bool both,
+                                  unsigned long long* degree) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < e.size;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t u = e.src[i], v = e.dst[i];
+    if (u == v || u >= n || v >= n) continue;
+    atomicAdd(&degree[u], 1ull);
+    if (both) atomicAdd(&degree[v], 1ull);
+  }
+}
+
 __global__ void buckets_kernel(unsigned long long* degree_in_buckets_out, std::uint64_t n,
                                double load_factor, unsigned slab_capacity) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
@@ -119,109 +131,6 @@ __device__ __forceinline__ slab::InsertOutcome table_insert(const warp_tile& til
     return t.insert_or_assign(tile, key, value);
   else
     return t.insert(tile, key);
-}
-
-// state bits per prepared edge: 1 forward arc done, 2 forward arc was new, 4 reverse arc done,
-// 8 reverse arc was new. Re-launched after the allocator grows, for the arcs not done.
-template <class Adj>
-__global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
-                                       const std::uint32_t* values, std::uint64_t m, unsigned bits,
-                                       bool both, std::uint8_t* state, Counters* counters) {
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  unsigned added = 0, failed = 0;
-  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
-    const std::uint32_t st = active ? state[i] : 0xFFu;
-    const bool todo = active && (!(st & 1u) || (both && !(st & 4u)));
-    const std::uint64_t key = todo ? keys[i] : 0;
-    const std::uint32_t value = (todo && values) ? values[i] : 0u;
-    const VertexEntry eu = todo ? g.load_entry(static_cast<vertex_t>(key >> bits)) : VertexEntry{};
-    const VertexEntry ev =
-        (todo && both) ? g.load_entry(static_cast<vertex_t>(key & mask)) : VertexEntry{};
-    std::uint32_t new_state = st;
-    for_each_active_lane(tile, todo, [&](int src) {
-      const std::uint64_t k = tile.shfl(key, src);
-      const std::uint32_t s = tile.shfl(st, src);
-      const std::uint32_t val = tile.shfl(value, src);
-      const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
-      std::uint32_t ns = s;
-      if (!(s & 1u)) {
-        const auto out = table_insert(tile, g.table_at(shfl_entry(tile, eu, src)), v, val);
-        if (out == slab::InsertOutcome::inserted) {
-          ns |= 3u;
-        } else if (out == slab::InsertOutcome::out_of_slabs) {
-          ++failed;
-        } else {
-          ns |= 1u;
-        }
-      }
-      if (both && !(s & 4u)) {
-        const auto out = table_insert(tile, g.table_at(shfl_entry(tile, ev, src)), u, val);
-        if (out == slab::InsertOutcome::inserted) {
-          ns |= 12u;
-        } else if (out == slab::InsertOutcome::out_of_slabs) {
-          ++failed;
-        } else {
-          ns |= 4u;
-        }
-      }
-      if (static_cast<int>(tile.thread_rank()) == src) new_state = ns;
-    });
-    const bool fwd_new = todo && (new_state & 2u) && !(st & 2u);
-    const bool rev_new = todo && (new_state & 8u) && !(st & 8u);
-    const vertex_t lu = static_cast<vertex_t>(key >> bits), lv = static_cast<vertex_t>(key & mask);
-    add_degrees(tile, g.degree_ptr(0), lu, fwd_new, 1);
-    add_degrees(tile, g.degree_ptr(0), lv, rev_new, 1);
-    if (todo) {
-      state[i] = static_cast<std::uint8_t>(new_state);
-      if (fwd_new) ++added;
-    }
-  });
-  const warp_tile tile = this_warp();
-  warp_add(tile, &counters->a, added);
-  warp_add(tile, &counters->b, failed);  // counted by all lanes: > 0 is what matters
-}
-
-// is_new[i] = the forward arc of prepared edge i was added (state bit 2).
-__global__ void state_to_flags_kernel(const std::uint8_t* state, std::uint64_t n,
-                                      std::uint8_t* is_new) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    is_new[i] = (state[i] & 2u) ? 1 : 0;
-}
-
-template <class Adj>
-__global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
-                                      std::uint64_t m, unsigned bits, bool both,
-                                      std::uint8_t* was_present, Counters* counters) {
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  unsigned removed = 0;
-  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
-    const std::uint64_t key = active ? keys[i] : 0;
-    const VertexEntry eu =
-        active ? g.load_entry(static_cast<vertex_t>(key >> bits)) : VertexEntry{};
-    const VertexEntry ev =
-        (active && both) ? g.load_entry(static_cast<vertex_t>(key & mask)) : VertexEntry{};
-    bool mine = false, mine_rev = false;
-    for_each_active_lane(tile, active, [&](int src) {
-      const std::uint64_t k = tile.shfl(key, src);
-      const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
-      const bool hit = g.table_at(shfl_entry(tile, eu, src)).erase(tile, v);
-      bool rev = false;
-      // Both arcs are present or absent together.
-      if (both && hit) rev = g.table_at(shfl_entry(tile, ev, src)).erase(tile, u);
-      if (static_cast<int>(tile.thread_rank()) == src) {
-        mine = hit;
-        mine_rev = rev;
-      }
-    });
-    add_degrees(tile, g.degree_ptr(0), static_cast<vertex_t>(key >> bits), mine, -1);
-    add_degrees(tile, g.degree_ptr(0), static_cast<vertex_t>(key & mask), mine_rev, -1);
-    if (active) {
-      if (was_present) was_present[i] = mine;
-      removed += mine;
-    }
-  });
-  warp_add(this_warp(), &counters->a, removed);
 }
 
 // ---- direct batches: dedup by hashing, one fused kernel per batch ---------------------------
@@ -409,6 +318,17 @@ __device__ __forceinline__ bool defer_arc(const Ref& g, const BatchPass& p, vert
   return true;
 }
 
+/// Exclusive insert of one arc (the caller owns the key) with a tile of T <= 8 lanes:
+/// slab::tiled_inserted (state bits 1 | 2), tiled_present (bit 1; a map assigned the value) or
+/// tiled_needs_warp (the chain needs a new slab: the 32-lane insert allocates).
+template <class Ref, class Tile>
+__device__ __forceinline__ int insert_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
+                                                std::uint32_t key, std::uint32_t value) {
+  if constexpr (Ref::weighted)
+    return slab::map_insert_or_assign_exclusive_tiled(g.table_at(e), tt, key, value);
+  else
+    return slab::set_insert_exclusive_tiled(g.table_at(e), tt, key);
+}
 template <class Table>
 __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const Table& t,
                                                     std::uint32_t key, std::uint32_t value) {
@@ -431,10 +351,7 @@ __device__ __forceinline__ int insert_or_defer_arc_tiled(const Tile& tt, const R
   bool deferred = false;
   if (tt.thread_rank() == 0) deferred = defer_arc(g, p, x, e, degree);
   if (tt.shfl(deferred, 0)) return 0;
-  if constexpr (Ref::weighted)
-    return slab::map_insert_or_assign_exclusive_tiled(g.table_at(e), tt, key, value);
-  else
-    return slab::set_insert_exclusive_tiled(g.table_at(e), tt, key);
+  return insert_arc_tiled(tt, g, e, key, value);
 }
 /// Erase of one arc with a tile of T <= 8 lanes: true iff it was present.
 template <class Ref, class Tile>
@@ -444,6 +361,122 @@ __device__ __forceinline__ bool erase_arc_tiled(const Tile& tt, const Ref& g, co
     return slab::map_erase_tiled(g.table_at(e), tt, key);
   else
     return slab::set_erase_tiled(g.table_at(e), tt, key);
+}
+
+// ---- prepared batches (unique canonical edges in key order) ----------------------------------
+// Every arc of a prepared batch is its edge's only one, so a thread inserts or erases it alone
+// (one-thread exclusive operations, a batch's chain walks all in flight at once); only an
+// insert whose chain needs a new slab goes to the 32-lane insert, which allocates.
+
+// state bits per prepared edge: 1 forward arc done, 2 forward arc was new, 4 reverse arc done,
+// 8 reverse arc was new. Re-launched after the allocator grows, for the arcs not done.
+template <class Adj>
+__global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
+                                       const std::uint32_t* values, std::uint64_t m, unsigned bits,
+                                       bool both, std::uint8_t* state, Counters* counters) {
+  using Table = typename DynamicGraphRef<Adj>::table_ref;
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  const thread_tile one{};
+  unsigned added = 0, failed = 0;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint32_t st = active ? state[i] : 0xFFu;
+    const bool todo = active && (!(st & 1u) || (both && !(st & 4u)));
+    const std::uint64_t key = todo ? keys[i] : 0;
+    const std::uint32_t value = (todo && values) ? values[i] : 0u;
+    const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
+    const VertexEntry eu = todo ? g.load_entry(u) : VertexEntry{};
+    const VertexEntry ev = (todo && both) ? g.load_entry(v) : VertexEntry{};
+    std::uint32_t ns = st;
+    unsigned left = 0;  // arcs for the 32-lane loop: 1 forward, 2 reverse
+    if (todo && !(st & 1u)) {
+      const int o = insert_arc_tiled(one, g, eu, v, value);
+      if (o < 0)
+        left |= 1u;
+      else
+        ns |= static_cast<std::uint32_t>(o);
+    }
+    if (todo && both && !(st & 4u)) {
+      // Both arcs are present or absent together: a set need not look at the reverse arc of an
+      // edge found present (a map must, to assign its value).
+      if (!Adj::weighted && (ns & 3u) == 1u && !(st & 1u)) {
+        ns |= 4u;
+      } else if (left) {
+        left |= 2u;
+      } else {
+        const int o = insert_arc_tiled(one, g, ev, u, value);
+        if (o < 0)
+          left |= 2u;
+        else
+          ns |= static_cast<std::uint32_t>(o) << 2;
+      }
+    }
+    for_each_active_lane(tile, left != 0, [&](int src) {
+      const unsigned arcs = tile.shfl(left, src);
+      const std::uint32_t val = tile.shfl(value, src);
+      std::uint32_t r = tile.shfl(ns, src);
+      if (arcs & 1u) {
+        const std::uint32_t o =
+            insert_arc(tile, g.table_at(shfl_entry(tile, eu, src)), tile.shfl(v, src), val);
+        failed += o == 0;
+        r |= o;
+      }
+      if (arcs & 2u) {
+        if (!Adj::weighted && (r & 3u) == 1u) {
+          r |= 4u;
+        } else if (r & 1u) {
+          const std::uint32_t o =
+              insert_arc(tile, g.table_at(shfl_entry(tile, ev, src)), tile.shfl(u, src), val);
+          failed += o == 0;
+          r |= o << 2;
+        }
+      }
+      if (static_cast<int>(tile.thread_rank()) == src) ns = r;
+    });
+    const bool fwd_new = todo && (ns & 2u) && !(st & 2u);
+    const bool rev_new = todo && (ns & 8u) && !(st & 8u);
+    add_degrees(tile, g.degree_ptr(0), u, fwd_new, 1);
+    add_degrees(tile, g.degree_ptr(0), v, rev_new, 1);
+    if (todo) {
+      state[i] = static_cast<std::uint8_t>(ns);
+      if (fwd_new) ++added;
+    }
+  });
+  const warp_tile tile = this_warp();
+  warp_add(tile, &counters->a, added);
+  warp_add(tile, &counters->b, failed);  // counted by all lanes: > 0 is what matters
+}
+
+// is_new[i] = the forward arc of prepared edge i was added (state bit 2).
+__global__ void state_to_flags_kernel(const std::uint8_t* state, std::uint64_t n,
+                                      std::uint8_t* is_new) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    is_new[i] = (state[i] & 2u) ? 1 : 0;
+}
+
+template <class Adj>
+__global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
+                                      std::uint64_t m, unsigned bits, bool both,
+                                      std::uint8_t* was_present, Counters* counters) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  const thread_tile one{};
+  unsigned removed = 0;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint64_t key = active ? keys[i] : 0;
+    const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
+    const VertexEntry eu = active ? g.load_entry(u) : VertexEntry{};
+    const VertexEntry ev = (active && both) ? g.load_entry(v) : VertexEntry{};
+    const bool hit = active && erase_arc_tiled(one, g, eu, v);
+    // Both arcs are present or absent together.
+    const bool rev = both && hit && erase_arc_tiled(one, g, ev, u);
+    add_degrees(tile, g.degree_ptr(0), u, hit, -1);
+    add_degrees(tile, g.degree_ptr(0), v, rev, -1);
+    if (active) {
+      if (was_present) was_present[i] = hit;
+      removed += hit;
+    }
+  });
+  warp_add(this_warp(), &counters->a, removed);
 }
 
 /// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
@@ -990,64 +1023,111 @@ __global__ void export_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* offse
 
 // ---- vertex erasure -------------------------------------------------------------------------
 
-// Undirected vertex erasure, step 1: list the (x, y) arcs of the erased vertices (warp per
-// vertex, positions from a prefix sum of their degrees).
-template <class Adj>
-__global__ void collect_arcs_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids, std::uint64_t k,
-                                    const std::uint64_t* offsets, vertex_t* arc_src,
-                                    vertex_t* arc_dst) {
-  const warp_tile tile = this_warp();
-  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (std::uint64_t i = global_warp_id(); i < k; i += warps) {
+// claim[x] = ~(position of the first entry naming live vertex x): the max of ~i is the min of i.
+__global__ void claim_vertices_kernel(const vertex_t* ids, std::uint64_t m,
+                                      const std::uint8_t* live, std::uint32_t nv,
+                                      std::uint32_t* claim) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
     const vertex_t x = ids[i];
-    const std::uint64_t base = offsets[i], degree = offsets[i + 1] - offsets[i];
-    std::uint64_t cursor = 0;
-    g.for_each_slab(tile, x, [&](std::uint32_t y, std::uint32_t, std::uint32_t) {
-      const bool valid = slab::is_valid_key(y);
-      const WarpSlot slot = warp_slot(tile, valid);
-      const std::uint64_t pos = cursor + slot.rank;
-      if (valid && pos < degree) {
-        arc_src[base + pos] = x;
-        arc_dst[base + pos] = y;
-      }
-      cursor += slot.count;
-    });
+    if (x < nv && live[x]) atomicMax(claim + x, ~static_cast<std::uint32_t>(i));
   }
 }
 
-__global__ void gather_degrees_kernel(const std::uint32_t* degrees, const vertex_t* ids,
-                                      std::uint64_t k, std::uint64_t* out) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < k;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    out[i] = degrees[ids[i]];
+// first[i] = entry i is the first naming its live vertex (it erases it; repeats are ignored).
+__global__ void first_claims_kernel(const vertex_t* ids, std::uint64_t m, std::uint32_t nv,
+                                    const std::uint32_t* claim, std::uint8_t* first) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t x = ids[i];
+    first[i] = x < nv && claim[x] == ~static_cast<std::uint32_t>(i);
+  }
 }
 
-// Step 2: removes x from each surviving neighbour y's table, all arcs shared evenly by the
-// warps (a hub's arcs are not left to one warp). Reads only the arc list, writes only the
-// tables of vertices that are not erased.
+// Bucket counts of the erased vertices (the prefix sum numbers their buckets).
 template <class Adj>
-__global__ void erase_arcs_kernel(DynamicGraphRef<Adj> g, const vertex_t* arc_src,
-                                  const vertex_t* arc_dst, std::uint64_t n,
-                                  const std::uint8_t* erasing, Counters* counters) {
+__global__ void gather_buckets_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids, std::uint64_t k,
+                                      std::uint64_t* out) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < k;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    out[i] = g.load_entry(ids[i]).num_buckets;
+}
+
+/// Buckets of erased vertices a warp takes at a time (one binary search per bucket, by its lane).
+constexpr unsigned kEraseBucketsPerWarp = 8;
+
+// Erases vertices bucket by bucket: all warps share all of the erased vertices' buckets, so a
+// hub's buckets spread over the GPU instead of being walked by one warp. Bucket t (0 ..
+// offsets[k]) is bucket t - offsets[i] of vertex ids[i], offsets being the exclusive prefix sum of
+// their bucket counts. For an undirected graph each lane holding a neighbour y that is not erased
+// removes the arc y -> x with a one-thread erase (the pair (x, y) is this bucket's alone), and
+// each edge is counted once (counters->a); then the warp empties the bucket and frees its
+// overflow slabs. The vertex's bucket 0 zeroes its degree and liveness (counters->b += the
+// out-degrees, a directed graph's edges out of the erased vertices).
+template <class Adj>
+__global__ void erase_vertex_buckets_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids,
+                                            std::uint64_t k, const std::uint64_t* offsets,
+                                            const std::uint32_t* erasing, bool both,
+                                            std::uint8_t* live, Counters* counters) {
+  const warp_tile tile = this_warp();
+  const thread_tile one{};
+  const unsigned lane = tile.thread_rank();
+  const std::uint64_t buckets = offsets[k];
+  const std::uint64_t step = std::uint64_t{gridDim.x} * blockDim.x / 32 * kEraseBucketsPerWarp;
   unsigned removed = 0;
-  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
-    const vertex_t x = active ? arc_src[i] : 0, y = active ? arc_dst[i] : 0;
-    const bool other_erased = active && erasing[y];
-    if (active && (!other_erased || x < y)) ++removed;  // each edge once
-    bool hit = false;
-    for_each_active_lane(tile, active && !other_erased, [&](int src) {
-      const vertex_t a = tile.shfl(x, src), b = tile.shfl(y, src);
-      const bool h = g.table(b).erase(tile, a);
-      if (static_cast<int>(tile.thread_rank()) == src) hit = h;
-    });
-    add_degrees(tile, g.degree_ptr(0), y, hit, -1);
-  });
-  warp_add(this_warp(), &counters->a, removed);
+  unsigned long long out_degrees = 0;
+  for (std::uint64_t first = std::uint64_t{global_warp_id()} * kEraseBucketsPerWarp;
+       first < buckets; first += step) {
+    const std::uint64_t t = first + lane;
+    const bool mine = lane < kEraseBucketsPerWarp && t < buckets;
+    vertex_t x = 0;
+    std::uint32_t bucket = 0;
+    VertexEntry e{};
+    if (mine) {
+      std::uint64_t lo = 0, hi = k;  // offsets[lo] <= t < offsets[hi]
+      while (hi - lo > 1) {
+        const std::uint64_t mid = (lo + hi) / 2;
+        if (offsets[mid] <= t)
+          lo = mid;
+        else
+          hi = mid;
+      }
+      x = ids[lo];
+      bucket = static_cast<std::uint32_t>(t - offsets[lo]);
+      e = g.load_entry(x);
+      if (bucket == 0) {
+        out_degrees += g.degree(x);
+        *g.degree_ptr(x) = 0;
+        live[x] = 0;
+      }
+    }
+    const unsigned count =
+        static_cast<unsigned>(std::min<std::uint64_t>(kEraseBucketsPerWarp, buckets - first));
+    for (unsigned j = 0; j < count; ++j) {
+      const vertex_t xj = tile.shfl(x, j);
+      const VertexEntry ej = shfl_entry(tile, e, j);
+      const std::uint32_t bj = tile.shfl(bucket, j);
+      if (both) {
+        g.for_each_slab_in_bucket(tile, ej, bj, [&](std::uint32_t y, std::uint32_t) {
+          if (!slab::is_valid_key(y)) return;
+          if (erasing[y]) {
+            removed += xj < y;  // both ends erased: counted by the smaller
+          } else {
+            ++removed;
+            if (erase_arc_tiled(one, g, g.load_entry(y), xj)) atomicSub(g.degree_ptr(y), 1u);
+          }
+        });
+      }
+      g.table_at(ej).clear_bucket(tile, bj);
+    }
+  }
+  warp_add(tile, &counters->a, removed);
+  if (out_degrees) atomicAdd(&counters->b, out_degrees);
 }
 
 // Directed: removes the in-arcs y -> x (x erased) from every other live vertex's table.
 template <class Adj>
-__global__ void erase_in_arcs_kernel(DynamicGraphRef<Adj> g, const std::uint8_t* erasing,
+__global__ void erase_in_arcs_kernel(DynamicGraphRef<Adj> g, const std::uint32_t* erasing,
                                      Counters* counters) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
@@ -1067,26 +1147,6 @@ __global__ void erase_in_arcs_kernel(DynamicGraphRef<Adj> g, const std::uint8_t*
     });
   }
   warp_add(tile, &counters->a, removed);
-}
-
-// Frees the erased vertices' overflow slabs, empties their base buckets, zeroes degree and
-// liveness. counters->b += the out-degrees removed (directed edge count).
-template <class Adj>
-__global__ void clear_vertices_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids, std::uint64_t k,
-                                      std::uint8_t* live, Counters* counters) {
-  const warp_tile tile = this_warp();
-  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (std::uint64_t i = global_warp_id(); i < k; i += warps) {
-    const vertex_t x = ids[i];
-    const std::uint32_t degree = g.degree(x);
-    tile.sync();
-    g.table(x).clear(tile);
-    if (tile.thread_rank() == 0) {
-      atomicAdd(&counters->b, static_cast<unsigned long long>(degree));
-      *g.degree_ptr(x) = 0;
-      live[x] = 0;
-    }
-  }
 }
 
 // ---- table rebuilds, planned on the device -------------------------------------------------
@@ -1353,8 +1413,11 @@ struct DynamicGraph<Adj>::Impl {
   std::vector<DeviceArray<slab::Slab>> pools;
   std::uint64_t pool_bytes = 0;
   std::uint64_t nv = 0, capacity = 0, edges = 0, live_count = 0;
-  std::vector<std::uint8_t> live_host;
-  std::deque<vertex_t> free_ids;
+  // The free-id queue (erased ids, earliest first), on the device: positions free_head ..
+  // free_tail - 1, modulo free_queue.size(). An id is in it at most once, so it never needs more
+  // than nv slots.
+  DeviceArray<vertex_t> free_queue;
+  std::uint64_t free_head = 0, free_tail = 0;
   DeviceArray<Counters> counters;
 
   static slab::SlabAllocatorConfig allocator_config(const GraphOptions& o) {
@@ -1447,9 +1510,63 @@ struct DynamicGraph<Adj>::Impl {
                                                                 count, pool, nullptr);
     WG_CUDA_CHECK_LAST();
     WG_CUDA_TRY(cudaMemsetAsync(live.data() + nv, 1, count, stream));
-    live_host.resize(n, 1);
     live_count += count;
     nv = n;
+  }
+
+  std::uint64_t free_count() const { return free_tail - free_head; }
+
+  /// Appends k device ids to the free-id queue (stream-ordered).
+  void push_free_ids(const vertex_t* ids, std::uint64_t k) {
+    const std::uint64_t need = free_count() + k;
+    if (need > free_queue.size()) {  // re-lay the queue from position 0, in order
+      DeviceArray<vertex_t> q(std::max<std::uint64_t>({need, 2 * free_queue.size(), 1024}), stream,
+                              "free-id queue");
+      copy_free_ids(free_head, free_count(), q.data(), cudaMemcpyDeviceToDevice);
+      free_tail = free_count();
+      free_head = 0;
+      free_queue = std::move(q);
+    }
+    const std::uint64_t cap = free_queue.size(), at = free_tail % cap;
+    const std::uint64_t first = std::min(k, cap - at);
+    WG_CUDA_TRY(cudaMemcpyAsync(free_queue.data() + at, ids, first * sizeof(vertex_t),
+                                cudaMemcpyDeviceToDevice, stream));
+    if (first < k)
+      WG_CUDA_TRY(cudaMemcpyAsync(free_queue.data(), ids + first, (k - first) * sizeof(vertex_t),
+                                  cudaMemcpyDeviceToDevice, stream));
+    free_tail += k;
+  }
+
+  /// Takes the n earliest free ids: marks them live on the device and returns them.
+  std::vector<vertex_t> take_free_ids(std::uint64_t n) {
+    std::vector<vertex_t> out(n);
+    if (n == 0) return out;
+    copy_free_ids(free_head, n, out.data(), cudaMemcpyDeviceToHost);
+    const std::uint64_t cap = free_queue.size(), at = free_head % cap;
+    const std::uint64_t first = std::min(n, cap - at);
+    scatter_bytes_kernel<<<grid_for(first), kBlock, 0, stream>>>(live.data(),
+                                                                 free_queue.data() + at, first, 1);
+    WG_CUDA_CHECK_LAST();
+    if (first < n) {
+      scatter_bytes_kernel<<<grid_for(n - first), kBlock, 0, stream>>>(
+          live.data(), free_queue.data(), n - first, 1);
+      WG_CUDA_CHECK_LAST();
+    }
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    free_head += n;
+    return out;
+  }
+
+  /// Copies n queued ids from queue position `from` (which may wrap around) to `to`.
+  void copy_free_ids(std::uint64_t from, std::uint64_t n, vertex_t* to, cudaMemcpyKind kind) {
+    if (n == 0) return;
+    const std::uint64_t cap = free_queue.size(), at = from % cap;
+    const std::uint64_t first = std::min(n, cap - at);
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(to, free_queue.data() + at, first * sizeof(vertex_t), kind, stream));
+    if (first < n)
+      WG_CUDA_TRY(cudaMemcpyAsync(to + first, free_queue.data(), (n - first) * sizeof(vertex_t),
+                                  kind, stream));
   }
 
   void grow_allocator() {
@@ -1744,6 +1861,15 @@ struct DynamicGraph<Adj>::Impl {
     return from;
   }
 
+  /// Bulk builds of at least this many entries dedup by sorting (prepare(), then each table is
+  /// sized for its exact degree); smaller ones size the tables from the raw entries' arcs and
+  /// insert them as a batch (hash dedup: no sort, two synchronisations fewer).
+  /// WG_GRAPH_BUILD_SORT_FROM=k overrides with 2^k.
+  static std::uint64_t build_sort_from() {
+    static const std::uint64_t from = size_threshold("WG_GRAPH_BUILD_SORT_FROM", 19);
+    return from;
+  }
+
   /// Whether a batch of n entries is sorted into edge order first (detail::pack_edge_keys, then
   /// a CUB radix sort on 2 x key_bits bits): duplicates become neighbours (no dedup table at all)
   /// and so do a vertex's arcs, whose handle, degree and slabs a warp then shares. The sort of a
@@ -1856,6 +1982,31 @@ struct DynamicGraph<Adj>::Impl {
     static const bool on = std::getenv("WG_GRAPH_TRACE") != nullptr;
     return on;
   }
+
+  /// WG_GRAPH_TRACE=1 for build and erase_vertices: the wall time of each phase (the stream is
+  /// synchronised at every mark, only when tracing), one line on stderr at the end of the call.
+  class PhaseTrace {
+   public:
+    PhaseTrace(cudaStream_t stream, const char* call) : stream_(stream), line_(call) {}
+    ~PhaseTrace() {
+      if (trace_batches()) std::fprintf(stderr, "[%s ]\n", line_.c_str());
+    }
+    void mark(const char* phase) {
+      if (!trace_batches()) return;
+      (void)cudaStreamSynchronize(stream_);
+      const auto now = std::chrono::steady_clock::now();
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " %s %.3f ms", phase,
+                    std::chrono::duration<double, std::milli>(now - last_).count());
+      line_ += buf;
+      last_ = now;
+    }
+
+   private:
+    cudaStream_t stream_;
+    std::string line_;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  };
 
   /// Lanes per task in apply_batch_kernel: 1 (one thread walks each arc's chain; measured on
   /// the H100 for sets against 2, 4 and 8 lanes: fastest at every batch size, 2^16..2^22,
@@ -2268,6 +2419,7 @@ UpdateResult DynamicGraph<Adj>::erase_edges(const EdgeList& batch) {
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_vertices) {
   Impl& im = *impl_;
+  typename Impl::PhaseTrace trace(im.stream, "build");
   // Start over: drop every table, keep the allocator's memory.
   im.pools.clear();
   im.arena = DeviceArray<slab::Slab>();
@@ -2278,24 +2430,30 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   im.nv = 0;
   im.edges = 0;
   im.live_count = 0;
-  im.live_host.clear();
-  im.free_ids.clear();
+  im.free_head = im.free_tail = 0;
   im.reserve(std::max<std::uint64_t>(num_vertices, 1));
   const std::uint64_t n = num_vertices;
   if (n == 0) return insert_edges(edges);  // every entry is invalid
 
   WG_CUDA_TRY(cudaMemsetAsync(im.live.data(), 1, n, im.stream));
-  im.live_host.assign(n, 1);
   im.live_count = n;
   im.nv = n;
-  // Dedup first (to know the degrees), then size the buckets, then insert.
+  // Large builds dedup first (to know the degrees), then size the buckets, then insert; small
+  // ones size the buckets for the raw arcs and insert the batch as it is.
   const std::uint64_t chunk = im.chunk_for(edges.size);
   DeviceEdges first{edges.src, edges.dst, edges.values, std::min(chunk, edges.size)};
-  PreparedBatch p = prepare(first);
+  const bool sorted = first.size >= Impl::build_sort_from();
+  trace.mark("reset");
+  PreparedBatch p;
+  if (sorted) p = prepare(first);
+  trace.mark("prepare");
   {
     DeviceArray<unsigned long long> buckets(n, im.stream, "bulk build degrees");
     WG_CUDA_TRY(cudaMemsetAsync(buckets.data(), 0, n * sizeof(unsigned long long), im.stream));
-    if (p.size)
+    if (!sorted && first.size)
+      raw_degree_kernel<<<grid_for(first.size), kBlock, 0, im.stream>>>(first, n, !im.opt.directed,
+                                                                        buckets.data());
+    else if (p.size)
       build_degree_kernel<<<grid_for(p.size), kBlock, 0, im.stream>>>(
           p.keys.data(), p.size, p.key_bits, !im.opt.directed, buckets.data());
     buckets_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(buckets.data(), n, im.opt.load_factor,
@@ -2313,6 +2471,7 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
         im.vertices.data(), im.degrees.data(), 0, n, pool, offsets.data());
     WG_CUDA_CHECK_LAST();
   }
+  trace.mark("size tables");
   UpdateResult r;
   {
     // The tables were just sized for these degrees: nothing to rebuild, no planning.
@@ -2321,8 +2480,9 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
       ~Restore() { flag = true; }
     } restore{im.plan_rebuilds};
     im.plan_rebuilds = false;
-    r = insert_prepared(p);
+    r = sorted ? insert_prepared(p) : insert_edges(first);
   }
+  trace.mark("insert");
   if (first.size < edges.size) {
     DeviceEdges rest{edges.src + first.size, edges.dst + first.size,
                      edges.values ? edges.values + first.size : nullptr, edges.size - first.size};
@@ -2355,22 +2515,9 @@ VertexInsertResult DynamicGraph<Adj>::insert_vertices(std::uint64_t count, const
   check_sizes(edges);
   VertexInsertResult out;
   out.ids.reserve(count);
-  std::vector<vertex_t> recycled;
-  while (out.ids.size() < count && !im.free_ids.empty()) {
-    const vertex_t id = im.free_ids.front();
-    im.free_ids.pop_front();
-    out.ids.push_back(id);
-    recycled.push_back(id);
-    im.live_host[id] = 1;
-  }
-  if (!recycled.empty()) {
-    DeviceArray<vertex_t> d = DeviceArray<vertex_t>::from_host(recycled, im.stream);
-    scatter_bytes_kernel<<<grid_for(recycled.size()), kBlock, 0, im.stream>>>(
-        im.live.data(), d.data(), recycled.size(), 1);
-    WG_CUDA_CHECK_LAST();
-    WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
-    im.live_count += recycled.size();
-  }
+  const std::uint64_t reused = std::min(count, im.free_count());
+  out.ids = im.take_free_ids(reused);
+  im.live_count += reused;
   const std::uint64_t fresh = count - out.ids.size();
   const std::uint64_t first = im.nv;
   im.grow(im.nv + fresh);
@@ -2404,61 +2551,61 @@ template <class Adj>
 VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>& ids) {
   Impl& im = *impl_;
   VertexEraseResult r;
-  std::vector<vertex_t> list;
-  std::vector<std::uint8_t> seen(im.nv, 0);
-  for (vertex_t x : ids) {
-    if (x < im.nv && im.live_host[x] && !seen[x]) {
-      seen[x] = 1;
-      list.push_back(x);
-    } else {
-      ++r.ignored_ids;
-    }
+  typename Impl::PhaseTrace trace(im.stream, "erase_vertices");
+  const std::uint64_t m = ids.size();
+  if (m == 0) return r;
+  if (m >= (std::uint64_t{1} << 32))  // claims hold 32-bit positions
+    throw InvalidArgument("erase_vertices: more than 2^32 - 1 ids in one call");
+  if (im.nv == 0) {
+    r.ignored_ids = m;
+    return r;
   }
-  if (list.empty()) return r;
-  const std::uint64_t k = list.size();
-  DeviceArray<vertex_t> d_ids = DeviceArray<vertex_t>::from_host(list, im.stream);
-  DeviceArray<std::uint8_t> erasing(im.nv, im.stream, "vertex erase flags");
-  WG_CUDA_TRY(cudaMemsetAsync(erasing.data(), 0, im.nv, im.stream));
-  scatter_bytes_kernel<<<grid_for(k), kBlock, 0, im.stream>>>(erasing.data(), d_ids.data(), k, 1);
+  // Which entries erase a vertex (the first naming each live one), on the device: claim[x] != 0
+  // then marks the erased vertices for the kernels, and the list keeps the entries' order (the
+  // order in which the ids are handed out again).
+  DeviceArray<vertex_t> d_raw = DeviceArray<vertex_t>::from_host(ids, im.stream);
+  DeviceArray<std::uint32_t> claim(im.nv, im.stream, "vertex erase claims");
+  WG_CUDA_TRY(cudaMemsetAsync(claim.data(), 0, im.nv * sizeof(std::uint32_t), im.stream));
+  const auto nv32 = static_cast<std::uint32_t>(im.nv);
+  claim_vertices_kernel<<<grid_for(m), kBlock, 0, im.stream>>>(d_raw.data(), m, im.live.data(),
+                                                               nv32, claim.data());
   WG_CUDA_CHECK_LAST();
+  DeviceArray<std::uint8_t> first(m, im.stream, "vertex erase flags");
+  first_claims_kernel<<<grid_for(m), kBlock, 0, im.stream>>>(d_raw.data(), m, nv32, claim.data(),
+                                                             first.data());
+  WG_CUDA_CHECK_LAST();
+  DeviceArray<vertex_t> d_ids(m, im.stream, "erased vertices");
+  const std::uint64_t k =
+      detail::select_flagged(d_raw.data(), first.data(), d_ids.data(), m, im.stream);
+  r.ignored_ids = m - k;
+  trace.mark("claim");
+  if (k == 0) return r;
+  const std::uint32_t* erasing = claim.data();
   im.zero_counters();
-  if (im.opt.directed) {
-    erase_in_arcs_kernel<Adj><<<warp_grid_for(im.nv), kBlock, 0, im.stream>>>(
-        im.ref(), erasing.data(), im.counters.data());
-  } else {
-    DeviceArray<std::uint64_t> deg(k, im.stream, "vertex erase degrees");
-    DeviceArray<std::uint64_t> off(k + 1, im.stream, "vertex erase offsets");
-    gather_degrees_kernel<<<grid_for(k), kBlock, 0, im.stream>>>(im.degrees.data(), d_ids.data(), k,
-                                                                 deg.data());
-    WG_CUDA_CHECK_LAST();
-    detail::exclusive_scan(deg.data(), off.data(), k, im.stream);
-    std::uint64_t arcs = 0;
-    WG_CUDA_TRY(
-        cudaMemcpyAsync(&arcs, off.data() + k, sizeof arcs, cudaMemcpyDeviceToHost, im.stream));
-    WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
-    if (arcs) {
-      DeviceArray<vertex_t> arc_src(arcs, im.stream, "vertex erase arcs");
-      DeviceArray<vertex_t> arc_dst(arcs, im.stream, "vertex erase arcs");
-      collect_arcs_kernel<Adj><<<warp_grid_for(k), kBlock, 0, im.stream>>>(
-          im.ref(), d_ids.data(), k, off.data(), arc_src.data(), arc_dst.data());
-      WG_CUDA_CHECK_LAST();
-      erase_arcs_kernel<Adj><<<grid_for(arcs), kBlock, 0, im.stream>>>(
-          im.ref(), arc_src.data(), arc_dst.data(), arcs, erasing.data(), im.counters.data());
-    }
-  }
+  if (im.opt.directed)
+    erase_in_arcs_kernel<Adj>
+        <<<warp_grid_for(im.nv), kBlock, 0, im.stream>>>(im.ref(), erasing, im.counters.data());
   WG_CUDA_CHECK_LAST();
-  clear_vertices_kernel<Adj><<<warp_grid_for(k), kBlock, 0, im.stream>>>(
-      im.ref(), d_ids.data(), k, im.live.data(), im.counters.data());
+  // Every warp of the GPU shares the erased vertices' buckets (their number stays on the device).
+  DeviceArray<std::uint64_t> buckets(k, im.stream, "vertex erase buckets");
+  DeviceArray<std::uint64_t> offsets(k + 1, im.stream, "vertex erase offsets");
+  gather_buckets_kernel<Adj>
+      <<<grid_for(k), kBlock, 0, im.stream>>>(im.ref(), d_ids.data(), k, buckets.data());
   WG_CUDA_CHECK_LAST();
+  detail::exclusive_scan(buckets.data(), offsets.data(), k, im.stream);
+  erase_vertex_buckets_kernel<Adj>
+      <<<im.striding_grid(~std::uint64_t{0} >> 8), kBlock, 0, im.stream>>>(
+          im.ref(), d_ids.data(), k, offsets.data(), erasing, !im.opt.directed, im.live.data(),
+          im.counters.data());
+  WG_CUDA_CHECK_LAST();
+  trace.mark("erase");
   const Counters c = im.read_counters();
   r.vertices = k;
   r.edges_removed = im.opt.directed ? c.a + c.b : c.a;
   im.edges -= r.edges_removed;
   im.live_count -= k;
-  for (vertex_t x : list) {
-    im.live_host[x] = 0;
-    im.free_ids.push_back(x);
-  }
+  im.push_free_ids(d_ids.data(), k);
+  trace.mark("free ids");
   return r;
 }
 
@@ -2581,7 +2728,7 @@ std::uint64_t DynamicGraph<Adj>::num_live_vertices() const noexcept {
 }
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::num_free_ids() const noexcept {
-  return impl_->free_ids.size();
+  return impl_->free_count();
 }
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::num_edges() const noexcept {

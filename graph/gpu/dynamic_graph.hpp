@@ -151,6 +151,9 @@ class DynamicGraph {
 
   /// Replaces the graph by the simple graph of `edges` (bulk build): vertices 0 ..
   /// edges.num_vertices-1 (or the largest id + 1) all live, buckets sized from the degrees.
+  /// Builds of 2^19 entries and more dedup by a radix sort first and size each table for its
+  /// exact degree; smaller ones size the tables for the entries' arcs (repeats included) and
+  /// insert them as one batch (no sort: about 0.13 ms for luxembourg_osm on the H100).
   /// Weights: EdgeList weights are rounded to uint32 (InvalidArgument if out of range).
   UpdateResult build(const EdgeList& edges);
   UpdateResult build(DeviceEdges edges, std::uint64_t num_vertices);
@@ -166,7 +169,10 @@ class DynamicGraph {
   VertexInsertResult insert_vertices(std::uint64_t count, const EdgeList& edges);
   /// The same without edges: returns the ids given out.
   std::vector<vertex_t> insert_vertices(std::uint64_t count);
-  /// Erases vertices and all their incident edges; frees their overflow slabs; recycles ids.
+  /// Erases vertices and all their incident edges; frees their overflow slabs; recycles ids
+  /// (in the order of `ids`; repeats, dead and out-of-range ids are counted as ignored_ids).
+  /// Everything runs on the device: the ids' dedup, and the erasure bucket by bucket, all warps
+  /// sharing all of the erased vertices' buckets (a hub's too); the free-id queue lives there.
   VertexEraseResult erase_vertices(const std::vector<vertex_t>& ids);
 
   /// out[i] = 1 iff edge (src[i], dst[i]) is in the graph (0 for self-loops, invalid ids).

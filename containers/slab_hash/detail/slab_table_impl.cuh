@@ -324,8 +324,12 @@ __device__ inline void SetTableRef::compact_bucket(const warp_tile& tile,
 __device__ inline void SetTableRef::flush(const warp_tile& tile) const {
   for (std::uint32_t b = 0; b < num_buckets_; ++b) compact_bucket(tile, b);
 }
+__device__ inline void SetTableRef::clear_bucket(const warp_tile& tile,
+                                                 std::uint32_t bucket) const {
+  detail::clear_chain(tile, buckets_ + bucket, alloc_);
+}
 __device__ inline void SetTableRef::clear(const warp_tile& tile) const {
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) detail::clear_chain(tile, buckets_ + b, alloc_);
+  for (std::uint32_t b = 0; b < num_buckets_; ++b) clear_bucket(tile, b);
 }
 
 // ---- MapTableRef ---------------------------------------------------------------------------
@@ -558,8 +562,12 @@ __device__ inline void MapTableRef::compact_bucket(const warp_tile& tile,
 __device__ inline void MapTableRef::flush(const warp_tile& tile) const {
   for (std::uint32_t b = 0; b < num_buckets_; ++b) compact_bucket(tile, b);
 }
+__device__ inline void MapTableRef::clear_bucket(const warp_tile& tile,
+                                                 std::uint32_t bucket) const {
+  detail::clear_chain(tile, buckets_ + bucket, alloc_);
+}
 __device__ inline void MapTableRef::clear(const warp_tile& tile) const {
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) detail::clear_chain(tile, buckets_ + b, alloc_);
+  for (std::uint32_t b = 0; b < num_buckets_; ++b) clear_bucket(tile, b);
 }
 
 }  // namespace wg::slab

@@ -201,6 +201,16 @@ std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* val
   return count.to_host()[0];
 }
 
+std::uint64_t select_flagged(const std::uint32_t* ids, const std::uint8_t* flags,
+                             std::uint32_t* out, std::uint64_t n, cudaStream_t stream) {
+  if (n == 0) return 0;
+  DeviceArray<unsigned long long> count(1, stream, "select count");
+  cub_call(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceSelect::Flagged(t, b, ids, flags, out, count.data(), n, stream);
+  });
+  return count.to_host()[0];
+}
+
 void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int end_bit,
                DeviceArray<char>& temp, cudaStream_t stream) {
   if (n == 0) return;

@@ -209,6 +209,55 @@ TEST(GpuGraph, VertexEraseAndReuseDirectedMap) {
   vertex_ops<wg::gpu::SlabMapAdjacency>(true, 14);
 }
 
+// Erasing hubs: their many buckets are shared by all warps (erase_vertices works bucket by
+// bucket); tables built by bulk build, so a hub has ~100 buckets. Neighbours that are erased too,
+// and ones that stay, in both directions.
+template <class Adj>
+void erase_hubs(bool directed, std::uint64_t seed) {
+  constexpr bool weighted = Adj::weighted;
+  const std::uint64_t n = 2500;
+  wg::gpu::GraphOptions opt;
+  opt.directed = directed;
+  wg::gpu::DynamicGraph<Adj> g(0, opt);
+  GraphModel m(n, directed);
+  TestRng rng{seed};
+  EdgeList e = wg::test::random_batch(rng, n, 6000, weighted);
+  for (wg::vertex_t hub = 0; hub < 6; ++hub)
+    for (wg::vertex_t v = 0; v < n; v += 1 + hub % 2) {
+      e.src.push_back(hub % 2 ? v : hub);
+      e.dst.push_back(hub % 2 ? hub : v);
+      if (weighted) e.weight.push_back(static_cast<double>(rng.below(100)));
+    }
+  ASSERT_EQ(g.build(e), m.insert(e));
+  expect_same(g, m, weighted, "after build");
+  std::vector<wg::vertex_t> victims = {0, 1, 3, 4};
+  for (int i = 0; i < 60; ++i) victims.push_back(static_cast<wg::vertex_t>(rng.below(n)));
+  const wg::VertexEraseResult ge = g.erase_vertices(victims), me = m.erase_vertices(victims);
+  ASSERT_EQ(ge.vertices, me.vertices);
+  ASSERT_EQ(ge.ignored_ids, me.ignored_ids);
+  ASSERT_EQ(ge.edges_removed, me.edges_removed);
+  expect_same(g, m, weighted, "after erasing hubs");
+  // The hubs' buckets are empty and reusable: new edges of a reused id land correctly.
+  EdgeList nb;
+  for (int i = 0; i < 300; ++i) {
+    nb.src.push_back(wg::new_vertex(static_cast<wg::vertex_t>(rng.below(4))));
+    nb.dst.push_back(static_cast<wg::vertex_t>(rng.below(n)));
+    if (weighted) nb.weight.push_back(static_cast<double>(rng.below(100)));
+  }
+  ASSERT_EQ(g.insert_vertices(4, nb).edges, m.insert_vertices(4, nb).edges);
+  expect_same(g, m, weighted, "after reusing the hubs' ids");
+}
+
+TEST(GpuGraph, VertexEraseHubsUndirectedSet) {
+  erase_hubs<wg::gpu::SlabSetAdjacency>(false, 21);
+}
+TEST(GpuGraph, VertexEraseHubsDirectedSet) {
+  erase_hubs<wg::gpu::SlabSetAdjacency>(true, 22);
+}
+TEST(GpuGraph, VertexEraseHubsUndirectedMap) {
+  erase_hubs<wg::gpu::SlabMapAdjacency>(false, 23);
+}
+
 TEST(GpuGraph, VertexEraseFreesOverflowSlabs) {
   const std::uint64_t n = 64;
   wg::gpu::GraphOptions opt;
