@@ -52,8 +52,8 @@
 // or a share of a radix sort, and O(1) expected slab probes per entry at the configured load
 // factor; the *_prepared path adds a radix sort). A table that a batch fills past max_load_factor
 // has its further arcs deferred, is rebuilt with more buckets, and then receives them (amortised
-// O(1) per arc); erase_vertices O(sum of the erased vertices' degrees) for undirected graphs, plus
-// a scan of all arcs for directed ones.
+// O(1) per arc); erase_vertices O(k + sum of the k erased vertices' degrees and buckets) for
+// undirected graphs, plus a scan of all arcs for directed ones, and an O(num_vertices) memset.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>

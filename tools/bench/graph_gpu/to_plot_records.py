@@ -1,18 +1,37 @@
 #!/usr/bin/python3
-"""Turns graph_gpu_bench JSON into tools/bench/plot.py records (edge insert/delete tables).
+"""Turns graph_gpu_bench JSON into tools/bench/plot.py records: Tables 5.2 / 5.3 (edge insert and
+delete rates), 5.4 (vertex deletion), 5.6 (incremental build) and 5.9 (insert 2^22 + TC).
 
     /usr/bin/python3 tools/bench/graph_gpu/to_plot_records.py in.json out.json
+    for t in 5.2 5.3 5.4 5.6; do
+      /usr/bin/python3 tools/bench/plot.py out.json --logx --filter "Table $t" --out plots
+    done
+    /usr/bin/python3 tools/bench/plot.py out.json --filter "Table 5.9" --out plots
 """
 import json
 import sys
 
 records = []
 for r in json.load(open(sys.argv[1])):
-    if r.get("bench") not in ("graph_gpu_edge_insert", "graph_gpu_edge_delete"):
-        continue
-    op = "insertion" if r["bench"].endswith("insert") else "deletion"
-    fig = f"Table 5.{2 if op == 'insertion' else 3}: edge {op} rate ({r['gpu']})"
-    common = dict(figure=fig, x=r["batch"], x_label="batch size (edges)", unit="MEdge/s", gpu=r["gpu"])
-    records.append(dict(common, series=r["graph"], value=r["rate_medges"], paper=r.get("paper")))
-    records.append(dict(common, series=r["graph"] + " (+h2d copy)", value=r["rate_medges_h2d"]))
+    bench = r.get("bench")
+    if bench in ("graph_gpu_edge_insert", "graph_gpu_edge_delete"):
+        op = "insertion" if bench.endswith("insert") else "deletion"
+        fig = f"Table 5.{2 if op == 'insertion' else 3}: edge {op} rate ({r['gpu']})"
+        common = dict(figure=fig, x=r["batch"], x_label="batch size (edges)", unit="MEdge/s",
+                      gpu=r["gpu"])
+        records.append(dict(common, series=r["graph"], value=r["rate_medges"], paper=r.get("paper")))
+        records.append(dict(common, series=r["graph"] + " (+h2d copy)", value=r["rate_medges_h2d"]))
+    elif bench == "graph_gpu_vertex_delete":
+        records.append(dict(figure=f"Table 5.4: vertex deletion rate ({r['gpu']})", x=r["batch"],
+                            x_label="batch size (vertices)", unit="MVertex/s", gpu=r["gpu"],
+                            series=r["graph"], value=r["rate_mvertices"], paper=r.get("paper")))
+    elif bench == "graph_gpu_incremental_build":
+        records.append(dict(figure=f"Table 5.6: incremental build rate ({r['gpu']})", x=r["batch"],
+                            x_label="batch size (edges)", unit="MEdge/s", gpu=r["gpu"],
+                            series=r["graph"], value=r["rate_medges"], paper=r.get("paper")))
+    elif bench == "graph_gpu_dynamic_tc":
+        common = dict(figure=f"Table 5.9: insert 2^22 + triangle count, cumulative ({r['gpu']})",
+                      x=r["iter"], x_label="round", unit="ms", gpu=r["gpu"])
+        records.append(dict(common, series=r["graph"] + ": insert + incremental TC",
+                            value=r["cumulative_ms"], paper=r.get("paper_road_usa_cum_ms")))
 json.dump(records, open(sys.argv[2], "w"), indent=1)
