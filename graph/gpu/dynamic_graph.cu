@@ -1023,24 +1023,13 @@ __global__ void export_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* offse
 
 // ---- vertex erasure -------------------------------------------------------------------------
 
-// claim[x] = ~(position of the first entry naming live vertex x): the max of ~i is the min of i.
-__global__ void claim_vertices_kernel(const vertex_t* ids, std::uint64_t m,
-                                      const std::uint8_t* live, std::uint32_t nv,
-                                      std::uint32_t* claim) {
+// erasing[x] = 1 for every live vertex x that an entry names (repeats store the same 1).
+__global__ void mark_vertices_kernel(const vertex_t* ids, std::uint64_t m, const std::uint8_t* live,
+                                     std::uint32_t nv, std::uint32_t* erasing) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const vertex_t x = ids[i];
-    if (x < nv && live[x]) atomicMax(claim + x, ~static_cast<std::uint32_t>(i));
-  }
-}
-
-// first[i] = entry i is the first naming its live vertex (it erases it; repeats are ignored).
-__global__ void first_claims_kernel(const vertex_t* ids, std::uint64_t m, std::uint32_t nv,
-                                    const std::uint32_t* claim, std::uint8_t* first) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const vertex_t x = ids[i];
-    first[i] = x < nv && claim[x] == ~static_cast<std::uint32_t>(i);
+    if (x < nv && live[x]) erasing[x] = 1;
   }
 }
 
@@ -2554,33 +2543,24 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>&
   typename Impl::PhaseTrace trace(im.stream, "erase_vertices");
   const std::uint64_t m = ids.size();
   if (m == 0) return r;
-  if (m >= (std::uint64_t{1} << 32))  // claims hold 32-bit positions
-    throw InvalidArgument("erase_vertices: more than 2^32 - 1 ids in one call");
   if (im.nv == 0) {
     r.ignored_ids = m;
     return r;
   }
-  // Which entries erase a vertex (the first naming each live one), on the device: claim[x] != 0
-  // then marks the erased vertices for the kernels, and the list keeps the entries' order (the
-  // order in which the ids are handed out again).
+  // The erased vertices, on the device: marked, then listed in increasing id order (the order in
+  // which insert_vertices hands them out again, as the CPU graph does).
   DeviceArray<vertex_t> d_raw = DeviceArray<vertex_t>::from_host(ids, im.stream);
-  DeviceArray<std::uint32_t> claim(im.nv, im.stream, "vertex erase claims");
-  WG_CUDA_TRY(cudaMemsetAsync(claim.data(), 0, im.nv * sizeof(std::uint32_t), im.stream));
-  const auto nv32 = static_cast<std::uint32_t>(im.nv);
-  claim_vertices_kernel<<<grid_for(m), kBlock, 0, im.stream>>>(d_raw.data(), m, im.live.data(),
-                                                               nv32, claim.data());
+  DeviceArray<std::uint32_t> marks(im.nv, im.stream, "vertex erase flags");
+  WG_CUDA_TRY(cudaMemsetAsync(marks.data(), 0, im.nv * sizeof(std::uint32_t), im.stream));
+  mark_vertices_kernel<<<grid_for(m), kBlock, 0, im.stream>>>(
+      d_raw.data(), m, im.live.data(), static_cast<std::uint32_t>(im.nv), marks.data());
   WG_CUDA_CHECK_LAST();
-  DeviceArray<std::uint8_t> first(m, im.stream, "vertex erase flags");
-  first_claims_kernel<<<grid_for(m), kBlock, 0, im.stream>>>(d_raw.data(), m, nv32, claim.data(),
-                                                             first.data());
-  WG_CUDA_CHECK_LAST();
-  DeviceArray<vertex_t> d_ids(m, im.stream, "erased vertices");
-  const std::uint64_t k =
-      detail::select_flagged(d_raw.data(), first.data(), d_ids.data(), m, im.stream);
+  DeviceArray<vertex_t> d_ids(std::min<std::uint64_t>(m, im.nv), im.stream, "erased vertices");
+  const std::uint64_t k = detail::flagged_ids(marks.data(), im.nv, d_ids.data(), im.stream);
   r.ignored_ids = m - k;
-  trace.mark("claim");
+  trace.mark("mark");
   if (k == 0) return r;
-  const std::uint32_t* erasing = claim.data();
+  const std::uint32_t* erasing = marks.data();
   im.zero_counters();
   if (im.opt.directed)
     erase_in_arcs_kernel<Adj>

@@ -170,7 +170,8 @@ class DynamicGraph {
   /// The same without edges: returns the ids given out.
   std::vector<vertex_t> insert_vertices(std::uint64_t count);
   /// Erases vertices and all their incident edges; frees their overflow slabs; recycles ids
-  /// (in the order of `ids`; repeats, dead and out-of-range ids are counted as ignored_ids).
+  /// (in increasing id order within one call, as the CPU graph; repeats, dead and out-of-range
+  /// ids are counted as ignored_ids).
   /// Everything runs on the device: the ids' dedup, and the erasure bucket by bucket, all warps
   /// sharing all of the erased vertices' buckets (a hub's too); the free-id queue lives there.
   VertexEraseResult erase_vertices(const std::vector<vertex_t>& ids);

@@ -1,4 +1,5 @@
 // Batch preprocessing with CUB (the only translation unit of the graph that includes CUB).
+#include <thrust/iterator/counting_iterator.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
@@ -201,10 +202,11 @@ std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* val
   return count.to_host()[0];
 }
 
-std::uint64_t select_flagged(const std::uint32_t* ids, const std::uint8_t* flags,
-                             std::uint32_t* out, std::uint64_t n, cudaStream_t stream) {
+std::uint64_t flagged_ids(const std::uint32_t* flags, std::uint64_t n, std::uint32_t* out,
+                          cudaStream_t stream) {
   if (n == 0) return 0;
   DeviceArray<unsigned long long> count(1, stream, "select count");
+  const thrust::counting_iterator<std::uint32_t> ids(0);
   cub_call(stream, [&](void* t, std::size_t& b) {
     return cub::DeviceSelect::Flagged(t, b, ids, flags, out, count.data(), n, stream);
   });

@@ -39,9 +39,10 @@ std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* val
                              const std::uint8_t* flags, std::uint64_t n, std::uint64_t* keys_out,
                              std::uint32_t* values_out, cudaStream_t stream);
 
-/// Copies ids[i] where flags[i] != 0, keeping order; returns the count (synchronises the stream).
-std::uint64_t select_flagged(const std::uint32_t* ids, const std::uint8_t* flags,
-                             std::uint32_t* out, std::uint64_t n, cudaStream_t stream);
+/// Writes the i in [0, n) with flags[i] != 0 to out, in increasing order; returns their count
+/// (synchronises the stream).
+std::uint64_t flagged_ids(const std::uint32_t* flags, std::uint64_t n, std::uint32_t* out,
+                          cudaStream_t stream);
 
 /// Sorts n keys on their bits [0, end_bit) from `in` into `out` (CUB radix sort, stream-ordered,
 /// no synchronisation); `temp` is grown to what CUB asks for and kept for the next call.

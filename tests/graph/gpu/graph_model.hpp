@@ -46,6 +46,7 @@ class GraphModel {
       else
         ++r.ignored_ids;
     }
+    std::sort(list.begin(), list.end());  // freed in increasing id order within a call
     for (vertex_t x : list) {
       for (auto it = edges_.begin(); it != edges_.end();) {
         if (it->first.first == x || it->first.second == x) {
