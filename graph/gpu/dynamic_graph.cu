@@ -133,6 +133,183 @@ __device__ __forceinline__ slab::InsertOutcome table_insert(const warp_tile& til
     return t.insert(tile, key);
 }
 
+/// Exclusive insert of one arc (the caller owns the key) with a tile of T <= 8 lanes:
+/// slab::tiled_inserted (state bits 1 | 2), tiled_present (bit 1; a map assigned the value) or
+/// tiled_needs_warp (the chain needs a new slab: the 32-lane insert allocates).
+template <class Ref, class Tile>
+__device__ __forceinline__ int insert_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
+                                                std::uint32_t key, std::uint32_t value) {
+  if constexpr (Ref::weighted)
+    return slab::map_insert_or_assign_exclusive_tiled(g.table_at(e), tt, key, value);
+  else
+    return slab::set_insert_exclusive_tiled(g.table_at(e), tt, key);
+}
+template <class Table>
+__device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const Table& t,
+                                                    std::uint32_t key, std::uint32_t value) {
+  slab::InsertOutcome out;
+  if constexpr (std::is_same_v<Table, slab::MapTableRef>)
+    out = t.insert_or_assign_exclusive(tile, key, value);
+  else
+    out = t.insert_exclusive(tile, key);
+  if (out == slab::InsertOutcome::inserted) return 3u;  // done, new
+  if (out == slab::InsertOutcome::present) return 1u;   // done
+  return 0u;                                            // out of slabs: retry
+}
+/// Erase of one arc with a tile of T <= 8 lanes: true iff it was present.
+template <class Ref, class Tile>
+__device__ __forceinline__ bool erase_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
+                                                std::uint32_t key) {
+  if constexpr (Ref::weighted)
+    return slab::map_erase_tiled(g.table_at(e), tt, key);
+  else
+    return slab::set_erase_tiled(g.table_at(e), tt, key);
+}
+
+// ---- prepared batches (unique canonical edges in key order) ----------------------------------
+// Every arc of a prepared batch is its edge's only one, so a thread inserts or erases it alone
+// (one-thread exclusive operations, a batch's chain walks all in flight at once); only an
+// insert whose chain needs a new slab goes to the 32-lane insert, which allocates.
+
+// state bits per prepared edge: 1 forward arc done, 2 forward arc was new, 4 reverse arc done,
+// 8 reverse arc was new. Re-launched after the allocator grows, for the arcs not done.
+template <class Adj>
+__global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
+                                       const std::uint32_t* values, std::uint64_t m, unsigned bits,
+                                       bool both, std::uint8_t* state, Counters* counters) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  const thread_tile one{};
+  unsigned added = 0, failed = 0;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint32_t st = active ? state[i] : 0xFFu;
+    const bool todo = active && (!(st & 1u) || (both && !(st & 4u)));
+    const std::uint64_t key = todo ? keys[i] : 0;
+    const std::uint32_t value = (todo && values) ? values[i] : 0u;
+    const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
+    const VertexEntry eu = todo ? g.load_entry(u) : VertexEntry{};
+    const VertexEntry ev = (todo && both) ? g.load_entry(v) : VertexEntry{};
+    std::uint32_t ns = st;
+    unsigned left = 0;  // arcs for the 32-lane loop: 1 forward, 2 reverse
+    if (todo && !(st & 1u)) {
+      const int o = insert_arc_tiled(one, g, eu, v, value);
+      if (o < 0)
+        left |= 1u;
+      else
+        ns |= static_cast<std::uint32_t>(o);
+    }
+    if (todo && both && !(st & 4u)) {
+      // Both arcs are present or absent together: a set need not look at the reverse arc of an
+      // edge found present (a map must, to assign its value).
+      if (!Adj::weighted && (ns & 3u) == 1u && !(st & 1u)) {
+        ns |= 4u;
+      } else if (left) {
+        left |= 2u;
+      } else {
+        const int o = insert_arc_tiled(one, g, ev, u, value);
+        if (o < 0)
+          left |= 2u;
+        else
+          ns |= static_cast<std::uint32_t>(o) << 2;
+      }
+    }
+    for_each_active_lane(tile, left != 0, [&](int src) {
+      const unsigned arcs = tile.shfl(left, src);
+      const std::uint32_t val = tile.shfl(value, src);
+      std::uint32_t r = tile.shfl(ns, src);
+      if (arcs & 1u) {
+        const std::uint32_t o =
+            insert_arc(tile, g.table_at(shfl_entry(tile, eu, src)), tile.shfl(v, src), val);
+        failed += o == 0;
+        r |= o;
+      }
+      if (arcs & 2u) {
+        if (!Adj::weighted && (r & 3u) == 1u) {
+          r |= 4u;
+        } else if (r & 1u) {
+          const std::uint32_t o =
+              insert_arc(tile, g.table_at(shfl_entry(tile, ev, src)), tile.shfl(u, src), val);
+          failed += o == 0;
+          r |= o << 2;
+        }
+      }
+      if (static_cast<int>(tile.thread_rank()) == src) ns = r;
+    });
+    const bool fwd_new = todo && (ns & 2u) && !(st & 2u);
+    const bool rev_new = todo && (ns & 8u) && !(st & 8u);
+    add_degrees(tile, g.degree_ptr(0), u, fwd_new, 1);
+    add_degrees(tile, g.degree_ptr(0), v, rev_new, 1);
+    if (todo) {
+      state[i] = static_cast<std::uint8_t>(ns);
+      if (fwd_new) ++added;
+    }
+  });
+  const warp_tile tile = this_warp();
+  warp_add(tile, &counters->a, added);
+  warp_add(tile, &counters->b, failed);  // counted by all lanes: > 0 is what matters
+}
+
+// is_new[i] = the forward arc of prepared edge i was added (state bit 2).
+__global__ void state_to_flags_kernel(const std::uint8_t* state, std::uint64_t n,
+                                      std::uint8_t* is_new) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    is_new[i] = (state[i] & 2u) ? 1 : 0;
+}
+
+template <class Adj>
+__global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
+                                      std::uint64_t m, unsigned bits, bool both,
+                                      std::uint8_t* was_present, Counters* counters) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  const thread_tile one{};
+  unsigned removed = 0;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint64_t key = active ? keys[i] : 0;
+    const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
+    const VertexEntry eu = active ? g.load_entry(u) : VertexEntry{};
+    const VertexEntry ev = (active && both) ? g.load_entry(v) : VertexEntry{};
+    const bool hit = active && erase_arc_tiled(one, g, eu, v);
+    // Both arcs are present or absent together.
+    const bool rev = both && hit && erase_arc_tiled(one, g, ev, u);
+    add_degrees(tile, g.degree_ptr(0), u, hit, -1);
+    add_degrees(tile, g.degree_ptr(0), v, rev, -1);
+    if (active) {
+      if (was_present) was_present[i] = hit;
+      removed += hit;
+    }
+  });
+  warp_add(this_warp(), &counters->a, removed);
+}
+
+/// Per-block sums of a kernel's counters: one global atomic per block and counter instead of
+/// one per warp (every warp adds to the same few addresses, which serialise in L2).
+/// Counters k = 0 .. kCounters-1 go to consecutive 64-bit words target[k].
+template <int kCounters>
+struct BlockTally {
+  unsigned* shared;  // kCounters words of shared memory
+  __device__ explicit BlockTally(unsigned* s) : shared(s) {
+    if (threadIdx.x < kCounters) shared[threadIdx.x] = 0;
+    __syncthreads();
+  }
+  /// Warp-wide: adds the lanes' values to counter k.
+  __device__ void add(const warp_tile& tile, int k, unsigned value) {
+    const unsigned sum = __reduce_add_sync(0xFFFFFFFFu, value);
+    if (tile.thread_rank() == 0 && sum) atomicAdd(shared + k, sum);
+  }
+  /// Block-wide (every thread): adds counter k to target[k].
+  __device__ void flush(unsigned long long* target) {
+    __syncthreads();
+    if (threadIdx.x < kCounters && shared[threadIdx.x])
+      atomicAdd(target + threadIdx.x, static_cast<unsigned long long>(shared[threadIdx.x]));
+  }
+};
+
+/// Fetches the first slab of key's bucket in `table` into L2.
+template <class Table>
+__device__ __forceinline__ void prefetch_bucket(const Table& table, std::uint32_t key) {
+  if (table.num_buckets()) slab::detail::prefetch_l2(table.buckets() + table.hash_bucket(key));
+}
+
 // ---- direct batches: dedup by hashing, one fused kernel per batch ---------------------------
 // insert_edges / erase_edges on a raw batch: each entry is classified (self-loop, invalid id,
 // duplicate, owner of its edge) and the owner applies the edge's arcs, all in one kernel (two
@@ -318,29 +495,6 @@ __device__ __forceinline__ bool defer_arc(const Ref& g, const BatchPass& p, vert
   return true;
 }
 
-/// Exclusive insert of one arc (the caller owns the key) with a tile of T <= 8 lanes:
-/// slab::tiled_inserted (state bits 1 | 2), tiled_present (bit 1; a map assigned the value) or
-/// tiled_needs_warp (the chain needs a new slab: the 32-lane insert allocates).
-template <class Ref, class Tile>
-__device__ __forceinline__ int insert_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
-                                                std::uint32_t key, std::uint32_t value) {
-  if constexpr (Ref::weighted)
-    return slab::map_insert_or_assign_exclusive_tiled(g.table_at(e), tt, key, value);
-  else
-    return slab::set_insert_exclusive_tiled(g.table_at(e), tt, key);
-}
-template <class Table>
-__device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const Table& t,
-                                                    std::uint32_t key, std::uint32_t value) {
-  slab::InsertOutcome out;
-  if constexpr (std::is_same_v<Table, slab::MapTableRef>)
-    out = t.insert_or_assign_exclusive(tile, key, value);
-  else
-    out = t.insert_exclusive(tile, key);
-  if (out == slab::InsertOutcome::inserted) return 3u;  // done, new
-  if (out == slab::InsertOutcome::present) return 1u;   // done
-  return 0u;                                            // out of slabs: retry
-}
 /// insert_or_defer_arc with a tile of T <= 8 lanes (sets and maps): 3 new, 1 present, 0
 /// deferred, or slab::tiled_needs_warp (-1).
 template <class Ref, class Tile>
@@ -353,132 +507,6 @@ __device__ __forceinline__ int insert_or_defer_arc_tiled(const Tile& tt, const R
   if (tt.shfl(deferred, 0)) return 0;
   return insert_arc_tiled(tt, g, e, key, value);
 }
-/// Erase of one arc with a tile of T <= 8 lanes: true iff it was present.
-template <class Ref, class Tile>
-__device__ __forceinline__ bool erase_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
-                                                std::uint32_t key) {
-  if constexpr (Ref::weighted)
-    return slab::map_erase_tiled(g.table_at(e), tt, key);
-  else
-    return slab::set_erase_tiled(g.table_at(e), tt, key);
-}
-
-// ---- prepared batches (unique canonical edges in key order) ----------------------------------
-// Every arc of a prepared batch is its edge's only one, so a thread inserts or erases it alone
-// (one-thread exclusive operations, a batch's chain walks all in flight at once); only an
-// insert whose chain needs a new slab goes to the 32-lane insert, which allocates.
-
-// state bits per prepared edge: 1 forward arc done, 2 forward arc was new, 4 reverse arc done,
-// 8 reverse arc was new. Re-launched after the allocator grows, for the arcs not done.
-template <class Adj>
-__global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
-                                       const std::uint32_t* values, std::uint64_t m, unsigned bits,
-                                       bool both, std::uint8_t* state, Counters* counters) {
-  using Table = typename DynamicGraphRef<Adj>::table_ref;
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  const thread_tile one{};
-  unsigned added = 0, failed = 0;
-  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
-    const std::uint32_t st = active ? state[i] : 0xFFu;
-    const bool todo = active && (!(st & 1u) || (both && !(st & 4u)));
-    const std::uint64_t key = todo ? keys[i] : 0;
-    const std::uint32_t value = (todo && values) ? values[i] : 0u;
-    const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
-    const VertexEntry eu = todo ? g.load_entry(u) : VertexEntry{};
-    const VertexEntry ev = (todo && both) ? g.load_entry(v) : VertexEntry{};
-    std::uint32_t ns = st;
-    unsigned left = 0;  // arcs for the 32-lane loop: 1 forward, 2 reverse
-    if (todo && !(st & 1u)) {
-      const int o = insert_arc_tiled(one, g, eu, v, value);
-      if (o < 0)
-        left |= 1u;
-      else
-        ns |= static_cast<std::uint32_t>(o);
-    }
-    if (todo && both && !(st & 4u)) {
-      // Both arcs are present or absent together: a set need not look at the reverse arc of an
-      // edge found present (a map must, to assign its value).
-      if (!Adj::weighted && (ns & 3u) == 1u && !(st & 1u)) {
-        ns |= 4u;
-      } else if (left) {
-        left |= 2u;
-      } else {
-        const int o = insert_arc_tiled(one, g, ev, u, value);
-        if (o < 0)
-          left |= 2u;
-        else
-          ns |= static_cast<std::uint32_t>(o) << 2;
-      }
-    }
-    for_each_active_lane(tile, left != 0, [&](int src) {
-      const unsigned arcs = tile.shfl(left, src);
-      const std::uint32_t val = tile.shfl(value, src);
-      std::uint32_t r = tile.shfl(ns, src);
-      if (arcs & 1u) {
-        const std::uint32_t o =
-            insert_arc(tile, g.table_at(shfl_entry(tile, eu, src)), tile.shfl(v, src), val);
-        failed += o == 0;
-        r |= o;
-      }
-      if (arcs & 2u) {
-        if (!Adj::weighted && (r & 3u) == 1u) {
-          r |= 4u;
-        } else if (r & 1u) {
-          const std::uint32_t o =
-              insert_arc(tile, g.table_at(shfl_entry(tile, ev, src)), tile.shfl(u, src), val);
-          failed += o == 0;
-          r |= o << 2;
-        }
-      }
-      if (static_cast<int>(tile.thread_rank()) == src) ns = r;
-    });
-    const bool fwd_new = todo && (ns & 2u) && !(st & 2u);
-    const bool rev_new = todo && (ns & 8u) && !(st & 8u);
-    add_degrees(tile, g.degree_ptr(0), u, fwd_new, 1);
-    add_degrees(tile, g.degree_ptr(0), v, rev_new, 1);
-    if (todo) {
-      state[i] = static_cast<std::uint8_t>(ns);
-      if (fwd_new) ++added;
-    }
-  });
-  const warp_tile tile = this_warp();
-  warp_add(tile, &counters->a, added);
-  warp_add(tile, &counters->b, failed);  // counted by all lanes: > 0 is what matters
-}
-
-// is_new[i] = the forward arc of prepared edge i was added (state bit 2).
-__global__ void state_to_flags_kernel(const std::uint8_t* state, std::uint64_t n,
-                                      std::uint8_t* is_new) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    is_new[i] = (state[i] & 2u) ? 1 : 0;
-}
-
-template <class Adj>
-__global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
-                                      std::uint64_t m, unsigned bits, bool both,
-                                      std::uint8_t* was_present, Counters* counters) {
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  const thread_tile one{};
-  unsigned removed = 0;
-  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
-    const std::uint64_t key = active ? keys[i] : 0;
-    const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
-    const VertexEntry eu = active ? g.load_entry(u) : VertexEntry{};
-    const VertexEntry ev = (active && both) ? g.load_entry(v) : VertexEntry{};
-    const bool hit = active && erase_arc_tiled(one, g, eu, v);
-    // Both arcs are present or absent together.
-    const bool rev = both && hit && erase_arc_tiled(one, g, ev, u);
-    add_degrees(tile, g.degree_ptr(0), u, hit, -1);
-    add_degrees(tile, g.degree_ptr(0), v, rev, -1);
-    if (active) {
-      if (was_present) was_present[i] = hit;
-      removed += hit;
-    }
-  });
-  warp_add(this_warp(), &counters->a, removed);
-}
-
 /// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
 template <class Ref, class Table>
 __device__ __forceinline__ std::uint32_t insert_or_defer_arc(
@@ -491,35 +519,6 @@ __device__ __forceinline__ std::uint32_t insert_or_defer_arc(
       insert_arc(tile, Table(e.buckets, e.num_buckets, g.allocator()), key, value);
   slab_failures += r == 0;
   return r;
-}
-
-/// Per-block sums of a kernel's counters: one global atomic per block and counter instead of
-/// one per warp (every warp adds to the same few addresses, which serialise in L2).
-/// Counters k = 0 .. kCounters-1 go to consecutive 64-bit words target[k].
-template <int kCounters>
-struct BlockTally {
-  unsigned* shared;  // kCounters words of shared memory
-  __device__ explicit BlockTally(unsigned* s) : shared(s) {
-    if (threadIdx.x < kCounters) shared[threadIdx.x] = 0;
-    __syncthreads();
-  }
-  /// Warp-wide: adds the lanes' values to counter k.
-  __device__ void add(const warp_tile& tile, int k, unsigned value) {
-    const unsigned sum = __reduce_add_sync(0xFFFFFFFFu, value);
-    if (tile.thread_rank() == 0 && sum) atomicAdd(shared + k, sum);
-  }
-  /// Block-wide (every thread): adds counter k to target[k].
-  __device__ void flush(unsigned long long* target) {
-    __syncthreads();
-    if (threadIdx.x < kCounters && shared[threadIdx.x])
-      atomicAdd(target + threadIdx.x, static_cast<unsigned long long>(shared[threadIdx.x]));
-  }
-};
-
-/// Fetches the first slab of key's bucket in `table` into L2.
-template <class Table>
-__device__ __forceinline__ void prefetch_bucket(const Table& table, std::uint32_t key) {
-  if (table.num_buckets()) slab::detail::prefetch_l2(table.buckets() + table.hash_bucket(key));
 }
 
 // Filtered batches, pass 1: every entry that may own an edge marks the edge's filter bit.
