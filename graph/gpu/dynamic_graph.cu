@@ -2537,10 +2537,16 @@ std::vector<vertex_t> DynamicGraph<Adj>::insert_vertices(std::uint64_t count) {
 
 template <class Adj>
 VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>& ids) {
+  if (ids.empty()) return {};
+  const DeviceArray<vertex_t> d = DeviceArray<vertex_t>::from_host(ids, impl_->stream);
+  return erase_vertices(d.data(), ids.size());
+}
+
+template <class Adj>
+VertexEraseResult DynamicGraph<Adj>::erase_vertices(const vertex_t* ids, std::uint64_t m) {
   Impl& im = *impl_;
   VertexEraseResult r;
   typename Impl::PhaseTrace trace(im.stream, "erase_vertices");
-  const std::uint64_t m = ids.size();
   if (m == 0) return r;
   if (im.nv == 0) {
     r.ignored_ids = m;
@@ -2548,11 +2554,10 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>&
   }
   // The erased vertices, on the device: marked, then listed in increasing id order (the order in
   // which insert_vertices hands them out again, as the CPU graph does).
-  DeviceArray<vertex_t> d_raw = DeviceArray<vertex_t>::from_host(ids, im.stream);
   DeviceArray<std::uint32_t> marks(im.nv, im.stream, "vertex erase flags");
   WG_CUDA_TRY(cudaMemsetAsync(marks.data(), 0, im.nv * sizeof(std::uint32_t), im.stream));
   mark_vertices_kernel<<<grid_for(m), kBlock, 0, im.stream>>>(
-      d_raw.data(), m, im.live.data(), static_cast<std::uint32_t>(im.nv), marks.data());
+      ids, m, im.live.data(), static_cast<std::uint32_t>(im.nv), marks.data());
   WG_CUDA_CHECK_LAST();
   DeviceArray<vertex_t> d_ids(std::min<std::uint64_t>(m, im.nv), im.stream, "erased vertices");
   const std::uint64_t k = detail::flagged_ids(marks.data(), im.nv, d_ids.data(), im.stream);

@@ -175,6 +175,8 @@ class DynamicGraph {
   /// Everything runs on the device: the ids' dedup, and the erasure bucket by bucket, all warps
   /// sharing all of the erased vertices' buckets (a hub's too); the free-id queue lives there.
   VertexEraseResult erase_vertices(const std::vector<vertex_t>& ids);
+  /// The same for `count` ids already on the device (ordered on stream()).
+  VertexEraseResult erase_vertices(const vertex_t* ids_device, std::uint64_t count);
 
   /// out[i] = 1 iff edge (src[i], dst[i]) is in the graph (0 for self-loops, invalid ids).
   std::vector<std::uint8_t> has_edges(const EdgeList& queries) const;
