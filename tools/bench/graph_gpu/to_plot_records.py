@@ -30,9 +30,12 @@ for r in json.load(open(sys.argv[1])):
             records.append(dict(common, series=r["graph"] + " (+h2d copy of the ids)",
                                 value=r["rate_mvertices_h2d"]))
     elif bench == "graph_gpu_incremental_build":
-        records.append(dict(figure=f"Table 5.6: incremental build rate ({r['gpu']})", x=r["batch"],
-                            x_label="batch size (edges)", unit="MEdge/s", gpu=r["gpu"],
-                            series=r["graph"], value=r["rate_medges"], paper=r.get("paper")))
+        common = dict(figure=f"Table 5.6: incremental build rate ({r['gpu']})", x=r["batch"],
+                      x_label="batch size (edges)", unit="MEdge/s", gpu=r["gpu"])
+        records.append(dict(common, series=r["graph"], value=r["rate_medges"], paper=r.get("paper")))
+        if "rate_medges_h2d" in r:
+            records.append(dict(common, series=r["graph"] + " (+h2d copy)",
+                                value=r["rate_medges_h2d"]))
     elif bench == "graph_gpu_dynamic_tc":
         common = dict(figure=f"Table 5.9: insert 2^22 + triangle count, cumulative ({r['gpu']})",
                       x=r["iter"], x_label="round", unit="ms", gpu=r["gpu"])
