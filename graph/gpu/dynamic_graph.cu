@@ -1864,14 +1864,18 @@ struct DynamicGraph<Adj>::Impl {
   /// 2^22 batch takes about 0.3 ms on the H100, so only large batches gain:
   /// - erases from 2^21: uniform +20% at 2^21 and +58% at 2^22, undirected R-MAT s22 +8-23%,
   ///   R-MAT s20 about even (16.8M-arc graphs);
-  /// - inserts into directed sets from 2^21 (insert_sorted_kernel), while the batches are not
-  ///   skewed: uniform +20% at 2^21 and +44% at 2^22, but R-MAT batches 0-17% slower (a hub's
-  ///   arcs arrive together). The last large insert batch decides: sorted when fewer than 1 in
-  ///   256 of its entries were duplicates (uniform 2^22: 7 of 4.2M; R-MAT: 0.8-1.5%), which
-  ///   skewed batches always have. Undirected graphs (the reverse arcs are not grouped) and maps
-  ///   are not sorted.
-  /// WG_GRAPH_SORT_FROM=k sorts both kinds from 2^k, WG_GRAPH_SORT_INSERTS_FROM=k directed set
-  /// inserts from 2^k, whatever the batches before (k >= 40: never).
+  /// - inserts into sets from 2^21 while the batches are not skewed: directed ones through
+  ///   insert_sorted_kernel, uniform +20% at 2^21 and +44% at 2^22; undirected ones through the
+  ///   general kernel on the sorted keys (the forward arcs grouped, the reverse ones not), uniform
+  ///   incremental build +12% at 2^21 and +29% at 2^22 (two runs, one call). R-MAT batches are
+  ///   slower sorted (directed 0-17%, undirected s22 inserts 15-24%, undirected incremental build
+  ///   8-9%: a hub's arcs arrive together). The last large insert batch decides: sorted when
+  ///   fewer than 1 in 4096 of its entries were duplicates. Uniform batches have far fewer
+  ///   (2^22 entries: 7 directed, 2 undirected), skewed ones far more (directed R-MAT s20
+  ///   0.8-1.5%; undirected R-MAT s22 ef8 2^21 batches 1 in 331, which 1 in 256 let through).
+  ///   Maps are not sorted.
+  /// WG_GRAPH_SORT_FROM=k sorts both kinds from 2^k, WG_GRAPH_SORT_INSERTS_FROM=k set inserts
+  /// from 2^k, whatever the batches before (k >= 40: never).
   bool sort_batch(BatchOp op, std::uint64_t n) const {
     static const int forced = [] {
       const char* e = std::getenv("WG_GRAPH_SORT_FROM");
@@ -1885,11 +1889,11 @@ struct DynamicGraph<Adj>::Impl {
     if (nv > (std::uint64_t{1} << 31)) return false;  // keys hold two ids of <= 31 bits
     if (forced >= 0) return from(forced);
     if (op == BatchOp::erase) return from(21);
-    if (!opt.directed || Adj::weighted) return false;
+    if (Adj::weighted) return false;
     if (forced_inserts >= 0) return from(forced_inserts);
     return from(21) && last_insert_skewed == 0;
   }
-  /// The last insert batch of 2^19 entries or more: 1 if 1 in 256 of its entries or more were
+  /// The last insert batch of 2^19 entries or more: 1 if 1 in 4096 of its entries or more were
   /// duplicates, 0 if fewer, -1 before the first.
   int last_insert_skewed = -1;
 
@@ -2189,7 +2193,7 @@ struct DynamicGraph<Adj>::Impl {
     r.self_loops = c.self_loops;
     r.duplicates = c.duplicates;
     if (kOp == BatchOp::insert && b.size >= (std::uint64_t{1} << 19))
-      last_insert_skewed = c.duplicates * 256 >= b.size ? 1 : 0;
+      last_insert_skewed = c.duplicates * 4096 >= b.size ? 1 : 0;
     // Erase kernels count the owners of live edges in `ignored`; those not erased were absent.
     r.ignored = kOp == BatchOp::erase ? c.ignored - c.applied : c.ignored;
     if (kOp == BatchOp::insert)

@@ -97,8 +97,8 @@ TEST(GpuGraph, DenseChainsMap) {
 }
 
 // Batches of 2^19 entries and more are filtered before their dedup claims (graph/gpu/detail/
-// batch_dedup.cuh), and erases of 2^21 and more sorted instead (directed set inserts too, see
-// LargeUniformDirectedInsertsMatchModel); the small cases above take those
+// batch_dedup.cuh), and erases of 2^21 and more sorted instead (set inserts too, see
+// LargeUniform*InsertsMatchModel); the small cases above take those
 // paths too under graph_gpu_test_filtered and graph_gpu_test_sorted (WG_GRAPH_FILTER_FROM=0,
 // WG_GRAPH_SORT_FROM=0). Here: inserts of 2^20 and erases of 2^19 entries over 1500 vertices
 // (2.25M possible arcs), so many entries repeat others, with self-loops, edges already present
@@ -112,12 +112,17 @@ TEST(GpuGraph, LargeFilteredBatchesMatchModel) {
   random_batches<wg::gpu::SlabMapAdjacency>(true, 1500, batch, 1, 9);
 }
 
-// Inserts of 2^21 entries and more into directed sets are sorted into edge order once an earlier
-// large insert batch showed few duplicates (uniform batches: the second and third batch here go
-// through insert_sorted_kernel by default, the first through the filter).
+// Inserts of 2^21 entries and more into sets are sorted into edge order once an earlier large
+// insert batch showed few duplicates (uniform batches: the second and third batch here are sorted
+// by default, the first goes through the filter): directed ones go through insert_sorted_kernel,
+// undirected ones through the general kernel on the sorted keys.
 TEST(GpuGraph, LargeUniformDirectedInsertsMatchModel) {
   const std::size_t batch = std::size_t{1} << std::min(21u, test_scale() + 9);
   random_batches<wg::gpu::SlabSetAdjacency>(true, std::uint64_t{1} << 17, batch, 3, 10);
+}
+TEST(GpuGraph, LargeUniformUndirectedInsertsMatchModel) {
+  const std::size_t batch = std::size_t{1} << std::min(21u, test_scale() + 9);
+  random_batches<wg::gpu::SlabSetAdjacency>(false, std::uint64_t{1} << 17, batch, 3, 11);
 }
 
 TEST(GpuGraph, LastWeightWins) {
