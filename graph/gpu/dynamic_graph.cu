@@ -911,7 +911,7 @@ __global__ void __launch_bounds__(kBlock)
     }
     bool warp_insert = false;
     if (walk) {
-      const int o = slab::set_insert_exclusive_tiled(g.table_at(e), one, v);
+      const int o = insert_arc_tiled(one, g, e, v, 0u);
       if (o < 0)
         warp_insert = true;
       else
@@ -1504,6 +1504,18 @@ struct DynamicGraph<Adj>::Impl {
 
   std::uint64_t free_count() const { return free_tail - free_head; }
 
+  /// The queue slots of positions from .. from + n - 1: one or two runs (the second when they
+  /// wrap around the end), as {first slot, length}.
+  struct QueueRuns {
+    vertex_t* at[2];
+    std::uint64_t len[2];
+  };
+  QueueRuns free_runs(std::uint64_t from, std::uint64_t n) {
+    if (n == 0) return {{nullptr, nullptr}, {0, 0}};
+    const std::uint64_t cap = free_queue.size(), at = from % cap, first = std::min(n, cap - at);
+    return {{free_queue.data() + at, free_queue.data()}, {first, n - first}};
+  }
+
   /// Appends k device ids to the free-id queue (stream-ordered).
   void push_free_ids(const vertex_t* ids, std::uint64_t k) {
     const std::uint64_t need = free_count() + k;
@@ -1515,13 +1527,11 @@ struct DynamicGraph<Adj>::Impl {
       free_head = 0;
       free_queue = std::move(q);
     }
-    const std::uint64_t cap = free_queue.size(), at = free_tail % cap;
-    const std::uint64_t first = std::min(k, cap - at);
-    WG_CUDA_TRY(cudaMemcpyAsync(free_queue.data() + at, ids, first * sizeof(vertex_t),
-                                cudaMemcpyDeviceToDevice, stream));
-    if (first < k)
-      WG_CUDA_TRY(cudaMemcpyAsync(free_queue.data(), ids + first, (k - first) * sizeof(vertex_t),
-                                  cudaMemcpyDeviceToDevice, stream));
+    const QueueRuns r = free_runs(free_tail, k);
+    for (int j = 0; j < 2; ++j)
+      if (r.len[j])
+        WG_CUDA_TRY(cudaMemcpyAsync(r.at[j], ids + (j ? r.len[0] : 0), r.len[j] * sizeof(vertex_t),
+                                    cudaMemcpyDeviceToDevice, stream));
     free_tail += k;
   }
 
@@ -1530,14 +1540,11 @@ struct DynamicGraph<Adj>::Impl {
     std::vector<vertex_t> out(n);
     if (n == 0) return out;
     copy_free_ids(free_head, n, out.data(), cudaMemcpyDeviceToHost);
-    const std::uint64_t cap = free_queue.size(), at = free_head % cap;
-    const std::uint64_t first = std::min(n, cap - at);
-    scatter_bytes_kernel<<<grid_for(first), kBlock, 0, stream>>>(live.data(),
-                                                                 free_queue.data() + at, first, 1);
-    WG_CUDA_CHECK_LAST();
-    if (first < n) {
-      scatter_bytes_kernel<<<grid_for(n - first), kBlock, 0, stream>>>(
-          live.data(), free_queue.data(), n - first, 1);
+    const QueueRuns r = free_runs(free_head, n);
+    for (int j = 0; j < 2; ++j) {
+      if (!r.len[j]) continue;
+      scatter_bytes_kernel<<<grid_for(r.len[j]), kBlock, 0, stream>>>(live.data(), r.at[j],
+                                                                      r.len[j], 1);
       WG_CUDA_CHECK_LAST();
     }
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
@@ -1545,16 +1552,13 @@ struct DynamicGraph<Adj>::Impl {
     return out;
   }
 
-  /// Copies n queued ids from queue position `from` (which may wrap around) to `to`.
+  /// Copies n queued ids from queue position `from` to `to`.
   void copy_free_ids(std::uint64_t from, std::uint64_t n, vertex_t* to, cudaMemcpyKind kind) {
-    if (n == 0) return;
-    const std::uint64_t cap = free_queue.size(), at = from % cap;
-    const std::uint64_t first = std::min(n, cap - at);
-    WG_CUDA_TRY(
-        cudaMemcpyAsync(to, free_queue.data() + at, first * sizeof(vertex_t), kind, stream));
-    if (first < n)
-      WG_CUDA_TRY(cudaMemcpyAsync(to + first, free_queue.data(), (n - first) * sizeof(vertex_t),
-                                  kind, stream));
+    const QueueRuns r = free_runs(from, n);
+    for (int j = 0; j < 2; ++j)
+      if (r.len[j])
+        WG_CUDA_TRY(cudaMemcpyAsync(to + (j ? r.len[0] : 0), r.at[j], r.len[j] * sizeof(vertex_t),
+                                    kind, stream));
   }
 
   void grow_allocator() {
