@@ -653,7 +653,10 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         key = (std::uint64_t{u} << 32) | v;
         bool first = false;
         if (p.keys) {
-          first = i == 0 || p.keys[i - 1] != p.keys[i];  // equal keys are adjacent
+          // Equal keys are adjacent: the first entry owns the edge, or, when a weighted insert's
+          // values came along, the last (the stable sort kept the batch's order).
+          first = p.values ? i + 1 == p.n || p.keys[i + 1] != p.keys[i]
+                           : i == 0 || p.keys[i - 1] != p.keys[i];
         } else if constexpr (kLastWins) {
           // Pass 1 claimed live edges only (slot_of must not look for another key).
           if (live_u && live_v) first = dedup.last[dedup.slot_of(key)] == i + 1;
@@ -1763,8 +1766,10 @@ struct DynamicGraph<Adj>::Impl {
   /// How a batch tells an edge's first entry from its duplicates: claims in a hash table, the
   /// same behind a filter, or the batch sorted into edge order (equal keys adjacent).
   enum class BatchDedup { table, filtered, sorted };
-  // Sorted batches: the packed keys (unsorted, then sorted) and CUB's scratch (grow-only).
+  // Sorted batches: the packed keys (unsorted, then sorted), weighted inserts' values (likewise)
+  // and CUB's scratch (grow-only).
   DeviceArray<std::uint64_t> sort_keys;
+  DeviceArray<std::uint32_t> sort_values;
   DeviceArray<char> sort_temp;
 
   /// Scratch for a batch of n entries: its half's counters, filter and dedup table are zero when
@@ -1877,9 +1882,12 @@ struct DynamicGraph<Adj>::Impl {
   ///   fewer than 1 in 4096 of its entries were duplicates. Uniform batches have far fewer
   ///   (2^22 entries: 7 directed, 2 undirected), skewed ones far more (directed R-MAT s20
   ///   0.8-1.5%; undirected R-MAT s22 ef8 2^21 batches 1 in 331, which 1 in 256 let through).
-  ///   Maps are not sorted.
-  /// WG_GRAPH_SORT_FROM=k sorts both kinds from 2^k, WG_GRAPH_SORT_INSERTS_FROM=k set inserts
-  /// from 2^k, whatever the batches before (k >= 40: never).
+  /// - inserts into maps by the same rule, their values sorted along (the last entry of an edge
+  ///   stays last, which also saves the unsorted path's last-entry pass): uniform +39% at 2^21
+  ///   and +60% at 2^22 (weighted 16.8M-arc graph, three rounds in one call); from 2^19 it
+  ///   lost at 2^19 (-15%) and was about even at 2^20.
+  /// WG_GRAPH_SORT_FROM=k sorts both kinds from 2^k, WG_GRAPH_SORT_INSERTS_FROM=k inserts from
+  /// 2^k, whatever the batches before (k >= 40: never).
   bool sort_batch(BatchOp op, std::uint64_t n) const {
     static const int forced = [] {
       const char* e = std::getenv("WG_GRAPH_SORT_FROM");
@@ -1893,7 +1901,6 @@ struct DynamicGraph<Adj>::Impl {
     if (nv > (std::uint64_t{1} << 31)) return false;  // keys hold two ids of <= 31 bits
     if (forced >= 0) return from(forced);
     if (op == BatchOp::erase) return from(21);
-    if (Adj::weighted) return false;
     if (forced_inserts >= 0) return from(forced_inserts);
     return from(21) && last_insert_skewed == 0;
   }
@@ -2050,18 +2057,21 @@ struct DynamicGraph<Adj>::Impl {
   UpdateResult apply_batch(DeviceEdges b) {
     UpdateResult r;
     if (b.size == 0) return r;
-    const bool last = kOp == BatchOp::insert && Adj::weighted && b.values;
+    // Weighted inserts: the last entry of an edge sets its value. A sorted batch has it at the
+    // end of the edge's run (the sort is stable); otherwise a first pass finds it (kLastWins).
+    const bool with_values = kOp == BatchOp::insert && Adj::weighted && b.values;
     const auto t0 = trace_batches() ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point{};
-    const BatchDedup mode = last                      ? BatchDedup::table
-                            : sort_batch(kOp, b.size) ? BatchDedup::sorted
+    const BatchDedup mode = sort_batch(kOp, b.size)   ? BatchDedup::sorted
+                            : with_values             ? BatchDedup::table
                             : b.size >= filter_from() ? BatchDedup::filtered
                                                       : BatchDedup::table;
+    const bool last = with_values && mode != BatchDedup::sorted;
     const bool filtered = mode == BatchDedup::filtered;
     const BatchScratch sc = scratch_for(b.size, last, mode);
     BatchPass p{b.src,
                 b.dst,
-                kOp == BatchOp::insert ? b.values : nullptr,
+                with_values ? b.values : nullptr,
                 b.size,
                 nullptr,
                 sc.retry[0],
@@ -2092,13 +2102,20 @@ struct DynamicGraph<Adj>::Impl {
         sort_keys = DeviceArray<std::uint64_t>();
         sort_keys = DeviceArray<std::uint64_t>(2 * b.size, stream, "batch sort keys");
       }
+      if (with_values && sort_values.size() < 2 * b.size) {
+        sort_values = DeviceArray<std::uint32_t>();
+        sort_values = DeviceArray<std::uint32_t>(2 * b.size, stream, "batch sort values");
+      }
+      std::uint32_t* const values = with_values ? sort_values.data() : nullptr;
       p.key_bits = detail::key_bits_for(nv);
       // Entries with a dead end point become `ignored` keys too, counted as the kernel would.
       detail::pack_edge_keys(b, live.data(), nv, p.key_bits, !opt.directed, sort_keys.data(),
-                             nullptr, &sc.counters->self_loops, &sc.counters->ignored, stream);
+                             values, &sc.counters->self_loops, &sc.counters->ignored, stream);
       detail::sort_keys(sort_keys.data(), sort_keys.data() + b.size, b.size,
-                        static_cast<int>(2 * p.key_bits), sort_temp, stream);
+                        static_cast<int>(2 * p.key_bits), sort_temp, stream, values,
+                        values ? values + b.size : nullptr);
       p.keys = sort_keys.data() + b.size;
+      if (values) p.values = values + b.size;  // entry i's value: the kernel reads values[i]
     }
     if constexpr (kOp == BatchOp::insert && Adj::weighted) {
       if (last) {
@@ -2743,7 +2760,7 @@ std::uint64_t DynamicGraph<Adj>::memory_bytes() const {
   return impl_->vertices.bytes() + impl_->degrees.bytes() + impl_->incoming.bytes() +
          impl_->live.bytes() + impl_->pool_bytes + impl_->alloc.memory_bytes() +
          impl_->batch_scratch.bytes() + impl_->rebuild_keys.bytes() + impl_->sort_keys.bytes() +
-         impl_->sort_temp.bytes();
+         impl_->sort_values.bytes() + impl_->sort_temp.bytes();
 }
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::overflow_slabs_in_use() const {

@@ -26,7 +26,7 @@
 //    stream(), as for any call. From
 //    2^19 entries a bitmap filter runs first, so only entries that may repeat another claim in
 //    the table; erases from 2^21 entries are radix sorted into edge order instead (duplicates
-//    adjacent, a vertex's arcs together), and so are inserts from 2^21 entries into sets while
+//    adjacent, a vertex's arcs together), and so are inserts from 2^21 entries while
 //    the batches are not skewed (the last large insert batch had fewer than 1 in 4096
 //    duplicates): a vertex's arcs then share its handle, degree update and slab reads.
 //    prepare() sorts, for algorithms that want the batch in key order. The result never depends

@@ -214,15 +214,21 @@ std::uint64_t flagged_ids(const std::uint32_t* flags, std::uint64_t n, std::uint
 }
 
 void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int end_bit,
-               DeviceArray<char>& temp, cudaStream_t stream) {
+               DeviceArray<char>& temp, cudaStream_t stream, const std::uint32_t* values_in,
+               std::uint32_t* values_out) {
   if (n == 0) return;
+  const auto sort = [&](void* t, std::size_t& bytes) {
+    return values_in ? cub::DeviceRadixSort::SortPairs(t, bytes, in, out, values_in, values_out, n,
+                                                       0, end_bit, stream)
+                     : cub::DeviceRadixSort::SortKeys(t, bytes, in, out, n, 0, end_bit, stream);
+  };
   std::size_t bytes = 0;
-  WG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n, 0, end_bit, stream));
+  WG_CUDA_TRY(sort(nullptr, bytes));
   if (temp.size() < bytes) {
     temp = DeviceArray<char>();
     temp = DeviceArray<char>(bytes, stream, "batch sort scratch");
   }
-  WG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, in, out, n, 0, end_bit, stream));
+  WG_CUDA_TRY(sort(temp.data(), bytes));
 }
 
 std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream_t stream) {

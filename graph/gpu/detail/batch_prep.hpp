@@ -45,9 +45,12 @@ std::uint64_t flagged_ids(const std::uint32_t* flags, std::uint64_t n, std::uint
                           cudaStream_t stream);
 
 /// Sorts n keys on their bits [0, end_bit) from `in` into `out` (CUB radix sort, stream-ordered,
-/// no synchronisation); `temp` is grown to what CUB asks for and kept for the next call.
+/// no synchronisation); `temp` is grown to what CUB asks for and kept for the next call. With
+/// values_in, each key's value goes along to values_out. The sort is stable: equal keys keep
+/// their order (the last entry of an edge stays last).
 void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int end_bit,
-               DeviceArray<char>& temp, cudaStream_t stream);
+               DeviceArray<char>& temp, cudaStream_t stream,
+               const std::uint32_t* values_in = nullptr, std::uint32_t* values_out = nullptr);
 
 /// Sum of n bytes (0/1 flags) (synchronises the stream).
 std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream_t stream);

@@ -112,7 +112,7 @@ TEST(GpuGraph, LargeFilteredBatchesMatchModel) {
   random_batches<wg::gpu::SlabMapAdjacency>(true, 1500, batch, 1, 9);
 }
 
-// Inserts of 2^21 entries and more into sets are sorted into edge order once an earlier large
+// Inserts of 2^21 entries and more are sorted into edge order once an earlier large
 // insert batch showed few duplicates (uniform batches: the second and third batch here are sorted
 // by default, the first goes through the filter): directed ones go through insert_sorted_kernel,
 // undirected ones through the general kernel on the sorted keys.
@@ -123,6 +123,12 @@ TEST(GpuGraph, LargeUniformDirectedInsertsMatchModel) {
 TEST(GpuGraph, LargeUniformUndirectedInsertsMatchModel) {
   const std::size_t batch = std::size_t{1} << std::min(21u, test_scale() + 9);
   random_batches<wg::gpu::SlabSetAdjacency>(false, std::uint64_t{1} << 17, batch, 3, 11);
+}
+// Maps too: the values go through the sort with the keys, and the last entry of an edge (the
+// batch's ~250 repeated edges here) must still set its weight.
+TEST(GpuGraph, LargeUniformMapInsertsMatchModel) {
+  const std::size_t batch = std::size_t{1} << std::min(21u, test_scale() + 9);
+  random_batches<wg::gpu::SlabMapAdjacency>(false, std::uint64_t{1} << 17, batch, 3, 12);
 }
 
 TEST(GpuGraph, LastWeightWins) {
