@@ -1884,8 +1884,8 @@ struct DynamicGraph<Adj>::Impl {
   ///   0.8-1.5%; undirected R-MAT s22 ef8 2^21 batches 1 in 331, which 1 in 256 let through).
   /// - inserts into maps by the same rule, their values sorted along (the last entry of an edge
   ///   stays last, which also saves the unsorted path's last-entry pass): uniform +39% at 2^21
-  ///   and +60% at 2^22 (weighted 16.8M-arc graph, three rounds in one call); from 2^19 it
-  ///   lost at 2^19 (-15%) and was about even at 2^20.
+  ///   and +60% at 2^22 (weighted 16.8M-arc graph, three rounds in one call); sorted from 2^19
+  ///   they lost 15-25% at 2^19 and were about even at 2^20.
   /// WG_GRAPH_SORT_FROM=k sorts both kinds from 2^k, WG_GRAPH_SORT_INSERTS_FROM=k inserts from
   /// 2^k, whatever the batches before (k >= 40: never).
   bool sort_batch(BatchOp op, std::uint64_t n) const {
