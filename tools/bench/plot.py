@@ -3,7 +3,7 @@
 
 Each record needs: series, x, value; optional: figure (else bench) groups records into one plot,
 paper (the paper's figure for the same point, drawn as a dashed line / markers), target,
-x_label, unit, gpu. Any benchmark that writes such records can be plotted:
+x_label, unit, gpu, label (a short text drawn beside the point, e.g. its dataset). Any benchmark that writes such records can be plotted:
 
     /usr/bin/python3 tools/bench/plot.py results.json [more.json ...] --out plots/ [--filter TEXT]
 
@@ -56,12 +56,19 @@ def main():
             series.setdefault(str(r.get("series", "ours")), []).append((r["x"], r["value"]))
             if r.get("paper"):
                 paper[r["x"]] = r["paper"]
+        # A figure of labelled points (one per dataset) is not a curve: markers only.
+        labelled = [r for r in recs if r.get("label")]
         for name, pts in series.items():
             pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name,
+                    linestyle="none" if labelled else "-")
+        for r in labelled:  # slanted, so that neighbours' labels do not overlap
+            ax.annotate(str(r["label"]), (r["x"], r["value"]), fontsize=6, rotation=30,
+                        xytext=(4, 3), textcoords="offset points")
         if paper:
             xs = sorted(paper)
-            ax.plot(xs, [paper[x] for x in xs], "k--", marker="s", label="paper / original")
+            ax.plot(xs, [paper[x] for x in xs], "k", linestyle="none" if labelled else "--",
+                    marker="s", label="paper / original")
             targets = {r["x"]: r["target"] for r in recs if r.get("target")}
             if targets:
                 tx = sorted(targets)
