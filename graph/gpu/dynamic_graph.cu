@@ -371,6 +371,7 @@ struct BatchPass {
   unsigned long long* clear_keys;     ///< previous batch's dedup table, if it was filtered,
   std::uint32_t* clear_claimed;       ///< the bitmap of its claimed slots (both zeroed by this
   std::uint64_t clear_claimed_words;  ///< kernel) and the bitmap's length in words
+  std::uint32_t* clear_last;          ///< and its last-entry array (weighted inserts) or null
   const std::uint64_t* keys;    ///< sorted batches: the entries as sorted edge keys (else null)
   unsigned key_bits;            ///< their layout: (u << key_bits) | v; all ones: no edge
   unsigned long long sequence;  ///< written to report->sequence after the counters
@@ -441,7 +442,11 @@ __device__ __forceinline__ void clear_previous_scratch(const BatchPass& p) {
        w < p.clear_claimed_words; w += stride) {
     std::uint32_t bits = p.clear_claimed[w];
     if (!bits) continue;
-    for (; bits; bits &= bits - 1) p.clear_keys[w * 32 + __ffs(bits) - 1] = 0;
+    for (; bits; bits &= bits - 1) {
+      const std::uint64_t slot = w * 32 + __ffs(bits) - 1;
+      p.clear_keys[slot] = 0;
+      if (p.clear_last) p.clear_last[slot] = 0;
+    }
     p.clear_claimed[w] = 0;
   }
 }
@@ -467,16 +472,22 @@ __device__ __forceinline__ bool classify_entry(const Ref& g, const BatchPass& p,
 }
 
 // Weighted inserts, pass 1: the last entry of each edge is the one whose weight is applied.
+// Behind a filter only the entries that must claim do (an edge's only entry is its last).
 template <class Adj, int kItems>
 __global__ void __launch_bounds__(kBlock) last_entry_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
-  unsigned self = 0, ignored = 0;  // counted in pass 2
+  unsigned self = 0, ignored = 0;         // counted in pass 2
+  detail::BatchDedupRef dedup = p.dedup;  // the part of the table apply_batch_kernel claims in
+  if (p.filter.active()) dedup.mask = detail::claim_mask(p.counters->claimers, p.dedup.mask);
   warp_stride_loop<kItems>(p.n, [&](const warp_tile&, std::uint64_t i, bool active) {
     if (!active) return;
     vertex_t u = p.src[i], v = p.dst[i];
     if (!classify_entry(g, p, u, v, self, ignored)) return;
+    const std::uint64_t key = (std::uint64_t{u} << 32) | v;
+    if (p.filter.active() && !p.filter.must_claim(key)) return;
     bool first;
-    const std::uint64_t slot = p.dedup.claim((std::uint64_t{u} << 32) | v, &first);
-    atomicMax(p.dedup.last + slot, static_cast<std::uint32_t>(i + 1));
+    const std::uint64_t slot = dedup.claim(key, &first);
+    if (first && p.filter.active()) dedup.note_claim(p.claimed, slot);
+    atomicMax(dedup.last + slot, static_cast<std::uint32_t>(i + 1));
   });
 }
 
@@ -658,8 +669,12 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
           first = p.values ? i + 1 == p.n || p.keys[i + 1] != p.keys[i]
                            : i == 0 || p.keys[i - 1] != p.keys[i];
         } else if constexpr (kLastWins) {
-          // Pass 1 claimed live edges only (slot_of must not look for another key).
-          if (live_u && live_v) first = dedup.last[dedup.slot_of(key)] == i + 1;
+          // Pass 1 claimed live edges only (slot_of must not look for another key), and behind
+          // a filter only those that must claim: the others are their edges' only entries.
+          if (p.filter.active() && !p.filter.must_claim(key))
+            first = true;
+          else if (live_u && live_v)
+            first = dedup.last[dedup.slot_of(key)] == i + 1;
         } else if (p.filter.active() && !p.filter.must_claim(key)) {
           first = true;  // no other entry marked its filter bit: the edge's only entry
         } else if (kOp == BatchOp::erase && p.eager_erase) {
@@ -1729,6 +1744,7 @@ struct DynamicGraph<Adj>::Impl {
     unsigned long long* keys = nullptr;
     std::uint32_t* bitmap = nullptr;
     std::uint64_t words = 0;
+    std::uint32_t* last = nullptr;  // and its last-entry array (weighted inserts)
   };
   ClaimedSlots half_claimed[2];
   unsigned batch_parity = 0;  // half of the next batch
@@ -1825,7 +1841,8 @@ struct DynamicGraph<Adj>::Impl {
     // A filtered batch dirties its prefix up to the claimed-slot bitmap, and the slots that
     // bitmap lists (the next batch clears those and the bitmap).
     half_dirty[h] = filtered ? o_claimed : zeroed;
-    half_claimed[h] = filtered ? ClaimedSlots{sc.dedup.keys, sc.claimed, cap / 32} : ClaimedSlots{};
+    half_claimed[h] = filtered ? ClaimedSlots{sc.dedup.keys, sc.claimed, cap / 32, sc.dedup.last}
+                               : ClaimedSlots{};
     half_dirty[h ^ 1u] = 0;  // the batch's first kernel zeroes it
     half_claimed[h ^ 1u] = ClaimedSlots{};
     return sc;
@@ -1848,14 +1865,17 @@ struct DynamicGraph<Adj>::Impl {
     return below;
   }
 
-  /// Batches of at least this many entries (unweighted, or without values) are filtered before
-  /// their dedup claims (detail::BatchFilterRef): one more kernel, but about 94% of the entries
-  /// skip the claim. Measured on the H100 (uniform and R-MAT batches into 16.8M arcs): about
-  /// even at 2^18-2^19, inserts +10-20% and erases +20-25% at 2^21-2^22.
-  /// WG_GRAPH_FILTER_FROM=k overrides with 2^k (k >= 40: never).
-  static std::uint64_t filter_from() {
+  /// Batches of at least this many entries are filtered before their dedup claims
+  /// (detail::BatchFilterRef): one more kernel, but about 94% of the entries skip the claim.
+  /// Measured on the H100 (uniform and R-MAT batches into 16.8M arcs): about even at 2^18-2^19,
+  /// inserts +10-20% and erases +20-25% at 2^21-2^22. Weighted inserts (`last_wins`) skip the
+  /// claim in both of their passes, so they gain from 2^18: uniform weighted inserts +10% at
+  /// 2^18, +18-22% at 2^19 and +32-42% at 2^20 (three rounds in one call).
+  /// WG_GRAPH_FILTER_FROM=k overrides with 2^k for both (k >= 40: never).
+  static std::uint64_t filter_from(bool last_wins) {
     static const std::uint64_t from = size_threshold("WG_GRAPH_FILTER_FROM", 19);
-    return from;
+    static const std::uint64_t from_last_wins = size_threshold("WG_GRAPH_FILTER_FROM", 18);
+    return last_wins ? from_last_wins : from;
   }
 
   /// Bulk builds of at least this many entries dedup by sorting (prepare(), then each table is
@@ -2062,10 +2082,9 @@ struct DynamicGraph<Adj>::Impl {
     const bool with_values = kOp == BatchOp::insert && Adj::weighted && b.values;
     const auto t0 = trace_batches() ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point{};
-    const BatchDedup mode = sort_batch(kOp, b.size)   ? BatchDedup::sorted
-                            : with_values             ? BatchDedup::table
-                            : b.size >= filter_from() ? BatchDedup::filtered
-                                                      : BatchDedup::table;
+    const BatchDedup mode = sort_batch(kOp, b.size)              ? BatchDedup::sorted
+                            : b.size >= filter_from(with_values) ? BatchDedup::filtered
+                                                                 : BatchDedup::table;
     const bool last = with_values && mode != BatchDedup::sorted;
     const bool filtered = mode == BatchDedup::filtered;
     const BatchScratch sc = scratch_for(b.size, last, mode);
@@ -2091,6 +2110,7 @@ struct DynamicGraph<Adj>::Impl {
                 sc.clear_claimed.keys,
                 sc.clear_claimed.bitmap,
                 sc.clear_claimed.words,
+                sc.clear_claimed.last,
                 nullptr,
                 0,
                 ++report_sequence};

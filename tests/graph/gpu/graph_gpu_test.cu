@@ -96,13 +96,14 @@ TEST(GpuGraph, DenseChainsMap) {
   random_batches<wg::gpu::SlabMapAdjacency>(true, 300, 20000, 3, 6);
 }
 
-// Batches of 2^19 entries and more are filtered before their dedup claims (graph/gpu/detail/
-// batch_dedup.cuh), and erases of 2^21 and more sorted instead (set inserts too, see
-// LargeUniform*InsertsMatchModel); the small cases above take those
-// paths too under graph_gpu_test_filtered and graph_gpu_test_sorted (WG_GRAPH_FILTER_FROM=0,
-// WG_GRAPH_SORT_FROM=0). Here: inserts of 2^20 and erases of 2^19 entries over 1500 vertices
-// (2.25M possible arcs), so many entries repeat others, with self-loops, edges already present
-// and absent erases (2^(scale + 8) entries when WG_GPU_TEST_SCALE is below 12).
+// Batches of 2^19 entries and more (weighted inserts: 2^18) are filtered before their dedup
+// claims (graph/gpu/detail/batch_dedup.cuh; weighted inserts in both of their passes), and
+// erases of 2^21 and more sorted instead (inserts too, see LargeUniform*InsertsMatchModel); the
+// small cases above take those paths too under graph_gpu_test_filtered and graph_gpu_test_sorted
+// (WG_GRAPH_FILTER_FROM=0, WG_GRAPH_SORT_FROM=0). Here: inserts of 2^20 and erases of 2^19
+// entries over 1500 vertices (2.25M possible arcs), so many entries repeat others (the map's
+// last weight must still win), with self-loops, edges already present and absent erases
+// (2^(scale + 8) entries when WG_GPU_TEST_SCALE is below 12).
 TEST(GpuGraph, LargeFilteredBatchesMatchModel) {
   const std::size_t batch = std::size_t{1} << std::min(20u, test_scale() + 8);
   for (const bool directed : {true, false}) {
