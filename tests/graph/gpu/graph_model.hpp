@@ -1,11 +1,12 @@
 #pragma once
 // Host model of the dynamic graph semantics (graph/gpu/dynamic_graph.hpp and
-// graph/update_result.hpp), written independently of the GPU code: std::map of edges, entries
-// processed one by one in batch order.
+// graph/update_result.hpp), written independently of the GPU code: the edges as a sorted vector
+// of (edge, weight); a batch is classified entry by entry in batch order, stably sorted (the last
+// entry of an edge keeps its weight) and merged into the edges: O(n log n + m) per batch of n
+// entries into m edges (a std::map took ~16 s for the 2^21-entry cases, this ~1 s).
 #include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -48,17 +49,16 @@ class GraphModel {
     }
     std::sort(list.begin(), list.end());  // freed in increasing id order within a call
     for (vertex_t x : list) {
-      for (auto it = edges_.begin(); it != edges_.end();) {
-        if (it->first.first == x || it->first.second == x) {
-          it = edges_.erase(it);
-          ++r.edges_removed;
-        } else {
-          ++it;
-        }
-      }
       live_[x] = 0;
       free_.push_back(x);
     }
+    // Every edge with an erased end point goes.
+    const auto touches = [&](const Edge& e) {
+      return !live_[e.first.first] || !live_[e.first.second];
+    };
+    const auto gone = std::remove_if(edges_.begin(), edges_.end(), touches);
+    r.edges_removed = static_cast<std::uint64_t>(edges_.end() - gone);
+    edges_.erase(gone, edges_.end());
     r.vertices = list.size();
     return r;
   }
@@ -109,7 +109,7 @@ class GraphModel {
 
   bool has_edge(vertex_t u, vertex_t v) const {
     if (u == v || !live(u) || !live(v)) return false;
-    return edges_.count(key(u, v)) != 0;
+    return find(key(u, v)) != edges_.end();
   }
 
  private:
@@ -118,9 +118,18 @@ class GraphModel {
     return {u, v};
   }
 
+  using Edge = std::pair<Key, std::uint32_t>;
+
+  std::vector<Edge>::const_iterator find(const Key& k) const {
+    const auto it = std::lower_bound(edges_.begin(), edges_.end(), k,
+                                     [](const Edge& e, const Key& x) { return e.first < x; });
+    return it != edges_.end() && it->first == k ? it : edges_.end();
+  }
+
   UpdateResult apply(const EdgeList& b, bool insert) {
     UpdateResult r;
-    std::map<Key, std::uint32_t> batch;  // unique edges, last weight
+    std::vector<Edge> batch;  // the valid entries in batch order
+    batch.reserve(b.size());
     for (std::size_t i = 0; i < b.size(); ++i) {
       const vertex_t u = b.src[i], v = b.dst[i];
       if (u == v) {
@@ -132,36 +141,49 @@ class GraphModel {
         continue;
       }
       const std::uint32_t w = b.weighted() ? static_cast<std::uint32_t>(b.weight[i]) : 0;
-      auto [it, fresh] = batch.insert({key(u, v), w});
-      if (!fresh) {
+      batch.emplace_back(key(u, v), w);
+    }
+    // Unique edges, each with the weight of its last entry: a stable sort keeps an edge's
+    // entries in batch order, and the last of each run stays.
+    std::stable_sort(batch.begin(), batch.end(),
+                     [](const Edge& a, const Edge& c) { return a.first < c.first; });
+    std::vector<Edge> unique;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (i + 1 < batch.size() && batch[i + 1].first == batch[i].first) {
         ++r.duplicates;
-        it->second = w;
+        continue;
       }
+      unique.push_back(batch[i]);
     }
-    for (const auto& [k, w] : batch) {
-      auto it = edges_.find(k);
+    // Merge into the edges.
+    std::vector<Edge> merged;
+    merged.reserve(edges_.size() + (insert ? unique.size() : 0));
+    auto it = edges_.begin();
+    for (const Edge& e : unique) {
+      for (; it != edges_.end() && it->first < e.first; ++it) merged.push_back(*it);
+      const bool present = it != edges_.end() && it->first == e.first;
       if (insert) {
-        if (it == edges_.end()) {
-          edges_.emplace(k, w);
-          ++r.applied;
-        } else {
-          it->second = w;
+        merged.push_back(e);  // a new edge, or the present one with the batch's weight
+        if (present) {
+          ++it;
           ++r.ignored;
+        } else {
+          ++r.applied;
         }
+      } else if (present) {
+        ++it;  // erased
+        ++r.applied;
       } else {
-        if (it != edges_.end()) {
-          edges_.erase(it);
-          ++r.applied;
-        } else {
-          ++r.ignored;
-        }
+        ++r.ignored;
       }
     }
+    merged.insert(merged.end(), it, edges_.end());
+    edges_ = std::move(merged);
     return r;
   }
 
   bool directed_;
-  std::map<Key, std::uint32_t> edges_;
+  std::vector<Edge> edges_;  // sorted by edge, unique
   std::vector<std::uint8_t> live_;
   std::deque<vertex_t> free_;
 };
