@@ -1038,6 +1038,22 @@ __global__ void export_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* offse
   }
 }
 
+/// Kernels that share the buckets of m items (vertices) over all warps number them through
+/// `offsets`, the exclusive prefix sum of the items' bucket counts: bucket b belongs to the last
+/// item i < m with offsets[i] <= b (items with no buckets have empty ranges). Binary search.
+__device__ __forceinline__ std::uint64_t item_of_bucket(const std::uint64_t* offsets,
+                                                        std::uint64_t m, std::uint64_t b) {
+  std::uint64_t lo = 0, hi = m;
+  while (hi - lo > 1) {
+    const std::uint64_t mid = (lo + hi) / 2;
+    if (offsets[mid] <= b)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // ---- vertex erasure -------------------------------------------------------------------------
 
 // erasing[x] = 1 for every live vertex x that an entry names (repeats store the same 1).
@@ -1090,16 +1106,9 @@ __global__ void erase_vertex_buckets_kernel(DynamicGraphRef<Adj> g, const vertex
     std::uint32_t bucket = 0;
     VertexEntry e{};
     if (mine) {
-      std::uint64_t lo = 0, hi = k;  // offsets[lo] <= t < offsets[hi]
-      while (hi - lo > 1) {
-        const std::uint64_t mid = (lo + hi) / 2;
-        if (offsets[mid] <= t)
-          lo = mid;
-        else
-          hi = mid;
-      }
-      x = ids[lo];
-      bucket = static_cast<std::uint32_t>(t - offsets[lo]);
+      const std::uint64_t item = item_of_bucket(offsets, k, t);
+      x = ids[item];
+      bucket = static_cast<std::uint32_t>(t - offsets[item]);
       e = g.load_entry(x);
       if (bucket == 0) {
         out_degrees += g.degree(x);
@@ -1280,21 +1289,6 @@ __global__ void __launch_bounds__(kPlanBlock)
   }
   if (threadIdx.x == 0)
     claim_rebuild(carry.new_buckets, carry.keys, arena_used, arena_capacity, key_capacity, st);
-}
-
-/// Item (listed index) of the rebuild's b-th old bucket: the last i with old_off[i] <= b (items
-/// with no buckets have empty ranges).
-__device__ __forceinline__ std::uint64_t item_of_bucket(const std::uint64_t* old_off,
-                                                        std::uint64_t m, std::uint64_t b) {
-  std::uint64_t lo = 0, hi = m;
-  while (hi - lo > 1) {
-    const std::uint64_t mid = (lo + hi) / 2;
-    if (old_off[mid] <= b)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 // Lists the keys of the tables being rebuilt: one warp per OLD bucket, positions claimed with
@@ -1988,6 +1982,8 @@ struct DynamicGraph<Adj>::Impl {
   static unsigned striding_grid(std::uint64_t threads) {
     return grid_for(std::min<std::uint64_t>(threads, 2 * resident_threads()));
   }
+  /// striding_grid for work whose size only the device knows: the whole cap.
+  static unsigned full_striding_grid() { return grid_for(2 * resident_threads()); }
 
   int items_per_warp(std::uint64_t n) const {
     static const int forced = [] {
@@ -2622,10 +2618,9 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const vertex_t* ids, std::ui
       <<<grid_for(k), kBlock, 0, im.stream>>>(im.ref(), d_ids.data(), k, buckets.data());
   WG_CUDA_CHECK_LAST();
   detail::exclusive_scan(buckets.data(), offsets.data(), k, im.stream);
-  erase_vertex_buckets_kernel<Adj>
-      <<<im.striding_grid(~std::uint64_t{0} >> 8), kBlock, 0, im.stream>>>(
-          im.ref(), d_ids.data(), k, offsets.data(), erasing, !im.opt.directed, im.live.data(),
-          im.counters.data());
+  erase_vertex_buckets_kernel<Adj><<<Impl::full_striding_grid(), kBlock, 0, im.stream>>>(
+      im.ref(), d_ids.data(), k, offsets.data(), erasing, !im.opt.directed, im.live.data(),
+      im.counters.data());
   WG_CUDA_CHECK_LAST();
   trace.mark("erase");
   const Counters c = im.read_counters();
