@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include <warpgraph/datasets/generators.hpp>
@@ -435,6 +437,51 @@ TEST(GpuGraph, InvalidInputIsRefused) {
   c.src = {0, 1};
   c.dst = {1};
   EXPECT_THROW(g.insert_edges(c), wg::InvalidArgument);
+  // The first bad weight is named with its entry, and nothing of the batch is applied: not its
+  // edges, not the vertex range that its ids would grow to.
+  for (const double bad : {4294967296.0, std::nan(""), -0.5}) {
+    EdgeList d;
+    d.src = {0, 1, 2, 9, 3};
+    d.dst = {1, 2, 3, 8, 0};
+    d.weight = {1, 2, 3, bad, -7};
+    try {
+      g.insert_edges(d);
+      ADD_FAILURE() << "weight " << bad << " accepted";
+    } catch (const wg::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("of entry 3 "), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(g.num_edges(), 0u);
+    EXPECT_EQ(g.num_vertices(), 4u);
+  }
+}
+
+// Host weights become uint32 values on the device: rounded half away from zero (exactly, also
+// just below a half), the whole uint32 range accepted; the ids of a host batch grow the range.
+TEST(GpuGraph, HostWeightsAndIdRange) {
+  for (const bool build : {false, true}) {
+    wg::gpu::WeightedGraph g(2);
+    EdgeList b;
+    b.src = {0, 1, 2, 3, 4, 5};
+    b.dst = {10, 11, 12, 13, 14, 1048575u};
+    b.weight = {2.5, 0.49999999999999994, 4294967295.0, 7.0, 0.5, 1e9 + 0.4};
+    b.src.push_back(wg::new_vertex(3));  // a tagged id is no id of a batch: ignored, no growth
+    b.dst.push_back(1);
+    b.weight.push_back(1);
+    const UpdateResult r = build ? g.build(b) : g.insert_edges(b);
+    EXPECT_EQ(r.applied, 6u);
+    EXPECT_EQ(r.ignored, 1u);
+    EXPECT_EQ(g.num_vertices(), 1048576u);
+    const EdgeList e = g.export_coo();
+    ASSERT_EQ(e.size(), 6u);
+    std::map<std::pair<wg::vertex_t, wg::vertex_t>, double> w;
+    for (std::size_t i = 0; i < e.size(); ++i) w[{e.src[i], e.dst[i]}] = e.weight[i];
+    EXPECT_EQ(w.at({0, 10}), 3);
+    EXPECT_EQ(w.at({1, 11}), 0);
+    EXPECT_EQ(w.at({2, 12}), 4294967295.0);
+    EXPECT_EQ(w.at({3, 13}), 7);
+    EXPECT_EQ(w.at({4, 14}), 1);
+    EXPECT_EQ(w.at({5, 1048575u}), 1e9);
+  }
 }
 
 }  // namespace
