@@ -190,6 +190,41 @@ __device__ __forceinline__ bool erase_arc_tiled(const Tile& tt, const Ref& g, co
     return slab::set_erase_tiled(g.table_at(e), tt, key);
 }
 
+/// The arcs of one edge not yet done, inserted by a tile: `insert_arc(reverse)` inserts the
+/// forward or the reverse arc and returns a TiledInsertOutcome. State bits: 1 forward arc done,
+/// 2 forward arc was new, 4 reverse arc done, 8 reverse arc was new; returns the new state and
+/// adds to `left` the arcs whose chains need the 32-lane insert (1 forward, 2 reverse; the
+/// reverse arc waits for a forward one left there).
+template <bool kWeighted, class InsertArc>
+__device__ __forceinline__ std::uint32_t insert_edge_arcs_tiled(std::uint32_t st, bool both,
+                                                                unsigned& left,
+                                                                InsertArc&& insert_arc) {
+  std::uint32_t ns = st;
+  if (!(st & 1u)) {
+    const int o = insert_arc(false);
+    if (o < 0)
+      left |= 1u;
+    else
+      ns |= static_cast<std::uint32_t>(o);
+  }
+  if (both && !(st & 4u)) {
+    // Both arcs are present or absent together: a set need not look at the reverse arc of an
+    // edge found present (a map must, to assign its value).
+    if (!kWeighted && (ns & 3u) == 1u && !(st & 1u)) {
+      ns |= 4u;
+    } else if (left) {
+      left |= 2u;
+    } else {
+      const int o = insert_arc(true);
+      if (o < 0)
+        left |= 2u;
+      else
+        ns |= static_cast<std::uint32_t>(o) << 2;
+    }
+  }
+  return ns;
+}
+
 // ---- prepared batches (unique canonical edges in key order) ----------------------------------
 // Every arc of a prepared batch is its edge's only one, so a thread inserts or erases it alone
 // (one-thread exclusive operations, a batch's chain walks all in flight at once); only an
@@ -214,28 +249,11 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
     const VertexEntry ev = (todo && both) ? g.load_entry(v) : VertexEntry{};
     std::uint32_t ns = st;
     unsigned left = 0;  // arcs for the 32-lane loop: 1 forward, 2 reverse
-    if (todo && !(st & 1u)) {
-      const int o = insert_arc_tiled(one, g, eu, v, value);
-      if (o < 0)
-        left |= 1u;
-      else
-        ns |= static_cast<std::uint32_t>(o);
-    }
-    if (todo && both && !(st & 4u)) {
-      // Both arcs are present or absent together: a set need not look at the reverse arc of an
-      // edge found present (a map must, to assign its value).
-      if (!Adj::weighted && (ns & 3u) == 1u && !(st & 1u)) {
-        ns |= 4u;
-      } else if (left) {
-        left |= 2u;
-      } else {
-        const int o = insert_arc_tiled(one, g, ev, u, value);
-        if (o < 0)
-          left |= 2u;
-        else
-          ns |= static_cast<std::uint32_t>(o) << 2;
-      }
-    }
+    if (todo)
+      ns = insert_edge_arcs_tiled<Adj::weighted>(st, both, left, [&](bool reverse) {
+        return reverse ? insert_arc_tiled(one, g, ev, u, value)
+                       : insert_arc_tiled(one, g, eu, v, value);
+      });
     for_each_active_lane(tile, left != 0, [&](int src) {
       const unsigned arcs = tile.shfl(left, src);
       const std::uint32_t val = tile.shfl(value, src);
@@ -748,33 +766,16 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         const int s = __ffs(q) - 1;
         const vertex_t a = tt.shfl(u, s), b = tt.shfl(v, s);
         const std::uint32_t s0 = tt.shfl(st, s);
-        std::uint32_t r = s0, left = 0;
+        std::uint32_t r = s0;
+        unsigned left = 0;
         if constexpr (kOp == BatchOp::insert) {
           const std::uint32_t val = tt.shfl(value, s);
-          if (!(s0 & 1u)) {
-            const int o = insert_or_defer_arc_tiled(tt, g, p, a, shfl_entry(tt, eu, s),
-                                                    tt.shfl(du, s), b, val);
-            if (o < 0)
-              left |= 1u;
-            else
-              r |= static_cast<std::uint32_t>(o);
-          }
-          if (p.both && !(s0 & 4u)) {
-            // Both arcs are present or absent together: a set need not look at the reverse arc
-            // of an edge found present (a map must, to assign its value).
-            if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u)) {
-              r |= 4u;
-            } else if (left) {
-              left |= 2u;
-            } else {
-              const int o = insert_or_defer_arc_tiled(tt, g, p, b, shfl_entry(tt, ev, s),
-                                                      tt.shfl(dv, s), a, val);
-              if (o < 0)
-                left |= 2u;
-              else
-                r |= static_cast<std::uint32_t>(o) << 2;
-            }
-          }
+          r = insert_edge_arcs_tiled<Adj::weighted>(s0, p.both, left, [&](bool reverse) {
+            return reverse ? insert_or_defer_arc_tiled(tt, g, p, b, shfl_entry(tt, ev, s),
+                                                       tt.shfl(dv, s), a, val)
+                           : insert_or_defer_arc_tiled(tt, g, p, a, shfl_entry(tt, eu, s),
+                                                       tt.shfl(du, s), b, val);
+          });
         } else {
           const bool hit = erase_arc_tiled(tt, g, shfl_entry(tt, eu, s), b);
           const bool rev = p.both && hit && erase_arc_tiled(tt, g, shfl_entry(tt, ev, s), a);
