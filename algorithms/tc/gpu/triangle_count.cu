@@ -166,7 +166,7 @@ __global__ void touching_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* key
 /// so that every warp has work and the queue still evens out the hubs; 32 from 124 vertices per
 /// warp. 32 always left a small graph's warps walking 32 vertices each in series, or idle.
 /// H100, same call, 32 / 8 / 4 / 1 per grab: luxembourg_osm 0.080 / 0.062 / 0.056 / 0.114 ms (1:
-/// the queue's atomic is the bottleneck), facebook_combined 6.3 / 2.2 / 1.4 / 0.90 ms; the rule
+/// a queue atomic per vertex on one counter), facebook_combined 6.3 / 2.2 / 1.4 / 0.90 ms; the rule
 /// takes 4 and 1 for them. WG_TC_VERTICES_PER_GRAB=k overrides, for measurements.
 unsigned vertices_per_grab(std::uint64_t n, std::uint64_t warps) {
   static const unsigned forced = [] {
