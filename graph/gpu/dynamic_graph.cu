@@ -1191,12 +1191,13 @@ __global__ void erase_in_arcs_kernel(DynamicGraphRef<Adj> g, const std::uint32_t
 
 // ---- table rebuilds, planned on the device -------------------------------------------------
 // A table whose keys plus the arcs waiting for it pass max_load_factor x its buckets is rebuilt
-// with enough buckets for lf. Everything runs on the device, stream-ordered, with no host round
-// trip: plan sizes per listed vertex, prefix sums (CUB), claim room in the bucket arena, list the
-// old keys (one warp per OLD bucket: a hub's buckets spread over the GPU), insert them into the
-// new tables (all warps), switch the handles and free the old overflow slabs. When the arena or
-// the key scratch lacks room the tables stay as they are (arcs go into the old chains) and the
-// status says how much was needed, so the host grows them for the next time.
+// with buckets for rebuild_growth x them at load_factor. Everything runs on the device,
+// stream-ordered, with no host round trip: plan sizes per listed vertex, prefix sums (CUB), claim
+// room in the bucket arena, list the old keys (one warp per OLD bucket: a hub's buckets spread over
+// the GPU), insert them into the new tables (all warps), switch the handles and free the old
+// overflow slabs. When the arena or the key scratch lacks room the tables stay as they are (arcs go
+// into the old chains) and the status says how much was needed, so the host grows them for the next
+// time.
 
 // incoming[x] += arcs of the batch into x's table; the first to touch x lists it.
 __global__ void incoming_kernel(const std::uint64_t* keys, std::uint64_t m, unsigned bits,
@@ -1223,14 +1224,16 @@ struct RebuildPlan {
     return {new_buckets + o.new_buckets, old_buckets + o.old_buckets, keys + o.keys};
   }
 };
+/// The table is rebuilt when its keys would pass `limit` per bucket (Impl::rebuild_limit()), with
+/// a bucket per `fill` keys (Impl::rebuilt_fill(): fewer than limit / 2, so never the same size).
 __device__ __forceinline__ RebuildPlan plan_rebuild(vertex_t x, const std::uint32_t* incoming,
                                                     const std::uint32_t* degrees,
-                                                    const VertexEntry* vertices, double max_lf,
-                                                    double lf, unsigned capacity) {
+                                                    const VertexEntry* vertices, double limit,
+                                                    double fill) {
   const double need = static_cast<double>(degrees[x]) + incoming[x];
   const std::uint32_t cur = vertices[x].num_buckets;
-  if (!(need > fmax(max_lf, 2 * lf) * capacity * cur)) return {0, 0, 0};  // never the same size
-  const double want = ceil(need / (lf * capacity));
+  if (!(need > limit * cur)) return {0, 0, 0};
+  const double want = ceil(need / fill);
   return {want < 1 ? 1 : static_cast<std::uint64_t>(want), cur, degrees[x]};
 }
 
@@ -1239,15 +1242,13 @@ __device__ __forceinline__ RebuildPlan plan_rebuild(vertex_t x, const std::uint3
 __global__ void plan_rebuild_kernel(const vertex_t* listed, const unsigned long long* num_listed,
                                     std::uint64_t m, const std::uint32_t* incoming,
                                     const std::uint32_t* degrees, const VertexEntry* vertices,
-                                    double max_lf, double lf, unsigned capacity,
-                                    std::uint64_t* new_buckets, std::uint64_t* old_buckets,
-                                    std::uint64_t* keys) {
+                                    double limit, double fill, std::uint64_t* new_buckets,
+                                    std::uint64_t* old_buckets, std::uint64_t* keys) {
   const std::uint64_t t = *num_listed;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i <= m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const RebuildPlan r =
-        i < t ? plan_rebuild(listed[i], incoming, degrees, vertices, max_lf, lf, capacity)
-              : RebuildPlan{0, 0, 0};
+    const RebuildPlan r = i < t ? plan_rebuild(listed[i], incoming, degrees, vertices, limit, fill)
+                                : RebuildPlan{0, 0, 0};
     new_buckets[i] = r.new_buckets;
     old_buckets[i] = r.old_buckets;
     keys[i] = r.keys;
@@ -1288,20 +1289,20 @@ constexpr std::uint64_t kPlanBlockItems = 8 * kPlanBlock;
 __global__ void __launch_bounds__(kPlanBlock)
     plan_scan_claim_kernel(const vertex_t* listed, const unsigned long long* num_listed,
                            std::uint64_t m, const std::uint32_t* incoming,
-                           const std::uint32_t* degrees, const VertexEntry* vertices, double max_lf,
-                           double lf, unsigned capacity, std::uint64_t* new_off,
-                           std::uint64_t* old_off, std::uint64_t* key_off,
-                           unsigned long long* arena_used, std::uint64_t arena_capacity,
-                           std::uint64_t key_capacity, RebuildStatus* st) {
+                           const std::uint32_t* degrees, const VertexEntry* vertices, double limit,
+                           double fill, std::uint64_t* new_off, std::uint64_t* old_off,
+                           std::uint64_t* key_off, unsigned long long* arena_used,
+                           std::uint64_t arena_capacity, std::uint64_t key_capacity,
+                           RebuildStatus* st) {
   using Scan = cub::BlockScan<RebuildPlan, kPlanBlock>;
   __shared__ typename Scan::TempStorage temp;
   const std::uint64_t t = *num_listed;
   RebuildPlan carry{0, 0, 0};
   for (std::uint64_t base = 0; base <= m; base += kPlanBlock) {
     const std::uint64_t i = base + threadIdx.x;
-    const RebuildPlan r =
-        i < t && i < m ? plan_rebuild(listed[i], incoming, degrees, vertices, max_lf, lf, capacity)
-                       : RebuildPlan{0, 0, 0};
+    const RebuildPlan r = i < t && i < m
+                              ? plan_rebuild(listed[i], incoming, degrees, vertices, limit, fill)
+                              : RebuildPlan{0, 0, 0};
     RebuildPlan before, chunk;
     Scan(temp).ExclusiveScan(r, before, RebuildPlan{0, 0, 0}, cuda::std::plus<>{}, chunk);
     if (i <= m) {
@@ -1463,6 +1464,8 @@ struct DynamicGraph<Adj>::Impl {
               Adj::weighted ? "graph slab map allocator" : "graph slab set allocator"),
         counters(1, o.stream, "graph counters") {
     if (!(opt.load_factor > 0)) throw InvalidArgument("DynamicGraph: load_factor must be > 0");
+    if (!(opt.rebuild_growth >= 1))
+      throw InvalidArgument("DynamicGraph: rebuild_growth must be >= 1");
     keep_pool_memory();
   }
 
@@ -1670,13 +1673,13 @@ struct DynamicGraph<Adj>::Impl {
     if (m <= kPlanBlockItems) {
       plan_scan_claim_kernel<<<1, kPlanBlock, 0, stream>>>(
           listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
-          opt.max_load_factor, opt.load_factor, Adj::slab_capacity, new_off, old_off, key_off,
+          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), new_off, old_off, key_off,
           arena_used.data(), arena_capacity, key_capacity, st);
       WG_CUDA_CHECK_LAST();
     } else {
       plan_rebuild_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
           listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
-          opt.max_load_factor, opt.load_factor, Adj::slab_capacity, new_b, old_b, key_n);
+          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), new_b, old_b, key_n);
       WG_CUDA_CHECK_LAST();
       std::size_t temp_bytes = 0;
       WG_CUDA_TRY(
@@ -1747,6 +1750,10 @@ struct DynamicGraph<Adj>::Impl {
   double resize_keys_per_bucket() const {
     if (!(opt.max_load_factor > 0)) return 0;
     return std::max(opt.max_load_factor, 2 * opt.load_factor) * Adj::slab_capacity;
+  }
+  /// Keys per bucket of a rebuilt table: rebuild_growth x fewer than load_factor's.
+  double rebuilt_keys_per_bucket() const {
+    return opt.load_factor * Adj::slab_capacity / opt.rebuild_growth;
   }
 
   // ---- direct batches (apply_batch_kernel) ---------------------------------------------------

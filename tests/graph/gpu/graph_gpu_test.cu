@@ -385,6 +385,10 @@ TEST(GpuGraph, IncrementalBuildGrowsAllocator) {
   wg::gpu::GraphOptions opt;
   opt.initial_slabs = 1;  // one super block: growth is needed
   build_incrementally(opt, 9, 4, "incremental build");
+  opt.rebuild_growth = 1;  // rebuilt tables without room to grow: rebuilt more often
+  build_incrementally(opt, 10, 8, "incremental build, rebuild_growth 1");
+  opt.rebuild_growth = 0.5;
+  EXPECT_THROW(wg::gpu::Graph(4, opt), wg::InvalidArgument);
 }
 
 // Rebuilds that do not fit the arena are held back (the deferred arcs wait), the arena grows and
