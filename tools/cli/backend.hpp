@@ -34,6 +34,9 @@ class GraphBackend {
   virtual EdgeList export_edges() = 0;
   virtual std::uint64_t num_vertices() const = 0;
   virtual std::uint64_t num_edges() const = 0;
+  /// Seconds the backend took to start when it was made (the gpu backend: the CUDA context,
+  /// about 0.1 s), which no build or batch time includes.
+  virtual double startup_seconds() const { return 0; }
 };
 
 /// Factories of the adapters. backend_cpu.cpp / backend_gpu.cu are compiled only when their

@@ -29,7 +29,18 @@ double seconds_since(Clock::time_point t0) {
 
 class GpuBackend final : public GraphBackend {
  public:
+  // The CUDA context is made here, so that the first build's time is the build's (on the H100,
+  // luxembourg_osm's build and count took 0.14 s with the context, 0.13 ms without).
+  GpuBackend() {
+    const auto t0 = Clock::now();
+    if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess)
+      throw Error(std::string("backend 'gpu': the CUDA device did not start: ") +
+                  cudaGetErrorString(e));
+    startup_ = seconds_since(t0);
+  }
+
   std::string name() const override { return "gpu"; }
+  double startup_seconds() const override { return startup_; }
 
   BatchOutcome build(const EdgeList& edges) override {
     const auto t0 = Clock::now();
@@ -81,6 +92,7 @@ class GpuBackend final : public GraphBackend {
   }
   std::unique_ptr<gpu::Graph> graph_;
   std::unique_ptr<Counter> counter_;
+  double startup_ = 0;
 };
 
 }  // namespace

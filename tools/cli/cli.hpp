@@ -150,6 +150,9 @@ void write_per_vertex(const std::string& path, const InputGraph& g, const Values
 void print_row(const std::string& key, const std::string& value);
 /// "12.34 ms"
 std::string format_ms(double seconds);
+/// The "backend" row: its name, and the time it took to start when it took any ("gpu (device
+/// started in 98.1 ms)"), which no build or batch time includes.
+std::string backend_row(const std::string& name, double startup_seconds);
 
 /// Prints a JSON document on stdout (indent 2, trailing newline).
 void print_json(const nlohmann::json& doc);

@@ -298,6 +298,11 @@ std::string format_ms(double seconds) {
   return fmt::format("{:.2f} ms", 1e3 * seconds);
 }
 
+std::string backend_row(const std::string& name, double startup_seconds) {
+  if (startup_seconds <= 0) return name;
+  return fmt::format("{} (device started in {})", name, format_ms(startup_seconds));
+}
+
 void print_json(const nlohmann::json& doc) {
   std::cout << doc.dump(2) << '\n' << std::flush;
 }

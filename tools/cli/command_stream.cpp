@@ -241,7 +241,9 @@ int run_stream(int argc, const char* const* argv) {
   const bool verified_ok = verification && verification->problems.empty();
 
   if (json_out) {
-    json j{{"command", "stream"}, {"backend", backend->name()}};
+    json j{{"command", "stream"},
+           {"backend", backend->name()},
+           {"backend_startup_seconds", backend->startup_seconds()}};
     if (input) {
       j["input"] = {{"file", input->path},
                     {"format", format_name(input->read.format)},
@@ -312,7 +314,7 @@ int run_stream(int argc, const char* const* argv) {
                                      input->read.edges.size(), format_ms(input->read_seconds)));
     }
     if (!generated) print_row(updates ? "updates" : "temporal", stream_source);
-    print_row("backend", backend->name());
+    print_row("backend", backend_row(backend->name(), backend->startup_seconds()));
     print_row("initial", fmt::format("{} edges, {} triangles (built in {})", initial.edges_changed,
                                      initial.triangles, format_ms(initial.seconds)));
     print_row("batches",

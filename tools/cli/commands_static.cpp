@@ -142,6 +142,7 @@ int run_tc(int argc, const char* const* argv) {
   if (r->count("json")) {
     print_json({{"command", "tc"},
                 {"backend", backend->name()},
+                {"backend_startup_seconds", backend->startup_seconds()},
                 {"input", input_json(g)},
                 {"vertices", backend->num_vertices()},
                 {"edges", backend->num_edges()},
@@ -152,7 +153,7 @@ int run_tc(int argc, const char* const* argv) {
   print_row("triangles", std::to_string(built.triangles));
   print_row("vertices", std::to_string(backend->num_vertices()));
   print_row("edges", std::to_string(backend->num_edges()) + " (undirected, simple)");
-  print_row("backend", backend->name());
+  print_row("backend", backend_row(backend->name(), backend->startup_seconds()));
   print_row("time", fmt::format("read {}, build + count {}", format_ms(g.read_seconds),
                                 format_ms(built.seconds)));
   return kExitOk;
