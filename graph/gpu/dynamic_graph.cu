@@ -1224,8 +1224,8 @@ struct RebuildPlan {
     return {new_buckets + o.new_buckets, old_buckets + o.old_buckets, keys + o.keys};
   }
 };
-/// The table is rebuilt when its keys would pass `limit` per bucket (Impl::rebuild_limit()), with
-/// a bucket per `fill` keys (Impl::rebuilt_fill(): fewer than limit / 2, so never the same size).
+/// The table is rebuilt when its keys would pass `limit` per bucket (resize_keys_per_bucket()),
+/// with a bucket per `fill` keys (rebuilt_keys_per_bucket(): at most limit / 2, so it grows).
 __device__ __forceinline__ RebuildPlan plan_rebuild(vertex_t x, const std::uint32_t* incoming,
                                                     const std::uint32_t* degrees,
                                                     const VertexEntry* vertices, double limit,
