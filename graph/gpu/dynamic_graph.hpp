@@ -167,7 +167,7 @@ class DynamicGraph {
   /// grow the vertex range to batch.num_vertices or the largest id + 1 (new ids live) when it is
   /// larger; the ids and weights are checked on the device after the copy, and a batch with a
   /// weight outside uint32 is refused (InvalidArgument naming its first such entry) before any
-  /// of it is applied.
+  /// of it is applied (of a batch split into chunks, the chunks before that entry's stay applied).
   UpdateResult insert_edges(const EdgeList& batch);
   UpdateResult insert_edges(DeviceEdges batch);
   UpdateResult erase_edges(const EdgeList& batch);
