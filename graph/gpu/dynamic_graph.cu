@@ -2257,7 +2257,8 @@ struct DynamicGraph<Adj>::Impl {
           "retry passes %d | listed %llu, rebuild (%.3f ms, %d again) | slab failures %llu "
           "(grow %.3f ms, %u super "
           "blocks) | %.3f ms\n",
-          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, tile,
+          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size,
+          tile == 1 ? 32 : items, tile,
           mode == BatchDedup::table ? "table"
           : filtered                ? "filtered"
                                     : "sorted",
