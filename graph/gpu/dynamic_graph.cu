@@ -22,6 +22,7 @@
 #include <warpgraph/containers/slab_hash/slab_set_tile.cuh>
 #include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
+#include <warpgraph/graph/gpu/detail/table_sizing.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 
@@ -106,9 +107,8 @@ __global__ void buckets_kernel(unsigned long long* degree_in_buckets_out, std::u
                                double load_factor, unsigned slab_capacity) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const double d = static_cast<double>(degree_in_buckets_out[i]);
-    const double b = std::ceil(d / (load_factor * slab_capacity));
-    degree_in_buckets_out[i] = b < 1 ? 1ull : static_cast<unsigned long long>(b);
+    degree_in_buckets_out[i] = detail::buckets_for(static_cast<double>(degree_in_buckets_out[i]),
+                                                   load_factor * slab_capacity);
   }
 }
 
@@ -124,6 +124,7 @@ __global__ void size_small_tables_kernel(VertexEntry* entries, std::uint32_t* de
   for (std::uint64_t w = tid; w < slabs * (sizeof(slab::Slab) / sizeof(uint4)); w += stride)
     words[w] = make_uint4(~0u, ~0u, ~0u, ~0u);
   for (std::uint64_t i = tid; i < n; i += stride) {
+    // detail::buckets_for, to 32 bits.
     const double b = std::ceil(static_cast<double>(degree[i]) / per_bucket);
     const std::uint32_t nb = b < 1 ? 1u : static_cast<std::uint32_t>(b);
     VertexEntry e;
@@ -2550,12 +2551,11 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   if (small) {
     // Two memsets and two kernels, no scan and no wait: the raw arc counts go into the degrees
     // (size_small_tables_kernel zeroes them), and the pool takes an upper bound of the bucket
-    // count. A vertex of d arcs takes max(1, ceil(d / c)) buckets, fewer than 2 d / c when
-    // d > c: n + 2 arcs / c in all (arcs < 2^20: 100K buckets spare for a set, 200K for a map).
+    // count (detail/table_sizing.hpp; arcs < 2^20: at most 100K buckets spare for a set, 200K
+    // for a map).
     const double c = im.opt.load_factor * Adj::slab_capacity;
-    const double arcs = static_cast<double>(first.size) * (im.opt.directed ? 1 : 2);
     const std::uint64_t spare =
-        static_cast<std::uint64_t>(std::ceil(2 * arcs / c * (1 + 1e-9))) + 1;
+        detail::small_build_spare_buckets(first.size * (im.opt.directed ? 1 : 2), c);
     WG_CUDA_TRY(cudaMemsetAsync(im.degrees.data(), 0, n * sizeof(std::uint32_t), im.stream));
     WG_CUDA_TRY(cudaMemsetAsync(im.counters.data(), 0, sizeof(Counters), im.stream));
     if (first.size)
