@@ -124,9 +124,7 @@ __global__ void size_small_tables_kernel(VertexEntry* entries, std::uint32_t* de
   for (std::uint64_t w = tid; w < slabs * (sizeof(slab::Slab) / sizeof(uint4)); w += stride)
     words[w] = make_uint4(~0u, ~0u, ~0u, ~0u);
   for (std::uint64_t i = tid; i < n; i += stride) {
-    // detail::buckets_for, to 32 bits.
-    const double b = std::ceil(static_cast<double>(degree[i]) / per_bucket);
-    const std::uint32_t nb = b < 1 ? 1u : static_cast<std::uint32_t>(b);
+    const auto nb = detail::buckets_for<std::uint32_t>(static_cast<double>(degree[i]), per_bucket);
     VertexEntry e;
     e.buckets =
         nb == 1 ? pool + i : pool + n + atomicAdd(used, static_cast<unsigned long long>(nb));
@@ -1996,12 +1994,7 @@ struct DynamicGraph<Adj>::Impl {
     return c;
   }
 
-  /// Entries per warp for the 8-lane-task kernels (WG_GRAPH_TILE=8).
-  /// A warp issues the loads of all its entries at once and then works through them, so more
-  /// entries per warp hide more latency; only batches too small to fill the GPU with 32 per warp
-  /// use 8 (measured on the H100, 8-lane set tasks, uniform and R-MAT batches 2^16..2^22: 32 per
-  /// warp beat 8 by 1.3-1.5x from 2^17 up, 8 won at 2^16). WG_GRAPH_ITEMS_PER_WARP=8|32
-  /// overrides. One-thread tasks always deal 32 (one per lane).
+  /// The GPU's resident threads (multiprocessors x threads per multiprocessor).
   static std::uint64_t resident_threads() {
     static const std::uint64_t t = [] {
       int dev = 0, sms = 0, threads = 0;
@@ -2026,7 +2019,14 @@ struct DynamicGraph<Adj>::Impl {
   /// striding_grid for work whose size only the device knows: the whole cap.
   static unsigned full_striding_grid() { return grid_for(2 * resident_threads()); }
 
+  /// Entries per warp for the 8-lane-task kernels (WG_GRAPH_TILE=8).
+  /// A warp issues the loads of all its entries at once and then works through them, so more
+  /// entries per warp hide more latency; only batches too small to fill the GPU with 32 per warp
+  /// use 8 (measured on the H100, 8-lane set tasks, uniform and R-MAT batches 2^16..2^22: 32 per
+  /// warp beat 8 by 1.3-1.5x from 2^17 up, 8 won at 2^16). WG_GRAPH_ITEMS_PER_WARP=8|32
+  /// overrides. One-thread tasks always deal 32 (one per lane).
   int items_per_warp(std::uint64_t n) const {
+    if (tile_lanes() == 1) return 32;
     static const int forced = [] {
       const char* e = std::getenv("WG_GRAPH_ITEMS_PER_WARP");
       return e ? std::atoi(e) : 0;
@@ -2258,8 +2258,7 @@ struct DynamicGraph<Adj>::Impl {
           "retry passes %d | listed %llu, rebuild (%.3f ms, %d again) | slab failures %llu "
           "(grow %.3f ms, %u super "
           "blocks) | %.3f ms\n",
-          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size,
-          tile == 1 ? 32 : items, tile,
+          kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, tile,
           mode == BatchDedup::table ? "table"
           : filtered                ? "filtered"
                                     : "sorted",

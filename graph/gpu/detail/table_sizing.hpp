@@ -15,10 +15,11 @@
 namespace wg::gpu::detail {
 
 /// Buckets of a table sized for d keys at `per_bucket` keys per bucket (load_factor x slab
-/// capacity): max(1, ceil(d / per_bucket)), in double.
-WG_TABLE_SIZING_HD inline std::uint64_t buckets_for(double d, double per_bucket) {
+/// capacity): max(1, ceil(d / per_bucket)), in double, as a Count.
+template <class Count = std::uint64_t>
+WG_TABLE_SIZING_HD inline Count buckets_for(double d, double per_bucket) {
   const double b = std::ceil(d / per_bucket);
-  return b < 1 ? 1u : static_cast<std::uint64_t>(b);
+  return b < 1 ? Count{1} : static_cast<Count>(b);
 }
 
 /// Buckets a small build's pool needs after its first n (size_small_tables_kernel: a table of
