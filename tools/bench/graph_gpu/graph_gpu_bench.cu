@@ -568,7 +568,7 @@ int main(int argc, char** argv) {
       std::printf("%-8s %14s %14s %10s\n", "batch", "harmonic", "arithmetic", "paper");
       for (int lg = 20; lg <= 22; ++lg) {
         const double a = skewed[lg - 20], b = even[lg - 20];
-        const double harmonic = 2 / (1 / a + 1 / b), arithmetic = (a + b) / 2;
+        const double harmonic = wg::bench::harmonic_mean({a, b}), arithmetic = (a + b) / 2;
         std::printf("2^%-6d %14.1f %14.1f %10.1f  (x%.1f)\n", lg, harmonic, arithmetic,
                     kT56Incremental[lg - 20], harmonic / kT56Incremental[lg - 20]);
         record({{"bench", "graph_gpu_incremental_build"},
