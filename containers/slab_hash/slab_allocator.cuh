@@ -18,6 +18,10 @@
 // calls fail at once until clear_exhausted(). Never a hang.
 // The slab it returns is filled with the empty pattern (all ones) by the warp.
 //
+// A tile of T <= 8 lanes can try_allocate() instead: one thread claims a bit of a hashed bitmap
+// word (a few words, then it gives up and the caller takes the warp path above), so a one-thread
+// task that finds its chain full appends a slab without stopping its warp.
+//
 // Growth: SlabAllocator::grow() adds super blocks between kernels (up to max_super_blocks);
 // refs taken before a grow() see only the old super blocks (take ref() again after growing).
 // Deallocation: one thread clears the slab's bit (atomicAnd, release). Freeing a slab that a
@@ -60,6 +64,14 @@ class SlabAllocatorRef {
   /// (clear_exhausted(), normally after grow()): exhaustion costs O(1) per request, not a scan
   /// of every block, and a slab freed concurrently meanwhile is found after the clear.
   __device__ std::uint32_t allocate(const warp_tile& tile) const;
+  /// Tile-cooperative (T <= 8 lanes; lane 0 claims, every lane gets the handle): claims a free
+  /// bit of one of a few hashed bitmap words, or returns kNullSlab when those words were full or
+  /// the allocator is exhausted (the caller falls back to allocate(), which visits every block
+  /// and sets the flag). One bitmap read and one atomicOr when the pool has room, without the
+  /// other lanes of the warp. The slab is NOT filled: the caller writes all of it (see
+  /// fill_slab) before it publishes the handle.
+  template <class Tile>
+  __device__ std::uint32_t try_allocate(const Tile& tile) const;
   /// Frees one slab (called by ONE thread). No-op for kNullSlab.
   __device__ void deallocate(std::uint32_t slab) const;
   /// Address of a slab handed out by allocate().

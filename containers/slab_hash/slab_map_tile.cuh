@@ -6,7 +6,8 @@
 //
 // Same semantics as MapTableRef::insert_or_assign_exclusive / erase (slab_table_ref.cuh): the
 // caller owns the key for the phase; other keys of the table may change concurrently. A pair is
-// read and written as one 64-bit word. A chain that needs a new slab is left to the 32-lane
+// read and written as one 64-bit word. A chain that needs a new slab gets one holding the pair
+// (SlabAllocatorRef::try_allocate), or, when that finds none, is left to the 32-lane
 // insert_or_assign_exclusive (the result says so). The chain walks: detail/tiled_chain.cuh.
 #include <cstdint>
 

@@ -8,8 +8,9 @@
 //
 // Same semantics as SetTableRef::insert_exclusive / erase (slab_table_ref.cuh): the caller owns
 // the key for the phase (no concurrent operation on the same key); other keys of the same table
-// may be inserted or erased concurrently. A chain that needs a new slab is left to the 32-lane
-// insert_exclusive (allocation is warp-cooperative): the result says so.
+// may be inserted or erased concurrently. A chain that needs a new slab gets one holding the key
+// from SlabAllocatorRef::try_allocate; only when that finds none is the insert left to the
+// 32-lane insert_exclusive (whose allocation visits every block): the result says so.
 //
 //   auto t4 = cooperative_groups::tiled_partition<4>(warp);
 //   switch (wg::slab::set_insert_exclusive_tiled(table, t4, key)) { ... }

@@ -158,7 +158,8 @@ __device__ __forceinline__ slab::InsertOutcome table_insert(const warp_tile& til
 
 /// Exclusive insert of one arc (the caller owns the key) with a tile of T <= 8 lanes:
 /// slab::tiled_inserted (state bits 1 | 2), tiled_present (bit 1; a map assigned the value) or
-/// tiled_needs_warp (the chain needs a new slab: the 32-lane insert allocates).
+/// tiled_needs_warp (the chain needs a new slab and the tile got none: the 32-lane insert
+/// allocates).
 template <class Ref, class Tile>
 __device__ __forceinline__ int insert_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
                                                 std::uint32_t key, std::uint32_t value) {
@@ -227,7 +228,7 @@ __device__ __forceinline__ std::uint32_t insert_edge_arcs_tiled(std::uint32_t st
 // ---- prepared batches (unique canonical edges in key order) ----------------------------------
 // Every arc of a prepared batch is its edge's only one, so a thread inserts or erases it alone
 // (one-thread exclusive operations, a batch's chain walks all in flight at once); only an
-// insert whose chain needs a new slab goes to the 32-lane insert, which allocates.
+// insert whose chain needs a new slab that the thread could not get goes to the 32-lane insert.
 
 // state bits per prepared edge: 1 forward arc done, 2 forward arc was new, 4 reverse arc done,
 // 8 reverse arc was new. Re-launched after the allocator grows, for the arcs not done.
@@ -758,7 +759,7 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
     unsigned warp_arcs = owner ? 3u : 0u;  // arcs (1 forward, 2 reverse) for the 32-lane loop
     if constexpr (kTile < 32) {
       // 32 / kTile tasks at a time per warp, one per kTile-lane tile; an arc whose chain needs a
-      // new slab (allocation is warp-cooperative) is left to the 32-lane loop below.
+      // new slab that the tile could not get (try_allocate) is left to the 32-lane loop below.
       const auto tt = partition_warp<kTile>(tile);
       warp_arcs = 0;
       for (unsigned q = tt.ballot(owner); q; q &= q - 1) {

@@ -67,6 +67,44 @@ __device__ inline std::uint32_t SlabAllocatorRef::allocate(const warp_tile& tile
   return kNullSlab;
 }
 
+template <class Tile>
+__device__ inline std::uint32_t SlabAllocatorRef::try_allocate(const Tile& tile) const {
+  std::uint32_t handle = kNullSlab;
+  const std::uint32_t num_blocks = num_super_blocks_ << (log2_sb_ - kLog2SlabsPerMemoryBlock);
+  if (tile.thread_rank() == 0 && num_blocks != 0) {
+    // Issued together with the first bitmap read: an exhausted pool costs no extra round trip.
+    const std::uint32_t status = detail::load_relaxed(status_);
+    const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
+    std::uint32_t salt =
+        detail::mix32(thread * 0x9E3779B9u + static_cast<std::uint32_t>(clock64()));
+    // Few probes: a pool whose hashed words are full this often is nearly exhausted, and the
+    // warp path then scans it in order.
+    constexpr int kProbes = 4;
+    for (int probe = 0; probe < kProbes && !(status & kAllocatorExhaustedBit); ++probe) {
+      const std::uint32_t block = detail::fast_range(salt, num_blocks);
+      const std::uint32_t lane = salt & 31, bit_rot = (salt >> 5) & 31;
+      std::uint32_t* word_ptr = bitmap_of_block(block) + lane;
+      std::uint32_t word = detail::load_relaxed(word_ptr);
+      while (word != 0xFFFFFFFFu) {
+        const unsigned free_bits = ~word;
+        const unsigned rb = __funnelshift_r(free_bits, free_bits, bit_rot);
+        const unsigned bit = (static_cast<unsigned>(__ffs(rb)) - 1 + bit_rot) & 31;
+        const unsigned old = atomicOr(word_ptr, 1u << bit);
+        if (!(old & (1u << bit))) {
+          handle = (block << kLog2SlabsPerMemoryBlock) | (lane << 5) | bit;
+          break;
+        }
+        word = old | (1u << bit);
+      }
+      if (handle != kNullSlab) break;
+      salt = detail::mix32(salt + 0x9E3779B9u);
+    }
+    // Acquire: the previous owner's writes happened before its deallocate (release).
+    if (handle != kNullSlab) detail::fence_acquire();
+  }
+  return tile.shfl(handle, 0);
+}
+
 __device__ inline void SlabAllocatorRef::deallocate(std::uint32_t slab) const {
   if (slab == kNullSlab) return;
   const std::uint32_t block = slab >> kLog2SlabsPerMemoryBlock;

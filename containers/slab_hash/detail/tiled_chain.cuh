@@ -18,8 +18,8 @@
 namespace wg::slab {
 
 /// What a tiled insert did: tiled_inserted, tiled_present (a map assigned the value), or
-/// tiled_needs_warp (the chain is full, or the key is reserved: call the 32-lane
-/// insert_exclusive / insert_or_assign_exclusive, which appends a slab).
+/// tiled_needs_warp (the chain is full and the tile's try_allocate found no slab, or the key is
+/// reserved: call the 32-lane insert_exclusive / insert_or_assign_exclusive).
 enum TiledInsertOutcome : int { tiled_needs_warp = -1, tiled_present = 1, tiled_inserted = 3 };
 
 namespace detail {
@@ -182,9 +182,30 @@ struct MapSlots {
   }
 };
 
+/// Writes a whole slab that holds `first` in slot 0 and nothing else (every other word, the next
+/// handle included, the empty pattern), each lane of the tile its 128 / T bytes; the tile is
+/// synchronised after, so lane 0 may publish it.
+template <class Word, class Tile>
+__device__ __forceinline__ void write_slab_holding(const Tile& tile, Slab* s, Word first) {
+  constexpr unsigned kWordsPerLane = kSlabWords / Tile::num_threads();
+  const unsigned rank = tile.thread_rank();
+  uint4* const to = reinterpret_cast<uint4*>(s->words + rank * kWordsPerLane);
+#pragma unroll
+  for (unsigned j = 0; j < kWordsPerLane / 4; ++j) {
+    uint4 q = make_uint4(kEmptyKey, kEmptyKey, kEmptyKey, kEmptyKey);
+    if (rank == 0 && j == 0) {
+      q.x = static_cast<std::uint32_t>(first);
+      if constexpr (sizeof(Word) == 8) q.y = static_cast<std::uint32_t>(first >> 32);
+    }
+    to[j] = q;
+  }
+  tile.sync();
+}
+
 /// Exclusive insert (set) / insert_or_assign (map) of `key` as the word `desired`: takes a
-/// tombstone of the chain, else a free slot of its last slab; reports tiled_needs_warp when the
-/// chain is full.
+/// tombstone of the chain, else a free slot of its last slab, else appends a slab holding it
+/// (try_allocate); reports tiled_needs_warp when no slab could be had that way (the 32-lane
+/// insert then allocates, or reports the pool exhausted) or the key is reserved.
 template <class Slots, class Tile, class Table>
 __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, std::uint32_t key,
                                              typename Slots::Word desired) {
@@ -218,7 +239,25 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
       hole_word = Slots::tombstone(v, tile, i);
     }
     if (v.empties || v.next == kNullSlab) {  // end of the chain: the key is absent
-      if (!hole && !v.empties) return tiled_needs_warp;
+      if (!hole && !v.empties) {
+        // The chain is full: append a slab that already holds the key. One lane claims it, the
+        // tile writes it whole, and a release CAS links it, so the warp's other tasks go on
+        // (only when try_allocate finds nothing does the 32-lane insert take over).
+        const std::uint32_t fresh = t.allocator().try_allocate(tile);
+        if (fresh == kNullSlab) return tiled_needs_warp;
+        write_slab_holding<Word>(tile, t.allocator().pointer(fresh), desired);
+        std::uint32_t prev = 0;
+        if (tile.thread_rank() == 0) prev = cas_release(s->words + kNextWord, kNullSlab, fresh);
+        prev = tile.shfl(prev, 0);
+        if (prev == kNullSlab) return tiled_inserted;
+        // Another key's slab was linked first: ours was never seen, so it is freed, and the
+        // walk goes on into theirs.
+        if (tile.thread_rank() == 0) t.allocator().deallocate(fresh);
+        fence_acquire();
+        tile.sync();
+        s = t.allocator().pointer(prev);
+        continue;
+      }
       const Word expected = hole ? hole_word : Slots::kEmpty;
       Word* slot = hole ? hole : Slots::slot(s, pick_slot(v.empties, spread));
       Word old = 0;

@@ -334,12 +334,30 @@ TEST(SlabHashConcurrent, HotKeysStress) {
   EXPECT_EQ(map.count(stream), map_model.size());
 }
 
+// ---- allocator helpers: frees and warp allocations for the tests below --------------------------
+__global__ void free_all_kernel(SlabAllocatorRef alloc, const u32* handles, std::uint64_t n) {
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n) alloc.deallocate(handles[i]);
+}
+
+/// One warp takes up to n slabs with allocate().
+__global__ void allocate_n_kernel(SlabAllocatorRef alloc, u32 n, u32* out,
+                                  unsigned long long* count) {
+  const wg::warp_tile tile = wg::this_warp();
+  for (u32 r = 0; r < n; ++r) {
+    const u32 h = alloc.allocate(tile);
+    if (h == kNullSlab) return;
+    if (tile.thread_rank() == 0) out[atomicAdd(count, 1ull)] = h;
+  }
+}
+
 // ---- exclusive operations with tiles of 1, 2, 4, 8 lanes ---------------------------------------
 
 /// One op per thread, keys distinct within a launch (the exclusive contract); each kTile-lane tile
-/// runs its lanes' ops with the tiled operations of the set or map, and an insert whose chain is
-/// full goes to the 32-lane exclusive insert (which appends a slab). result[i]: insert ->
-/// InsertOutcome, erase -> erased. *to_warp counts the inserts handed to the warp.
+/// runs its lanes' ops with the tiled operations of the set or map, which append a slab to a full
+/// chain themselves, and an insert that got no slab that way goes to the 32-lane exclusive insert.
+/// result[i]: insert -> InsertOutcome, erase -> erased. *to_warp counts the inserts handed to the
+/// warp.
 template <int kTile, class Table>
 __global__ void exclusive_tiled_kernel(Table table, const Op* ops, std::uint64_t n, u32* result,
                                        unsigned long long* to_warp) {
@@ -428,8 +446,8 @@ INSTANTIATE_TEST_SUITE_P(TileLanes, SlabExclusiveTiled,
 
 // Rounds of inserts and erases of distinct keys into few buckets (chains of several slabs, full
 // of tombstones that later inserts take again): every result, and the keys and values after
-// every round (a map insert of a present key assigns its value), equal a std::map model; some
-// inserts find their chain full and are finished by the warp.
+// every round (a map insert of a present key assigns its value), equal a std::map model; the
+// chains grow by the tiles' own appends (concurrent ones race to link theirs).
 template <class Container>
 void exclusive_tiled_rounds(int lanes) {
   using Ref = decltype(std::declval<Container&>().ref());
@@ -474,9 +492,79 @@ void exclusive_tiled_rounds(int lanes) {
       }
     }
     ASSERT_EQ(contents(table, stream), model) << "round " << round;
+    if (round == 0)
+      EXPECT_GE(table.overflow_slabs(stream), std::uint64_t{cfg.num_buckets})
+          << "the chains did not grow: the tiles' appends went untested";
   }
-  EXPECT_GT(to_warp.to_host(stream)[0], 0ull)
-      << "no chain ever filled: the warp path went untested";
+}
+
+// A pool with free slabs in one bitmap word only (of 32): a tile's hashed probes mostly miss it,
+// so most appends fall back to the 32-lane insert, which scans the block and finds it. Every
+// insert is then done, or, once the pool is spent (racing appends hold slabs they give back),
+// reported out of slabs with nothing changed: the contents equal the model of the inserts done.
+template <class Container>
+void tiled_append_falls_back(int lanes) {
+  using Ref = decltype(std::declval<Container&>().ref());
+  constexpr bool kMap = std::is_same_v<Ref, MapTableRef>;
+  wg::CudaStream stream;
+  SlabTableConfig cfg;
+  cfg.num_buckets = 4;
+  cfg.allocator = SlabAllocatorConfig{1024, 1, 1};
+  cfg.grow_on_exhaustion = false;
+  Container table(cfg, stream);
+  // Take every slab (the warp path), then give back the 32 of bitmap word 0.
+  wg::DeviceBuffer<u32> taken(1024, stream);
+  wg::DeviceBuffer<unsigned long long> n_taken(1, stream);
+  n_taken.fill_bytes(0, stream);
+  allocate_n_kernel<<<1, 32, 0, stream>>>(table.allocator().ref(), 1024, taken.data(),
+                                          n_taken.data());
+  WG_CUDA_CHECK_LAST();
+  ASSERT_EQ(n_taken.to_host(stream)[0], 1024ull);
+  std::vector<u32> word0(32);
+  for (u32 i = 0; i < 32; ++i) word0[i] = i;
+  auto d_word0 = wg::DeviceBuffer<u32>::from_host(word0, stream);
+  free_all_kernel<<<1, 32, 0, stream>>>(table.allocator().ref(), d_word0.data(), 32);
+  WG_CUDA_CHECK_LAST();
+  table.allocator().clear_exhausted(stream);
+  ASSERT_EQ(table.allocator().slabs_in_use(stream), 1024u - 32u);
+  // About 5 slabs per chain: 20 of the 32.
+  const u32 per_slab = kMap ? kMapPairsPerSlab : kSetKeysPerSlab;
+  std::vector<Op> ops(cfg.num_buckets * per_slab * 5);
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    ops[i] = Op{kOpInsert, static_cast<u32>(11 * i + 5), static_cast<u32>(i)};
+  auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
+  wg::DeviceBuffer<u32> result(ops.size(), stream);
+  wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
+  to_warp.fill_bytes(0, stream);
+  with_tile_lanes(lanes, [&](auto tile) {
+    exclusive_tiled_kernel<decltype(tile)::value>
+        <<<static_cast<unsigned>((ops.size() + 255) / 256), 256, 0, stream>>>(
+            table.ref(), d_ops.data(), ops.size(), result.data(), to_warp.data());
+  });
+  WG_CUDA_CHECK_LAST();
+  const std::vector<u32> r = result.to_host(stream);
+  std::map<u32, u32> model;
+  std::uint64_t done = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    ASSERT_TRUE(r[i] == u32(InsertOutcome::inserted) || r[i] == u32(InsertOutcome::out_of_slabs))
+        << "insert " << i << ": outcome " << r[i];
+    if (r[i] == u32(InsertOutcome::inserted)) {
+      model[ops[i].key] = kMap ? ops[i].value : 0u;
+      ++done;
+    }
+  }
+  EXPECT_EQ(contents(table, stream), model);
+  EXPECT_GE(done, std::uint64_t{cfg.num_buckets} * per_slab * 2) << "too few appends succeeded";
+  EXPECT_GT(to_warp.to_host(stream)[0], 0ull) << "no tile fell back to the warp";
+  EXPECT_LE(table.allocator().slabs_in_use(stream), 1024u);
+}
+
+TEST_P(SlabExclusiveTiled, FullPoolFallsBackToTheWarp) {
+  const auto [lanes, is_map] = GetParam();
+  if (is_map)
+    tiled_append_falls_back<SlabMap>(lanes);
+  else
+    tiled_append_falls_back<SlabSet>(lanes);
 }
 
 TEST_P(SlabExclusiveTiled, MatchesModelAndReusesTombstones) {
@@ -626,9 +714,54 @@ __global__ void allocate_all_kernel(SlabAllocatorRef alloc, u32 per_warp, u32* o
     if (tile.thread_rank() == 0) out[atomicAdd(n, 1ull)] = h;
   }
 }
-__global__ void free_all_kernel(SlabAllocatorRef alloc, const u32* handles, std::uint64_t n) {
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) alloc.deallocate(handles[i]);
+/// Every thread try_allocate()s (one-thread tiles) up to per_thread slabs.
+__global__ void try_allocate_kernel(SlabAllocatorRef alloc, u32 per_thread, u32* out,
+                                    unsigned long long* n) {
+  for (u32 r = 0; r < per_thread; ++r) {
+    const u32 h = alloc.try_allocate(wg::thread_tile{});
+    if (h == kNullSlab) return;
+    alloc.pointer(h)->words[0] = 0;
+    out[atomicAdd(n, 1ull)] = h;
+  }
+}
+
+// try_allocate hands out distinct slabs of the pool, gives up (never hangs, never sets the
+// exhausted flag) when its probes find full words, and fails at once while the flag is set.
+TEST(SlabAllocator, TryAllocateClaimsDistinctSlabsAndGivesUp) {
+  wg::CudaStream stream;
+  SlabAllocator alloc(SlabAllocatorConfig{1024, 2, 2}, stream, "tiny");
+  wg::DeviceBuffer<u32> out(1u << 16, stream);
+  wg::DeviceBuffer<unsigned long long> n(1, stream);
+  n.fill_bytes(0, stream);
+  try_allocate_kernel<<<64, 256, 0, stream>>>(alloc.ref(), 4, out.data(), n.data());
+  WG_CUDA_CHECK_LAST();
+  const std::uint64_t got = n.to_host(stream)[0];
+  EXPECT_LE(got, alloc.capacity_slabs());
+  EXPECT_GE(got, alloc.capacity_slabs() / 2) << "the probes gave up on a pool with room";
+  EXPECT_EQ(alloc.slabs_in_use(stream), got);
+  EXPECT_FALSE(alloc.exhausted(stream));
+  std::vector<u32> h = out.to_host(stream, got);
+  std::sort(h.begin(), h.end());
+  EXPECT_EQ(std::adjacent_find(h.begin(), h.end()), h.end()) << "a slab was handed out twice";
+  EXPECT_LT(h.back(), alloc.capacity_slabs());
+  free_all_kernel<<<static_cast<unsigned>((got + 255) / 256), 256, 0, stream>>>(alloc.ref(),
+                                                                                out.data(), got);
+  WG_CUDA_CHECK_LAST();
+  EXPECT_EQ(alloc.slabs_in_use(stream), 0u);
+  // Exhaust it the warp way (sets the flag), give everything back: the flag still stops it.
+  n.fill_bytes(0, stream);
+  allocate_n_kernel<<<1, 32, 0, stream>>>(alloc.ref(), 4096, out.data(), n.data());
+  WG_CUDA_CHECK_LAST();
+  const std::uint64_t all = n.to_host(stream)[0];
+  EXPECT_EQ(all, alloc.capacity_slabs());
+  EXPECT_TRUE(alloc.exhausted(stream));
+  free_all_kernel<<<static_cast<unsigned>((all + 255) / 256), 256, 0, stream>>>(alloc.ref(),
+                                                                                out.data(), all);
+  WG_CUDA_CHECK_LAST();
+  n.fill_bytes(0, stream);
+  try_allocate_kernel<<<4, 256, 0, stream>>>(alloc.ref(), 1, out.data(), n.data());
+  WG_CUDA_CHECK_LAST();
+  EXPECT_EQ(n.to_host(stream)[0], 0ull) << "try_allocate claimed a slab while exhausted";
 }
 
 TEST(SlabAllocator, ExhaustionIsReportedAndGrowthWorks) {
