@@ -1365,7 +1365,11 @@ __device__ __forceinline__ VertexEntry rebuilt_entry(const slab::Slab* arena,
   return e;
 }
 
-// Inserts the listed keys into the new tables, all warps sharing the work.
+// Inserts the listed keys into the new tables, all warps sharing the work: one thread per key
+// (the new tables are private to the rebuild and each key is listed once, so the exclusive
+// one-thread insert applies; a lane whose chain needs a slab it could not get falls back to the
+// 32-lane insert). The 32-lane insert for every key made a warp walk its 32 keys one after
+// another: most of a small rebuild's time.
 template <class Adj>
 __global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* arena,
                                         const std::uint64_t* new_off, RebuildStatus* st,
@@ -1382,7 +1386,9 @@ __global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab
     const std::uint32_t item = active ? in_item[i] : 0;
     const std::uint32_t key = active ? in_key[i] : 0, value = active ? in_value[i] : 0;
     const VertexEntry e = active ? rebuilt_entry<Adj>(arena, st, new_off, item) : VertexEntry{};
-    for_each_active_lane(tile, active, [&](int src) {
+    const bool warp_insert =
+        active && insert_arc_tiled(thread_tile{}, g, e, key, value) == slab::tiled_needs_warp;
+    for_each_active_lane(tile, warp_insert, [&](int src) {
       const auto out = table_insert(tile, g.table_at(shfl_entry(tile, e, src)), tile.shfl(key, src),
                                     tile.shfl(value, src));
       if (out == slab::InsertOutcome::out_of_slabs) ++failed;
