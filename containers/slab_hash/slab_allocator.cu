@@ -1,4 +1,5 @@
 // Host side of SlabAllocator (device side: detail/slab_allocator_impl.cuh).
+#include <algorithm>
 #include <bit>
 #include <utility>
 #include <vector>
@@ -28,6 +29,20 @@ __global__ void count_bits_kernel(Slab* const* super_blocks, std::uint32_t num_s
   }
   local = __reduce_add_sync(0xFFFFFFFFu, static_cast<unsigned>(local));
   if ((threadIdx.x & 31) == 0 && local) atomicAdd(total, local);
+}
+
+// Every super block's bitmap zeroed (all slabs free) and the status word cleared.
+__global__ void reset_kernel(Slab* const* super_blocks, std::uint32_t num_super_blocks,
+                             std::uint32_t slabs_per_super_block, std::uint32_t* status) {
+  const std::uint32_t words_per_sb = slabs_per_super_block / 32;
+  const std::uint64_t n = std::uint64_t{num_super_blocks} * words_per_sb;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t sb = static_cast<std::uint32_t>(i / words_per_sb);
+    reinterpret_cast<std::uint32_t*>(super_blocks[sb] + slabs_per_super_block)[i % words_per_sb] =
+        0;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) *status = 0;
 }
 
 }  // namespace
@@ -141,9 +156,14 @@ void SlabAllocator::grow(std::uint32_t super_blocks, cudaStream_t stream) {
 }
 
 void SlabAllocator::reset(cudaStream_t stream) {
-  const std::uint32_t s = config_.slabs_per_super_block;
-  for (std::uint32_t i = 0; i < num_super_blocks_; ++i)
-    WG_CUDA_TRY(cudaMemsetAsync(reinterpret_cast<char*>(h_super_blocks_[i] + s), 0, s / 8, stream));
+  // One launch for every bitmap and the status (a memset per super block before: a bulk build
+  // of a small graph is a handful of launches, each of which counts).
+  const std::uint64_t words = std::uint64_t{num_super_blocks_} * config_.slabs_per_super_block / 32;
+  const unsigned grid =
+      static_cast<unsigned>(std::clamp<std::uint64_t>((words + 255) / 256, 1, 1024));
+  reset_kernel<<<grid, 256, 0, stream>>>(d_super_blocks_, num_super_blocks_,
+                                         config_.slabs_per_super_block, d_status_);
+  WG_CUDA_CHECK_LAST();
 }
 
 bool SlabAllocator::exhausted(cudaStream_t stream) const {

@@ -122,7 +122,8 @@ class SlabAllocator {
   /// allocation (a doubling from 256 super blocks is one cudaMalloc, not 256). Throws
   /// wg::CapacityError naming the allocator when max_super_blocks would be exceeded.
   void grow(std::uint32_t super_blocks, cudaStream_t stream);
-  /// Marks every slab free (whatever tables still point to them).
+  /// Marks every slab free (whatever tables still point to them) and clears the exhausted flag;
+  /// one kernel, stream-ordered.
   void reset(cudaStream_t stream);
 
   /// Whether an allocate() has failed since the last clear_exhausted() (synchronises `stream`).

@@ -34,8 +34,7 @@ void TableCore::reset(std::uint32_t num_buckets, cudaStream_t stream) {
   buckets_.resize_discard(num_buckets, stream);
   num_buckets_ = num_buckets;
   buckets_.fill_bytes(0xFF, stream);
-  allocator_.reset(stream);
-  allocator_.clear_exhausted(stream);
+  allocator_.reset(stream);  // and its exhausted flag
   counters_.fill_bytes(0, stream);
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
 }

@@ -92,8 +92,12 @@ __global__ void build_degree_kernel(const std::uint64_t* keys, std::uint64_t m, 
 
 // Arcs per vertex of a raw batch (self-loops and out-of-range entries skipped; duplicates
 // counted, so the tables are sized for at most the batch's arcs).
+/// degree[x] += the entry's arcs into x (self-loops and ids past n skipped); `zero`, if given,
+/// is set to 0 (a counter of the next kernel, which saves a memset).
 template <class Count>
-__global__ void raw_degree_kernel(DeviceEdges e, std::uint64_t n, bool both, Count* degree) {
+__global__ void raw_degree_kernel(DeviceEdges e, std::uint64_t n, bool both, Count* degree,
+                                  unsigned long long* zero = nullptr) {
+  if (zero && blockIdx.x == 0 && threadIdx.x == 0) *zero = 0;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < e.size;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const vertex_t u = e.src[i], v = e.dst[i];
@@ -114,10 +118,12 @@ __global__ void buckets_kernel(unsigned long long* degree_in_buckets_out, std::u
 
 /// Sizes each vertex's table for the d raw arcs counted in degree[i] (then zeroed), as
 /// buckets_kernel does, without a scan: one bucket is pool[i], several are a run taken from
-/// pool[n..] by a bump counter. The whole pool (`slabs`) is filled empty by the grid.
+/// pool[n..] by a bump counter (`used`, zero). The first `slabs` of the pool are filled empty by
+/// the grid, and ids 0..n-1 marked live.
 __global__ void size_small_tables_kernel(VertexEntry* entries, std::uint32_t* degree,
-                                         std::uint64_t n, slab::Slab* pool, std::uint64_t slabs,
-                                         double per_bucket, unsigned long long* used) {
+                                         std::uint8_t* live, std::uint64_t n, slab::Slab* pool,
+                                         std::uint64_t slabs, double per_bucket,
+                                         unsigned long long* used) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   const std::uint64_t tid = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   uint4* const words = reinterpret_cast<uint4*>(pool);
@@ -132,6 +138,7 @@ __global__ void size_small_tables_kernel(VertexEntry* entries, std::uint32_t* de
     e.reserved = 0;
     entries[i] = e;
     degree[i] = 0;
+    live[i] = 1;
   }
 }
 
@@ -1525,6 +1532,26 @@ struct DynamicGraph<Adj>::Impl {
     capacity = cap;
   }
 
+  /// The pool of a build's tables (the tables before it are dropped): the largest pool they
+  /// held when it has room for `slabs`, else a new one (a device allocation and a free less per
+  /// build of a graph of about the same size). Empty unless `fill` is false (its user fills it).
+  slab::Slab* build_pool(std::uint64_t slabs, bool fill) {
+    const auto largest =
+        std::max_element(pools.begin(), pools.end(),
+                         [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    if (largest == pools.end() || largest->size() < slabs) {
+      pools.clear();
+      pool_bytes = 0;
+      return new_pool(slabs, fill);
+    }
+    DeviceArray<slab::Slab> keep = std::move(*largest);
+    pools.clear();
+    pool_bytes = keep.size() * sizeof(slab::Slab);
+    if (fill) WG_CUDA_TRY(cudaMemsetAsync(keep.data(), 0xFF, slabs * sizeof(slab::Slab), stream));
+    pools.push_back(std::move(keep));
+    return pools.back().data();
+  }
+
   /// A new pool of base buckets, empty unless `fill` is false (its user fills it).
   slab::Slab* new_pool(std::uint64_t slabs, bool fill = true) {
     DeviceArray<slab::Slab> pool(slabs, stream, "graph base buckets");
@@ -2525,22 +2552,27 @@ template <class Adj>
 UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_vertices) {
   Impl& im = *impl_;
   typename Impl::PhaseTrace trace(im.stream, "build");
-  // Start over: drop every table, keep the allocator's memory.
-  im.pools.clear();
+  // Start over: drop every table, keep the allocator's memory. A large input frees the old
+  // tables' pools first (chunk_for looks at the free memory); a small build may take the largest
+  // of them again (build_pool).
+  if (edges.size >= Impl::kSmallBuildBelow) {
+    im.pools.clear();
+    im.pool_bytes = 0;
+  }
   im.arena = DeviceArray<slab::Slab>();
   im.arena_capacity = 0;
-  im.pool_bytes = 0;
-  im.alloc.reset(im.stream);
-  im.alloc.clear_exhausted(im.stream);
+  im.alloc.reset(im.stream);  // and its exhausted flag
   im.nv = 0;
   im.edges = 0;
   im.live_count = 0;
   im.free_head = im.free_tail = 0;
   im.reserve(std::max<std::uint64_t>(num_vertices, 1));
   const std::uint64_t n = num_vertices;
-  if (n == 0) return insert_edges(edges);  // every entry is invalid
-
-  WG_CUDA_TRY(cudaMemsetAsync(im.live.data(), 1, n, im.stream));
+  if (n == 0) {
+    im.pools.clear();
+    im.pool_bytes = 0;
+    return insert_edges(edges);  // every entry is invalid
+  }
   im.live_count = n;
   im.nv = n;
   // Large builds dedup first (to know the degrees), then size the buckets, then insert; small
@@ -2550,27 +2582,29 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   const bool sorted = first.size >= Impl::build_sort_from();
   // Small builds (by default all unsorted ones) do not wait for the tables' bucket count.
   const bool small = !sorted && first.size < Impl::kSmallBuildBelow;
+  // A small build's sizing kernel marks the ids live; the others need them before prepare().
+  if (!small) WG_CUDA_TRY(cudaMemsetAsync(im.live.data(), 1, n, im.stream));
   trace.mark("reset");
   PreparedBatch p;
   if (sorted) p = prepare(first);
   trace.mark("prepare");
   if (small) {
-    // Two memsets and two kernels, no scan and no wait: the raw arc counts go into the degrees
-    // (size_small_tables_kernel zeroes them), and the pool takes an upper bound of the bucket
-    // count (detail/table_sizing.hpp; arcs < 2^20: at most 100K buckets spare for a set, 200K
-    // for a map).
+    // A memset and two kernels, no scan and no wait: the raw arc counts go into the degrees
+    // (size_small_tables_kernel zeroes them and marks the ids live; raw_degree_kernel zeroes its
+    // bump counter), and the pool takes an upper bound of the bucket count
+    // (detail/table_sizing.hpp; arcs < 2^20: at most 100K buckets spare for a set, 200K for a
+    // map).
     const double c = im.opt.load_factor * Adj::slab_capacity;
     const std::uint64_t spare =
         detail::small_build_spare_buckets(first.size * (im.opt.directed ? 1 : 2), c);
+    unsigned long long* const used = &im.counters.data()->a;
     WG_CUDA_TRY(cudaMemsetAsync(im.degrees.data(), 0, n * sizeof(std::uint32_t), im.stream));
-    WG_CUDA_TRY(cudaMemsetAsync(im.counters.data(), 0, sizeof(Counters), im.stream));
-    if (first.size)
-      raw_degree_kernel<<<grid_for(first.size), kBlock, 0, im.stream>>>(first, n, !im.opt.directed,
-                                                                        im.degrees.data());
-    slab::Slab* pool = im.new_pool(n + spare, false);
+    raw_degree_kernel<<<grid_for(std::max<std::uint64_t>(first.size, 1)), kBlock, 0, im.stream>>>(
+        first, n, !im.opt.directed, im.degrees.data(), used);
+    slab::Slab* pool = im.build_pool(n + spare, false);
     const std::uint64_t fill_words = (n + spare) * (sizeof(slab::Slab) / sizeof(uint4));
     size_small_tables_kernel<<<im.striding_grid(std::max(n, fill_words)), kBlock, 0, im.stream>>>(
-        im.vertices.data(), im.degrees.data(), n, pool, n + spare, c, &im.counters.data()->a);
+        im.vertices.data(), im.degrees.data(), im.live.data(), n, pool, n + spare, c, used);
     WG_CUDA_CHECK_LAST();
   } else {
     DeviceArray<unsigned long long> buckets(n, im.stream, "bulk build degrees");
@@ -2591,7 +2625,7 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
     WG_CUDA_TRY(cudaMemcpyAsync(&total_buckets, offsets.data() + n, sizeof total_buckets,
                                 cudaMemcpyDeviceToHost, im.stream));
     WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
-    slab::Slab* pool = im.new_pool(total_buckets);
+    slab::Slab* pool = im.build_pool(total_buckets, true);
     init_entries_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
         im.vertices.data(), im.degrees.data(), 0, n, pool, offsets.data());
     WG_CUDA_CHECK_LAST();

@@ -358,6 +358,52 @@ TEST(GpuGraph, BulkBuildMatchesModel) {
   }
 }
 
+// Builds of different sizes into one graph object (a small build takes the previous tables'
+// largest pool again when it has room), with batches between them: after each build the graph
+// is exactly the new input (edges, degrees, weights), whatever the graph before it held.
+template <class Adj>
+void rebuilds_replace_the_graph(bool directed) {
+  constexpr bool kWeighted = Adj::weighted;
+  wg::gpu::GraphOptions opt;
+  opt.directed = directed;
+  wg::gpu::DynamicGraph<Adj> g(0, opt);
+  const unsigned s = test_scale();
+  const struct {
+    unsigned scale;
+    double edge_factor;
+  } inputs[] = {{s, 8}, {s > 4 ? s - 2 : s, 4}, {s, 16}, {s > 3 ? s - 1 : s, 8}};
+  std::uint64_t seed = 20;
+  for (const auto& in : inputs) {
+    wg::datasets::RmatParams p;
+    p.scale = in.scale;
+    p.edge_factor = in.edge_factor;
+    p.seed = ++seed;
+    EdgeList e = wg::datasets::generate_rmat(p);
+    if (kWeighted) {
+      e.weight.resize(e.size());
+      for (std::size_t i = 0; i < e.size(); ++i) e.weight[i] = static_cast<double>(i % 97);
+    }
+    GraphModel m(e.num_vertices, directed);
+    const std::string where = "build of scale " + std::to_string(in.scale) + " ef " +
+                              std::to_string(static_cast<int>(in.edge_factor));
+    ASSERT_EQ(g.build(e), m.insert(e)) << where;
+    expect_same(g, m, kWeighted, where);
+    // Dirty the tables (overflow slabs, tombstones) before the next build starts over.
+    p.seed += 1000;
+    p.edge_factor = 2;
+    const EdgeList extra = wg::datasets::generate_rmat(p);
+    ASSERT_EQ(g.insert_edges(extra), m.insert(extra)) << where;
+    ASSERT_EQ(g.erase_edges(e), m.erase(e)) << where;
+    expect_same(g, m, kWeighted, where + ", then a batch in and the input out");
+  }
+}
+TEST(GpuGraph, RebuildsReplaceTheGraphUndirectedSet) {
+  rebuilds_replace_the_graph<wg::gpu::SlabSetAdjacency>(false);
+}
+TEST(GpuGraph, RebuildsReplaceTheGraphDirectedMap) {
+  rebuilds_replace_the_graph<wg::gpu::SlabMapAdjacency>(true);
+}
+
 /// Builds an R-MAT graph from empty in `parts` insert batches, checking each batch's counts and
 /// the final contents against the model.
 void build_incrementally(const wg::gpu::GraphOptions& opt, std::uint64_t seed, std::size_t parts,
