@@ -999,49 +999,38 @@ __global__ void __launch_bounds__(kBlock)
   report_counters(p);
 }
 
+// Lookups run in phases of their own (no update of the graph in the same kernel), so each
+// thread walks its query's chain alone through the read-only cache (has_edge_thread): a warp's
+// 32 queries are all in flight at once. (32-lane lookups, one query after another per warp,
+// took 32 round trips per warp.)
 template <class Adj>
 __global__ void contains_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys,
                                          std::uint64_t m, unsigned bits, std::uint8_t* out) {
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
-    const std::uint64_t key = active ? keys[i] : 0;
-    bool mine = false;
-    for_each_active_lane(tile, active, [&](int src) {
-      const std::uint64_t k = tile.shfl(key, src);
-      const bool hit =
-          g.table(static_cast<vertex_t>(k >> bits)).contains(tile, static_cast<vertex_t>(k & mask));
-      if (static_cast<int>(tile.thread_rank()) == src) mine = hit;
-    });
-    if (active) out[i] = mine;
-  });
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t k = keys[i];
+    out[i] = g.has_edge_thread(static_cast<vertex_t>(k >> bits), static_cast<vertex_t>(k & mask));
+  }
 }
 
 template <class Adj>
 __global__ void has_edges_kernel(DynamicGraphRef<Adj> g, const vertex_t* src, const vertex_t* dst,
                                  std::uint64_t n, std::uint8_t* out, std::uint32_t* values_out) {
-  warp_stride_loop(n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
-    vertex_t u = active ? src[i] : 0, v = active ? dst[i] : 0;
-    const bool valid = active && u != v && g.is_live(u) && g.is_live(v);
-    bool mine = false;
-    std::uint32_t mine_value = 0;
-    for_each_active_lane(tile, valid, [&](int s) {
-      const vertex_t a = tile.shfl(u, s), b = tile.shfl(v, s);
-      bool hit;
-      std::uint32_t value = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t u = src[i], v = dst[i];
+    bool hit = false;
+    std::uint32_t value = 0;
+    if (u != v && g.is_live(u) && g.is_live(v)) {
       if constexpr (Adj::weighted)
-        hit = g.table(a).find(tile, b, &value);
+        hit = g.table(u).find_thread(v, &value);
       else
-        hit = g.table(a).contains(tile, b);
-      if (static_cast<int>(tile.thread_rank()) == s) {
-        mine = hit;
-        mine_value = value;
-      }
-    });
-    if (active) {
-      out[i] = mine;
-      if (values_out) values_out[i] = mine ? mine_value : 0u;
+        hit = g.table(u).contains_thread(v);
     }
-  });
+    out[i] = hit;
+    if (values_out) values_out[i] = hit ? value : 0u;
+  }
 }
 
 // ---- export ---------------------------------------------------------------------------------

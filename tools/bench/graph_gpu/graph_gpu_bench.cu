@@ -3,7 +3,7 @@
 // points of issue 4. Every figure is printed beside the paper's; JSON records go to --json.
 //
 //   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
-//                   [--only edges|vertices|build|incremental|dynamic]
+//                   [--only edges|queries|vertices|build|incremental|dynamic]
 //                   [--batch-logs LO:HI] [--graphs
 //                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22]
 //
@@ -43,7 +43,7 @@ struct Options {
   unsigned max_scale = 24;
   int reps = 3;
   bool quick = false;
-  std::string only;  ///< run one section: edges, vertices, build, incremental, dynamic
+  std::string only;  ///< run one section: edges, queries, vertices, build, incremental, dynamic
   int min_batch_log = 16, max_batch_log = 22;  ///< edge tables: batch sizes 2^lo .. 2^hi
   std::string graphs;  ///< edge tables: comma list of uniform, uniform-weighted, rmat,
                        ///< rmat-permuted, rmat-s22
@@ -241,6 +241,40 @@ void edge_rates(const std::string& name, const EdgeList& base, bool directed,
         "faimGraph (H100, issue 4): insert %.1f-%.1f GEdge/s, delete %.1f-%.1f GEdge/s; "
         "target 2x best: insert >= %.1f, delete >= %.1f GEdge/s at every size\n",
         faim_ins[0], faim_ins[1], faim_del[0], faim_del[1], 2 * faim_ins[1], 2 * faim_del[1]);
+}
+
+// ---- edge queries (not in the thesis' tables) ----------------------------------------------
+// has_edges on batches already on the GPU: half of each batch edges of the graph, half uniform
+// random pairs (nearly all absent, so their whole chains are read).
+void query_rates(const std::string& name, const EdgeList& base, int max_log) {
+  wg::gpu::GraphOptions go;
+  go.directed = true;
+  Graph g(0, go);
+  g.build(base);
+  std::printf("\n== has_edges: %s (%llu vertices, %llu arcs) ==\n", name.c_str(),
+              (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges());
+  std::printf("%-8s %14s\n", "batch", "MQuery/s");
+  for (int lg = std::max(16, opt.min_batch_log); lg <= std::min(max_log, opt.max_batch_log); ++lg) {
+    const std::uint64_t n = std::uint64_t{1} << lg;
+    EdgeList q = uniform_edges(base.num_vertices, n, 500 + lg, false);
+    std::uint64_t s = 900 + lg;
+    for (std::uint64_t i = 0; i < n; i += 2) {
+      const std::uint64_t j = splitmix(s) % base.size();
+      q.src[i] = base.src[j];
+      q.dst[i] = base.dst[j];
+    }
+    const DeviceBatch d = to_device(q);
+    DeviceArray<std::uint8_t> out(n);
+    wg::bench::Series t;
+    for (int rep = 0; rep < opt.reps + 1; ++rep) {
+      const double sec = timed([&] { g.has_edges(d.view(), out.data()); });
+      if (rep) t.seconds.push_back(sec);
+    }
+    const double rate = n / t.median() / 1e6;
+    std::printf("2^%-6d %14.1f\n", lg, rate);
+    record(
+        {{"bench", "graph_gpu_has_edges"}, {"graph", name}, {"batch", n}, {"rate_mqueries", rate}});
+  }
 }
 
 // ---- Table 5.4: vertex deletion ------------------------------------------------------------
@@ -466,7 +500,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
-                   "       [--only edges|vertices|build|incremental|dynamic]\n"
+                   "       [--only edges|queries|vertices|build|incremental|dynamic]\n"
                    "       [--batch-logs LO:HI] [--graphs "
                    "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22]\n",
                    argv[0]);
@@ -534,6 +568,14 @@ int main(int argc, char** argv) {
             return rmat_edges(22, static_cast<double>(n) / (1u << 22), seed, true);
           },
           nullptr, nullptr, max_log);
+    }
+    if (section("queries")) {
+      if (graph_selected("uniform"))
+        query_rates("uniform 2^20 V / 16.8M arcs",
+                    uniform_edges(std::uint64_t{1} << 20, std::uint64_t{1} << 24, 1, false),
+                    max_log);
+      if (graph_selected("rmat"))
+        query_rates("rmat s20 ef16", rmat_edges(20, 16, 1, false), max_log);
     }
     std::printf("[%.0f s]\n", elapsed());
     // Table 5.4.
