@@ -132,8 +132,20 @@ void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, d
   sp.initial_fraction = 0.3;
   sp.batch_size = batch_size;
   sp.delete_probability = 0.6;
-  sp.seed = seed + 1;
-  const wg::datasets::UpdateStream stream = wg::datasets::make_update_stream(graph, sp);
+  // A stream with a deletion batch: at some scales (WG_GPU_TEST_SCALE 9 and 10) the stream has
+  // only two or three insertion batches, and a seed may draw no deletion after them; the next
+  // seeds are tried then.
+  const auto has_deletion = [](const wg::datasets::UpdateStream& st) {
+    return std::any_of(st.batches.begin(), st.batches.end(), [](const auto& b) {
+      return b.kind == wg::datasets::UpdateBatch::Kind::erase;
+    });
+  };
+  wg::datasets::UpdateStream stream;
+  for (std::uint64_t attempt = 0; attempt < 16; ++attempt) {
+    sp.seed = seed + 1 + 1000 * attempt;
+    stream = wg::datasets::make_update_stream(graph, sp);
+    if (has_deletion(stream)) break;
+  }
   ASSERT_GT(stream.batches.size(), 2u);
 
   wg::gpu::GraphOptions opt;
