@@ -714,6 +714,20 @@ __global__ void allocate_all_kernel(SlabAllocatorRef alloc, u32 per_warp, u32* o
     if (tile.thread_rank() == 0) out[atomicAdd(n, 1ull)] = h;
   }
 }
+/// The `got` handles in `out` are distinct slabs of `alloc`; then every one is freed.
+void expect_distinct_then_free(SlabAllocator& alloc, const wg::DeviceBuffer<u32>& out,
+                               std::uint64_t got, cudaStream_t stream) {
+  std::vector<u32> h = out.to_host(stream, got);
+  std::sort(h.begin(), h.end());
+  EXPECT_EQ(std::adjacent_find(h.begin(), h.end()), h.end()) << "a slab was handed out twice";
+  if (h.empty()) return;
+  EXPECT_LT(h.back(), alloc.capacity_slabs());
+  free_all_kernel<<<static_cast<unsigned>((got + 255) / 256), 256, 0, stream>>>(alloc.ref(),
+                                                                                out.data(), got);
+  WG_CUDA_CHECK_LAST();
+  EXPECT_EQ(alloc.slabs_in_use(stream), 0u);
+}
+
 /// Every thread try_allocate()s (one-thread tiles) up to per_thread slabs.
 __global__ void try_allocate_kernel(SlabAllocatorRef alloc, u32 per_thread, u32* out,
                                     unsigned long long* n) {
@@ -740,14 +754,7 @@ TEST(SlabAllocator, TryAllocateClaimsDistinctSlabsAndGivesUp) {
   EXPECT_GE(got, alloc.capacity_slabs() / 2) << "the probes gave up on a pool with room";
   EXPECT_EQ(alloc.slabs_in_use(stream), got);
   EXPECT_FALSE(alloc.exhausted(stream));
-  std::vector<u32> h = out.to_host(stream, got);
-  std::sort(h.begin(), h.end());
-  EXPECT_EQ(std::adjacent_find(h.begin(), h.end()), h.end()) << "a slab was handed out twice";
-  EXPECT_LT(h.back(), alloc.capacity_slabs());
-  free_all_kernel<<<static_cast<unsigned>((got + 255) / 256), 256, 0, stream>>>(alloc.ref(),
-                                                                                out.data(), got);
-  WG_CUDA_CHECK_LAST();
-  EXPECT_EQ(alloc.slabs_in_use(stream), 0u);
+  expect_distinct_then_free(alloc, out, got, stream);
   // Exhaust it the warp way (sets the flag), give everything back: the flag still stops it.
   n.fill_bytes(0, stream);
   allocate_n_kernel<<<1, 32, 0, stream>>>(alloc.ref(), 4096, out.data(), n.data());
@@ -782,14 +789,7 @@ TEST(SlabAllocator, ExhaustionIsReportedAndGrowthWorks) {
     EXPECT_TRUE(alloc.exhausted(stream));
     EXPECT_EQ(alloc.slabs_in_use(stream), alloc.capacity_slabs());
     EXPECT_EQ(bad.to_host(stream)[0], 0u);
-    std::vector<u32> h = out.to_host(stream, got);
-    std::sort(h.begin(), h.end());
-    EXPECT_EQ(std::adjacent_find(h.begin(), h.end()), h.end()) << "a slab was handed out twice";
-    EXPECT_LT(h.back(), alloc.capacity_slabs());
-    free_all_kernel<<<static_cast<unsigned>((got + 255) / 256), 256, 0, stream>>>(alloc.ref(),
-                                                                                  out.data(), got);
-    WG_CUDA_CHECK_LAST();
-    EXPECT_EQ(alloc.slabs_in_use(stream), 0u);
+    expect_distinct_then_free(alloc, out, got, stream);
     alloc.clear_exhausted(stream);
     EXPECT_FALSE(alloc.exhausted(stream));
     if (round == 0) alloc.grow(1, stream);
