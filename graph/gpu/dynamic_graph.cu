@@ -91,9 +91,8 @@ __global__ void build_degree_kernel(const std::uint64_t* keys, std::uint64_t m, 
 }
 
 // Arcs per vertex of a raw batch (self-loops and out-of-range entries skipped; duplicates
-// counted, so the tables are sized for at most the batch's arcs).
-/// degree[x] += the entry's arcs into x (self-loops and ids past n skipped); `zero`, if given,
-/// is set to 0 (a counter of the next kernel, which saves a memset).
+// counted, so the tables are sized for at most the batch's arcs). `zero`, if given, is set to 0:
+// a counter of the next kernel, which saves a memset.
 template <class Count>
 __global__ void raw_degree_kernel(DeviceEdges e, std::uint64_t n, bool both, Count* degree,
                                   unsigned long long* zero = nullptr) {
