@@ -68,8 +68,8 @@ class SlabAllocatorRef {
   /// bit of one of a few hashed bitmap words, or returns kNullSlab when those words were full or
   /// the allocator is exhausted (the caller falls back to allocate(), which visits every block
   /// and sets the flag). One bitmap read and one atomicOr when the pool has room, without the
-  /// other lanes of the warp. The slab is NOT filled: the caller writes all of it (see
-  /// fill_slab) before it publishes the handle.
+  /// other lanes of the warp. The slab is NOT filled: the caller writes all of it before it
+  /// publishes the handle (detail::write_slab_holding, tiled_chain.cuh).
   template <class Tile>
   __device__ std::uint32_t try_allocate(const Tile& tile) const;
   /// Frees one slab (called by ONE thread). No-op for kNullSlab.
