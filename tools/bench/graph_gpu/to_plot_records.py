@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Turns graph_gpu_bench JSON into tools/bench/plot.py records: Tables 5.2 / 5.3 (edge insert and
 delete rates), 5.4 (vertex deletion), 5.5 (bulk build time), 5.6 (incremental build), 5.7
-(static TC time) and 5.9 (insert 2^22 + TC). Tables 5.5 and 5.7 are drawn against each graph's
+(static TC time) and 5.9 (insert 2^22 + TC), and the has_edges query rates (no thesis figure). Tables 5.5 and 5.7 are drawn against each graph's
 edge count, each point labelled with its graph (the thesis' figure exists for luxembourg_osm
 only: the other graphs of its tables are not in ../shared/datasets).
 
     /usr/bin/python3 tools/bench/graph_gpu/to_plot_records.py in.json out.json
-    for t in 5.2 5.3 5.4 5.6; do
+    for t in 5.2 5.3 5.4 5.6 has_edges; do
       /usr/bin/python3 tools/bench/plot.py out.json --logx --filter "Table $t" --out plots
     done
     for t in 5.5 5.7; do
@@ -62,4 +62,8 @@ for r in rows:
                       x=r["iter"], x_label="round", unit="ms", gpu=r["gpu"])
         records.append(dict(common, series=r["graph"] + ": insert + incremental TC",
                             value=r["cumulative_ms"], paper=r.get("paper_road_usa_cum_ms")))
+    elif bench == "graph_gpu_has_edges":
+        records.append(dict(figure=f"has_edges query rate, not in the thesis ({r['gpu']})",
+                            x=r["batch"], x_label="batch size (queries)", unit="MQuery/s",
+                            gpu=r["gpu"], series=r["graph"], value=r["rate_mqueries"]))
 json.dump(records, open(sys.argv[2], "w"), indent=1)
