@@ -187,6 +187,8 @@ class DynamicGraph {
   VertexEraseResult erase_vertices(const vertex_t* ids_device, std::uint64_t count);
 
   /// out[i] = 1 iff edge (src[i], dst[i]) is in the graph (0 for self-loops, invalid ids).
+  /// Ordered on stream() after the updates issued before it; one thread per query reads the
+  /// slabs of src[i]'s chain for dst[i] (one slab read at the graph's default load factor).
   std::vector<std::uint8_t> has_edges(const EdgeList& queries) const;
   void has_edges(DeviceEdges queries, std::uint8_t* out_device) const;
   /// Weighted graphs: out[i] = value of edge i, found[i] = has_edges.
