@@ -188,7 +188,7 @@ class DynamicGraph {
 
   /// out[i] = 1 iff edge (src[i], dst[i]) is in the graph (0 for self-loops, invalid ids).
   /// Ordered on stream() after the updates issued before it; one thread per query reads the
-  /// slabs of src[i]'s chain for dst[i] (one slab read at the graph's default load factor).
+  /// slabs of dst[i]'s bucket in src[i]'s table (mostly one slab at the default load factor).
   std::vector<std::uint8_t> has_edges(const EdgeList& queries) const;
   void has_edges(DeviceEdges queries, std::uint8_t* out_device) const;
   /// Weighted graphs: out[i] = value of edge i, found[i] = has_edges.
