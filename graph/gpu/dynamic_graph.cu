@@ -2148,15 +2148,36 @@ struct DynamicGraph<Adj>::Impl {
     const bool last = with_values && mode != BatchDedup::sorted;
     const bool filtered = mode == BatchDedup::filtered;
     const BatchScratch sc = scratch_for(b.size, last, mode);
-    BatchPass p{b.src, b.dst, with_values ? b.values : nullptr, b.size, nullptr, sc.retry[0],
-                &sc.counters->retry[0], sc.resize, incoming.data(), sc.counters, sc.dedup,
-                // A build's first chunk goes into tables sized for it: no deferral, so no degree
-                // reservations either (an atomic with return per arc, hubs' serialised).
-                kOp == BatchOp::insert && plan_rebuilds ? resize_keys_per_bucket() : 0.0,
-                !opt.directed, batch_report, sc.clear, sc.clear_words,
-                kOp == BatchOp::erase && b.size < eager_erase_below() && !filtered, sc.filter,
-                sc.claimed, sc.clear_claimed.keys, sc.clear_claimed.bitmap, sc.clear_claimed.words,
-                sc.clear_claimed.last, nullptr, 0, ++report_sequence};
+    // A build's first chunk goes into tables sized for it: no deferral, so no degree
+    // reservations either (an atomic with return per arc, hubs' serialised).
+    const double resize_limit =
+        kOp == BatchOp::insert && plan_rebuilds ? resize_keys_per_bucket() : 0.0;
+    BatchPass p{b.src,
+                b.dst,
+                with_values ? b.values : nullptr,
+                b.size,
+                nullptr,
+                sc.retry[0],
+                &sc.counters->retry[0],
+                sc.resize,
+                incoming.data(),
+                sc.counters,
+                sc.dedup,
+                resize_limit,
+                !opt.directed,
+                batch_report,
+                sc.clear,
+                sc.clear_words,
+                kOp == BatchOp::erase && b.size < eager_erase_below() && !filtered,
+                sc.filter,
+                sc.claimed,
+                sc.clear_claimed.keys,
+                sc.clear_claimed.bitmap,
+                sc.clear_claimed.words,
+                sc.clear_claimed.last,
+                nullptr,
+                0,
+                ++report_sequence};
     const int items = items_per_warp(b.size), tile = tile_lanes();
     if (mode == BatchDedup::sorted) {
       // Equal edges end up adjacent, and so do a vertex's arcs, whose slabs and handles a warp
