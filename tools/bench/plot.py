@@ -3,7 +3,8 @@
 
 Each record needs: series, x, value; optional: figure (else bench) groups records into one plot,
 paper (the paper's figure for the same point, drawn as a dashed line / markers), target,
-x_label, unit, gpu, label (a short text drawn beside the point, e.g. its dataset). Any benchmark that writes such records can be plotted:
+x_label, unit, gpu, label (a short text drawn beside the point, e.g. its dataset). Any benchmark
+that writes such records can be plotted:
 
     /usr/bin/python3 tools/bench/plot.py results.json [more.json ...] --out plots/ [--filter TEXT]
 
