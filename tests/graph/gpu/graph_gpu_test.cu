@@ -358,6 +358,58 @@ TEST(GpuGraph, BulkBuildMatchesModel) {
   }
 }
 
+// A bulk build whose input repeats its edges (up to four entries each, reversed or not, in the
+// same warp or far apart) around hubs, with self-loops and ids past the build's vertex count
+// (uploaded as they are: the host API would widen the id range), at the default load factor and
+// at one far above 1 (chains of many slabs, grown while the build runs): the counts, edges and
+// degrees are the host model's, and the tables take batches as usual afterwards.
+TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModel) {
+  for (const bool directed : {false, true}) {
+    for (const double load_factor : {0.7, 8.0}) {
+      const std::uint64_t n = 3000, built = 2900;  // ids >= built: ignored
+      TestRng rng{directed ? 41u : 42u};
+      EdgeList e;
+      e.num_vertices = built;
+      const auto add = [&](wg::vertex_t u, wg::vertex_t v) {
+        const std::uint64_t copies = 1 + rng.below(4);
+        for (std::uint64_t c = 0; c < copies; ++c) {
+          const bool flip = rng.below(2) != 0;
+          e.src.push_back(flip ? v : u);
+          e.dst.push_back(flip ? u : v);
+        }
+      };
+      for (wg::vertex_t v = 1; v < n; ++v) add(0, v);  // a hub
+      for (wg::vertex_t v = 2; v < n; v += 3) add(1, v);
+      for (int k = 0; k < 20000; ++k)
+        add(static_cast<wg::vertex_t>(rng.below(n)), static_cast<wg::vertex_t>(rng.below(n)));
+      for (std::size_t i = e.size(); i > 1; --i) {  // entries of one edge far apart, or close
+        const std::size_t j = rng.below(i);
+        std::swap(e.src[i - 1], e.src[j]);
+        std::swap(e.dst[i - 1], e.dst[j]);
+      }
+      wg::gpu::GraphOptions opt;
+      opt.directed = directed;
+      opt.load_factor = load_factor;
+      wg::gpu::Graph g(0, opt);
+      GraphModel m(built, directed);
+      const auto src = wg::gpu::DeviceArray<wg::vertex_t>::from_host(e.src);
+      const auto dst = wg::gpu::DeviceArray<wg::vertex_t>::from_host(e.dst);
+      const std::string where = std::string(directed ? "directed" : "undirected") +
+                                " build, load factor " + std::to_string(load_factor);
+      const UpdateResult got = g.build({src.data(), dst.data(), nullptr, e.size()}, built);
+      const UpdateResult want = m.insert(e);
+      ASSERT_EQ(got, want) << where << ": " << str(got) << " vs " << str(want);
+      ASSERT_GT(want.duplicates, e.size() / 4) << where;
+      expect_same(g, m, false, where);
+      // The tables take batches as usual after such a build.
+      const EdgeList more = wg::test::random_batch(rng, built, 5000, false);
+      ASSERT_EQ(g.insert_edges(more), m.insert(more)) << where;
+      ASSERT_EQ(g.erase_edges(e), m.erase(e)) << where;
+      expect_same(g, m, false, where + ", then a batch in and the input out");
+    }
+  }
+}
+
 // Builds of different sizes into one graph object (a small build takes the previous tables'
 // largest pool again when it has room), with batches between them: after each build the graph
 // is exactly the new input (edges, degrees, weights), whatever the graph before it held.
