@@ -22,6 +22,7 @@
 #include <warpgraph/containers/slab_hash/slab_set_tile.cuh>
 #include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
+#include <warpgraph/graph/gpu/detail/host_batch.hpp>
 #include <warpgraph/graph/gpu/detail/table_sizing.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
@@ -2431,96 +2432,17 @@ UpdateResult DynamicGraph<Adj>::erase_edges(DeviceEdges batch) {
   return total;
 }
 
-namespace {
-/// A host batch on the device (one chunk), with weights converted to uint32.
-struct HostBatchUpload {
-  DeviceArray<vertex_t> src, dst;
-  DeviceArray<std::uint32_t> values;
-  std::uint64_t id_range = 0;  ///< 1 + the largest id below kNewVertexTag (when asked for)
-  DeviceEdges view(std::uint64_t n) const {
-    return {src.data(), dst.data(), values.empty() ? nullptr : values.data(), n};
-  }
-};
-
-/// A host batch's upload, on the device: the id range it needs (out[0]: 1 + the largest id below
-/// kNewVertexTag) and, with weights, their uint32 values (rounded half away from zero, as llround
-/// for x >= 0) or the first entry whose weight is outside the uint32 range (out[1] = ~entry).
-/// The host did both in loops: 0.9 and 1.9 ms per 2^20 entries on the dev machine, more than
-/// the upload itself.
-__global__ void check_upload_kernel(const vertex_t* src, const vertex_t* dst, std::uint64_t n,
-                                    const double* weights, std::uint32_t* values,
-                                    unsigned long long* out) {
-  unsigned range = 0;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const vertex_t u = src[i], v = dst[i];
-    if (u < kNewVertexTag) range = max(range, u + 1);
-    if (v < kNewVertexTag) range = max(range, v + 1);
-    if (weights) {
-      const double x = weights[i];
-      if (!(x >= 0 && x <= 4294967295.0)) {
-        atomicMax(out + 1, ~static_cast<unsigned long long>(i));
-      } else {
-        // x - floor(x) is exact, unlike x + 0.5 (which rounds 0.49999999999999994 up).
-        const double whole = floor(x);
-        values[i] = static_cast<std::uint32_t>(whole) + (x - whole >= 0.5 ? 1u : 0u);
-      }
-    }
-  }
-  range = __reduce_max_sync(0xFFFFFFFFu, range);
-  if ((threadIdx.x & 31u) == 0 && range) atomicMax(out, static_cast<unsigned long long>(range));
-}
-
-/// Uploads entries off .. off + n - 1 of a host batch; with `checked`, also finds their id range
-/// and converts their weights (with_values) on the device, one synchronisation.
-HostBatchUpload upload(const EdgeList& e, std::uint64_t off, std::uint64_t n, bool with_values,
-                       bool checked, cudaStream_t stream) {
-  HostBatchUpload u{DeviceArray<vertex_t>(n, stream, "batch upload"),
-                    DeviceArray<vertex_t>(n, stream, "batch upload"),
-                    {}};
-  if (n == 0) return u;
-  u.src.copy_from_host(e.src.data() + off, n);
-  u.dst.copy_from_host(e.dst.data() + off, n);
-  const bool convert = with_values && e.weighted();
-  if (!convert && !checked) return u;
-  DeviceArray<double> weights;
-  if (convert) {
-    weights = DeviceArray<double>(n, stream, "batch upload");
-    weights.copy_from_host(e.weight.data() + off, n);
-    u.values = DeviceArray<std::uint32_t>(n, stream, "batch upload");
-  }
-  DeviceArray<unsigned long long> out(2, stream, "batch upload check");
-  WG_CUDA_TRY(cudaMemsetAsync(out.data(), 0, out.bytes(), stream));
-  check_upload_kernel<<<grid_for(n), kBlock, 0, stream>>>(
-      u.src.data(), u.dst.data(), n, convert ? weights.data() : nullptr,
-      convert ? u.values.data() : nullptr, out.data());
-  WG_CUDA_CHECK_LAST();
-  const std::vector<unsigned long long> o = out.to_host();
-  if (o[1]) {
-    const std::uint64_t i = off + ~o[1];
-    throw InvalidArgument("DynamicGraph: weight " + std::to_string(e.weight[i]) + " of entry " +
-                          std::to_string(i) + " is outside the uint32 value range");
-  }
-  u.id_range = o[0];
-  return u;
-}
-
-void check_sizes(const EdgeList& e) {
-  if (e.src.size() != e.dst.size() || (e.weighted() && e.weight.size() != e.src.size()))
-    throw InvalidArgument("EdgeList: src, dst and weight sizes differ");
-}
-}  // namespace
-
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::insert_edges(const EdgeList& batch) {
-  check_sizes(batch);
+  detail::check_sizes(batch);
   impl_->grow(batch.num_vertices);
   UpdateResult total;
   const std::uint64_t n = batch.size();
   const std::uint64_t chunk = impl_->chunk_for(n);
   for (std::uint64_t off = 0; off < n; off += chunk) {
     const std::uint64_t len = std::min(chunk, n - off);
-    HostBatchUpload up = upload(batch, off, len, weighted, true, impl_->stream);
+    detail::HostBatchUpload up =
+        detail::upload_host_batch(batch, off, len, weighted, true, impl_->stream);
     impl_->grow(up.id_range);
     total += insert_edges(up.view(len));
   }
@@ -2529,13 +2451,14 @@ UpdateResult DynamicGraph<Adj>::insert_edges(const EdgeList& batch) {
 
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::erase_edges(const EdgeList& batch) {
-  check_sizes(batch);
+  detail::check_sizes(batch);
   UpdateResult total;
   const std::uint64_t n = batch.size();
   const std::uint64_t chunk = impl_->chunk_for(n);
   for (std::uint64_t off = 0; off < n; off += chunk) {
     const std::uint64_t len = std::min(chunk, n - off);
-    HostBatchUpload up = upload(batch, off, len, false, false, impl_->stream);
+    detail::HostBatchUpload up =
+        detail::upload_host_batch(batch, off, len, false, false, impl_->stream);
     total += erase_edges(up.view(len));
   }
   return total;
@@ -2645,8 +2568,9 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
 
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::build(const EdgeList& edges) {
-  check_sizes(edges);
-  HostBatchUpload up = upload(edges, 0, edges.size(), weighted, true, impl_->stream);
+  detail::check_sizes(edges);
+  detail::HostBatchUpload up =
+      detail::upload_host_batch(edges, 0, edges.size(), weighted, true, impl_->stream);
   return build(up.view(edges.size()), std::max<std::uint64_t>(edges.num_vertices, up.id_range));
 }
 
@@ -2663,7 +2587,7 @@ void DynamicGraph<Adj>::grow_vertices(std::uint64_t n) {
 template <class Adj>
 VertexInsertResult DynamicGraph<Adj>::insert_vertices(std::uint64_t count, const EdgeList& edges) {
   Impl& im = *impl_;
-  check_sizes(edges);
+  detail::check_sizes(edges);
   VertexInsertResult out;
   out.ids.reserve(count);
   const std::uint64_t reused = std::min(count, im.free_count());
@@ -2774,9 +2698,10 @@ void DynamicGraph<Adj>::find_values(DeviceEdges q, std::uint32_t* values_out,
 
 template <class Adj>
 std::vector<std::uint8_t> DynamicGraph<Adj>::has_edges(const EdgeList& q) const {
-  check_sizes(q);
+  detail::check_sizes(q);
   const std::uint64_t n = q.size();
-  HostBatchUpload up = upload(q, 0, n, false, false, impl_->stream);
+  const detail::HostBatchUpload up =
+      detail::upload_host_batch(q, 0, n, false, false, impl_->stream);
   DeviceArray<std::uint8_t> out(n, impl_->stream, "has_edges output");
   has_edges(up.view(n), out.data());
   return out.to_host();

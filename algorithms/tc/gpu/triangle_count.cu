@@ -6,6 +6,7 @@
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
+#include <warpgraph/graph/gpu/detail/host_batch.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 
 namespace wg::gpu {
@@ -322,39 +323,22 @@ typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter
   return out;
 }
 
-namespace {
-struct Upload {
-  DeviceArray<vertex_t> src, dst;
-};
-Upload upload_edges(const EdgeList& e, std::uint64_t off, std::uint64_t n, cudaStream_t stream) {
-  Upload u{DeviceArray<vertex_t>(n, stream, "batch upload"),
-           DeviceArray<vertex_t>(n, stream, "batch upload")};
-  if (n) {
-    u.src.copy_from_host(e.src.data() + off, n);
-    u.dst.copy_from_host(e.dst.data() + off, n);
-  }
-  return u;
-}
-}  // namespace
-
 template <class Adj>
 typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter<Adj>::insert_edges(
     const EdgeList& batch) {
-  if (batch.src.size() != batch.dst.size()) throw InvalidArgument("EdgeList: src/dst sizes differ");
-  // Ids past the current range grow it, as DynamicGraph::insert_edges(EdgeList) does.
-  std::uint64_t range = batch.num_vertices;
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    const std::uint64_t m = std::max(batch.src[i], batch.dst[i]);
-    if (m < kNewVertexTag && m + 1 > range) range = m + 1;
-  }
-  graph_->grow_vertices(range);
+  detail::check_sizes(batch);
+  // Ids past the current range grow it, weights become values, as in
+  // DynamicGraph::insert_edges(EdgeList) (the same upload).
+  graph_->grow_vertices(batch.num_vertices);
   BatchResult out;
   const std::uint64_t n = batch.size();
   const std::uint64_t chunk = graph_->batch_chunk(n);
   for (std::uint64_t off = 0; off < n; off += chunk) {
     const std::uint64_t len = std::min(chunk, n - off);
-    Upload up = upload_edges(batch, off, len, graph_->stream());
-    const BatchResult r = insert_edges(DeviceEdges{up.src.data(), up.dst.data(), nullptr, len});
+    const detail::HostBatchUpload up =
+        detail::upload_host_batch(batch, off, len, Adj::weighted, true, graph_->stream());
+    graph_->grow_vertices(up.id_range);
+    const BatchResult r = insert_edges(up.view(len));
     out.update += r.update;
     out.triangles += r.triangles;
   }
@@ -365,14 +349,15 @@ typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter
 template <class Adj>
 typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter<Adj>::erase_edges(
     const EdgeList& batch) {
-  if (batch.src.size() != batch.dst.size()) throw InvalidArgument("EdgeList: src/dst sizes differ");
+  detail::check_sizes(batch);
   BatchResult out;
   const std::uint64_t n = batch.size();
   const std::uint64_t chunk = graph_->batch_chunk(n);
   for (std::uint64_t off = 0; off < n; off += chunk) {
     const std::uint64_t len = std::min(chunk, n - off);
-    Upload up = upload_edges(batch, off, len, graph_->stream());
-    const BatchResult r = erase_edges(DeviceEdges{up.src.data(), up.dst.data(), nullptr, len});
+    const detail::HostBatchUpload up =
+        detail::upload_host_batch(batch, off, len, false, false, graph_->stream());
+    const BatchResult r = erase_edges(up.view(len));
     out.update += r.update;
     out.triangles += r.triangles;
   }

@@ -60,6 +60,8 @@ class IncrementalTriangleCounter {
   explicit IncrementalTriangleCounter(DynamicGraph<Adjacency>& graph);
 
   BatchResult insert_edges(DeviceEdges batch);
+  /// Host batches are uploaded as DynamicGraph's EdgeList overloads upload them: ids past the
+  /// vertex range grow it, weights become a map graph's values.
   BatchResult insert_edges(const EdgeList& batch);
   BatchResult erase_edges(DeviceEdges batch);
   BatchResult erase_edges(const EdgeList& batch);

@@ -1,0 +1,36 @@
+#pragma once
+// Host batches (EdgeList) on the device: the upload that DynamicGraph's and
+// IncrementalTriangleCounter's EdgeList overloads share, chunk by chunk. The id range a chunk
+// needs and its weights' conversion are found on the device (a host loop took longer than the
+// copy itself).
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/graph/gpu/edge_batch.hpp>
+
+namespace wg::gpu::detail {
+
+/// One chunk of a host batch on the device, with its weights as uint32 values.
+struct HostBatchUpload {
+  DeviceArray<vertex_t> src, dst;
+  DeviceArray<std::uint32_t> values;  ///< empty unless weights were asked for and present
+  std::uint64_t id_range = 0;         ///< 1 + the largest id below kNewVertexTag (when checked)
+  DeviceEdges view(std::uint64_t n) const {
+    return {src.data(), dst.data(), values.empty() ? nullptr : values.data(), n};
+  }
+};
+
+/// Throws InvalidArgument unless e's src, dst (and weight, if any) have one size.
+void check_sizes(const EdgeList& e);
+
+/// Uploads entries off .. off + n - 1 of `e`. With `checked` it also finds their id range, and
+/// with `with_values` (and a weighted `e`) it converts their weights to uint32, rounded half away
+/// from zero: either takes one kernel and one synchronisation, neither none. A weight outside
+/// the uint32 range throws InvalidArgument naming its entry.
+HostBatchUpload upload_host_batch(const EdgeList& e, std::uint64_t off, std::uint64_t n,
+                                  bool with_values, bool checked, cudaStream_t stream);
+
+}  // namespace wg::gpu::detail
