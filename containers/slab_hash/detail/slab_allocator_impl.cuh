@@ -3,6 +3,21 @@
 
 namespace wg::slab {
 
+namespace detail {
+/// One try at a free bit of the bitmap word at p, whose last value seen is `word` (not all
+/// ones): sets the first free bit at or after bit_rot (cyclically) with atomicOr. Returns the
+/// bit if this call set it, else -1; `word` becomes what the atomic saw, with that bit set.
+__device__ __forceinline__ int claim_free_bit(std::uint32_t* p, std::uint32_t& word,
+                                              std::uint32_t bit_rot) {
+  const unsigned free_bits = ~word;
+  const unsigned rotated = __funnelshift_r(free_bits, free_bits, bit_rot);
+  const unsigned bit = (static_cast<unsigned>(__ffs(rotated)) - 1 + bit_rot) & 31;
+  const unsigned old = atomicOr(p, 1u << bit);
+  word = old | (1u << bit);
+  return (old & (1u << bit)) ? -1 : static_cast<int>(bit);
+}
+}  // namespace detail
+
 __device__ inline std::uint32_t SlabAllocatorRef::allocate(const warp_tile& tile) const {
   const std::uint32_t lane = tile.thread_rank();
   const std::uint32_t num_blocks = num_super_blocks_ << (log2_sb_ - kLog2SlabsPerMemoryBlock);
@@ -42,12 +57,8 @@ __device__ inline std::uint32_t SlabAllocatorRef::allocate(const warp_tile& tile
       const int src = static_cast<int>((__ffs(rotated) - 1 + lane_rot) & 31);
       std::uint32_t handle = kNullSlab;
       if (static_cast<int>(lane) == src) {
-        const unsigned free_bits = ~word;
-        const unsigned rb = __funnelshift_r(free_bits, free_bits, bit_rot);
-        const unsigned bit = (static_cast<unsigned>(__ffs(rb)) - 1 + bit_rot) & 31;
-        const unsigned old = atomicOr(bitmap + lane, 1u << bit);
-        if (!(old & (1u << bit))) handle = (block << kLog2SlabsPerMemoryBlock) | (lane << 5) | bit;
-        word = old | (1u << bit);
+        const int bit = detail::claim_free_bit(bitmap + lane, word, bit_rot);
+        if (bit >= 0) handle = (block << kLog2SlabsPerMemoryBlock) | (lane << 5) | bit;
       }
       handle = tile.shfl(handle, src);
       if (handle != kNullSlab) {
@@ -86,15 +97,11 @@ __device__ inline std::uint32_t SlabAllocatorRef::try_allocate(const Tile& tile)
       std::uint32_t* word_ptr = bitmap_of_block(block) + lane;
       std::uint32_t word = detail::load_relaxed(word_ptr);
       while (word != 0xFFFFFFFFu) {
-        const unsigned free_bits = ~word;
-        const unsigned rb = __funnelshift_r(free_bits, free_bits, bit_rot);
-        const unsigned bit = (static_cast<unsigned>(__ffs(rb)) - 1 + bit_rot) & 31;
-        const unsigned old = atomicOr(word_ptr, 1u << bit);
-        if (!(old & (1u << bit))) {
+        const int bit = detail::claim_free_bit(word_ptr, word, bit_rot);
+        if (bit >= 0) {
           handle = (block << kLog2SlabsPerMemoryBlock) | (lane << 5) | bit;
           break;
         }
-        word = old | (1u << bit);
       }
       if (handle != kNullSlab) break;
       salt = detail::mix32(salt + 0x9E3779B9u);
