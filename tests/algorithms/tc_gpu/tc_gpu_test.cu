@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include <warpgraph/algorithms/reference/reference.hpp>
@@ -193,6 +194,44 @@ TEST(GpuIncrementalTc, RmatStreamSmallBatchesLongChains) {
 TEST(GpuIncrementalTc, RmatStreamMap) {
   const unsigned s = test_scale() > 1 ? test_scale() - 1 : test_scale();
   stream_test<wg::gpu::SlabMapAdjacency>(s, 16, std::uint64_t{1} << s, 0.7, 3);
+}
+
+// Host batches through the counter are uploaded as the graph's own EdgeList overloads upload
+// them: ids past the vertex range grow it (a tagged new-vertex id is no id: ignored), a map
+// graph keeps each edge's last weight, and a weight outside the uint32 range is refused.
+TEST(GpuIncrementalTc, HostBatchesGrowTheIdRangeAndCarryWeights) {
+  wg::gpu::WeightedGraph g(2);
+  wg::gpu::IncrementalTriangleCounter<wg::gpu::SlabMapAdjacency> tc(g);
+  EdgeList b;
+  b.src = {5, 6, 7, 6, 0, wg::new_vertex(3)};
+  b.dst = {6, 7, 5, 5, 1000, 1};
+  b.weight = {1.0, 2.0, 3.0, 4.4, 5.0, 6.0};
+  const auto r = tc.insert_edges(b);
+  EXPECT_EQ(r.update.applied, 4u);
+  EXPECT_EQ(r.update.duplicates, 1u);
+  EXPECT_EQ(r.update.ignored, 1u);
+  EXPECT_EQ(r.triangles, 1u);
+  EXPECT_EQ(r.total, 1u);
+  EXPECT_EQ(g.num_vertices(), 1001u);
+  const EdgeList e = g.export_coo();
+  std::map<std::pair<wg::vertex_t, wg::vertex_t>, double> w;
+  for (std::size_t i = 0; i < e.size(); ++i)
+    w[{std::min(e.src[i], e.dst[i]), std::max(e.src[i], e.dst[i])}] = e.weight[i];
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_EQ(w.at({5, 6}), 4);  // the edge's last entry, (6, 5)
+  EXPECT_EQ(w.at({6, 7}), 2);
+  EXPECT_EQ(w.at({5, 7}), 3);
+  EXPECT_EQ(w.at({0, 1000}), 5);
+  EdgeList bad = b;
+  bad.weight[2] = -1.0;
+  EXPECT_THROW(tc.insert_edges(bad), wg::InvalidArgument);
+  EdgeList del;
+  del.src = {6};
+  del.dst = {5};
+  const auto d = tc.erase_edges(del);
+  EXPECT_EQ(d.update.applied, 1u);
+  EXPECT_EQ(d.triangles, 1u);
+  EXPECT_EQ(d.total, 0u);
 }
 
 TEST(GpuIncrementalTc, DirectedGraphIsRefused) {
