@@ -28,8 +28,8 @@ void check_sizes(const EdgeList& e);
 
 /// Uploads entries off .. off + n - 1 of `e`. With `checked` it also finds their id range, and
 /// with `with_values` (and a weighted `e`) it converts their weights to uint32, rounded half away
-/// from zero: either takes one kernel and one synchronisation, neither none. A weight outside
-/// the uint32 range throws InvalidArgument naming its entry.
+/// from zero. Either costs one kernel and one synchronisation; with neither, the upload is two
+/// copies. A weight outside the uint32 range throws InvalidArgument naming its entry.
 HostBatchUpload upload_host_batch(const EdgeList& e, std::uint64_t off, std::uint64_t n,
                                   bool with_values, bool checked, cudaStream_t stream);
 
