@@ -23,6 +23,7 @@
 #include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
 #include <warpgraph/graph/gpu/detail/host_batch.hpp>
+#include <warpgraph/graph/gpu/detail/launch_grid.hpp>
 #include <warpgraph/graph/gpu/detail/table_sizing.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
@@ -30,12 +31,8 @@
 namespace wg::gpu {
 namespace {
 
-constexpr int kBlock = 256;
-
-unsigned grid_for(std::uint64_t threads) {
-  const std::uint64_t g = (threads + kBlock - 1) / kBlock;
-  return static_cast<unsigned>(std::clamp<std::uint64_t>(g, 1, 1u << 18));
-}
+using detail::grid_for;
+using detail::kBlock;
 // Kernels using warp_stride_loop deal 32 items per warp: grid_for(items). Warp-per-item
 // kernels (one vertex per warp): warp_grid_for(items).
 unsigned warp_grid_for(std::uint64_t items) {

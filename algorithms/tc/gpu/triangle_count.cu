@@ -7,18 +7,15 @@
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
 #include <warpgraph/graph/gpu/detail/host_batch.hpp>
+#include <warpgraph/graph/gpu/detail/launch_grid.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 
 namespace wg::gpu {
 namespace {
 
-constexpr int kBlock = 256;
+using detail::grid_for;
+using detail::kBlock;
 constexpr unsigned kFull = 0xFFFFFFFFu;
-
-unsigned grid_for(std::uint64_t threads) {
-  const std::uint64_t g = (threads + kBlock - 1) / kBlock;
-  return static_cast<unsigned>(std::clamp<std::uint64_t>(g, 1, 1u << 18));
-}
 
 /// Degree order: rank(a) < rank(b) iff (deg a, a) < (deg b, b).
 __device__ __forceinline__ bool rank_less(vertex_t a, std::uint32_t da, vertex_t b,

@@ -6,15 +6,14 @@
 
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
+#include <warpgraph/graph/gpu/detail/launch_grid.hpp>
 
 namespace wg::gpu::detail {
 namespace {
 
-constexpr int kBlock = 256;
-
-unsigned grid_for(std::uint64_t n) {
-  const std::uint64_t g = (n + kBlock - 1) / kBlock;
-  return static_cast<unsigned>(g < 1 ? 1 : (g > (1u << 20) ? (1u << 20) : g));
+// The preprocessing kernels stride too, over grids of up to 2^20 blocks.
+unsigned prep_grid_for(std::uint64_t n) {
+  return grid_for(n, std::uint64_t{1} << 20);
 }
 
 struct PrepCounters {
@@ -107,9 +106,9 @@ void pack_edge_keys(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_
                     unsigned long long* self_loops, unsigned long long* invalid,
                     cudaStream_t stream) {
   if (in.size == 0) return;
-  canonicalise_kernel<<<grid_for(in.size), kBlock, 0, stream>>>(in.src, in.dst, in.values, in.size,
-                                                                live, num_vertices, bits, canonical,
-                                                                keys, values, self_loops, invalid);
+  canonicalise_kernel<<<prep_grid_for(in.size), kBlock, 0, stream>>>(
+      in.src, in.dst, in.values, in.size, live, num_vertices, bits, canonical, keys, values,
+      self_loops, invalid);
   WG_CUDA_CHECK_LAST();
 }
 
@@ -151,7 +150,8 @@ void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_v
     });
   }
   DeviceArray<std::uint8_t> flags(n, stream, "batch flags");
-  last_of_run_kernel<<<grid_for(n), kBlock, 0, stream>>>(keys_b.data(), n, sentinel, flags.data());
+  last_of_run_kernel<<<prep_grid_for(n), kBlock, 0, stream>>>(keys_b.data(), n, sentinel,
+                                                              flags.data());
   WG_CUDA_CHECK_LAST();
 
   unsigned long long* selected = &counters.data()->selected;
@@ -235,7 +235,7 @@ std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream
   if (n == 0) return 0;
   DeviceArray<unsigned long long> sum(1, stream, "flag count");
   WG_CUDA_TRY(cudaMemsetAsync(sum.data(), 0, sizeof(unsigned long long), stream));
-  count_flags_kernel<<<grid_for(n), kBlock, 0, stream>>>(flags, n, sum.data());
+  count_flags_kernel<<<prep_grid_for(n), kBlock, 0, stream>>>(flags, n, sum.data());
   WG_CUDA_CHECK_LAST();
   return sum.to_host()[0];
 }

@@ -1,16 +1,14 @@
 // Host batches on the device (host_batch.hpp).
-#include <algorithm>
 #include <string>
 #include <vector>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/graph/gpu/detail/host_batch.hpp>
+#include <warpgraph/graph/gpu/detail/launch_grid.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
 namespace wg::gpu::detail {
 namespace {
-
-constexpr int kBlock = 256;
 
 /// The chunk's id range (out[0]: 1 + the largest id below kNewVertexTag) and, with weights,
 /// their uint32 values (rounded half away from zero, as llround for x >= 0) or the first entry
@@ -65,9 +63,7 @@ HostBatchUpload upload_host_batch(const EdgeList& e, std::uint64_t off, std::uin
   }
   DeviceArray<unsigned long long> out(2, stream, "batch upload check");
   WG_CUDA_TRY(cudaMemsetAsync(out.data(), 0, out.bytes(), stream));
-  const unsigned blocks =
-      static_cast<unsigned>(std::min<std::uint64_t>((n + kBlock - 1) / kBlock, 1u << 18));
-  check_upload_kernel<<<blocks, kBlock, 0, stream>>>(
+  check_upload_kernel<<<grid_for(n), kBlock, 0, stream>>>(
       u.src.data(), u.dst.data(), n, convert ? weights.data() : nullptr,
       convert ? u.values.data() : nullptr, out.data());
   WG_CUDA_CHECK_LAST();
