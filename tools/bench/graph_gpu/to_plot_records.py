@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Turns graph_gpu_bench JSON into tools/bench/plot.py records: Tables 5.2 / 5.3 (edge insert and
 delete rates), 5.4 (vertex deletion), 5.5 (bulk build time), 5.6 (incremental build), 5.7
-(static TC time) and 5.9 (insert 2^22 + TC), and the has_edges query rates (no thesis figure). Tables 5.5 and 5.7 are drawn against each graph's
-edge count, each point labelled with its graph (the thesis' figure exists for luxembourg_osm
-only: the other graphs of its tables are not in ../shared/datasets).
+(static TC time) and 5.9 (insert 2^22 + TC), and the has_edges query rates (no thesis figure).
+Tables 5.5 and 5.7 are drawn against each graph's edge count, each point labelled with its graph
+(the thesis' figure exists for luxembourg_osm only: the other graphs of its tables are not in
+../shared/datasets).
 
     /usr/bin/python3 tools/bench/graph_gpu/to_plot_records.py in.json out.json
     for t in 5.2 5.3 5.4 5.6 has_edges; do
