@@ -11,6 +11,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
@@ -90,13 +91,20 @@ __global__ void build_degree_kernel(const std::uint64_t* keys, std::uint64_t m, 
 
 // Arcs per vertex of a raw batch (self-loops and out-of-range entries skipped; duplicates
 // counted, so the tables are sized for at most the batch's arcs). `zero`, if given, is set to 0:
-// a counter of the next kernel, which saves a memset.
+// a counter of the next kernel, which saves a memset. `empty`, if given, gets `slabs` empty
+// slabs: a small build's one-bucket tables, whose stores overlap the atomics' latency here.
 template <class Count>
 __global__ void raw_degree_kernel(DeviceEdges e, std::uint64_t n, bool both, Count* degree,
-                                  unsigned long long* zero = nullptr) {
+                                  unsigned long long* zero = nullptr, slab::Slab* empty = nullptr,
+                                  std::uint64_t slabs = 0) {
   if (zero && blockIdx.x == 0 && threadIdx.x == 0) *zero = 0;
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  const std::uint64_t tid = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  uint4* const words = reinterpret_cast<uint4*>(empty);
+  for (std::uint64_t w = tid; w < slabs * (sizeof(slab::Slab) / sizeof(uint4)); w += stride)
+    words[w] = make_uint4(~0u, ~0u, ~0u, ~0u);
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < e.size;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
+       i += stride) {
     const vertex_t u = e.src[i], v = e.dst[i];
     if (u == v || u >= n || v >= n) continue;
     atomicAdd(&degree[u], Count{1});
@@ -113,24 +121,27 @@ __global__ void buckets_kernel(unsigned long long* degree_in_buckets_out, std::u
   }
 }
 
-/// Sizes each vertex's table for the d raw arcs counted in degree[i] (then zeroed), as
-/// buckets_kernel does, without a scan: one bucket is pool[i], several are a run taken from
-/// pool[n..] by a bump counter (`used`, zero). The first `slabs` of the pool are filled empty by
-/// the grid, and ids 0..n-1 marked live.
+/// Sizes each vertex's table for the d raw arcs counted in raw[i] (then zeroed, as the graph's
+/// incoming[] is between calls), as buckets_kernel does, without a scan: one bucket is pool[i]
+/// (filled empty by raw_degree_kernel), several are a run taken from pool[n..] by a bump counter
+/// (`used`, zero) and filled empty by the vertex's thread, so the unused rest of the pool is not
+/// written. Degrees are zeroed and ids 0..n-1 marked live.
 __global__ void size_small_tables_kernel(VertexEntry* entries, std::uint32_t* degree,
-                                         std::uint8_t* live, std::uint64_t n, slab::Slab* pool,
-                                         std::uint64_t slabs, double per_bucket,
+                                         std::uint32_t* raw, std::uint8_t* live, std::uint64_t n,
+                                         slab::Slab* pool, double per_bucket,
                                          unsigned long long* used) {
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  const std::uint64_t tid = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  uint4* const words = reinterpret_cast<uint4*>(pool);
-  for (std::uint64_t w = tid; w < slabs * (sizeof(slab::Slab) / sizeof(uint4)); w += stride)
-    words[w] = make_uint4(~0u, ~0u, ~0u, ~0u);
-  for (std::uint64_t i = tid; i < n; i += stride) {
-    const auto nb = detail::buckets_for<std::uint32_t>(static_cast<double>(degree[i]), per_bucket);
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const auto nb = detail::buckets_for<std::uint32_t>(static_cast<double>(raw[i]), per_bucket);
+    raw[i] = 0;
     VertexEntry e;
     e.buckets =
         nb == 1 ? pool + i : pool + n + atomicAdd(used, static_cast<unsigned long long>(nb));
+    if (nb > 1) {
+      uint4* const words = reinterpret_cast<uint4*>(e.buckets);
+      for (std::uint64_t w = 0; w < nb * (sizeof(slab::Slab) / sizeof(uint4)); ++w)
+        words[w] = make_uint4(~0u, ~0u, ~0u, ~0u);
+    }
     e.num_buckets = nb;
     e.reserved = 0;
     entries[i] = e;
@@ -421,6 +432,9 @@ struct BatchPass {
   const std::uint64_t* keys;    ///< sorted batches: the entries as sorted edge keys (else null)
   unsigned key_bits;            ///< their layout: (u << key_bits) | v; all ones: no edge
   unsigned long long sequence;  ///< written to report->sequence after the counters
+  /// A build's first batch, into tables just sized for its raw arcs, with zero degrees: an arc
+  /// into a table of one bucket takes the slot its degree's increment returns (place_fresh_arc).
+  bool fresh_tables = false;
 };
 
 /// A sorted batch's key k as its edge, or false for a key that stands for no edge.
@@ -552,6 +566,33 @@ __device__ __forceinline__ bool defer_arc(const Ref& g, const BatchPass& p, vert
   return true;
 }
 
+/// A build's arc into a fresh table (BatchPass::fresh_tables) of one bucket, with one thread:
+/// 3 (done, new), or slab::tiled_needs_warp when the slab is full, which leaves the arc to the
+/// retry pass. The table's degree (zero before the batch, and counting only the arcs placed
+/// here: the tables of several buckets, which the kernel inserts into, count theirs after) is
+/// the next free slot, so an arc is one atomic and one store instead of a slab read and a CAS;
+/// every arc has one owner, so nothing is stored twice, and no chain walk reads these slabs
+/// while the kernel runs. A table of one bucket was sized for at most load_factor x slots raw
+/// arcs, so only a load factor above 1 fills the slab: the arc gives its reservation back
+/// (the count never drops below the slots, so no slot is handed out twice) and the retry pass
+/// inserts it into the chain after every placement.
+template <class Ref>
+__device__ __forceinline__ int place_fresh_arc(const Ref& g, vertex_t x, const VertexEntry& e,
+                                               std::uint32_t key, std::uint32_t value) {
+  const std::uint32_t slot = atomicAdd(g.degree_ptr(x), 1u);
+  constexpr std::uint32_t kSlots = Ref::weighted ? slab::kMapPairsPerSlab : slab::kSetKeysPerSlab;
+  if (slot >= kSlots) {
+    atomicSub(g.degree_ptr(x), 1u);
+    return slab::tiled_needs_warp;
+  }
+  if constexpr (Ref::weighted)
+    reinterpret_cast<unsigned long long*>(e.buckets->words)[slot] =
+        (static_cast<unsigned long long>(value) << 32) | key;  // the pair: key in the low half
+  else
+    e.buckets->words[slot] = key;
+  return 3;
+}
+
 /// insert_or_defer_arc with a tile of T <= 8 lanes (sets and maps): 3 new, 1 present, 0
 /// deferred, or slab::tiled_needs_warp (-1).
 template <class Ref, class Tile>
@@ -630,8 +671,15 @@ __global__ void __launch_bounds__(kBlock) filter_batch_kernel(DynamicGraphRef<Ad
 // new. Latency bound: an entry's loads (liveness, both table handles, degrees) are issued together
 // with its dedup claim, before anything depends on them, so an arc costs the round trips of
 // its table's slabs and CAS plus one, not a chain of five dependent loads first.
-template <class Adj, BatchOp kOp, bool kLastWins, int kItems, int kTile>
+// kFresh: a build's first pass into fresh tables (BatchPass::fresh_tables), one-thread tasks:
+// owners place their arcs into tables of one bucket (place_fresh_arc), insert those into tables
+// of several, and leave to the retry pass, which runs the plain kernel, what the one-thread
+// operations cannot do (a full slab of one bucket, a chain that needs the 32-lane insert).
+// Without the 32-lane loop the set kernel needs 64 registers instead of 78, so a build of
+// luxembourg_osm (468 blocks) fits one wave of the H100.
+template <class Adj, BatchOp kOp, bool kLastWins, int kItems, int kTile, bool kFresh = false>
 __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
+  static_assert(!kFresh || (kOp == BatchOp::insert && kTile == 1));
   __shared__ unsigned tally_words[4];
   BlockTally<4> tally(tally_words);
   unsigned applied = 0, self = 0, dup = 0, ignored = 0, slab_failures = 0;
@@ -736,8 +784,9 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
           // is in flight, the arcs' first slabs are fetched into L2 (their address needs only
           // the handles), so a claim that must probe again overlaps the slabs' DRAM latency.
           const auto probe = dedup.claim_begin(key);
-          prefetch_bucket(g.table_at(eu), v);
-          if (p.both) prefetch_bucket(g.table_at(ev), u);
+          // (kFresh: placements into tables of one bucket do not read their slab.)
+          if (!kFresh || eu.num_buckets != 1) prefetch_bucket(g.table_at(eu), v);
+          if (p.both && (!kFresh || ev.num_buckets != 1)) prefetch_bucket(g.table_at(ev), u);
           slot = dedup.claim_end(key, probe, &first);
           listed = first && p.filter.active();
         }
@@ -775,6 +824,12 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         if constexpr (kOp == BatchOp::insert) {
           const std::uint32_t val = tt.shfl(value, s);
           r = insert_edge_arcs_tiled<Adj::weighted>(s0, p.both, left, [&](bool reverse) {
+            if constexpr (kFresh) {  // one-thread tasks: the lane's own entries
+              const VertexEntry& e = reverse ? ev : eu;
+              if (e.num_buckets == 1)
+                return reverse ? place_fresh_arc(g, b, e, a, val)
+                               : place_fresh_arc(g, a, e, b, val);
+            }
             return reverse ? insert_or_defer_arc_tiled(tt, g, p, b, shfl_entry(tt, ev, s),
                                                        tt.shfl(dv, s), a, val)
                            : insert_or_defer_arc_tiled(tt, g, p, a, shfl_entry(tt, eu, s),
@@ -791,34 +846,36 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         }
       }
     }
-    for_each_active_lane(tile, warp_arcs != 0, [&](int s) {
-      const vertex_t a = tile.shfl(u, s), b = tile.shfl(v, s);
-      const std::uint32_t s0 = tile.shfl(ns, s), arcs = tile.shfl(warp_arcs, s);
-      std::uint32_t r = s0;
-      if constexpr (kOp == BatchOp::insert) {
-        using Table = typename DynamicGraphRef<Adj>::table_ref;
-        const std::uint32_t val = tile.shfl(value, s);
-        if ((arcs & 1u) && !(s0 & 1u))
-          r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
-              tile, g, p, a, shfl_entry(tile, eu, s), tile.shfl(du, s), b, val, slab_failures);
-        if (p.both && (arcs & 2u) && !(s0 & 4u)) {
-          // Both arcs are present or absent together: a set need not look at the reverse arc
-          // of an edge found present (a map must, to assign its value).
-          if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u))
-            r |= 4u;
-          else
-            r |=
-                insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
-                    tile, g, p, b, shfl_entry(tile, ev, s), tile.shfl(dv, s), a, val, slab_failures)
-                << 2;
+    if constexpr (!kFresh) {  // (kFresh: the arcs left go to the retry pass)
+      for_each_active_lane(tile, warp_arcs != 0, [&](int s) {
+        const vertex_t a = tile.shfl(u, s), b = tile.shfl(v, s);
+        const std::uint32_t s0 = tile.shfl(ns, s), arcs = tile.shfl(warp_arcs, s);
+        std::uint32_t r = s0;
+        if constexpr (kOp == BatchOp::insert) {
+          using Table = typename DynamicGraphRef<Adj>::table_ref;
+          const std::uint32_t val = tile.shfl(value, s);
+          if ((arcs & 1u) && !(s0 & 1u))
+            r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
+                tile, g, p, a, shfl_entry(tile, eu, s), tile.shfl(du, s), b, val, slab_failures);
+          if (p.both && (arcs & 2u) && !(s0 & 4u)) {
+            // Both arcs are present or absent together: a set need not look at the reverse arc
+            // of an edge found present (a map must, to assign its value).
+            if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u))
+              r |= 4u;
+            else
+              r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
+                       tile, g, p, b, shfl_entry(tile, ev, s), tile.shfl(dv, s), a, val,
+                       slab_failures)
+                   << 2;
+          }
+        } else {
+          const bool hit = g.table_at(shfl_entry(tile, eu, s)).erase(tile, b);
+          const bool rev = p.both && hit && g.table_at(shfl_entry(tile, ev, s)).erase(tile, a);
+          r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
         }
-      } else {
-        const bool hit = g.table_at(shfl_entry(tile, eu, s)).erase(tile, b);
-        const bool rev = p.both && hit && g.table_at(shfl_entry(tile, ev, s)).erase(tile, a);
-        r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
-      }
-      if (static_cast<int>(tile.thread_rank()) == s) ns = r;
-    });
+        if (static_cast<int>(tile.thread_rank()) == s) ns = r;
+      });
+    }
     // Erases count the owners of live edges in `ignored`; the host subtracts the erased ones.
     if (claim_pending) {  // eager erase: the entry's claim, resolved after its erase
       bool first = false;
@@ -834,9 +891,9 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
       if (check_degree) {  // reserved with the loads: give back what was not added
         if (!fwd_new) atomicSub(g.degree_ptr(u), 1u);
         if (p.both && !rev_new) atomicSub(g.degree_ptr(v), 1u);
-      } else {
-        if (fwd_new) atomicAdd(g.degree_ptr(u), 1u);
-        if (rev_new) atomicAdd(g.degree_ptr(v), 1u);
+      } else {  // (kFresh: a placed arc's degree counted it already)
+        if (fwd_new && !(kFresh && eu.num_buckets == 1)) atomicAdd(g.degree_ptr(u), 1u);
+        if (rev_new && !(kFresh && ev.num_buckets == 1)) atomicAdd(g.degree_ptr(v), 1u);
       }
       if (!(ns & 1u) || (p.both && !(ns & 4u)))
         p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = (entry << 8) | ns;
@@ -1646,6 +1703,8 @@ struct DynamicGraph<Adj>::Impl {
   // ---- table rebuilds (device-planned, see RebuildStatus) -----------------------------------
   bool plan_rebuilds = true;      // false while build() inserts into tables sized for the batch:
                                   // no resize planning, no deferred arcs
+  bool fresh_tables = false;      // the next insert pass goes into a build's fresh tables
+                                  // (BatchPass::fresh_tables); cleared by the pass that uses it
   DeviceArray<slab::Slab> arena;  // base buckets of rebuilt tables, handed out by arena_used
   std::uint64_t arena_capacity = 0;
   DeviceArray<unsigned long long> arena_used;  // device word
@@ -2100,7 +2159,7 @@ struct DynamicGraph<Adj>::Impl {
     return forced == 8 ? 8 : 1;
   }
 
-  template <BatchOp kOp, bool kLast, int kItems, int kTile>
+  template <BatchOp kOp, bool kLast, int kItems, int kTile, bool kFresh = false>
   void launch_batch(const BatchPass& p) {
     const unsigned grid = striding_grid((p.n + kItems - 1) / kItems * 32);
     if (p.filter.seen) {
@@ -2112,13 +2171,21 @@ struct DynamicGraph<Adj>::Impl {
       last_entry_kernel<Adj, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
       WG_CUDA_CHECK_LAST();
     }
-    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile><<<grid, kBlock, 0, stream>>>(ref(), p);
+    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile, kFresh>
+        <<<grid, kBlock, 0, stream>>>(ref(), p);
     WG_CUDA_CHECK_LAST();
   }
-  /// Runs the batch kernel with one-thread tasks (32 entries per warp), or, for comparison
-  /// (WG_GRAPH_TILE=8), 8-lane tasks with `items` entries per warp.
+  /// Runs the batch kernel with one-thread tasks (32 entries per warp; a build's fresh tables
+  /// with the kernel that places arcs), or, for comparison (WG_GRAPH_TILE=8), 8-lane tasks with
+  /// `items` entries per warp.
   template <BatchOp kOp, bool kLast>
   void launch_batch(const BatchPass& p, int items, int tile) {
+    if constexpr (kOp == BatchOp::insert) {
+      if (p.fresh_tables) {
+        launch_batch<kOp, kLast, 32, 1, true>(p);
+        return;
+      }
+    }
     if (tile == 1)
       launch_batch<kOp, kLast, 32, 1>(p);
     else if (items == 8)
@@ -2150,6 +2217,9 @@ struct DynamicGraph<Adj>::Impl {
     // reservations either (an atomic with return per arc, hubs' serialised).
     const double resize_limit =
         kOp == BatchOp::insert && plan_rebuilds ? resize_keys_per_bucket() : 0.0;
+    // Placement needs the degrees to count placed arcs only: no reservations (resize_limit 0).
+    const bool fresh = kOp == BatchOp::insert && std::exchange(fresh_tables, false) &&
+                       resize_limit == 0.0 && tile_lanes() == 1;
     BatchPass p{b.src,
                 b.dst,
                 with_values ? b.values : nullptr,
@@ -2175,7 +2245,8 @@ struct DynamicGraph<Adj>::Impl {
                 sc.clear_claimed.last,
                 nullptr,
                 0,
-                ++report_sequence};
+                ++report_sequence,
+                fresh};
     const int items = items_per_warp(b.size), tile = tile_lanes();
     if (mode == BatchDedup::sorted) {
       // Equal edges end up adjacent, and so do a vertex's arcs, whose slabs and handles a warp
@@ -2265,6 +2336,7 @@ struct DynamicGraph<Adj>::Impl {
       q.clear_words = 0;             // the first pass cleaned the other half
       q.clear_claimed_words = 0;
       q.filter = detail::BatchFilterRef{};  // retry items are owners: no claims
+      q.fresh_tables = false;               // arcs left go into their chains, placements done
       q.retry_in = sc.retry[pass & 1];
       q.n = c.retry[pass & 1];
       q.retry_out = sc.retry[(pass + 1) & 1];
@@ -2502,22 +2574,22 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   if (sorted) p = prepare(first);
   trace.mark("prepare");
   if (small) {
-    // A memset and two kernels, no scan and no wait: the raw arc counts go into the degrees
-    // (size_small_tables_kernel zeroes them and marks the ids live; raw_degree_kernel zeroes its
-    // bump counter), and the pool takes an upper bound of the bucket count
-    // (detail/table_sizing.hpp; arcs < 2^20: at most 100K buckets spare for a set, 200K for a
-    // map).
+    // Two kernels, no memset, no scan and no wait: the raw arc counts go into incoming[], zero
+    // between calls (size_small_tables_kernel zeroes it again, zeroes the degrees and marks the
+    // ids live; raw_degree_kernel zeroes its bump counter and fills the one-bucket tables
+    // empty), and the pool takes an upper bound of the bucket count (detail/table_sizing.hpp;
+    // arcs < 2^20: at most 100K buckets spare for a set, 200K for a map).
     const double c = im.opt.load_factor * Adj::slab_capacity;
     const std::uint64_t spare =
         detail::small_build_spare_buckets(first.size * (im.opt.directed ? 1 : 2), c);
     unsigned long long* const used = &im.counters.data()->a;
-    WG_CUDA_TRY(cudaMemsetAsync(im.degrees.data(), 0, n * sizeof(std::uint32_t), im.stream));
-    raw_degree_kernel<<<grid_for(std::max<std::uint64_t>(first.size, 1)), kBlock, 0, im.stream>>>(
-        first, n, !im.opt.directed, im.degrees.data(), used);
-    slab::Slab* pool = im.build_pool(n + spare, false);
-    const std::uint64_t fill_words = (n + spare) * (sizeof(slab::Slab) / sizeof(uint4));
-    size_small_tables_kernel<<<im.striding_grid(std::max(n, fill_words)), kBlock, 0, im.stream>>>(
-        im.vertices.data(), im.degrees.data(), im.live.data(), n, pool, n + spare, c, used);
+    slab::Slab* const pool = im.build_pool(n + spare, false);
+    const std::uint64_t fill_words = n * (sizeof(slab::Slab) / sizeof(uint4));
+    raw_degree_kernel<<<im.striding_grid(std::max(first.size, fill_words)), kBlock, 0, im.stream>>>(
+        first, n, !im.opt.directed, im.incoming.data(), used, pool, n);
+    size_small_tables_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
+        im.vertices.data(), im.degrees.data(), im.incoming.data(), im.live.data(), n, pool, c,
+        used);
     WG_CUDA_CHECK_LAST();
   } else {
     DeviceArray<unsigned long long> buckets(n, im.stream, "bulk build degrees");
@@ -2548,10 +2620,15 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   {
     // The tables were just sized for these degrees: nothing to rebuild, no planning.
     struct Restore {
-      bool& flag;
-      ~Restore() { flag = true; }
-    } restore{im.plan_rebuilds};
+      Impl& im;
+      ~Restore() {
+        im.plan_rebuilds = true;
+        im.fresh_tables = false;  // unused if the batch had no entries
+      }
+    } restore{im};
     im.plan_rebuilds = false;
+    // A small build's arcs are placed into its fresh tables.
+    im.fresh_tables = small;
     r = sorted ? insert_prepared(p) : insert_edges(first);
   }
   trace.mark("insert");

@@ -361,9 +361,13 @@ TEST(GpuGraph, BulkBuildMatchesModel) {
 // A bulk build whose input repeats its edges (up to four entries each, reversed or not, in the
 // same warp or far apart) around hubs, with self-loops and ids past the build's vertex count
 // (uploaded as they are: the host API would widen the id range), at the default load factor and
-// at one far above 1 (chains of many slabs, grown while the build runs): the counts, edges and
-// degrees are the host model's, and the tables take batches as usual afterwards.
-TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModel) {
+// at one far above 1 (chains of many slabs, grown while the build runs; and the first slab of a
+// one-bucket table fills up while the build places arcs in it): the counts, edges, degrees and
+// (maps) each edge's last weight are the host model's, and the tables take batches as usual
+// afterwards.
+template <class Adj>
+void build_of_repeated_entries() {
+  constexpr bool kWeighted = Adj::weighted;
   for (const bool directed : {false, true}) {
     for (const double load_factor : {0.7, 8.0}) {
       const std::uint64_t n = 3000, built = 2900;  // ids >= built: ignored
@@ -376,6 +380,7 @@ TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModel) {
           const bool flip = rng.below(2) != 0;
           e.src.push_back(flip ? v : u);
           e.dst.push_back(flip ? u : v);
+          if (kWeighted) e.weight.push_back(static_cast<double>(rng.below(1000)));
         }
       };
       for (wg::vertex_t v = 1; v < n; ++v) add(0, v);  // a hub
@@ -386,28 +391,39 @@ TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModel) {
         const std::size_t j = rng.below(i);
         std::swap(e.src[i - 1], e.src[j]);
         std::swap(e.dst[i - 1], e.dst[j]);
+        if (kWeighted) std::swap(e.weight[i - 1], e.weight[j]);
       }
       wg::gpu::GraphOptions opt;
       opt.directed = directed;
       opt.load_factor = load_factor;
-      wg::gpu::Graph g(0, opt);
+      wg::gpu::DynamicGraph<Adj> g(0, opt);
       GraphModel m(built, directed);
       const auto src = wg::gpu::DeviceArray<wg::vertex_t>::from_host(e.src);
       const auto dst = wg::gpu::DeviceArray<wg::vertex_t>::from_host(e.dst);
-      const std::string where = std::string(directed ? "directed" : "undirected") +
-                                " build, load factor " + std::to_string(load_factor);
-      const UpdateResult got = g.build({src.data(), dst.data(), nullptr, e.size()}, built);
+      std::vector<std::uint32_t> w(e.weight.begin(), e.weight.end());
+      const auto values = wg::gpu::DeviceArray<std::uint32_t>::from_host(w);
+      const std::string where = std::string(kWeighted ? "map, " : "set, ") +
+                                (directed ? "directed" : "undirected") + " build, load factor " +
+                                std::to_string(load_factor);
+      const UpdateResult got =
+          g.build({src.data(), dst.data(), kWeighted ? values.data() : nullptr, e.size()}, built);
       const UpdateResult want = m.insert(e);
       ASSERT_EQ(got, want) << where << ": " << str(got) << " vs " << str(want);
       ASSERT_GT(want.duplicates, e.size() / 4) << where;
-      expect_same(g, m, false, where);
+      expect_same(g, m, kWeighted, where);
       // The tables take batches as usual after such a build.
-      const EdgeList more = wg::test::random_batch(rng, built, 5000, false);
+      const EdgeList more = wg::test::random_batch(rng, built, 5000, kWeighted);
       ASSERT_EQ(g.insert_edges(more), m.insert(more)) << where;
       ASSERT_EQ(g.erase_edges(e), m.erase(e)) << where;
-      expect_same(g, m, false, where + ", then a batch in and the input out");
+      expect_same(g, m, kWeighted, where + ", then a batch in and the input out");
     }
   }
+}
+TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModelSet) {
+  build_of_repeated_entries<wg::gpu::SlabSetAdjacency>();
+}
+TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModelMap) {
+  build_of_repeated_entries<wg::gpu::SlabMapAdjacency>();
 }
 
 // Builds of different sizes into one graph object (a small build takes the previous tables'
