@@ -92,7 +92,7 @@ __global__ void build_degree_kernel(const std::uint64_t* keys, std::uint64_t m, 
 // Arcs per vertex of a raw batch (self-loops and out-of-range entries skipped; duplicates
 // counted, so the tables are sized for at most the batch's arcs). `zero`, if given, is set to 0:
 // a counter of the next kernel, which saves a memset. `empty`, if given, gets `slabs` empty
-// slabs: a small build's one-bucket tables, whose stores overlap the atomics' latency here.
+// slabs: a small build's pool, whose stores overlap the atomics' latency here.
 template <class Count>
 __global__ void raw_degree_kernel(DeviceEdges e, std::uint64_t n, bool both, Count* degree,
                                   unsigned long long* zero = nullptr, slab::Slab* empty = nullptr,
@@ -122,10 +122,10 @@ __global__ void buckets_kernel(unsigned long long* degree_in_buckets_out, std::u
 }
 
 /// Sizes each vertex's table for the d raw arcs counted in raw[i] (then zeroed, as the graph's
-/// incoming[] is between calls), as buckets_kernel does, without a scan: one bucket is pool[i]
-/// (filled empty by raw_degree_kernel), several are a run taken from pool[n..] by a bump counter
-/// (`used`, zero) and filled empty by the vertex's thread, so the unused rest of the pool is not
-/// written. Degrees are zeroed and ids 0..n-1 marked live.
+/// incoming[] is between calls), as buckets_kernel does, without a scan: one bucket is pool[i],
+/// several are a run taken from pool[n..] by a bump counter (`used`, zero); raw_degree_kernel
+/// filled the pool empty (with the whole grid: a hub's thread filling its own run held up
+/// facebook_combined's build). Degrees are zeroed and ids 0..n-1 marked live.
 __global__ void size_small_tables_kernel(VertexEntry* entries, std::uint32_t* degree,
                                          std::uint32_t* raw, std::uint8_t* live, std::uint64_t n,
                                          slab::Slab* pool, double per_bucket,
@@ -137,11 +137,6 @@ __global__ void size_small_tables_kernel(VertexEntry* entries, std::uint32_t* de
     VertexEntry e;
     e.buckets =
         nb == 1 ? pool + i : pool + n + atomicAdd(used, static_cast<unsigned long long>(nb));
-    if (nb > 1) {
-      uint4* const words = reinterpret_cast<uint4*>(e.buckets);
-      for (std::uint64_t w = 0; w < nb * (sizeof(slab::Slab) / sizeof(uint4)); ++w)
-        words[w] = make_uint4(~0u, ~0u, ~0u, ~0u);
-    }
     e.num_buckets = nb;
     e.reserved = 0;
     entries[i] = e;
@@ -2576,17 +2571,17 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   if (small) {
     // Two kernels, no memset, no scan and no wait: the raw arc counts go into incoming[], zero
     // between calls (size_small_tables_kernel zeroes it again, zeroes the degrees and marks the
-    // ids live; raw_degree_kernel zeroes its bump counter and fills the one-bucket tables
-    // empty), and the pool takes an upper bound of the bucket count (detail/table_sizing.hpp;
-    // arcs < 2^20: at most 100K buckets spare for a set, 200K for a map).
+    // ids live; raw_degree_kernel zeroes its bump counter and fills the pool empty), and the pool
+    // takes an upper bound of the bucket count (detail/table_sizing.hpp; arcs < 2^20: at most 100K
+    // buckets spare for a set, 200K for a map).
     const double c = im.opt.load_factor * Adj::slab_capacity;
     const std::uint64_t spare =
         detail::small_build_spare_buckets(first.size * (im.opt.directed ? 1 : 2), c);
     unsigned long long* const used = &im.counters.data()->a;
     slab::Slab* const pool = im.build_pool(n + spare, false);
-    const std::uint64_t fill_words = n * (sizeof(slab::Slab) / sizeof(uint4));
+    const std::uint64_t fill_words = (n + spare) * (sizeof(slab::Slab) / sizeof(uint4));
     raw_degree_kernel<<<im.striding_grid(std::max(first.size, fill_words)), kBlock, 0, im.stream>>>(
-        first, n, !im.opt.directed, im.incoming.data(), used, pool, n);
+        first, n, !im.opt.directed, im.incoming.data(), used, pool, n + spare);
     size_small_tables_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
         im.vertices.data(), im.degrees.data(), im.incoming.data(), im.live.data(), n, pool, c,
         used);
