@@ -7,8 +7,8 @@ Tables 5.5 and 5.7 are drawn against each graph's edge count, each point labelle
 ../shared/datasets).
 
     /usr/bin/python3 tools/bench/graph_gpu/to_plot_records.py in.json out.json
-    for t in 5.2 5.3 5.4 5.6 has_edges; do
-      /usr/bin/python3 tools/bench/plot.py out.json --logx --filter "Table $t" --out plots
+    for t in "Table 5.2" "Table 5.3" "Table 5.4" "Table 5.6" has_edges; do
+      /usr/bin/python3 tools/bench/plot.py out.json --logx --filter "$t" --out plots
     done
     for t in 5.5 5.7; do
       /usr/bin/python3 tools/bench/plot.py out.json --logx --logy --filter "Table $t" --out plots
