@@ -575,17 +575,23 @@ template <class Ref>
 __device__ __forceinline__ int place_fresh_arc(const Ref& g, vertex_t x, const VertexEntry& e,
                                                std::uint32_t key, std::uint32_t value) {
   const std::uint32_t slot = atomicAdd(g.degree_ptr(x), 1u);
-  constexpr std::uint32_t kSlots = Ref::weighted ? slab::kMapPairsPerSlab : slab::kSetKeysPerSlab;
-  if (slot >= kSlots) {
+  if (slot >= Ref::table_ref::kSlotsPerSlab) {
     atomicSub(g.degree_ptr(x), 1u);
     return slab::tiled_needs_warp;
   }
   if constexpr (Ref::weighted)
-    reinterpret_cast<unsigned long long*>(e.buckets->words)[slot] =
-        (static_cast<unsigned long long>(value) << 32) | key;  // the pair: key in the low half
+    *slab::detail::MapSlots::slot(e.buckets, slot) = slab::detail::make_pair(key, value);
   else
-    e.buckets->words[slot] = key;
+    *slab::detail::SetSlots::slot(e.buckets, slot) = key;
   return 3;
+}
+
+/// Whether the kFresh kernel places the arcs into the table with handle e (place_fresh_arc)
+/// rather than walking its chain: the same answer for every arc of the table, so no walk reads a
+/// slab that placements are filling with plain stores.
+template <bool kFresh>
+__device__ __forceinline__ bool placed_table(const VertexEntry& e) {
+  return kFresh && e.num_buckets == 1;
 }
 
 /// insert_or_defer_arc with a tile of T <= 8 lanes (sets and maps): 3 new, 1 present, 0
@@ -779,9 +785,9 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
           // is in flight, the arcs' first slabs are fetched into L2 (their address needs only
           // the handles), so a claim that must probe again overlaps the slabs' DRAM latency.
           const auto probe = dedup.claim_begin(key);
-          // (kFresh: placements into tables of one bucket do not read their slab.)
-          if (!kFresh || eu.num_buckets != 1) prefetch_bucket(g.table_at(eu), v);
-          if (p.both && (!kFresh || ev.num_buckets != 1)) prefetch_bucket(g.table_at(ev), u);
+          // (Placements do not read their slab.)
+          if (!placed_table<kFresh>(eu)) prefetch_bucket(g.table_at(eu), v);
+          if (p.both && !placed_table<kFresh>(ev)) prefetch_bucket(g.table_at(ev), u);
           slot = dedup.claim_end(key, probe, &first);
           listed = first && p.filter.active();
         }
@@ -821,7 +827,7 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
           r = insert_edge_arcs_tiled<Adj::weighted>(s0, p.both, left, [&](bool reverse) {
             if constexpr (kFresh) {  // one-thread tasks: the lane's own entries
               const VertexEntry& e = reverse ? ev : eu;
-              if (e.num_buckets == 1)
+              if (placed_table<kFresh>(e))
                 return reverse ? place_fresh_arc(g, b, e, a, val)
                                : place_fresh_arc(g, a, e, b, val);
             }
@@ -886,9 +892,9 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
       if (check_degree) {  // reserved with the loads: give back what was not added
         if (!fwd_new) atomicSub(g.degree_ptr(u), 1u);
         if (p.both && !rev_new) atomicSub(g.degree_ptr(v), 1u);
-      } else {  // (kFresh: a placed arc's degree counted it already)
-        if (fwd_new && !(kFresh && eu.num_buckets == 1)) atomicAdd(g.degree_ptr(u), 1u);
-        if (rev_new && !(kFresh && ev.num_buckets == 1)) atomicAdd(g.degree_ptr(v), 1u);
+      } else {  // (a placed arc's degree counted it already)
+        if (fwd_new && !placed_table<kFresh>(eu)) atomicAdd(g.degree_ptr(u), 1u);
+        if (rev_new && !placed_table<kFresh>(ev)) atomicAdd(g.degree_ptr(v), 1u);
       }
       if (!(ns & 1u) || (p.both && !(ns & 4u)))
         p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = (entry << 8) | ns;
