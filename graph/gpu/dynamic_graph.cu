@@ -1593,8 +1593,7 @@ struct DynamicGraph<Adj>::Impl {
         std::max_element(pools.begin(), pools.end(),
                          [](const auto& a, const auto& b) { return a.size() < b.size(); });
     if (largest == pools.end() || largest->size() < slabs) {
-      pools.clear();
-      pool_bytes = 0;
+      release_pools();
       return new_pool(slabs, fill);
     }
     DeviceArray<slab::Slab> keep = std::move(*largest);
@@ -1603,6 +1602,12 @@ struct DynamicGraph<Adj>::Impl {
     if (fill) WG_CUDA_TRY(cudaMemsetAsync(keep.data(), 0xFF, slabs * sizeof(slab::Slab), stream));
     pools.push_back(std::move(keep));
     return pools.back().data();
+  }
+
+  /// Frees every table's base buckets (their vertices' handles must be reset before use).
+  void release_pools() {
+    pools.clear();
+    pool_bytes = 0;
   }
 
   /// A new pool of base buckets, empty unless `fill` is false (its user fills it).
@@ -1713,8 +1718,6 @@ struct DynamicGraph<Adj>::Impl {
   // ---- table rebuilds (device-planned, see RebuildStatus) -----------------------------------
   bool plan_rebuilds = true;      // false while build() inserts into tables sized for the batch:
                                   // no resize planning, no deferred arcs
-  bool fresh_tables = false;      // the next insert pass goes into a build's fresh tables
-                                  // (BatchPass::fresh_tables); cleared by the pass that uses it
   DeviceArray<slab::Slab> arena;  // base buckets of rebuilt tables, handed out by arena_used
   std::uint64_t arena_capacity = 0;
   DeviceArray<unsigned long long> arena_used;  // device word
@@ -2221,8 +2224,10 @@ struct DynamicGraph<Adj>::Impl {
   /// for large batches, a last-entry pass for weighted inserts) and one synchronisation, after
   /// which the counters are in mapped host memory; out-of-slabs owners are retried after the
   /// allocator grows, and tables the batch took past max_load_factor are rebuilt afterwards.
+  /// fresh_tables: a small build's insert into the tables it has just sized for the batch's raw
+  /// arcs, with zero degrees (BatchPass::fresh_tables).
   template <BatchOp kOp>
-  UpdateResult apply_batch(DeviceEdges b) {
+  UpdateResult apply_batch(DeviceEdges b, bool fresh_tables = false) {
     UpdateResult r;
     if (b.size == 0) return r;
     // Weighted inserts: the last entry of an edge sets its value. A sorted batch has it at the
@@ -2241,8 +2246,8 @@ struct DynamicGraph<Adj>::Impl {
     const double resize_limit =
         kOp == BatchOp::insert && plan_rebuilds ? resize_keys_per_bucket() : 0.0;
     // Placement needs the degrees to count placed arcs only: no reservations (resize_limit 0).
-    const bool fresh = kOp == BatchOp::insert && std::exchange(fresh_tables, false) &&
-                       resize_limit == 0.0 && tile_lanes() == 1;
+    const bool fresh =
+        kOp == BatchOp::insert && fresh_tables && resize_limit == 0.0 && tile_lanes() == 1;
     BatchPass p{b.src,
                 b.dst,
                 with_values ? b.values : nullptr,
@@ -2563,10 +2568,7 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   // Start over: drop every table, keep the allocator's memory. A large input frees the old
   // tables' pools first (chunk_for looks at the free memory); a small build may take the largest
   // of them again (build_pool).
-  if (edges.size >= Impl::kSmallBuildBelow) {
-    im.pools.clear();
-    im.pool_bytes = 0;
-  }
+  if (edges.size >= Impl::kSmallBuildBelow) im.release_pools();
   im.arena = DeviceArray<slab::Slab>();
   im.arena_capacity = 0;
   im.alloc.reset(im.stream);  // and its exhausted flag
@@ -2577,8 +2579,7 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   im.reserve(std::max<std::uint64_t>(num_vertices, 1));
   const std::uint64_t n = num_vertices;
   if (n == 0) {
-    im.pools.clear();
-    im.pool_bytes = 0;
+    im.release_pools();
     return insert_edges(edges);  // every entry is invalid
   }
   im.live_count = n;
@@ -2644,15 +2645,12 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
     // The tables were just sized for these degrees: nothing to rebuild, no planning.
     struct Restore {
       Impl& im;
-      ~Restore() {
-        im.plan_rebuilds = true;
-        im.fresh_tables = false;  // unused if the batch had no entries
-      }
+      ~Restore() { im.plan_rebuilds = true; }
     } restore{im};
     im.plan_rebuilds = false;
-    // A small build's arcs are placed into its fresh tables.
-    im.fresh_tables = small;
-    r = sorted ? insert_prepared(p) : insert_edges(first);
+    // (first fits one chunk.) A small build's arcs are placed into its fresh tables.
+    r = sorted ? insert_prepared(p)
+               : im.template apply_batch<BatchOp::insert>(first, /*fresh_tables=*/small);
   }
   trace.mark("insert");
   if (first.size < edges.size) {
