@@ -391,6 +391,7 @@ struct BatchCounters {
   unsigned long long out_of_slabs;  ///< arcs that found the allocator exhausted
   RebuildStatus rebuild;            ///< the batch's table rebuild, if any
   unsigned long long claimers;      ///< filtered batches: entries that claim (pass 1 counts)
+  unsigned long long fixups;        ///< entries listed in BatchPass::last_fixups
   unsigned long long blocks_done;   ///< blocks of the running pass that have finished
 };
 
@@ -438,6 +439,11 @@ struct BatchPass {
   /// A build's first batch, into tables just sized for its raw arcs, with zero degrees: an arc
   /// into a table of one bucket takes the slot its degree's increment returns (place_fresh_arc).
   bool fresh_tables = false;
+  /// Weighted inserts deduplicated in the table (no last-entry pass): every entry records its
+  /// index + 1 in dedup.last[slot] (atomicMax), owners insert their own values, and each
+  /// duplicate lists (slot << 32 | entry) here; after the batch, assign_last_values_kernel gives
+  /// each listed edge whose last entry was a duplicate that entry's value. Null otherwise.
+  unsigned long long* last_fixups = nullptr;
 };
 
 /// A sorted batch's key k as its edge, or false for a key that stands for no edge.
@@ -799,6 +805,12 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
           if (p.both && !placed_table<kFresh>(ev)) prefetch_bucket(g.table_at(ev), u);
           slot = dedup.claim_end(key, probe, &first);
           listed = first && p.filter.active();
+          if constexpr (kOp == BatchOp::insert && Adj::weighted) {
+            if (p.last_fixups && live_u && live_v) {  // see BatchPass::last_fixups
+              atomicMax(dedup.last + slot, static_cast<std::uint32_t>(i + 1));
+              if (!first) p.last_fixups[atomicAdd(&p.counters->fixups, 1ull)] = (slot << 32) | i;
+            }
+          }
         }
         if (!(live_u && live_v)) {
           ++ignored;
@@ -925,6 +937,29 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
   tally.flush(&p.counters->applied);
   clear_previous_scratch(p);
   report_counters(p);
+}
+
+// After a weighted batch deduplicated in the table (BatchPass::last_fixups): each listed duplicate
+// that is its edge's last entry assigns its value to the edge's arcs, which the owner inserted
+// with its own. One such entry per edge, so the assignments are exclusive.
+template <class Adj>
+__global__ void assign_last_values_kernel(DynamicGraphRef<Adj> g, BatchPass p, std::uint64_t m) {
+  const thread_tile one{};
+  for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < m;
+       k += std::uint64_t{gridDim.x} * blockDim.x) {
+    const unsigned long long item = p.last_fixups[k];
+    const std::uint64_t entry = item & 0xFFFFFFFFull;
+    if (p.dedup.last[item >> 32] != entry + 1) continue;  // a later entry has the last word
+    vertex_t u = p.src[entry], v = p.dst[entry];
+    if (p.both && u > v) {
+      const vertex_t t = u;
+      u = v;
+      v = t;
+    }
+    const std::uint32_t value = p.values[entry];
+    insert_arc_tiled(one, g, g.load_entry(u), v, value);  // present: assigns
+    if (p.both) insert_arc_tiled(one, g, g.load_entry(v), u, value);
+  }
 }
 
 // Inserts of a sorted batch into a directed set graph (first pass). A warp's 32 entries are
@@ -1890,6 +1925,7 @@ struct DynamicGraph<Adj>::Impl {
     detail::BatchFilterRef filter;  // seen == null: not filtered
     std::uint32_t* claimed;
     unsigned long long* retry[2];
+    unsigned long long* fixups;  // BatchPass::last_fixups
     vertex_t* resize;
     uint4* clear;  // the other half's dirty prefix, for the kernel to zero
     std::uint64_t clear_words;
@@ -1922,7 +1958,7 @@ struct DynamicGraph<Adj>::Impl {
     const std::uint64_t o_last = o_dedup + cap * sizeof(unsigned long long);
     const std::uint64_t zeroed = align256(o_last + (last_wins ? cap * sizeof(std::uint32_t) : 0));
     const std::uint64_t lists =
-        2 * align256(n * sizeof(unsigned long long)) + align256(2 * n * sizeof(vertex_t));
+        3 * align256(n * sizeof(unsigned long long)) + align256(2 * n * sizeof(vertex_t));
     if (half_bytes < zeroed || batch_scratch.size() < 2 * half_bytes + lists) {
       half_bytes = std::max(half_bytes, zeroed);
       const std::uint64_t total =
@@ -1954,6 +1990,8 @@ struct DynamicGraph<Adj>::Impl {
     sc.retry[1] =
         reinterpret_cast<unsigned long long*>(l + align256(n * sizeof(unsigned long long)));
     sc.resize = reinterpret_cast<vertex_t*>(l + 2 * align256(n * sizeof(unsigned long long)));
+    sc.fixups = reinterpret_cast<unsigned long long*>(
+        l + 2 * align256(n * sizeof(unsigned long long)) + align256(2 * n * sizeof(vertex_t)));
     sc.clear = reinterpret_cast<uint4*>(base + (h ^ 1u) * half_bytes);
     sc.clear_words = half_dirty[h ^ 1u] / sizeof(uint4);  // 256-aligned: whole words
     sc.clear_claimed = half_claimed[h ^ 1u];
@@ -2231,16 +2269,21 @@ struct DynamicGraph<Adj>::Impl {
     UpdateResult r;
     if (b.size == 0) return r;
     // Weighted inserts: the last entry of an edge sets its value. A sorted batch has it at the
-    // end of the edge's run (the sort is stable); otherwise a first pass finds it (kLastWins).
+    // end of the edge's run (the sort is stable); a filtered one finds it in a first pass
+    // (kLastWins); one deduplicated in the table fixes the values of its duplicated edges
+    // afterwards, if it has any (BatchPass::last_fixups): a batch without duplicates, the
+    // common case, takes one kernel, not two (uniform 2^16 / 2^17 weighted inserts +13-17% on
+    // an H200 against the last-entry pass, tools/bench/RESULTS.md).
     const bool with_values = kOp == BatchOp::insert && Adj::weighted && b.values;
     const auto t0 = trace_batches() ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point{};
     const BatchDedup mode = sort_batch(kOp, b.size)              ? BatchDedup::sorted
                             : b.size >= filter_from(with_values) ? BatchDedup::filtered
                                                                  : BatchDedup::table;
-    const bool last = with_values && mode != BatchDedup::sorted;
     const bool filtered = mode == BatchDedup::filtered;
-    const BatchScratch sc = scratch_for(b.size, last, mode);
+    const bool last = with_values && filtered;
+    const bool fix_last = with_values && mode == BatchDedup::table;
+    const BatchScratch sc = scratch_for(b.size, last || fix_last, mode);
     // A build's first chunk goes into tables sized for it: no deferral, so no degree
     // reservations either (an atomic with return per arc, hubs' serialised).
     const double resize_limit =
@@ -2274,7 +2317,8 @@ struct DynamicGraph<Adj>::Impl {
                 nullptr,
                 0,
                 ++report_sequence,
-                fresh};
+                fresh,
+                fix_last ? sc.fixups : nullptr};
     const int items = items_per_warp(b.size), tile = tile_lanes();
     if (mode == BatchDedup::sorted) {
       // Equal edges end up adjacent, and so do a vertex's arcs, whose slabs and handles a warp
@@ -2374,12 +2418,18 @@ struct DynamicGraph<Adj>::Impl {
       launch_batch<kOp, false>(q, items_per_warp(q.n), tile_lanes());
       c = read_batch_counters(q.sequence);
     }
+    // Every owner's arcs are in: the last entries that were duplicates assign their values (no
+    // wait: what runs next on the stream sees them; the counters do not change).
+    if (c.fixups) {
+      assign_last_values_kernel<Adj><<<grid_for(c.fixups), kBlock, 0, stream>>>(ref(), p, c.fixups);
+      WG_CUDA_CHECK_LAST();
+    }
     if (trace_batches()) {
       WG_CUDA_TRY(cudaStreamSynchronize(stream));
       std::fprintf(
           stderr,
           "[batch %s n=%llu items/warp=%d tile=%d dedup %s] first %.3f slabs %llu applied %llu "
-          "dup %llu ignored %llu claimers %llu | "
+          "dup %llu ignored %llu claimers %llu fixups %llu | "
           "retry passes %d | listed %llu, rebuild (%.3f ms, %d again) | slab failures %llu "
           "(grow %.3f ms, %u super "
           "blocks) | %.3f ms\n",
@@ -2388,8 +2438,8 @@ struct DynamicGraph<Adj>::Impl {
           : filtered                ? "filtered"
                                     : "sorted",
           first_ms, (unsigned long long)alloc.slabs_in_use(stream), c.applied, c.duplicates,
-          c.ignored, filtered ? c.claimers : 0ull, pass, c.resize, resize_ms, rebuild_retries,
-          c.out_of_slabs, grow_ms, alloc.num_super_blocks(),
+          c.ignored, filtered ? c.claimers : 0ull, c.fixups, pass, c.resize, resize_ms,
+          rebuild_retries, c.out_of_slabs, grow_ms, alloc.num_super_blocks(),
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     r.applied = c.applied;

@@ -48,6 +48,9 @@ struct SlabView {
   static constexpr unsigned kPerLane = kWordsPerSlab / kTile;
   Word w[kPerLane];
   std::uint32_t match, tombstones, empties, next;
+  /// One-thread tiles of a map: the word of the first slot that matched (a key is in a chain at
+  /// most once), so an erase need not keep the whole slab live for it (at() would).
+  Word matched_word;
 
   __device__ __forceinline__ static std::uint32_t key_of(Word x) {
     return static_cast<std::uint32_t>(x);  // a set key, or a pair's low half
@@ -100,9 +103,13 @@ struct SlabView {
   __device__ __forceinline__ void classify(const Tile& tile, std::uint32_t key) {
     const unsigned rank = tile.thread_rank();
     std::uint32_t m = 0, t = 0, e = 0;
+    matched_word = 0;
 #pragma unroll
     for (unsigned i = 0; i < kPerLane; ++i) {
       const std::uint32_t k = key_of(w[i]);
+      if constexpr (kTile == 1 && sizeof(Word) == 8) {
+        if (k == key && m == 0) matched_word = w[i];
+      }
       m |= static_cast<std::uint32_t>(k == key) << i;
       t |= static_cast<std::uint32_t>(k == kTombstoneKey) << i;
       e |= static_cast<std::uint32_t>(k == kEmptyKey) << i;
@@ -166,7 +173,10 @@ struct MapSlots {
   }
   template <class V, class Tile>
   __device__ static Word matched(const V& v, const Tile& tile, unsigned i, std::uint32_t) {
-    return v.at(tile, i);
+    if constexpr (V::kTile == 1)
+      return v.matched_word;  // slot i is the first match
+    else
+      return v.at(tile, i);
   }
   template <class V, class Tile>
   __device__ static Word tombstone(const V& v, const Tile& tile, unsigned i) {

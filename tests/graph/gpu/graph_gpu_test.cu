@@ -165,6 +165,51 @@ TEST(GpuGraph, LastWeightWins) {
   EXPECT_EQ(csr.values[csr.offsets[1]], 42u);
 }
 
+// Each edge entered several times with different weights, in shuffled order (and for
+// undirected graphs in both orientations), into a graph that already holds some of them: the
+// last entry's weight wins whichever entry claims the edge (small batches assign the values of
+// duplicated edges after their arcs are in).
+void repeated_weighted_entries(bool directed, std::uint64_t seed) {
+  const std::uint64_t n = 3000;
+  wg::gpu::GraphOptions opt;
+  opt.directed = directed;
+  wg::gpu::WeightedGraph g(n, opt);
+  GraphModel m(n, directed);
+  TestRng rng{seed};
+  const EdgeList base = wg::test::random_batch(rng, n, 4000, true);
+  ASSERT_EQ(g.insert_edges(base), m.insert(base));
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    // 2500 new edges and 300 of the graph's, each entered 1 to 6 times.
+    EdgeList distinct = wg::test::random_batch(rng, n, 2500, true);
+    for (int k = 0; k < 300; ++k) {
+      const std::size_t j = rng.below(base.size());
+      distinct.src.push_back(base.src[j]);
+      distinct.dst.push_back(base.dst[j]);
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < distinct.src.size(); ++i)
+      for (std::uint64_t k = 0, copies = 1 + rng.below(6); k < copies; ++k) order.push_back(i);
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    EdgeList b;
+    b.num_vertices = n;
+    for (const std::size_t i : order) {
+      const bool flip = !directed && rng.below(2) == 0;
+      b.src.push_back(flip ? distinct.dst[i] : distinct.src[i]);
+      b.dst.push_back(flip ? distinct.src[i] : distinct.dst[i]);
+      b.weight.push_back(static_cast<double>(1 + rng.below(1000)));
+    }
+    ASSERT_EQ(g.insert_edges(b), m.insert(b));
+    expect_same(g, m, true, "after the repeated entries");
+  }
+}
+TEST(GpuGraph, RepeatedWeightedEntriesLastWinsDirected) {
+  repeated_weighted_entries(true, 51);
+}
+TEST(GpuGraph, RepeatedWeightedEntriesLastWinsUndirected) {
+  repeated_weighted_entries(false, 52);
+}
+
 template <class Adj>
 void vertex_ops(bool directed, std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
