@@ -3,7 +3,7 @@
 // points of issue 4. Every figure is printed beside the paper's; JSON records go to --json.
 //
 //   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
-//                   [--only edges|queries|vertices|build|incremental|dynamic]
+//                   [--only edges|queries|vertices|build|incremental|dynamic|floor]
 //                   [--batch-logs LO:HI] [--graphs
 //                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22]
 //
@@ -43,7 +43,8 @@ struct Options {
   unsigned max_scale = 24;
   int reps = 3;
   bool quick = false;
-  std::string only;  ///< run one section: edges, queries, vertices, build, incremental, dynamic
+  std::string only;  ///< run one section: edges, queries, vertices, build, incremental, dynamic,
+                     ///< floor (only when named)
   int min_batch_log = 16, max_batch_log = 22;  ///< edge tables: batch sizes 2^lo .. 2^hi
   std::string graphs;  ///< edge tables: comma list of uniform, uniform-weighted, rmat,
                        ///< rmat-permuted, rmat-s22
@@ -277,6 +278,59 @@ void query_rates(const std::string& name, const EdgeList& base, int max_log) {
   }
 }
 
+// ---- where a small batch's time goes (not in the thesis; --only floor) ---------------------
+// Wall microseconds per call (median of --reps after a warm-up, each call between two device
+// synchronisations, as every rate here is timed) on the uniform 2^20 V / 16.8M arcs graph,
+// directed: the harness alone, an empty kernel, erases whose entries all stop at the first
+// check (self-loops), erases of absent edges, an insert of new edges and their erase (as the
+// edge tables run them), and has_edges. The first two are the floor any batch pays on this
+// machine; the rest show what the batch kernel adds to it.
+__global__ void empty_kernel() {}
+
+void batch_floor() {
+  const std::uint64_t nv = 1u << 20;
+  wg::gpu::GraphOptions go;
+  go.directed = true;
+  Graph g(0, go);
+  g.build(uniform_edges(nv, 1u << 24, 1, false));
+  std::printf("\n== where a small batch's time goes: uniform 2^20 V / 16.8M arcs, wall us ==\n");
+  std::printf("%-8s %8s %8s %10s %10s %10s %10s %10s\n", "batch", "harness", "empty", "self-loop",
+              "absent", "insert", "erase", "has_edges");
+  for (int lg = std::max(16, opt.min_batch_log); lg <= std::min(17, opt.max_batch_log); ++lg) {
+    const std::uint64_t n = std::uint64_t{1} << lg;
+    EdgeList loops = uniform_edges(nv, n, 7, false);
+    loops.dst = loops.src;
+    const DeviceBatch lp = to_device(loops);
+    DeviceArray<std::uint8_t> out(n);
+    wg::bench::Series t[7];
+    for (int rep = 0; rep < opt.reps + 1; ++rep) {
+      const DeviceBatch b = to_device(uniform_edges(nv, n, 1000 + lg * 100 + rep, false));
+      const DeviceBatch a = to_device(uniform_edges(nv, n, 5000 + lg * 100 + rep, false));
+      const double s[7] = {timed([] {}),
+                           timed([] { empty_kernel<<<256, 256>>>(); }),
+                           timed([&] { g.erase_edges(lp.view()); }),
+                           timed([&] { g.erase_edges(a.view()); }),
+                           timed([&] { g.insert_edges(b.view()); }),
+                           timed([&] { g.erase_edges(b.view()); }),
+                           timed([&] { g.has_edges(b.view(), out.data()); })};
+      if (rep)
+        for (int k = 0; k < 7; ++k) t[k].seconds.push_back(s[k]);
+    }
+    std::printf("2^%-6d %8.1f %8.1f %10.1f %10.1f %10.1f %10.1f %10.1f\n", lg, t[0].median() * 1e6,
+                t[1].median() * 1e6, t[2].median() * 1e6, t[3].median() * 1e6, t[4].median() * 1e6,
+                t[5].median() * 1e6, t[6].median() * 1e6);
+    record({{"bench", "graph_gpu_batch_floor"},
+            {"batch", n},
+            {"harness_us", t[0].median() * 1e6},
+            {"empty_kernel_us", t[1].median() * 1e6},
+            {"erase_self_loops_us", t[2].median() * 1e6},
+            {"erase_absent_us", t[3].median() * 1e6},
+            {"insert_us", t[4].median() * 1e6},
+            {"erase_present_us", t[5].median() * 1e6},
+            {"has_edges_us", t[6].median() * 1e6}});
+  }
+}
+
 // ---- Table 5.4: vertex deletion ------------------------------------------------------------
 void vertex_deletion(const EdgeList& base, const std::string& name, int max_log) {
   std::printf("\n== Table 5.4: vertex deletion, %s ==\n", name.c_str());
@@ -500,7 +554,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
-                   "       [--only edges|queries|vertices|build|incremental|dynamic]\n"
+                   "       [--only edges|queries|vertices|build|incremental|dynamic|floor]\n"
                    "       [--batch-logs LO:HI] [--graphs "
                    "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22]\n",
                    argv[0]);
@@ -517,6 +571,7 @@ int main(int argc, char** argv) {
   std::printf("graph_gpu_bench on %s; paper figures: TITAN V (thesis ch. 5)\n", prop.name);
   try {
     const int max_log = opt.quick ? 20 : 22;
+    if (opt.only == "floor") batch_floor();
     // faimGraph points: 2^20 vertices, 2^24 (16.8M) arcs, directed; uniform and R-MAT.
     if (section("edges") && graph_selected("uniform")) {
       const std::uint64_t nv = 1u << 20;
