@@ -441,8 +441,9 @@ struct BatchPass {
   bool fresh_tables = false;
   /// Weighted inserts deduplicated in the table (no last-entry pass): every entry records its
   /// index + 1 in dedup.last[slot] (atomicMax), owners insert their own values, and each
-  /// duplicate lists (slot << 32 | entry) here; after the batch, assign_last_values_kernel gives
-  /// each listed edge whose last entry was a duplicate that entry's value. Null otherwise.
+  /// duplicate lists two words here, (slot << 32 | entry) and its value; after the batch,
+  /// assign_last_values_kernel gives each listed edge whose last entry was a duplicate that
+  /// entry's value. Null otherwise.
   unsigned long long* last_fixups = nullptr;
 };
 
@@ -808,7 +809,12 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
           if constexpr (kOp == BatchOp::insert && Adj::weighted) {
             if (p.last_fixups && live_u && live_v) {  // see BatchPass::last_fixups
               atomicMax(dedup.last + slot, static_cast<std::uint32_t>(i + 1));
-              if (!first) p.last_fixups[atomicAdd(&p.counters->fixups, 1ull)] = (slot << 32) | i;
+              if (!first) {
+                unsigned long long* const item =
+                    p.last_fixups + 2 * atomicAdd(&p.counters->fixups, 1ull);
+                item[0] = (slot << 32) | i;
+                item[1] = p.values[i];
+              }
             }
           }
         }
@@ -941,22 +947,20 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
 
 // After a weighted batch deduplicated in the table (BatchPass::last_fixups): each listed duplicate
 // that is its edge's last entry assigns its value to the edge's arcs, which the owner inserted
-// with its own. One such entry per edge, so the assignments are exclusive.
+// with its own. One such entry per edge, so the assignments are exclusive. Reads only the
+// batch's scratch (the edge from its dedup slot, the value from the list), not the caller's
+// batch: insert_edges returns before this kernel runs, and the caller may reuse its buffers.
 template <class Adj>
 __global__ void assign_last_values_kernel(DynamicGraphRef<Adj> g, BatchPass p, std::uint64_t m) {
   const thread_tile one{};
   for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < m;
        k += std::uint64_t{gridDim.x} * blockDim.x) {
-    const unsigned long long item = p.last_fixups[k];
-    const std::uint64_t entry = item & 0xFFFFFFFFull;
-    if (p.dedup.last[item >> 32] != entry + 1) continue;  // a later entry has the last word
-    vertex_t u = p.src[entry], v = p.dst[entry];
-    if (p.both && u > v) {
-      const vertex_t t = u;
-      u = v;
-      v = t;
-    }
-    const std::uint32_t value = p.values[entry];
+    const unsigned long long item = p.last_fixups[2 * k];
+    const std::uint64_t slot = item >> 32, entry = item & 0xFFFFFFFFull;
+    if (p.dedup.last[slot] != entry + 1) continue;      // a later entry has the last word
+    const std::uint64_t edge = p.dedup.keys[slot] - 1;  // canonical: (u << 32) | v
+    const vertex_t u = static_cast<vertex_t>(edge >> 32), v = static_cast<vertex_t>(edge);
+    const std::uint32_t value = static_cast<std::uint32_t>(p.last_fixups[2 * k + 1]);
     insert_arc_tiled(one, g, g.load_entry(u), v, value);  // present: assigns
     if (p.both) insert_arc_tiled(one, g, g.load_entry(v), u, value);
   }
@@ -1957,8 +1961,11 @@ struct DynamicGraph<Adj>::Impl {
     const std::uint64_t o_dedup = o_claimed + claimed_bytes;
     const std::uint64_t o_last = o_dedup + cap * sizeof(unsigned long long);
     const std::uint64_t zeroed = align256(o_last + (last_wins ? cap * sizeof(std::uint32_t) : 0));
-    const std::uint64_t lists =
-        3 * align256(n * sizeof(unsigned long long)) + align256(2 * n * sizeof(vertex_t));
+    // Weighted batches deduplicated in the table list their duplicates (BatchPass::last_fixups).
+    const std::uint64_t fixup_bytes =
+        last_wins && mode == BatchDedup::table ? align256(2 * n * sizeof(unsigned long long)) : 0;
+    const std::uint64_t lists = 2 * align256(n * sizeof(unsigned long long)) +
+                                align256(2 * n * sizeof(vertex_t)) + fixup_bytes;
     if (half_bytes < zeroed || batch_scratch.size() < 2 * half_bytes + lists) {
       half_bytes = std::max(half_bytes, zeroed);
       const std::uint64_t total =
@@ -1990,8 +1997,10 @@ struct DynamicGraph<Adj>::Impl {
     sc.retry[1] =
         reinterpret_cast<unsigned long long*>(l + align256(n * sizeof(unsigned long long)));
     sc.resize = reinterpret_cast<vertex_t*>(l + 2 * align256(n * sizeof(unsigned long long)));
-    sc.fixups = reinterpret_cast<unsigned long long*>(
-        l + 2 * align256(n * sizeof(unsigned long long)) + align256(2 * n * sizeof(vertex_t)));
+    sc.fixups = fixup_bytes ? reinterpret_cast<unsigned long long*>(
+                                  l + 2 * align256(n * sizeof(unsigned long long)) +
+                                  align256(2 * n * sizeof(vertex_t)))
+                            : nullptr;
     sc.clear = reinterpret_cast<uint4*>(base + (h ^ 1u) * half_bytes);
     sc.clear_words = half_dirty[h ^ 1u] / sizeof(uint4);  // 256-aligned: whole words
     sc.clear_claimed = half_claimed[h ^ 1u];
