@@ -2282,7 +2282,7 @@ struct DynamicGraph<Adj>::Impl {
     // (kLastWins); one deduplicated in the table fixes the values of its duplicated edges
     // afterwards, if it has any (BatchPass::last_fixups): a batch without duplicates, the
     // common case, takes one kernel, not two (uniform 2^16 / 2^17 weighted inserts +13-17% on
-    // an H200 against the last-entry pass, tools/bench/RESULTS.md).
+    // an H200 and +6-16% on an H100 against the last-entry pass, tools/bench/RESULTS.md).
     const bool with_values = kOp == BatchOp::insert && Adj::weighted && b.values;
     const auto t0 = trace_batches() ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point{};

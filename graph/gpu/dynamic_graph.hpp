@@ -21,15 +21,17 @@
 //    one), in one fused kernel with one launch per batch; the host then waits for the counters
 //    that the kernel's last block writes to mapped host memory (it polls them, and synchronises
 //    with the stream for passes longer than 2 ms). On return every update of the batch is done,
-//    though the kernel's last block may still be finishing its report: work on the graph's
-//    stream sees the batch applied, and so does other work after a synchronisation with
-//    stream(), as for any call. From 2^19 entries (weighted inserts: 2^18) a bitmap filter runs
-//    first, so only entries that may repeat another claim in the table; erases from 2^21 entries
-//    are radix sorted into edge order instead (duplicates adjacent, a vertex's arcs together),
-//    and so are inserts from 2^21 entries while the batches are not skewed (the last large
-//    insert batch had fewer than 1 in 4096 duplicates): a vertex's arcs then share its handle,
-//    degree update and slab reads. prepare() sorts, for algorithms that want the batch in key
-//    order. The result never depends on the path taken. Weighted (SlabMapAdjacency): 32-bit
+//    though the kernel's last block may still be finishing its report, and a weighted batch of
+//    fewer than 2^18 entries that repeats edges has a kernel queued that gives those edges their
+//    last entries' values (it reads none of the caller's batch, which may be reused on return):
+//    work on the graph's stream sees the batch applied, and so does other work after a
+//    synchronisation with stream(), as for any call. From 2^19 entries (weighted inserts: 2^18) a
+//    bitmap filter runs first, so only entries that may repeat another claim in the table; erases
+//    from 2^21 entries are radix sorted into edge order instead (duplicates adjacent, a vertex's
+//    arcs together), and so are inserts from 2^21 entries while the batches are not skewed (the
+//    last large insert batch had fewer than 1 in 4096 duplicates): a vertex's arcs then share its
+//    handle, degree update and slab reads. prepare() sorts, for algorithms that want the batch in
+//    key order. The result never depends on the path taken. Weighted (SlabMapAdjacency): 32-bit
 //    values; the LAST entry of an edge in a batch sets its value, also when the edge was already
 //    present.
 //  - Erased arcs leave tombstones that later batches' inserts take again, so a graph under a
