@@ -1964,8 +1964,10 @@ struct DynamicGraph<Adj>::Impl {
     // Weighted batches deduplicated in the table list their duplicates (BatchPass::last_fixups).
     const std::uint64_t fixup_bytes =
         last_wins && mode == BatchDedup::table ? align256(2 * n * sizeof(unsigned long long)) : 0;
-    const std::uint64_t lists = 2 * align256(n * sizeof(unsigned long long)) +
-                                align256(2 * n * sizeof(vertex_t)) + fixup_bytes;
+    // After the two halves: the retry lists (one per pass parity), the resize list, the fix-ups.
+    const std::uint64_t retry_bytes = align256(n * sizeof(unsigned long long));
+    const std::uint64_t resize_bytes = align256(2 * n * sizeof(vertex_t));
+    const std::uint64_t lists = 2 * retry_bytes + resize_bytes + fixup_bytes;
     if (half_bytes < zeroed || batch_scratch.size() < 2 * half_bytes + lists) {
       half_bytes = std::max(half_bytes, zeroed);
       const std::uint64_t total =
@@ -1994,13 +1996,11 @@ struct DynamicGraph<Adj>::Impl {
     }
     unsigned char* l = base + 2 * half_bytes;
     sc.retry[0] = reinterpret_cast<unsigned long long*>(l);
-    sc.retry[1] =
-        reinterpret_cast<unsigned long long*>(l + align256(n * sizeof(unsigned long long)));
-    sc.resize = reinterpret_cast<vertex_t*>(l + 2 * align256(n * sizeof(unsigned long long)));
-    sc.fixups = fixup_bytes ? reinterpret_cast<unsigned long long*>(
-                                  l + 2 * align256(n * sizeof(unsigned long long)) +
-                                  align256(2 * n * sizeof(vertex_t)))
-                            : nullptr;
+    sc.retry[1] = reinterpret_cast<unsigned long long*>(l + retry_bytes);
+    sc.resize = reinterpret_cast<vertex_t*>(l + 2 * retry_bytes);
+    sc.fixups = fixup_bytes
+                    ? reinterpret_cast<unsigned long long*>(l + 2 * retry_bytes + resize_bytes)
+                    : nullptr;
     sc.clear = reinterpret_cast<uint4*>(base + (h ^ 1u) * half_bytes);
     sc.clear_words = half_dirty[h ^ 1u] / sizeof(uint4);  // 256-aligned: whole words
     sc.clear_claimed = half_claimed[h ^ 1u];
