@@ -378,10 +378,8 @@ enum class BatchOp { insert, erase };
 struct RebuildStatus {
   unsigned long long ok;            ///< 1: room claimed, tables rebuilt (unless `failed`)
   unsigned long long base;          ///< first arena slab of this rebuild
-  unsigned long long keys;          ///< keys listed
   unsigned long long failed;        ///< re-inserts that found no free slab (old tables kept)
-  unsigned long long need_buckets;  ///< > 0: not done for lack of arena (or key scratch) room
-  unsigned long long need_keys;
+  unsigned long long need_buckets;  ///< > 0: not done for lack of arena room
 };
 
 struct BatchCounters {
@@ -1292,10 +1290,10 @@ __global__ void erase_in_arcs_kernel(DynamicGraphRef<Adj> g, const std::uint32_t
 // A table whose keys plus the arcs waiting for it pass max_load_factor x its buckets is rebuilt
 // with buckets for rebuild_growth x them at load_factor. Everything runs on the device,
 // stream-ordered, with no host round trip: plan sizes per listed vertex, prefix sums (CUB), claim
-// room in the bucket arena, list the old keys (one warp per OLD bucket: a hub's buckets spread over
-// the GPU), insert them into the new tables (all warps), switch the handles and free the old
-// overflow slabs. When the arena or the key scratch lacks room the tables stay as they are (arcs go
-// into the old chains) and the status says how much was needed, so the host grows them for the next
+// room in the bucket arena, insert the old keys into the new tables (one warp per OLD bucket: a
+// hub's buckets spread over the GPU), then switch the handles and free the old overflow slabs
+// (again one warp per old bucket). When the arena lacks room the tables stay as they are (arcs go
+// into the old chains) and the status says how much was needed, so the host grows it for the next
 // time.
 
 // incoming[x] += arcs of the batch into x's table; the first to touch x lists it.
@@ -1315,12 +1313,12 @@ __global__ void incoming_kernel(const std::uint64_t* keys, std::uint64_t m, unsi
   });
 }
 
-/// The rebuild plan of one listed vertex: its new and old bucket counts and its keys (all 0 when
-/// its table stays: it has room, or it would be rebuilt at the same size).
+/// The rebuild plan of one listed vertex: its new and old bucket counts (both 0 when its table
+/// stays: it has room, or it would be rebuilt at the same size).
 struct RebuildPlan {
-  std::uint64_t new_buckets, old_buckets, keys;
+  std::uint64_t new_buckets, old_buckets;
   __device__ RebuildPlan operator+(const RebuildPlan& o) const {
-    return {new_buckets + o.new_buckets, old_buckets + o.old_buckets, keys + o.keys};
+    return {new_buckets + o.new_buckets, old_buckets + o.old_buckets};
   }
 };
 /// The table is rebuilt when its keys would pass `limit` per bucket (resize_keys_per_bucket()),
@@ -1331,39 +1329,36 @@ __device__ __forceinline__ RebuildPlan plan_rebuild(vertex_t x, const std::uint3
                                                     double fill) {
   const double need = static_cast<double>(degrees[x]) + incoming[x];
   const std::uint32_t cur = vertices[x].num_buckets;
-  if (!(need > limit * cur)) return {0, 0, 0};
+  if (!(need > limit * cur)) return {0, 0};
   const double want = ceil(need / fill);
-  return {want < 1 ? 1 : static_cast<std::uint64_t>(want), cur, degrees[x]};
+  return {want < 1 ? 1 : static_cast<std::uint64_t>(want), cur};
 }
 
 // Per listed vertex i < m (zeros from *num_listed up to m inclusive, for the exclusive scans):
-// new and old bucket counts and keys of the tables to rebuild (0 for the others).
+// new and old bucket counts of the tables to rebuild (0 for the others).
 __global__ void plan_rebuild_kernel(const vertex_t* listed, const unsigned long long* num_listed,
                                     std::uint64_t m, const std::uint32_t* incoming,
                                     const std::uint32_t* degrees, const VertexEntry* vertices,
                                     double limit, double fill, std::uint64_t* new_buckets,
-                                    std::uint64_t* old_buckets, std::uint64_t* keys) {
+                                    std::uint64_t* old_buckets) {
   const std::uint64_t t = *num_listed;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i <= m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const RebuildPlan r = i < t ? plan_rebuild(listed[i], incoming, degrees, vertices, limit, fill)
-                                : RebuildPlan{0, 0, 0};
+                                : RebuildPlan{0, 0};
     new_buckets[i] = r.new_buckets;
     old_buckets[i] = r.old_buckets;
-    keys[i] = r.keys;
   }
 }
 
-/// Claims the rebuild's buckets in the arena when they and its keys fit (one thread).
-__device__ void claim_rebuild(std::uint64_t nb, std::uint64_t nk, unsigned long long* arena_used,
-                              std::uint64_t arena_capacity, std::uint64_t key_capacity,
-                              RebuildStatus* st) {
-  st->need_keys = nk;
+/// Claims the rebuild's nb buckets in the arena when they fit (one thread).
+__device__ void claim_rebuild(std::uint64_t nb, unsigned long long* arena_used,
+                              std::uint64_t arena_capacity, RebuildStatus* st) {
   if (nb == 0) {  // nothing to rebuild: done (the commit still clears incoming[])
     st->ok = 1;
     return;
   }
-  if (*arena_used + nb <= arena_capacity && nk <= key_capacity) {
+  if (*arena_used + nb <= arena_capacity) {
     st->base = *arena_used;
     *arena_used += nb;
     st->ok = 1;
@@ -1373,83 +1368,47 @@ __device__ void claim_rebuild(std::uint64_t nb, std::uint64_t nk, unsigned long 
 }
 
 // One thread: claim_rebuild after the device-wide scans.
-__global__ void claim_rebuild_kernel(const std::uint64_t* new_off, const std::uint64_t* key_off,
-                                     std::uint64_t m, unsigned long long* arena_used,
-                                     std::uint64_t arena_capacity, std::uint64_t key_capacity,
+__global__ void claim_rebuild_kernel(const std::uint64_t* new_off, std::uint64_t m,
+                                     unsigned long long* arena_used, std::uint64_t arena_capacity,
                                      RebuildStatus* st) {
-  claim_rebuild(new_off[m], key_off[m], arena_used, arena_capacity, key_capacity, st);
+  claim_rebuild(new_off[m], arena_used, arena_capacity, st);
 }
 
-// A rebuild of few tables (m <= kPlanBlockItems): plan, the three exclusive scans and the claim
-// in one block, instead of a plan kernel, three device-wide scans (two kernels each) and a claim
-// kernel: one launch instead of eight, for the common case of a batch that fills a few tables.
+// A rebuild of few tables (m <= kPlanBlockItems): plan, the two exclusive scans and the claim in
+// one block, instead of a plan kernel, two device-wide scans (two kernels each) and a claim
+// kernel: one launch instead of six, for the common case of a batch that fills a few tables.
+// Like plan_rebuild_kernel it leaves each table's old bucket count in old_buckets[i] (for the
+// commit). The scan works warp by warp (BLOCK_SCAN_WARP_SCANS): CUB's default raking scan kept
+// 32 partial plans per raking thread, which spilled 1 KiB of stack per thread.
 constexpr int kPlanBlock = 1024;
 constexpr std::uint64_t kPlanBlockItems = 8 * kPlanBlock;
 __global__ void __launch_bounds__(kPlanBlock)
     plan_scan_claim_kernel(const vertex_t* listed, const unsigned long long* num_listed,
                            std::uint64_t m, const std::uint32_t* incoming,
                            const std::uint32_t* degrees, const VertexEntry* vertices, double limit,
-                           double fill, std::uint64_t* new_off, std::uint64_t* old_off,
-                           std::uint64_t* key_off, unsigned long long* arena_used,
-                           std::uint64_t arena_capacity, std::uint64_t key_capacity,
-                           RebuildStatus* st) {
-  using Scan = cub::BlockScan<RebuildPlan, kPlanBlock>;
+                           double fill, std::uint64_t* old_buckets, std::uint64_t* new_off,
+                           std::uint64_t* old_off, unsigned long long* arena_used,
+                           std::uint64_t arena_capacity, RebuildStatus* st) {
+  using Scan = cub::BlockScan<RebuildPlan, kPlanBlock, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage temp;
   const std::uint64_t t = *num_listed;
-  RebuildPlan carry{0, 0, 0};
+  RebuildPlan carry{0, 0};
   for (std::uint64_t base = 0; base <= m; base += kPlanBlock) {
     const std::uint64_t i = base + threadIdx.x;
     const RebuildPlan r = i < t && i < m
                               ? plan_rebuild(listed[i], incoming, degrees, vertices, limit, fill)
-                              : RebuildPlan{0, 0, 0};
+                              : RebuildPlan{0, 0};
     RebuildPlan before, chunk;
-    Scan(temp).ExclusiveScan(r, before, RebuildPlan{0, 0, 0}, cuda::std::plus<>{}, chunk);
+    Scan(temp).ExclusiveScan(r, before, RebuildPlan{0, 0}, cuda::std::plus<>{}, chunk);
     if (i <= m) {
+      old_buckets[i] = r.old_buckets;
       new_off[i] = carry.new_buckets + before.new_buckets;
       old_off[i] = carry.old_buckets + before.old_buckets;
-      key_off[i] = carry.keys + before.keys;
     }
     carry = carry + chunk;
     __syncthreads();  // temp is reused
   }
-  if (threadIdx.x == 0)
-    claim_rebuild(carry.new_buckets, carry.keys, arena_used, arena_capacity, key_capacity, st);
-}
-
-// Lists the keys of the tables being rebuilt: one warp per OLD bucket, positions claimed with
-// one atomic per slab. The work (old buckets) is known on the device only: warps stride.
-template <class Adj>
-__global__ void collect_rebuild_kernel(DynamicGraphRef<Adj> g, const vertex_t* listed,
-                                       const std::uint64_t* old_off, std::uint64_t m,
-                                       RebuildStatus* st, std::uint32_t* out_item,
-                                       std::uint32_t* out_key, std::uint32_t* out_value) {
-  if (!st->ok) return;
-  const warp_tile tile = this_warp();
-  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  const unsigned lane = tile.thread_rank();
-  const std::uint64_t total = old_off[m], capacity = st->need_keys;
-  for (std::uint64_t b = global_warp_id(); b < total; b += warps) {
-    const std::uint64_t item = item_of_bucket(old_off, m, b);
-    const VertexEntry e = g.load_entry(listed[item]);
-    g.for_each_slab_in_bucket(tile, e, static_cast<std::uint32_t>(b - old_off[item]),
-                              [&](std::uint32_t key, std::uint32_t value) {
-                                const bool valid = slab::is_valid_key(key);
-                                const WarpSlot slot = warp_slot(tile, valid);
-                                if (!slot.count) return;
-                                unsigned long long base = 0;
-                                if (lane == 0)
-                                  base = atomicAdd(&st->keys,
-                                                   static_cast<unsigned long long>(slot.count));
-                                base = tile.shfl(base, 0);
-                                if (valid) {
-                                  const unsigned long long pos = base + slot.rank;
-                                  if (pos >= capacity) return;  // degree disagrees: cannot happen
-                                  out_item[pos] = static_cast<std::uint32_t>(item);
-                                  out_key[pos] = key;
-                                  out_value[pos] = value;
-                                }
-                              });
-  }
+  if (threadIdx.x == 0) claim_rebuild(carry.new_buckets, arena_used, arena_capacity, st);
 }
 
 /// The new (not yet visible) table of listed item i.
@@ -1464,67 +1423,91 @@ __device__ __forceinline__ VertexEntry rebuilt_entry(const slab::Slab* arena,
   return e;
 }
 
-// Inserts the listed keys into the new tables, all warps sharing the work: one thread per key
-// (the new tables are private to the rebuild and each key is listed once, so the exclusive
-// one-thread insert applies; a lane whose chain needs a slab it could not get falls back to the
-// 32-lane insert). The 32-lane insert for every key made a warp walk its 32 keys one after
-// another: most of a small rebuild's time.
+// Inserts the keys of the tables being rebuilt into their new tables: one warp per OLD bucket (a
+// hub's buckets spread over the GPU; the work is known on the device only, so warps stride), each
+// lane inserting the key its slab word holds with the one-thread insert (the new tables are
+// private to the rebuild and each key is in one old slab, so the exclusive insert applies); a
+// lane whose chain needs a slab it could not get falls back to the 32-lane insert. (Before, one
+// kernel listed the keys in scratch and another inserted them: one launch and 12 bytes of scratch
+// per key more.)
 template <class Adj>
 __global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* arena,
-                                        const std::uint64_t* new_off, RebuildStatus* st,
-                                        const std::uint32_t* in_item, const std::uint32_t* in_key,
-                                        const std::uint32_t* in_value) {
+                                        const vertex_t* listed,
+                                        const unsigned long long* num_listed,
+                                        const std::uint64_t* new_off, const std::uint64_t* old_off,
+                                        RebuildStatus* st) {
   if (!st->ok) return;
   const warp_tile tile = this_warp();
-  const std::uint64_t n = min(st->keys, st->need_keys);
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  const std::uint64_t t = *num_listed;
+  const std::uint64_t buckets = old_off[t];
   unsigned failed = 0;
-  for (std::uint64_t base = std::uint64_t{global_warp_id()} * 32; base < n; base += warps * 32) {
-    const std::uint64_t i = base + tile.thread_rank();
-    const bool active = i < n;
-    const std::uint32_t item = active ? in_item[i] : 0;
-    const std::uint32_t key = active ? in_key[i] : 0, value = active ? in_value[i] : 0;
-    const VertexEntry e = active ? rebuilt_entry<Adj>(arena, st, new_off, item) : VertexEntry{};
-    const bool warp_insert =
-        active && insert_arc_tiled(thread_tile{}, g, e, key, value) == slab::tiled_needs_warp;
-    for_each_active_lane(tile, warp_insert, [&](int src) {
-      const auto out = table_insert(tile, g.table_at(shfl_entry(tile, e, src)), tile.shfl(key, src),
-                                    tile.shfl(value, src));
-      if (out == slab::InsertOutcome::out_of_slabs) ++failed;
-    });
+  for (std::uint64_t b = global_warp_id(); b < buckets; b += warps) {
+    const std::uint64_t item = item_of_bucket(old_off, t, b);
+    const VertexEntry old = g.load_entry(listed[item]);
+    const VertexEntry fresh = rebuilt_entry<Adj>(arena, st, new_off, item);
+    g.for_each_slab_in_bucket(
+        tile, old, static_cast<std::uint32_t>(b - old_off[item]),
+        [&](std::uint32_t key, std::uint32_t value) {
+          const bool warp_insert =
+              slab::is_valid_key(key) &&
+              insert_arc_tiled(thread_tile{}, g, fresh, key, value) == slab::tiled_needs_warp;
+          for_each_active_lane(tile, warp_insert, [&](int src) {
+            const auto out =
+                table_insert(tile, g.table_at(fresh), tile.shfl(key, src), tile.shfl(value, src));
+            if (out == slab::InsertOutcome::out_of_slabs) ++failed;
+          });
+        });
   }
   failed = __reduce_add_sync(0xFFFFFFFFu, failed);
   if (tile.thread_rank() == 0 && failed) atomicAdd(&st->failed, 1ull);
 }
 
-// Switches the handles to the new tables and frees the old tables' overflow slabs; after a
-// failed re-insert, frees the new tables' overflow slabs and keeps the old ones. Leaves
-// incoming[] zero for the listed vertices (unless keep_incoming and the rebuild was not done:
-// the caller grows the arena and tries again).
+// Switches the handles to the new tables and frees the old tables' overflow slabs, all warps
+// sharing the old buckets: a hub's table has thousands, which one warp per table walked one after
+// another (ncu, R-MAT s22 incremental build: one commit of 152 tables took 2.4 ms, and the commits
+// more time than the re-inserts). The warp that clears a table's last bucket switches its handle
+// (remaining[i], the table's old bucket count, counted down), so no warp reads a handle that is
+// already switched. After a failed re-insert, frees the new tables' overflow slabs instead (the
+// warps sharing the new buckets) and keeps the old tables. Leaves incoming[] zero for the listed
+// vertices (unless keep_incoming and the rebuild was not done: the caller grows the arena and
+// tries again).
 template <class Adj>
 __global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* arena,
                                       const vertex_t* listed, const unsigned long long* num_listed,
-                                      const std::uint64_t* new_off, RebuildStatus* st,
+                                      const std::uint64_t* new_off, const std::uint64_t* old_off,
+                                      std::uint64_t* remaining, RebuildStatus* st,
                                       std::uint32_t* incoming, bool keep_incoming) {
   const warp_tile tile = this_warp();
-  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  const std::uint64_t threads = std::uint64_t{gridDim.x} * blockDim.x;
   const std::uint64_t t = *num_listed;
   const bool ok = st->ok != 0, failed = st->failed != 0;
-  for (std::uint64_t i = global_warp_id(); i < t; i += warps) {
-    const vertex_t x = listed[i];
-    if (tile.thread_rank() == 0 && (!keep_incoming || (ok && !failed))) incoming[x] = 0;
-    if (!ok || new_off[i + 1] == new_off[i]) continue;
-    const VertexEntry fresh = rebuilt_entry<Adj>(arena, st, new_off, i);
+  if (!keep_incoming || (ok && !failed)) {
+    for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < t;
+         i += threads)
+      incoming[listed[i]] = 0;
+  }
+  if (!ok) return;
+  const std::uint64_t* const off = failed ? new_off : old_off;
+  const std::uint64_t buckets = off[t];
+  for (std::uint64_t b = global_warp_id(); b < buckets; b += threads / 32) {
+    const std::uint64_t i = item_of_bucket(off, t, b);
+    const auto bucket = static_cast<std::uint32_t>(b - off[i]);
     if (failed) {
-      g.table_at(fresh).clear(tile);
+      g.table_at(rebuilt_entry<Adj>(arena, st, new_off, i)).clear_bucket(tile, bucket);
       continue;
     }
-    g.table(x).clear(tile);
-    tile.sync();
+    const vertex_t x = listed[i];
+    g.table(x).clear_bucket(tile, bucket);
     if (tile.thread_rank() == 0) {
-      VertexEntry* e = g.entry(x);
-      e->buckets = fresh.buckets;
-      e->num_buckets = fresh.num_buckets;
+      __threadfence();  // this warp's read of the handle comes before its count
+      if (atomicAdd(reinterpret_cast<unsigned long long*>(remaining + i), ~0ull) == 1) {
+        __threadfence();  // every other warp of the table is done with the old handle
+        const VertexEntry fresh = rebuilt_entry<Adj>(arena, st, new_off, i);
+        VertexEntry* e = g.entry(x);
+        e->buckets = fresh.buckets;
+        e->num_buckets = fresh.num_buckets;
+      }
     }
   }
 }
@@ -1760,8 +1743,6 @@ struct DynamicGraph<Adj>::Impl {
   DeviceArray<slab::Slab> arena;  // base buckets of rebuilt tables, handed out by arena_used
   std::uint64_t arena_capacity = 0;
   DeviceArray<unsigned long long> arena_used;  // device word
-  DeviceArray<std::uint32_t> rebuild_keys;     // key scratch: item, key, value (3 x key_capacity)
-  std::uint64_t key_capacity = 0;
 
   /// A fresh arena of at least `slabs` empty slabs (the old one stays: tables point into it).
   void new_arena(std::uint64_t slabs) {
@@ -1776,12 +1757,6 @@ struct DynamicGraph<Adj>::Impl {
     if (arena_used.size() == 0) arena_used = DeviceArray<unsigned long long>(1, stream, "arena");
     WG_CUDA_TRY(cudaMemsetAsync(arena_used.data(), 0, sizeof(unsigned long long), stream));
   }
-  void grow_rebuild_keys(std::uint64_t keys) {
-    const std::uint64_t cap = std::max<std::uint64_t>({keys, 2 * key_capacity, 1u << 18});
-    rebuild_keys = DeviceArray<std::uint32_t>();
-    rebuild_keys = DeviceArray<std::uint32_t>(3 * cap, stream, "graph rebuild keys");
-    key_capacity = cap;
-  }
 
   /// Rebuilds, stream-ordered and without synchronising, the listed tables (listed[0 ..
   /// *num_listed), *num_listed <= m, on the device) whose keys plus incoming[] pass the max load
@@ -1793,61 +1768,51 @@ struct DynamicGraph<Adj>::Impl {
     if (arena_capacity == 0)
       new_arena(opt.rebuild_arena_slabs ? opt.rebuild_arena_slabs
                                         : std::max<std::uint64_t>(nv / 16, 1u << 16));
-    if (key_capacity == 0) grow_rebuild_keys(nv / 4);
-    DeviceArray<std::uint64_t> plan(6 * (m + 1), stream, "graph rebuild plan");
+    // Per listed table: new and old bucket counts (the scans' inputs; the commit counts the old
+    // ones down), then their exclusive sums.
+    DeviceArray<std::uint64_t> plan(4 * (m + 1), stream, "graph rebuild plan");
     std::uint64_t* new_b = plan.data();
     std::uint64_t* old_b = new_b + (m + 1);
-    std::uint64_t* key_n = old_b + (m + 1);
-    std::uint64_t* new_off = key_n + (m + 1);
+    std::uint64_t* new_off = old_b + (m + 1);
     std::uint64_t* old_off = new_off + (m + 1);
-    std::uint64_t* key_off = old_off + (m + 1);
     if (m <= kPlanBlockItems) {
       plan_scan_claim_kernel<<<1, kPlanBlock, 0, stream>>>(
           listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
-          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), new_off, old_off, key_off,
-          arena_used.data(), arena_capacity, key_capacity, st);
+          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), old_b, new_off, old_off,
+          arena_used.data(), arena_capacity, st);
       WG_CUDA_CHECK_LAST();
     } else {
       plan_rebuild_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
           listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
-          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), new_b, old_b, key_n);
+          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), new_b, old_b);
       WG_CUDA_CHECK_LAST();
       std::size_t temp_bytes = 0;
       WG_CUDA_TRY(
           cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, new_b, new_off, m + 1, stream));
       DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream,
                                       "graph rebuild");
-      for (int k = 0; k < 3; ++k)
+      for (int k = 0; k < 2; ++k)  // new_b -> new_off, old_b -> old_off
         WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, new_b + k * (m + 1),
                                                   new_off + k * (m + 1), m + 1, stream));
-      claim_rebuild_kernel<<<1, 1, 0, stream>>>(new_off, key_off, m, arena_used.data(),
-                                                arena_capacity, key_capacity, st);
+      claim_rebuild_kernel<<<1, 1, 0, stream>>>(new_off, m, arena_used.data(), arena_capacity, st);
       WG_CUDA_CHECK_LAST();
     }
-    // The work (old buckets, keys) is known on the device only: at least enough warps to fill
-    // the GPU (a few hubs can hold most of the keys), striding; idle warps leave at once.
+    // The work (old buckets) is known on the device only: at least enough warps to fill the GPU
+    // (a few hubs can hold most of the buckets), striding; idle warps leave at once.
     const unsigned grid = grid_for(
         std::min<std::uint64_t>(std::max(m * 32 * 32, resident_threads()), std::uint64_t{1} << 21));
-    std::uint32_t* k_item = rebuild_keys.data();
-    std::uint32_t* k_key = k_item + key_capacity;
-    std::uint32_t* k_value = k_key + key_capacity;
-    collect_rebuild_kernel<Adj>
-        <<<grid, kBlock, 0, stream>>>(ref(), listed, old_off, m, st, k_item, k_key, k_value);
+    reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(ref(), arena.data(), listed,
+                                                              num_listed, new_off, old_off, st);
     WG_CUDA_CHECK_LAST();
-    reinsert_rebuild_kernel<Adj>
-        <<<grid, kBlock, 0, stream>>>(ref(), arena.data(), new_off, st, k_item, k_key, k_value);
-    WG_CUDA_CHECK_LAST();
-    commit_rebuild_kernel<Adj><<<warp_grid_for(m), kBlock, 0, stream>>>(
-        ref(), arena.data(), listed, num_listed, new_off, st, incoming.data(), keep_incoming);
+    commit_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(ref(), arena.data(), listed, num_listed,
+                                                            new_off, old_off, old_b, st,
+                                                            incoming.data(), keep_incoming);
     WG_CUDA_CHECK_LAST();
   }
 
   /// Grows what a rebuild found too small (for the next one).
   void after_rebuild(const RebuildStatus& st) {
-    if (st.need_buckets) {
-      new_arena(2 * st.need_buckets);
-      if (st.need_keys > key_capacity) grow_rebuild_keys(2 * st.need_keys);
-    }
+    if (st.need_buckets) new_arena(2 * st.need_buckets);
     if (st.failed) grow_allocator();
   }
 
@@ -2975,8 +2940,8 @@ template <class Adj>
 std::uint64_t DynamicGraph<Adj>::memory_bytes() const {
   return impl_->vertices.bytes() + impl_->degrees.bytes() + impl_->incoming.bytes() +
          impl_->live.bytes() + impl_->pool_bytes + impl_->alloc.memory_bytes() +
-         impl_->batch_scratch.bytes() + impl_->rebuild_keys.bytes() + impl_->sort_keys.bytes() +
-         impl_->sort_values.bytes() + impl_->sort_temp.bytes();
+         impl_->batch_scratch.bytes() + impl_->sort_keys.bytes() + impl_->sort_values.bytes() +
+         impl_->sort_temp.bytes();
 }
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::overflow_slabs_in_use() const {

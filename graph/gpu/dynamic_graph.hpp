@@ -215,7 +215,7 @@ class DynamicGraph {
   const GraphOptions& options() const noexcept;
   cudaStream_t stream() const noexcept;
   /// Device memory held: dictionary + base buckets + allocator pool + the scratch kept between
-  /// batches (dedup tables and filters, sort keys, retry lists, rebuild keys).
+  /// batches (dedup tables and filters, sort keys, retry lists).
   std::uint64_t memory_bytes() const;
   std::uint64_t overflow_slabs_in_use() const;
 
