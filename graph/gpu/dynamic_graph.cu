@@ -1411,14 +1411,12 @@ __global__ void __launch_bounds__(kPlanBlock)
   if (threadIdx.x == 0) claim_rebuild(carry.new_buckets, arena_used, arena_capacity, st);
 }
 
-/// The new (not yet visible) table of listed item i.
-template <class Adj>
-__device__ __forceinline__ VertexEntry rebuilt_entry(const slab::Slab* arena,
-                                                     const RebuildStatus* st,
+/// The new (not yet visible) table of listed item i, in the arena the rebuild fills.
+__device__ __forceinline__ VertexEntry rebuilt_entry(slab::Slab* arena, const RebuildStatus* st,
                                                      const std::uint64_t* new_off,
                                                      std::uint64_t i) {
   VertexEntry e{};
-  e.buckets = const_cast<slab::Slab*>(arena) + st->base + new_off[i];
+  e.buckets = arena + st->base + new_off[i];
   e.num_buckets = static_cast<std::uint32_t>(new_off[i + 1] - new_off[i]);
   return e;
 }
@@ -1431,7 +1429,7 @@ __device__ __forceinline__ VertexEntry rebuilt_entry(const slab::Slab* arena,
 // kernel listed the keys in scratch and another inserted them: one launch and 12 bytes of scratch
 // per key more.)
 template <class Adj>
-__global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* arena,
+__global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, slab::Slab* arena,
                                         const vertex_t* listed,
                                         const unsigned long long* num_listed,
                                         const std::uint64_t* new_off, const std::uint64_t* old_off,
@@ -1445,7 +1443,7 @@ __global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab
   for (std::uint64_t b = global_warp_id(); b < buckets; b += warps) {
     const std::uint64_t item = item_of_bucket(old_off, t, b);
     const VertexEntry old = g.load_entry(listed[item]);
-    const VertexEntry fresh = rebuilt_entry<Adj>(arena, st, new_off, item);
+    const VertexEntry fresh = rebuilt_entry(arena, st, new_off, item);
     g.for_each_slab_in_bucket(
         tile, old, static_cast<std::uint32_t>(b - old_off[item]),
         [&](std::uint32_t key, std::uint32_t value) {
@@ -1473,7 +1471,7 @@ __global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab
 // vertices (unless keep_incoming and the rebuild was not done: the caller grows the arena and
 // tries again).
 template <class Adj>
-__global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* arena,
+__global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, slab::Slab* arena,
                                       const vertex_t* listed, const unsigned long long* num_listed,
                                       const std::uint64_t* new_off, const std::uint64_t* old_off,
                                       std::uint64_t* remaining, RebuildStatus* st,
@@ -1494,7 +1492,7 @@ __global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* 
     const std::uint64_t i = item_of_bucket(off, t, b);
     const auto bucket = static_cast<std::uint32_t>(b - off[i]);
     if (failed) {
-      g.table_at(rebuilt_entry<Adj>(arena, st, new_off, i)).clear_bucket(tile, bucket);
+      g.table_at(rebuilt_entry(arena, st, new_off, i)).clear_bucket(tile, bucket);
       continue;
     }
     const vertex_t x = listed[i];
@@ -1503,7 +1501,7 @@ __global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, const slab::Slab* 
       __threadfence();  // this warp's read of the handle comes before its count
       if (atomicAdd(reinterpret_cast<unsigned long long*>(remaining + i), ~0ull) == 1) {
         __threadfence();  // every other warp of the table is done with the old handle
-        const VertexEntry fresh = rebuilt_entry<Adj>(arena, st, new_off, i);
+        const VertexEntry fresh = rebuilt_entry(arena, st, new_off, i);
         VertexEntry* e = g.entry(x);
         e->buckets = fresh.buckets;
         e->num_buckets = fresh.num_buckets;
