@@ -380,6 +380,7 @@ struct RebuildStatus {
   unsigned long long base;          ///< first arena slab of this rebuild
   unsigned long long failed;        ///< re-inserts that found no free slab (old tables kept)
   unsigned long long need_buckets;  ///< > 0: not done for lack of arena room
+  unsigned long long buckets;       ///< base buckets claimed for the new tables (0: none needed)
 };
 
 struct BatchCounters {
@@ -1360,6 +1361,7 @@ __device__ void claim_rebuild(std::uint64_t nb, unsigned long long* arena_used,
   }
   if (*arena_used + nb <= arena_capacity) {
     st->base = *arena_used;
+    st->buckets = nb;
     *arena_used += nb;
     st->ok = 1;
   } else {
@@ -1517,6 +1519,7 @@ template <class Adj>
 struct DynamicGraph<Adj>::Impl {
   GraphOptions opt;
   cudaStream_t stream = 0;
+  GraphStats counts;  // stats()
   slab::SlabAllocator alloc;
   DeviceArray<VertexEntry> vertices;
   DeviceArray<std::uint32_t> degrees;
@@ -1534,12 +1537,14 @@ struct DynamicGraph<Adj>::Impl {
 
   static slab::SlabAllocatorConfig allocator_config(const GraphOptions& o) {
     slab::SlabAllocatorConfig c;
-    c.slabs_per_super_block = 1u << 16;  // 8 MiB super blocks; grows by doubling
-    std::uint64_t want =
-        o.initial_slabs ? (o.initial_slabs + c.slabs_per_super_block - 1) / c.slabs_per_super_block
-                        : 1;
-    c.initial_super_blocks = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(want, 1, 4096));
-    c.max_super_blocks = 1u << 15;  // slabs_per_super_block * max <= 2^31
+    c.slabs_per_super_block = o.slabs_per_super_block;  // grows by doubling
+    const std::uint32_t unit = std::max<std::uint32_t>(c.slabs_per_super_block, 1);
+    // At most 2^31 slabs, and 2^16 super blocks (the allocator keeps a table of them).
+    c.max_super_blocks = static_cast<std::uint32_t>(
+        std::clamp<std::uint64_t>((std::uint64_t{1} << 31) / unit, 1, std::uint64_t{1} << 16));
+    const std::uint64_t want = o.initial_slabs ? (o.initial_slabs + unit - 1) / unit : 1;
+    c.initial_super_blocks = static_cast<std::uint32_t>(
+        std::clamp<std::uint64_t>(want, 1, std::min<std::uint32_t>(4096, c.max_super_blocks)));
     return c;
   }
 
@@ -1722,6 +1727,7 @@ struct DynamicGraph<Adj>::Impl {
     const std::uint32_t add = std::min(std::max<std::uint32_t>(current, 1), room);
     try {
       alloc.grow(add, stream);
+      ++counts.allocator_growths;
     } catch (const CapacityError&) {
       throw;
     } catch (const Error& e) {
@@ -1752,6 +1758,7 @@ struct DynamicGraph<Adj>::Impl {
     WG_CUDA_TRY(cudaMemsetAsync(arena.data(), 0xFF, cap * sizeof(slab::Slab), stream));
     pool_bytes += cap * sizeof(slab::Slab);
     arena_capacity = cap;
+    ++counts.arenas;
     if (arena_used.size() == 0) arena_used = DeviceArray<unsigned long long>(1, stream, "arena");
     WG_CUDA_TRY(cudaMemsetAsync(arena_used.data(), 0, sizeof(unsigned long long), stream));
   }
@@ -1808,10 +1815,18 @@ struct DynamicGraph<Adj>::Impl {
     WG_CUDA_CHECK_LAST();
   }
 
-  /// Grows what a rebuild found too small (for the next one).
+  /// Counts a finished rebuild round (stats()) and grows what it found too small, for the next.
   void after_rebuild(const RebuildStatus& st) {
-    if (st.need_buckets) new_arena(2 * st.need_buckets);
-    if (st.failed) grow_allocator();
+    if (st.need_buckets) {
+      ++counts.rounds_without_arena_room;
+      new_arena(2 * st.need_buckets);
+    } else if (st.failed) {
+      ++counts.rounds_out_of_slabs;
+      grow_allocator();
+    } else if (st.buckets) {
+      ++counts.rebuild_rounds;
+      counts.rebuilt_buckets += st.buckets;
+    }
   }
 
   /// Rebuilds, with more buckets, the tables this (sorted) batch would fill beyond
@@ -2390,6 +2405,7 @@ struct DynamicGraph<Adj>::Impl {
       launch_batch<kOp, false>(q, items_per_warp(q.n), tile_lanes());
       c = read_batch_counters(q.sequence);
     }
+    if (resized) after_rebuild(c.rebuild);  // the last round, done (counted)
     // Every owner's arcs are in: the last entries that were duplicates assign their values (no
     // wait: what runs next on the stream sees them; the counters do not change).
     if (c.fixups) {
@@ -2944,6 +2960,10 @@ std::uint64_t DynamicGraph<Adj>::memory_bytes() const {
 template <class Adj>
 std::uint64_t DynamicGraph<Adj>::overflow_slabs_in_use() const {
   return impl_->alloc.slabs_in_use(impl_->stream);
+}
+template <class Adj>
+GraphStats DynamicGraph<Adj>::stats() const noexcept {
+  return impl_->counts;
 }
 
 template class DynamicGraph<SlabSetAdjacency>;

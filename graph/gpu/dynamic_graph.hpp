@@ -100,6 +100,11 @@ struct GraphOptions {
   std::uint64_t vertex_capacity = 0;
   /// Overflow slabs the allocator starts with (0: automatic); it grows when exhausted.
   std::uint64_t initial_slabs = 0;
+  /// Overflow slabs per allocator super block, the unit the allocator is made of (a power of
+  /// two, at least 1024). When exhausted it doubles its super blocks, up to 2^16 of them and 2^31
+  /// slabs. 2^16 slabs are 8 MiB; smaller units suit many small graphs (and let tests exhaust
+  /// the allocator with few edges).
+  std::uint32_t slabs_per_super_block = 1u << 16;
   /// Base buckets set aside for rebuilt tables (0: automatic, max(2^16, vertices / 16)). A
   /// rebuild that does not fit leaves its tables as they are for that batch (the arcs go into
   /// their chains) and a new arena of at least twice the size is set aside for the next one.
@@ -107,6 +112,20 @@ struct GraphOptions {
   /// Largest batch processed in one piece (0: as free GPU memory allows).
   std::uint64_t max_chunk = 0;
   cudaStream_t stream = 0;
+};
+
+/// What a graph did to keep its chains short and its pools large enough, counted on the host
+/// since construction (reading them costs nothing). A batch that brings tables more arcs than
+/// max_load_factor allows has them rebuilt in one round; a round that does not fit the arena of
+/// rebuilt buckets, or whose re-inserts run out of overflow slabs, leaves the old tables as they
+/// were, and is run again after the arena or the allocator grew.
+struct GraphStats {
+  std::uint64_t rebuild_rounds = 0;             ///< rounds that rebuilt tables
+  std::uint64_t rebuilt_buckets = 0;            ///< base buckets of the tables they made
+  std::uint64_t rounds_without_arena_room = 0;  ///< rounds redone after the arena grew
+  std::uint64_t rounds_out_of_slabs = 0;        ///< rounds redone after the allocator grew
+  std::uint64_t arenas = 0;                     ///< arenas of rebuilt buckets set aside
+  std::uint64_t allocator_growths = 0;          ///< times the overflow-slab allocator grew
 };
 
 /// A batch after dedup on the device: unique canonical edges in key order (see PreparedEdges).
@@ -218,6 +237,8 @@ class DynamicGraph {
   /// batches (dedup tables and filters, sort keys, retry lists).
   std::uint64_t memory_bytes() const;
   std::uint64_t overflow_slabs_in_use() const;
+  /// Rebuilds and pool growth so far (GraphStats).
+  GraphStats stats() const noexcept;
 
   /// Device view for kernels; valid until the next call that changes the vertex range or
   /// rebuilds (build, insert_vertices, host overloads that grow the range).

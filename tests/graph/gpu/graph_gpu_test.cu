@@ -519,8 +519,8 @@ TEST(GpuGraph, RebuildsReplaceTheGraphDirectedMap) {
 
 /// Builds an R-MAT graph from empty in `parts` insert batches, checking each batch's counts and
 /// the final contents against the model.
-void build_incrementally(const wg::gpu::GraphOptions& opt, std::uint64_t seed, std::size_t parts,
-                         const std::string& where) {
+wg::gpu::GraphStats build_incrementally(const wg::gpu::GraphOptions& opt, std::uint64_t seed,
+                                        std::size_t parts, const std::string& where) {
   wg::datasets::RmatParams p;
   p.scale = test_scale();
   p.edge_factor = 16;
@@ -535,17 +535,22 @@ void build_incrementally(const wg::gpu::GraphOptions& opt, std::uint64_t seed, s
     const std::size_t end = std::min(e.size(), off + batch);
     part.src.assign(e.src.begin() + off, e.src.begin() + end);
     part.dst.assign(e.dst.begin() + off, e.dst.begin() + end);
-    ASSERT_EQ(g.insert_edges(part), m.insert(part)) << where << ", entries from " << off;
+    EXPECT_EQ(g.insert_edges(part), m.insert(part)) << where << ", entries from " << off;
   }
   expect_same(g, m, false, where);
+  return g.stats();
 }
 
-TEST(GpuGraph, IncrementalBuildGrowsAllocator) {
+TEST(GpuGraph, IncrementalBuildFromASmallAllocator) {
   wg::gpu::GraphOptions opt;
-  opt.initial_slabs = 1;  // one super block: growth is needed
-  build_incrementally(opt, 9, 4, "incremental build");
+  opt.initial_slabs = 1;  // one super block of 1024 slabs (growth: RebuildRoundsRedone*)
+  opt.slabs_per_super_block = 1024;
+  const wg::gpu::GraphStats st = build_incrementally(opt, 9, 4, "incremental build");
+  EXPECT_GT(st.rebuild_rounds, 0u);
   opt.rebuild_growth = 1;  // rebuilt tables without room to grow: rebuilt more often
-  build_incrementally(opt, 10, 8, "incremental build, rebuild_growth 1");
+  const wg::gpu::GraphStats st1 =
+      build_incrementally(opt, 10, 8, "incremental build, rebuild_growth 1");
+  EXPECT_GT(st1.rebuild_rounds, 0u);
   opt.rebuild_growth = 0.5;
   EXPECT_THROW(wg::gpu::Graph(4, opt), wg::InvalidArgument);
 }
@@ -558,7 +563,79 @@ TEST(GpuGraph, RebuildsWithATinyArena) {
     opt.directed = directed;
     opt.initial_slabs = 1;
     opt.rebuild_arena_slabs = 8;
-    build_incrementally(opt, 11, 24, directed ? "tiny arena, directed" : "tiny arena, undirected");
+    const wg::gpu::GraphStats st = build_incrementally(
+        opt, 11, 24, directed ? "tiny arena, directed" : "tiny arena, undirected");
+    EXPECT_GT(st.rounds_without_arena_room, 0u);
+    EXPECT_GT(st.arenas, 1u);
+    EXPECT_GT(st.rebuild_rounds, 0u);
+  }
+}
+
+// A rebuild round that finds no room in the arena, or whose re-inserts find the allocator
+// exhausted, leaves the old tables as they are; the arcs it was for wait, the arena or the
+// allocator grows, and the round runs again in the same batch. Deterministic: `hubs` vertices
+// hold `limit` arcs each, the most one bucket takes before a rebuild (max(max_load_factor,
+// 2 x load_factor) x slots). A batch brings each limit / 2 more: every hub's arcs are deferred
+// and its table is listed for a rebuild to 3 buckets. The arena (16 buckets) has no room for
+// 3 x hubs, so that round waits for a new arena. At load_factor 4 and rebuild_growth 1 a
+// rebuilt bucket takes 4 slabs' worth of keys, so each re-inserted table needs ~6 overflow slabs:
+// ~1200 in all, while the allocator (super blocks of 1024 slabs, two after the first batch
+// took ~1400) has ~650 left. That round fails, the allocator grows, the third round is done.
+template <class Adj>
+void rebuild_rounds_redone() {
+  wg::gpu::GraphOptions opt;
+  opt.directed = true;
+  opt.load_factor = 4;
+  opt.rebuild_growth = 1;
+  opt.slabs_per_super_block = 1024;
+  opt.initial_slabs = 1;
+  opt.rebuild_arena_slabs = 16;
+  constexpr bool weighted = Adj::weighted;
+  const std::uint32_t hubs = 200, limit = 8 * Adj::slab_capacity, more = limit / 2;
+  const std::uint32_t n = hubs + limit + more;
+  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  GraphModel m(n, true);
+  const auto arcs = [&](std::uint32_t from, std::uint32_t to) {
+    EdgeList b;
+    b.num_vertices = n;
+    for (std::uint32_t h = 0; h < hubs; ++h)
+      for (std::uint32_t j = from; j < to; ++j) {
+        b.src.push_back(h);
+        b.dst.push_back(hubs + j);
+        if (weighted) b.weight.push_back(h + j);
+      }
+    return b;
+  };
+  const EdgeList first = arcs(0, limit), second = arcs(limit, limit + more);
+  ASSERT_EQ(g.insert_edges(first), m.insert(first));
+  EXPECT_EQ(g.stats().rebuild_rounds, 0u);  // at the limit, not past it
+  EXPECT_GT(g.stats().allocator_growths, 0u);
+  ASSERT_EQ(g.insert_edges(second), m.insert(second));
+  const wg::gpu::GraphStats st = g.stats();
+  EXPECT_EQ(st.rounds_without_arena_room, 1u);
+  EXPECT_EQ(st.rounds_out_of_slabs, 1u);
+  EXPECT_EQ(st.rebuild_rounds, 1u);
+  EXPECT_EQ(st.rebuilt_buckets, 3u * hubs);
+  EXPECT_EQ(st.arenas, 2u);
+  expect_same(g, m, weighted, "after the rebuilds");
+  // The rebuilt tables work: erase half of each hub's arcs, insert them again.
+  const EdgeList half = arcs(limit / 2, limit + more);
+  ASSERT_EQ(g.erase_edges(half), m.erase(half));
+  ASSERT_EQ(g.insert_edges(half), m.insert(half));
+  expect_same(g, m, weighted, "after erasing and inserting again");
+}
+TEST(GpuGraph, RebuildRoundsRedoneSet) {
+  rebuild_rounds_redone<wg::gpu::SlabSetAdjacency>();
+}
+TEST(GpuGraph, RebuildRoundsRedoneMap) {
+  rebuild_rounds_redone<wg::gpu::SlabMapAdjacency>();
+}
+
+TEST(GpuGraph, SuperBlockSizeIsChecked) {
+  for (const std::uint32_t bad : {0u, 512u, 1000u}) {
+    wg::gpu::GraphOptions opt;
+    opt.slabs_per_super_block = bad;
+    EXPECT_THROW(wg::gpu::Graph(4, opt), wg::InvalidArgument) << bad;
   }
 }
 
