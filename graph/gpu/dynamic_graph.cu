@@ -2962,6 +2962,10 @@ std::uint64_t DynamicGraph<Adj>::overflow_slabs_in_use() const {
   return impl_->alloc.slabs_in_use(impl_->stream);
 }
 template <class Adj>
+std::uint64_t DynamicGraph<Adj>::overflow_slab_capacity() const noexcept {
+  return impl_->alloc.capacity_slabs();
+}
+template <class Adj>
 GraphStats DynamicGraph<Adj>::stats() const noexcept {
   return impl_->counts;
 }

@@ -237,6 +237,8 @@ class DynamicGraph {
   /// batches (dedup tables and filters, sort keys, retry lists).
   std::uint64_t memory_bytes() const;
   std::uint64_t overflow_slabs_in_use() const;
+  /// Overflow slabs the allocator holds now (it grows when exhausted).
+  std::uint64_t overflow_slab_capacity() const noexcept;
   /// Rebuilds and pool growth so far (GraphStats).
   GraphStats stats() const noexcept;
 

@@ -575,12 +575,14 @@ TEST(GpuGraph, RebuildsWithATinyArena) {
 // exhausted, leaves the old tables as they are; the arcs it was for wait, the arena or the
 // allocator grows, and the round runs again in the same batch. Deterministic: `hubs` vertices
 // hold `limit` arcs each, the most one bucket takes before a rebuild (max(max_load_factor,
-// 2 x load_factor) x slots). A batch brings each limit / 2 more: every hub's arcs are deferred
-// and its table is listed for a rebuild to 3 buckets. The arena (16 buckets) has no room for
-// 3 x hubs, so that round waits for a new arena. At load_factor 4 and rebuild_growth 1 a
-// rebuilt bucket takes 4 slabs' worth of keys, so each re-inserted table needs ~6 overflow slabs:
-// ~1200 in all, while the allocator (super blocks of 1024 slabs, two after the first batch
-// took ~1400) has ~650 left. That round fails, the allocator grows, the third round is done.
+// 2 x load_factor) x slots). Then the allocator is filled to `margin` free slabs: `filler`
+// vertices get a slab's worth of arcs (their base slabs), then one arc each, which takes one
+// overflow slab (one arc per chain: no two threads race to append). A batch brings each hub
+// limit / 2 more arcs: every hub's arcs are deferred and its table is listed for a rebuild to
+// 3 buckets. The arena (16 buckets) has no room for 3 x hubs, so that round waits for a new
+// arena. At load_factor 4 and rebuild_growth 1 a rebuilt bucket takes 4 slabs' worth of keys,
+// so each re-inserted table needs ~6 overflow slabs, ~1200 in all: that round finds the
+// allocator exhausted, it grows, and the third round is done.
 template <class Adj>
 void rebuild_rounds_redone() {
   wg::gpu::GraphOptions opt;
@@ -591,14 +593,18 @@ void rebuild_rounds_redone() {
   opt.initial_slabs = 1;
   opt.rebuild_arena_slabs = 16;
   constexpr bool weighted = Adj::weighted;
-  const std::uint32_t hubs = 200, limit = 8 * Adj::slab_capacity, more = limit / 2;
-  const std::uint32_t n = hubs + limit + more;
+  const std::uint32_t slots = Adj::slab_capacity;
+  const std::uint32_t hubs = 200, limit = 8 * slots, more = limit / 2, margin = 50;
+  // Ids: hubs, their targets, then the filler vertices (targets 0 .. slots of the hubs' ones).
+  const std::uint32_t targets = limit + more, filler_base = hubs + targets, max_filler = 1u << 15;
+  const std::uint32_t n = filler_base + max_filler;
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, true);
-  const auto arcs = [&](std::uint32_t from, std::uint32_t to) {
+  const auto arcs = [&](std::uint32_t from_vertex, std::uint32_t vertices, std::uint32_t from,
+                        std::uint32_t to) {
     EdgeList b;
     b.num_vertices = n;
-    for (std::uint32_t h = 0; h < hubs; ++h)
+    for (std::uint32_t h = from_vertex; h < from_vertex + vertices; ++h)
       for (std::uint32_t j = from; j < to; ++j) {
         b.src.push_back(h);
         b.dst.push_back(hubs + j);
@@ -606,10 +612,22 @@ void rebuild_rounds_redone() {
       }
     return b;
   };
-  const EdgeList first = arcs(0, limit), second = arcs(limit, limit + more);
+  const EdgeList first = arcs(0, hubs, 0, limit);
   ASSERT_EQ(g.insert_edges(first), m.insert(first));
   EXPECT_EQ(g.stats().rebuild_rounds, 0u);  // at the limit, not past it
   EXPECT_GT(g.stats().allocator_growths, 0u);
+  const std::uint64_t in_use = g.overflow_slabs_in_use();
+  EXPECT_EQ(in_use, std::uint64_t{hubs} * (limit / slots - 1));  // chains of full slabs
+  const std::uint64_t free_slabs = g.overflow_slab_capacity() - in_use;
+  ASSERT_GT(free_slabs, margin);
+  const auto filler = static_cast<std::uint32_t>(free_slabs - margin);
+  ASSERT_LE(filler, max_filler);
+  const EdgeList base_slabs = arcs(filler_base, filler, 0, slots),
+                 one_more = arcs(filler_base, filler, slots, slots + 1);
+  ASSERT_EQ(g.insert_edges(base_slabs), m.insert(base_slabs));
+  ASSERT_EQ(g.insert_edges(one_more), m.insert(one_more));
+  ASSERT_EQ(g.overflow_slab_capacity() - g.overflow_slabs_in_use(), margin);
+  const EdgeList second = arcs(0, hubs, limit, limit + more);
   ASSERT_EQ(g.insert_edges(second), m.insert(second));
   const wg::gpu::GraphStats st = g.stats();
   EXPECT_EQ(st.rounds_without_arena_room, 1u);
@@ -619,7 +637,7 @@ void rebuild_rounds_redone() {
   EXPECT_EQ(st.arenas, 2u);
   expect_same(g, m, weighted, "after the rebuilds");
   // The rebuilt tables work: erase half of each hub's arcs, insert them again.
-  const EdgeList half = arcs(limit / 2, limit + more);
+  const EdgeList half = arcs(0, hubs, limit / 2, limit + more);
   ASSERT_EQ(g.erase_edges(half), m.erase(half));
   ASSERT_EQ(g.insert_edges(half), m.insert(half));
   expect_same(g, m, weighted, "after erasing and inserting again");
