@@ -18,12 +18,12 @@ namespace wg::slab {
 
 /// MapTableRef::insert_or_assign_exclusive with a tile of T <= 8 lanes (all T lanes call it with
 /// the same key and value): tiled_inserted, tiled_present (the value was replaced) or
-/// tiled_needs_warp.
-template <class Tile>
+/// tiled_needs_warp. kFirst: how the chain's first slab is read (FirstRead, tiled_chain.cuh).
+template <FirstRead kFirst = FirstRead::cached, class Tile>
 __device__ inline int map_insert_or_assign_exclusive_tiled(const MapTableRef& t, const Tile& tile,
                                                            std::uint32_t key, std::uint32_t value) {
-  return detail::insert_exclusive_tiled<detail::MapSlots>(t, tile, key,
-                                                          detail::make_pair(key, value));
+  return detail::insert_exclusive_tiled<detail::MapSlots, kFirst>(t, tile, key,
+                                                                  detail::make_pair(key, value));
 }
 
 /// MapTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (its pair now a

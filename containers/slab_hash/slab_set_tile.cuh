@@ -29,7 +29,7 @@ namespace wg::slab {
 template <class Tile>
 __device__ inline int set_insert_exclusive_tiled(const SetTableRef& t, const Tile& tile,
                                                  std::uint32_t key) {
-  return detail::insert_exclusive_tiled<detail::SetSlots>(t, tile, key, key);
+  return detail::insert_exclusive_tiled<detail::SetSlots, FirstRead::cached>(t, tile, key, key);
 }
 
 /// SetTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (now a

@@ -170,12 +170,13 @@ __device__ __forceinline__ slab::InsertOutcome table_insert(const warp_tile& til
 /// Exclusive insert of one arc (the caller owns the key) with a tile of T <= 8 lanes:
 /// slab::tiled_inserted (state bits 1 | 2), tiled_present (bit 1; a map assigned the value) or
 /// tiled_needs_warp (the chain needs a new slab and the tile got none: the 32-lane insert
-/// allocates).
-template <class Ref, class Tile>
+/// allocates). kMapFirst: how a map reads the chain's first slab (slab::FirstRead): relaxed for
+/// batches sorted by vertex, whose tasks share chains; sets read it through L1 always.
+template <slab::FirstRead kMapFirst = slab::FirstRead::cached, class Ref, class Tile>
 __device__ __forceinline__ int insert_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
                                                 std::uint32_t key, std::uint32_t value) {
   if constexpr (Ref::weighted)
-    return slab::map_insert_or_assign_exclusive_tiled(g.table_at(e), tt, key, value);
+    return slab::map_insert_or_assign_exclusive_tiled<kMapFirst>(g.table_at(e), tt, key, value);
   else
     return slab::set_insert_exclusive_tiled(g.table_at(e), tt, key);
 }
@@ -262,8 +263,8 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
     unsigned left = 0;  // arcs for the 32-lane loop: 1 forward, 2 reverse
     if (todo)
       ns = insert_edge_arcs_tiled<Adj::weighted>(st, both, left, [&](bool reverse) {
-        return reverse ? insert_arc_tiled(one, g, ev, u, value)
-                       : insert_arc_tiled(one, g, eu, v, value);
+        return reverse ? insert_arc_tiled<slab::FirstRead::relaxed>(one, g, ev, u, value)
+                       : insert_arc_tiled<slab::FirstRead::relaxed>(one, g, eu, v, value);
       });
     for_each_active_lane(tile, left != 0, [&](int src) {
       const unsigned arcs = tile.shfl(left, src);
@@ -611,7 +612,7 @@ __device__ __forceinline__ bool placed_table(const VertexEntry& e) {
 
 /// insert_or_defer_arc with a tile of T <= 8 lanes (sets and maps): 3 new, 1 present, 0
 /// deferred, or slab::tiled_needs_warp (-1).
-template <class Ref, class Tile>
+template <slab::FirstRead kMapFirst, class Ref, class Tile>
 __device__ __forceinline__ int insert_or_defer_arc_tiled(const Tile& tt, const Ref& g,
                                                          const BatchPass& p, vertex_t x,
                                                          const VertexEntry& e, std::uint32_t degree,
@@ -619,7 +620,7 @@ __device__ __forceinline__ int insert_or_defer_arc_tiled(const Tile& tt, const R
   bool deferred = false;
   if (tt.thread_rank() == 0) deferred = defer_arc(g, p, x, e, degree);
   if (tt.shfl(deferred, 0)) return 0;
-  return insert_arc_tiled(tt, g, e, key, value);
+  return insert_arc_tiled<kMapFirst>(tt, g, e, key, value);
 }
 /// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
 template <class Ref, class Table>
@@ -693,7 +694,8 @@ __global__ void __launch_bounds__(kBlock) filter_batch_kernel(DynamicGraphRef<Ad
 // operations cannot do (a full slab of one bucket, a chain that needs the 32-lane insert).
 // Without the 32-lane loop the set kernel needs 64 registers instead of 78, so a build of
 // luxembourg_osm (468 blocks) fits one wave of the H100.
-template <class Adj, BatchOp kOp, bool kLastWins, int kItems, int kTile, bool kFresh = false>
+template <class Adj, BatchOp kOp, bool kLastWins, int kItems, int kTile, bool kFresh = false,
+          slab::FirstRead kMapFirst = slab::FirstRead::cached>
 __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
   static_assert(!kFresh || (kOp == BatchOp::insert && kTile == 1));
   __shared__ unsigned tally_words[4];
@@ -857,10 +859,10 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
                 return reverse ? place_fresh_arc(g, b, e, a, val)
                                : place_fresh_arc(g, a, e, b, val);
             }
-            return reverse ? insert_or_defer_arc_tiled(tt, g, p, b, shfl_entry(tt, ev, s),
-                                                       tt.shfl(dv, s), a, val)
-                           : insert_or_defer_arc_tiled(tt, g, p, a, shfl_entry(tt, eu, s),
-                                                       tt.shfl(du, s), b, val);
+            return reverse ? insert_or_defer_arc_tiled<kMapFirst>(
+                                 tt, g, p, b, shfl_entry(tt, ev, s), tt.shfl(dv, s), a, val)
+                           : insert_or_defer_arc_tiled<kMapFirst>(
+                                 tt, g, p, a, shfl_entry(tt, eu, s), tt.shfl(du, s), b, val);
           });
         } else {
           const bool hit = erase_arc_tiled(tt, g, shfl_entry(tt, eu, s), b);
@@ -2210,7 +2212,8 @@ struct DynamicGraph<Adj>::Impl {
     return forced == 8 ? 8 : 1;
   }
 
-  template <BatchOp kOp, bool kLast, int kItems, int kTile, bool kFresh = false>
+  template <BatchOp kOp, bool kLast, int kItems, int kTile, bool kFresh = false,
+            slab::FirstRead kMapFirst = slab::FirstRead::cached>
   void launch_batch(const BatchPass& p) {
     const unsigned grid = striding_grid((p.n + kItems - 1) / kItems * 32);
     if (p.filter.seen) {
@@ -2222,19 +2225,25 @@ struct DynamicGraph<Adj>::Impl {
       last_entry_kernel<Adj, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
       WG_CUDA_CHECK_LAST();
     }
-    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile, kFresh>
+    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile, kFresh, kMapFirst>
         <<<grid, kBlock, 0, stream>>>(ref(), p);
     WG_CUDA_CHECK_LAST();
   }
   /// Runs the batch kernel with one-thread tasks (32 entries per warp; a build's fresh tables
-  /// with the kernel that places arcs), or, for comparison (WG_GRAPH_TILE=8), 8-lane tasks with
-  /// `items` entries per warp.
+  /// with the kernel that places arcs; a map's batch sorted by vertex with relaxed first reads),
+  /// or, for comparison (WG_GRAPH_TILE=8), 8-lane tasks with `items` entries per warp.
   template <BatchOp kOp, bool kLast>
   void launch_batch(const BatchPass& p, int items, int tile) {
     if constexpr (kOp == BatchOp::insert) {
       if (p.fresh_tables) {
         launch_batch<kOp, kLast, 32, 1, true>(p);
         return;
+      }
+      if constexpr (Adj::weighted) {
+        if (p.keys && tile == 1) {
+          launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::relaxed>(p);
+          return;
+        }
       }
     }
     if (tile == 1)

@@ -22,6 +22,12 @@ namespace wg::slab {
 /// reserved: call the 32-lane insert_exclusive / insert_or_assign_exclusive).
 enum TiledInsertOutcome : int { tiled_needs_warp = -1, tiled_present = 1, tiled_inserted = 3 };
 
+/// How a tiled insert reads the first slab of its chain: through L1 (one L2 request per 32-byte
+/// sector; a stale copy costs a failed CAS and a second read), or with relaxed loads (always
+/// fresh: better when many tasks of a warp insert into the same chains, as in a batch sorted by
+/// vertex).
+enum class FirstRead { cached, relaxed };
+
 namespace detail {
 
 /// One of the set bits of `mask` (non-zero), chosen by `spread`: concurrent inserts into one
@@ -216,7 +222,7 @@ __device__ __forceinline__ void write_slab_holding(const Tile& tile, Slab* s, Wo
 /// tombstone of the chain, else a free slot of its last slab, else appends a slab holding it
 /// (try_allocate); reports tiled_needs_warp when no slab could be had that way (the 32-lane
 /// insert then allocates, or reports the pool exhausted) or the key is reserved.
-template <class Slots, class Tile, class Table>
+template <class Slots, FirstRead kFirst, class Tile, class Table>
 __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, std::uint32_t key,
                                              typename Slots::Word desired) {
   using Word = typename Slots::Word;
@@ -231,10 +237,11 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
   // the key is the caller's alone in the phase, so the copy shows it exactly when it is there (L1
   // is invalidated between dependent grids: PTX ISA, ld.ca); a stale free slot or tombstone only
   // fails the CAS, and the slab is read again. H100, one-thread tiles, sets: uniform and R-MAT
-  // inserts +5-20% at 2^18-2^21, +4-8% at 2^22. Maps keep relaxed loads (weighted inserts with
-  // cached reads: 11% slower to 2% faster than a run on another H100, not shown to gain), and so
-  // does erase_tiled (no gain).
-  bool cached = sizeof(Word) == 4;
+  // inserts +5-20% at 2^18-2^21, +4-8% at 2^22; maps: weighted inserts +9% / +19% / +4% / +3% /
+  // +3% at 2^16-2^20 (both builds in one call, three rounds). Read so, the sorted batches of
+  // 2^21 and 2^22 (a warp's tasks share chains; stale copies cost CAS retries) were 6% and 10%
+  // slower: the graph reads their first slabs relaxed (FirstRead), and they stay as they were.
+  bool cached = kFirst == FirstRead::cached;
   while (true) {
     typename Slots::template View<Tile> v;
     v.read(tile, s, key, cached);
@@ -291,9 +298,17 @@ __device__ inline bool erase_tiled(const Table& t, const Tile& tile, std::uint32
   using Word = typename Slots::Word;
   if (!is_valid_key(key)) return false;
   Slab* s = t.buckets() + t.hash_bucket(key);
+  // A map reads its first slab through L1, as insert_exclusive_tiled does. The caller owns the
+  // key for the phase, so a copy made during the phase shows it where it was when the phase began
+  // (L1 is invalidated between dependent grids); if a racing erase of the same key (the graph's
+  // eager erases) took it since, the CAS fails and the slab is read again.
+  // H100, one-thread tiles, in one call: weighted deletes +11% / +3% / +5% / +4% at 2^16-2^19;
+  // sets +2-11% at 2^16-2^17 but 1-5% slower at 2^18-2^19, so they keep relaxed loads.
+  bool cached = sizeof(Word) == 8;
   while (true) {
     typename Slots::template View<Tile> v;
-    v.read(tile, s, key);
+    v.read(tile, s, key, cached);
+    cached = false;
     if (v.match) {
       const unsigned i = __ffs(v.match) - 1;
       const Word cur = Slots::matched(v, tile, i, key);
