@@ -302,8 +302,8 @@ __device__ inline bool erase_tiled(const Table& t, const Tile& tile, std::uint32
   // key for the phase, so a copy made during the phase shows it where it was when the phase began
   // (L1 is invalidated between dependent grids); if a racing erase of the same key (the graph's
   // eager erases) took it since, the CAS fails and the slab is read again.
-  // H100, one-thread tiles, in one call: weighted deletes +11% / +3% / +5% / +4% at 2^16-2^19;
-  // sets +2-11% at 2^16-2^17 but 1-5% slower at 2^18-2^19, so they keep relaxed loads.
+  // H100, one-thread tiles, in one call: weighted deletes +12% / +3% / +5% / +4% at 2^16-2^19;
+  // sets +1-10% at 2^16-2^17 but 2-5% slower at 2^18-2^19, so they keep relaxed loads.
   bool cached = sizeof(Word) == 8;
   while (true) {
     typename Slots::template View<Tile> v;
