@@ -25,18 +25,19 @@
 namespace wg::slab {
 
 /// SetTableRef::insert_exclusive with a tile of T <= 8 lanes (all T lanes call it with the same
-/// key and get the same result): tiled_inserted, tiled_present or tiled_needs_warp.
-template <class Tile>
+/// key and get the same result): tiled_inserted, tiled_present or tiled_needs_warp. kFirst: how
+/// the chain's first slab is read (FirstRead, detail/tiled_chain.cuh).
+template <FirstRead kFirst = FirstRead::cached, class Tile>
 __device__ inline int set_insert_exclusive_tiled(const SetTableRef& t, const Tile& tile,
                                                  std::uint32_t key) {
-  return detail::insert_exclusive_tiled<detail::SetSlots, FirstRead::cached>(t, tile, key, key);
+  return detail::insert_exclusive_tiled<detail::SetSlots, kFirst>(t, tile, key, key);
 }
 
 /// SetTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (now a
-/// tombstone).
-template <class Tile>
+/// tombstone). kFirst as above; relaxed by default (through L1 was slower for large batches).
+template <FirstRead kFirst = FirstRead::relaxed, class Tile>
 __device__ inline bool set_erase_tiled(const SetTableRef& t, const Tile& tile, std::uint32_t key) {
-  return detail::erase_tiled<detail::SetSlots>(t, tile, key);
+  return detail::erase_tiled<detail::SetSlots, kFirst>(t, tile, key);
 }
 
 }  // namespace wg::slab

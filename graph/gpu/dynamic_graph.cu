@@ -170,15 +170,15 @@ __device__ __forceinline__ slab::InsertOutcome table_insert(const warp_tile& til
 /// Exclusive insert of one arc (the caller owns the key) with a tile of T <= 8 lanes:
 /// slab::tiled_inserted (state bits 1 | 2), tiled_present (bit 1; a map assigned the value) or
 /// tiled_needs_warp (the chain needs a new slab and the tile got none: the 32-lane insert
-/// allocates). kMapFirst: how a map reads the chain's first slab (slab::FirstRead): relaxed for
-/// batches sorted by vertex, whose tasks share chains; sets read it through L1 always.
-template <slab::FirstRead kMapFirst = slab::FirstRead::cached, class Ref, class Tile>
+/// allocates). kFirst: how the chain's first slab is read (slab::FirstRead; the batch kernel's
+/// choice: Impl::first_read).
+template <slab::FirstRead kFirst = slab::FirstRead::cached, class Ref, class Tile>
 __device__ __forceinline__ int insert_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
                                                 std::uint32_t key, std::uint32_t value) {
   if constexpr (Ref::weighted)
-    return slab::map_insert_or_assign_exclusive_tiled<kMapFirst>(g.table_at(e), tt, key, value);
+    return slab::map_insert_or_assign_exclusive_tiled<kFirst>(g.table_at(e), tt, key, value);
   else
-    return slab::set_insert_exclusive_tiled(g.table_at(e), tt, key);
+    return slab::set_insert_exclusive_tiled<kFirst>(g.table_at(e), tt, key);
 }
 template <class Table>
 __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const Table& t,
@@ -192,15 +192,20 @@ __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const
   if (out == slab::InsertOutcome::present) return 1u;   // done
   return 0u;                                            // out of slabs: retry
 }
-/// Erase of one arc with a tile of T <= 8 lanes: true iff it was present.
-template <class Ref, class Tile>
+/// Erase of one arc with a tile of T <= 8 lanes: true iff it was present. kFirst as above.
+template <slab::FirstRead kFirst, class Ref, class Tile>
 __device__ __forceinline__ bool erase_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
                                                 std::uint32_t key) {
   if constexpr (Ref::weighted)
-    return slab::map_erase_tiled(g.table_at(e), tt, key);
+    return slab::map_erase_tiled<kFirst>(g.table_at(e), tt, key);
   else
-    return slab::set_erase_tiled(g.table_at(e), tt, key);
+    return slab::set_erase_tiled<kFirst>(g.table_at(e), tt, key);
 }
+/// The first-slab reads of one-thread erases outside the batch kernel: maps through L1, sets
+/// relaxed (the slab API's defaults).
+template <class Ref>
+inline constexpr slab::FirstRead kEraseFirst =
+    Ref::weighted ? slab::FirstRead::cached : slab::FirstRead::relaxed;
 
 /// The arcs of one edge not yet done, inserted by a tile: `insert_arc(reverse)` inserts the
 /// forward or the reverse arc and returns a TiledInsertOutcome. State bits: 1 forward arc done,
@@ -263,8 +268,11 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
     unsigned left = 0;  // arcs for the 32-lane loop: 1 forward, 2 reverse
     if (todo)
       ns = insert_edge_arcs_tiled<Adj::weighted>(st, both, left, [&](bool reverse) {
-        return reverse ? insert_arc_tiled<slab::FirstRead::relaxed>(one, g, ev, u, value)
-                       : insert_arc_tiled<slab::FirstRead::relaxed>(one, g, eu, v, value);
+        // Sorted keys: a map's tasks share chains, and read them relaxed (Impl::first_read).
+        constexpr slab::FirstRead kFirst =
+            Adj::weighted ? slab::FirstRead::relaxed : slab::FirstRead::cached;
+        return reverse ? insert_arc_tiled<kFirst>(one, g, ev, u, value)
+                       : insert_arc_tiled<kFirst>(one, g, eu, v, value);
       });
     for_each_active_lane(tile, left != 0, [&](int src) {
       const unsigned arcs = tile.shfl(left, src);
@@ -322,9 +330,10 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
     const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
     const VertexEntry eu = active ? g.load_entry(u) : VertexEntry{};
     const VertexEntry ev = (active && both) ? g.load_entry(v) : VertexEntry{};
-    const bool hit = active && erase_arc_tiled(one, g, eu, v);
+    constexpr slab::FirstRead kFirst = kEraseFirst<DynamicGraphRef<Adj>>;
+    const bool hit = active && erase_arc_tiled<kFirst>(one, g, eu, v);
     // Both arcs are present or absent together.
-    const bool rev = both && hit && erase_arc_tiled(one, g, ev, u);
+    const bool rev = both && hit && erase_arc_tiled<kFirst>(one, g, ev, u);
     add_degrees(tile, g.degree_ptr(0), u, hit, -1);
     add_degrees(tile, g.degree_ptr(0), v, rev, -1);
     if (active) {
@@ -612,7 +621,7 @@ __device__ __forceinline__ bool placed_table(const VertexEntry& e) {
 
 /// insert_or_defer_arc with a tile of T <= 8 lanes (sets and maps): 3 new, 1 present, 0
 /// deferred, or slab::tiled_needs_warp (-1).
-template <slab::FirstRead kMapFirst, class Ref, class Tile>
+template <slab::FirstRead kFirst, class Ref, class Tile>
 __device__ __forceinline__ int insert_or_defer_arc_tiled(const Tile& tt, const Ref& g,
                                                          const BatchPass& p, vertex_t x,
                                                          const VertexEntry& e, std::uint32_t degree,
@@ -620,7 +629,7 @@ __device__ __forceinline__ int insert_or_defer_arc_tiled(const Tile& tt, const R
   bool deferred = false;
   if (tt.thread_rank() == 0) deferred = defer_arc(g, p, x, e, degree);
   if (tt.shfl(deferred, 0)) return 0;
-  return insert_arc_tiled<kMapFirst>(tt, g, e, key, value);
+  return insert_arc_tiled<kFirst>(tt, g, e, key, value);
 }
 /// insert_arc unless the arc is deferred (then 0: not done, retried after the rebuild).
 template <class Ref, class Table>
@@ -695,7 +704,7 @@ __global__ void __launch_bounds__(kBlock) filter_batch_kernel(DynamicGraphRef<Ad
 // Without the 32-lane loop the set kernel needs 64 registers instead of 78, so a build of
 // luxembourg_osm (468 blocks) fits one wave of the H100.
 template <class Adj, BatchOp kOp, bool kLastWins, int kItems, int kTile, bool kFresh = false,
-          slab::FirstRead kMapFirst = slab::FirstRead::cached>
+          slab::FirstRead kFirst = slab::FirstRead::cached>
 __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
   static_assert(!kFresh || (kOp == BatchOp::insert && kTile == 1));
   __shared__ unsigned tally_words[4];
@@ -859,14 +868,15 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
                 return reverse ? place_fresh_arc(g, b, e, a, val)
                                : place_fresh_arc(g, a, e, b, val);
             }
-            return reverse ? insert_or_defer_arc_tiled<kMapFirst>(
-                                 tt, g, p, b, shfl_entry(tt, ev, s), tt.shfl(dv, s), a, val)
-                           : insert_or_defer_arc_tiled<kMapFirst>(
-                                 tt, g, p, a, shfl_entry(tt, eu, s), tt.shfl(du, s), b, val);
+            return reverse ? insert_or_defer_arc_tiled<kFirst>(tt, g, p, b, shfl_entry(tt, ev, s),
+                                                               tt.shfl(dv, s), a, val)
+                           : insert_or_defer_arc_tiled<kFirst>(tt, g, p, a, shfl_entry(tt, eu, s),
+                                                               tt.shfl(du, s), b, val);
           });
         } else {
-          const bool hit = erase_arc_tiled(tt, g, shfl_entry(tt, eu, s), b);
-          const bool rev = p.both && hit && erase_arc_tiled(tt, g, shfl_entry(tt, ev, s), a);
+          const bool hit = erase_arc_tiled<kFirst>(tt, g, shfl_entry(tt, eu, s), b);
+          const bool rev =
+              p.both && hit && erase_arc_tiled<kFirst>(tt, g, shfl_entry(tt, ev, s), a);
           r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
         }
         if (static_cast<int>(tt.thread_rank()) == s) {
@@ -1254,7 +1264,8 @@ __global__ void erase_vertex_buckets_kernel(DynamicGraphRef<Adj> g, const vertex
             removed += xj < y;  // both ends erased: counted by the smaller
           } else {
             ++removed;
-            if (erase_arc_tiled(one, g, g.load_entry(y), xj)) atomicSub(g.degree_ptr(y), 1u);
+            if (erase_arc_tiled<kEraseFirst<DynamicGraphRef<Adj>>>(one, g, g.load_entry(y), xj))
+              atomicSub(g.degree_ptr(y), 1u);
           }
         });
       }
@@ -2213,7 +2224,7 @@ struct DynamicGraph<Adj>::Impl {
   }
 
   template <BatchOp kOp, bool kLast, int kItems, int kTile, bool kFresh = false,
-            slab::FirstRead kMapFirst = slab::FirstRead::cached>
+            slab::FirstRead kFirst = slab::FirstRead::cached>
   void launch_batch(const BatchPass& p) {
     const unsigned grid = striding_grid((p.n + kItems - 1) / kItems * 32);
     if (p.filter.seen) {
@@ -2225,13 +2236,28 @@ struct DynamicGraph<Adj>::Impl {
       last_entry_kernel<Adj, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
       WG_CUDA_CHECK_LAST();
     }
-    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile, kFresh, kMapFirst>
+    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile, kFresh, kFirst>
         <<<grid, kBlock, 0, stream>>>(ref(), p);
     WG_CUDA_CHECK_LAST();
   }
+  /// How the batch kernel's tasks read the first slab of a chain (slab::FirstRead): through L1
+  /// (one L2 request per 32-byte sector; a stale copy costs a failed CAS and a second read),
+  /// except where that measured slower on the H100 (builds side by side, tools/bench/RESULTS.md):
+  /// - map inserts of a sorted batch, whose warps share a vertex's chains (through L1: 6% and
+  ///   10% slower at 2^21 and 2^22);
+  /// - set erases of 2^18 entries or more (through L1: +1-10% at 2^16-2^17, 2-5% slower at
+  ///   2^18-2^19: more warps share each L1).
+  template <BatchOp kOp>
+  static slab::FirstRead first_read(const BatchPass& p) {
+    if constexpr (kOp == BatchOp::insert)
+      return Adj::weighted && p.keys ? slab::FirstRead::relaxed : slab::FirstRead::cached;
+    else
+      return Adj::weighted || p.n < (std::uint64_t{1} << 18) ? slab::FirstRead::cached
+                                                             : slab::FirstRead::relaxed;
+  }
   /// Runs the batch kernel with one-thread tasks (32 entries per warp; a build's fresh tables
-  /// with the kernel that places arcs; a map's batch sorted by vertex with relaxed first reads),
-  /// or, for comparison (WG_GRAPH_TILE=8), 8-lane tasks with `items` entries per warp.
+  /// with the kernel that places arcs), or, for comparison (WG_GRAPH_TILE=8), 8-lane tasks with
+  /// `items` entries per warp.
   template <BatchOp kOp, bool kLast>
   void launch_batch(const BatchPass& p, int items, int tile) {
     if constexpr (kOp == BatchOp::insert) {
@@ -2239,19 +2265,25 @@ struct DynamicGraph<Adj>::Impl {
         launch_batch<kOp, kLast, 32, 1, true>(p);
         return;
       }
-      if constexpr (Adj::weighted) {
-        if (p.keys && tile == 1) {
+    }
+    // Set inserts and map erases always read through L1; map inserts and set erases choose.
+    constexpr bool kChooses = (kOp == BatchOp::insert) == Adj::weighted;
+    constexpr slab::FirstRead kUsual = kOp == BatchOp::erase && !Adj::weighted
+                                           ? slab::FirstRead::relaxed
+                                           : slab::FirstRead::cached;
+    if (tile == 1) {
+      if constexpr (kChooses) {
+        if (first_read<kOp>(p) == slab::FirstRead::relaxed) {
           launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::relaxed>(p);
           return;
         }
       }
+      launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::cached>(p);
+    } else if (items == 8) {
+      launch_batch<kOp, kLast, 8, 8, false, kUsual>(p);
+    } else {
+      launch_batch<kOp, kLast, 32, 8, false, kUsual>(p);
     }
-    if (tile == 1)
-      launch_batch<kOp, kLast, 32, 1>(p);
-    else if (items == 8)
-      launch_batch<kOp, kLast, 8, 8>(p);
-    else
-      launch_batch<kOp, kLast, 32, 8>(p);
   }
 
   /// One chunk of insert_edges / erase_edges: one kernel (a filter or a pack and sort before it

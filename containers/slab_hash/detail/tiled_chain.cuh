@@ -293,18 +293,18 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
 }
 
 /// Erase of `key`: true iff it was present (its slot now a tombstone).
-template <class Slots, class Tile, class Table>
+template <class Slots, FirstRead kFirst, class Tile, class Table>
 __device__ inline bool erase_tiled(const Table& t, const Tile& tile, std::uint32_t key) {
   using Word = typename Slots::Word;
   if (!is_valid_key(key)) return false;
   Slab* s = t.buckets() + t.hash_bucket(key);
-  // A map reads its first slab through L1, as insert_exclusive_tiled does. The caller owns the
-  // key for the phase, so a copy made during the phase shows it where it was when the phase began
-  // (L1 is invalidated between dependent grids); if a racing erase of the same key (the graph's
-  // eager erases) took it since, the CAS fails and the slab is read again.
-  // H100, one-thread tiles, in one call: weighted deletes +12% / +3% / +5% / +4% at 2^16-2^19;
-  // sets +1-10% at 2^16-2^17 but 2-5% slower at 2^18-2^19, so they keep relaxed loads.
-  bool cached = sizeof(Word) == 8;
+  // Read through L1 (FirstRead::cached), as insert_exclusive_tiled may: the caller owns the key for
+  // the phase, so a copy made during the phase shows it where it was when the phase began (L1 is
+  // invalidated between dependent grids); if a racing erase of the same key (the graph's eager
+  // erases) took it since, the CAS fails and the slab is read again. H100, one-thread tiles, in
+  // one call: weighted deletes +12% / +3% / +5% / +4% at 2^16-2^19; set deletes +1-10% at
+  // 2^16-2^17 but 2-5% slower at 2^18-2^19 (set_erase_tiled reads relaxed unless told).
+  bool cached = kFirst == FirstRead::cached;
   while (true) {
     typename Slots::template View<Tile> v;
     v.read(tile, s, key, cached);
