@@ -29,7 +29,7 @@ __device__ inline int map_insert_or_assign_exclusive_tiled(const MapTableRef& t,
 /// MapTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (its pair now a
 /// tombstone that keeps the value, as the 32-lane erase writes it). kFirst: how the chain's first
 /// slab is read (FirstRead).
-template <FirstRead kFirst = FirstRead::cached, class Tile>
+template <FirstRead kFirst = kDefaultEraseRead<true>, class Tile>
 __device__ inline bool map_erase_tiled(const MapTableRef& t, const Tile& tile, std::uint32_t key) {
   return detail::erase_tiled<detail::MapSlots, kFirst>(t, tile, key);
 }

@@ -35,7 +35,7 @@ __device__ inline int set_insert_exclusive_tiled(const SetTableRef& t, const Til
 
 /// SetTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (now a
 /// tombstone). kFirst as above; relaxed by default (through L1 was slower for large batches).
-template <FirstRead kFirst = FirstRead::relaxed, class Tile>
+template <FirstRead kFirst = kDefaultEraseRead<false>, class Tile>
 __device__ inline bool set_erase_tiled(const SetTableRef& t, const Tile& tile, std::uint32_t key) {
   return detail::erase_tiled<detail::SetSlots, kFirst>(t, tile, key);
 }

@@ -201,11 +201,6 @@ __device__ __forceinline__ bool erase_arc_tiled(const Tile& tt, const Ref& g, co
   else
     return slab::set_erase_tiled<kFirst>(g.table_at(e), tt, key);
 }
-/// The first-slab reads of one-thread erases outside the batch kernel: maps through L1, sets
-/// relaxed (the slab API's defaults).
-template <class Ref>
-inline constexpr slab::FirstRead kEraseFirst =
-    Ref::weighted ? slab::FirstRead::cached : slab::FirstRead::relaxed;
 
 /// The arcs of one edge not yet done, inserted by a tile: `insert_arc(reverse)` inserts the
 /// forward or the reverse arc and returns a TiledInsertOutcome. State bits: 1 forward arc done,
@@ -330,7 +325,7 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
     const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
     const VertexEntry eu = active ? g.load_entry(u) : VertexEntry{};
     const VertexEntry ev = (active && both) ? g.load_entry(v) : VertexEntry{};
-    constexpr slab::FirstRead kFirst = kEraseFirst<DynamicGraphRef<Adj>>;
+    constexpr slab::FirstRead kFirst = slab::kDefaultEraseRead<Adj::weighted>;
     const bool hit = active && erase_arc_tiled<kFirst>(one, g, eu, v);
     // Both arcs are present or absent together.
     const bool rev = both && hit && erase_arc_tiled<kFirst>(one, g, ev, u);
@@ -1264,7 +1259,8 @@ __global__ void erase_vertex_buckets_kernel(DynamicGraphRef<Adj> g, const vertex
             removed += xj < y;  // both ends erased: counted by the smaller
           } else {
             ++removed;
-            if (erase_arc_tiled<kEraseFirst<DynamicGraphRef<Adj>>>(one, g, g.load_entry(y), xj))
+            if (erase_arc_tiled<slab::kDefaultEraseRead<Adj::weighted>>(one, g, g.load_entry(y),
+                                                                        xj))
               atomicSub(g.degree_ptr(y), 1u);
           }
         });
@@ -2268,9 +2264,8 @@ struct DynamicGraph<Adj>::Impl {
     }
     // Set inserts and map erases always read through L1; map inserts and set erases choose.
     constexpr bool kChooses = (kOp == BatchOp::insert) == Adj::weighted;
-    constexpr slab::FirstRead kUsual = kOp == BatchOp::erase && !Adj::weighted
-                                           ? slab::FirstRead::relaxed
-                                           : slab::FirstRead::cached;
+    constexpr slab::FirstRead kUsual =  // the slab API's default (8-lane comparison mode)
+        kOp == BatchOp::erase ? slab::kDefaultEraseRead<Adj::weighted> : slab::FirstRead::cached;
     if (tile == 1) {
       if constexpr (kChooses) {
         if (first_read<kOp>(p) == slab::FirstRead::relaxed) {

@@ -22,11 +22,15 @@ namespace wg::slab {
 /// reserved: call the 32-lane insert_exclusive / insert_or_assign_exclusive).
 enum TiledInsertOutcome : int { tiled_needs_warp = -1, tiled_present = 1, tiled_inserted = 3 };
 
-/// How a tiled insert reads the first slab of its chain: through L1 (one L2 request per 32-byte
-/// sector; a stale copy costs a failed CAS and a second read), or with relaxed loads (always
-/// fresh: better when many tasks of a warp insert into the same chains, as in a batch sorted by
-/// vertex).
+/// How a tiled insert or erase reads the first slab of its chain: through L1 (one L2 request per
+/// 32-byte sector; a stale copy costs a failed CAS and a second read), or with relaxed loads
+/// (always fresh: better when many tasks of a warp insert into the same chains, as in a batch
+/// sorted by vertex).
 enum class FirstRead { cached, relaxed };
+/// An erase's first read when the caller does not choose: through L1 for maps, relaxed for sets
+/// (large set batches were slower through L1; see erase_tiled). Inserts default to cached.
+template <bool kMap>
+inline constexpr FirstRead kDefaultEraseRead = kMap ? FirstRead::cached : FirstRead::relaxed;
 
 namespace detail {
 

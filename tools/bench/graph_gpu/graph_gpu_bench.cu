@@ -220,9 +220,10 @@ void edge_rates(const std::string& name, const EdgeList& base, bool directed,
     }
     const double ri = n / ins.median() / 1e6, rd = n / del.median() / 1e6;
     const double rih = n / ins_h.median() / 1e6, rdh = n / del_h.median() / 1e6;
-    // Arcs written per second: the entries' share that was applied, times the arcs per edge.
-    const double arcs_per_entry = (directed ? 1.0 : 2.0) / (double(n) * opt.reps);
-    const double ai = ri * arcs_per_entry * ins_applied, ad = rd * arcs_per_entry * del_applied;
+    // Arcs written per second: edges applied per timed repetition, times the arcs of an edge.
+    const double arcs = (directed ? 1.0 : 2.0) / opt.reps;
+    const double ai = arcs * ins_applied / ins.median() / 1e6,
+                 ad = arcs * del_applied / del.median() / 1e6;
     ins_rates.push_back(ri);
     del_rates.push_back(rd);
     char ratio[32];
