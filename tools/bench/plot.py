@@ -59,10 +59,16 @@ def main():
                 paper[r["x"]] = r["paper"]
         # A figure of labelled points (one per dataset) is not a curve: markers only.
         labelled = [r for r in recs if r.get("label")]
-        for name, pts in series.items():
+        # Past ten series the default colours repeat: then each series gets its own colour of
+        # tab20 and a marker of its own too (the paper keeps black squares).
+        markers = ["o", "^", "v", "D", "P", "X", "*", "<", ">", "h"]
+        crowded = len(series) > 10
+        for i, (name, pts) in enumerate(series.items()):
             pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name,
-                    linestyle="none" if labelled else "-")
+            style = dict(color=plt.get_cmap("tab20")(i % 20), marker=markers[i % len(markers)],
+                         markersize=5) if crowded else dict(marker="o")
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name,
+                    linestyle="none" if labelled else "-", **style)
         for r in labelled:  # slanted, so that neighbours' labels do not overlap
             ax.annotate(str(r["label"]), (r["x"], r["value"]), fontsize=6, rotation=30,
                         xytext=(4, 3), textcoords="offset points")
