@@ -2014,7 +2014,7 @@ struct DynamicGraph<Adj>::Impl {
   /// throughput counts, wait and let only owners erase (eager erasing measured ~9% slower at
   /// 2^19..2^22, before those batches were filtered). Since filtered batches (filter_from) never
   /// erase eagerly, the default 2^19 makes every unfiltered erase eager: at 2^18 that measured
-  /// +9.6% to +12.1% on the undirected and ids-permuted rows and +2% to +4% on the directed ones
+  /// +7.4% to +12.7% on the undirected and ids-permuted rows and +2% to +7% on the directed ones
   /// (H100, against 2^18). WG_GRAPH_EAGER_ERASE_BELOW=k overrides with 2^k.
   static std::uint64_t eager_erase_below() {
     static const std::uint64_t below = size_threshold("WG_GRAPH_EAGER_ERASE_BELOW", 19);
