@@ -270,6 +270,36 @@ EdgeRates edge_rates(const std::string& name, const EdgeList& base, bool directe
   return out;
 }
 
+/// A row of the edge tables: its --graphs key and its name.
+struct EdgeRow {
+  const char* key;
+  const char* name;
+};
+/// Tables 5.2 / 5.3 on an R-MAT graph (scale, edge factor, seed; undirected unless `directed`)
+/// with R-MAT batches two ways: drawn with the graph's own id permutation (`hubs`: the batch's
+/// hubs are the graph's hubs, whose tables are large already), and with ids permuted
+/// independently per batch (`permuted`: the batch's hubs are unrelated, mostly low-degree
+/// vertices whose one-bucket tables must be rebuilt, the harder case). Each row runs if selected.
+void rmat_edge_rates(unsigned scale, double edge_factor, std::uint64_t seed, bool directed,
+                     EdgeRow hubs, EdgeRow permuted, const double* faim_ins, const double* faim_del,
+                     int max_log) {
+  if (!graph_selected(hubs.key) && !graph_selected(permuted.key)) return;
+  const EdgeList rm = rmat_edges(scale, edge_factor, seed, !directed);
+  for (const bool own_ids : {true, false}) {
+    const EdgeRow& row = own_ids ? hubs : permuted;
+    if (!graph_selected(row.key)) continue;
+    edge_rates(
+        row.name, rm, directed,
+        [&](std::uint64_t n, std::uint64_t batch_seed) {
+          // own_ids: the graph's id permutation (RmatParams::scramble_seed = the graph's seed);
+          // 0: the batch's own, from batch_seed.
+          return rmat_edges(scale, static_cast<double>(n) / (std::uint64_t{1} << scale), batch_seed,
+                            !directed, own_ids ? seed : 0);
+        },
+        faim_ins, faim_del, max_log);
+  }
+}
+
 // ---- Tables 5.2 / 5.3 as the thesis ran them: random batches into real graphs --------------
 // The thesis' figures are the mean, over its datasets (Table 5.1: road networks, meshes, social
 // graphs; 114K-24M vertices), of the rates of batches of random vertex pairs, counted per entry
@@ -678,46 +708,16 @@ int main(int argc, char** argv) {
           },
           nullptr, nullptr, max_log);
     }
-    // R-MAT batches two ways: drawn from the graph's own model (same id permutation: the
-    // batch's hubs are the graph's hubs, whose tables are large already), and with ids permuted
-    // independently per batch (the batch's hubs are unrelated, mostly low-degree vertices whose
-    // one-bucket tables must be rebuilt: the harder case).
-    if (section("edges") && (graph_selected("rmat") || graph_selected("rmat-permuted"))) {
-      const EdgeList rm = rmat_edges(20, 16, 1, false);
-      if (graph_selected("rmat"))
-        edge_rates(
-            "rmat s20 ef16 / 16.8M arcs (batch hubs = graph hubs)", rm, true,
-            [&](std::uint64_t n, std::uint64_t seed) {
-              return rmat_edges(20, static_cast<double>(n) / (1u << 20), seed, false, 1);
-            },
-            kFaimRmatInsert, kFaimRmatDelete, max_log);
-      if (graph_selected("rmat-permuted"))
-        edge_rates(
-            "rmat s20 ef16 / 16.8M arcs (batch ids permuted per batch)", rm, true,
-            [&](std::uint64_t n, std::uint64_t seed) {
-              return rmat_edges(20, static_cast<double>(n) / (1u << 20), seed, false);
-            },
-            kFaimRmatInsert, kFaimRmatDelete, max_log);
-    }
-    // Table 5.2/5.3 on an undirected R-MAT (thesis: undirected datasets), with ids permuted per
-    // batch (the batch's hubs are new to the graph) and, as for s20, with the graph's own ids.
-    if (section("edges") && (graph_selected("rmat-s22") || graph_selected("rmat-s22-hubs"))) {
-      const EdgeList rm = rmat_edges(22, 8, 2, true);
-      if (graph_selected("rmat-s22"))
-        edge_rates(
-            "rmat s22 ef8 undirected", rm, false,
-            [&](std::uint64_t n, std::uint64_t seed) {
-              return rmat_edges(22, static_cast<double>(n) / (1u << 22), seed, true);
-            },
-            nullptr, nullptr, max_log);
-      if (graph_selected("rmat-s22-hubs"))
-        edge_rates(
-            "rmat s22 ef8 undirected (batch hubs = graph hubs)", rm, false,
-            [&](std::uint64_t n, std::uint64_t seed) {
-              return rmat_edges(22, static_cast<double>(n) / (1u << 22), seed, true, 2);
-            },
-            nullptr, nullptr, max_log);
-    }
+    if (section("edges"))
+      rmat_edge_rates(
+          20, 16, 1, true, {"rmat", "rmat s20 ef16 / 16.8M arcs (batch hubs = graph hubs)"},
+          {"rmat-permuted", "rmat s20 ef16 / 16.8M arcs (batch ids permuted per batch)"},
+          kFaimRmatInsert, kFaimRmatDelete, max_log);
+    // Table 5.2/5.3 on an undirected R-MAT (thesis: undirected datasets).
+    if (section("edges"))
+      rmat_edge_rates(22, 8, 2, false,
+                      {"rmat-s22-hubs", "rmat s22 ef8 undirected (batch hubs = graph hubs)"},
+                      {"rmat-s22", "rmat s22 ef8 undirected"}, nullptr, nullptr, max_log);
     if (section("edges") && graph_selected("real") && !opt.data.empty())
       real_graph_edge_rates(max_log);
     if (section("queries")) {
