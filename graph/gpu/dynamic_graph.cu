@@ -1520,6 +1520,26 @@ __global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, slab::Slab* arena,
     }
   }
 }
+// Compaction (DynamicGraph::compact): lists every id i < n, with buckets for its degree at
+// `per_bucket` keys each, as a bulk build sizes tables (detail::buckets_for), and its old bucket
+// count (at least 1: every table has a bucket, so the commit switches every handle); zeros at
+// i = n for the exclusive scans. The rebuild kernels then move every table.
+__global__ void plan_compaction_kernel(std::uint64_t n, const std::uint32_t* degrees,
+                                       const VertexEntry* vertices, double per_bucket,
+                                       vertex_t* listed, unsigned long long* num_listed,
+                                       std::uint64_t* new_buckets, std::uint64_t* old_buckets) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i <= n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    if (i == n) {
+      *num_listed = n;
+      new_buckets[i] = old_buckets[i] = 0;
+      continue;
+    }
+    listed[i] = static_cast<vertex_t>(i);
+    new_buckets[i] = detail::buckets_for(static_cast<double>(degrees[i]), per_bucket);
+    old_buckets[i] = vertices[i].num_buckets;
+  }
+}
 }  // namespace
 
 // ---- host side ------------------------------------------------------------------------------
@@ -1862,6 +1882,69 @@ struct DynamicGraph<Adj>::Impl {
       after_rebuild(h);
       if (last || (h.need_buckets == 0 && h.failed == 0)) return;
     }
+  }
+
+  /// DynamicGraph::compact: every table rebuilt at load_factor for its degree into one new pool,
+  /// then every older pool and arena released. Reuses the rebuild kernels: the new tables are
+  /// private until the commit switches the handles, and a round whose re-inserts find the
+  /// allocator exhausted frees the new tables' overflow slabs, keeps the old tables, grows the
+  /// allocator and runs again.
+  void compact() {
+    if (nv == 0) return;
+    const std::uint64_t m = nv;
+    DeviceArray<vertex_t> listed(m, stream, "graph compaction");
+    DeviceArray<unsigned long long> num_listed(1, stream, "graph compaction");
+    DeviceArray<std::uint64_t> plan(4 * (m + 1), stream, "graph compaction");
+    std::uint64_t* new_b = plan.data();
+    std::uint64_t* old_b = new_b + (m + 1);
+    std::uint64_t* new_off = old_b + (m + 1);
+    std::uint64_t* old_off = new_off + (m + 1);
+    plan_compaction_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
+        m, degrees.data(), vertices.data(), opt.load_factor * Adj::slab_capacity, listed.data(),
+        num_listed.data(), new_b, old_b);
+    WG_CUDA_CHECK_LAST();
+    std::size_t temp_bytes = 0;
+    WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, new_b, new_off, m + 1, stream));
+    DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream,
+                                    "graph compaction");
+    for (int k = 0; k < 2; ++k)  // new_b -> new_off, old_b -> old_off
+      WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, new_b + k * (m + 1),
+                                                new_off + k * (m + 1), m + 1, stream));
+    std::uint64_t total = 0;
+    WG_CUDA_TRY(cudaMemcpyAsync(&total, new_off + m, sizeof total, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    DeviceArray<slab::Slab> pool(total, stream, "graph base buckets");
+    WG_CUDA_TRY(cudaMemsetAsync(pool.data(), 0xFF, total * sizeof(slab::Slab), stream));
+    // The whole pool is this round's: base 0, every bucket claimed.
+    RebuildStatus claimed{};
+    claimed.ok = 1;
+    claimed.buckets = total;
+    DeviceArray<RebuildStatus> st(1, stream, "graph compaction");
+    const unsigned grid = grid_for(
+        std::min<std::uint64_t>(std::max(m * 32 * 32, resident_threads()), std::uint64_t{1} << 21));
+    while (true) {
+      st.copy_from_host(&claimed, 1);
+      reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(
+          ref(), pool.data(), listed.data(), num_listed.data(), new_off, old_off, st.data());
+      WG_CUDA_CHECK_LAST();
+      const RebuildStatus done = st.to_host()[0];
+      // The commit switches the handles (old_b counts each table's old buckets down) and frees
+      // the old tables' overflow slabs; after a failed round it frees the new tables' instead.
+      commit_rebuild_kernel<Adj>
+          <<<grid, kBlock, 0, stream>>>(ref(), pool.data(), listed.data(), num_listed.data(),
+                                        new_off, old_off, old_b, st.data(), incoming.data(), false);
+      WG_CUDA_CHECK_LAST();
+      if (!done.failed) break;
+      ++counts.rounds_out_of_slabs;
+      grow_allocator();  // throws CapacityError when it cannot
+    }
+    // Every table now lives in `pool`: the pools and arenas before it hold none.
+    release_pools();
+    arena = DeviceArray<slab::Slab>();
+    arena_capacity = 0;
+    pool_bytes = total * sizeof(slab::Slab);
+    pools.push_back(std::move(pool));
+    ++counts.compactions;
   }
 
   /// Max keys per base bucket before a table is rebuilt (0: never).
@@ -3004,6 +3087,11 @@ template <class Adj>
 std::uint64_t DynamicGraph<Adj>::overflow_slab_capacity() const noexcept {
   return impl_->alloc.capacity_slabs();
 }
+template <class Adj>
+void DynamicGraph<Adj>::compact() {
+  impl_->compact();
+}
+
 template <class Adj>
 GraphStats DynamicGraph<Adj>::stats() const noexcept {
   return impl_->counts;

@@ -47,14 +47,16 @@
 // slabs come from the shared allocator, which grows when exhausted (the batch is resumed).
 // Batches larger than the free GPU memory allows are split into chunks (a repeat in a later
 // chunk is then reported as `ignored` rather than `duplicates`); when even a small chunk or the
-// graph itself does not fit, wg::CapacityError says so.
+// graph itself does not fit, wg::CapacityError says so. Tables only grow under updates (rebuilt
+// ones with room to grow); compact() re-sizes them all for their degrees and frees the rest.
 //
 // Complexity: insert/erase O(n) expected work for a batch of n (at most one hash-table claim,
 // or a share of a radix sort, and O(1) expected slab probes per entry at the configured load
 // factor; the *_prepared path adds a radix sort). A table that a batch fills past max_load_factor
 // has its further arcs deferred, is rebuilt with more buckets, and then receives them (amortised
 // O(1) per arc); erase_vertices O(k + sum of the k erased vertices' degrees and buckets) for
-// undirected graphs, plus a scan of all arcs for directed ones, and an O(num_vertices) memset.
+// undirected graphs, plus a scan of all arcs for directed ones, and an O(num_vertices) memset;
+// compact O(num_vertices + slabs in use).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -123,9 +125,11 @@ struct GraphStats {
   std::uint64_t rebuild_rounds = 0;             ///< rounds that rebuilt tables
   std::uint64_t rebuilt_buckets = 0;            ///< base buckets of the tables they made
   std::uint64_t rounds_without_arena_room = 0;  ///< rounds redone after the arena grew
-  std::uint64_t rounds_out_of_slabs = 0;        ///< rounds redone after the allocator grew
+  std::uint64_t rounds_out_of_slabs = 0;        ///< rounds (compact() too) redone after the
+                                                ///< allocator grew
   std::uint64_t arenas = 0;                     ///< arenas of rebuilt buckets set aside
   std::uint64_t allocator_growths = 0;          ///< times the overflow-slab allocator grew
+  std::uint64_t compactions = 0;                ///< compact() calls that moved tables
 };
 
 /// A batch after dedup on the device: unique canonical edges in key order (see PreparedEdges).
@@ -241,6 +245,18 @@ class DynamicGraph {
   std::uint64_t overflow_slab_capacity() const noexcept;
   /// Rebuilds and pool growth so far (GraphStats).
   GraphStats stats() const noexcept;
+
+  /// Re-sizes every table for its current degree, as a bulk build does (max(1, ceil(degree /
+  /// (load_factor x slab capacity))) buckets), moves its neighbours there, and releases what the
+  /// old tables held: every earlier pool of base buckets (those of rebuilt tables included) and
+  /// the overflow slabs the new tables do not need (they return to the allocator, which keeps
+  /// its size). Tables only grow under updates: a table keeps the chain of its largest past,
+  /// and a rebuilt one room for 3x growth (rebuild_growth), which every traversal of its
+  /// neighbours (triangle counting) reads. Contents, degrees, vertex liveness and the free-id
+  /// queue are unchanged; ref() stays valid. O(vertices + slabs) work, two synchronisations;
+  /// needs room for the new base buckets beside the old ones (CapacityError if the allocator
+  /// cannot grow for the re-inserted chains).
+  void compact();
 
   /// Device view for kernels; valid until the next call that changes the vertex range or
   /// rebuilds (build, insert_vertices, host overloads that grow the range).

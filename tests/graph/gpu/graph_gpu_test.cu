@@ -649,6 +649,196 @@ TEST(GpuGraph, RebuildRoundsRedoneMap) {
   rebuild_rounds_redone<wg::gpu::SlabMapAdjacency>();
 }
 
+// compact() after a stream that left tables large: an incremental build from one bucket each
+// (tables rebuilt with room to grow, chains past their base slabs), then most edges and some
+// vertices (hubs among them) erased. Contents, degrees, liveness and id reuse stay as the model
+// says, the memory held and the overflow slabs in use drop, and the graph takes more batches
+// (rebuilding tables again) and a second compact().
+template <class Adj>
+void compaction(bool directed, std::uint64_t seed) {
+  constexpr bool weighted = Adj::weighted;
+  wg::datasets::RmatParams p;
+  p.scale = test_scale();
+  p.edge_factor = 16;
+  p.seed = seed;
+  p.symmetric = !directed;
+  EdgeList e = wg::datasets::generate_rmat(p);
+  TestRng rng{seed};
+  if (weighted)
+    for (std::size_t i = 0; i < e.size(); ++i)
+      e.weight.push_back(static_cast<double>(rng.below(1000)));
+  const std::uint64_t n = e.num_vertices;
+  wg::gpu::GraphOptions opt;
+  opt.directed = directed;
+  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  GraphModel m(n, directed);
+  const std::size_t parts = 8, batch = e.size() / parts + 1;
+  for (std::size_t off = 0; off < e.size(); off += batch) {
+    EdgeList part;
+    part.num_vertices = n;
+    const std::size_t end = std::min(e.size(), off + batch);
+    part.src.assign(e.src.begin() + off, e.src.begin() + end);
+    part.dst.assign(e.dst.begin() + off, e.dst.begin() + end);
+    if (weighted) part.weight.assign(e.weight.begin() + off, e.weight.begin() + end);
+    ASSERT_EQ(g.insert_edges(part), m.insert(part)) << "entries from " << off;
+  }
+  ASSERT_GT(g.stats().rebuild_rounds, 0u);
+  // Erase three quarters of the edges, then the 8 vertices of highest degree and 8 others.
+  const EdgeList all = m.export_coo(false);
+  EdgeList gone;
+  gone.num_vertices = n;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (rng.below(4) != 0) {
+      gone.src.push_back(all.src[i]);
+      gone.dst.push_back(all.dst[i]);
+    }
+  ASSERT_EQ(g.erase_edges(gone), m.erase(gone));
+  const std::vector<std::uint32_t> deg = m.degrees();
+  std::vector<wg::vertex_t> by_degree(n);
+  for (std::uint64_t v = 0; v < n; ++v) by_degree[v] = static_cast<wg::vertex_t>(v);
+  std::partial_sort(by_degree.begin(), by_degree.begin() + 8, by_degree.end(),
+                    [&](wg::vertex_t a, wg::vertex_t b) { return deg[a] > deg[b]; });
+  std::vector<wg::vertex_t> victims(by_degree.begin(), by_degree.begin() + 8);
+  for (int i = 0; i < 8; ++i) victims.push_back(static_cast<wg::vertex_t>(rng.below(n)));
+  const wg::VertexEraseResult ge = g.erase_vertices(victims), me = m.erase_vertices(victims);
+  ASSERT_EQ(ge.vertices, me.vertices);
+  ASSERT_EQ(ge.edges_removed, me.edges_removed);
+  expect_same(g, m, weighted, "before compact");
+  const std::uint64_t bytes = g.memory_bytes(), slabs = g.overflow_slabs_in_use();
+  const std::uint64_t free_ids = g.num_free_ids(), live = g.num_live_vertices();
+  ASSERT_GT(slabs, 0u) << "the stream left no overflow slabs to free";
+
+  g.compact();
+  EXPECT_EQ(g.stats().compactions, 1u);
+  expect_same(g, m, weighted, "after compact");
+  expect_has_edges(g, m, rng, n);
+  EXPECT_LT(g.memory_bytes(), bytes);
+  EXPECT_LT(g.overflow_slabs_in_use(), slabs);
+  EXPECT_EQ(g.num_free_ids(), free_ids);
+  EXPECT_EQ(g.num_live_vertices(), live);
+
+  // The compacted graph takes batches: erased ids come back, tables grow and are rebuilt again.
+  EdgeList nb;
+  for (int i = 0; i < 300; ++i) {
+    nb.src.push_back(wg::new_vertex(static_cast<wg::vertex_t>(rng.below(6))));
+    nb.dst.push_back(static_cast<wg::vertex_t>(rng.below(n)));
+    if (weighted) nb.weight.push_back(static_cast<double>(rng.below(100)));
+  }
+  const wg::VertexInsertResult gi = g.insert_vertices(6, nb), mi = m.insert_vertices(6, nb);
+  ASSERT_EQ(gi.ids, mi.ids);
+  ASSERT_EQ(gi.edges, mi.edges);
+  const std::uint64_t rounds = g.stats().rebuild_rounds;
+  ASSERT_EQ(g.insert_edges(e), m.insert(e));  // the whole stream again, in one batch
+  EXPECT_GT(g.stats().rebuild_rounds, rounds);
+  for (int r = 0; r < 2; ++r) {
+    const EdgeList ins = wg::test::random_batch(rng, n, 2000, weighted);
+    ASSERT_EQ(g.insert_edges(ins), m.insert(ins));
+    const EdgeList del = wg::test::random_batch(rng, n, 2000, false);
+    ASSERT_EQ(g.erase_edges(del), m.erase(del));
+  }
+  expect_same(g, m, weighted, "after batches on the compacted graph");
+  g.compact();
+  EXPECT_EQ(g.stats().compactions, 2u);
+  expect_same(g, m, weighted, "after the second compact");
+  expect_has_edges(g, m, rng, n);
+}
+TEST(GpuGraph, CompactionUndirectedSet) {
+  compaction<wg::gpu::SlabSetAdjacency>(false, 31);
+}
+TEST(GpuGraph, CompactionDirectedSet) {
+  compaction<wg::gpu::SlabSetAdjacency>(true, 32);
+}
+TEST(GpuGraph, CompactionUndirectedMap) {
+  compaction<wg::gpu::SlabMapAdjacency>(false, 33);
+}
+TEST(GpuGraph, CompactionDirectedMap) {
+  compaction<wg::gpu::SlabMapAdjacency>(true, 34);
+}
+
+// A compaction whose re-inserts find the allocator exhausted keeps the old tables, frees the
+// new ones' overflow slabs, grows the allocator and runs again. Deterministic: with no rebuilds
+// (max_load_factor 0), `hubs` one-bucket tables hold 8 slabs' worth of arcs each (7 overflow
+// slabs); then filler vertices, one overflow slab each, leave `margin` slabs free. At
+// load_factor 1 a compacted hub table has 8 buckets of about a slab's worth each (about 4
+// overflow slabs in all), and a filler's 2 buckets need none: the new tables need far more than
+// `margin` while the old ones still hold theirs, and far fewer than the allocator grows by.
+template <class Adj>
+void compaction_out_of_slabs() {
+  wg::gpu::GraphOptions opt;
+  opt.directed = true;
+  opt.load_factor = 1;
+  opt.max_load_factor = 0;
+  opt.slabs_per_super_block = 1024;
+  opt.initial_slabs = 1;
+  constexpr bool weighted = Adj::weighted;
+  const std::uint32_t slots = Adj::slab_capacity;
+  const std::uint32_t hubs = 100, per_hub = 8 * slots, margin = 50, max_filler = 1024;
+  const std::uint32_t filler_base = hubs + per_hub, n = filler_base + max_filler;
+  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  GraphModel m(n, true);
+  const auto arcs = [&](std::uint32_t from_vertex, std::uint32_t vertices, std::uint32_t from,
+                        std::uint32_t to) {
+    EdgeList b;
+    b.num_vertices = n;
+    for (std::uint32_t h = from_vertex; h < from_vertex + vertices; ++h)
+      for (std::uint32_t j = from; j < to; ++j) {
+        b.src.push_back(h);
+        b.dst.push_back(hubs + j);
+        if (weighted) b.weight.push_back(h + j);
+      }
+    return b;
+  };
+  const EdgeList hub_arcs = arcs(0, hubs, 0, per_hub);
+  ASSERT_EQ(g.insert_edges(hub_arcs), m.insert(hub_arcs));
+  const std::uint64_t in_use = g.overflow_slabs_in_use();
+  ASSERT_EQ(in_use, std::uint64_t{hubs} * (per_hub / slots - 1));
+  const std::uint64_t free_slabs = g.overflow_slab_capacity() - in_use;
+  ASSERT_GT(free_slabs, margin);
+  const auto filler = static_cast<std::uint32_t>(free_slabs - margin);
+  ASSERT_LE(filler, max_filler);
+  const EdgeList base_slabs = arcs(filler_base, filler, 0, slots),
+                 one_more = arcs(filler_base, filler, slots, slots + 1);
+  ASSERT_EQ(g.insert_edges(base_slabs), m.insert(base_slabs));
+  ASSERT_EQ(g.insert_edges(one_more), m.insert(one_more));
+  ASSERT_EQ(g.overflow_slab_capacity() - g.overflow_slabs_in_use(), margin);
+  const wg::gpu::GraphStats before = g.stats();
+  g.compact();
+  const wg::gpu::GraphStats after = g.stats();
+  EXPECT_EQ(after.rounds_out_of_slabs, before.rounds_out_of_slabs + 1);
+  EXPECT_EQ(after.allocator_growths, before.allocator_growths + 1);
+  EXPECT_EQ(after.compactions, 1u);
+  expect_same(g, m, weighted, "after compact");
+  // The hubs' old chains are gone: what is left are the new tables' overflow slabs.
+  EXPECT_LT(g.overflow_slabs_in_use(), in_use + filler);
+  const EdgeList half = arcs(0, hubs, per_hub / 2, per_hub);
+  ASSERT_EQ(g.erase_edges(half), m.erase(half));
+  ASSERT_EQ(g.insert_edges(half), m.insert(half));
+  expect_same(g, m, weighted, "after erasing and inserting again");
+}
+TEST(GpuGraph, CompactionOutOfSlabsSet) {
+  compaction_out_of_slabs<wg::gpu::SlabSetAdjacency>();
+}
+TEST(GpuGraph, CompactionOutOfSlabsMap) {
+  compaction_out_of_slabs<wg::gpu::SlabMapAdjacency>();
+}
+
+TEST(GpuGraph, CompactionOfAnEmptyGraph) {
+  wg::gpu::Graph g;
+  g.compact();
+  EXPECT_EQ(g.num_vertices(), 0u);
+  EXPECT_EQ(g.stats().compactions, 0u);
+  wg::gpu::Graph h(5);
+  h.compact();  // five empty tables
+  EXPECT_EQ(h.stats().compactions, 1u);
+  EXPECT_EQ(h.num_edges(), 0u);
+  EdgeList b;
+  b.num_vertices = 5;
+  b.src = {0, 1, 2};
+  b.dst = {1, 2, 3};
+  EXPECT_EQ(h.insert_edges(b).applied, 3u);
+  EXPECT_EQ(h.export_coo().size(), 3u);
+}
+
 TEST(GpuGraph, SuperBlockSizeIsChecked) {
   for (const std::uint32_t bad : {0u, 512u, 1000u}) {
     wg::gpu::GraphOptions opt;
