@@ -1439,9 +1439,11 @@ __device__ __forceinline__ VertexEntry rebuilt_entry(slab::Slab* arena, const Re
 // lane whose chain needs a slab it could not get falls back to the 32-lane insert. (Before, one
 // kernel listed the keys in scratch and another inserted them: one launch and 12 bytes of scratch
 // per key more.)
+// The old chains are read through g and the new tables filled through `into`: the same graph
+// for a rebuild; for compact(), the same vertices with a fresh allocator.
 template <class Adj>
-__global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, slab::Slab* arena,
-                                        const vertex_t* listed,
+__global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, DynamicGraphRef<Adj> into,
+                                        slab::Slab* arena, const vertex_t* listed,
                                         const unsigned long long* num_listed,
                                         const std::uint64_t* new_off, const std::uint64_t* old_off,
                                         RebuildStatus* st) {
@@ -1460,10 +1462,10 @@ __global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, slab::Slab* aren
         [&](std::uint32_t key, std::uint32_t value) {
           const bool warp_insert =
               slab::is_valid_key(key) &&
-              insert_arc_tiled(thread_tile{}, g, fresh, key, value) == slab::tiled_needs_warp;
+              insert_arc_tiled(thread_tile{}, into, fresh, key, value) == slab::tiled_needs_warp;
           for_each_active_lane(tile, warp_insert, [&](int src) {
-            const auto out =
-                table_insert(tile, g.table_at(fresh), tile.shfl(key, src), tile.shfl(value, src));
+            const auto out = table_insert(tile, into.table_at(fresh), tile.shfl(key, src),
+                                          tile.shfl(value, src));
             if (out == slab::InsertOutcome::out_of_slabs) ++failed;
           });
         });
@@ -1522,8 +1524,7 @@ __global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, slab::Slab* arena,
 }
 // Compaction (DynamicGraph::compact): lists every id i < n, with buckets for its degree at
 // `per_bucket` keys each, as a bulk build sizes tables (detail::buckets_for), and its old bucket
-// count (at least 1: every table has a bucket, so the commit switches every handle); zeros at
-// i = n for the exclusive scans. The rebuild kernels then move every table.
+// count; zeros at i = n for the exclusive scans. reinsert_rebuild_kernel then copies every table.
 __global__ void plan_compaction_kernel(std::uint64_t n, const std::uint32_t* degrees,
                                        const VertexEntry* vertices, double per_bucket,
                                        vertex_t* listed, unsigned long long* num_listed,
@@ -1541,6 +1542,19 @@ __global__ void plan_compaction_kernel(std::uint64_t n, const std::uint32_t* deg
   }
 }
 }  // namespace
+
+/// compact(): every handle i < n switched to its new table in `pool` (the old tables, all of
+/// their chains in the old allocator, are dropped whole).
+__global__ void compaction_handles_kernel(VertexEntry* vertices, slab::Slab* pool,
+                                          const std::uint64_t* new_off, std::uint64_t n) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    VertexEntry e = vertices[i];
+    e.buckets = pool + new_off[i];
+    e.num_buckets = static_cast<std::uint32_t>(new_off[i + 1] - new_off[i]);
+    vertices[i] = e;
+  }
+}
 
 // ---- host side ------------------------------------------------------------------------------
 
@@ -1747,15 +1761,18 @@ struct DynamicGraph<Adj>::Impl {
                                     kind, stream));
   }
 
-  void grow_allocator() {
-    const std::uint32_t current = alloc.num_super_blocks();
-    const std::uint32_t room = alloc.config().max_super_blocks - current;
+  /// Doubles the allocator `a` (the graph's by default), or throws CapacityError when it is at
+  /// its maximum or GPU memory is short.
+  void grow_allocator() { grow_allocator(alloc); }
+  void grow_allocator(slab::SlabAllocator& a) {
+    const std::uint32_t current = a.num_super_blocks();
+    const std::uint32_t room = a.config().max_super_blocks - current;
     if (room == 0)
-      throw CapacityError(alloc.name(), alloc.capacity_slabs(),
+      throw CapacityError(a.name(), a.capacity_slabs(),
                           "the slab allocator is at its maximum size");
     const std::uint32_t add = std::min(std::max<std::uint32_t>(current, 1), room);
     try {
-      alloc.grow(add, stream);
+      a.grow(add, stream);
       ++counts.allocator_growths;
     } catch (const CapacityError&) {
       throw;
@@ -1767,7 +1784,7 @@ struct DynamicGraph<Adj>::Impl {
                           "the graph needs more overflow slabs than fit in GPU memory (" +
                               std::to_string(free_b >> 20) + " MiB free): " + e.what());
     }
-    alloc.clear_exhausted(stream);
+    a.clear_exhausted(stream);
   }
 
   // ---- table rebuilds (device-planned, see RebuildStatus) -----------------------------------
@@ -1835,7 +1852,7 @@ struct DynamicGraph<Adj>::Impl {
     // (a few hubs can hold most of the buckets), striding; idle warps leave at once.
     const unsigned grid = grid_for(
         std::min<std::uint64_t>(std::max(m * 32 * 32, resident_threads()), std::uint64_t{1} << 21));
-    reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(ref(), arena.data(), listed,
+    reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(ref(), ref(), arena.data(), listed,
                                                               num_listed, new_off, old_off, st);
     WG_CUDA_CHECK_LAST();
     commit_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(ref(), arena.data(), listed, num_listed,
@@ -1884,11 +1901,13 @@ struct DynamicGraph<Adj>::Impl {
     }
   }
 
-  /// DynamicGraph::compact: every table rebuilt at load_factor for its degree into one new pool,
-  /// then every older pool and arena released. Reuses the rebuild kernels: the new tables are
-  /// private until the commit switches the handles, and a round whose re-inserts find the
-  /// allocator exhausted frees the new tables' overflow slabs, keeps the old tables, grows the
-  /// allocator and runs again.
+  /// DynamicGraph::compact: every table copied, re-sized for its degree at load_factor, into
+  /// one new pool of base buckets and a fresh allocator (reinsert_rebuild_kernel reads the old
+  /// chains and fills the new tables, which stay private until the handles switch); then the old
+  /// allocator, every older pool and the arena are released whole. The fresh allocator starts
+  /// with room for the slots the new tables' base buckets lack plus an eighth of their buckets
+  /// (uneven buckets), at least its configured size; a round that runs out of slabs empties it,
+  /// doubles it and runs again.
   void compact() {
     if (nv == 0) return;
     const std::uint64_t m = nv;
@@ -1915,6 +1934,14 @@ struct DynamicGraph<Adj>::Impl {
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
     DeviceArray<slab::Slab> pool(total, stream, "graph base buckets");
     WG_CUDA_TRY(cudaMemsetAsync(pool.data(), 0xFF, total * sizeof(slab::Slab), stream));
+    slab::SlabAllocatorConfig config = allocator_config(opt);
+    const double arcs = static_cast<double>(edges) * (opt.directed ? 1 : 2);
+    const double want = std::max(0.0, arcs / Adj::slab_capacity - static_cast<double>(total)) +
+                        static_cast<double>(total) / 8 + 1;
+    config.initial_super_blocks = static_cast<std::uint32_t>(
+        std::clamp<double>(std::ceil(want / config.slabs_per_super_block),
+                           config.initial_super_blocks, config.max_super_blocks));
+    slab::SlabAllocator fresh(config, stream, alloc.name());
     // The whole pool is this round's: base 0, every bucket claimed.
     RebuildStatus claimed{};
     claimed.ok = 1;
@@ -1924,21 +1951,23 @@ struct DynamicGraph<Adj>::Impl {
         std::min<std::uint64_t>(std::max(m * 32 * 32, resident_threads()), std::uint64_t{1} << 21));
     while (true) {
       st.copy_from_host(&claimed, 1);
+      const DynamicGraphRef<Adj> into(vertices.data(), degrees.data(), live.data(),
+                                      static_cast<std::uint32_t>(nv), fresh.ref());
       reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(
-          ref(), pool.data(), listed.data(), num_listed.data(), new_off, old_off, st.data());
+          ref(), into, pool.data(), listed.data(), num_listed.data(), new_off, old_off, st.data());
       WG_CUDA_CHECK_LAST();
-      const RebuildStatus done = st.to_host()[0];
-      // The commit switches the handles (old_b counts each table's old buckets down) and frees
-      // the old tables' overflow slabs; after a failed round it frees the new tables' instead.
-      commit_rebuild_kernel<Adj>
-          <<<grid, kBlock, 0, stream>>>(ref(), pool.data(), listed.data(), num_listed.data(),
-                                        new_off, old_off, old_b, st.data(), incoming.data(), false);
-      WG_CUDA_CHECK_LAST();
-      if (!done.failed) break;
+      if (!st.to_host()[0].failed) break;
+      // Every new chain is in `fresh`: empty it and the pool, double it, and copy again.
       ++counts.rounds_out_of_slabs;
-      grow_allocator();  // throws CapacityError when it cannot
+      fresh.reset(stream);
+      WG_CUDA_TRY(cudaMemsetAsync(pool.data(), 0xFF, total * sizeof(slab::Slab), stream));
+      grow_allocator(fresh);
     }
-    // Every table now lives in `pool`: the pools and arenas before it hold none.
+    compaction_handles_kernel<<<grid_for(m), kBlock, 0, stream>>>(vertices.data(), pool.data(),
+                                                                  new_off, m);
+    WG_CUDA_CHECK_LAST();
+    // Every table now lives in `pool` and `fresh`: what the old ones held goes whole.
+    alloc = std::move(fresh);
     release_pools();
     arena = DeviceArray<slab::Slab>();
     arena_capacity = 0;

@@ -247,19 +247,18 @@ class DynamicGraph {
   GraphStats stats() const noexcept;
 
   /// Re-sizes every table for its current degree, as a bulk build does (max(1, ceil(degree /
-  /// (load_factor x slab capacity))) buckets), moves its neighbours there, and releases what the
-  /// old tables held: every earlier pool of base buckets (those of rebuilt tables included) and
-  /// the overflow slabs the new tables do not need (they return to the allocator, which keeps
-  /// its size). Tables only grow under updates: a table keeps the chain of its largest past,
-  /// and a rebuilt one room for 3x growth (rebuild_growth), which every traversal of its
-  /// neighbours (triangle counting) reads. Contents, degrees, vertex liveness and the free-id
-  /// queue are unchanged; ref() stays valid. O(vertices + slabs) work, two synchronisations;
-  /// needs room for the new base buckets beside the old ones (CapacityError if the allocator
-  /// cannot grow for the re-inserted chains).
+  /// (load_factor x slab capacity))) buckets), copies its neighbours there, and releases what
+  /// the old tables held: every earlier pool of base buckets (those of rebuilt tables included)
+  /// and the whole overflow-slab allocator, replaced by one sized for the new tables' chains.
+  /// Tables only grow under updates: a table keeps the chain of its largest past, and a rebuilt
+  /// one room for 3x growth (rebuild_growth), which every traversal of its neighbours (triangle
+  /// counting) reads. Contents, degrees, vertex liveness and the free-id queue are unchanged;
+  /// take ref() again (the allocator is new). O(vertices + slabs) work, a few synchronisations;
+  /// needs room for the new tables beside the old ones (CapacityError when GPU memory is short).
   void compact();
 
   /// Device view for kernels; valid until the next call that changes the vertex range or
-  /// rebuilds (build, insert_vertices, host overloads that grow the range).
+  /// rebuilds (build, insert_vertices, host overloads that grow the range, compact).
   ref_type ref() const;
 
   // ---- lower level: the steps of a batch, for algorithms that act between them ------------
