@@ -1522,6 +1522,7 @@ __global__ void commit_rebuild_kernel(DynamicGraphRef<Adj> g, slab::Slab* arena,
     }
   }
 }
+
 // Compaction (DynamicGraph::compact): lists every id i < n, with buckets for its degree at
 // `per_bucket` keys each, as a bulk build sizes tables (detail::buckets_for), and its old bucket
 // count; zeros at i = n for the exclusive scans. reinsert_rebuild_kernel then copies every table.
@@ -1541,7 +1542,6 @@ __global__ void plan_compaction_kernel(std::uint64_t n, const std::uint32_t* deg
     old_buckets[i] = vertices[i].num_buckets;
   }
 }
-}  // namespace
 
 /// compact(): every handle i < n switched to its new table in `pool` (the old tables, all of
 /// their chains in the old allocator, are dropped whole).
@@ -1555,6 +1555,7 @@ __global__ void compaction_handles_kernel(VertexEntry* vertices, slab::Slab* poo
     vertices[i] = e;
   }
 }
+}  // namespace
 
 // ---- host side ------------------------------------------------------------------------------
 
