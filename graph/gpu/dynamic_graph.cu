@@ -167,11 +167,28 @@ __device__ __forceinline__ slab::InsertOutcome table_insert(const warp_tile& til
     return t.insert(tile, key);
 }
 
+enum class BatchOp { insert, erase };
+
+/// How a batch's tiled tasks read the first slab of a chain (slab::FirstRead): through L1 (one
+/// L2 request per 32-byte sector; a stale copy costs a failed CAS and a second read), except
+/// where that measured slower on the H100 (builds side by side, tools/bench/RESULTS.md):
+/// - map inserts of a sorted batch, whose warps share a vertex's chains (through L1: 6% and
+///   10% slower at 2^21 and 2^22);
+/// - set erases of 2^18 entries or more (through L1: +1-10% at 2^16-2^17, 2-5% slower at
+///   2^18-2^19: more warps share each L1).
+__host__ __device__ constexpr slab::FirstRead batch_first_read(BatchOp op, bool weighted,
+                                                               bool sorted, std::uint64_t n) {
+  if (op == BatchOp::insert)
+    return weighted && sorted ? slab::FirstRead::relaxed : slab::FirstRead::cached;
+  return weighted || n < (std::uint64_t{1} << 18) ? slab::FirstRead::cached
+                                                  : slab::FirstRead::relaxed;
+}
+
 /// Exclusive insert of one arc (the caller owns the key) with a tile of T <= 8 lanes:
 /// slab::tiled_inserted (state bits 1 | 2), tiled_present (bit 1; a map assigned the value) or
 /// tiled_needs_warp (the chain needs a new slab and the tile got none: the 32-lane insert
-/// allocates). kFirst: how the chain's first slab is read (slab::FirstRead; the batch kernel's
-/// choice: Impl::first_read).
+/// allocates). kFirst: how the chain's first slab is read (slab::FirstRead; the batch kernels'
+/// choice: batch_first_read).
 template <slab::FirstRead kFirst = slab::FirstRead::cached, class Ref, class Tile>
 __device__ __forceinline__ int insert_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
                                                 std::uint32_t key, std::uint32_t value) {
@@ -263,9 +280,8 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
     unsigned left = 0;  // arcs for the 32-lane loop: 1 forward, 2 reverse
     if (todo)
       ns = insert_edge_arcs_tiled<Adj::weighted>(st, both, left, [&](bool reverse) {
-        // Sorted keys: a map's tasks share chains, and read them relaxed (Impl::first_read).
         constexpr slab::FirstRead kFirst =
-            Adj::weighted ? slab::FirstRead::relaxed : slab::FirstRead::cached;
+            batch_first_read(BatchOp::insert, Adj::weighted, /*sorted=*/true, 0);
         return reverse ? insert_arc_tiled<kFirst>(one, g, ev, u, value)
                        : insert_arc_tiled<kFirst>(one, g, eu, v, value);
       });
@@ -376,8 +392,6 @@ __device__ __forceinline__ void prefetch_bucket(const Table& table, std::uint32_
 // sorted into edge order instead (detail::pack_edge_keys and a CUB radix sort before the
 // kernel). The sorted path (prepare + *_prepared) stays for callers that need the batch in key
 // order (incremental triangle counting).
-
-enum class BatchOp { insert, erase };
 
 /// Outcome of one rebuild, in device memory (zeroed before it).
 struct RebuildStatus {
@@ -1810,6 +1824,38 @@ struct DynamicGraph<Adj>::Impl {
     WG_CUDA_TRY(cudaMemsetAsync(arena_used.data(), 0, sizeof(unsigned long long), stream));
   }
 
+  /// The plan of a rebuild (or a compaction) of m listed tables, in one allocation: per table
+  /// its new and old bucket counts (zeros at m, for the exclusive scans), then their sums.
+  struct RebuildPlanArrays {
+    DeviceArray<std::uint64_t> words;
+    std::uint64_t *new_b, *old_b, *new_off, *old_off;
+  };
+  RebuildPlanArrays plan_arrays(std::uint64_t m, const char* what) {
+    RebuildPlanArrays p{DeviceArray<std::uint64_t>(4 * (m + 1), stream, what), {}, {}, {}, {}};
+    p.new_b = p.words.data();
+    p.old_b = p.new_b + (m + 1);
+    p.new_off = p.old_b + (m + 1);
+    p.old_off = p.new_off + (m + 1);
+    return p;
+  }
+  /// new_b -> new_off and old_b -> old_off: exclusive sums (CUB), stream-ordered.
+  void scan_plan(const RebuildPlanArrays& p, std::uint64_t m, const char* what) {
+    std::size_t temp_bytes = 0;
+    WG_CUDA_TRY(
+        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, p.new_b, p.new_off, m + 1, stream));
+    DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream, what);
+    for (int k = 0; k < 2; ++k)
+      WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, p.new_b + k * (m + 1),
+                                                p.new_off + k * (m + 1), m + 1, stream));
+  }
+  /// Grid of the re-insert and commit kernels for m listed tables. Their work (old buckets) is
+  /// known on the device only: at least enough warps to fill the GPU (a few hubs can hold most
+  /// of the buckets), striding; idle warps leave at once.
+  unsigned rebuild_grid(std::uint64_t m) const {
+    return grid_for(
+        std::min<std::uint64_t>(std::max(m * 32 * 32, resident_threads()), std::uint64_t{1} << 21));
+  }
+
   /// Rebuilds, stream-ordered and without synchronising, the listed tables (listed[0 ..
   /// *num_listed), *num_listed <= m, on the device) whose keys plus incoming[] pass the max load
   /// factor. `st` (zeroed by the caller) says afterwards what happened; after_rebuild(*st) grows
@@ -1820,45 +1866,31 @@ struct DynamicGraph<Adj>::Impl {
     if (arena_capacity == 0)
       new_arena(opt.rebuild_arena_slabs ? opt.rebuild_arena_slabs
                                         : std::max<std::uint64_t>(nv / 16, 1u << 16));
-    // Per listed table: new and old bucket counts (the scans' inputs; the commit counts the old
-    // ones down), then their exclusive sums.
-    DeviceArray<std::uint64_t> plan(4 * (m + 1), stream, "graph rebuild plan");
-    std::uint64_t* new_b = plan.data();
-    std::uint64_t* old_b = new_b + (m + 1);
-    std::uint64_t* new_off = old_b + (m + 1);
-    std::uint64_t* old_off = new_off + (m + 1);
+    // The commit counts each table's old buckets (old_b) down.
+    const RebuildPlanArrays plan = plan_arrays(m, "graph rebuild plan");
     if (m <= kPlanBlockItems) {
       plan_scan_claim_kernel<<<1, kPlanBlock, 0, stream>>>(
           listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
-          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), old_b, new_off, old_off,
-          arena_used.data(), arena_capacity, st);
+          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), plan.old_b, plan.new_off,
+          plan.old_off, arena_used.data(), arena_capacity, st);
       WG_CUDA_CHECK_LAST();
     } else {
       plan_rebuild_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
           listed, num_listed, m, incoming.data(), degrees.data(), vertices.data(),
-          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), new_b, old_b);
+          resize_keys_per_bucket(), rebuilt_keys_per_bucket(), plan.new_b, plan.old_b);
       WG_CUDA_CHECK_LAST();
-      std::size_t temp_bytes = 0;
-      WG_CUDA_TRY(
-          cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, new_b, new_off, m + 1, stream));
-      DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream,
-                                      "graph rebuild");
-      for (int k = 0; k < 2; ++k)  // new_b -> new_off, old_b -> old_off
-        WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, new_b + k * (m + 1),
-                                                  new_off + k * (m + 1), m + 1, stream));
-      claim_rebuild_kernel<<<1, 1, 0, stream>>>(new_off, m, arena_used.data(), arena_capacity, st);
+      scan_plan(plan, m, "graph rebuild");
+      claim_rebuild_kernel<<<1, 1, 0, stream>>>(plan.new_off, m, arena_used.data(), arena_capacity,
+                                                st);
       WG_CUDA_CHECK_LAST();
     }
-    // The work (old buckets) is known on the device only: at least enough warps to fill the GPU
-    // (a few hubs can hold most of the buckets), striding; idle warps leave at once.
-    const unsigned grid = grid_for(
-        std::min<std::uint64_t>(std::max(m * 32 * 32, resident_threads()), std::uint64_t{1} << 21));
-    reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(ref(), ref(), arena.data(), listed,
-                                                              num_listed, new_off, old_off, st);
+    const unsigned grid = rebuild_grid(m);
+    reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(
+        ref(), ref(), arena.data(), listed, num_listed, plan.new_off, plan.old_off, st);
     WG_CUDA_CHECK_LAST();
     commit_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(ref(), arena.data(), listed, num_listed,
-                                                            new_off, old_off, old_b, st,
-                                                            incoming.data(), keep_incoming);
+                                                            plan.new_off, plan.old_off, plan.old_b,
+                                                            st, incoming.data(), keep_incoming);
     WG_CUDA_CHECK_LAST();
   }
 
@@ -1914,24 +1946,15 @@ struct DynamicGraph<Adj>::Impl {
     const std::uint64_t m = nv;
     DeviceArray<vertex_t> listed(m, stream, "graph compaction");
     DeviceArray<unsigned long long> num_listed(1, stream, "graph compaction");
-    DeviceArray<std::uint64_t> plan(4 * (m + 1), stream, "graph compaction");
-    std::uint64_t* new_b = plan.data();
-    std::uint64_t* old_b = new_b + (m + 1);
-    std::uint64_t* new_off = old_b + (m + 1);
-    std::uint64_t* old_off = new_off + (m + 1);
+    const RebuildPlanArrays plan = plan_arrays(m, "graph compaction");
     plan_compaction_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
         m, degrees.data(), vertices.data(), opt.load_factor * Adj::slab_capacity, listed.data(),
-        num_listed.data(), new_b, old_b);
+        num_listed.data(), plan.new_b, plan.old_b);
     WG_CUDA_CHECK_LAST();
-    std::size_t temp_bytes = 0;
-    WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, new_b, new_off, m + 1, stream));
-    DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream,
-                                    "graph compaction");
-    for (int k = 0; k < 2; ++k)  // new_b -> new_off, old_b -> old_off
-      WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, new_b + k * (m + 1),
-                                                new_off + k * (m + 1), m + 1, stream));
+    scan_plan(plan, m, "graph compaction");
     std::uint64_t total = 0;
-    WG_CUDA_TRY(cudaMemcpyAsync(&total, new_off + m, sizeof total, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(&total, plan.new_off + m, sizeof total, cudaMemcpyDeviceToHost, stream));
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
     DeviceArray<slab::Slab> pool(total, stream, "graph base buckets");
     WG_CUDA_TRY(cudaMemsetAsync(pool.data(), 0xFF, total * sizeof(slab::Slab), stream));
@@ -1948,14 +1971,14 @@ struct DynamicGraph<Adj>::Impl {
     claimed.ok = 1;
     claimed.buckets = total;
     DeviceArray<RebuildStatus> st(1, stream, "graph compaction");
-    const unsigned grid = grid_for(
-        std::min<std::uint64_t>(std::max(m * 32 * 32, resident_threads()), std::uint64_t{1} << 21));
+    const unsigned grid = rebuild_grid(m);
     while (true) {
       st.copy_from_host(&claimed, 1);
       const DynamicGraphRef<Adj> into(vertices.data(), degrees.data(), live.data(),
                                       static_cast<std::uint32_t>(nv), fresh.ref());
-      reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(
-          ref(), into, pool.data(), listed.data(), num_listed.data(), new_off, old_off, st.data());
+      reinsert_rebuild_kernel<Adj>
+          <<<grid, kBlock, 0, stream>>>(ref(), into, pool.data(), listed.data(), num_listed.data(),
+                                        plan.new_off, plan.old_off, st.data());
       WG_CUDA_CHECK_LAST();
       if (!st.to_host()[0].failed) break;
       // Every new chain is in `fresh`: empty it and the pool, double it, and copy again.
@@ -1965,7 +1988,7 @@ struct DynamicGraph<Adj>::Impl {
       grow_allocator(fresh);
     }
     compaction_handles_kernel<<<grid_for(m), kBlock, 0, stream>>>(vertices.data(), pool.data(),
-                                                                  new_off, m);
+                                                                  plan.new_off, m);
     WG_CUDA_CHECK_LAST();
     // Every table now lives in `pool` and `fresh`: what the old ones held goes whole.
     alloc = std::move(fresh);
@@ -2352,21 +2375,6 @@ struct DynamicGraph<Adj>::Impl {
         <<<grid, kBlock, 0, stream>>>(ref(), p);
     WG_CUDA_CHECK_LAST();
   }
-  /// How the batch kernel's tasks read the first slab of a chain (slab::FirstRead): through L1
-  /// (one L2 request per 32-byte sector; a stale copy costs a failed CAS and a second read),
-  /// except where that measured slower on the H100 (builds side by side, tools/bench/RESULTS.md):
-  /// - map inserts of a sorted batch, whose warps share a vertex's chains (through L1: 6% and
-  ///   10% slower at 2^21 and 2^22);
-  /// - set erases of 2^18 entries or more (through L1: +1-10% at 2^16-2^17, 2-5% slower at
-  ///   2^18-2^19: more warps share each L1).
-  template <BatchOp kOp>
-  static slab::FirstRead first_read(const BatchPass& p) {
-    if constexpr (kOp == BatchOp::insert)
-      return Adj::weighted && p.keys ? slab::FirstRead::relaxed : slab::FirstRead::cached;
-    else
-      return Adj::weighted || p.n < (std::uint64_t{1} << 18) ? slab::FirstRead::cached
-                                                             : slab::FirstRead::relaxed;
-  }
   /// Runs the batch kernel with one-thread tasks (32 entries per warp; a build's fresh tables
   /// with the kernel that places arcs), or, for comparison (WG_GRAPH_TILE=8), 8-lane tasks with
   /// `items` entries per warp.
@@ -2384,7 +2392,8 @@ struct DynamicGraph<Adj>::Impl {
         kOp == BatchOp::erase ? slab::kDefaultEraseRead<Adj::weighted> : slab::FirstRead::cached;
     if (tile == 1) {
       if constexpr (kChooses) {
-        if (first_read<kOp>(p) == slab::FirstRead::relaxed) {
+        if (batch_first_read(kOp, Adj::weighted, p.keys != nullptr, p.n) ==
+            slab::FirstRead::relaxed) {
           launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::relaxed>(p);
           return;
         }
