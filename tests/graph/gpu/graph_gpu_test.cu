@@ -56,6 +56,31 @@ void expect_has_edges(const G& g, const GraphModel& m, TestRng& rng, std::uint64
     ASSERT_EQ(got[i] != 0, m.has_edge(q.src[i], q.dst[i])) << q.src[i] << " " << q.dst[i];
 }
 
+/// Entries [off, end) of e (weights too), as a batch over e's vertices.
+EdgeList slice(const EdgeList& e, std::size_t off, std::size_t end) {
+  EdgeList part;
+  part.num_vertices = e.num_vertices;
+  part.src.assign(e.src.begin() + off, e.src.begin() + end);
+  part.dst.assign(e.dst.begin() + off, e.dst.begin() + end);
+  if (!e.weight.empty()) part.weight.assign(e.weight.begin() + off, e.weight.begin() + end);
+  return part;
+}
+
+/// Arcs from each of `sources` vertices starting at `first` to targets base + j, j in [from, to)
+/// (weights h + j when weighted), over n vertices: hubs whose chains a test fills slab by slab.
+EdgeList star_arcs(std::uint32_t n, std::uint32_t base, std::uint32_t first, std::uint32_t sources,
+                   std::uint32_t from, std::uint32_t to, bool weighted) {
+  EdgeList b;
+  b.num_vertices = n;
+  for (std::uint32_t h = first; h < first + sources; ++h)
+    for (std::uint32_t j = from; j < to; ++j) {
+      b.src.push_back(h);
+      b.dst.push_back(base + j);
+      if (weighted) b.weight.push_back(h + j);
+    }
+  return b;
+}
+
 template <class Adj>
 void random_batches(bool directed, std::uint64_t n, std::size_t batch, int rounds,
                     std::uint64_t seed) {
@@ -530,11 +555,7 @@ wg::gpu::GraphStats build_incrementally(const wg::gpu::GraphOptions& opt, std::u
   GraphModel m(e.num_vertices, opt.directed);
   const std::size_t batch = e.size() / parts + 1;
   for (std::size_t off = 0; off < e.size(); off += batch) {
-    EdgeList part;
-    part.num_vertices = e.num_vertices;
-    const std::size_t end = std::min(e.size(), off + batch);
-    part.src.assign(e.src.begin() + off, e.src.begin() + end);
-    part.dst.assign(e.dst.begin() + off, e.dst.begin() + end);
+    const EdgeList part = slice(e, off, std::min(e.size(), off + batch));
     EXPECT_EQ(g.insert_edges(part), m.insert(part)) << where << ", entries from " << off;
   }
   expect_same(g, m, false, where);
@@ -602,15 +623,7 @@ void rebuild_rounds_redone() {
   GraphModel m(n, true);
   const auto arcs = [&](std::uint32_t from_vertex, std::uint32_t vertices, std::uint32_t from,
                         std::uint32_t to) {
-    EdgeList b;
-    b.num_vertices = n;
-    for (std::uint32_t h = from_vertex; h < from_vertex + vertices; ++h)
-      for (std::uint32_t j = from; j < to; ++j) {
-        b.src.push_back(h);
-        b.dst.push_back(hubs + j);
-        if (weighted) b.weight.push_back(h + j);
-      }
-    return b;
+    return star_arcs(n, hubs, from_vertex, vertices, from, to, weighted);
   };
   const EdgeList first = arcs(0, hubs, 0, limit);
   ASSERT_EQ(g.insert_edges(first), m.insert(first));
@@ -674,12 +687,7 @@ void compaction(bool directed, std::uint64_t seed) {
   GraphModel m(n, directed);
   const std::size_t parts = 8, batch = e.size() / parts + 1;
   for (std::size_t off = 0; off < e.size(); off += batch) {
-    EdgeList part;
-    part.num_vertices = n;
-    const std::size_t end = std::min(e.size(), off + batch);
-    part.src.assign(e.src.begin() + off, e.src.begin() + end);
-    part.dst.assign(e.dst.begin() + off, e.dst.begin() + end);
-    if (weighted) part.weight.assign(e.weight.begin() + off, e.weight.begin() + end);
+    const EdgeList part = slice(e, off, std::min(e.size(), off + batch));
     ASSERT_EQ(g.insert_edges(part), m.insert(part)) << "entries from " << off;
   }
   ASSERT_GT(g.stats().rebuild_rounds, 0u);
@@ -775,15 +783,7 @@ void compaction_out_of_slabs() {
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, true);
   const auto arcs = [&](std::uint32_t from, std::uint32_t to) {
-    EdgeList b;
-    b.num_vertices = n;
-    for (std::uint32_t h = 0; h < hubs; ++h)
-      for (std::uint32_t j = from; j < to; ++j) {
-        b.src.push_back(h);
-        b.dst.push_back(hubs + j);
-        if (weighted) b.weight.push_back(h + j);
-      }
-    return b;
+    return star_arcs(n, hubs, 0, hubs, from, to, weighted);
   };
   const EdgeList hub_arcs = arcs(0, per_hub);
   ASSERT_EQ(g.insert_edges(hub_arcs), m.insert(hub_arcs));
