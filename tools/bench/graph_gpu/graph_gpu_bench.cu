@@ -300,6 +300,19 @@ void rmat_edge_rates(unsigned scale, double edge_factor, std::uint64_t seed, boo
   }
 }
 
+/// Calls f(file name, edges) for each shared real graph that the benches use (those of at least
+/// 2^12 vertices) found in --data; says which are missing.
+void for_each_shared_graph(const std::function<void(const char*, const EdgeList&)>& f) {
+  for (const char* name : {"luxembourg_osm.mtx", "delaunay_n16.mtx", "facebook_combined.txt"}) {
+    const std::string path = opt.data + "/" + name;
+    if (!std::filesystem::exists(path)) {
+      std::printf("%s: not found, skipped\n", path.c_str());
+      continue;
+    }
+    f(name, wg::datasets::read_graph(path).edges);
+  }
+}
+
 // ---- Tables 5.2 / 5.3 as the thesis ran them: random batches into real graphs --------------
 // The thesis' figures are the mean, over its datasets (Table 5.1: road networks, meshes, social
 // graphs; 114K-24M vertices), of the rates of batches of random vertex pairs, counted per entry
@@ -309,23 +322,16 @@ void rmat_edge_rates(unsigned scale, double edge_factor, std::uint64_t seed, boo
 // graphs (a 2^22 batch brings luxembourg_osm's 114K vertices 73 arcs each, against a degree of
 // 2.1), so the first batch of each size rebuilds most tables; its warm-up repetition takes that.
 void real_graph_edge_rates(int max_log) {
-  const char* files[] = {"luxembourg_osm.mtx", "delaunay_n16.mtx", "facebook_combined.txt"};
   std::vector<EdgeRates> runs;
   std::vector<std::string> names;
-  for (const char* f : files) {
-    const std::string path = opt.data + "/" + f;
-    if (!std::filesystem::exists(path)) {
-      std::printf("%s: not found, skipped\n", path.c_str());
-      continue;
-    }
-    const EdgeList e = wg::datasets::read_graph(path).edges;
+  for_each_shared_graph([&](const char* f, const EdgeList& e) {
     const std::uint64_t nv = e.num_vertices;
     names.push_back(f);
     runs.push_back(edge_rates(
         std::string(f) + " undirected, random batches", e, false,
         [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, true); },
         nullptr, nullptr, max_log));
-  }
+  });
   if (runs.empty()) return;
   std::printf(
       "\n== Tables 5.2 / 5.3: mean over the %zu real graphs above (the thesis: mean over its "
@@ -771,16 +777,10 @@ int main(int argc, char** argv) {
     // Tables 5.5 and 5.7.
     if (section("build")) std::printf("\n== Tables 5.5 (bulk build) and 5.7 (static TC) ==\n");
     if (section("build") && !opt.data.empty()) {
-      for (const char* f : {"luxembourg_osm.mtx", "delaunay_n16.mtx", "facebook_combined.txt"}) {
-        const std::string path = opt.data + "/" + f;
-        if (!std::filesystem::exists(path)) {
-          std::printf("%s: not found, skipped\n", path.c_str());
-          continue;
-        }
-        const EdgeList e = wg::datasets::read_graph(path).edges;
+      for_each_shared_graph([](const char* f, const EdgeList& e) {
         const bool lux = std::strcmp(f, "luxembourg_osm.mtx") == 0;
         build_and_tc(f, e, lux ? kT55LuxembourgBuild : 0, lux ? kT57LuxembourgTc : 0, true);
-      }
+      });
     }
     for (unsigned scale : {20u, 22u, 24u}) {
       if (scale > opt.max_scale || !section("build")) break;
