@@ -4,8 +4,8 @@
 //   read-only loads (ld.global.nc): phases with no writer in the same kernel (bulk find);
 //   CAS: relaxed for key slots (the key itself is the published datum; a map pair is one 64-bit
 //   CAS so key and value appear together), release for next-slab handles (the new slab's
-//   empty contents must be visible before the handle), acquire fence before reading a slab
-//   reached through a handle.
+//   empty contents must be visible before the handle), and before reading a slab reached
+//   through a handle, an acquire: a fence, or an acquire load of the handle (load_acquire).
 #include <cstdint>
 
 #include <warpgraph/containers/slab_hash/slab_layout.cuh>
@@ -108,6 +108,13 @@ __device__ __forceinline__ std::uint32_t cas_release(std::uint32_t* p, std::uint
 /// a slab read that will follow once something else is known finds it in L2.
 __device__ __forceinline__ void prefetch_l2(const void* p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(p) : "memory");
+}
+/// An acquire load (ld.acquire.gpu): later reads see what was written before the release that
+/// wrote the value read.
+__device__ __forceinline__ std::uint32_t load_acquire(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
 }
 __device__ __forceinline__ void fence_acquire() {
   asm volatile("fence.acq_rel.gpu;" ::: "memory");

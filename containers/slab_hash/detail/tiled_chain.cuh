@@ -274,9 +274,10 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
         // Another key's slab was linked first: ours was never seen, so it is freed, and the
         // walk goes on into theirs.
         if (tile.thread_rank() == 0) t.allocator().deallocate(fresh);
-        fence_acquire();
+        Slab* const theirs = t.allocator().pointer(prev);  // (see the erase's walk below)
+        fence_acquire();  // our CAS read their release CAS's handle, but was not an acquire
         tile.sync();
-        s = t.allocator().pointer(prev);
+        s = theirs;
         continue;
       }
       const Word expected = hole ? hole_word : Slots::kEmpty;
@@ -290,9 +291,16 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
       }
       continue;  // (a free slot lost: read this slab again)
     }
-    fence_acquire();
+    // On to the next slab: an acquire load of its handle, which reads the release CAS that linked
+    // it, orders the reads of its contents after the link (the handle is the one already read: a
+    // chain's links never change during a phase). Its address comes from that copy, so the
+    // super-block lookup overlaps the load. H100, graph batches, against the acquire fence that
+    // walks used before (tools/bench/RESULTS.md): inserts into facebook_combined +9-18%,
+    // luxembourg_osm +13% at 2^20-2^21, delaunay_n16 +13-16% at 2^19-2^20, R-MAT +1-5%.
+    Slab* const next = t.allocator().pointer(v.next);
+    (void)load_acquire(s->words + kNextWord);
     tile.sync();
-    s = t.allocator().pointer(v.next);
+    s = next;
   }
 }
 
@@ -325,9 +333,16 @@ __device__ inline bool erase_tiled(const Table& t, const Tile& tile, std::uint32
     // A chain grows only once its last slab has no free slot, and nothing empties a slot outside
     // phase operations, so the key cannot lie beyond a slab with a free slot.
     if (v.empties || v.next == kNullSlab) return false;
+    // On to the next slab: its address first (the allocator's super-block table is not written
+    // during phases), so the lookup overlaps the acquire fence instead of following it, after
+    // the fence's L1 invalidation (CCTL.IVALL), from L2. H100, graph batches, against the fence
+    // with the lookup after it: erases from the shared real graphs +5-18% at 2^18-2^22, R-MAT
+    // s22 ones 2-5% slower; the inserts' acquire load of the handle instead: -0.4% to +6.5% and
+    // +0-2%.
+    Slab* const next = t.allocator().pointer(v.next);
     fence_acquire();
     tile.sync();
-    s = t.allocator().pointer(v.next);
+    s = next;
   }
 }
 
