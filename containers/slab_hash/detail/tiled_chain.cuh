@@ -295,8 +295,8 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
     // it, orders the reads of its contents after the link (the handle is the one already read: a
     // chain's links never change during a phase). Its address comes from that copy, so the
     // super-block lookup overlaps the load. H100, graph batches, against the acquire fence that
-    // walks used before (tools/bench/RESULTS.md): inserts into facebook_combined +9-18%,
-    // luxembourg_osm +13% at 2^20-2^21, delaunay_n16 +13-16% at 2^19-2^20, R-MAT +1-5%.
+    // walks used before (tools/bench/RESULTS.md): inserts into facebook_combined +7-18%,
+    // luxembourg_osm +12-13% at 2^20-2^21, delaunay_n16 +11-17% at 2^19-2^20, R-MAT +0-5%.
     Slab* const next = t.allocator().pointer(v.next);
     (void)load_acquire(s->words + kNextWord);
     tile.sync();
