@@ -1,5 +1,5 @@
 #pragma once
-// One arc into or out of one table, the way the batch kernels do it (tiled one-thread tasks or the
+// One arc into or out of one table, the way the batch kernels do it (tasks of 1-8 lanes, or the
 // 32-lane fallback), and the first-slab read policy of the batch kernels (batch_first_read).
 //
 // Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
