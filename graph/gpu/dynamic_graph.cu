@@ -618,12 +618,14 @@ struct DynamicGraph<Adj>::Impl {
   /// Erase batches smaller than this do not wait for their dedup claims (one round trip less
   /// per entry: on the H100, uniform 2^16 and 2^17 erases +5-10%); larger ones, where the
   /// throughput counts, wait and let only owners erase (eager erasing measured ~9% slower at
-  /// 2^19..2^22, before those batches were filtered). Since filtered batches (filter_from) never
-  /// erase eagerly, the default 2^19 makes every unfiltered erase eager: at 2^18 that measured
-  /// +7.4% to +12.7% on the undirected and ids-permuted rows and +2% to +7% on the directed ones
-  /// (H100, against 2^18). WG_GRAPH_EAGER_ERASE_BELOW=k overrides with 2^k.
+  /// 2^19..2^22, before those batches were filtered). Filtered batches (erase_filter_from) never
+  /// erase eagerly and erases of 2^21 entries or more are sorted, so the default 2^21 makes every
+  /// other erase eager: at 2^18 that measured +7.4% to +12.7% on the undirected and ids-permuted
+  /// rows and +2% to +7% on the directed ones (H100, against 2^18), and the unfiltered erases of
+  /// small graphs at 2^19-2^20 need it (erase_filter_from). WG_GRAPH_EAGER_ERASE_BELOW=k
+  /// overrides with 2^k.
   static std::uint64_t eager_erase_below() {
-    static const std::uint64_t below = size_threshold("WG_GRAPH_EAGER_ERASE_BELOW", 19);
+    static const std::uint64_t below = size_threshold("WG_GRAPH_EAGER_ERASE_BELOW", 21);
     return below;
   }
 
@@ -638,6 +640,26 @@ struct DynamicGraph<Adj>::Impl {
     static const std::uint64_t from = size_threshold("WG_GRAPH_FILTER_FROM", 19);
     static const std::uint64_t from_last_wins = size_threshold("WG_GRAPH_FILTER_FROM", 18);
     return last_wins ? from_last_wins : from;
+  }
+  /// filter_from for erases: never (they are sorted from 2^21) while a slab per vertex takes at
+  /// most half of the GPU's L2 (H100: 200K vertices). Then the filter pass costs more than the
+  /// claims it saves: each claim is an L2 atomic in a table that does not push the graph's slabs
+  /// out of L2. H100, erases of 2^19 / 2^20 random entries, unfiltered and eager against
+  /// filtered: luxembourg_osm +13% / +9%, delaunay_n16 +13% / +9%, facebook_combined +8% / +4%;
+  /// uniform and R-MAT s20 (1M vertices) so: 2-9% / 18-21% slower (tools/bench/RESULTS.md).
+  /// WG_GRAPH_FILTER_FROM, when set, holds for every graph.
+  std::uint64_t erase_filter_from() const {
+    static const bool forced = std::getenv("WG_GRAPH_FILTER_FROM") != nullptr;
+    static const std::uint64_t l2_bytes = [] {
+      int dev = 0, bytes = 0;
+      if (cudaGetDevice(&dev) != cudaSuccess ||
+          cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev) != cudaSuccess)
+        bytes = 0;
+      (void)cudaGetLastError();
+      return static_cast<std::uint64_t>(bytes);
+    }();
+    if (!forced && 2 * nv * sizeof(slab::Slab) <= l2_bytes) return ~std::uint64_t{0};
+    return filter_from(false);
   }
 
   /// Unsorted bulk builds of fewer entries size their tables without a scan or a wait (pool
@@ -895,9 +917,11 @@ struct DynamicGraph<Adj>::Impl {
     const bool with_values = kOp == BatchOp::insert && Adj::weighted && b.values;
     const auto t0 = trace_batches() ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point{};
-    const BatchDedup mode = sort_batch(kOp, b.size)              ? BatchDedup::sorted
-                            : b.size >= filter_from(with_values) ? BatchDedup::filtered
-                                                                 : BatchDedup::table;
+    const BatchDedup mode =
+        sort_batch(kOp, b.size) ? BatchDedup::sorted
+        : b.size >= (kOp == BatchOp::erase ? erase_filter_from() : filter_from(with_values))
+            ? BatchDedup::filtered
+            : BatchDedup::table;
     const bool filtered = mode == BatchDedup::filtered;
     const bool last = with_values && filtered;
     const bool fix_last = with_values && mode == BatchDedup::table;
