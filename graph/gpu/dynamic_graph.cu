@@ -1,6 +1,6 @@
-// wg::gpu::DynamicGraph: host logic, and the kernels it launches (detail/*_kernels.cuh,
-// detail/arc_ops.cuh, detail/batch_pass.cuh: private to this file). Instantiated here for the set
-// and map adjacency policies (users never instantiate the heavy parts).
+// wg::gpu::DynamicGraph: host logic, and the kernels it launches (detail/kernels/: private to
+// this file, not installed). Instantiated here for the set and map adjacency policies (users
+// never instantiate the heavy parts).
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -31,15 +31,15 @@
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 
 // The kernels, each header one concept, in this file's unnamed namespace.
-#include <warpgraph/graph/gpu/detail/arc_ops.cuh>
-#include <warpgraph/graph/gpu/detail/batch_kernels.cuh>
-#include <warpgraph/graph/gpu/detail/batch_pass.cuh>
-#include <warpgraph/graph/gpu/detail/dictionary_kernels.cuh>
-#include <warpgraph/graph/gpu/detail/kernel_common.cuh>
-#include <warpgraph/graph/gpu/detail/prepared_kernels.cuh>
-#include <warpgraph/graph/gpu/detail/query_kernels.cuh>
-#include <warpgraph/graph/gpu/detail/rebuild_kernels.cuh>
-#include <warpgraph/graph/gpu/detail/vertex_erase_kernels.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/batch_kernels.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/dictionary_kernels.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/prepared_kernels.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/query_kernels.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/rebuild_kernels.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/vertex_erase_kernels.cuh>
 
 namespace wg::gpu {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Bucket counts of a bulk build's tables, shared by its kernels (buckets_kernel,
-// size_small_tables_kernel in dictionary_kernels.cuh) and the host, which allocates a small
+// size_small_tables_kernel in kernels/dictionary_kernels.cuh) and the host, which allocates a small
 // build's pool for an upper bound of their sum instead of waiting for the sum
 // (tests/graph/gpu/table_sizing_test.cpp checks the bound on the CPU).
 #include <cmath>

@@ -6,8 +6,8 @@
 // kernels live in that file's unnamed namespace and are instantiated there.
 #include <cub/block/block_scan.cuh>
 
-#include <warpgraph/graph/gpu/detail/arc_ops.cuh>
-#include <warpgraph/graph/gpu/detail/batch_pass.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
 
 namespace wg::gpu {
 namespace {

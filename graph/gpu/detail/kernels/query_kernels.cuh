@@ -3,7 +3,7 @@
 //
 // Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
 // kernels live in that file's unnamed namespace and are instantiated there.
-#include <warpgraph/graph/gpu/detail/kernel_common.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
 
 namespace wg::gpu {
 namespace {

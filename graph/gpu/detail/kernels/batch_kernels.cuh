@@ -13,8 +13,8 @@
 //
 // Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
 // kernels live in that file's unnamed namespace and are instantiated there.
-#include <warpgraph/graph/gpu/detail/arc_ops.cuh>
-#include <warpgraph/graph/gpu/detail/batch_pass.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
 
 namespace wg::gpu {
 namespace {
