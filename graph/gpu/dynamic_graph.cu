@@ -650,14 +650,7 @@ struct DynamicGraph<Adj>::Impl {
   /// WG_GRAPH_FILTER_FROM, when set, holds for every graph.
   std::uint64_t erase_filter_from() const {
     static const bool forced = std::getenv("WG_GRAPH_FILTER_FROM") != nullptr;
-    static const std::uint64_t l2_bytes = [] {
-      int dev = 0, bytes = 0;
-      if (cudaGetDevice(&dev) != cudaSuccess ||
-          cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev) != cudaSuccess)
-        bytes = 0;
-      (void)cudaGetLastError();
-      return static_cast<std::uint64_t>(bytes);
-    }();
+    static const std::uint64_t l2_bytes = device_attribute(cudaDevAttrL2CacheSize);
     if (!forced && 2 * nv * sizeof(slab::Slab) <= l2_bytes) return ~std::uint64_t{0};
     return filter_from(false);
   }
@@ -765,15 +758,21 @@ struct DynamicGraph<Adj>::Impl {
     return c;
   }
 
+  /// An attribute of the current device, 0 when it cannot be read (the callers then fall back:
+  /// a minimal grid, no L2-resident graphs).
+  static std::uint64_t device_attribute(cudaDeviceAttr what) {
+    int dev = 0, value = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&value, what, dev) != cudaSuccess)
+      value = 0;
+    (void)cudaGetLastError();
+    return static_cast<std::uint64_t>(std::max(value, 0));
+  }
   /// The GPU's resident threads (multiprocessors x threads per multiprocessor).
   static std::uint64_t resident_threads() {
-    static const std::uint64_t t = [] {
-      int dev = 0, sms = 0, threads = 0;
-      (void)cudaGetDevice(&dev);
-      (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      (void)cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
-      return std::max<std::uint64_t>(32, std::uint64_t(sms) * threads);
-    }();
+    static const std::uint64_t t =
+        std::max<std::uint64_t>(32, device_attribute(cudaDevAttrMultiProcessorCount) *
+                                        device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor));
     return t;
   }
 
