@@ -300,8 +300,8 @@ void rmat_edge_rates(unsigned scale, double edge_factor, std::uint64_t seed, boo
   }
 }
 
-/// Calls f(file name, edges) for each shared real graph that the benches use (those of at least
-/// 2^12 vertices) found in --data; says which are missing.
+/// Calls f(file name, edges) for each shared real graph that the benches use (those of 4000
+/// vertices or more) found in --data; says which are missing.
 void for_each_shared_graph(const std::function<void(const char*, const EdgeList&)>& f) {
   for (const char* name : {"luxembourg_osm.mtx", "delaunay_n16.mtx", "facebook_combined.txt"}) {
     const std::string path = opt.data + "/" + name;
@@ -316,9 +316,10 @@ void for_each_shared_graph(const std::function<void(const char*, const EdgeList&
 // ---- Tables 5.2 / 5.3 as the thesis ran them: random batches into real graphs --------------
 // The thesis' figures are the mean, over its datasets (Table 5.1: road networks, meshes, social
 // graphs; 114K-24M vertices), of the rates of batches of random vertex pairs, counted per entry
-// (duplicates included). This runs the same protocol on the shared real graphs with at least 2^12
-// vertices, undirected: smaller ones hold fewer distinct pairs than a 2^16 batch has entries, so
-// their batches would measure duplicate removal alone. The batches are far denser than the
+// (duplicates included). This runs the same protocol on the shared real graphs of 4000 vertices
+// or more, undirected: the others (1589 vertices at most) hold at most 1.3M distinct pairs, fewer
+// than a 2^21 batch has entries, so their batches would measure duplicate removal. The batches
+// are far denser than the
 // graphs (a 2^22 batch brings luxembourg_osm's 114K vertices 73 arcs each, against a degree of
 // 2.1), so the first batch of each size rebuilds most tables; its warm-up repetition takes that.
 void real_graph_edge_rates(int max_log) {
