@@ -319,9 +319,9 @@ void for_each_shared_graph(const std::function<void(const char*, const EdgeList&
 // (duplicates included). This runs the same protocol on the shared real graphs of 4000 vertices
 // or more, undirected: the others (1589 vertices at most) hold at most 1.3M distinct pairs, fewer
 // than a 2^21 batch has entries, so their batches would measure duplicate removal. The batches
-// are far denser than the
-// graphs (a 2^22 batch brings luxembourg_osm's 114K vertices 73 arcs each, against a degree of
-// 2.1), so the first batch of each size rebuilds most tables; its warm-up repetition takes that.
+// are far denser than the graphs (a 2^22 batch brings luxembourg_osm's 114K vertices 73 arcs
+// each, against a degree of 2.1), so the first batch of each size rebuilds most tables; its
+// warm-up repetition takes that.
 void real_graph_edge_rates(int max_log) {
   std::vector<EdgeRates> runs;
   std::vector<std::string> names;
