@@ -28,10 +28,12 @@ __device__ inline int map_insert_or_assign_exclusive_tiled(const MapTableRef& t,
 
 /// MapTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (its pair now a
 /// tombstone that keeps the value, as the 32-lane erase writes it). kFirst: how the chain's first
-/// slab is read (FirstRead).
-template <FirstRead kFirst = kDefaultEraseRead<true>, class Tile>
+/// slab is read (FirstRead). kLinks: ChainLinks::fixed when the phase only erases (no acquires,
+/// every slab read through L1); growing, the default, allows concurrent inserts of other keys.
+template <FirstRead kFirst = kDefaultEraseRead<true>, ChainLinks kLinks = ChainLinks::growing,
+          class Tile>
 __device__ inline bool map_erase_tiled(const MapTableRef& t, const Tile& tile, std::uint32_t key) {
-  return detail::erase_tiled<detail::MapSlots, kFirst>(t, tile, key);
+  return detail::erase_tiled<detail::MapSlots, kFirst, kLinks>(t, tile, key);
 }
 
 }  // namespace wg::slab

@@ -35,9 +35,12 @@ __device__ inline int set_insert_exclusive_tiled(const SetTableRef& t, const Til
 
 /// SetTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (now a
 /// tombstone). kFirst as above; relaxed by default (through L1 was slower for large batches).
-template <FirstRead kFirst = kDefaultEraseRead<false>, class Tile>
+/// kLinks: ChainLinks::fixed when the phase only erases (no acquires, every slab read through
+/// L1); growing, the default, allows concurrent inserts of other keys.
+template <FirstRead kFirst = kDefaultEraseRead<false>, ChainLinks kLinks = ChainLinks::growing,
+          class Tile>
 __device__ inline bool set_erase_tiled(const SetTableRef& t, const Tile& tile, std::uint32_t key) {
-  return detail::erase_tiled<detail::SetSlots, kFirst>(t, tile, key);
+  return detail::erase_tiled<detail::SetSlots, kFirst, kLinks>(t, tile, key);
 }
 
 }  // namespace wg::slab

@@ -877,14 +877,13 @@ struct DynamicGraph<Adj>::Impl {
         return;
       }
     }
-    // Set inserts and map erases always read through L1; map inserts and set erases choose.
-    constexpr bool kChooses = (kOp == BatchOp::insert) == Adj::weighted;
+    // Only map inserts choose (batch_first_read); every other batch reads through L1.
+    constexpr bool kChooses = kOp == BatchOp::insert && Adj::weighted;
     constexpr slab::FirstRead kUsual =  // the slab API's default (8-lane comparison mode)
         kOp == BatchOp::erase ? slab::kDefaultEraseRead<Adj::weighted> : slab::FirstRead::cached;
     if (tile == 1) {
       if constexpr (kChooses) {
-        if (batch_first_read(kOp, Adj::weighted, p.keys != nullptr, p.n) ==
-            slab::FirstRead::relaxed) {
+        if (batch_first_read(kOp, Adj::weighted, p.keys != nullptr) == slab::FirstRead::relaxed) {
           launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::relaxed>(p);
           return;
         }

@@ -28,9 +28,18 @@ enum TiledInsertOutcome : int { tiled_needs_warp = -1, tiled_present = 1, tiled_
 /// sorted by vertex).
 enum class FirstRead { cached, relaxed };
 /// An erase's first read when the caller does not choose: through L1 for maps, relaxed for sets
-/// (large set batches were slower through L1; see erase_tiled). Inserts default to cached.
+/// (large set batches were slower through L1 when walks took acquire fences; see erase_tiled).
+/// Inserts default to cached.
 template <bool kMap>
 inline constexpr FirstRead kDefaultEraseRead = kMap ? FirstRead::cached : FirstRead::relaxed;
+
+/// Whether a slab may be linked into a chain while an erase walks it. `growing`, the slab API's
+/// contract (other keys of the table may be inserted concurrently): before reading a slab reached
+/// through a handle, the walk takes an acquire, without which a slab linked during the phase
+/// could show its memory's earlier contents, and so a stale next handle into another table.
+/// `fixed`: the phase erases only, so every link the walk can reach was made by an earlier grid,
+/// and the kernel boundary orders it; the walk needs no acquire.
+enum class ChainLinks { growing, fixed };
 
 namespace detail {
 
@@ -305,22 +314,24 @@ __device__ inline int insert_exclusive_tiled(const Table& t, const Tile& tile, s
 }
 
 /// Erase of `key`: true iff it was present (its slot now a tombstone).
-template <class Slots, FirstRead kFirst, class Tile, class Table>
+template <class Slots, FirstRead kFirst, ChainLinks kLinks, class Tile, class Table>
 __device__ inline bool erase_tiled(const Table& t, const Tile& tile, std::uint32_t key) {
   using Word = typename Slots::Word;
   if (!is_valid_key(key)) return false;
   Slab* s = t.buckets() + t.hash_bucket(key);
-  // Read through L1 (FirstRead::cached), as insert_exclusive_tiled may: the caller owns the key for
-  // the phase, so a copy made during the phase shows it where it was when the phase began (L1 is
-  // invalidated between dependent grids); if a racing erase of the same key (the graph's eager
-  // erases) took it since, the CAS fails and the slab is read again. H100, one-thread tiles, in
-  // one call: weighted deletes +12% / +3% / +5% / +4% at 2^16-2^19; set deletes +1-10% at
-  // 2^16-2^17 but 2-5% slower at 2^18-2^19 (set_erase_tiled reads relaxed unless told).
+  // Read through L1 (FirstRead::cached), as insert_exclusive_tiled may: the caller owns the key
+  // for the phase, so a copy made during the phase shows it where it was when the phase began (L1
+  // is invalidated between dependent grids); if a racing erase of the same key (the graph's eager
+  // erases) took it since, the CAS fails and the slab is read again, relaxed. With fixed links
+  // (an erase-only phase) the later slabs are read through L1 too: no slot is filled during the
+  // phase, so a copy never hides the key behind a stale tombstone or empty slot. H100, graph
+  // batches, fixed links against the fenced walk with relaxed reads from 2^18 (RESULTS.md):
+  // R-MAT s22 deletes +18-23% at 2^18-2^20, facebook_combined +6-13%, the rest -2% to +9%.
   bool cached = kFirst == FirstRead::cached;
   while (true) {
     typename Slots::template View<Tile> v;
     v.read(tile, s, key, cached);
-    cached = false;
+    cached = kLinks == ChainLinks::fixed;
     if (v.match) {
       const unsigned i = __ffs(v.match) - 1;
       const Word cur = Slots::matched(v, tile, i, key);
@@ -328,19 +339,17 @@ __device__ inline bool erase_tiled(const Table& t, const Tile& tile, std::uint32
       if (tile.thread_rank() == 0)
         old = cas_relaxed(Slots::slot(s, i), cur, Slots::tombstone_of(cur));
       if (tile.shfl(old, 0) == cur) return true;
+      cached = false;
       continue;  // a concurrent erase won: read again
     }
     // A chain grows only once its last slab has no free slot, and nothing empties a slot outside
     // phase operations, so the key cannot lie beyond a slab with a free slot.
     if (v.empties || v.next == kNullSlab) return false;
     // On to the next slab: its address first (the allocator's super-block table is not written
-    // during phases), so the lookup overlaps the acquire fence instead of following it, after
-    // the fence's L1 invalidation (CCTL.IVALL), from L2. H100, graph batches, against the fence
-    // with the lookup after it: erases from the shared real graphs +5-18% at 2^18-2^22, R-MAT
-    // s22 ones 2-5% slower; the inserts' acquire load of the handle instead: -0.4% to +6.5% and
-    // +0-2%.
+    // during phases), so the lookup overlaps the acquire fence, where the links may grow
+    // (ChainLinks), instead of following it and its L1 invalidation (CCTL.IVALL).
     Slab* const next = t.allocator().pointer(v.next);
-    fence_acquire();
+    if constexpr (kLinks == ChainLinks::growing) fence_acquire();
     tile.sync();
     s = next;
   }

@@ -357,8 +357,8 @@ __global__ void allocate_n_kernel(SlabAllocatorRef alloc, u32 n, u32* out,
 /// runs its lanes' ops with the tiled operations of the set or map, which append a slab to a full
 /// chain themselves, and an insert that got no slab that way goes to the 32-lane exclusive insert.
 /// result[i]: insert -> InsertOutcome, erase -> erased. *to_warp counts the inserts handed to the
-/// warp.
-template <int kTile, class Table>
+/// warp. kLinks: how erases walk (ChainLinks::fixed only for a launch of erases alone).
+template <int kTile, class Table, ChainLinks kLinks = ChainLinks::growing>
 __global__ void exclusive_tiled_kernel(Table table, const Op* ops, std::uint64_t n, u32* result,
                                        unsigned long long* to_warp) {
   constexpr bool kMap = std::is_same_v<Table, MapTableRef>;
@@ -382,10 +382,13 @@ __global__ void exclusive_tiled_kernel(Table table, const Op* ops, std::uint64_t
         out = static_cast<u32>(o == tiled_inserted ? InsertOutcome::inserted
                                                    : InsertOutcome::present);
       } else {
+        // Fixed links read every slab through L1, the first one too.
+        constexpr FirstRead kFirst =
+            kLinks == ChainLinks::fixed ? FirstRead::cached : kDefaultEraseRead<kMap>;
         if constexpr (kMap)
-          out = map_erase_tiled(table, tt, key) ? 1u : 0u;
+          out = map_erase_tiled<kFirst, kLinks>(table, tt, key) ? 1u : 0u;
         else
-          out = set_erase_tiled(table, tt, key) ? 1u : 0u;
+          out = set_erase_tiled<kFirst, kLinks>(table, tt, key) ? 1u : 0u;
       }
       if (static_cast<int>(tt.thread_rank()) == s) {
         r = out;
@@ -557,6 +560,85 @@ void tiled_append_falls_back(int lanes) {
   EXPECT_GE(done, std::uint64_t{cfg.num_buckets} * per_slab * 2) << "too few appends succeeded";
   EXPECT_GT(to_warp.to_host(stream)[0], 0ull) << "no tile fell back to the warp";
   EXPECT_LE(table.allocator().slabs_in_use(stream), 1024u);
+}
+
+// An erase-only launch walking with fixed links (ChainLinks::fixed: no acquires, every slab read
+// through L1), on chains of ~8 slabs holding keys and tombstones. Each key is erased by one to
+// three racing tasks, as the graph's eager erases do, and absent keys are erased too: exactly one
+// task erases each present key (the others' CAS fails and they read the slab again), none an
+// absent one, and the contents equal the model.
+template <class Container>
+void fixed_link_erases(int lanes) {
+  using Ref = decltype(std::declval<Container&>().ref());
+  constexpr bool kMap = std::is_same_v<Ref, MapTableRef>;
+  wg::CudaStream stream;
+  const std::uint64_t n = std::max<std::uint64_t>(test_keys() / 4, 2048);
+  SlabTableConfig cfg;  // ~8 slabs a chain
+  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / (kMap ? 120 : 240)));
+  cfg.allocator.slabs_per_super_block = 1u << 14;
+  Container table(cfg, stream);
+  wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
+  to_warp.fill_bytes(0, stream);
+  const unsigned grid = static_cast<unsigned>((3 * n + 255) / 256);
+  // Every key, then a quarter of them erased (tombstones in the chains), both as usual.
+  const auto run = [&](const std::vector<Op>& ops, bool fixed) {
+    auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
+    wg::DeviceBuffer<u32> result(ops.size(), stream);
+    with_tile_lanes(lanes, [&](auto tile) {
+      constexpr int kT = decltype(tile)::value;
+      if (fixed)
+        exclusive_tiled_kernel<kT, Ref, ChainLinks::fixed><<<grid, 256, 0, stream>>>(
+            table.ref(), d_ops.data(), ops.size(), result.data(), to_warp.data());
+      else
+        exclusive_tiled_kernel<kT, Ref><<<grid, 256, 0, stream>>>(
+            table.ref(), d_ops.data(), ops.size(), result.data(), to_warp.data());
+    });
+    WG_CUDA_CHECK_LAST();
+    return result.to_host(stream);
+  };
+  std::map<u32, u32> model;
+  std::vector<Op> ops;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    ops.push_back(Op{kOpInsert, static_cast<u32>(5 * i + 1), static_cast<u32>(i)});
+    model[static_cast<u32>(5 * i + 1)] = kMap ? static_cast<u32>(i) : 0u;
+  }
+  run(ops, false);
+  ops.clear();
+  for (std::uint64_t i = 0; i < n; i += 4) {
+    ops.push_back(Op{kOpErase, static_cast<u32>(5 * i + 1), 0});
+    model.erase(static_cast<u32>(5 * i + 1));
+  }
+  run(ops, false);
+  ASSERT_EQ(contents(table, stream), model);
+  ASSERT_GE(table.overflow_slabs(stream), std::uint64_t{cfg.num_buckets})
+      << "the chains are one slab long: the walk past it went untested";
+  // The erase-only launch: half of the keys ever inserted, and as many never inserted.
+  std::mt19937 rng(77 + lanes + (kMap ? 100 : 0));
+  ops.clear();
+  std::map<u32, bool> present;  // key -> present before the launch
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (rng() % 2) continue;
+    const u32 key = static_cast<u32>(5 * i + 1 + (rng() % 2 ? 0 : 2));  // +2: never inserted
+    present[key] = model.count(key) != 0;
+    for (u32 c = 0, copies = 1 + rng() % 3; c < copies; ++c) ops.push_back(Op{kOpErase, key, 0});
+  }
+  std::shuffle(ops.begin(), ops.end(), rng);
+  const std::vector<u32> r = run(ops, true);
+  std::map<u32, u32> erased;
+  for (std::size_t i = 0; i < ops.size(); ++i) erased[ops[i].key] += r[i];
+  for (const auto& [key, was] : present) {
+    ASSERT_EQ(erased[key], was ? 1u : 0u) << "key " << key << (was ? " (present)" : " (absent)");
+    model.erase(key);
+  }
+  EXPECT_EQ(contents(table, stream), model);
+}
+
+TEST_P(SlabExclusiveTiled, EraseOnlyPhaseWithFixedLinks) {
+  const auto [lanes, is_map] = GetParam();
+  if (is_map)
+    fixed_link_erases<SlabMap>(lanes);
+  else
+    fixed_link_erases<SlabSet>(lanes);
 }
 
 TEST_P(SlabExclusiveTiled, FullPoolFallsBackToTheWarp) {

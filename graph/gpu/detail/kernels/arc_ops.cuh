@@ -23,17 +23,14 @@ enum class BatchOp { insert, erase };
 
 /// How a batch's tiled tasks read the first slab of a chain (slab::FirstRead): through L1 (one
 /// L2 request per 32-byte sector; a stale copy costs a failed CAS and a second read), except
-/// where that measured slower on the H100 (builds side by side, tools/bench/RESULTS.md):
-/// - map inserts of a sorted batch, whose warps share a vertex's chains (through L1: 6% and
-///   10% slower at 2^21 and 2^22);
-/// - set erases of 2^18 entries or more (through L1: +1-10% at 2^16-2^17, 2-5% slower at
-///   2^18-2^19: more warps share each L1).
+/// map inserts of a sorted batch, whose warps share a vertex's chains (through L1 they were 6%
+/// and 10% slower at 2^21 and 2^22 on the H100; tools/bench/RESULTS.md). Set erases of 2^18
+/// entries or more read relaxed while erase walks took acquire fences; without them
+/// (kEraseLinks) every erase reads through L1.
 __host__ __device__ constexpr slab::FirstRead batch_first_read(BatchOp op, bool weighted,
-                                                               bool sorted, std::uint64_t n) {
-  if (op == BatchOp::insert)
-    return weighted && sorted ? slab::FirstRead::relaxed : slab::FirstRead::cached;
-  return weighted || n < (std::uint64_t{1} << 18) ? slab::FirstRead::cached
-                                                  : slab::FirstRead::relaxed;
+                                                               bool sorted) {
+  return op == BatchOp::insert && weighted && sorted ? slab::FirstRead::relaxed
+                                                     : slab::FirstRead::cached;
 }
 
 /// Exclusive insert of one arc (the caller owns the key) with a tile of T <= 8 lanes:
@@ -61,14 +58,20 @@ __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const
   if (out == slab::InsertOutcome::present) return 1u;   // done
   return 0u;                                            // out of slabs: retry
 }
+/// How the graph's erase kernels walk chains: every one of them (a batch's erases, prepared
+/// erases, erase_vertices' removal of the arcs into erased vertices) runs alone on the stream and
+/// links no slab, so they walk without acquires and read every slab through L1
+/// (slab::ChainLinks). H100, against the fenced walks with relaxed reads from 2^18: R-MAT s22
+/// deletes +18-23% at 2^18-2^20, facebook_combined +6-13%, the rest -2% to +9%.
+constexpr slab::ChainLinks kEraseLinks = slab::ChainLinks::fixed;
 /// Erase of one arc with a tile of T <= 8 lanes: true iff it was present. kFirst as above.
-template <slab::FirstRead kFirst, class Ref, class Tile>
+template <slab::FirstRead kFirst, slab::ChainLinks kLinks, class Ref, class Tile>
 __device__ __forceinline__ bool erase_arc_tiled(const Tile& tt, const Ref& g, const VertexEntry& e,
                                                 std::uint32_t key) {
   if constexpr (Ref::weighted)
-    return slab::map_erase_tiled<kFirst>(g.table_at(e), tt, key);
+    return slab::map_erase_tiled<kFirst, kLinks>(g.table_at(e), tt, key);
   else
-    return slab::set_erase_tiled<kFirst>(g.table_at(e), tt, key);
+    return slab::set_erase_tiled<kFirst, kLinks>(g.table_at(e), tt, key);
 }
 
 /// The arcs of one edge not yet done, inserted by a tile: `insert_arc(reverse)` inserts the

@@ -348,9 +348,9 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
                                                                tt.shfl(du, s), b, val);
           });
         } else {
-          const bool hit = erase_arc_tiled<kFirst>(tt, g, shfl_entry(tt, eu, s), b);
-          const bool rev =
-              p.both && hit && erase_arc_tiled<kFirst>(tt, g, shfl_entry(tt, ev, s), a);
+          const bool hit = erase_arc_tiled<kFirst, kEraseLinks>(tt, g, shfl_entry(tt, eu, s), b);
+          const bool rev = p.both && hit &&
+                           erase_arc_tiled<kFirst, kEraseLinks>(tt, g, shfl_entry(tt, ev, s), a);
           r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
         }
         if (static_cast<int>(tt.thread_rank()) == s) {

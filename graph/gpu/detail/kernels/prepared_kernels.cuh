@@ -34,7 +34,7 @@ __global__ void insert_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
     if (todo)
       ns = insert_edge_arcs_tiled<Adj::weighted>(st, both, left, [&](bool reverse) {
         constexpr slab::FirstRead kFirst =
-            batch_first_read(BatchOp::insert, Adj::weighted, /*sorted=*/true, 0);
+            batch_first_read(BatchOp::insert, Adj::weighted, /*sorted=*/true);
         return reverse ? insert_arc_tiled<kFirst>(one, g, ev, u, value)
                        : insert_arc_tiled<kFirst>(one, g, eu, v, value);
       });
@@ -94,10 +94,10 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
     const vertex_t u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & mask);
     const VertexEntry eu = active ? g.load_entry(u) : VertexEntry{};
     const VertexEntry ev = (active && both) ? g.load_entry(v) : VertexEntry{};
-    constexpr slab::FirstRead kFirst = slab::kDefaultEraseRead<Adj::weighted>;
-    const bool hit = active && erase_arc_tiled<kFirst>(one, g, eu, v);
+    constexpr slab::FirstRead kFirst = batch_first_read(BatchOp::erase, Adj::weighted, true);
+    const bool hit = active && erase_arc_tiled<kFirst, kEraseLinks>(one, g, eu, v);
     // Both arcs are present or absent together.
-    const bool rev = both && hit && erase_arc_tiled<kFirst>(one, g, ev, u);
+    const bool rev = both && hit && erase_arc_tiled<kFirst, kEraseLinks>(one, g, ev, u);
     add_degrees(tile, g.degree_ptr(0), u, hit, -1);
     add_degrees(tile, g.degree_ptr(0), v, rev, -1);
     if (active) {

@@ -81,8 +81,8 @@ __global__ void erase_vertex_buckets_kernel(DynamicGraphRef<Adj> g, const vertex
             removed += xj < y;  // both ends erased: counted by the smaller
           } else {
             ++removed;
-            if (erase_arc_tiled<slab::kDefaultEraseRead<Adj::weighted>>(one, g, g.load_entry(y),
-                                                                        xj))
+            if (erase_arc_tiled<batch_first_read(BatchOp::erase, Adj::weighted, false),
+                                kEraseLinks>(one, g, g.load_entry(y), xj))
               atomicSub(g.degree_ptr(y), 1u);
           }
         });
