@@ -326,7 +326,8 @@ __device__ inline bool erase_tiled(const Table& t, const Tile& tile, std::uint32
   // (an erase-only phase) the later slabs are read through L1 too: no slot is filled during the
   // phase, so a copy never hides the key behind a stale tombstone or empty slot. H100, graph
   // batches, fixed links against the fenced walk with relaxed reads from 2^18 (RESULTS.md):
-  // R-MAT s22 deletes +18-23% at 2^18-2^20, facebook_combined +6-13%, the rest -2% to +9%.
+  // R-MAT s22 deletes +19-24% at 2^18-2^20, facebook_combined +7-11%, uniform -6% to +1%, the
+  // rest -1% to +10%.
   bool cached = kFirst == FirstRead::cached;
   while (true) {
     typename Slots::template View<Tile> v;

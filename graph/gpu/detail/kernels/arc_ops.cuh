@@ -62,7 +62,8 @@ __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const
 /// erases, erase_vertices' removal of the arcs into erased vertices) runs alone on the stream and
 /// links no slab, so they walk without acquires and read every slab through L1
 /// (slab::ChainLinks). H100, against the fenced walks with relaxed reads from 2^18: R-MAT s22
-/// deletes +18-23% at 2^18-2^20, facebook_combined +6-13%, the rest -2% to +9%.
+/// deletes +19-24% at 2^18-2^20, facebook_combined +7-11%, uniform -6% to +1%, the rest -1% to
+/// +10% (tools/bench/RESULTS.md).
 constexpr slab::ChainLinks kEraseLinks = slab::ChainLinks::fixed;
 /// Erase of one arc with a tile of T <= 8 lanes: true iff it was present. kFirst as above.
 template <slab::FirstRead kFirst, slab::ChainLinks kLinks, class Ref, class Tile>
