@@ -423,6 +423,21 @@ void with_tile_lanes(int lanes, F&& f) {
   }
 }
 
+/// exclusive_tiled_kernel over `ops` with tiles of `lanes` lanes: the result of each op.
+template <ChainLinks kLinks = ChainLinks::growing, class Ref>
+std::vector<u32> run_exclusive_tiled(int lanes, const Ref& table, const std::vector<Op>& ops,
+                                     unsigned long long* to_warp, cudaStream_t stream) {
+  auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
+  wg::DeviceBuffer<u32> result(ops.size(), stream);
+  const unsigned grid = static_cast<unsigned>((ops.size() + 255) / 256);
+  with_tile_lanes(lanes, [&](auto tile) {
+    exclusive_tiled_kernel<decltype(tile)::value, Ref, kLinks>
+        <<<grid, 256, 0, stream>>>(table, d_ops.data(), ops.size(), result.data(), to_warp);
+  });
+  WG_CUDA_CHECK_LAST();
+  return result.to_host(stream);
+}
+
 /// Keys and values of a set (values 0) or map, as a std::map.
 std::map<u32, u32> contents(SlabSet& set, cudaStream_t stream) {
   std::map<u32, u32> got;
@@ -447,6 +462,17 @@ INSTANTIATE_TEST_SUITE_P(TileLanes, SlabExclusiveTiled,
                                   std::to_string(std::get<0>(info.param));
                          });
 
+/// Keys of the long-chain tests, and a table for them with about 8 slabs in each chain.
+std::uint64_t long_chain_keys() {
+  return std::max<std::uint64_t>(test_keys() / 4, 2048);
+}
+SlabTableConfig long_chain_config(std::uint64_t n, bool map) {
+  SlabTableConfig cfg;
+  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / (map ? 120 : 240)));
+  cfg.allocator.slabs_per_super_block = 1u << 14;
+  return cfg;
+}
+
 // Rounds of inserts and erases of distinct keys into few buckets (chains of several slabs, full
 // of tombstones that later inserts take again): every result, and the keys and values after
 // every round (a map insert of a present key assigns its value), equal a std::map model; the
@@ -456,10 +482,8 @@ void exclusive_tiled_rounds(int lanes) {
   using Ref = decltype(std::declval<Container&>().ref());
   constexpr bool kMap = std::is_same_v<Ref, MapTableRef>;
   wg::CudaStream stream;
-  const std::uint64_t n = std::max<std::uint64_t>(test_keys() / 4, 2048);
-  SlabTableConfig cfg;  // ~8 slabs a chain
-  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / (kMap ? 120 : 240)));
-  cfg.allocator.slabs_per_super_block = 1u << 14;
+  const std::uint64_t n = long_chain_keys();
+  const SlabTableConfig cfg = long_chain_config(n, kMap);
   Container table(cfg, stream);
   std::map<u32, u32> model;
   std::mt19937 rng(1234 + lanes + (kMap ? 100 : 0));
@@ -473,15 +497,7 @@ void exclusive_tiled_rounds(int lanes) {
     for (std::size_t i = 0; i < ops.size(); ++i)  // inserts first, then more erases
       ops[i] = Op{(rng() % 10) < (round < 3 ? 7u : 4u) ? kOpInsert : kOpErase, keys[i],
                   kMap ? static_cast<u32>(rng()) : 0u};
-    auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
-    wg::DeviceBuffer<u32> result(ops.size(), stream);
-    const unsigned grid = static_cast<unsigned>((ops.size() + 255) / 256);
-    with_tile_lanes(lanes, [&](auto tile) {
-      exclusive_tiled_kernel<decltype(tile)::value><<<grid, 256, 0, stream>>>(
-          table.ref(), d_ops.data(), ops.size(), result.data(), to_warp.data());
-    });
-    WG_CUDA_CHECK_LAST();
-    const std::vector<u32> r = result.to_host(stream);
+    const std::vector<u32> r = run_exclusive_tiled(lanes, table.ref(), ops, to_warp.data(), stream);
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const bool present = model.count(ops[i].key) != 0;
       if (ops[i].type == kOpInsert) {
@@ -535,17 +551,9 @@ void tiled_append_falls_back(int lanes) {
   std::vector<Op> ops(cfg.num_buckets * per_slab * 5);
   for (std::size_t i = 0; i < ops.size(); ++i)
     ops[i] = Op{kOpInsert, static_cast<u32>(11 * i + 5), static_cast<u32>(i)};
-  auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
-  wg::DeviceBuffer<u32> result(ops.size(), stream);
   wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
   to_warp.fill_bytes(0, stream);
-  with_tile_lanes(lanes, [&](auto tile) {
-    exclusive_tiled_kernel<decltype(tile)::value>
-        <<<static_cast<unsigned>((ops.size() + 255) / 256), 256, 0, stream>>>(
-            table.ref(), d_ops.data(), ops.size(), result.data(), to_warp.data());
-  });
-  WG_CUDA_CHECK_LAST();
-  const std::vector<u32> r = result.to_host(stream);
+  const std::vector<u32> r = run_exclusive_tiled(lanes, table.ref(), ops, to_warp.data(), stream);
   std::map<u32, u32> model;
   std::uint64_t done = 0;
   for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -572,29 +580,16 @@ void fixed_link_erases(int lanes) {
   using Ref = decltype(std::declval<Container&>().ref());
   constexpr bool kMap = std::is_same_v<Ref, MapTableRef>;
   wg::CudaStream stream;
-  const std::uint64_t n = std::max<std::uint64_t>(test_keys() / 4, 2048);
-  SlabTableConfig cfg;  // ~8 slabs a chain
-  cfg.num_buckets = static_cast<u32>(std::max<std::uint64_t>(1, n / (kMap ? 120 : 240)));
-  cfg.allocator.slabs_per_super_block = 1u << 14;
+  const std::uint64_t n = long_chain_keys();
+  const SlabTableConfig cfg = long_chain_config(n, kMap);
   Container table(cfg, stream);
   wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
   to_warp.fill_bytes(0, stream);
-  const unsigned grid = static_cast<unsigned>((3 * n + 255) / 256);
   // Every key, then a quarter of them erased (tombstones in the chains), both as usual.
   const auto run = [&](const std::vector<Op>& ops, bool fixed) {
-    auto d_ops = wg::DeviceBuffer<Op>::from_host(ops, stream);
-    wg::DeviceBuffer<u32> result(ops.size(), stream);
-    with_tile_lanes(lanes, [&](auto tile) {
-      constexpr int kT = decltype(tile)::value;
-      if (fixed)
-        exclusive_tiled_kernel<kT, Ref, ChainLinks::fixed><<<grid, 256, 0, stream>>>(
-            table.ref(), d_ops.data(), ops.size(), result.data(), to_warp.data());
-      else
-        exclusive_tiled_kernel<kT, Ref><<<grid, 256, 0, stream>>>(
-            table.ref(), d_ops.data(), ops.size(), result.data(), to_warp.data());
-    });
-    WG_CUDA_CHECK_LAST();
-    return result.to_host(stream);
+    return fixed ? run_exclusive_tiled<ChainLinks::fixed>(lanes, table.ref(), ops, to_warp.data(),
+                                                          stream)
+                 : run_exclusive_tiled(lanes, table.ref(), ops, to_warp.data(), stream);
   };
   std::map<u32, u32> model;
   std::vector<Op> ops;
