@@ -30,6 +30,7 @@ __device__ inline int map_insert_or_assign_exclusive_tiled(const MapTableRef& t,
 /// tombstone that keeps the value, as the 32-lane erase writes it). kFirst: how the chain's first
 /// slab is read (FirstRead). kLinks: ChainLinks::fixed when the phase only erases (no acquires,
 /// every slab read through L1); growing, the default, allows concurrent inserts of other keys.
+/// Erases of one key may race each other (not an insert of it): exactly one of them returns true.
 template <FirstRead kFirst = kDefaultEraseRead<true>, ChainLinks kLinks = ChainLinks::growing,
           class Tile>
 __device__ inline bool map_erase_tiled(const MapTableRef& t, const Tile& tile, std::uint32_t key) {

@@ -36,7 +36,8 @@ __device__ inline int set_insert_exclusive_tiled(const SetTableRef& t, const Til
 /// SetTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (now a
 /// tombstone). kFirst as above; relaxed by default (through L1 was slower for large batches).
 /// kLinks: ChainLinks::fixed when the phase only erases (no acquires, every slab read through
-/// L1); growing, the default, allows concurrent inserts of other keys.
+/// L1); growing, the default, allows concurrent inserts of other keys. Erases of one key may
+/// race each other (not an insert of it): exactly one of them returns true.
 template <FirstRead kFirst = kDefaultEraseRead<false>, ChainLinks kLinks = ChainLinks::growing,
           class Tile>
 __device__ inline bool set_erase_tiled(const SetTableRef& t, const Tile& tile, std::uint32_t key) {
