@@ -34,7 +34,9 @@ __device__ inline int set_insert_exclusive_tiled(const SetTableRef& t, const Til
 }
 
 /// SetTableRef::erase with a tile of T <= 8 lanes: true iff the key was present (now a
-/// tombstone). kFirst as above; relaxed by default (through L1 was slower for large batches).
+/// tombstone). kFirst as above; relaxed by default (with growing links: through L1, large graph
+/// batches were slower while every walk took acquire fences; the graph's erase-only batches read
+/// through L1 with fixed links).
 /// kLinks: ChainLinks::fixed when the phase only erases (no acquires, every slab read through
 /// L1); growing, the default, allows concurrent inserts of other keys. Erases of one key may
 /// race each other (not an insert of it): exactly one of them returns true.
