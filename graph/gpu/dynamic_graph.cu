@@ -39,6 +39,7 @@
 #include <warpgraph/graph/gpu/detail/kernels/prepared_kernels.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/query_kernels.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/rebuild_kernels.cuh>
+#include <warpgraph/graph/gpu/detail/kernels/settle_kernels.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/vertex_erase_kernels.cuh>
 
 namespace wg::gpu {
@@ -68,8 +69,10 @@ struct DynamicGraph<Adj>::Impl {
     c.slabs_per_super_block = o.slabs_per_super_block;  // grows by doubling
     const std::uint32_t unit = std::max<std::uint32_t>(c.slabs_per_super_block, 1);
     // At most 2^31 slabs, and 2^16 super blocks (the allocator keeps a table of them).
-    c.max_super_blocks = static_cast<std::uint32_t>(
-        std::clamp<std::uint64_t>((std::uint64_t{1} << 31) / unit, 1, std::uint64_t{1} << 16));
+    std::uint64_t most = (std::uint64_t{1} << 31) / unit;
+    if (o.max_overflow_slabs) most = std::min(most, (o.max_overflow_slabs + unit - 1) / unit);
+    c.max_super_blocks =
+        static_cast<std::uint32_t>(std::clamp<std::uint64_t>(most, 1, std::uint64_t{1} << 16));
     const std::uint64_t want = o.initial_slabs ? (o.initial_slabs + unit - 1) / unit : 1;
     c.initial_super_blocks = static_cast<std::uint32_t>(
         std::clamp<std::uint64_t>(want, 1, std::min<std::uint32_t>(4096, c.max_super_blocks)));
@@ -254,7 +257,9 @@ struct DynamicGraph<Adj>::Impl {
     const std::uint32_t room = a.config().max_super_blocks - current;
     if (room == 0)
       throw CapacityError(a.name(), a.capacity_slabs(),
-                          "the slab allocator is at its maximum size");
+                          opt.max_overflow_slabs ? "the slab allocator is at its maximum size "
+                                                   "(GraphOptions::max_overflow_slabs)"
+                                                 : "the slab allocator is at its maximum size");
     const std::uint32_t add = std::min(std::max<std::uint32_t>(current, 1), room);
     try {
       a.grow(add, stream);
@@ -270,6 +275,21 @@ struct DynamicGraph<Adj>::Impl {
                               std::to_string(free_b >> 20) + " MiB free): " + e.what());
     }
     a.clear_exhausted(stream);
+  }
+
+  /// For a pass that found the allocator exhausted: grows it. At its maximum size, the pass may
+  /// have failed for the slabs that racing appends to one chain hold for a moment (each gives its
+  /// slab back when another links first): while passes make progress (`progressed`), the next
+  /// one runs on the same slabs; when one did not, throws CapacityError.
+  void make_room(bool progressed) {
+    if (!allocator_at_max() || !progressed) {
+      grow_allocator();
+      return;
+    }
+    alloc.clear_exhausted(stream);
+  }
+  bool allocator_at_max() const {
+    return alloc.num_super_blocks() >= alloc.config().max_super_blocks;
   }
 
   // ---- table rebuilds (device-planned, see RebuildStatus) -----------------------------------
@@ -378,6 +398,38 @@ struct DynamicGraph<Adj>::Impl {
     }
   }
 
+  /// incoming[x] = 0 for the n vertices in `listed` (zero between calls): after a rebuild that
+  /// was given up, or a batch that stopped before its rebuild cleared them.
+  void zero_incoming(const vertex_t* listed, std::uint64_t n) {
+    if (n == 0) return;
+    zero_listed_kernel<<<grid_for(n), kBlock, 0, stream>>>(listed, n, incoming.data());
+    WG_CUDA_CHECK_LAST();
+  }
+  /// A rebuild round of the n `listed` tables whose re-inserts found no free slab while the
+  /// allocator is at its maximum size: the old tables stay (the round left them as they were),
+  /// and the arcs deferred for it go into their chains.
+  void give_up_rebuild(const vertex_t* listed, std::uint64_t n) {
+    ++counts.rounds_out_of_slabs;
+    zero_incoming(listed, n);
+    alloc.clear_exhausted(stream);  // the failed re-inserts set it
+  }
+
+  /// After an insert that stopped with CapacityError and whose half-done edges a settle kernel
+  /// (settle_kernels.cuh, queued by the caller after zero_counters()) is taking out again:
+  /// clears the rebuild counts of its `listed` vertices, counts the edges that went in and
+  /// returns the error to throw, which says how many.
+  CapacityError stopped_batch(const CapacityError& e, std::uint64_t applied, const vertex_t* listed,
+                              std::uint64_t num_listed) {
+    zero_incoming(listed, num_listed);
+    const std::uint64_t added = applied - read_counters().a;
+    edges += added;
+    return CapacityError("insert_edges", e.capacity(),
+                         "stopped after adding " + std::to_string(added) +
+                             " edges of the batch, each in full (the graph is consistent; "
+                             "the rest are not in it): " +
+                             e.what());
+  }
+
   /// Rebuilds, with more buckets, the tables this (sorted) batch would fill beyond
   /// max_load_factor, before it is inserted.
   void resize_for(const PreparedBatch& batch) {
@@ -393,14 +445,23 @@ struct DynamicGraph<Adj>::Impl {
     WG_CUDA_CHECK_LAST();
     // The plan is sized by the vertices listed (one synchronisation), not by the batch.
     const std::uint64_t listed = count.to_host()[0];
-    DeviceArray<RebuildStatus> st(1, stream, "resize planning");
-    for (int attempt = 0;; ++attempt) {
-      WG_CUDA_TRY(cudaMemsetAsync(st.data(), 0, sizeof(RebuildStatus), stream));
-      const bool last = attempt == 2;  // then leave the tables as they are (still correct)
-      rebuild_tables(touched.data(), count.data(), listed, st.data(), !last);
-      const RebuildStatus h = st.to_host()[0];
-      after_rebuild(h);
-      if (last || (h.need_buckets == 0 && h.failed == 0)) return;
+    try {
+      DeviceArray<RebuildStatus> st(1, stream, "resize planning");
+      for (int attempt = 0;; ++attempt) {
+        WG_CUDA_TRY(cudaMemsetAsync(st.data(), 0, sizeof(RebuildStatus), stream));
+        const bool last = attempt == 2;  // then leave the tables as they are (still correct)
+        rebuild_tables(touched.data(), count.data(), listed, st.data(), !last);
+        const RebuildStatus h = st.to_host()[0];
+        if (h.failed && allocator_at_max()) {
+          give_up_rebuild(touched.data(), listed);  // the old tables stay (still correct)
+          return;
+        }
+        after_rebuild(h);
+        if (last || (h.need_buckets == 0 && h.failed == 0)) return;
+      }
+    } catch (const CapacityError&) {
+      zero_incoming(touched.data(), listed);  // nothing inserted yet
+      throw;
     }
   }
 
@@ -1005,58 +1066,78 @@ struct DynamicGraph<Adj>::Impl {
                   .count()
             : 0.0;
     int pass = 0;
+    std::uint64_t pending_before = ~std::uint64_t{0};  // owners left before the last pass
     bool resized = false;
     double resize_ms = 0, grow_ms = 0;  // traced only
     int rebuild_retries = 0;
     unsigned long long slab_failures = 0;
-    for (; c.retry[pass & 1]; ++pass) {
-      // Owners left with arcs to do: deferred ones wait for their tables' rebuild, the others
-      // for more slabs.
-      if (c.out_of_slabs > slab_failures) {
-        const auto g0 = trace_batches() ? std::chrono::steady_clock::now()
-                                        : std::chrono::steady_clock::time_point{};
-        grow_allocator();
-        if (trace_batches()) {
-          WG_CUDA_TRY(cudaStreamSynchronize(stream));
-          grow_ms +=
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0)
-                  .count();
+    try {
+      for (; c.retry[pass & 1]; ++pass) {
+        // Owners left with arcs to do: deferred ones wait for their tables' rebuild, the others
+        // for more slabs.
+        if (c.out_of_slabs > slab_failures) {
+          const auto g0 = trace_batches() ? std::chrono::steady_clock::now()
+                                          : std::chrono::steady_clock::time_point{};
+          make_room(c.retry[pass & 1] < pending_before);
+          if (trace_batches()) {
+            WG_CUDA_TRY(cudaStreamSynchronize(stream));
+            grow_ms +=
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0)
+                    .count();
+          }
         }
-      }
-      // The rebuild: once, and again while it could not be done (the retry pass held the
-      // owners back; incoming[] kept the counts). after_rebuild grew what was missing.
-      if (c.resize && (!resized || c.rebuild.need_buckets || c.rebuild.failed)) {
-        const auto r0 = trace_batches() ? std::chrono::steady_clock::now()
-                                        : std::chrono::steady_clock::time_point{};
-        if (resized) {
-          after_rebuild(c.rebuild);
-          ++rebuild_retries;
+        pending_before = c.retry[pass & 1];
+        // The rebuild: once, and again while it could not be done (the retry pass held the
+        // owners back; incoming[] kept the counts). after_rebuild grew what was missing.
+        if (resized && c.rebuild.failed && allocator_at_max()) {
+          // No slabs for the rebuilt tables: the old ones stay, and the retry pass, which no
+          // longer holds the deferred arcs back, puts them into their chains.
+          give_up_rebuild(sc.resize, c.resize);
           WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
+          c.rebuild = RebuildStatus{};
+        } else if (c.resize && (!resized || c.rebuild.need_buckets || c.rebuild.failed)) {
+          const auto r0 = trace_batches() ? std::chrono::steady_clock::now()
+                                          : std::chrono::steady_clock::time_point{};
+          if (resized) {
+            after_rebuild(c.rebuild);
+            ++rebuild_retries;
+            WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
+          }
+          rebuild_tables(sc.resize, &sc.counters->resize, c.resize, &sc.counters->rebuild, true);
+          resized = true;
+          if (trace_batches()) {
+            WG_CUDA_TRY(cudaStreamSynchronize(stream));
+            resize_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0)
+                    .count();
+          }
         }
-        rebuild_tables(sc.resize, &sc.counters->resize, c.resize, &sc.counters->rebuild, true);
-        resized = true;
-        if (trace_batches()) {
-          WG_CUDA_TRY(cudaStreamSynchronize(stream));
-          resize_ms =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0)
-                  .count();
-        }
+        slab_failures = c.out_of_slabs;
+        BatchPass q = p;
+        q.resize_keys_per_bucket = 0;  // nothing is deferred twice
+        q.clear_words = 0;             // the first pass cleaned the other half
+        q.clear_claimed_words = 0;
+        q.filter = detail::BatchFilterRef{};  // retry items are owners: no claims
+        q.fresh_tables = false;               // arcs left go into their chains, placements done
+        q.retry_in = sc.retry[pass & 1];
+        q.n = c.retry[pass & 1];
+        q.retry_out = sc.retry[(pass + 1) & 1];
+        q.retry_out_count = &sc.counters->retry[(pass + 1) & 1];
+        q.sequence = ++report_sequence;
+        WG_CUDA_TRY(cudaMemsetAsync(q.retry_out_count, 0, sizeof(unsigned long long), stream));
+        launch_batch<kOp, false>(q, items_per_warp(q.n), tile_lanes());
+        c = read_batch_counters(q.sequence);
       }
-      slab_failures = c.out_of_slabs;
-      BatchPass q = p;
-      q.resize_keys_per_bucket = 0;  // nothing is deferred twice
-      q.clear_words = 0;             // the first pass cleaned the other half
-      q.clear_claimed_words = 0;
-      q.filter = detail::BatchFilterRef{};  // retry items are owners: no claims
-      q.fresh_tables = false;               // arcs left go into their chains, placements done
-      q.retry_in = sc.retry[pass & 1];
-      q.n = c.retry[pass & 1];
-      q.retry_out = sc.retry[(pass + 1) & 1];
-      q.retry_out_count = &sc.counters->retry[(pass + 1) & 1];
-      q.sequence = ++report_sequence;
-      WG_CUDA_TRY(cudaMemsetAsync(q.retry_out_count, 0, sizeof(unsigned long long), stream));
-      launch_batch<kOp, false>(q, items_per_warp(q.n), tile_lanes());
-      c = read_batch_counters(q.sequence);
+    } catch (const CapacityError& e) {
+      // Only inserts need slabs. The owners still to retry are the batch's unfinished edges.
+      if constexpr (kOp == BatchOp::insert) {
+        zero_counters();
+        settle_batch_kernel<Adj><<<grid_for(c.retry[pass & 1]), kBlock, 0, stream>>>(
+            ref(), p, sc.retry[pass & 1], c.retry[pass & 1], counters.data());
+        throw stopped_batch(e, c.applied, sc.resize, c.resize);
+      } else {
+        throw;
+      }
     }
     if (resized) after_rebuild(c.rebuild);  // the last round, done (counted)
     // Every owner's arcs are in: the last entries that were duplicates assign their values (no
@@ -1157,7 +1238,15 @@ UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
     const Counters c = im.read_counters();
     added += c.a;
     if (c.b == 0) break;
-    im.grow_allocator();  // then resume the arcs not done
+    try {
+      im.make_room(attempt == 0 || c.a > 0);  // then resume the arcs not done
+    } catch (const CapacityError& e) {
+      im.zero_counters();
+      settle_prepared_kernel<Adj><<<grid_for(batch.size), kBlock, 0, im.stream>>>(
+          im.ref(), batch.keys.data(), weighted ? batch.values.data() : nullptr, batch.size,
+          batch.key_bits, both, state.data(), im.counters.data());
+      throw im.stopped_batch(e, added, nullptr, 0);
+    }
   }
   if (is_new_device) {
     state_to_flags_kernel<<<grid_for(batch.size), kBlock, 0, im.stream>>>(state.data(), batch.size,

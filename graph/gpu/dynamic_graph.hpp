@@ -50,6 +50,14 @@
 // graph itself does not fit, wg::CapacityError says so. Tables only grow under updates (rebuilt
 // ones with room to grow); compact() re-sizes them all for their degrees and frees the rest.
 //
+// Errors: an insert batch that needs more overflow slabs than GraphOptions::max_overflow_slabs
+// (or GPU memory) allows stops with wg::CapacityError, its what() saying how many of its edges
+// went in (of its chunk, for a batch split into chunks). The graph stays consistent and usable
+// (the basic guarantee): each edge of the batch is in it in full (both arcs of an undirected
+// edge) or not at all, degrees and num_edges() are exact, and an edge of a weighted batch that
+// is in the graph has the value of one of its entries, not necessarily the last. Which edges went
+// in is not specified.
+//
 // Complexity: insert/erase O(n) expected work for a batch of n (at most one hash-table claim,
 // or a share of a radix sort, and O(1) expected slab probes per entry at the configured load
 // factor; the *_prepared path adds a radix sort). A table that a batch fills past max_load_factor
@@ -107,6 +115,12 @@ struct GraphOptions {
   /// slabs. 2^16 slabs are 8 MiB; smaller units suit many small graphs (and let tests exhaust
   /// the allocator with few edges).
   std::uint32_t slabs_per_super_block = 1u << 16;
+  /// Most overflow slabs the allocator may hold (0: no limit but GPU memory; rounded up to whole
+  /// super blocks): a memory budget for the chains. At the cap, a table rebuild that does not fit
+  /// is given up (the old table keeps the arcs), and a pass that found no free slab runs again
+  /// while passes make progress; a batch that still needs more stops with wg::CapacityError (see
+  /// "Errors" above). compact() frees the slabs that erased arcs left.
+  std::uint64_t max_overflow_slabs = 0;
   /// Base buckets set aside for rebuilt tables (0: automatic, max(2^16, vertices / 16)). A
   /// rebuild that does not fit leaves its tables as they are for that batch (the arcs go into
   /// their chains) and a new arena of at least twice the size is set aside for the next one.

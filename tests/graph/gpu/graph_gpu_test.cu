@@ -20,6 +20,7 @@ namespace {
 
 using wg::EdgeList;
 using wg::UpdateResult;
+using wg::vertex_t;
 using wg::test::GraphModel;
 using wg::test::TestRng;
 
@@ -660,6 +661,205 @@ TEST(GpuGraph, RebuildRoundsRedoneSet) {
 }
 TEST(GpuGraph, RebuildRoundsRedoneMap) {
   rebuild_rounds_redone<wg::gpu::SlabMapAdjacency>();
+}
+
+// ---- a batch that runs out of overflow slabs (dynamic_graph.hpp, "Errors") ----------------
+
+/// The number in a stopped batch's CapacityError ("stopped after adding N edges ...").
+std::uint64_t edges_added_in(const wg::CapacityError& e) {
+  const std::string what = e.what(), tag = "stopped after adding ";
+  const std::size_t at = what.find(tag);
+  EXPECT_NE(at, std::string::npos) << what;
+  return at == std::string::npos ? ~std::uint64_t{0} : std::stoull(what.substr(at + tag.size()));
+}
+
+/// What a graph holds after `batch` stopped with a CapacityError, checked against the model of
+/// the graph before it: every arc's edge complete (an undirected edge's two arcs, with one value),
+/// degrees and num_edges() exact, the edges before all there and the others from the batch, a
+/// value either the edge's old one or one of its entries'. Returns the model of what it holds.
+template <class G>
+GraphModel expect_consistent_after_stop(const G& g, const GraphModel& before, const EdgeList& batch,
+                                        bool weighted, bool directed, std::uint64_t added) {
+  const std::uint64_t n = before.id_range();
+  std::map<std::pair<vertex_t, vertex_t>, std::vector<std::uint32_t>> allowed;
+  const EdgeList old = before.export_coo(weighted);
+  for (std::size_t i = 0; i < old.size(); ++i)
+    allowed[{old.src[i], old.dst[i]}].push_back(weighted ? static_cast<std::uint32_t>(old.weight[i])
+                                                         : 0u);
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    vertex_t u = batch.src[i], v = batch.dst[i];
+    if (!directed && v < u) std::swap(u, v);
+    if (u != v)
+      allowed[{u, v}].push_back(weighted ? static_cast<std::uint32_t>(batch.weight[i]) : 0u);
+  }
+  const wg::gpu::Csr csr = g.export_csr();
+  const std::vector<std::uint32_t> deg = g.degrees();
+  std::map<std::pair<vertex_t, vertex_t>, std::uint32_t> arcs;
+  for (std::uint64_t x = 0; x < n; ++x) {
+    EXPECT_EQ(csr.offsets[x + 1] - csr.offsets[x], deg[x]) << "degree of " << x;
+    for (std::uint64_t k = csr.offsets[x]; k < csr.offsets[x + 1]; ++k)
+      arcs[{static_cast<vertex_t>(x), csr.targets[k]}] = weighted ? csr.values[k] : 0u;
+  }
+  EdgeList held;
+  held.num_vertices = n;
+  for (const auto& [arc, value] : arcs) {
+    const auto [u, v] = arc;
+    if (!directed) {
+      const auto back = arcs.find({v, u});
+      EXPECT_TRUE(back != arcs.end()) << "arc " << u << " -> " << v << " without its reverse";
+      if (back != arcs.end()) EXPECT_EQ(back->second, value) << "values of " << u << " - " << v;
+      if (v < u) continue;
+    }
+    const auto it = allowed.find({u, v});
+    EXPECT_TRUE(it != allowed.end()) << "edge " << u << " - " << v << " in neither";
+    if (it != allowed.end())
+      EXPECT_NE(std::find(it->second.begin(), it->second.end(), value), it->second.end())
+          << "value " << value << " of " << u << " - " << v;
+    held.src.push_back(u);
+    held.dst.push_back(v);
+    if (weighted) held.weight.push_back(value);
+  }
+  for (std::size_t i = 0; i < old.size(); ++i)
+    EXPECT_TRUE(arcs.count({old.src[i], old.dst[i]})) << old.src[i] << " - " << old.dst[i];
+  EXPECT_EQ(g.num_edges(), held.size());
+  EXPECT_EQ(g.num_edges(), before.num_edges() + added);
+  GraphModel now(n, directed);
+  now.insert(held);
+  return now;
+}
+
+// Random batches under a cap of two super blocks go in until one needs more slabs than the
+// cap: passes find the allocator exhausted and cannot grow it, and once a pass makes no progress
+// the batch stops, its unfinished edges taken out again (undirected: those with one arc in). The
+// graph is then as consistent as before and takes more batches (erases leave tombstones, which
+// the smaller inserts after them take). `rebuilds`: tables are rebuilt past max_load_factor (on
+// 400 vertices, which reach it before the cap), at load_factor 2 and rebuild_growth 1 so that
+// rebuilt tables need overflow slabs too (deferred arcs wait for rebuilds that may not fit);
+// else chains only, on 800 vertices.
+template <class Adj>
+void stops_out_of_slabs(bool directed, bool rebuilds, std::uint64_t seed) {
+  constexpr bool weighted = Adj::weighted;
+  wg::gpu::GraphOptions opt;
+  opt.directed = directed;
+  opt.max_load_factor = rebuilds ? 2 : 0;
+  if (rebuilds) {
+    opt.load_factor = 2;
+    opt.rebuild_growth = 1;
+  }
+  opt.slabs_per_super_block = 1024;
+  opt.initial_slabs = 1;
+  opt.max_overflow_slabs = 2048;
+  const std::uint64_t n = rebuilds ? 400 : 800;
+  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  GraphModel m(n, directed);
+  TestRng rng{seed};
+  const std::size_t batch = (directed ? 30 : 15) * n;  // ~30 new arcs per vertex
+  int stopped = -1;
+  for (int r = 0; r < 20 && stopped < 0; ++r) {
+    const EdgeList b = wg::test::random_batch(rng, n, batch, weighted);
+    UpdateResult got;
+    try {
+      got = g.insert_edges(b);
+    } catch (const wg::CapacityError& e) {
+      stopped = r;
+      EXPECT_LE(g.overflow_slab_capacity(), opt.max_overflow_slabs);
+      m = expect_consistent_after_stop(g, m, b, weighted, directed, edges_added_in(e));
+      ASSERT_FALSE(::testing::Test::HasFailure()) << e.what();
+      break;
+    }
+    ASSERT_EQ(got, m.insert(b)) << "batch " << r;
+  }
+  ASSERT_GT(stopped, 0) << "the cap was never reached, or reached by the first batch";
+  if (rebuilds) EXPECT_GT(g.stats().rebuild_rounds, 0u);
+  for (int r = 0; r < 3; ++r) {
+    // Every other edge out (their slots become tombstones), then a smaller batch in.
+    const EdgeList all = m.export_coo(false);
+    EdgeList del;
+    del.num_vertices = n;
+    for (std::size_t i = r % 2; i < all.size(); i += 2) {
+      del.src.push_back(all.src[i]);
+      del.dst.push_back(all.dst[i]);
+    }
+    ASSERT_EQ(g.erase_edges(del), m.erase(del)) << "erase " << r;
+    const EdgeList ins = wg::test::random_batch(rng, n, batch / 8, weighted);
+    ASSERT_EQ(g.insert_edges(ins), m.insert(ins)) << "insert " << r;
+    expect_same(g, m, weighted, "after the stop, round " + std::to_string(r));
+  }
+}
+TEST(GpuGraph, StopsOutOfSlabsUndirectedSet) {
+  stops_out_of_slabs<wg::gpu::SlabSetAdjacency>(false, false, 31);
+  stops_out_of_slabs<wg::gpu::SlabSetAdjacency>(false, true, 35);
+}
+TEST(GpuGraph, StopsOutOfSlabsDirectedSet) {
+  stops_out_of_slabs<wg::gpu::SlabSetAdjacency>(true, false, 32);
+  stops_out_of_slabs<wg::gpu::SlabSetAdjacency>(true, true, 36);
+}
+TEST(GpuGraph, StopsOutOfSlabsUndirectedMap) {
+  stops_out_of_slabs<wg::gpu::SlabMapAdjacency>(false, false, 33);
+  stops_out_of_slabs<wg::gpu::SlabMapAdjacency>(false, true, 37);
+}
+TEST(GpuGraph, StopsOutOfSlabsDirectedMap) {
+  stops_out_of_slabs<wg::gpu::SlabMapAdjacency>(true, false, 34);
+  stops_out_of_slabs<wg::gpu::SlabMapAdjacency>(true, true, 38);
+}
+
+// Rebuilds that do not fit under the cap. As in rebuild_rounds_redone, `hubs` hubs hold `limit`
+// arcs each (chains of 8 slabs, 7 overflow: 595 of the cap's 1024), and a second batch brings
+// each limit / 2 more, all deferred for a rebuild to 3 buckets of 4 slabs' worth. Re-inserting a
+// hub's limit arcs there takes about 6 overflow slabs, ~510 in all, more than the 429 left: the
+// round fails and, the allocator being at its cap, the old tables stay and the deferred arcs go
+// into their chains (4 slabs per hub). Then the rebuild counts the batch listed are zero again (as
+// between calls): a hub whose arcs are erased and that gets more than `limit` arcs in one batch is
+// listed and rebuilt. A last batch of limit / 2 more arcs per hub fits neither way and stops.
+template <class Adj>
+void stops_in_a_rebuild() {
+  wg::gpu::GraphOptions opt;
+  opt.directed = true;
+  opt.load_factor = 4;
+  opt.rebuild_growth = 1;
+  opt.slabs_per_super_block = 1024;
+  opt.initial_slabs = 1;
+  opt.max_overflow_slabs = 1024;
+  constexpr bool weighted = Adj::weighted;
+  const std::uint32_t slots = Adj::slab_capacity;
+  const std::uint32_t hubs = 85, limit = 8 * slots, more = limit / 2;
+  const std::uint32_t n = hubs + limit + 3 * more;
+  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  GraphModel m(n, true);
+  const auto arcs = [&](std::uint32_t first, std::uint32_t sources, std::uint32_t from,
+                        std::uint32_t to) {
+    return star_arcs(n, hubs, first, sources, from, to, weighted);
+  };
+  const EdgeList full = arcs(0, hubs, 0, limit);
+  ASSERT_EQ(g.insert_edges(full), m.insert(full));
+  ASSERT_EQ(g.overflow_slabs_in_use(), std::uint64_t{hubs} * (limit / slots - 1));
+  const EdgeList second = arcs(0, hubs, limit, limit + more);
+  ASSERT_EQ(g.insert_edges(second), m.insert(second));
+  EXPECT_EQ(g.stats().rebuild_rounds, 0u);
+  EXPECT_EQ(g.stats().rounds_out_of_slabs, 1u);
+  EXPECT_EQ(g.overflow_slab_capacity(), 1024u);
+  expect_same(g, m, weighted, "after the rebuild that did not fit");
+  // Hub 0 empty, then limit + slots arcs in one batch: deferred past the limit, listed, rebuilt.
+  const EdgeList hub0 = arcs(0, 1, 0, limit + more);
+  ASSERT_EQ(g.erase_edges(hub0), m.erase(hub0));
+  const EdgeList again = arcs(0, 1, 0, limit + slots);
+  ASSERT_EQ(g.insert_edges(again), m.insert(again));
+  EXPECT_EQ(g.stats().rebuild_rounds, 1u);
+  expect_same(g, m, weighted, "after hub 0's rebuild");
+  const EdgeList third = arcs(1, hubs - 1, limit + more, limit + 2 * more);
+  try {
+    g.insert_edges(third);
+    FAIL() << "the third batch fit under the cap";
+  } catch (const wg::CapacityError& e) {
+    EXPECT_NE(std::string(e.what()).find("max_overflow_slabs"), std::string::npos) << e.what();
+    expect_consistent_after_stop(g, m, third, weighted, true, edges_added_in(e));
+  }
+}
+TEST(GpuGraph, StopsInARebuildSet) {
+  stops_in_a_rebuild<wg::gpu::SlabSetAdjacency>();
+}
+TEST(GpuGraph, StopsInARebuildMap) {
+  stops_in_a_rebuild<wg::gpu::SlabMapAdjacency>();
 }
 
 // compact() after a stream that left tables large: an incremental build from one bucket each
