@@ -350,8 +350,10 @@ struct DynamicGraph<Adj>::Impl {
   /// *num_listed), *num_listed <= m, on the device) whose keys plus incoming[] pass the max load
   /// factor. `st` (zeroed by the caller) says afterwards what happened; after_rebuild(*st) grows
   /// what was too small.
+  /// chained: m only bounds *num_listed (a round queued before the host knew the count; m <=
+  /// kPlanBlockItems, see plan_scan_claim_kernel), so the grids are sized for the GPU.
   void rebuild_tables(const vertex_t* listed, const unsigned long long* num_listed, std::uint64_t m,
-                      RebuildStatus* st, bool keep_incoming) {
+                      RebuildStatus* st, bool keep_incoming, bool chained = false) {
     if (!(opt.max_load_factor > 0) || m == 0) return;
     if (arena_capacity == 0)
       new_arena(opt.rebuild_arena_slabs ? opt.rebuild_arena_slabs
@@ -374,7 +376,7 @@ struct DynamicGraph<Adj>::Impl {
                                                 st);
       WG_CUDA_CHECK_LAST();
     }
-    const unsigned grid = rebuild_grid(m);
+    const unsigned grid = rebuild_grid(chained ? 0 : m);
     reinsert_rebuild_kernel<Adj><<<grid, kBlock, 0, stream>>>(
         ref(), ref(), arena.data(), listed, num_listed, plan.new_off, plan.old_off, st);
     WG_CUDA_CHECK_LAST();
@@ -386,6 +388,7 @@ struct DynamicGraph<Adj>::Impl {
 
   /// Counts a finished rebuild round (stats()) and grows what it found too small, for the next.
   void after_rebuild(const RebuildStatus& st) {
+    if (st.need_buckets == kRoundNotPlanned) return;  // a chained round left to the host's plan
     if (st.need_buckets) {
       ++counts.rounds_without_arena_room;
       new_arena(2 * st.need_buckets);
@@ -690,6 +693,16 @@ struct DynamicGraph<Adj>::Impl {
     return below;
   }
 
+  /// Insert batches below this many entries chain their rebuild round: as soon as the first pass
+  /// lists a table (BatchReport::listed), the host queues the round and the retry pass behind it,
+  /// sized on the device (its one-block plan, kPlanBlockItems tables at most), and waits once,
+  /// for the retry pass, instead of for the first pass and then for the round.
+  /// WG_GRAPH_CHAIN_BELOW=k overrides with 2^k (0: never; k >= 40: every batch).
+  static std::uint64_t chain_below() {
+    static const std::uint64_t below = size_threshold("WG_GRAPH_CHAIN_BELOW", 20);
+    return below;
+  }
+
   /// Batches of at least this many entries are filtered before their dedup claims
   /// (detail::BatchFilterRef): one more kernel, but about 94% of the entries skip the claim.
   /// Measured on the H100 (uniform and R-MAT batches into 16.8M arcs): about even at 2^18-2^19,
@@ -792,6 +805,14 @@ struct DynamicGraph<Adj>::Impl {
   /// only once the last one is written. Measured on the H100 against the flag: about 1 us less
   /// per pass, a 2^16 erase 24.4-24.8 us against 25.8-26.1.)
   BatchCounters read_batch_counters(unsigned long long sequence) {
+    BatchCounters c;
+    poll_batch_counters(sequence, c, false);
+    return c;
+  }
+  /// read_batch_counters, or, with `until_listed`, false as soon as the pass has listed a table
+  /// for a rebuild (BatchReport::listed), `c` not read: the caller then queues the rebuild round
+  /// behind the pass while it still runs. True when `c` holds the pass's counters.
+  bool poll_batch_counters(unsigned long long sequence, BatchCounters& c, bool until_listed) {
     constexpr unsigned kWords = sizeof(BatchCounters) / sizeof(unsigned long long);
     unsigned long long* const words =
         reinterpret_cast<unsigned long long*>(&batch_result->counters);
@@ -804,8 +825,12 @@ struct DynamicGraph<Adj>::Impl {
       }
       return true;
     };
+    const auto listed = [&] {
+      return until_listed && __atomic_load_n(&batch_result->listed, __ATOMIC_RELAXED) == tag;
+    };
     const auto t0 = std::chrono::steady_clock::now();
     for (unsigned spins = 1; !seen(); ++spins) {
+      if (listed()) return false;
       if (spins % 64 == 0 && std::chrono::steady_clock::now() - t0 >= report_spin()) {
         WG_CUDA_TRY(cudaStreamSynchronize(stream));
         if (!seen())
@@ -814,9 +839,8 @@ struct DynamicGraph<Adj>::Impl {
       }
     }
     for (unsigned long long& x : w) x &= kReportCountMask;
-    BatchCounters c;
     std::memcpy(&c, w, sizeof(c));
-    return c;
+    return true;
   }
 
   /// An attribute of the current device, 0 when it cannot be read (the callers then fall back:
@@ -911,7 +935,7 @@ struct DynamicGraph<Adj>::Impl {
   }
 
   template <BatchOp kOp, bool kLast, int kItems, int kTile, bool kFresh = false,
-            slab::FirstRead kFirst = slab::FirstRead::cached>
+            slab::FirstRead kFirst = slab::FirstRead::cached, bool kCountOnDevice = false>
   void launch_batch(const BatchPass& p) {
     const unsigned grid = striding_grid((p.n + kItems - 1) / kItems * 32);
     if (p.filter.seen) {
@@ -923,7 +947,7 @@ struct DynamicGraph<Adj>::Impl {
       last_entry_kernel<Adj, kItems><<<grid, kBlock, 0, stream>>>(ref(), p);
       WG_CUDA_CHECK_LAST();
     }
-    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile, kFresh, kFirst>
+    apply_batch_kernel<Adj, kOp, kLast, kItems, kTile, kFresh, kFirst, kCountOnDevice>
         <<<grid, kBlock, 0, stream>>>(ref(), p);
     WG_CUDA_CHECK_LAST();
   }
@@ -955,6 +979,35 @@ struct DynamicGraph<Adj>::Impl {
     } else {
       launch_batch<kOp, kLast, 32, 8, false, kUsual>(p);
     }
+  }
+
+  /// The retry pass of a chained round (one-thread tasks): its item count is on the device
+  /// (BatchPass::n_from), q.n bounds it.
+  void launch_chained_retry(const BatchPass& q) {
+    constexpr auto kInsert = BatchOp::insert;
+    if constexpr (Adj::weighted) {  // (only map inserts choose: batch_first_read)
+      if (batch_first_read(kInsert, true, q.keys != nullptr) == slab::FirstRead::relaxed) {
+        launch_batch<kInsert, false, 32, 1, false, slab::FirstRead::relaxed, true>(q);
+        return;
+      }
+    }
+    launch_batch<kInsert, false, 32, 1, false, slab::FirstRead::cached, true>(q);
+  }
+
+  /// The retry pass after pass `pass` of a batch (first pass p): the owners that pass left
+  /// (sc.retry by parity), with no claims, deferrals or placements; the caller sets n.
+  BatchPass retry_pass(const BatchPass& p, const BatchScratch& sc, int pass) {
+    BatchPass q = p;
+    q.resize_keys_per_bucket = 0;  // nothing is deferred twice
+    q.clear_words = 0;             // the first pass cleaned the other half
+    q.clear_claimed_words = 0;
+    q.filter = detail::BatchFilterRef{};  // retry items are owners: no claims
+    q.fresh_tables = false;               // arcs left go into their chains, placements done
+    q.retry_in = sc.retry[pass & 1];
+    q.retry_out = sc.retry[(pass + 1) & 1];
+    q.retry_out_count = &sc.counters->retry[(pass + 1) & 1];
+    q.sequence = ++report_sequence;
+    return q;
   }
 
   /// One chunk of insert_edges / erase_edges: one kernel (a filter or a pack and sort before it
@@ -1059,7 +1112,11 @@ struct DynamicGraph<Adj>::Impl {
     } else {
       launch_batch<kOp, false>(p, items, tile);
     }
-    BatchCounters c = read_batch_counters(p.sequence);
+    // Inserts that may defer arcs: small batches chain their rebuild round (chain_below).
+    const bool chain =
+        kOp == BatchOp::insert && resize_limit > 0 && b.size < chain_below() && tile_lanes() == 1;
+    BatchCounters c{};
+    const bool reported = poll_batch_counters(p.sequence, c, chain);
     const double first_ms =
         trace_batches()
             ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
@@ -1071,7 +1128,23 @@ struct DynamicGraph<Adj>::Impl {
     double resize_ms = 0, grow_ms = 0;  // traced only
     int rebuild_retries = 0;
     unsigned long long slab_failures = 0;
+    bool chained = false;
     try {
+      if (chain && (!reported || c.resize)) {
+        // The round and its retry pass, queued behind the first pass (which may still run) and
+        // sized on the device: the host waits once, for the retry pass. A round it could not do
+        // (too many tables, no arena room, no slabs) holds the owners back, as below.
+        WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->retry[1], 0, sizeof(unsigned long long), stream));
+        rebuild_tables(sc.resize, &sc.counters->resize, kPlanBlockItems, &sc.counters->rebuild,
+                       true, /*chained=*/true);
+        BatchPass q = retry_pass(p, sc, 0);
+        q.n = b.size;  // a bound: at most one item per entry
+        q.n_from = &sc.counters->retry[0];
+        launch_chained_retry(q);
+        c = read_batch_counters(q.sequence);
+        pass = 1;
+        resized = chained = true;
+      }
       for (; c.retry[pass & 1]; ++pass) {
         // Owners left with arcs to do: deferred ones wait for their tables' rebuild, the others
         // for more slabs.
@@ -1086,25 +1159,36 @@ struct DynamicGraph<Adj>::Impl {
                     .count();
           }
         }
+        // Every pass finishes owners, or follows something the host did for them: otherwise the
+        // batch would never end (a bug, not a state of the graph).
+        bool acted = c.out_of_slabs > slab_failures || c.retry[pass & 1] < pending_before;
         pending_before = c.retry[pass & 1];
+        // A chained round ran while the first pass may have left the allocator's exhausted flag
+        // set (it had out-of-slabs owners): a failure may be the flag's, so the round runs again
+        // now that make_room cleared it, without growing the allocator for it.
+        const bool stale_flag = chained && pass == 1 && c.out_of_slabs > 0;
         // The rebuild: once, and again while it could not be done (the retry pass held the
         // owners back; incoming[] kept the counts). after_rebuild grew what was missing.
-        if (resized && c.rebuild.failed && allocator_at_max()) {
+        if (resized && c.rebuild.failed && allocator_at_max() && !stale_flag) {
           // No slabs for the rebuilt tables: the old ones stay, and the retry pass, which no
           // longer holds the deferred arcs back, puts them into their chains.
           give_up_rebuild(sc.resize, c.resize);
+          acted = true;
           WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
           c.rebuild = RebuildStatus{};
         } else if (c.resize && (!resized || c.rebuild.need_buckets || c.rebuild.failed)) {
           const auto r0 = trace_batches() ? std::chrono::steady_clock::now()
                                           : std::chrono::steady_clock::time_point{};
           if (resized) {
-            after_rebuild(c.rebuild);
+            if (c.rebuild.failed && stale_flag)
+              ++counts.rounds_out_of_slabs;
+            else
+              after_rebuild(c.rebuild);
             ++rebuild_retries;
             WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
           }
           rebuild_tables(sc.resize, &sc.counters->resize, c.resize, &sc.counters->rebuild, true);
-          resized = true;
+          resized = acted = true;
           if (trace_batches()) {
             WG_CUDA_TRY(cudaStreamSynchronize(stream));
             resize_ms =
@@ -1112,18 +1196,10 @@ struct DynamicGraph<Adj>::Impl {
                     .count();
           }
         }
+        if (!acted) throw std::logic_error("warpgraph: a batch pass left its owners as they were");
         slab_failures = c.out_of_slabs;
-        BatchPass q = p;
-        q.resize_keys_per_bucket = 0;  // nothing is deferred twice
-        q.clear_words = 0;             // the first pass cleaned the other half
-        q.clear_claimed_words = 0;
-        q.filter = detail::BatchFilterRef{};  // retry items are owners: no claims
-        q.fresh_tables = false;               // arcs left go into their chains, placements done
-        q.retry_in = sc.retry[pass & 1];
+        BatchPass q = retry_pass(p, sc, pass);
         q.n = c.retry[pass & 1];
-        q.retry_out = sc.retry[(pass + 1) & 1];
-        q.retry_out_count = &sc.counters->retry[(pass + 1) & 1];
-        q.sequence = ++report_sequence;
         WG_CUDA_TRY(cudaMemsetAsync(q.retry_out_count, 0, sizeof(unsigned long long), stream));
         launch_batch<kOp, false>(q, items_per_warp(q.n), tile_lanes());
         c = read_batch_counters(q.sequence);
@@ -1131,6 +1207,7 @@ struct DynamicGraph<Adj>::Impl {
     } catch (const CapacityError& e) {
       // Only inserts need slabs. The owners still to retry are the batch's unfinished edges.
       if constexpr (kOp == BatchOp::insert) {
+        if (!reported && !chained) c = read_batch_counters(p.sequence);  // (the round threw)
         zero_counters();
         settle_batch_kernel<Adj><<<grid_for(c.retry[pass & 1]), kBlock, 0, stream>>>(
             ref(), p, sc.retry[pass & 1], c.retry[pass & 1], counters.data());
@@ -1150,7 +1227,7 @@ struct DynamicGraph<Adj>::Impl {
       WG_CUDA_TRY(cudaStreamSynchronize(stream));
       std::fprintf(
           stderr,
-          "[batch %s n=%llu items/warp=%d tile=%d dedup %s] first %.3f slabs %llu applied %llu "
+          "[batch %s n=%llu items/warp=%d tile=%d dedup %s%s] first %.3f slabs %llu applied %llu "
           "dup %llu ignored %llu claimers %llu fixups %llu | "
           "retry passes %d | listed %llu, rebuild (%.3f ms, %d again) | slab failures %llu "
           "(grow %.3f ms, %u super "
@@ -1159,9 +1236,10 @@ struct DynamicGraph<Adj>::Impl {
           mode == BatchDedup::table ? "table"
           : filtered                ? "filtered"
                                     : "sorted",
-          first_ms, (unsigned long long)alloc.slabs_in_use(stream), c.applied, c.duplicates,
-          c.ignored, filtered ? c.claimers : 0ull, c.fixups, pass, c.resize, resize_ms,
-          rebuild_retries, c.out_of_slabs, grow_ms, alloc.num_super_blocks(),
+          chained ? (reported ? " chained after" : " chained") : "", first_ms,
+          (unsigned long long)alloc.slabs_in_use(stream), c.applied, c.duplicates, c.ignored,
+          filtered ? c.claimers : 0ull, c.fixups, pass, c.resize, resize_ms, rebuild_retries,
+          c.out_of_slabs, grow_ms, alloc.num_super_blocks(),
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     r.applied = c.applied;

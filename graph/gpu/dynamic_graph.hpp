@@ -62,9 +62,10 @@
 // or a share of a radix sort, and O(1) expected slab probes per entry at the configured load
 // factor; the *_prepared path adds a radix sort). A table that a batch fills past max_load_factor
 // has its further arcs deferred, is rebuilt with more buckets, and then receives them (amortised
-// O(1) per arc); erase_vertices O(k + sum of the k erased vertices' degrees and buckets) for
-// undirected graphs, plus a scan of all arcs for directed ones, and an O(num_vertices) memset;
-// compact O(num_vertices + slabs in use).
+// O(1) per arc; below 2^20 entries the host queues the rebuild as soon as the batch's kernel lists
+// its first table, and waits once); erase_vertices O(k + sum of the k erased vertices' degrees and
+// buckets) for undirected graphs, plus a scan of all arcs for directed ones, and an O(num_vertices)
+// memset; compact O(num_vertices + slabs in use).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>

@@ -577,6 +577,27 @@ TEST(GpuGraph, IncrementalBuildFromASmallAllocator) {
   EXPECT_THROW(wg::gpu::Graph(4, opt), wg::InvalidArgument);
 }
 
+// A batch of fewer than 2^20 entries chains its rebuild round (queued behind the first pass,
+// planned by one block for at most 8192 tables). One that lists more tables than that: 12000
+// vertices of one bucket each get 80-100 arcs each (the limit is 60), so nearly all are listed;
+// the chained round leaves them to the host's plan, and the result is the model's.
+TEST(GpuGraph, RebuildRoundOfManyTables) {
+  for (const bool directed : {false, true}) {
+    wg::gpu::GraphOptions opt;
+    opt.directed = directed;
+    const std::uint64_t n = 12000;
+    wg::gpu::Graph g(n, opt);
+    GraphModel m(n, directed);
+    TestRng rng{directed ? 41u : 42u};
+    const EdgeList b = wg::test::random_batch(rng, n, (directed ? 80 : 50) * n, false, 0.0);
+    ASSERT_LT(b.size(), 1u << 20);
+    ASSERT_EQ(g.insert_edges(b), m.insert(b));
+    EXPECT_GT(g.stats().rebuild_rounds, 0u);
+    EXPECT_GT(g.stats().rebuilt_buckets, 8192u);
+    expect_same(g, m, false, directed ? "directed" : "undirected");
+  }
+}
+
 // Rebuilds that do not fit the arena are held back (the deferred arcs wait), the arena grows and
 // the rebuild runs again in the same batch; the allocator grows meanwhile too.
 TEST(GpuGraph, RebuildsWithATinyArena) {

@@ -56,7 +56,13 @@ __device__ __forceinline__ bool defer_arc(const Ref& g, const BatchPass& p, vert
   (void)g;
   if (!(p.resize_keys_per_bucket > 0)) return false;
   if (degree < p.resize_keys_per_bucket * e.num_buckets) return false;
-  if (atomicAdd(p.deferred + x, 1u) == 0) p.resize[atomicAdd(&p.counters->resize, 1ull)] = x;
+  if (atomicAdd(p.deferred + x, 1u) == 0) {
+    const unsigned long long at = atomicAdd(&p.counters->resize, 1ull);
+    p.resize[at] = x;
+    // The batch's first listing tells the host at once (BatchReport::listed).
+    if (at == 0)
+      *reinterpret_cast<volatile unsigned long long*>(&p.report->listed) = report_tag(p.sequence);
+  }
   return true;
 }
 
@@ -177,8 +183,12 @@ __global__ void __launch_bounds__(kBlock) filter_batch_kernel(DynamicGraphRef<Ad
 // operations cannot do (a full slab of one bucket, a chain that needs the 32-lane insert).
 // Without the 32-lane loop the set kernel needs 64 registers instead of 78, so a build of
 // luxembourg_osm (468 blocks) fits one wave of the H100.
+// kCountOnDevice: a retry pass queued before the pass it follows ended (a chained rebuild
+// round): it reads its item count from BatchPass::n_from. Its own instantiation, so the other
+// passes keep their code (compiled into every pass, this check and its load made inserts 2-6%
+// slower on the H100).
 template <class Adj, BatchOp kOp, bool kLastWins, int kItems, int kTile, bool kFresh = false,
-          slab::FirstRead kFirst = slab::FirstRead::cached>
+          slab::FirstRead kFirst = slab::FirstRead::cached, bool kCountOnDevice = false>
 __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
   static_assert(!kFresh || (kOp == BatchOp::insert && kTile == 1));
   __shared__ unsigned tally_words[4];
@@ -186,14 +196,18 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
   unsigned applied = 0, self = 0, dup = 0, ignored = 0, slab_failures = 0;
   const bool check_degree = kOp == BatchOp::insert && p.resize_keys_per_bucket > 0;
   // A retry pass after a table rebuild that could not be done (arena too small, slabs
-  // exhausted) holds every owner back for the next pass: the host grows what was missing and
-  // runs the rebuild again, so deferred arcs never land in the chains they were deferred from.
+  // exhausted, too many tables for a chained round) holds every owner back for the next pass:
+  // the host grows what was missing and runs the rebuild again, so deferred arcs never land in
+  // the chains they were deferred from.
   const bool hold = p.retry_in && (p.counters->rebuild.need_buckets | p.counters->rebuild.failed);
+  // kCountOnDevice: a chained retry pass, whose item count is on the device (p.n bounds it).
+  [[maybe_unused]] const std::uint64_t n_items = kCountOnDevice ? *p.n_from : p.n;
   // A filtered batch claims in the part of its table that its claimers need (load <= 1/4), which
   // stays in L2 while the whole table (sized for a batch of duplicates) would not.
   detail::BatchDedupRef dedup = p.dedup;
   if (p.filter.active()) dedup.mask = detail::claim_mask(p.counters->claimers, p.dedup.mask);
   warp_stride_loop<kItems, kTile>(p.n, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    if constexpr (kCountOnDevice) active = active && i < n_items;
     if (active && hold) {
       p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = p.retry_in[i];
       active = false;

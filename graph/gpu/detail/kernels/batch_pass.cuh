@@ -39,7 +39,8 @@ struct RebuildStatus {
   unsigned long long ok;            ///< 1: room claimed, tables rebuilt (unless `failed`)
   unsigned long long base;          ///< first arena slab of this rebuild
   unsigned long long failed;        ///< re-inserts that found no free slab (old tables kept)
-  unsigned long long need_buckets;  ///< > 0: not done for lack of arena room
+  unsigned long long need_buckets;  ///< > 0: not done for lack of arena room (kRoundNotPlanned:
+                                    ///< too many tables for a chained round's one-block plan)
   unsigned long long buckets;       ///< base buckets claimed for the new tables (0: none needed)
 };
 
@@ -61,9 +62,18 @@ struct BatchCounters {
 /// (entries of one batch, slabs of one GPU).
 struct BatchReport {
   BatchCounters counters;
+  /// The tag of a first pass that has listed a table for a rebuild, written by the first listing
+  /// while the pass runs: the host, which waits for the pass anyway, queues the rebuild round
+  /// behind it at once (DynamicGraph's chained rounds).
+  unsigned long long listed;
 };
 constexpr unsigned kReportCountBits = 40, kReportTagBits = 64 - kReportCountBits;
 constexpr unsigned long long kReportCountMask = (1ull << kReportCountBits) - 1;
+/// RebuildStatus::need_buckets of a chained round that listed more tables than its one-block
+/// plan takes: not done (the retry pass holds the owners back, as for a lack of arena room), and
+/// the host plans the round itself. A count the report carries (below 2^kReportCountBits) that no
+/// arena reaches.
+constexpr unsigned long long kRoundNotPlanned = kReportCountMask;
 __host__ __device__ constexpr unsigned long long report_tag(unsigned long long sequence) {
   return (sequence & ((1ull << kReportTagBits) - 1)) << kReportCountBits;
 }
@@ -104,6 +114,9 @@ struct BatchPass {
   /// assign_last_values_kernel gives each listed edge whose last entry was a duplicate that
   /// entry's value. Null otherwise.
   unsigned long long* last_fixups = nullptr;
+  /// A retry pass queued before the pass it follows ended: its item count, on the device (`n`
+  /// then bounds it and sizes the grid). Null: `n` is the count.
+  const unsigned long long* n_from = nullptr;
 };
 
 /// A sorted batch's key k as its edge, or false for a key that stands for no edge.

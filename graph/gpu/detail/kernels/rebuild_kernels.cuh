@@ -100,9 +100,11 @@ __global__ void claim_rebuild_kernel(const std::uint64_t* new_off, std::uint64_t
   claim_rebuild(new_off[m], arena_used, arena_capacity, st);
 }
 
-// A rebuild of few tables (m <= kPlanBlockItems): plan, the two exclusive scans and the claim in
-// one block, instead of a plan kernel, two device-wide scans (two kernels each) and a claim
-// kernel: one launch instead of six, for the common case of a batch that fills a few tables.
+// A rebuild of few tables (*num_listed <= m <= kPlanBlockItems): plan, the two exclusive scans and
+// the claim in one block, instead of a plan kernel, two device-wide scans (two kernels each) and a
+// claim kernel: one launch instead of six, for the common case of a batch that fills a few
+// tables. A chained round, queued before the host knew the count, passes m = kPlanBlockItems;
+// when more were listed it does nothing but say so (kRoundNotPlanned).
 // Like plan_rebuild_kernel it leaves each table's old bucket count in old_buckets[i] (for the
 // commit). The scan works warp by warp (BLOCK_SCAN_WARP_SCANS): CUB's default raking scan kept
 // 32 partial plans per raking thread, which spilled 1 KiB of stack per thread.
@@ -118,15 +120,18 @@ __global__ void __launch_bounds__(kPlanBlock)
   using Scan = cub::BlockScan<RebuildPlan, kPlanBlock, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage temp;
   const std::uint64_t t = *num_listed;
+  if (t > m) {  // a chained round (m: a bound) that listed more: the host plans it
+    if (threadIdx.x == 0) st->need_buckets = kRoundNotPlanned;
+    return;
+  }
   RebuildPlan carry{0, 0};
-  for (std::uint64_t base = 0; base <= m; base += kPlanBlock) {
+  for (std::uint64_t base = 0; base <= t; base += kPlanBlock) {
     const std::uint64_t i = base + threadIdx.x;
-    const RebuildPlan r = i < t && i < m
-                              ? plan_rebuild(listed[i], incoming, degrees, vertices, limit, fill)
-                              : RebuildPlan{0, 0};
+    const RebuildPlan r = i < t ? plan_rebuild(listed[i], incoming, degrees, vertices, limit, fill)
+                                : RebuildPlan{0, 0};
     RebuildPlan before, chunk;
     Scan(temp).ExclusiveScan(r, before, RebuildPlan{0, 0}, cuda::std::plus<>{}, chunk);
-    if (i <= m) {
+    if (i <= t) {
       old_buckets[i] = r.old_buckets;
       new_off[i] = carry.new_buckets + before.new_buckets;
       old_off[i] = carry.old_buckets + before.old_buckets;
