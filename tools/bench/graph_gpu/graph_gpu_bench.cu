@@ -5,7 +5,7 @@
 //   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
 //                   [--only edges|queries|vertices|build|incremental|dynamic|floor]
 //                   [--batch-logs LO:HI] [--graphs
-//                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real]
+//                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs]
 //
 // Rates are entries of the batch per second (duplicates, self-loops and edges already present
 // included, as the paper counts), median of --reps timed runs after one warm-up. "resident":
@@ -48,8 +48,8 @@ struct Options {
                      ///< floor (only when named)
   int min_batch_log = 16, max_batch_log = 22;  ///< edge tables: batch sizes 2^lo .. 2^hi
   std::string graphs;  ///< edge tables: comma list of uniform, uniform-weighted, rmat,
-                       ///< rmat-permuted, rmat-s22, rmat-s22-hubs, real (the shared graphs of
-                       ///< --data)
+                       ///< rmat-permuted, rmat-s22, rmat-s22-hubs, real, real-arcs (the shared
+                       ///< graphs of --data, undirected / as arcs)
 } opt;
 
 bool graph_selected(const char* key) {
@@ -317,27 +317,44 @@ void for_each_shared_graph(const std::function<void(const char*, const EdgeList&
 // The thesis' figures are the mean, over its datasets (Table 5.1: road networks, meshes, social
 // graphs; 114K-24M vertices), of the rates of batches of random vertex pairs, counted per entry
 // (duplicates included). This runs the same protocol on the shared real graphs of 4000 vertices
-// or more, undirected: the others (1589 vertices at most) hold at most 1.3M distinct pairs, fewer
-// than a 2^21 batch has entries, so their batches would measure duplicate removal. The batches
-// are far denser than the graphs (a 2^22 batch brings luxembourg_osm's 114K vertices 73 arcs
-// each, against a degree of 2.1), so the first batch of each size rebuilds most tables; its
-// warm-up repetition takes that.
-void real_graph_edge_rates(int max_log) {
+// or more: the others (1589 vertices at most) hold at most 1.3M distinct pairs, fewer than a 2^21
+// batch has entries, so their batches would measure duplicate removal. The batches are far
+// denser than the graphs (a 2^22 batch brings luxembourg_osm's 114K vertices 73 arcs each,
+// against a degree of 2.1), so the first batch of each size rebuilds most tables; its warm-up
+// repetition takes that.
+// Two readings of "edge", each its own table:
+// - undirected (--graphs real): an entry is an undirected edge, two arcs, as an undirected graph
+//   of this library applies it;
+// - as arcs (--graphs real-arcs): the graph as the thesis' Table 5.1 counts it, every edge both
+//   ways and each direction an edge of its own (luxembourg_osm: 239K edges, average degree 2.1,
+//   where the file has 119,666 undirected edges), in a directed graph; an entry is one arc.
+void real_graph_edge_rates(int max_log, bool as_arcs) {
   std::vector<EdgeRates> runs;
   std::vector<std::string> names;
   for_each_shared_graph([&](const char* f, const EdgeList& e) {
     const std::uint64_t nv = e.num_vertices;
     names.push_back(f);
+    EdgeList arcs;
+    if (as_arcs) {
+      arcs.num_vertices = nv;
+      arcs.src = e.src;
+      arcs.src.insert(arcs.src.end(), e.dst.begin(), e.dst.end());
+      arcs.dst = e.dst;
+      arcs.dst.insert(arcs.dst.end(), e.src.begin(), e.src.end());
+    }
     runs.push_back(edge_rates(
-        std::string(f) + " undirected, random batches", e, false,
-        [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, true); },
+        std::string(f) + (as_arcs
+                              ? " as arcs (both ways, as the thesis' Table 5.1), random arc batches"
+                              : " undirected, random batches"),
+        as_arcs ? arcs : e, as_arcs,
+        [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, !as_arcs); },
         nullptr, nullptr, max_log));
   });
   if (runs.empty()) return;
   std::printf(
-      "\n== Tables 5.2 / 5.3: mean over the %zu real graphs above (the thesis: mean over its "
+      "\n== Tables 5.2 / 5.3: mean over the %zu real graphs above%s (the thesis: mean over its "
       "datasets) ==\n",
-      runs.size());
+      runs.size(), as_arcs ? ", as arcs" : "");
   std::printf("%-8s %12s %12s %12s %12s | %10s %10s\n", "batch", "ins mean", "ins harm.",
               "del mean", "del harm.", "paper ins", "paper del");
   for (std::size_t k = 0; k < runs[0].batch_logs.size(); ++k) {
@@ -356,13 +373,14 @@ void real_graph_edge_rates(int max_log) {
     for (int op = 0; op < 2; ++op)
       record({{"bench", op ? "graph_gpu_edge_delete" : "graph_gpu_edge_insert"},
               {"table", op ? "5.3" : "5.2"},
-              {"graph", "mean of the real graphs, random batches"},
+              {"graph", as_arcs ? "mean of the real graphs as arcs, random arc batches"
+                                : "mean of the real graphs, random batches"},
               {"graphs", names},
               {"batch", std::uint64_t{1} << lg},
               {"rate_medges", op ? da : ia},
               {"rate_medges_harmonic", op ? dh : ih},
               {"paper", op ? kT53Delete[lg - 16] : kT52Insert[lg - 16]},
-              {"directed", false}});
+              {"directed", as_arcs}});
   }
 }
 
@@ -709,12 +727,13 @@ int main(int argc, char** argv) {
     } else if (a == "--graphs")
       opt.graphs = next();
     else {
-      std::fprintf(stderr,
-                   "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
-                   "       [--only edges|queries|vertices|build|incremental|dynamic|floor]\n"
-                   "       [--batch-logs LO:HI] [--graphs "
-                   "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
+          "       [--only edges|queries|vertices|build|incremental|dynamic|floor]\n"
+          "       [--batch-logs LO:HI] [--graphs "
+          "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs]\n",
+          argv[0]);
       return 2;
     }
   }
@@ -760,8 +779,10 @@ int main(int argc, char** argv) {
       rmat_edge_rates(22, 8, 2, false,
                       {"rmat-s22-hubs", "rmat s22 ef8 undirected (batch hubs = graph hubs)"},
                       {"rmat-s22", "rmat s22 ef8 undirected"}, nullptr, nullptr, max_log);
-    if (section("edges") && graph_selected("real") && !opt.data.empty())
-      real_graph_edge_rates(max_log);
+    if (section("edges") && !opt.data.empty()) {
+      if (graph_selected("real")) real_graph_edge_rates(max_log, false);
+      if (graph_selected("real-arcs")) real_graph_edge_rates(max_log, true);
+    }
     if (section("queries")) {
       if (graph_selected("uniform"))
         query_rates("uniform 2^20 V / 16.8M arcs",
