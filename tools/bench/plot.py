@@ -59,13 +59,14 @@ def main():
                 paper[r["x"]] = r["paper"]
         # A figure of labelled points (one per dataset) is not a curve: markers only.
         labelled = [r for r in recs if r.get("label")]
-        # Past ten series the default colours repeat: then each series gets its own colour of
-        # tab20 and a marker of its own too (the paper keeps black squares).
+        # Past ten series the default colours repeat: then each series gets a colour of tab20
+        # and a marker, a pair no other series has while there are fewer than 200 (past 20 the
+        # colours repeat with the next marker; the paper keeps black squares).
         markers = ["o", "^", "v", "D", "P", "X", "*", "<", ">", "h"]
         crowded = len(series) > 10
         for i, (name, pts) in enumerate(series.items()):
             pts.sort()
-            style = dict(color=plt.get_cmap("tab20")(i % 20), marker=markers[i % len(markers)],
+            style = dict(color=plt.get_cmap("tab20")(i % 20), marker=markers[(i + i // 20) % len(markers)],
                          markersize=5) if crowded else dict(marker="o")
             ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name,
                     linestyle="none" if labelled else "-", **style)
