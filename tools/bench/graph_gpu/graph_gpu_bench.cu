@@ -300,6 +300,21 @@ void rmat_edge_rates(unsigned scale, double edge_factor, std::uint64_t seed, boo
   }
 }
 
+/// The arcs of an undirected edge list as the thesis' Table 5.1 counts a graph's edges: every
+/// edge both ways, each direction an entry of its own (u -> v right before v -> u), for a
+/// directed graph.
+EdgeList as_arcs(const EdgeList& e) {
+  EdgeList a;
+  a.num_vertices = e.num_vertices;
+  a.src.resize(2 * e.size());
+  a.dst.resize(2 * e.size());
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    a.src[2 * i] = a.dst[2 * i + 1] = e.src[i];
+    a.dst[2 * i] = a.src[2 * i + 1] = e.dst[i];
+  }
+  return a;
+}
+
 /// Calls f(file name, edges) for each shared real graph that the benches use (those of 4000
 /// vertices or more) found in --data; says which are missing.
 void for_each_shared_graph(const std::function<void(const char*, const EdgeList&)>& f) {
@@ -328,33 +343,25 @@ void for_each_shared_graph(const std::function<void(const char*, const EdgeList&
 // - as arcs (--graphs real-arcs): the graph as the thesis' Table 5.1 counts it, every edge both
 //   ways and each direction an edge of its own (luxembourg_osm: 239K edges, average degree 2.1,
 //   where the file has 119,666 undirected edges), in a directed graph; an entry is one arc.
-void real_graph_edge_rates(int max_log, bool as_arcs) {
+void real_graph_edge_rates(int max_log, bool arcs) {
   std::vector<EdgeRates> runs;
   std::vector<std::string> names;
   for_each_shared_graph([&](const char* f, const EdgeList& e) {
     const std::uint64_t nv = e.num_vertices;
     names.push_back(f);
-    EdgeList arcs;
-    if (as_arcs) {
-      arcs.num_vertices = nv;
-      arcs.src = e.src;
-      arcs.src.insert(arcs.src.end(), e.dst.begin(), e.dst.end());
-      arcs.dst = e.dst;
-      arcs.dst.insert(arcs.dst.end(), e.src.begin(), e.src.end());
-    }
     runs.push_back(edge_rates(
-        std::string(f) + (as_arcs
+        std::string(f) + (arcs
                               ? " as arcs (both ways, as the thesis' Table 5.1), random arc batches"
                               : " undirected, random batches"),
-        as_arcs ? arcs : e, as_arcs,
-        [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, !as_arcs); },
+        arcs ? as_arcs(e) : e, arcs,
+        [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, !arcs); },
         nullptr, nullptr, max_log));
   });
   if (runs.empty()) return;
   std::printf(
       "\n== Tables 5.2 / 5.3: mean over the %zu real graphs above%s (the thesis: mean over its "
       "datasets) ==\n",
-      runs.size(), as_arcs ? ", as arcs" : "");
+      runs.size(), arcs ? ", as arcs" : "");
   std::printf("%-8s %12s %12s %12s %12s | %10s %10s\n", "batch", "ins mean", "ins harm.",
               "del mean", "del harm.", "paper ins", "paper del");
   for (std::size_t k = 0; k < runs[0].batch_logs.size(); ++k) {
@@ -373,14 +380,14 @@ void real_graph_edge_rates(int max_log, bool as_arcs) {
     for (int op = 0; op < 2; ++op)
       record({{"bench", op ? "graph_gpu_edge_delete" : "graph_gpu_edge_insert"},
               {"table", op ? "5.3" : "5.2"},
-              {"graph", as_arcs ? "mean of the real graphs as arcs, random arc batches"
-                                : "mean of the real graphs, random batches"},
+              {"graph", arcs ? "mean of the real graphs as arcs, random arc batches"
+                             : "mean of the real graphs, random batches"},
               {"graphs", names},
               {"batch", std::uint64_t{1} << lg},
               {"rate_medges", op ? da : ia},
               {"rate_medges_harmonic", op ? dh : ih},
               {"paper", op ? kT53Delete[lg - 16] : kT52Insert[lg - 16]},
-              {"directed", as_arcs}});
+              {"directed", arcs}});
   }
 }
 
@@ -568,8 +575,9 @@ void build_and_tc(const std::string& name, const EdgeList& e, double paper_build
 // road_usa) and two skewed ones (ldoor, soc-LiveJournal1). None is in ../shared/datasets, so
 // this builds one graph of each kind with 33.5M entries: an R-MAT (skewed) and a uniform random
 // graph (low variance), each from empty with one bucket per vertex, and prints their mean beside
-// the thesis' mean.
-std::vector<double> incremental_build(const EdgeList& e, const std::string& name) {
+// the thesis' mean. Undirected (an entry is an edge, two arcs), or `directed` for the graphs as
+// arcs (as_arcs: an entry is an arc, as Table 5.1 counts edges).
+std::vector<double> incremental_build(const EdgeList& e, const std::string& name, bool directed) {
   std::printf("\n== Table 5.6: incremental build from empty, %s (%zu entries) ==\n", name.c_str(),
               e.size());
   std::printf("%-8s %14s %14s %10s %10s\n", "batch", "MEdge/s", "+h2d", "GPU MiB", "paper");
@@ -589,13 +597,15 @@ std::vector<double> incremental_build(const EdgeList& e, const std::string& name
     }
     wg::bench::Series t, th;
     std::uint64_t bytes = 0;  // the built graph's GPU memory (memory_bytes)
+    wg::gpu::GraphOptions go;
+    go.directed = directed;
     for (int rep = 0; rep < (opt.quick ? 2 : 3); ++rep) {
-      Graph g(e.num_vertices);  // vertex count known, degrees unknown: one bucket each
+      Graph g(e.num_vertices, go);  // vertex count known, degrees unknown: one bucket each
       const double sec = timed([&] {
         for (std::uint64_t off = 0; off < d.n; off += n) g.insert_edges(d.view(off, n));
       });
       bytes = g.memory_bytes();
-      Graph gh(e.num_vertices);
+      Graph gh(e.num_vertices, go);
       const double sec_h = timed([&] {
         for (const EdgeList& b : host_batches) gh.insert_edges(b);
       });
@@ -615,7 +625,8 @@ std::vector<double> incremental_build(const EdgeList& e, const std::string& name
             {"rate_medges", rate},
             {"rate_medges_h2d", rate_h},
             {"memory_bytes", bytes},
-            {"paper", kT56Incremental[lg - 20]}});
+            {"paper", kT56Incremental[lg - 20]},
+            {"directed", directed}});
   }
   return rates;
 }
@@ -814,31 +825,37 @@ int main(int argc, char** argv) {
         std::printf("[%.0f s]\n", elapsed());
       }
     }
-    // Table 5.6.
+    // Table 5.6, undirected, then the same graphs as arcs.
     if (section("incremental")) {
       const unsigned scale = opt.quick ? 20 : 22;
       const std::string s = " s" + std::to_string(scale) + " ef8";
-      const auto skewed = incremental_build(rmat_edges(scale, 8, 5, true), "rmat" + s);
-      const auto even = incremental_build(
-          uniform_edges(std::uint64_t{1} << scale, std::uint64_t{8} << scale, 5, true),
-          "uniform" + s);
-      // The harmonic mean (both graphs have the same entries: their total over the total time),
-      // as for every averaged rate here; the arithmetic mean beside it, as the thesis may have
-      // averaged its four graphs' rates.
-      std::printf("\n== Table 5.6: mean of the two graphs (the thesis: mean of four) ==\n");
-      std::printf("%-8s %14s %14s %10s\n", "batch", "harmonic", "arithmetic", "paper");
-      for (int lg = 20; lg <= 22; ++lg) {
-        const double a = skewed[lg - 20], b = even[lg - 20];
-        const double harmonic = wg::bench::harmonic_mean({a, b}), arithmetic = (a + b) / 2;
-        std::printf("2^%-6d %14.1f %14.1f %10.1f  (x%.1f)\n", lg, harmonic, arithmetic,
-                    kT56Incremental[lg - 20], harmonic / kT56Incremental[lg - 20]);
-        record({{"bench", "graph_gpu_incremental_build"},
-                {"table", "5.6"},
-                {"graph", "harmonic mean of rmat and uniform" + s},
-                {"batch", std::uint64_t{1} << lg},
-                {"rate_medges", harmonic},
-                {"rate_medges_arithmetic_mean", arithmetic},
-                {"paper", kT56Incremental[lg - 20]}});
+      const EdgeList rmat = rmat_edges(scale, 8, 5, true);
+      const EdgeList uni =
+          uniform_edges(std::uint64_t{1} << scale, std::uint64_t{8} << scale, 5, true);
+      for (const bool arcs : {false, true}) {
+        const std::string how = arcs ? " as arcs" : "";
+        const auto skewed = incremental_build(arcs ? as_arcs(rmat) : rmat, "rmat" + s + how, arcs);
+        const auto even = incremental_build(arcs ? as_arcs(uni) : uni, "uniform" + s + how, arcs);
+        // The harmonic mean (both graphs have the same entries: their total over the total
+        // time), as for every averaged rate here; the arithmetic mean beside it, as the thesis
+        // may have averaged its four graphs' rates.
+        std::printf("\n== Table 5.6: mean of the two graphs%s (the thesis: mean of four) ==\n",
+                    how.c_str());
+        std::printf("%-8s %14s %14s %10s\n", "batch", "harmonic", "arithmetic", "paper");
+        for (int lg = 20; lg <= 22; ++lg) {
+          const double a = skewed[lg - 20], b = even[lg - 20];
+          const double harmonic = wg::bench::harmonic_mean({a, b}), arithmetic = (a + b) / 2;
+          std::printf("2^%-6d %14.1f %14.1f %10.1f  (x%.1f)\n", lg, harmonic, arithmetic,
+                      kT56Incremental[lg - 20], harmonic / kT56Incremental[lg - 20]);
+          record({{"bench", "graph_gpu_incremental_build"},
+                  {"table", "5.6"},
+                  {"graph", "harmonic mean of rmat and uniform" + s + how},
+                  {"batch", std::uint64_t{1} << lg},
+                  {"rate_medges", harmonic},
+                  {"rate_medges_arithmetic_mean", arithmetic},
+                  {"paper", kT56Incremental[lg - 20]},
+                  {"directed", arcs}});
+        }
       }
     }
     std::printf("[%.0f s]\n", elapsed());
