@@ -626,14 +626,20 @@ TEST(GpuGraph, RebuildsWithATinyArena) {
 // arena. At load_factor 4 and rebuild_growth 1 a rebuilt bucket takes 4 slabs' worth of keys,
 // so each re-inserted table needs ~6 overflow slabs, ~1200 in all: that round finds the
 // allocator exhausted, it grows, and the third round is done.
-template <class Adj>
-void rebuild_rounds_redone() {
+/// The options of the hub rebuild scenarios below: directed; at load_factor 4 and rebuild_growth
+/// 1 rebuilt tables need overflow slabs; the allocator starts with one super block of 1024.
+wg::gpu::GraphOptions hub_rebuild_options() {
   wg::gpu::GraphOptions opt;
   opt.directed = true;
   opt.load_factor = 4;
   opt.rebuild_growth = 1;
   opt.slabs_per_super_block = 1024;
   opt.initial_slabs = 1;
+  return opt;
+}
+template <class Adj>
+void rebuild_rounds_redone() {
+  wg::gpu::GraphOptions opt = hub_rebuild_options();
   opt.rebuild_arena_slabs = 16;
   constexpr bool weighted = Adj::weighted;
   const std::uint32_t slots = Adj::slab_capacity;
@@ -834,12 +840,7 @@ TEST(GpuGraph, StopsOutOfSlabsDirectedMap) {
 // listed and rebuilt. A last batch of limit / 2 more arcs per hub fits neither way and stops.
 template <class Adj>
 void stops_in_a_rebuild() {
-  wg::gpu::GraphOptions opt;
-  opt.directed = true;
-  opt.load_factor = 4;
-  opt.rebuild_growth = 1;
-  opt.slabs_per_super_block = 1024;
-  opt.initial_slabs = 1;
+  wg::gpu::GraphOptions opt = hub_rebuild_options();
   opt.max_overflow_slabs = 1024;
   constexpr bool weighted = Adj::weighted;
   const std::uint32_t slots = Adj::slab_capacity;
