@@ -962,18 +962,10 @@ struct DynamicGraph<Adj>::Impl {
         return;
       }
     }
-    // Only map inserts choose (batch_first_read); every other batch reads through L1.
-    constexpr bool kChooses = kOp == BatchOp::insert && Adj::weighted;
     constexpr slab::FirstRead kUsual =  // the slab API's default (8-lane comparison mode)
         kOp == BatchOp::erase ? slab::kDefaultEraseRead<Adj::weighted> : slab::FirstRead::cached;
     if (tile == 1) {
-      if constexpr (kChooses) {
-        if (batch_first_read(kOp, Adj::weighted, p.keys != nullptr) == slab::FirstRead::relaxed) {
-          launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::relaxed>(p);
-          return;
-        }
-      }
-      launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::cached>(p);
+      launch_one_thread_tasks<kOp, kLast>(p);
     } else if (items == 8) {
       launch_batch<kOp, kLast, 8, 8, false, kUsual>(p);
     } else {
@@ -981,17 +973,19 @@ struct DynamicGraph<Adj>::Impl {
     }
   }
 
-  /// The retry pass of a chained round (one-thread tasks): its item count is on the device
-  /// (BatchPass::n_from), q.n bounds it.
-  void launch_chained_retry(const BatchPass& q) {
-    constexpr auto kInsert = BatchOp::insert;
-    if constexpr (Adj::weighted) {  // (only map inserts choose: batch_first_read)
-      if (batch_first_read(kInsert, true, q.keys != nullptr) == slab::FirstRead::relaxed) {
-        launch_batch<kInsert, false, 32, 1, false, slab::FirstRead::relaxed, true>(q);
+  /// The batch kernel with one-thread tasks, 32 entries per warp, reading a chain's first slab as
+  /// batch_first_read says (only map inserts choose; every other batch reads through L1).
+  /// kCountOnDevice: the retry pass of a chained round, whose item count is on the device
+  /// (BatchPass::n_from; p.n bounds it).
+  template <BatchOp kOp, bool kLast, bool kCountOnDevice = false>
+  void launch_one_thread_tasks(const BatchPass& p) {
+    if constexpr (kOp == BatchOp::insert && Adj::weighted) {
+      if (batch_first_read(kOp, true, p.keys != nullptr) == slab::FirstRead::relaxed) {
+        launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::relaxed, kCountOnDevice>(p);
         return;
       }
     }
-    launch_batch<kInsert, false, 32, 1, false, slab::FirstRead::cached, true>(q);
+    launch_batch<kOp, kLast, 32, 1, false, slab::FirstRead::cached, kCountOnDevice>(p);
   }
 
   /// The retry pass after pass `pass` of a batch (first pass p): the owners that pass left
@@ -1130,17 +1124,19 @@ struct DynamicGraph<Adj>::Impl {
     unsigned long long slab_failures = 0;
     bool chained = false;
     try {
-      if (chain && (!reported || c.resize)) {
-        // The round and its retry pass, queued behind the first pass (which may still run) and
-        // sized on the device: the host waits once, for the retry pass. A round it could not do
-        // (too many tables, no arena room, no slabs) holds the owners back, as below.
+      if (!reported) {
+        // The pass listed a table and may still run: the round and its retry pass, queued behind
+        // it and sized on the device; the host waits once, for the retry pass. A round it could
+        // not do (too many tables, no arena room, no slabs) holds the owners back, as below. (A
+        // pass whose counters came first goes through the loop below, planned by the host with
+        // the exact count, and still one wait.)
         WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->retry[1], 0, sizeof(unsigned long long), stream));
         rebuild_tables(sc.resize, &sc.counters->resize, kPlanBlockItems, &sc.counters->rebuild,
                        true, /*chained=*/true);
         BatchPass q = retry_pass(p, sc, 0);
         q.n = b.size;  // a bound: at most one item per entry
         q.n_from = &sc.counters->retry[0];
-        launch_chained_retry(q);
+        launch_one_thread_tasks<BatchOp::insert, false, true>(q);
         c = read_batch_counters(q.sequence);
         pass = 1;
         resized = chained = true;
@@ -1236,10 +1232,9 @@ struct DynamicGraph<Adj>::Impl {
           mode == BatchDedup::table ? "table"
           : filtered                ? "filtered"
                                     : "sorted",
-          chained ? (reported ? " chained after" : " chained") : "", first_ms,
-          (unsigned long long)alloc.slabs_in_use(stream), c.applied, c.duplicates, c.ignored,
-          filtered ? c.claimers : 0ull, c.fixups, pass, c.resize, resize_ms, rebuild_retries,
-          c.out_of_slabs, grow_ms, alloc.num_super_blocks(),
+          chained ? " chained" : "", first_ms, (unsigned long long)alloc.slabs_in_use(stream),
+          c.applied, c.duplicates, c.ignored, filtered ? c.claimers : 0ull, c.fixups, pass,
+          c.resize, resize_ms, rebuild_retries, c.out_of_slabs, grow_ms, alloc.num_super_blocks(),
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     r.applied = c.applied;
