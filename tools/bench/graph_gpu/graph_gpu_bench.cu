@@ -5,7 +5,8 @@
 //   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
 //                   [--only edges|queries|vertices|build|incremental|dynamic|floor]
 //                   [--batch-logs LO:HI] [--graphs
-//                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs]
+//                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs,
+//                   rmat-random,rmat-random-arcs]
 //
 // Rates are entries of the batch per second (duplicates, self-loops and edges already present
 // included, as the paper counts), median of --reps timed runs after one warm-up. "resident":
@@ -49,7 +50,8 @@ struct Options {
   int min_batch_log = 16, max_batch_log = 22;  ///< edge tables: batch sizes 2^lo .. 2^hi
   std::string graphs;  ///< edge tables: comma list of uniform, uniform-weighted, rmat,
                        ///< rmat-permuted, rmat-s22, rmat-s22-hubs, real, real-arcs (the shared
-                       ///< graphs of --data, undirected / as arcs)
+                       ///< graphs of --data, undirected / as arcs), rmat-random,
+                       ///< rmat-random-arcs (R-MAT s20-s24 with random batches)
 } opt;
 
 bool graph_selected(const char* key) {
@@ -328,46 +330,64 @@ void for_each_shared_graph(const std::function<void(const char*, const EdgeList&
   }
 }
 
-// ---- Tables 5.2 / 5.3 as the thesis ran them: random batches into real graphs --------------
+// ---- Tables 5.2 / 5.3 as the thesis ran them: random batches -------------------------------
 // The thesis' figures are the mean, over its datasets (Table 5.1: road networks, meshes, social
 // graphs; 114K-24M vertices), of the rates of batches of random vertex pairs, counted per entry
-// (duplicates included). This runs the same protocol on the shared real graphs of 4000 vertices
-// or more: the others (1589 vertices at most) hold at most 1.3M distinct pairs, fewer than a 2^21
-// batch has entries, so their batches would measure duplicate removal. The batches are far
-// denser than the graphs (a 2^22 batch brings luxembourg_osm's 114K vertices 73 arcs each,
-// against a degree of 2.1), so the first batch of each size rebuilds most tables; its warm-up
-// repetition takes that.
+// (duplicates included). This runs the same protocol on two groups of graphs:
+// - the shared real graphs of 4000 vertices or more (--graphs real): the others (1589 vertices at
+//   most) hold at most 1.3M distinct pairs, fewer than a 2^21 batch has entries, so their batches
+//   would measure duplicate removal. The batches are far denser than these graphs (a 2^22 batch
+//   brings luxembourg_osm's 114K vertices 73 arcs each, against a degree of 2.1), so the first
+//   batch of each size rebuilds most tables; its warm-up repetition takes that;
+// - undirected R-MAT graphs of the sizes of the thesis' larger datasets (--graphs rmat-random):
+//   s20 ef16 (1M vertices, 33.5M arcs), s22 ef8 (4.2M, 67M: soc-LiveJournal1 has 4.8M and
+//   85.7M) and s24 ef8 (16.8M, 268M: rgg_n_2_24_s0 has 16.8M and 265M). Their batches are random
+//   pairs too, as the thesis' are; the rmat* rows above draw R-MAT batches instead, a harder
+//   load (hub tables that a batch grows) that the thesis did not run.
 // Two readings of "edge", each its own table:
-// - undirected (--graphs real): an entry is an undirected edge, two arcs, as an undirected graph
-//   of this library applies it;
-// - as arcs (--graphs real-arcs): the graph as the thesis' Table 5.1 counts it, every edge both
-//   ways and each direction an edge of its own (luxembourg_osm: 239K edges, average degree 2.1,
-//   where the file has 119,666 undirected edges), in a directed graph; an entry is one arc.
-void real_graph_edge_rates(int max_log, bool arcs) {
-  std::vector<EdgeRates> runs;
+// - undirected (real, rmat-random): an entry is an undirected edge, two arcs, as an undirected
+//   graph of this library applies it;
+// - as arcs (real-arcs, rmat-random-arcs): the graph as the thesis' Table 5.1 counts it, every
+//   edge both ways and each direction an edge of its own (luxembourg_osm: 239K edges, average
+//   degree 2.1, where the file has 119,666 undirected edges), in a directed graph; an entry is
+//   one arc.
+
+/// The rates of random batches (random vertex pairs) into the undirected graph e, under one of
+/// the two readings above.
+EdgeRates random_batch_rates(const std::string& name, const EdgeList& e, bool arcs, int max_log) {
+  const std::uint64_t nv = e.num_vertices;
+  return edge_rates(
+      name + (arcs ? " as arcs (both ways, as the thesis' Table 5.1), random arc batches"
+                   : " undirected, random batches"),
+      arcs ? as_arcs(e) : e, arcs,
+      [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, !arcs); },
+      nullptr, nullptr, max_log);
+}
+
+/// Graphs run under the thesis' protocol and their rates, one reading.
+struct RandomBatchGroup {
   std::vector<std::string> names;
-  for_each_shared_graph([&](const char* f, const EdgeList& e) {
-    const std::uint64_t nv = e.num_vertices;
-    names.push_back(f);
-    runs.push_back(edge_rates(
-        std::string(f) + (arcs
-                              ? " as arcs (both ways, as the thesis' Table 5.1), random arc batches"
-                              : " undirected, random batches"),
-        arcs ? as_arcs(e) : e, arcs,
-        [&](std::uint64_t n, std::uint64_t seed) { return uniform_edges(nv, n, seed, !arcs); },
-        nullptr, nullptr, max_log));
-  });
-  if (runs.empty()) return;
-  std::printf(
-      "\n== Tables 5.2 / 5.3: mean over the %zu real graphs above%s (the thesis: mean over its "
-      "datasets) ==\n",
-      runs.size(), arcs ? ", as arcs" : "");
+  std::vector<EdgeRates> runs;
+  void add(const std::string& name, EdgeRates r) {
+    names.push_back(name);
+    runs.push_back(std::move(r));
+  }
+};
+
+/// Prints (and records as `graph`) the mean rate over a group's graphs at each batch size beside
+/// the thesis' figure: the arithmetic mean, as the thesis averages its datasets, and the harmonic.
+void print_group_mean(const RandomBatchGroup& group, const std::string& title,
+                      const std::string& graph, bool arcs) {
+  if (group.runs.empty()) return;
+  std::printf("\n== Tables 5.2 / 5.3: mean over %s (the thesis: mean over its datasets) ==\n",
+              title.c_str());
   std::printf("%-8s %12s %12s %12s %12s | %10s %10s\n", "batch", "ins mean", "ins harm.",
               "del mean", "del harm.", "paper ins", "paper del");
-  for (std::size_t k = 0; k < runs[0].batch_logs.size(); ++k) {
-    const int lg = runs[0].batch_logs[k];
+  const std::vector<int>& logs = group.runs[0].batch_logs;
+  for (std::size_t k = 0; k < logs.size(); ++k) {
+    const int lg = logs[k];
     std::vector<double> ins, del;
-    for (const EdgeRates& r : runs) {
+    for (const EdgeRates& r : group.runs) {
       ins.push_back(r.insert[k]);
       del.push_back(r.erase[k]);
     }
@@ -380,15 +400,73 @@ void real_graph_edge_rates(int max_log, bool arcs) {
     for (int op = 0; op < 2; ++op)
       record({{"bench", op ? "graph_gpu_edge_delete" : "graph_gpu_edge_insert"},
               {"table", op ? "5.3" : "5.2"},
-              {"graph", arcs ? "mean of the real graphs as arcs, random arc batches"
-                             : "mean of the real graphs, random batches"},
-              {"graphs", names},
+              {"graph", graph},
+              {"graphs", group.names},
               {"batch", std::uint64_t{1} << lg},
               {"rate_medges", op ? da : ia},
               {"rate_medges_harmonic", op ? dh : ih},
               {"paper", op ? kT53Delete[lg - 16] : kT52Insert[lg - 16]},
               {"directed", arcs}});
   }
+}
+
+/// The real graphs under the thesis' protocol, one reading, and their mean.
+RandomBatchGroup real_graph_edge_rates(int max_log, bool arcs) {
+  RandomBatchGroup group;
+  for_each_shared_graph([&](const char* f, const EdgeList& e) {
+    group.add(f, random_batch_rates(f, e, arcs, max_log));
+  });
+  print_group_mean(
+      group,
+      "the " + std::to_string(group.runs.size()) + " real graphs above" + (arcs ? ", as arcs" : ""),
+      arcs ? "mean of the real graphs as arcs, random arc batches"
+           : "mean of the real graphs, random batches",
+      arcs);
+  return group;
+}
+
+/// The R-MAT graphs under the thesis' protocol (each reading selected), and their means.
+/// Returns the groups {undirected, as arcs}.
+std::pair<RandomBatchGroup, RandomBatchGroup> rmat_random_edge_rates(int max_log) {
+  std::pair<RandomBatchGroup, RandomBatchGroup> groups;
+  const bool undirected = graph_selected("rmat-random"), arcs = graph_selected("rmat-random-arcs");
+  if (!undirected && !arcs) return groups;
+  struct Spec {
+    unsigned scale;
+    double edge_factor;
+    std::uint64_t seed;
+  };
+  for (const Spec& s : {Spec{20, 16, 1}, Spec{22, 8, 2}, Spec{24, 8, 4}}) {
+    if (s.scale > opt.max_scale || (opt.quick && s.scale > 20)) break;
+    const EdgeList e = rmat_edges(s.scale, s.edge_factor, s.seed, true);
+    const std::string name =
+        "rmat s" + std::to_string(s.scale) + " ef" + std::to_string(int(s.edge_factor));
+    if (undirected) groups.first.add(name, random_batch_rates(name, e, false, max_log));
+    if (arcs) groups.second.add(name, random_batch_rates(name, e, true, max_log));
+    std::printf("[%.0f s]\n", elapsed());
+  }
+  print_group_mean(groups.first,
+                   "the " + std::to_string(groups.first.runs.size()) + " R-MAT graphs above",
+                   "mean of the R-MAT graphs, random batches", false);
+  print_group_mean(
+      groups.second,
+      "the " + std::to_string(groups.second.runs.size()) + " R-MAT graphs above, as arcs",
+      "mean of the R-MAT graphs as arcs, random arc batches", true);
+  return groups;
+}
+
+/// Both groups' graphs together, when both ran with the same batch sizes: the closest this
+/// bench comes to the thesis' mean over graphs of many kinds and sizes.
+void print_all_graphs_mean(const RandomBatchGroup& real, const RandomBatchGroup& rmat, bool arcs) {
+  if (real.runs.empty() || rmat.runs.empty()) return;
+  RandomBatchGroup all = real;
+  for (std::size_t i = 0; i < rmat.runs.size(); ++i) all.add(rmat.names[i], rmat.runs[i]);
+  print_group_mean(all,
+                   "all " + std::to_string(all.runs.size()) + " graphs with random batches" +
+                       (arcs ? ", as arcs" : "") + " (real and R-MAT)",
+                   arcs ? "mean of the real and R-MAT graphs as arcs, random arc batches"
+                        : "mean of the real and R-MAT graphs, random batches",
+                   arcs);
 }
 
 // ---- edge queries (not in the thesis' tables) ----------------------------------------------
@@ -743,7 +821,8 @@ int main(int argc, char** argv) {
           "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
           "       [--only edges|queries|vertices|build|incremental|dynamic|floor]\n"
           "       [--batch-logs LO:HI] [--graphs "
-          "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs]\n",
+          "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs,\n"
+          "        rmat-random,rmat-random-arcs]\n",
           argv[0]);
       return 2;
     }
@@ -790,9 +869,16 @@ int main(int argc, char** argv) {
       rmat_edge_rates(22, 8, 2, false,
                       {"rmat-s22-hubs", "rmat s22 ef8 undirected (batch hubs = graph hubs)"},
                       {"rmat-s22", "rmat s22 ef8 undirected"}, nullptr, nullptr, max_log);
-    if (section("edges") && !opt.data.empty()) {
-      if (graph_selected("real")) real_graph_edge_rates(max_log, false);
-      if (graph_selected("real-arcs")) real_graph_edge_rates(max_log, true);
+    // Tables 5.2/5.3 as the thesis ran them (random batches): the real graphs, the R-MAT graphs.
+    if (section("edges")) {
+      RandomBatchGroup real, real_arcs;
+      if (!opt.data.empty()) {
+        if (graph_selected("real")) real = real_graph_edge_rates(max_log, false);
+        if (graph_selected("real-arcs")) real_arcs = real_graph_edge_rates(max_log, true);
+      }
+      const auto [rmat, rmat_arcs] = rmat_random_edge_rates(max_log);
+      print_all_graphs_mean(real, rmat, false);
+      print_all_graphs_mean(real_arcs, rmat_arcs, true);
     }
     if (section("queries")) {
       if (graph_selected("uniform"))
