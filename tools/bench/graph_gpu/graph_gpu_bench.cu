@@ -2,7 +2,7 @@
 // TITAN V figures typed in below) on the slab-hash dynamic graph, plus the faimGraph comparison
 // points of issue 4. Every figure is printed beside the paper's; JSON records go to --json.
 //
-//   graph_gpu_bench [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]
+//   graph_gpu_bench [--json FILE] [--data DIR] [--min-scale N] [--max-scale N] [--reps N] [--quick]
 //                   [--only edges|queries|vertices|build|incremental|dynamic|floor]
 //                   [--batch-logs LO:HI] [--graphs
 //                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs,
@@ -42,7 +42,7 @@ using Graph = wg::gpu::Graph;
 struct Options {
   std::string json = "graph_gpu_bench.json";
   std::string data = "";
-  unsigned max_scale = 24;
+  unsigned min_scale = 0, max_scale = 24;  ///< R-MAT scales of the random-batch and build tables
   int reps = 3;
   bool quick = false;
   std::string only;  ///< run one section: edges, queries, vertices, build, incremental, dynamic,
@@ -438,6 +438,7 @@ std::pair<RandomBatchGroup, RandomBatchGroup> rmat_random_edge_rates(int max_log
   };
   for (const Spec& s : {Spec{20, 16, 1}, Spec{22, 8, 2}, Spec{24, 8, 4}}) {
     if (s.scale > opt.max_scale || (opt.quick && s.scale > 20)) break;
+    if (s.scale < opt.min_scale) continue;
     const EdgeList e = rmat_edges(s.scale, s.edge_factor, s.seed, true);
     const std::string name =
         "rmat s" + std::to_string(s.scale) + " ef" + std::to_string(int(s.edge_factor));
@@ -801,6 +802,8 @@ int main(int argc, char** argv) {
       opt.data = next();
     else if (a == "--max-scale")
       opt.max_scale = static_cast<unsigned>(std::stoi(next()));
+    else if (a == "--min-scale")
+      opt.min_scale = static_cast<unsigned>(std::stoi(next()));
     else if (a == "--reps")
       opt.reps = std::stoi(next());
     else if (a == "--quick")
@@ -818,7 +821,8 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(
           stderr,
-          "usage: %s [--json FILE] [--data DIR] [--max-scale N] [--reps N] [--quick]\n"
+          "usage: %s [--json FILE] [--data DIR] [--min-scale N] [--max-scale N] [--reps N]\n"
+          "       [--quick]\n"
           "       [--only edges|queries|vertices|build|incremental|dynamic|floor]\n"
           "       [--batch-logs LO:HI] [--graphs "
           "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs,\n"
@@ -903,6 +907,7 @@ int main(int argc, char** argv) {
     }
     for (unsigned scale : {20u, 22u, 24u}) {
       if (scale > opt.max_scale || !section("build")) break;
+      if (scale < opt.min_scale) continue;
       for (double ef : {8.0, 16.0}) {
         if (scale == 24 && ef > 8) continue;  // memory and time budget
         const EdgeList e = rmat_edges(scale, ef, 4, true);
