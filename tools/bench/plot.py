@@ -48,9 +48,13 @@ def main():
         sys.exit("no plottable records (need x and value fields)")
     os.makedirs(args.out, exist_ok=True)
     for title, recs in figures.items():
-        many = len({str(r.get("series", "ours")) for r in recs}) > 4
-        # Many series: the legend goes to the right of the axes, not over the lines.
-        fig, ax = plt.subplots(figsize=(9.6, 4.2) if many else (6.4, 4.2))
+        n_series = len({str(r.get("series", "ours")) for r in recs})
+        many = n_series > 4
+        # Many series: the legend goes to the right of the axes, not over the lines, and the
+        # figure is tall enough for all of its lines (about 0.16 inch each at font size 7; the
+        # paper's and the target's lines too).
+        height = max(4.2, 0.16 * (n_series + 2) + 0.6) if many else 4.2
+        fig, ax = plt.subplots(figsize=(9.6 if many else 6.4, height))
         series = collections.OrderedDict()
         paper = {}
         for r in recs:
@@ -97,7 +101,7 @@ def main():
             ax.legend(fontsize=8)
         fig.tight_layout()
         name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", title).strip("_") + ".png"
-        fig.savefig(os.path.join(args.out, name), dpi=110)
+        fig.savefig(os.path.join(args.out, name), dpi=110, bbox_inches="tight")
         plt.close(fig)
         print(os.path.join(args.out, name))
 

@@ -30,9 +30,10 @@ for r in rows:
         common = dict(figure=fig, x=r["batch"], x_label="batch size (edges)", unit="MEdge/s",
                       gpu=r["gpu"])
         records.append(dict(common, series=r["graph"], value=r["rate_medges"], paper=r.get("paper")))
-        # The real graphs' rows (the thesis' protocol) are drawn without their copy series: their
-        # mean stands beside the thesis' mean, and the plot keeps one copy line per synthetic graph.
-        if "rate_medges_h2d" in r and "random batches" not in r["graph"]:
+        # The rows of the thesis' protocol (random batches into real and R-MAT graphs) are drawn
+        # without their copy series: their means stand beside the thesis' mean, and the plot keeps
+        # one copy line per graph with R-MAT or uniform batches.
+        if "rate_medges_h2d" in r and "random" not in r["graph"]:
             records.append(dict(common, series=r["graph"] + " (+h2d copy)",
                                 value=r["rate_medges_h2d"]))
     elif bench == "graph_gpu_vertex_delete":
