@@ -2,11 +2,11 @@
 // TITAN V figures typed in below) on the slab-hash dynamic graph, plus the faimGraph comparison
 // points of issue 4. Every figure is printed beside the paper's; JSON records go to --json.
 //
-//   graph_gpu_bench [--json FILE] [--data DIR] [--min-scale N] [--max-scale N] [--reps N] [--quick]
-//                   [--only edges|queries|vertices|build|incremental|dynamic|floor]
+//   graph_gpu_bench [--json FILE] [--data DIR] [--min-scale N] [--max-scale N] [--reps N]
+//                   [--quick] [--only edges|queries|vertices|build|incremental|dynamic|floor]
 //                   [--batch-logs LO:HI] [--graphs
-//                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs,
-//                   rmat-random,rmat-random-arcs]
+//                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,
+//                   real,real-arcs,rmat-random,rmat-random-arcs]
 //
 // Rates are entries of the batch per second (duplicates, self-loops and edges already present
 // included, as the paper counts), median of --reps timed runs after one warm-up. "resident":
@@ -340,8 +340,9 @@ void for_each_shared_graph(const std::function<void(const char*, const EdgeList&
 //   brings luxembourg_osm's 114K vertices 73 arcs each, against a degree of 2.1), so the first
 //   batch of each size rebuilds most tables; its warm-up repetition takes that;
 // - undirected R-MAT graphs of the sizes of the thesis' larger datasets (--graphs rmat-random):
-//   s20 ef16 (1M vertices, 33.5M arcs), s22 ef8 (4.2M, 67M: soc-LiveJournal1 has 4.8M and
-//   85.7M) and s24 ef8 (16.8M, 268M: rgg_n_2_24_s0 has 16.8M and 265M). Their batches are random
+//   s20 ef16 (1M vertices, 31.4M arcs once duplicates are dropped), s22 ef8 (4.2M, 65M:
+//   soc-LiveJournal1 has 4.8M and 85.7M) and s24 ef8 (16.8M, 263M: rgg_n_2_24_s0 has 16.8M and
+//   265M). Their batches are random
 //   pairs too, as the thesis' are; the rmat* rows above draw R-MAT batches instead, a harder
 //   load (hub tables that a batch grows) that the thesis did not run.
 // Two readings of "edge", each its own table:
@@ -373,16 +374,24 @@ struct RandomBatchGroup {
     runs.push_back(std::move(r));
   }
 };
+/// A group of graphs under both readings (either may be empty: not selected).
+struct RandomBatchGroups {
+  RandomBatchGroup undirected, arcs;
+};
 
-/// Prints (and records as `graph`) the mean rate over a group's graphs at each batch size beside
-/// the thesis' figure: the arithmetic mean, as the thesis averages its datasets, and the harmonic.
-void print_group_mean(const RandomBatchGroup& group, const std::string& title,
-                      const std::string& graph, bool arcs) {
+/// Prints (and records) the mean rate over a group's graphs at each batch size beside the
+/// thesis' figure: the arithmetic mean, as the thesis averages its datasets, and the harmonic.
+/// `kind` names the graphs ("real", "R-MAT", ...).
+void print_group_mean(const RandomBatchGroup& group, const std::string& kind, bool arcs) {
   if (group.runs.empty()) return;
-  std::printf("\n== Tables 5.2 / 5.3: mean over %s (the thesis: mean over its datasets) ==\n",
-              title.c_str());
+  std::printf(
+      "\n== Tables 5.2 / 5.3: mean over the %zu %s graphs above%s (the thesis: mean over its "
+      "datasets) ==\n",
+      group.runs.size(), kind.c_str(), arcs ? ", as arcs" : "");
   std::printf("%-8s %12s %12s %12s %12s | %10s %10s\n", "batch", "ins mean", "ins harm.",
               "del mean", "del harm.", "paper ins", "paper del");
+  const std::string graph = "mean of the " + kind + " graphs" +
+                            (arcs ? " as arcs, random arc batches" : ", random batches");
   const std::vector<int>& logs = group.runs[0].batch_logs;
   for (std::size_t k = 0; k < logs.size(); ++k) {
     const int lg = logs[k];
@@ -410,27 +419,27 @@ void print_group_mean(const RandomBatchGroup& group, const std::string& title,
   }
 }
 
-/// The real graphs under the thesis' protocol, one reading, and their mean.
-RandomBatchGroup real_graph_edge_rates(int max_log, bool arcs) {
-  RandomBatchGroup group;
-  for_each_shared_graph([&](const char* f, const EdgeList& e) {
-    group.add(f, random_batch_rates(f, e, arcs, max_log));
-  });
-  print_group_mean(
-      group,
-      "the " + std::to_string(group.runs.size()) + " real graphs above" + (arcs ? ", as arcs" : ""),
-      arcs ? "mean of the real graphs as arcs, random arc batches"
-           : "mean of the real graphs, random batches",
-      arcs);
-  return group;
+/// The shared real graphs under the thesis' protocol (each reading selected), and their means.
+RandomBatchGroups real_graph_edge_rates(int max_log) {
+  RandomBatchGroups g;
+  const bool undirected = graph_selected("real"), arcs = graph_selected("real-arcs");
+  if (opt.data.empty() || (!undirected && !arcs)) return g;
+  for (const bool as_arcs : {false, true}) {
+    if (!(as_arcs ? arcs : undirected)) continue;
+    RandomBatchGroup& group = as_arcs ? g.arcs : g.undirected;
+    for_each_shared_graph([&](const char* f, const EdgeList& e) {
+      group.add(f, random_batch_rates(f, e, as_arcs, max_log));
+    });
+    print_group_mean(group, "real", as_arcs);
+  }
+  return g;
 }
 
 /// The R-MAT graphs under the thesis' protocol (each reading selected), and their means.
-/// Returns the groups {undirected, as arcs}.
-std::pair<RandomBatchGroup, RandomBatchGroup> rmat_random_edge_rates(int max_log) {
-  std::pair<RandomBatchGroup, RandomBatchGroup> groups;
+RandomBatchGroups rmat_random_edge_rates(int max_log) {
+  RandomBatchGroups g;
   const bool undirected = graph_selected("rmat-random"), arcs = graph_selected("rmat-random-arcs");
-  if (!undirected && !arcs) return groups;
+  if (!undirected && !arcs) return g;
   struct Spec {
     unsigned scale;
     double edge_factor;
@@ -442,32 +451,26 @@ std::pair<RandomBatchGroup, RandomBatchGroup> rmat_random_edge_rates(int max_log
     const EdgeList e = rmat_edges(s.scale, s.edge_factor, s.seed, true);
     const std::string name =
         "rmat s" + std::to_string(s.scale) + " ef" + std::to_string(int(s.edge_factor));
-    if (undirected) groups.first.add(name, random_batch_rates(name, e, false, max_log));
-    if (arcs) groups.second.add(name, random_batch_rates(name, e, true, max_log));
+    if (undirected) g.undirected.add(name, random_batch_rates(name, e, false, max_log));
+    if (arcs) g.arcs.add(name, random_batch_rates(name, e, true, max_log));
     std::printf("[%.0f s]\n", elapsed());
   }
-  print_group_mean(groups.first,
-                   "the " + std::to_string(groups.first.runs.size()) + " R-MAT graphs above",
-                   "mean of the R-MAT graphs, random batches", false);
-  print_group_mean(
-      groups.second,
-      "the " + std::to_string(groups.second.runs.size()) + " R-MAT graphs above, as arcs",
-      "mean of the R-MAT graphs as arcs, random arc batches", true);
-  return groups;
+  print_group_mean(g.undirected, "R-MAT", false);
+  print_group_mean(g.arcs, "R-MAT", true);
+  return g;
 }
 
-/// Both groups' graphs together, when both ran with the same batch sizes: the closest this
-/// bench comes to the thesis' mean over graphs of many kinds and sizes.
-void print_all_graphs_mean(const RandomBatchGroup& real, const RandomBatchGroup& rmat, bool arcs) {
-  if (real.runs.empty() || rmat.runs.empty()) return;
-  RandomBatchGroup all = real;
-  for (std::size_t i = 0; i < rmat.runs.size(); ++i) all.add(rmat.names[i], rmat.runs[i]);
-  print_group_mean(all,
-                   "all " + std::to_string(all.runs.size()) + " graphs with random batches" +
-                       (arcs ? ", as arcs" : "") + " (real and R-MAT)",
-                   arcs ? "mean of the real and R-MAT graphs as arcs, random arc batches"
-                        : "mean of the real and R-MAT graphs, random batches",
-                   arcs);
+/// Both groups' graphs together, where both ran: the closest this bench comes to the thesis' mean
+/// over graphs of many kinds and sizes.
+void print_all_graphs_mean(const RandomBatchGroups& real, const RandomBatchGroups& rmat) {
+  for (const bool arcs : {false, true}) {
+    const RandomBatchGroup& a = arcs ? real.arcs : real.undirected;
+    const RandomBatchGroup& b = arcs ? rmat.arcs : rmat.undirected;
+    if (a.runs.empty() || b.runs.empty()) continue;
+    RandomBatchGroup all = a;
+    for (std::size_t i = 0; i < b.runs.size(); ++i) all.add(b.names[i], b.runs[i]);
+    print_group_mean(all, "real and R-MAT", arcs);
+  }
 }
 
 // ---- edge queries (not in the thesis' tables) ----------------------------------------------
@@ -875,14 +878,8 @@ int main(int argc, char** argv) {
                       {"rmat-s22", "rmat s22 ef8 undirected"}, nullptr, nullptr, max_log);
     // Tables 5.2/5.3 as the thesis ran them (random batches): the real graphs, the R-MAT graphs.
     if (section("edges")) {
-      RandomBatchGroup real, real_arcs;
-      if (!opt.data.empty()) {
-        if (graph_selected("real")) real = real_graph_edge_rates(max_log, false);
-        if (graph_selected("real-arcs")) real_arcs = real_graph_edge_rates(max_log, true);
-      }
-      const auto [rmat, rmat_arcs] = rmat_random_edge_rates(max_log);
-      print_all_graphs_mean(real, rmat, false);
-      print_all_graphs_mean(real_arcs, rmat_arcs, true);
+      const RandomBatchGroups real = real_graph_edge_rates(max_log);
+      print_all_graphs_mean(real, rmat_random_edge_rates(max_log));
     }
     if (section("queries")) {
       if (graph_selected("uniform"))
