@@ -53,7 +53,7 @@ struct DynamicGraph<Adj>::Impl {
   DeviceArray<VertexEntry> vertices;
   DeviceArray<std::uint32_t> degrees;
   DeviceArray<std::uint32_t> incoming;  // all zero between calls (resize planning)
-  DeviceArray<std::uint8_t> live;
+  DeviceArray<std::uint8_t> live;       // a byte per id; VertexEntry::live is the other copy
   std::vector<DeviceArray<slab::Slab>> pools;
   std::uint64_t pool_bytes = 0;
   std::uint64_t nv = 0, capacity = 0, edges = 0, live_count = 0;
@@ -231,8 +231,8 @@ struct DynamicGraph<Adj>::Impl {
     const QueueRuns r = free_runs(free_head, n);
     for (int j = 0; j < 2; ++j) {
       if (!r.len[j]) continue;
-      scatter_bytes_kernel<<<grid_for(r.len[j]), kBlock, 0, stream>>>(live.data(), r.at[j],
-                                                                      r.len[j], 1);
+      mark_live_kernel<<<grid_for(r.len[j]), kBlock, 0, stream>>>(vertices.data(), live.data(),
+                                                                  r.at[j], r.len[j]);
       WG_CUDA_CHECK_LAST();
     }
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
@@ -1608,13 +1608,12 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const vertex_t* ids, std::ui
   // Every warp of the GPU shares the erased vertices' buckets (their number stays on the device).
   DeviceArray<std::uint64_t> buckets(k, im.stream, "vertex erase buckets");
   DeviceArray<std::uint64_t> offsets(k + 1, im.stream, "vertex erase offsets");
-  gather_buckets_kernel<Adj>
-      <<<grid_for(k), kBlock, 0, im.stream>>>(im.ref(), d_ids.data(), k, buckets.data());
+  gather_buckets_kernel<Adj><<<grid_for(k), kBlock, 0, im.stream>>>(im.ref(), d_ids.data(), k,
+                                                                    im.live.data(), buckets.data());
   WG_CUDA_CHECK_LAST();
   detail::exclusive_scan(buckets.data(), offsets.data(), k, im.stream);
   erase_vertex_buckets_kernel<Adj><<<Impl::full_striding_grid(), kBlock, 0, im.stream>>>(
-      im.ref(), d_ids.data(), k, offsets.data(), erasing, !im.opt.directed, im.live.data(),
-      im.counters.data());
+      im.ref(), d_ids.data(), k, offsets.data(), erasing, !im.opt.directed, im.counters.data());
   WG_CUDA_CHECK_LAST();
   trace.mark("erase");
   const Counters c = im.read_counters();

@@ -20,29 +20,9 @@
 #include <warpgraph/containers/slab_hash/slab_layout.cuh>
 #include <warpgraph/containers/slab_hash/slab_table_ref.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/gpu/vertex_entry.cuh>
 
 namespace wg::gpu {
-
-/// One vertex dictionary entry: the handle of the vertex's adjacency table. Growing the
-/// dictionary copies these, never the tables. Degrees live in a separate array: their atomic
-/// updates must not contend with the (read-mostly) handles.
-struct VertexEntry {
-  slab::Slab* buckets;  ///< base buckets (contiguous)
-  std::uint32_t num_buckets;
-  std::uint32_t reserved;
-};
-static_assert(sizeof(VertexEntry) == 16);
-
-/// Broadcasts lane `src`'s handle to the tile (a warp or a smaller tile).
-template <class Tile>
-__device__ __forceinline__ VertexEntry shfl_entry(const Tile& tile, const VertexEntry& e, int src) {
-  VertexEntry r;
-  r.buckets = reinterpret_cast<slab::Slab*>(
-      tile.shfl(reinterpret_cast<unsigned long long>(e.buckets), src));
-  r.num_buckets = tile.shfl(e.num_buckets, src);
-  r.reserved = 0;
-  return r;
-}
 
 template <class Adjacency>
 class DynamicGraphRef {
@@ -62,7 +42,8 @@ class DynamicGraphRef {
 
   __host__ __device__ std::uint32_t num_vertices() const { return num_vertices_; }
   __device__ bool is_live(vertex_t u) const { return u < num_vertices_ && live_[u]; }
-  /// is_live for an id known to be < num_vertices().
+  /// is_live for an id known to be < num_vertices() (a kernel that has loaded u's entry reads
+  /// VertexEntry::live instead: the same flag, no load).
   __device__ bool live_flag(vertex_t u) const { return live_[u] != 0; }
   __device__ std::uint32_t degree(vertex_t u) const { return degrees_[u]; }
   /// For the graph's own kernels (atomic degree updates).

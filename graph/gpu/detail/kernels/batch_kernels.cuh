@@ -174,9 +174,9 @@ __global__ void __launch_bounds__(kBlock) filter_batch_kernel(DynamicGraphRef<Ad
 
 // Pass 2 (the only pass unless weighted or filtered): classify, dedup, apply. State bits per owner
 // as for insert_prepared_kernel: 1 forward arc done, 2 it was new, 4 reverse arc done, 8 it was
-// new. Latency bound: an entry's loads (liveness, both table handles, degrees) are issued together
-// with its dedup claim, before anything depends on them, so an arc costs the round trips of
-// its table's slabs and CAS plus one, not a chain of five dependent loads first.
+// new. Latency bound: an entry's loads (both table handles, with liveness, and degrees) are issued
+// together with its dedup claim, before anything depends on them, so an arc costs the round trips
+// of its table's slabs and CAS plus one, not a chain of five dependent loads first.
 // kFresh: a build's first pass into fresh tables (BatchPass::fresh_tables), one-thread tasks:
 // owners place their arcs into tables of one bucket (place_fresh_arc), insert those into tables
 // of several, and leave to the retry pass, which runs the plain kernel, what the one-thread
@@ -263,9 +263,10 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         // arc turns out new): the values returned count the arcs of this batch that came first,
         // so a hub of the batch is deferred once its table is full however many of its arcs
         // are in flight (a plain load would show every one of them the degree before the batch).
-        const bool live_u = g.live_flag(u), live_v = g.live_flag(v);
+        // (Liveness comes with the handles: VertexEntry::live.)
         eu = g.load_entry(u);
         if (p.both) ev = g.load_entry(v);
+        const bool live_u = eu.live != 0, live_v = p.both ? ev.live != 0 : g.live_flag(v);
         if (check_degree) {
           du = atomicAdd(g.degree_ptr(u), 1u);
           if (p.both) dv = atomicAdd(g.degree_ptr(v), 1u);

@@ -22,17 +22,22 @@ __global__ void init_entries_kernel(VertexEntry* entries, std::uint32_t* degrees
       e.buckets = pool + i;
       e.num_buckets = 1;
     }
-    e.reserved = 0;
+    e.live = 1;  // the caller marks the byte flags
     entries[first + i] = e;
     degrees[first + i] = 0;
   }
 }
 
-__global__ void scatter_bytes_kernel(std::uint8_t* target, const vertex_t* ids, std::uint64_t n,
-                                     std::uint8_t value) {
+/// Makes the n (distinct) vertices of `ids` live again (ids taken from the free-id queue): both
+/// copies of the flag (VertexEntry).
+__global__ void mark_live_kernel(VertexEntry* entries, std::uint8_t* live, const vertex_t* ids,
+                                 std::uint64_t n) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    target[ids[i]] = value;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t x = ids[i];
+    entries[x].live = 1;
+    live[x] = 1;
+  }
 }
 
 __global__ void build_degree_kernel(const std::uint64_t* keys, std::uint64_t m, unsigned bits,
@@ -95,7 +100,7 @@ __global__ void size_small_tables_kernel(VertexEntry* entries, std::uint32_t* de
     e.buckets =
         nb == 1 ? pool + i : pool + n + atomicAdd(used, static_cast<unsigned long long>(nb));
     e.num_buckets = nb;
-    e.reserved = 0;
+    e.live = 1;
     entries[i] = e;
     degree[i] = 0;
     live[i] = 1;

@@ -18,13 +18,20 @@ __global__ void mark_vertices_kernel(const vertex_t* ids, std::uint64_t m, const
   }
 }
 
-// Bucket counts of the erased vertices (the prefix sum numbers their buckets).
+// Bucket counts of the erased vertices (the prefix sum numbers their buckets). The vertices stop
+// being live here, both copies of the flag (VertexEntry), not in erase_vertex_buckets_kernel, whose
+// warps read these entries while it runs; the kernels after this one tell them by erasing[].
 template <class Adj>
 __global__ void gather_buckets_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids, std::uint64_t k,
-                                      std::uint64_t* out) {
+                                      std::uint8_t* live, std::uint64_t* out) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < k;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    out[i] = g.load_entry(ids[i]).num_buckets;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t x = ids[i];
+    VertexEntry* const e = g.entry(x);
+    out[i] = e->num_buckets;
+    e->live = 0;
+    live[x] = 0;
+  }
 }
 
 /// Buckets of erased vertices a warp takes at a time (one binary search per bucket, by its lane).
@@ -36,13 +43,13 @@ constexpr unsigned kEraseBucketsPerWarp = 8;
 // their bucket counts. For an undirected graph each lane holding a neighbour y that is not erased
 // removes the arc y -> x with a one-thread erase (the pair (x, y) is this bucket's alone), and
 // each edge is counted once (counters->a); then the warp empties the bucket and frees its
-// overflow slabs. The vertex's bucket 0 zeroes its degree and liveness (counters->b += the
+// overflow slabs. The vertex's bucket 0 zeroes its degree (counters->b += the
 // out-degrees, a directed graph's edges out of the erased vertices).
 template <class Adj>
 __global__ void erase_vertex_buckets_kernel(DynamicGraphRef<Adj> g, const vertex_t* ids,
                                             std::uint64_t k, const std::uint64_t* offsets,
                                             const std::uint32_t* erasing, bool both,
-                                            std::uint8_t* live, Counters* counters) {
+                                            Counters* counters) {
   const warp_tile tile = this_warp();
   const thread_tile one{};
   const unsigned lane = tile.thread_rank();
@@ -65,7 +72,6 @@ __global__ void erase_vertex_buckets_kernel(DynamicGraphRef<Adj> g, const vertex
       if (bucket == 0) {
         out_degrees += g.degree(x);
         *g.degree_ptr(x) = 0;
-        live[x] = 0;
       }
     }
     const unsigned count =
