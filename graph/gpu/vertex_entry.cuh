@@ -18,7 +18,7 @@ namespace wg::gpu {
 ///    made uniform and R-MAT "as arcs" batches 2-22% slower);
 ///  - `live` here, for the batch kernels, which load both ends' entries of an undirected edge
 ///    anyway: two random sectors less per edge (H100, undirected R-MAT s24 random batches:
-///    inserts and deletes 6-14% faster).
+///    inserts and deletes 5-11% faster).
 /// Degrees stay in their own array: atomics on the handles' lines slowed every pass that reads
 /// handles (tools/bench/RESULTS.md, "the degree in the vertex entry").
 struct VertexEntry {
