@@ -41,10 +41,13 @@ __device__ __forceinline__ void load_relaxed_v2(const std::uint64_t* p, std::uin
 }
 /// Weak 16-byte loads cached in L1 (ld.global.ca): an L1 miss fetches whole 32-byte sectors, so
 /// the two 16-byte halves of a sector cost one L2 request instead of two. Only for reads whose
-/// staleness the caller tolerates (see tiled_chain.cuh).
+/// staleness the caller tolerates (see tiled_chain.cuh). The L2::128B prefetch size: a thread
+/// that reads a slab alone reads all of its 128-byte line, so an L2 miss fetches the line from
+/// DRAM at once rather than sector by sector (H100, deletes of random batches from R-MAT graphs
+/// beyond the L2: +4-9% for the mean of s20, s22 and s24; tools/bench/RESULTS.md).
 __device__ __forceinline__ uint4 load_cached_v4(const std::uint32_t* p) {
   uint4 v;
-  asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
+  asm volatile("ld.global.ca.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                : "l"(p)
                : "memory");
@@ -52,7 +55,10 @@ __device__ __forceinline__ uint4 load_cached_v4(const std::uint32_t* p) {
 }
 __device__ __forceinline__ void load_cached_v2(const std::uint64_t* p, std::uint64_t& a,
                                                std::uint64_t& b) {
-  asm volatile("ld.global.ca.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+  asm volatile("ld.global.ca.L2::128B.v2.u64 {%0, %1}, [%2];"
+               : "=l"(a), "=l"(b)
+               : "l"(p)
+               : "memory");
 }
 __device__ __forceinline__ std::uint32_t load_readonly(const std::uint32_t* p) {
   return __ldg(p);
