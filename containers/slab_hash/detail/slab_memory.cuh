@@ -43,8 +43,9 @@ __device__ __forceinline__ void load_relaxed_v2(const std::uint64_t* p, std::uin
 /// the two 16-byte halves of a sector cost one L2 request instead of two. Only for reads whose
 /// staleness the caller tolerates (see tiled_chain.cuh). The L2::128B prefetch size: a thread
 /// that reads a slab alone reads all of its 128-byte line, so an L2 miss fetches the line from
-/// DRAM at once rather than sector by sector (H100, deletes of random batches from R-MAT graphs
-/// beyond the L2: +4-9% for the mean of s20, s22 and s24; tools/bench/RESULTS.md).
+/// DRAM at once rather than sector by sector (H100, four rounds: deletes of random batches from
+/// R-MAT s20-s24, mostly beyond the L2, +4-8% from 2^17; the real graphs, in L2, -2% to +3%;
+/// tools/bench/RESULTS.md).
 __device__ __forceinline__ uint4 load_cached_v4(const std::uint32_t* p) {
   uint4 v;
   asm volatile("ld.global.ca.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];"
