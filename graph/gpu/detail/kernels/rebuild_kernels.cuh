@@ -194,6 +194,15 @@ __global__ void reinsert_rebuild_kernel(DynamicGraphRef<Adj> g, DynamicGraphRef<
   if (tile.thread_rank() == 0 && failed) atomicAdd(&st->failed, 1ull);
 }
 
+/// counts[x] = 0 for the n vertices x in `listed`: the per-vertex arc counts that plan a rebuild
+/// (incoming[], zero between calls), where no commit cleared them (a rebuild given up, a batch
+/// that stopped first).
+__global__ void zero_listed_kernel(const vertex_t* listed, std::uint64_t n, std::uint32_t* counts) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    counts[listed[i]] = 0;
+}
+
 // Switches the handles to the new tables and frees the old tables' overflow slabs, all warps
 // sharing the old buckets: a hub's table has thousands, which one warp per table walked one after
 // another (ncu, R-MAT s22 incremental build: one commit of 152 tables took 2.4 ms, and the commits

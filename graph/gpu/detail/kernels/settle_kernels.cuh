@@ -64,14 +64,6 @@ __global__ void settle_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p,
   if (undone) atomicAdd(&counters->a, static_cast<unsigned long long>(undone));
 }
 
-/// counts[x] = 0 for the n vertices x in `listed`: the per-vertex arc counts that plan a rebuild
-/// (incoming[], zero between calls) of a batch that stopped before its rebuild cleared them.
-__global__ void zero_listed_kernel(const vertex_t* listed, std::uint64_t n, std::uint32_t* counts) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    counts[listed[i]] = 0;
-}
-
 /// insert_prepared's edges (undirected: `both`) whose state is not complete when it stopped
 /// (see settle_edge). counters->a: forward arcs erased.
 template <class Adj>
