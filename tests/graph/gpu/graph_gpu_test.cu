@@ -637,6 +637,13 @@ wg::gpu::GraphOptions hub_rebuild_options() {
   opt.initial_slabs = 1;
   return opt;
 }
+/// star_arcs over a hub scenario's graph of n vertices, whose hubs' targets are numbered from
+/// `hubs` (after the hubs).
+auto hub_stars(std::uint32_t n, std::uint32_t hubs, bool weighted) {
+  return [=](std::uint32_t first, std::uint32_t sources, std::uint32_t from, std::uint32_t to) {
+    return star_arcs(n, hubs, first, sources, from, to, weighted);
+  };
+}
 template <class Adj>
 void rebuild_rounds_redone() {
   wg::gpu::GraphOptions opt = hub_rebuild_options();
@@ -649,10 +656,7 @@ void rebuild_rounds_redone() {
   const std::uint32_t n = filler_base + max_filler;
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, true);
-  const auto arcs = [&](std::uint32_t from_vertex, std::uint32_t vertices, std::uint32_t from,
-                        std::uint32_t to) {
-    return star_arcs(n, hubs, from_vertex, vertices, from, to, weighted);
-  };
+  const auto arcs = hub_stars(n, hubs, weighted);
   const EdgeList first = arcs(0, hubs, 0, limit);
   ASSERT_EQ(g.insert_edges(first), m.insert(first));
   EXPECT_EQ(g.stats().rebuild_rounds, 0u);  // at the limit, not past it
@@ -848,10 +852,7 @@ void stops_in_a_rebuild() {
   const std::uint32_t n = hubs + limit + 3 * more;
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, true);
-  const auto arcs = [&](std::uint32_t first, std::uint32_t sources, std::uint32_t from,
-                        std::uint32_t to) {
-    return star_arcs(n, hubs, first, sources, from, to, weighted);
-  };
+  const auto arcs = hub_stars(n, hubs, weighted);
   const EdgeList full = arcs(0, hubs, 0, limit);
   ASSERT_EQ(g.insert_edges(full), m.insert(full));
   ASSERT_EQ(g.overflow_slabs_in_use(), std::uint64_t{hubs} * (limit / slots - 1));
