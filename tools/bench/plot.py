@@ -70,7 +70,8 @@ def main():
         crowded = len(series) > 10
         for i, (name, pts) in enumerate(series.items()):
             pts.sort()
-            style = dict(color=plt.get_cmap("tab20")(i % 20), marker=markers[(i + i // 20) % len(markers)],
+            marker = markers[(i + i // 20) % len(markers)]
+            style = dict(color=plt.get_cmap("tab20")(i % 20), marker=marker,
                          markersize=5) if crowded else dict(marker="o")
             ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name,
                     linestyle="none" if labelled else "-", **style)
