@@ -3,7 +3,8 @@
 // points of issue 4. Every figure is printed beside the paper's; JSON records go to --json.
 //
 //   graph_gpu_bench [--json FILE] [--data DIR] [--min-scale N] [--max-scale N] [--reps N]
-//                   [--quick] [--only edges|queries|vertices|build|incremental|dynamic|floor]
+//                   [--quick]
+//                   [--only edges|queries|vertices|build|incremental|dynamic|floor|accesses]
 //                   [--batch-logs LO:HI] [--graphs
 //                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,
 //                   real,real-arcs,rmat-random,rmat-random-arcs]
@@ -25,6 +26,8 @@
 #include <vector>
 
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
+#include <warpgraph/containers/slab_hash/detail/slab_memory.cuh>
+#include <warpgraph/containers/slab_hash/slab_layout.cuh>
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -46,7 +49,7 @@ struct Options {
   int reps = 3;
   bool quick = false;
   std::string only;  ///< run one section: edges, queries, vertices, build, incremental, dynamic,
-                     ///< floor (only when named)
+                     ///< floor, accesses (these two only when named)
   int min_batch_log = 16, max_batch_log = 22;  ///< edge tables: batch sizes 2^lo .. 2^hi
   std::string graphs;  ///< edge tables: comma list of uniform, uniform-weighted, rmat,
                        ///< rmat-permuted, rmat-s22, rmat-s22-hubs, real, real-arcs (the shared
@@ -560,6 +563,254 @@ void batch_floor() {
   }
 }
 
+// ---- plain kernels making a random erase batch's accesses (--only accesses) ---------------
+// How fast a kernel that does nothing else makes the accesses of an undirected erase of random
+// vertex pairs, on a graph the size of the R-MAT random rows (s22: 4.2M vertices, s24: 16.8M):
+// per entry, its two ids from the batch; both vertex entries (16 bytes each, in an
+// array of 16 x V bytes); both vertices' slabs (one 128-byte line each, in a pool of 128 x V
+// bytes, read with the library's own load, slab::detail::load_cached_v4); a CAS on one word of
+// each line (the erase's tombstone); and both degrees' decrements (4 bytes each, in an array of
+// 4 x V bytes). Cumulative variants, each a kernel of one-thread tasks timed as the edge tables
+// time a batch (wall time between two device synchronisations, median of --reps after a
+// warm-up): ids only; + entries; + slabs (address from the entry, as the graph's batches must);
+// + CAS; + degrees. "slabs by id" reads the slab at pool + id without the entry, the best case of
+// a layout that knows one-bucket tables' addresses without their handles; "one sector" does
+// what "+degrees" does but reads only the 32-byte sector holding the key (no L2 prefetch size),
+// the best case of a layout that puts each key in a home sector of its slab. "sorted arcs" and
+// "sorted, 1 s" make the same accesses per arc, one thread per arc, over the batch's 2n arcs
+// sorted by source (the sort is not timed), the best order a batch can have: neighbouring
+// threads then touch neighbouring entries, slabs and degrees (the graph sorts erases of 2^21
+// entries or more, by edge, which groups the forward arcs only). The graph's own deletes of the
+// same rows do all of this and also deduplicate the batch, check liveness and walk chains. These
+// are plain one-thread kernels, not a bound: the graph's own deletes outrun some of them.
+namespace erase_accesses {
+
+struct Entry {
+  const wg::slab::Slab* slab;
+  std::uint32_t count, live;
+};
+enum Step : int {
+  ids = 0,
+  entries = 1,
+  slabs = 2,
+  cas = 3,
+  degrees = 4,
+  slabs_by_id = 5,
+  one_sector = 6
+};
+
+/// A 16-byte load through L1 without the L2 prefetch size (one 32-byte sector from DRAM).
+__device__ __forceinline__ uint4 load_sector_v4(const std::uint32_t* p) {
+  uint4 v;
+  asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p)
+               : "memory");
+  return v;
+}
+
+template <int kStep>
+__global__ void __launch_bounds__(256)
+    access_kernel(const vertex_t* src, const vertex_t* dst, std::uint64_t n, const Entry* entry,
+                  wg::slab::Slab* pool, std::uint32_t* degree, unsigned long long* sink) {
+  std::uint32_t acc = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t u = src[i], v = dst[i];
+    acc ^= u ^ v;
+    if constexpr (kStep == ids) continue;
+    const wg::slab::Slab *su = pool + u, *sv = pool + v;
+    if constexpr (kStep != slabs_by_id) {
+      const Entry eu = entry[u], ev = entry[v];
+      acc ^= eu.count ^ ev.count;
+      if constexpr (kStep == entries) continue;
+      su = eu.slab;
+      sv = ev.slab;
+    }
+    std::uint32_t wu = 0, wv = 0;
+    // The slot CASed below: any key slot, or one of the sector read (one_sector).
+    std::uint32_t ku = v % 30, kv = u % 30;
+    if constexpr (kStep == one_sector) {
+      // Only the sector holding the key, as a layout that puts keys in a home sector could.
+      ku = 8 * (v % 3) + v % 8;
+      kv = 8 * (u % 3) + u % 8;
+      uint4 a[2], b[2];
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+        a[j] = load_sector_v4(su->words + 8 * (v % 3) + 4 * j);
+        b[j] = load_sector_v4(sv->words + 8 * (u % 3) + 4 * j);
+      }
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+        wu ^= a[j].x ^ a[j].y ^ a[j].z ^ a[j].w;
+        wv ^= b[j].x ^ b[j].y ^ b[j].z ^ b[j].w;
+      }
+    } else {
+      // Both lines at once, as a one-thread erase reads a slab: eight 16-byte loads each.
+      uint4 a[8], b[8];
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        a[j] = wg::slab::detail::load_cached_v4(su->words + 4 * j);
+        b[j] = wg::slab::detail::load_cached_v4(sv->words + 4 * j);
+      }
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        wu ^= a[j].x ^ a[j].y ^ a[j].z ^ a[j].w;
+        wv ^= b[j].x ^ b[j].y ^ b[j].z ^ b[j].w;
+      }
+    }
+    acc ^= wu ^ wv;
+    if constexpr (kStep == cas || kStep == degrees || kStep == one_sector) {
+      auto* const pu = const_cast<std::uint32_t*>(su->words) + ku;
+      auto* const pv = const_cast<std::uint32_t*>(sv->words) + kv;
+      acc ^= wg::slab::detail::cas_relaxed(pu, wu, wu ^ 1u);
+      acc ^= wg::slab::detail::cas_relaxed(pv, wv, wv ^ 1u);
+    }
+    if constexpr (kStep == degrees || kStep == one_sector) {
+      atomicSub(degree + u, 1u);
+      atomicSub(degree + v, 1u);
+    }
+  }
+  if (acc == 0x9E3779B9u) atomicAdd(sink, 1ull);  // keeps the loads; practically never true
+}
+
+/// One thread per arc of the batch, the arcs sorted by source: the source's entry, its slab (the
+/// line, or the key's sector), the tombstone CAS and the source's degree. Sorted sources make
+/// neighbouring threads touch neighbouring entries, slabs and degrees, which unsorted pairs do
+/// not.
+template <bool kOneSector>
+__global__ void __launch_bounds__(256)
+    sorted_arc_kernel(const vertex_t* src, const vertex_t* dst, std::uint64_t arcs,
+                      const Entry* entry, std::uint32_t* degree, unsigned long long* sink) {
+  constexpr int kLoads = kOneSector ? 2 : 8;  // 16-byte loads: one sector or the whole line
+  std::uint32_t acc = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < arcs;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t u = src[i], v = dst[i];
+    const Entry e = entry[u];
+    const std::uint32_t first = kOneSector ? 8 * (v % 3) : 0;
+    const std::uint32_t slot = first + v % (kOneSector ? 8 : 30);
+    std::uint32_t w = e.count;
+    uint4 a[kLoads];
+#pragma unroll
+    for (int j = 0; j < kLoads; ++j)
+      a[j] = kOneSector ? load_sector_v4(e.slab->words + first + 4 * j)
+                        : wg::slab::detail::load_cached_v4(e.slab->words + 4 * j);
+#pragma unroll
+    for (int j = 0; j < kLoads; ++j) w ^= a[j].x ^ a[j].y ^ a[j].z ^ a[j].w;
+    acc ^=
+        wg::slab::detail::cas_relaxed(const_cast<std::uint32_t*>(e.slab->words) + slot, w, w ^ 1u);
+    atomicSub(degree + u, 1u);
+  }
+  if (acc == 0x9E3779B9u) atomicAdd(sink, 1ull);  // keeps the loads; practically never true
+}
+
+__global__ void fill_entries(Entry* entry, const wg::slab::Slab* pool, std::uint64_t nv) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < nv;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    entry[i] = {pool + i, 1u, 1u};
+}
+
+/// The batch's 2n arcs (both directions of each pair), sorted by source then target.
+EdgeList sorted_arcs(const EdgeList& pairs) {
+  std::vector<std::uint64_t> key;
+  key.reserve(2 * pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    key.push_back(std::uint64_t{pairs.src[i]} << 32 | pairs.dst[i]);
+    key.push_back(std::uint64_t{pairs.dst[i]} << 32 | pairs.src[i]);
+  }
+  std::sort(key.begin(), key.end());
+  EdgeList arcs;
+  arcs.num_vertices = pairs.num_vertices;
+  arcs.src.resize(key.size());
+  arcs.dst.resize(key.size());
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    arcs.src[i] = static_cast<vertex_t>(key[i] >> 32);
+    arcs.dst[i] = static_cast<vertex_t>(key[i]);
+  }
+  return arcs;
+}
+
+}  // namespace erase_accesses
+
+void erase_access_rates() {
+  int sms = 0;
+  WG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const unsigned scales[] = {22, 24};
+  for (const unsigned scale : scales) {
+    if (scale < opt.min_scale || scale > opt.max_scale) continue;
+    const std::uint64_t nv = std::uint64_t{1} << scale;
+    DeviceArray<erase_accesses::Entry> entry(nv);
+    DeviceArray<wg::slab::Slab> pool(nv);
+    DeviceArray<std::uint32_t> degree(nv);
+    DeviceArray<unsigned long long> sink(1);
+    WG_CUDA_TRY(cudaMemset(pool.data(), 0x5A, nv * sizeof(wg::slab::Slab)));
+    WG_CUDA_TRY(cudaMemset(degree.data(), 0x7F, nv * sizeof(std::uint32_t)));
+    erase_accesses::fill_entries<<<sms * 8, 256>>>(entry.data(), pool.data(), nv);
+    std::printf(
+        "\n== plain kernels making an undirected erase's accesses, random pairs of 2^%u "
+        "vertices (MEdge/s; x: +degrees, sorted arcs over the thesis' Table 5.3) ==\n",
+        scale);
+    std::printf("%-8s %9s %9s %9s %9s %9s %12s %11s %12s %11s\n", "batch", "ids", "+entries",
+                "+slabs", "+CAS", "+degrees", "slabs by id", "one sector", "sorted arcs",
+                "sorted, 1 s");
+    for (int lg = opt.min_batch_log; lg <= opt.max_batch_log; ++lg) {
+      const std::uint64_t n = std::uint64_t{1} << lg;
+      const unsigned grid = static_cast<unsigned>(
+          std::min<std::uint64_t>((n + 255) / 256, static_cast<std::uint64_t>(sms) * 8));
+      const unsigned arc_grid = static_cast<unsigned>(
+          std::min<std::uint64_t>((2 * n + 255) / 256, static_cast<std::uint64_t>(sms) * 8));
+      wg::bench::Series t[9];
+      for (int rep = 0; rep < opt.reps + 1; ++rep) {
+        const EdgeList pairs = uniform_edges(nv, n, 3000 + lg * 100 + rep, false);
+        const DeviceBatch b = to_device(pairs), a = to_device(erase_accesses::sorted_arcs(pairs));
+        const auto run_arcs = [&](auto kernel) {
+          return timed([&] {
+            kernel<<<arc_grid, 256>>>(a.src.data(), a.dst.data(), a.n, entry.data(), degree.data(),
+                                      sink.data());
+          });
+        };
+        const auto run = [&](auto kernel) {
+          return timed([&] {
+            kernel<<<grid, 256>>>(b.src.data(), b.dst.data(), n, entry.data(), pool.data(),
+                                  degree.data(), sink.data());
+          });
+        };
+        const double s[9] = {run(erase_accesses::access_kernel<erase_accesses::ids>),
+                             run(erase_accesses::access_kernel<erase_accesses::entries>),
+                             run(erase_accesses::access_kernel<erase_accesses::slabs>),
+                             run(erase_accesses::access_kernel<erase_accesses::cas>),
+                             run(erase_accesses::access_kernel<erase_accesses::degrees>),
+                             run(erase_accesses::access_kernel<erase_accesses::slabs_by_id>),
+                             run(erase_accesses::access_kernel<erase_accesses::one_sector>),
+                             run_arcs(erase_accesses::sorted_arc_kernel<false>),
+                             run_arcs(erase_accesses::sorted_arc_kernel<true>)};
+        if (rep)
+          for (int k = 0; k < 9; ++k) t[k].seconds.push_back(s[k]);
+      }
+      double rate[9];
+      for (int k = 0; k < 9; ++k) rate[k] = static_cast<double>(n) / t[k].median() / 1e6;
+      std::printf(
+          "2^%-6d %9.1f %9.1f %9.1f %9.1f %9.1f %12.1f %11.1f %12.1f %11.1f   (x%.1f, x%.1f)\n", lg,
+          rate[0], rate[1], rate[2], rate[3], rate[4], rate[5], rate[6], rate[7], rate[8],
+          rate[4] / kT53Delete[lg - 16], rate[7] / kT53Delete[lg - 16]);
+      record({{"bench", "graph_gpu_erase_accesses"},
+              {"vertices", nv},
+              {"batch", n},
+              {"ids_medges", rate[0]},
+              {"entries_medges", rate[1]},
+              {"slabs_medges", rate[2]},
+              {"cas_medges", rate[3]},
+              {"degrees_medges", rate[4]},
+              {"slabs_by_id_medges", rate[5]},
+              {"one_sector_medges", rate[6]},
+              {"sorted_arcs_medges", rate[7]},
+              {"sorted_arcs_one_sector_medges", rate[8]},
+              {"paper_delete_medges", kT53Delete[lg - 16]}});
+    }
+  }
+}
+
 // ---- Table 5.4: vertex deletion ------------------------------------------------------------
 void vertex_deletion(const EdgeList& base, const std::string& name, int max_log) {
   std::printf("\n== Table 5.4: vertex deletion, %s ==\n", name.c_str());
@@ -826,7 +1077,7 @@ int main(int argc, char** argv) {
           stderr,
           "usage: %s [--json FILE] [--data DIR] [--min-scale N] [--max-scale N] [--reps N]\n"
           "       [--quick]\n"
-          "       [--only edges|queries|vertices|build|incremental|dynamic|floor]\n"
+          "       [--only edges|queries|vertices|build|incremental|dynamic|floor|accesses]\n"
           "       [--batch-logs LO:HI] [--graphs "
           "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs,\n"
           "        rmat-random,rmat-random-arcs]\n",
@@ -845,6 +1096,7 @@ int main(int argc, char** argv) {
   try {
     const int max_log = opt.quick ? 20 : 22;
     if (opt.only == "floor") batch_floor();
+    if (opt.only == "accesses") erase_access_rates();
     // faimGraph points: 2^20 vertices, 2^24 (16.8M) arcs, directed; uniform and R-MAT.
     if (section("edges") && graph_selected("uniform")) {
       const std::uint64_t nv = 1u << 20;
