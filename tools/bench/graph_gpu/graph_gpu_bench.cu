@@ -599,14 +599,14 @@ enum Step : int {
   one_sector = 6
 };
 
-/// A 16-byte load through L1 without the L2 prefetch size (one 32-byte sector from DRAM).
+/// A 16-byte load through L1 without the L2 prefetch size (ld.global.ca: one 32-byte sector
+/// from DRAM), where slab::detail::load_cached_v4 asks L2 for the whole line.
 __device__ __forceinline__ uint4 load_sector_v4(const std::uint32_t* p) {
-  uint4 v;
-  asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p)
-               : "memory");
-  return v;
+  return __ldca(reinterpret_cast<const uint4*>(p));
+}
+/// The four words of a load folded into one, so that the load counts.
+__device__ __forceinline__ std::uint32_t fold(uint4 w) {
+  return w.x ^ w.y ^ w.z ^ w.w;
 }
 
 template <int kStep>
@@ -642,8 +642,8 @@ __global__ void __launch_bounds__(256)
       }
 #pragma unroll
       for (int j = 0; j < 2; ++j) {
-        wu ^= a[j].x ^ a[j].y ^ a[j].z ^ a[j].w;
-        wv ^= b[j].x ^ b[j].y ^ b[j].z ^ b[j].w;
+        wu ^= fold(a[j]);
+        wv ^= fold(b[j]);
       }
     } else {
       // Both lines at once, as a one-thread erase reads a slab: eight 16-byte loads each.
@@ -655,8 +655,8 @@ __global__ void __launch_bounds__(256)
       }
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
-        wu ^= a[j].x ^ a[j].y ^ a[j].z ^ a[j].w;
-        wv ^= b[j].x ^ b[j].y ^ b[j].z ^ b[j].w;
+        wu ^= fold(a[j]);
+        wv ^= fold(b[j]);
       }
     }
     acc ^= wu ^ wv;
@@ -697,7 +697,7 @@ __global__ void __launch_bounds__(256)
       a[j] = kOneSector ? load_sector_v4(e.slab->words + first + 4 * j)
                         : wg::slab::detail::load_cached_v4(e.slab->words + 4 * j);
 #pragma unroll
-    for (int j = 0; j < kLoads; ++j) w ^= a[j].x ^ a[j].y ^ a[j].z ^ a[j].w;
+    for (int j = 0; j < kLoads; ++j) w ^= fold(a[j]);
     acc ^=
         wg::slab::detail::cas_relaxed(const_cast<std::uint32_t*>(e.slab->words) + slot, w, w ^ 1u);
     atomicSub(degree + u, 1u);
@@ -711,19 +711,13 @@ __global__ void fill_entries(Entry* entry, const wg::slab::Slab* pool, std::uint
     entry[i] = {pool + i, 1u, 1u};
 }
 
-/// The batch's 2n arcs (both directions of each pair), sorted by source then target.
+/// The batch's 2n arcs (as_arcs), sorted by source then target.
 EdgeList sorted_arcs(const EdgeList& pairs) {
-  std::vector<std::uint64_t> key;
-  key.reserve(2 * pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    key.push_back(std::uint64_t{pairs.src[i]} << 32 | pairs.dst[i]);
-    key.push_back(std::uint64_t{pairs.dst[i]} << 32 | pairs.src[i]);
-  }
+  EdgeList arcs = as_arcs(pairs);
+  std::vector<std::uint64_t> key(arcs.size());
+  for (std::size_t i = 0; i < key.size(); ++i)
+    key[i] = std::uint64_t{arcs.src[i]} << 32 | arcs.dst[i];
   std::sort(key.begin(), key.end());
-  EdgeList arcs;
-  arcs.num_vertices = pairs.num_vertices;
-  arcs.src.resize(key.size());
-  arcs.dst.resize(key.size());
   for (std::size_t i = 0; i < key.size(); ++i) {
     arcs.src[i] = static_cast<vertex_t>(key[i] >> 32);
     arcs.dst[i] = static_cast<vertex_t>(key[i]);
