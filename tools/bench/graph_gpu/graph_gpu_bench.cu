@@ -15,6 +15,8 @@
 // the copy is timed too. Set CUDA_MODULE_LOADING=EAGER (the warm-up also loads the kernels).
 #include <cuda_runtime_api.h>
 
+#include <cub/device/device_radix_sort.cuh>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -705,6 +707,81 @@ __global__ void __launch_bounds__(256)
   if (acc == 0x9E3779B9u) atomicAdd(sink, 1ull);  // keeps the loads; practically never true
 }
 
+// The least an erase of this design touches, in the best layout for it: per arc, the source's
+// entry (its handle), the one 32-byte sector of its slab that would hold the key (a home sector)
+// and, with kWrites, the tombstone CAS in that sector and the degree decrement in the entry's own
+// line (a degree kept beside the handle, already in L2). No dedup, liveness, chain or report.
+// One arc per thread, the grid uncapped, registers few: as many requests in flight as the GPU
+// holds. The second table of the section times these over random pairs, and over the batch's
+// arcs sorted by source with the sort (CUB, on the source bits only, the least a grouping sort
+// needs) inside the timing.
+
+/// Entries, then sectors, then writes, for the arcs (x[k], key[k]): no load waits for an
+/// atomic of another arc (the entries may alias).
+template <bool kWrites, int kArcs>
+__device__ __forceinline__ std::uint32_t touch_arcs(Entry* entry, const vertex_t (&x)[kArcs],
+                                                    const vertex_t (&key)[kArcs]) {
+  Entry e[kArcs];
+#pragma unroll
+  for (int k = 0; k < kArcs; ++k) e[k] = entry[x[k]];
+  uint4 a[kArcs][2];
+#pragma unroll
+  for (int k = 0; k < kArcs; ++k)
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+      a[k][j] = load_sector_v4(e[k].slab->words + 8 * (key[k] % 4) + 4 * j);
+  std::uint32_t acc = 0;
+#pragma unroll
+  for (int k = 0; k < kArcs; ++k) {
+    const std::uint32_t w = e[k].count ^ fold(a[k][0]) ^ fold(a[k][1]);
+    acc ^= w;
+    if constexpr (kWrites) {
+      auto* const slot =
+          const_cast<std::uint32_t*>(e[k].slab->words) + 8 * (key[k] % 4) + key[k] % 8;
+      acc ^= wg::slab::detail::cas_relaxed(slot, w, w ^ 1u);
+      atomicSub(&entry[x[k]].count, 1u);
+    }
+  }
+  return acc;
+}
+
+/// Random pairs: both arcs of entry i (touch_arcs), or, kById, only the two sectors at pool + id
+/// (no handle: the best case of a layout without one).
+template <bool kWrites, bool kById>
+__global__ void __launch_bounds__(256)
+    least_pairs_kernel(const vertex_t* src, const vertex_t* dst, std::uint64_t n, Entry* entry,
+                       const wg::slab::Slab* pool, unsigned long long* sink) {
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const vertex_t u = src[i], v = dst[i];
+  std::uint32_t acc = 0;
+  if constexpr (kById) {
+    uint4 a[2], b[2];
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      a[j] = load_sector_v4(pool[u].words + 8 * (v % 4) + 4 * j);
+      b[j] = load_sector_v4(pool[v].words + 8 * (u % 4) + 4 * j);
+    }
+    acc = fold(a[0]) ^ fold(a[1]) ^ fold(b[0]) ^ fold(b[1]);
+  } else {
+    const vertex_t x[2] = {u, v}, key[2] = {v, u};
+    acc = touch_arcs<kWrites>(entry, x, key);
+  }
+  if (acc == 0x9E3779B9u) atomicAdd(sink, 1ull);  // keeps the loads; practically never true
+}
+
+/// Arcs sorted by source, packed (source << 32) | target: touch_arcs for arc i.
+template <bool kWrites>
+__global__ void __launch_bounds__(256)
+    least_sorted_kernel(const std::uint64_t* arcs, std::uint64_t n, Entry* entry,
+                        unsigned long long* sink) {
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::uint64_t a = arcs[i];
+  const vertex_t x[1] = {static_cast<vertex_t>(a >> 32)}, key[1] = {static_cast<vertex_t>(a)};
+  if (touch_arcs<kWrites>(entry, x, key) == 0x9E3779B9u) atomicAdd(sink, 1ull);
+}
+
 __global__ void fill_entries(Entry* entry, const wg::slab::Slab* pool, std::uint64_t nv) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < nv;
        i += std::uint64_t{gridDim.x} * blockDim.x)
@@ -726,6 +803,85 @@ EdgeList sorted_arcs(const EdgeList& pairs) {
 }
 
 }  // namespace erase_accesses
+
+/// The second table of --only accesses, for a graph of 2^scale vertices: the least accesses of an
+/// erase (touch_arcs), over random pairs and over arcs sorted by source, the sort timed.
+void least_access_rates(unsigned scale, erase_accesses::Entry* entry, const wg::slab::Slab* pool,
+                        unsigned long long* sink) {
+  namespace ea = erase_accesses;
+  const std::uint64_t nv = std::uint64_t{1} << scale;
+  std::printf(
+      "\n== the least an erase of this design touches, random pairs of 2^%u vertices (MEdge/s): "
+      "per arc the entry and one sector, +writes the tombstone CAS and a degree beside the "
+      "handle; sorted: the 2n arcs sorted by source, the sort timed (sort: alone); x: the best "
+      "+writes over the thesis' Table 5.3 ==\n",
+      scale);
+  std::printf("%-8s %9s %9s %9s %14s %14s %9s\n", "batch", "locate", "+writes", "by id",
+              "sorted locate", "sorted +writes", "sort");
+  const std::uint64_t max_arcs = std::uint64_t{2} << opt.max_batch_log;
+  DeviceArray<std::uint64_t> keys(max_arcs), sorted(max_arcs);
+  std::size_t temp_bytes = 0;
+  WG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys.data(), sorted.data(),
+                                             max_arcs, 32, 32 + static_cast<int>(scale)));
+  DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+  for (int lg = opt.min_batch_log; lg <= opt.max_batch_log; ++lg) {
+    const std::uint64_t n = std::uint64_t{1} << lg, arcs = 2 * n;
+    const unsigned grid = static_cast<unsigned>((n + 255) / 256);
+    const unsigned arc_grid = static_cast<unsigned>((arcs + 255) / 256);
+    wg::bench::Series t[6];
+    for (int rep = 0; rep < opt.reps + 1; ++rep) {
+      const EdgeList pairs = uniform_edges(nv, n, 3000 + lg * 100 + rep, false);
+      const DeviceBatch b = to_device(pairs);
+      const EdgeList both = as_arcs(pairs);
+      std::vector<std::uint64_t> packed(arcs);
+      for (std::uint64_t k = 0; k < arcs; ++k)
+        packed[k] = std::uint64_t{both.src[k]} << 32 | both.dst[k];
+      keys.copy_from_host(packed.data(), arcs);
+      std::size_t bytes = temp_bytes;
+      const auto sort = [&] {
+        WG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, keys.data(), sorted.data(),
+                                                   arcs, 32, 32 + static_cast<int>(scale)));
+      };
+      const auto pairs_run = [&](auto kernel) {
+        return timed(
+            [&] { kernel<<<grid, 256>>>(b.src.data(), b.dst.data(), n, entry, pool, sink); });
+      };
+      const auto sorted_run = [&](auto kernel) {
+        return timed([&] {
+          sort();
+          kernel<<<arc_grid, 256>>>(sorted.data(), arcs, entry, sink);
+        });
+      };
+      // As the edge tables erase a batch right after inserting it, the batch's lines are
+      // touched once, untimed, first (at small batches they are then in L2, as there).
+      ea::least_pairs_kernel<false, false>
+          <<<grid, 256>>>(b.src.data(), b.dst.data(), n, entry, pool, sink);
+      const double s[6] = {pairs_run(ea::least_pairs_kernel<false, false>),
+                           pairs_run(ea::least_pairs_kernel<true, false>),
+                           pairs_run(ea::least_pairs_kernel<false, true>),
+                           sorted_run(ea::least_sorted_kernel<false>),
+                           sorted_run(ea::least_sorted_kernel<true>),
+                           timed(sort)};
+      if (rep)
+        for (int k = 0; k < 6; ++k) t[k].seconds.push_back(s[k]);
+    }
+    double rate[6];
+    for (int k = 0; k < 6; ++k) rate[k] = static_cast<double>(n) / t[k].median() / 1e6;
+    const double best_writes = std::max(rate[1], rate[4]);
+    std::printf("2^%-6d %9.1f %9.1f %9.1f %14.1f %14.1f %9.1f   (x%.1f)\n", lg, rate[0], rate[1],
+                rate[2], rate[3], rate[4], rate[5], best_writes / kT53Delete[lg - 16]);
+    record({{"bench", "graph_gpu_erase_least_accesses"},
+            {"vertices", nv},
+            {"batch", n},
+            {"locate_medges", rate[0]},
+            {"writes_medges", rate[1]},
+            {"by_id_medges", rate[2]},
+            {"sorted_locate_medges", rate[3]},
+            {"sorted_writes_medges", rate[4]},
+            {"sort_medges", rate[5]},
+            {"paper_delete_medges", kT53Delete[lg - 16]}});
+  }
+}
 
 void erase_access_rates() {
   int sms = 0;
@@ -802,6 +958,7 @@ void erase_access_rates() {
               {"sorted_arcs_one_sector_medges", rate[8]},
               {"paper_delete_medges", kT53Delete[lg - 16]}});
     }
+    least_access_rates(scale, entry.data(), pool.data(), sink.data());
   }
 }
 
