@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -804,6 +805,18 @@ EdgeList sorted_arcs(const EdgeList& pairs) {
 
 }  // namespace erase_accesses
 
+/// One JSON record of a row of --only accesses: each column's rate as "<name>_medges", beside the
+/// thesis' Table 5.3 figure for the batch size 2^lg.
+void record_access_rates(const char* bench, std::uint64_t nv, int lg,
+                         std::initializer_list<const char*> names, const double* rate) {
+  nlohmann::json r = {{"bench", bench},
+                      {"vertices", nv},
+                      {"batch", std::uint64_t{1} << lg},
+                      {"paper_delete_medges", kT53Delete[lg - 16]}};
+  for (const char* name : names) r[std::string(name) + "_medges"] = *rate++;
+  record(std::move(r));
+}
+
 /// The second table of --only accesses, for a graph of 2^scale vertices: the least accesses of an
 /// erase (touch_arcs), over random pairs and over arcs sorted by source, the sort timed.
 void least_access_rates(unsigned scale, erase_accesses::Entry* entry, const wg::slab::Slab* pool,
@@ -870,16 +883,9 @@ void least_access_rates(unsigned scale, erase_accesses::Entry* entry, const wg::
     const double best_writes = std::max(rate[1], rate[4]);
     std::printf("2^%-6d %9.1f %9.1f %9.1f %14.1f %14.1f %9.1f   (x%.1f)\n", lg, rate[0], rate[1],
                 rate[2], rate[3], rate[4], rate[5], best_writes / kT53Delete[lg - 16]);
-    record({{"bench", "graph_gpu_erase_least_accesses"},
-            {"vertices", nv},
-            {"batch", n},
-            {"locate_medges", rate[0]},
-            {"writes_medges", rate[1]},
-            {"by_id_medges", rate[2]},
-            {"sorted_locate_medges", rate[3]},
-            {"sorted_writes_medges", rate[4]},
-            {"sort_medges", rate[5]},
-            {"paper_delete_medges", kT53Delete[lg - 16]}});
+    record_access_rates("graph_gpu_erase_least_accesses", nv, lg,
+                        {"locate", "writes", "by_id", "sorted_locate", "sorted_writes", "sort"},
+                        rate);
   }
 }
 
@@ -944,19 +950,10 @@ void erase_access_rates() {
           "2^%-6d %9.1f %9.1f %9.1f %9.1f %9.1f %12.1f %11.1f %12.1f %11.1f   (x%.1f, x%.1f)\n", lg,
           rate[0], rate[1], rate[2], rate[3], rate[4], rate[5], rate[6], rate[7], rate[8],
           rate[4] / kT53Delete[lg - 16], rate[7] / kT53Delete[lg - 16]);
-      record({{"bench", "graph_gpu_erase_accesses"},
-              {"vertices", nv},
-              {"batch", n},
-              {"ids_medges", rate[0]},
-              {"entries_medges", rate[1]},
-              {"slabs_medges", rate[2]},
-              {"cas_medges", rate[3]},
-              {"degrees_medges", rate[4]},
-              {"slabs_by_id_medges", rate[5]},
-              {"one_sector_medges", rate[6]},
-              {"sorted_arcs_medges", rate[7]},
-              {"sorted_arcs_one_sector_medges", rate[8]},
-              {"paper_delete_medges", kT53Delete[lg - 16]}});
+      record_access_rates("graph_gpu_erase_accesses", nv, lg,
+                          {"ids", "entries", "slabs", "cas", "degrees", "slabs_by_id", "one_sector",
+                           "sorted_arcs", "sorted_arcs_one_sector"},
+                          rate);
     }
     least_access_rates(scale, entry.data(), pool.data(), sink.data());
   }
