@@ -789,12 +789,18 @@ __global__ void fill_entries(Entry* entry, const wg::slab::Slab* pool, std::uint
     entry[i] = {pool + i, 1u, 1u};
 }
 
-/// The batch's 2n arcs (as_arcs), sorted by source then target.
-EdgeList sorted_arcs(const EdgeList& pairs) {
-  EdgeList arcs = as_arcs(pairs);
+/// Each arc packed as (source << 32) | target, in the list's order.
+std::vector<std::uint64_t> arc_keys(const EdgeList& arcs) {
   std::vector<std::uint64_t> key(arcs.size());
   for (std::size_t i = 0; i < key.size(); ++i)
     key[i] = std::uint64_t{arcs.src[i]} << 32 | arcs.dst[i];
+  return key;
+}
+
+/// The batch's 2n arcs (as_arcs), sorted by source then target.
+EdgeList sorted_arcs(const EdgeList& pairs) {
+  EdgeList arcs = as_arcs(pairs);
+  std::vector<std::uint64_t> key = arc_keys(arcs);
   std::sort(key.begin(), key.end());
   for (std::size_t i = 0; i < key.size(); ++i) {
     arcs.src[i] = static_cast<vertex_t>(key[i] >> 32);
@@ -845,11 +851,7 @@ void least_access_rates(unsigned scale, erase_accesses::Entry* entry, const wg::
     for (int rep = 0; rep < opt.reps + 1; ++rep) {
       const EdgeList pairs = uniform_edges(nv, n, 3000 + lg * 100 + rep, false);
       const DeviceBatch b = to_device(pairs);
-      const EdgeList both = as_arcs(pairs);
-      std::vector<std::uint64_t> packed(arcs);
-      for (std::uint64_t k = 0; k < arcs; ++k)
-        packed[k] = std::uint64_t{both.src[k]} << 32 | both.dst[k];
-      keys.copy_from_host(packed.data(), arcs);
+      keys.copy_from_host(ea::arc_keys(as_arcs(pairs)).data(), arcs);
       std::size_t bytes = temp_bytes;
       const auto sort = [&] {
         WG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, keys.data(), sorted.data(),
