@@ -1,5 +1,5 @@
 #pragma once
-// Helpers for warpgraph's tests: finding the shared datasets and skipping GPU tests on machines
+// Helpers for warpgraph's tests: finding the bundled datasets and skipping GPU tests on machines
 // without a CUDA device.
 #include <gtest/gtest.h>
 
@@ -8,9 +8,12 @@
 
 namespace wg::test {
 
-/// Path of a file in the shared datasets folder (CMake cache variable WG_DATASETS_DIR), or
-/// nullopt when it is absent.
+/// Path of a real graph in the datasets folder (CMake cache variable WG_DATASETS_DIR, by default
+/// the bundled datasets/data): `name` itself or its gzip copy `name.gz`; nullopt when neither is
+/// there (only in a build pointed at another folder).
 std::optional<std::string> shared_dataset(const std::string& name);
+/// The whole text of a file, decompressed when it is gzip (read independently of the library).
+std::string read_text(const std::string& path);
 /// Path of a file in the source tree (e.g. "datasets/data/facebook_combined.txt.gz").
 std::string source_path(const std::string& relative);
 /// True when the CUDA runtime sees at least one device (always false in a CPU-only build).
@@ -19,9 +22,9 @@ bool cuda_device_available();
 }  // namespace wg::test
 
 /// Skips the current test, with a message, when the named shared dataset is absent.
-#define WG_REQUIRE_DATASET(var, name)                                                   \
-  auto var##_opt = ::wg::test::shared_dataset(name);                                    \
-  if (!var##_opt) GTEST_SKIP() << "shared dataset " << (name) << " not found (set WG_DATASETS_DIR)"; \
+#define WG_REQUIRE_DATASET(var, name)                                                             \
+  auto var##_opt = ::wg::test::shared_dataset(name);                                              \
+  if (!var##_opt) GTEST_SKIP() << "shared dataset " << (name) << " not found in WG_DATASETS_DIR"; \
   const std::string var = *var##_opt
 
 /// Skips the current test when no CUDA device is present.
