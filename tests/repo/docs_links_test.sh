@@ -5,7 +5,7 @@ set -euo pipefail
 root=$1
 cd "$root"
 status=0
-for doc in README.md tools/bench/RESULTS.md docs/tried.md; do
+for doc in README.md tools/bench/RESULTS.md docs/tried.md datasets/README.md; do
   dir=$(dirname "$doc")
   # Relative Markdown link targets, without anchors.
   while IFS= read -r target; do
