@@ -10,7 +10,8 @@
 // self-loops are returned as read (the graph layer removes and counts them).
 //
 // Speed: files are read in large blocks (gzip through zlib) and parsed without per-line
-// allocation; see tools/bench/parse_bench for the measured MB/s.
+// allocation; tools/bench/parse_bench measures the rate, and tools/bench/RESULTS.md has its
+// figures.
 #include <cstdint>
 #include <functional>
 #include <string>
