@@ -86,7 +86,7 @@ TEST(GpuIncrementalTc, HandMadeBatches) {
   // edges already present, absent deletions.
   wg::gpu::Graph g(8);
   wg::test::GraphModel m(8, false);
-  wg::gpu::IncrementalTriangleCounter<wg::gpu::SlabSetAdjacency> tc(g);
+  wg::gpu::IncrementalTriangleCounter<wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>> tc(g);
   EXPECT_EQ(tc.total(), 0u);
   auto batch = [](std::vector<std::pair<wg::vertex_t, wg::vertex_t>> es) {
     EdgeList b;
@@ -155,7 +155,7 @@ void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, d
   wg::test::GraphModel m(0, false);
   m.clear(stream.initial.num_vertices);
   ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
-  wg::gpu::IncrementalTriangleCounter<Adj> tc(g);
+  wg::gpu::IncrementalTriangleCounter<wg::gpu::DynamicGraph<Adj>> tc(g);
   ASSERT_EQ(tc.total(), reference_count(m));
   int deletions = 0;
   for (std::size_t i = 0; i < stream.batches.size(); ++i) {
@@ -201,7 +201,7 @@ TEST(GpuIncrementalTc, RmatStreamMap) {
 // graph keeps each edge's last weight, and a weight outside the uint32 range is refused.
 TEST(GpuIncrementalTc, HostBatchesGrowTheIdRangeAndCarryWeights) {
   wg::gpu::WeightedGraph g(2);
-  wg::gpu::IncrementalTriangleCounter<wg::gpu::SlabMapAdjacency> tc(g);
+  wg::gpu::IncrementalTriangleCounter<wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>> tc(g);
   EdgeList b;
   b.src = {5, 6, 7, 6, 0, wg::new_vertex(3)};
   b.dst = {6, 7, 5, 5, 1000, 1};
