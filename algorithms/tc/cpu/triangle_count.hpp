@@ -47,11 +47,12 @@ struct TriangleCounts {
 };
 
 struct TcOptions {
-  unsigned threads = 0;  ///< 0 = all cores
+  /// Worker threads. Default 0: the graph's threads() for a DynamicGraph, all cores for a Csr.
+  unsigned threads = 0;
   bool per_vertex = false;
   /// How out(u) ∩ out(w) is computed in the static count: bit tests of out(w) against a
-  /// bitmap of out(u) (default; n bits per thread), or a sorted merge (galloping when the
-  /// lists' sizes differ by more than 32x; no per-thread memory).
+  /// bitmap of out(u) (default; n bits per thread), or a sorted merge (galloping when one list
+  /// is much shorter than the other; no per-thread memory). Same result either way.
   enum class Intersection { bitmap, merge };
   Intersection intersection = Intersection::bitmap;
 };
@@ -86,7 +87,7 @@ extern template std::uint64_t count_triangles_with_edges(const DynamicGraph&,
 /// through it (apply every change through this object, or call recount()).
 class IncrementalTriangleCounter {
  public:
-  /// Counts the graph's triangles once (static count).
+  /// Counts the graph's triangles once (static count). `threads` 0 = the graph's threads().
   explicit IncrementalTriangleCounter(DynamicGraph& graph, unsigned threads = 0);
 
   struct BatchResult {
