@@ -18,7 +18,7 @@
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/hash.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
-#include <warpgraph/graph/gpu/detail/launch_grid.hpp>
+#include <warpgraph/graph/gpu/detail/launch_grid.hpp>  // until the launch grid is public
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 
 namespace wg::gpu {

@@ -18,6 +18,7 @@
 
 #include "../../graph/gpu/graph_model.hpp"
 #include "../../support/test_support.hpp"
+#include "../reference/dataset_figures.hpp"
 
 namespace {
 
@@ -28,20 +29,8 @@ unsigned test_scale() {
   return s ? static_cast<unsigned>(std::atoi(s)) : 12u;
 }
 
-struct Published {
-  const char* file;
-  std::uint64_t triangles;
-};
-// /work/shared/datasets/README.md (SNAP publishes ego-Facebook's; the others computed there).
-constexpr Published kPublished[] = {
-    {"karate.mtx", 45},
-    {"dolphins.mtx", 95},
-    {"polbooks.mtx", 560},
-    {"netscience.mtx", 3764},
-    {"facebook_combined.txt", 1612010},
-    {"luxembourg_osm.mtx", 68},
-    {"delaunay_n16.mtx", 131842},
-};
+/// A row of /work/shared/datasets/README.md's table (the reference and CLI tests check it too).
+using Published = wg::test::DatasetFigures;
 
 class SharedDataset : public ::testing::TestWithParam<Published> {};
 
@@ -67,9 +56,14 @@ TEST_P(SharedDataset, StaticCountMatchesPublishedAndReference) {
   unweighted.weight.clear();
   w.build(unweighted);
   EXPECT_EQ(wg::gpu::count_triangles(w), p.triangles);
+  // The static count's grab size (TcOptions::vertices_per_grab) changes the schedule only.
+  for (unsigned grab : {1u, 4u, 32u, 100u}) {
+    EXPECT_EQ(wg::gpu::count_triangles(w, {.vertices_per_grab = grab}), p.triangles)
+        << "vertices_per_grab " << grab;
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(Datasets, SharedDataset, ::testing::ValuesIn(kPublished),
+INSTANTIATE_TEST_SUITE_P(Datasets, SharedDataset, ::testing::ValuesIn(wg::test::kDatasetFigures),
                          [](const auto& info) {
                            std::string n = info.param.file;
                            for (char& c : n)
