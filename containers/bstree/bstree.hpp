@@ -59,14 +59,15 @@ namespace wg::bstree {
 /// Reserved key: fills gaps and unused slots; never a valid key.
 inline constexpr std::uint64_t kMaxKey = ~std::uint64_t{0};
 
-/// Which successor kernel a tree uses. `automatic` = the WG_BSTREE_SIMD environment variable
-/// ("avx512", "avx2" or "scalar") when set, else the best the CPU supports.
+/// Which successor kernel a tree uses (Options::simd). `automatic` = the best the CPU supports
+/// (avx512, else avx2, else scalar; scalar under ThreadSanitizer). Every path gives the same
+/// results; tests and benchmarks name one to compare them.
 using SimdPath = detail::SimdPath;
 /// True when this CPU can run `path` (automatic and scalar always can).
 inline bool simd_path_supported(SimdPath path) {
   return detail::simd_supported(path);
 }
-/// What `automatic` resolves to on this machine and environment.
+/// What `automatic` resolves to on this machine.
 inline SimdPath default_simd_path() {
   return detail::resolve_simd(SimdPath::automatic);
 }
@@ -76,7 +77,8 @@ inline const char* to_string(SimdPath path) {
 
 /// Construction options.
 struct Options {
-  /// Successor kernel; asking for a path this CPU lacks throws wg::InvalidArgument.
+  /// Successor kernel. Default automatic: the best this CPU supports. Asking for a path this
+  /// CPU lacks throws wg::InvalidArgument.
   SimdPath simd = SimdPath::automatic;
   /// Leaves reserved (virtual memory only); each holds up to 16 keys (64 when compressed).
   std::uint32_t max_leaves = 1u << 25;

@@ -61,19 +61,6 @@ const char* simd_name(SimdPath path) {
 
 SimdPath resolve_simd(SimdPath requested) {
   if (requested == SimdPath::automatic) {
-    if (const char* env = std::getenv("WG_BSTREE_SIMD"); env && *env) {
-      const std::string e = env;
-      if (e == "avx512")
-        requested = SimdPath::avx512;
-      else if (e == "avx2")
-        requested = SimdPath::avx2;
-      else if (e == "scalar")
-        requested = SimdPath::scalar;
-      else if (e != "auto" && e != "automatic")
-        throw InvalidArgument("WG_BSTREE_SIMD=" + e + ": expected avx512, avx2, scalar or auto");
-    }
-  }
-  if (requested == SimdPath::automatic) {
 #if defined(__SANITIZE_THREAD__)
     return SimdPath::scalar;  // vector loads of shared nodes are invisible to TSan's model
 #else

@@ -1,7 +1,8 @@
 // The BS-tree operations built three times: scalar (any x86-64), AVX2 and AVX-512 (F + BW for
-// the 16-bit compressed leaves). Each build is detail/ops.inl compiled inside a target region and
-// a namespace of its own, so it inlines its own successor kernels and shares no symbol with the
-// others; the tree picks one table at construction (Core::Core, after checking the CPU).
+// the 16-bit compressed leaves). Each build is detail/ops.inl and detail/ops_write.inl compiled
+// inside a target region and a namespace of its own, so it inlines its own successor kernels and
+// shares no symbol with the others; the tree picks one table at construction (Core::Core, after
+// checking the CPU).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -33,6 +34,7 @@ struct Kernels {
   }
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
+#include <warpgraph/containers/bstree/detail/ops_write.inl>
 }  // namespace wg::bstree::detail::isa_scalar
 
 #if defined(__x86_64__)
@@ -177,6 +179,7 @@ struct Kernels {
   }
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
+#include <warpgraph/containers/bstree/detail/ops_write.inl>
 }  // namespace wg::bstree::detail::isa_avx2
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -371,6 +374,7 @@ struct Kernels {
   }
 };
 #include <warpgraph/containers/bstree/detail/ops.inl>
+#include <warpgraph/containers/bstree/detail/ops_write.inl>
 }  // namespace wg::bstree::detail::isa_avx512
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -10,8 +10,8 @@
 #include <utility>
 
 #include <warpgraph/containers/core/error.hpp>
-#include <warpgraph/graph/cpu/detail/parallel.hpp>
-#include <warpgraph/graph/cpu/detail/radix_sort.hpp>
+#include <warpgraph/graph/cpu/parallel.hpp>
+#include <warpgraph/graph/cpu/radix_sort.hpp>
 
 namespace wg::cpu {
 
@@ -75,7 +75,7 @@ DynamicGraph::DynamicGraph(std::uint64_t num_vertices, const GraphOptions& optio
 }
 
 DynamicGraph::DynamicGraph(const GraphOptions& options) : options_(options) {
-  threads_ = detail::resolve_threads(options.threads);
+  threads_ = resolve_threads(options.threads);
   // One batch thread: nothing ever writes the trees concurrently, so they can drop OLC.
   out_.reset(options_.weighted, threads_ == 1);
   if (options_.directed) in_.reset(options_.weighted, threads_ == 1);
@@ -86,7 +86,7 @@ DynamicGraph::~DynamicGraph() = default;
 
 void DynamicGraph::set_threads(unsigned threads) {
   options_.threads = threads;
-  threads_ = detail::resolve_threads(threads);
+  threads_ = resolve_threads(threads);
   out_.set_single_writer(threads_ == 1);
   if (options_.directed) in_.set_single_writer(threads_ == 1);
 }
@@ -128,8 +128,8 @@ CanonicalBatch DynamicGraph::canonicalize(const EdgeList& batch) const {
   for (std::size_t i = 0; i < n; ++i) {
     bound = std::max<std::uint64_t>(bound, std::max(batch.src[i], batch.dst[i]) + 1ull);
   }
-  const unsigned bits = detail::id_bits(bound);
-  const detail::CompactArcKey compact_key{bits};
+  const unsigned bits = id_bits(bound);
+  const CompactArcKey compact_key{bits};
   if (!options_.weighted) {
     out.keys.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -137,7 +137,7 @@ CanonicalBatch DynamicGraph::canonicalize(const EdgeList& batch) const {
       if (u != v) out.keys.push_back(canonical_key(u, v));
     }
     out.self_loops = n - out.keys.size();
-    detail::radix_sort(out.keys, 2 * bits, compact_key);
+    radix_sort(out.keys, 2 * bits, compact_key);
     out.keys.erase(std::unique(out.keys.begin(), out.keys.end()), out.keys.end());
   } else {
     // (key, entry index), sorted stably by key: the last entry of each edge ends its run.
@@ -148,7 +148,7 @@ CanonicalBatch DynamicGraph::canonicalize(const EdgeList& batch) const {
       if (u != v) tagged.emplace_back(canonical_key(u, v), i);
     }
     out.self_loops = n - tagged.size();
-    detail::radix_sort(tagged, 2 * bits, [&](const auto& x) { return compact_key(x.first); });
+    radix_sort(tagged, 2 * bits, [&](const auto& x) { return compact_key(x.first); });
     const std::size_t m = tagged.size();
     out.keys.reserve(m);
     out.weights.reserve(m);
@@ -170,31 +170,28 @@ void DynamicGraph::apply_arcs(std::span<const std::uint64_t> keys, std::span<con
   // The second arc of every edge: (v, u) in the same tree for undirected graphs, in the
   // transpose tree for directed ones. Sorted so each thread walks a contiguous key range.
   std::vector<std::pair<std::uint64_t, float>> second(keys.size());
-  detail::parallel_for(keys.size(), threads_, kScanGrain,
-                       [&](std::size_t b, std::size_t e, unsigned) {
-                         for (std::size_t i = b; i < e; ++i) {
-                           second[i] = {reversed(keys[i]), weights.empty() ? 1.0f : weights[i]};
-                         }
-                       });
-  const detail::CompactArcKey compact_key{detail::id_bits(alive_.size())};
-  detail::radix_sort(second, 2 * compact_key.bits,
-                     [&](const auto& x) { return compact_key(x.first); });
+  parallel_for(keys.size(), threads_, kScanGrain, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) {
+      second[i] = {reversed(keys[i]), weights.empty() ? 1.0f : weights[i]};
+    }
+  });
+  const CompactArcKey compact_key{id_bits(alive_.size())};
+  radix_sort(second, 2 * compact_key.bits, [&](const auto& x) { return compact_key(x.first); });
   detail::ArcStore& second_store = options_.directed ? in_ : out_;
   std::vector<std::uint32_t>& second_degree = options_.directed ? in_degree_ : degree_;
-  detail::parallel_for(second.size(), threads_, kTreeGrain,
-                       [&](std::size_t b, std::size_t e, unsigned) {
-                         for (std::size_t i = b; i < e; ++i) {
-                           const std::uint64_t k = second[i].first;
-                           std::atomic_ref<std::uint32_t> d(second_degree[arc_source(k)]);
-                           if (insert) {
-                             second_store.insert(k, second[i].second);
-                             d.fetch_add(1, std::memory_order_relaxed);
-                           } else {
-                             second_store.erase(k);
-                             d.fetch_sub(1, std::memory_order_relaxed);
-                           }
-                         }
-                       });
+  parallel_for(second.size(), threads_, kTreeGrain, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) {
+      const std::uint64_t k = second[i].first;
+      std::atomic_ref<std::uint32_t> d(second_degree[arc_source(k)]);
+      if (insert) {
+        second_store.insert(k, second[i].second);
+        d.fetch_add(1, std::memory_order_relaxed);
+      } else {
+        second_store.erase(k);
+        d.fetch_sub(1, std::memory_order_relaxed);
+      }
+    }
+  });
 }
 
 UpdateResult DynamicGraph::insert_canonical(CanonicalBatch& batch) {
@@ -208,21 +205,21 @@ UpdateResult DynamicGraph::insert_canonical(CanonicalBatch& batch) {
   // First arcs: insert (insert-or-assign on weighted graphs); added[i] says the edge is new.
   std::vector<std::uint8_t> added(batch.keys.size(), 0);
   std::vector<std::uint8_t> present_weighted(options_.weighted ? batch.keys.size() : 0, 0);
-  detail::parallel_for(batch.keys.size(), threads_, kTreeGrain,
-                       [&](std::size_t b, std::size_t e, unsigned) {
-                         for (std::size_t i = b; i < e; ++i) {
-                           const std::uint64_t k = batch.keys[i];
-                           if (!is_vertex(arc_source(k)) || !is_vertex(arc_target(k))) continue;
-                           const float wt = options_.weighted ? batch.weights[i] : 1.0f;
-                           if (out_.insert(k, wt)) {
-                             added[i] = 1;
-                             std::atomic_ref<std::uint32_t>(degree_[arc_source(k)])
-                                 .fetch_add(1, std::memory_order_relaxed);
-                           } else if (options_.weighted) {
-                             present_weighted[i] = 1;
-                           }
-                         }
-                       });
+  parallel_for(batch.keys.size(), threads_, kTreeGrain,
+               [&](std::size_t b, std::size_t e, unsigned) {
+                 for (std::size_t i = b; i < e; ++i) {
+                   const std::uint64_t k = batch.keys[i];
+                   if (!is_vertex(arc_source(k)) || !is_vertex(arc_target(k))) continue;
+                   const float wt = options_.weighted ? batch.weights[i] : 1.0f;
+                   if (out_.insert(k, wt)) {
+                     added[i] = 1;
+                     std::atomic_ref<std::uint32_t>(degree_[arc_source(k)])
+                         .fetch_add(1, std::memory_order_relaxed);
+                   } else if (options_.weighted) {
+                     present_weighted[i] = 1;
+                   }
+                 }
+               });
   // Weighted graphs: the second arc of an edge that was present takes the new weight too.
   if (options_.weighted) {
     detail::ArcStore& second_store = options_.directed ? in_ : out_;
@@ -239,7 +236,7 @@ UpdateResult DynamicGraph::insert_canonical(CanonicalBatch& batch) {
 
 std::uint64_t DynamicGraph::retain_present(CanonicalBatch& batch) const {
   std::vector<std::uint8_t> present(batch.keys.size(), 0);
-  detail::parallel_for(
+  parallel_for(
       batch.keys.size(), threads_, kTreeGrain, [&](std::size_t b, std::size_t e, unsigned) {
         for (std::size_t i = b; i < e; ++i) {
           const std::uint64_t k = batch.keys[i];
@@ -255,20 +252,20 @@ UpdateResult DynamicGraph::erase_canonical(CanonicalBatch& batch) {
   r.self_loops = batch.self_loops;
   r.duplicates = batch.duplicates;
   std::vector<std::uint8_t> removed(batch.keys.size(), 0);
-  detail::parallel_for(batch.keys.size(), threads_, kTreeGrain,
-                       [&](std::size_t b, std::size_t e, unsigned) {
-                         for (std::size_t i = b; i < e; ++i) {
-                           const std::uint64_t k = batch.keys[i];
-                           if (arc_source(k) >= alive_.size() || arc_target(k) >= alive_.size()) {
-                             continue;
-                           }
-                           if (out_.erase(k)) {
-                             removed[i] = 1;
-                             std::atomic_ref<std::uint32_t>(degree_[arc_source(k)])
-                                 .fetch_sub(1, std::memory_order_relaxed);
-                           }
-                         }
-                       });
+  parallel_for(batch.keys.size(), threads_, kTreeGrain,
+               [&](std::size_t b, std::size_t e, unsigned) {
+                 for (std::size_t i = b; i < e; ++i) {
+                   const std::uint64_t k = batch.keys[i];
+                   if (arc_source(k) >= alive_.size() || arc_target(k) >= alive_.size()) {
+                     continue;
+                   }
+                   if (out_.erase(k)) {
+                     removed[i] = 1;
+                     std::atomic_ref<std::uint32_t>(degree_[arc_source(k)])
+                         .fetch_sub(1, std::memory_order_relaxed);
+                   }
+                 }
+               });
   r.ignored = compact(batch.keys, batch.weights, removed);
   r.applied = batch.keys.size();
   apply_arcs(batch.keys, {}, /*insert=*/false);
@@ -302,7 +299,7 @@ UpdateResult DynamicGraph::build(const EdgeList& edges) {
 
   // All arcs sorted: for undirected graphs the keys with their reverses; for directed graphs
   // the keys, and the reverses for the transpose tree. Unweighted graphs sort bare keys.
-  const detail::CompactArcKey compact_key{detail::id_bits(bound)};
+  const CompactArcKey compact_key{id_bits(bound)};
   auto count_degrees = [&](const std::vector<std::uint64_t>& arcs, std::vector<std::uint32_t>& d) {
     for (std::uint64_t k : arcs) ++d[arc_source(k)];
   };
@@ -311,7 +308,7 @@ UpdateResult DynamicGraph::build(const EdgeList& edges) {
     std::vector<std::uint64_t> rev(m);
     for (std::size_t i = 0; i < m; ++i) rev[i] = reversed(batch.keys[i]);
     if (options_.directed) {
-      detail::radix_sort(rev, 2 * compact_key.bits, compact_key);
+      radix_sort(rev, 2 * compact_key.bits, compact_key);
       count_degrees(batch.keys, degree_);
       count_degrees(rev, in_degree_);
       out_.bulk_load(batch.keys.data(), nullptr, m);
@@ -319,7 +316,7 @@ UpdateResult DynamicGraph::build(const EdgeList& edges) {
       num_arcs_ = m;
     } else {
       rev.insert(rev.end(), batch.keys.begin(), batch.keys.end());
-      detail::radix_sort(rev, 2 * compact_key.bits, compact_key);
+      radix_sort(rev, 2 * compact_key.bits, compact_key);
       count_degrees(rev, degree_);
       out_.bulk_load(rev.data(), nullptr, rev.size());
       num_arcs_ = rev.size();
@@ -331,8 +328,7 @@ UpdateResult DynamicGraph::build(const EdgeList& edges) {
   if (!options_.directed) {
     for (std::size_t i = 0; i < m; ++i) arcs.emplace_back(batch.keys[i], batch.weights[i]);
   }
-  detail::radix_sort(arcs, 2 * compact_key.bits,
-                     [&](const auto& x) { return compact_key(x.first); });
+  radix_sort(arcs, 2 * compact_key.bits, [&](const auto& x) { return compact_key(x.first); });
   std::vector<std::uint64_t> keys(arcs.size());
   std::vector<float> weights(arcs.size());
   for (std::size_t i = 0; i < arcs.size(); ++i) {
@@ -415,7 +411,7 @@ std::vector<std::uint64_t> DynamicGraph::incident_edges(std::span<const vertex_t
     if (is_vertex(v)) live.push_back(v);
   }
   std::vector<std::vector<std::uint64_t>> parts(threads_);
-  detail::parallel_for(live.size(), threads_, 64, [&](std::size_t b, std::size_t e, unsigned t) {
+  parallel_for(live.size(), threads_, 64, [&](std::size_t b, std::size_t e, unsigned t) {
     auto& out = parts[t];
     for (std::size_t i = b; i < e; ++i) {
       const vertex_t v = live[i];
@@ -427,8 +423,8 @@ std::vector<std::uint64_t> DynamicGraph::incident_edges(std::span<const vertex_t
   });
   std::vector<std::uint64_t> keys;
   for (auto& p : parts) keys.insert(keys.end(), p.begin(), p.end());
-  const detail::CompactArcKey compact_key{detail::id_bits(alive_.size())};
-  detail::radix_sort(keys, 2 * compact_key.bits, compact_key);
+  const CompactArcKey compact_key{id_bits(alive_.size())};
+  radix_sort(keys, 2 * compact_key.bits, compact_key);
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;
 }
@@ -474,12 +470,11 @@ std::vector<std::uint8_t> DynamicGraph::has_edges(const EdgeList& queries) const
     throw InvalidArgument("wg::cpu::DynamicGraph::has_edges: src and dst differ in length");
   }
   std::vector<std::uint8_t> found(queries.size(), 0);
-  detail::parallel_for(queries.size(), threads_, kTreeGrain,
-                       [&](std::size_t b, std::size_t e, unsigned) {
-                         for (std::size_t i = b; i < e; ++i) {
-                           found[i] = has_edge(queries.src[i], queries.dst[i]);
-                         }
-                       });
+  parallel_for(queries.size(), threads_, kTreeGrain, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) {
+      found[i] = has_edge(queries.src[i], queries.dst[i]);
+    }
+  });
   return found;
 }
 
@@ -494,7 +489,7 @@ EdgeList DynamicGraph::export_coo() const {
   const std::vector<std::uint64_t> bounds = balanced_vertex_bounds(degree_, parts);
   std::vector<EdgeList> pieces(parts);
   const bool w = options_.weighted;
-  detail::parallel_chunks(parts, parts, [&](std::size_t b, std::size_t e, unsigned) {
+  parallel_chunks(parts, parts, [&](std::size_t b, std::size_t e, unsigned) {
     for (std::size_t p = b; p < e; ++p) {
       EdgeList& piece = pieces[p];
       out_.scan(bounds[p] << 32, bounds[p + 1] << 32, [&](std::uint64_t k, float wt) {
@@ -533,7 +528,7 @@ Csr DynamicGraph::export_csr() const {
   const unsigned parts = static_cast<unsigned>(
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads_, num_arcs_ / kScanGrain)));
   const std::vector<std::uint64_t> bounds = balanced_vertex_bounds(degree_, parts);
-  detail::parallel_chunks(parts, parts, [&](std::size_t b, std::size_t e, unsigned) {
+  parallel_chunks(parts, parts, [&](std::size_t b, std::size_t e, unsigned) {
     for (std::size_t p = b; p < e; ++p) {
       std::uint64_t pos = csr.offsets[bounds[p]];
       out_.scan(bounds[p] << 32, bounds[p + 1] << 32, [&](std::uint64_t k, float wt) {

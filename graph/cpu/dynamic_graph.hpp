@@ -46,6 +46,7 @@
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/cpu/detail/arc_store.hpp>
 #include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
 namespace wg::cpu {
@@ -53,7 +54,9 @@ namespace wg::cpu {
 struct GraphOptions {
   bool directed = false;
   bool weighted = false;
-  unsigned threads = 0;  ///< worker threads for batch operations; 0 = all cores
+  /// Worker threads for batch operations (see "Concurrency"). Default 0: all cores
+  /// (std::thread::hardware_concurrency()). 1 also makes the trees single-writer.
+  unsigned threads = 0;
 };
 
 /// Sorted adjacency of the whole graph (both arcs of each undirected edge); field names as the
@@ -99,7 +102,7 @@ class DynamicGraph {
   bool directed() const noexcept { return options_.directed; }
   bool weighted() const noexcept { return options_.weighted; }
   unsigned threads() const noexcept { return threads_; }
-  /// Worker threads for later batches (0 = WG_CPU_THREADS or all cores). Going from 1 to more
+  /// Worker threads for later batches (0 = all cores). Going from 1 to more
   /// threads or back rebuilds the trees in the other kind (see "Concurrency"): O(arcs).
   void set_threads(unsigned threads);
 
@@ -138,6 +141,8 @@ class DynamicGraph {
   /// Out-degrees of all vertices 0..num_vertices()-1.
   std::vector<std::uint32_t> degrees() const { return degree_; }
   bool is_vertex(vertex_t v) const noexcept { return v < alive_.size() && alive_[v]; }
+  /// The graph concepts' name for is_vertex: v is below the id bound and not erased.
+  bool is_live(vertex_t v) const noexcept { return is_vertex(v); }
 
   /// f(v) for each out-neighbour v of u, ascending. f may return void, or bool (false stops).
   template <class F>
@@ -233,5 +238,8 @@ class DynamicGraph {
   std::uint64_t live_vertices_ = 0;
   std::uint64_t num_arcs_ = 0;
 };
+
+static_assert(wg::DynamicGraph<DynamicGraph> && wg::HostGraphView<DynamicGraph>,
+              "wg::cpu::DynamicGraph models the graph concepts (graph/graph_concepts.hpp)");
 
 }  // namespace wg::cpu

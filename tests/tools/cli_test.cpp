@@ -15,6 +15,7 @@
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
+#include "../algorithms/reference/dataset_figures.hpp"
 #include "backend.hpp"
 #include "subprocess.hpp"
 #include "test_support.hpp"
@@ -165,20 +166,8 @@ TEST(CliFiles, SourceOutOfRange) {
 
 // ---- figures on the shared datasets ------------------------------------------------------------
 
-/// The table of /work/shared/datasets/README.md.
-struct Published {
-  const char* file;
-  std::uint64_t vertices, edges, max_degree, components, triangles, bfs_reached, bfs_depth;
-};
-const Published kPublished[] = {
-    {"karate.mtx", 34, 78, 17, 1, 45, 34, 3},
-    {"dolphins.mtx", 62, 159, 12, 1, 95, 62, 6},
-    {"polbooks.mtx", 105, 441, 25, 1, 560, 105, 4},
-    {"netscience.mtx", 1589, 2742, 34, 396, 3764, 4, 2},
-    {"facebook_combined.txt", 4039, 88234, 1045, 1, 1612010, 4039, 6},
-    {"luxembourg_osm.mtx", 114599, 119666, 6, 1, 68, 114599, 1034},
-    {"delaunay_n16.mtx", 65536, 196575, 17, 1, 131842, 65536, 109},
-};
+/// A row of the table of /work/shared/datasets/README.md (the reference tests check it too).
+using Published = wg::test::DatasetFigures;
 
 class CliSharedDataset : public ::testing::TestWithParam<Published> {};
 
@@ -201,7 +190,7 @@ TEST_P(CliSharedDataset, InfoTcBfsCcMatchThePublishedFigures) {
 
   const json bfs = parse_json(run_cli({"bfs", path, "--source", "0", "--json"}));
   EXPECT_EQ(bfs["reached"].get<std::uint64_t>(), p.bfs_reached);
-  EXPECT_EQ(bfs["depth"].get<std::uint64_t>(), p.bfs_depth);
+  EXPECT_EQ(bfs["depth"].get<std::int64_t>(), p.bfs_depth);
 
   const json cc = parse_json(run_cli({"cc", path, "--json"}));
   EXPECT_EQ(cc["components"].get<std::uint64_t>(), p.components);
@@ -222,8 +211,8 @@ TEST_P(CliSharedDataset, InfoTcBfsCcMatchThePublishedFigures) {
       info_text.out, std::regex("components:\\s+" + std::to_string(p.components) + "\\b")));
 }
 
-INSTANTIATE_TEST_SUITE_P(Published, CliSharedDataset, ::testing::ValuesIn(kPublished),
-                         [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Published, CliSharedDataset,
+                         ::testing::ValuesIn(wg::test::kDatasetFigures), [](const auto& info) {
                            std::string n = info.param.file;
                            std::replace_if(
                                n.begin(), n.end(), [](char c) { return !std::isalnum(c); }, '_');

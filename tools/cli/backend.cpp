@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,8 +11,17 @@
 #include <warpgraph/containers/core/error.hpp>
 
 #include "backend.hpp"
+#include "graph_backend.hpp"
 
 namespace wg::cli {
+
+std::uint64_t batch_id_range(const EdgeList& batch) {
+  std::uint64_t bound = batch.num_vertices;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    bound = std::max<std::uint64_t>(bound, std::max(batch.src[i], batch.dst[i]) + 1ull);
+  }
+  return bound;
+}
 
 // Adapters that are not part of this build (their graph library is missing).
 #ifndef WG_CLI_HAVE_CPU

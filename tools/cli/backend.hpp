@@ -1,7 +1,8 @@
 #pragma once
 // What the `warpgraph` CLI needs from a graph backend, so that `--backend reference|cpu|gpu`
-// runs the same subcommands. Each backend's adapter is one file in tools/cli/
-// (backend_reference.cpp, backend_cpu.cpp, backend_gpu.cu) registered in backend.cpp.
+// runs the same subcommands. The dynamic graphs share one adapter (graph_backend.hpp),
+// instantiated per graph in backend_cpu.cpp and backend_gpu.cu; the Boost reference has its own
+// (backend_reference.cpp). backend.cpp registers them by name.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,12 +35,12 @@ class GraphBackend {
   virtual EdgeList export_edges() = 0;
   virtual std::uint64_t num_vertices() const = 0;
   virtual std::uint64_t num_edges() const = 0;
-  /// Seconds the backend took to start when it was made (the gpu backend: the CUDA context,
-  /// about 0.1 s), which no build or batch time includes.
+  /// Seconds the backend took to start when it was made (the gpu backend: the CUDA context),
+  /// which no build or batch time includes.
   virtual double startup_seconds() const { return 0; }
 };
 
-/// Factories of the adapters. backend_cpu.cpp / backend_gpu.cu are compiled only when their
+/// Factories of the backends. backend_cpu.cpp / backend_gpu.cu are compiled only when their
 /// graph library exists (tools/cli/CMakeLists.txt defines WG_CLI_HAVE_CPU / WG_CLI_HAVE_GPU).
 std::unique_ptr<GraphBackend> make_reference_backend();
 std::unique_ptr<GraphBackend> make_cpu_backend();

@@ -23,6 +23,11 @@
 // Cost: reading the neighbour lists of the batch's endpoints from the tree once, plus
 // O(sum over batch edges of min(deg u, deg v) + sum over hubs of deg(hub)).
 //
+// Graphs: count_triangles_with_edges runs on any host graph view (wg::HostGraphView of
+// graph/graph_concepts.hpp); the static count (on the CSR snapshot, export_csr) and the
+// incremental counter (on the graph's canonical-batch layer) are written for
+// wg::cpu::DynamicGraph.
+//
 // Triangle counting needs an undirected graph: the functions throw wg::InvalidArgument on a
 // directed one.
 #include <cstdint>
@@ -30,6 +35,7 @@
 #include <vector>
 
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
 namespace wg::cpu {
@@ -41,11 +47,12 @@ struct TriangleCounts {
 };
 
 struct TcOptions {
-  unsigned threads = 0;  ///< 0 = all cores
+  /// Worker threads. Default 0: the graph's threads() for a DynamicGraph, all cores for a Csr.
+  unsigned threads = 0;
   bool per_vertex = false;
   /// How out(u) ∩ out(w) is computed in the static count: bit tests of out(w) against a
-  /// bitmap of out(u) (default; n bits per thread), or a sorted merge (galloping when the
-  /// lists' sizes differ by more than 32x; no per-thread memory).
+  /// bitmap of out(u) (default; n bits per thread), or a sorted merge (galloping when one list
+  /// is much shorter than the other; no per-thread memory). Same result either way.
   enum class Intersection { bitmap, merge };
   Intersection intersection = Intersection::bitmap;
 };
@@ -55,16 +62,32 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options = {});
 /// Triangles of an undirected graph (counted on a CSR snapshot of it).
 TriangleCounts triangle_count(const DynamicGraph& graph, const TcOptions& options = {});
 
+/// The static count under the names the GPU counters use (wg::gpu::count_triangles), so that
+/// code generic over the graph (the CLI's adapter) calls either.
+inline std::uint64_t count_triangles(const DynamicGraph& graph, const TcOptions& options = {}) {
+  return triangle_count(graph, options).total;
+}
+inline TriangleCounts count_triangles_per_vertex(const DynamicGraph& graph,
+                                                 TcOptions options = {}) {
+  options.per_vertex = true;
+  return triangle_count(graph, options);
+}
+
 /// Triangles of `graph` that contain at least one edge of `keys`, each counted once. `keys`:
 /// canonical edge keys (u << 32 | v, u < v), sorted, unique, all present in `graph`.
-std::uint64_t count_triangles_with_edges(const DynamicGraph& graph,
-                                         std::span<const std::uint64_t> keys, unsigned threads = 0);
+/// Works on any HostGraphView with directed() and num_vertices() (count_with_edges.hpp has the
+/// definition); `threads` 0 = the graph's threads() where it has one, else all cores.
+template <HostGraphView Graph>
+std::uint64_t count_triangles_with_edges(const Graph& graph, std::span<const std::uint64_t> keys,
+                                         unsigned threads = 0);
+extern template std::uint64_t count_triangles_with_edges(const DynamicGraph&,
+                                                         std::span<const std::uint64_t>, unsigned);
 
 /// Keeps the exact triangle count of an undirected DynamicGraph while batches are applied
 /// through it (apply every change through this object, or call recount()).
 class IncrementalTriangleCounter {
  public:
-  /// Counts the graph's triangles once (static count).
+  /// Counts the graph's triangles once (static count). `threads` 0 = the graph's threads().
   explicit IncrementalTriangleCounter(DynamicGraph& graph, unsigned threads = 0);
 
   struct BatchResult {

@@ -1,8 +1,8 @@
-// Static and incremental triangle counting on the slab-hash dynamic graph.
+// The GPU triangle counters (triangle_count.cuh) instantiated for the slab-hash dynamic graph,
+// and the incremental counter's batch members, which use the graph's batch engine.
 #include <algorithm>
-#include <cstdlib>
 
-#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
+#include <warpgraph/algorithms/tc/gpu/triangle_count.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/detail/batch_prep.hpp>
@@ -11,258 +11,22 @@
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 
 namespace wg::gpu {
-namespace {
 
-using detail::grid_for;
-using detail::kBlock;
-constexpr unsigned kFull = 0xFFFFFFFFu;
-
-/// Degree order: rank(a) < rank(b) iff (deg a, a) < (deg b, b).
-__device__ __forceinline__ bool rank_less(vertex_t a, std::uint32_t da, vertex_t b,
-                                          std::uint32_t db) {
-  return da < db || (da == db && a < b);
-}
-
-int num_sms() {
-  static int sms = [] {
-    int dev = 0, n = 0;
-    WG_CUDA_TRY(cudaGetDevice(&dev));
-    WG_CUDA_TRY(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
-    return n;
-  }();
-  return sms;
-}
-
-// Warps take up to 32 vertices at a time: a first grab each by warp number, then from a global
-// queue (hub vertices make work uneven). A warp walks its grab's vertices one after another, so a
-// graph with few vertices per warp takes fewer per grab (see vertices_per_grab).
-constexpr unsigned kMaxVerticesPerGrab = 32;
-
-template <class Adj, bool kPerVertex>
-__global__ void static_tc_kernel(DynamicGraphRef<Adj> g, unsigned grab, unsigned long long* queue,
-                                 unsigned long long* total, unsigned long long* per_vertex) {
-  const warp_tile tile = this_warp();
-  const unsigned lane = tile.thread_rank();
-  const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
-  unsigned long long local = 0;
-  const std::uint64_t n = g.num_vertices();
-  unsigned long long first = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32 * grab;
-  while (first < n) {
-    const std::uint64_t last = std::min<std::uint64_t>(first + grab, n);
-    for (std::uint64_t u64 = first; u64 < last; ++u64) {
-      const vertex_t u = static_cast<vertex_t>(u64);
-      if (!g.is_live(u)) continue;
-      const std::uint32_t du = g.degree(u);
-      if (du < 2) continue;
-      g.for_each_slab(tile, u, [&](std::uint32_t v, std::uint32_t, std::uint32_t) {
-        std::uint32_t dv = 0;
-        bool task = false;
-        if (slab::is_valid_key(v)) {
-          dv = g.degree(v);
-          task = dv >= 2 && rank_less(u, du, v, dv);
-        }
-        for_each_active_lane(tile, task, [&](int src) {
-          const vertex_t x = tile.shfl(v, src);
-          const std::uint32_t dx = tile.shfl(dv, src);
-          const vertex_t small = du <= dx ? u : x, large = du <= dx ? x : u;
-          unsigned count = 0;
-          g.for_each_slab(tile, small, [&](std::uint32_t w, std::uint32_t, std::uint32_t) {
-            if (slab::is_valid_key(w) && w != x && w != u) {
-              if (rank_less(x, dx, w, g.degree(w)) && g.has_edge_thread(large, w)) {
-                ++count;
-                if constexpr (kPerVertex) atomicAdd(&per_vertex[w], 1ull);
-              }
-            }
-          });
-          count = __reduce_add_sync(kFull, count);
-          if (lane == 0 && count) {
-            local += count;
-            if constexpr (kPerVertex) {
-              atomicAdd(&per_vertex[u], static_cast<unsigned long long>(count));
-              atomicAdd(&per_vertex[x], static_cast<unsigned long long>(count));
-            }
-          }
-        });
-      });
-    }
-    if (lane == 0) first = warps * grab + atomicAdd(queue, static_cast<unsigned long long>(grab));
-    first = tile.shfl(first, 0);
-  }
-  if (lane == 0 && local) atomicAdd(total, local);
-}
-
-/// Open-addressing set of 64-bit edge keys (linear probing), for "is this edge in the batch".
-struct EdgeKeySet {
-  unsigned long long* slots;
-  std::uint64_t mask;
-  static constexpr unsigned long long kEmpty = ~0ull;
-  __device__ __forceinline__ static std::uint64_t hash(std::uint64_t k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    k ^= k >> 33;
-    return k;
-  }
-  __device__ void insert(std::uint64_t k) const {
-    for (std::uint64_t i = hash(k) & mask;; i = (i + 1) & mask) {
-      const unsigned long long old = atomicCAS(slots + i, kEmpty, k);
-      if (old == kEmpty || old == k) return;
-    }
-  }
-  __device__ bool contains(std::uint64_t k) const {
-    for (std::uint64_t i = hash(k) & mask;; i = (i + 1) & mask) {
-      const unsigned long long s = slots[i];
-      if (s == k) return true;
-      if (s == kEmpty) return false;
-    }
-  }
-};
-
+namespace tc_detail {
 __global__ void key_set_insert_kernel(EdgeKeySet set, const std::uint64_t* keys, std::uint64_t n) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x)
     set.insert(keys[i]);
 }
-
-__device__ __forceinline__ std::uint64_t edge_key(vertex_t a, vertex_t b, unsigned bits) {
-  return a < b ? (std::uint64_t{a} << bits) | b : (std::uint64_t{b} << bits) | a;
-}
-
-// Triangles through the listed edges; a triangle with several listed edges counts at its
-// smallest listed edge only.
-template <class Adj>
-__global__ void touching_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* keys, std::uint64_t m,
-                                unsigned bits, EdgeKeySet set, unsigned long long* total) {
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  unsigned long long local = 0;
-  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
-    const std::uint64_t key = active ? keys[i] : 0;
-    // Degrees loaded by every lane at once, before the serial loop.
-    const std::uint32_t lane_du = active ? g.degree(static_cast<vertex_t>(key >> bits)) : 0;
-    const std::uint32_t lane_dv = active ? g.degree(static_cast<vertex_t>(key & mask)) : 0;
-    for_each_active_lane(tile, active, [&](int src) {
-      const std::uint64_t k = tile.shfl(key, src);
-      const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
-      const std::uint32_t du = tile.shfl(lane_du, src), dv = tile.shfl(lane_dv, src);
-      const vertex_t small = du <= dv ? u : v, large = du <= dv ? v : u;
-      unsigned count = 0;
-      g.for_each_slab(tile, small, [&](std::uint32_t w, std::uint32_t, std::uint32_t) {
-        if (slab::is_valid_key(w) && w != u && w != v && g.has_edge_thread(large, w)) {
-          const std::uint64_t k1 = edge_key(u, w, bits), k2 = edge_key(v, w, bits);
-          if ((k < k1 || !set.contains(k1)) && (k < k2 || !set.contains(k2))) ++count;
-        }
-      });
-      count = __reduce_add_sync(kFull, count);
-      if (tile.thread_rank() == 0) local += count;
-    });
-  });
-  if (this_warp().thread_rank() == 0 && local) atomicAdd(total, local);
-}
-
-/// Vertices per grab of static_tc_kernel: a quarter of the graph's share per warp (rounded up),
-/// so that every warp has work and the queue still evens out the hubs; 32 from 124 vertices per
-/// warp. 32 always left a small graph's warps walking 32 vertices each in series, or idle.
-/// H100, same call, 32 / 8 / 4 / 1 per grab: luxembourg_osm 0.080 / 0.062 / 0.056 / 0.114 ms (1:
-/// a queue atomic per vertex on one counter), facebook_combined 6.3 / 2.2 / 1.4 / 0.90 ms; the rule
-/// takes 4 and 1 for them. WG_TC_VERTICES_PER_GRAB=k overrides, for measurements.
-unsigned vertices_per_grab(std::uint64_t n, std::uint64_t warps) {
-  static const unsigned forced = [] {
-    const char* e = std::getenv("WG_TC_VERTICES_PER_GRAB");
-    return e ? static_cast<unsigned>(std::clamp(std::atoi(e), 1, int(kMaxVerticesPerGrab))) : 0u;
-  }();
-  if (forced) return forced;
-  const std::uint64_t quarter_share = 4 * std::max<std::uint64_t>(warps, 1);
-  return static_cast<unsigned>(
-      std::clamp<std::uint64_t>((n + quarter_share - 1) / quarter_share, 1, kMaxVerticesPerGrab));
-}
-
-template <class Adj>
-void require_undirected(const DynamicGraph<Adj>& g) {
-  if (g.directed())
-    throw InvalidArgument("triangle counting needs an undirected graph (GraphOptions::directed)");
-}
-
-template <class Adj, bool kPerVertex>
-std::uint64_t run_static(const DynamicGraph<Adj>& graph, unsigned long long* per_vertex) {
-  require_undirected(graph);
-  if (graph.num_vertices() == 0) return 0;
-  const cudaStream_t stream = graph.stream();
-  DeviceArray<unsigned long long> counters(2, stream, "triangle counters");
-  WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned long long), stream));
-  const std::uint64_t n = graph.num_vertices();
-  // At most one warp per vertex, at most 8 blocks per SM.
-  const unsigned blocks = static_cast<unsigned>(
-      std::min<std::uint64_t>(num_sms() * 8, (n + kBlock / 32 - 1) / (kBlock / 32)));
-  static_tc_kernel<Adj, kPerVertex><<<blocks, kBlock, 0, stream>>>(
-      graph.ref(), vertices_per_grab(n, std::uint64_t{blocks} * (kBlock / 32)), counters.data(),
-      counters.data() + 1, per_vertex);
-  WG_CUDA_CHECK_LAST();
-  return counters.to_host()[1];
-}
-
-}  // namespace
-
-template <class Adj>
-std::uint64_t count_triangles(const DynamicGraph<Adj>& graph) {
-  return run_static<Adj, false>(graph, nullptr);
-}
-
-template <class Adj>
-TriangleCounts count_triangles_per_vertex(const DynamicGraph<Adj>& graph) {
-  TriangleCounts out;
-  const std::uint64_t n = graph.num_vertices();
-  DeviceArray<unsigned long long> pv(std::max<std::uint64_t>(n, 1), graph.stream(),
-                                     "per-vertex triangles");
-  WG_CUDA_TRY(cudaMemsetAsync(pv.data(), 0, pv.bytes(), graph.stream()));
-  out.total = run_static<Adj, true>(graph, pv.data());
-  const auto h = pv.to_host(n);
-  out.per_vertex.assign(h.begin(), h.end());
-  return out;
-}
-
-template <class Adj>
-std::uint64_t count_triangles_touching(const DynamicGraph<Adj>& graph,
-                                       const std::uint64_t* edge_keys, std::uint64_t m,
-                                       unsigned key_bits) {
-  require_undirected(graph);
-  if (m == 0) return 0;
-  const cudaStream_t stream = graph.stream();
-  std::uint64_t capacity = 64;
-  while (capacity < 2 * m) capacity <<= 1;
-  DeviceArray<unsigned long long> slots(capacity, stream, "batch edge set");
-  WG_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xFF, slots.bytes(), stream));
-  const EdgeKeySet set{slots.data(), capacity - 1};
-  key_set_insert_kernel<<<grid_for(m), kBlock, 0, stream>>>(set, edge_keys, m);
-  WG_CUDA_CHECK_LAST();
-  DeviceArray<unsigned long long> total(1, stream, "triangle counter");
-  WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
-  touching_kernel<Adj>
-      <<<grid_for(m), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits, set, total.data());
-  WG_CUDA_CHECK_LAST();
-  return total.to_host()[0];
-}
+}  // namespace tc_detail
 
 // ---- incremental ----------------------------------------------------------------------------
 
-template <class Adj>
-IncrementalTriangleCounter<Adj>::IncrementalTriangleCounter(DynamicGraph<Adj>& graph)
-    : graph_(&graph) {
-  require_undirected(graph);
-  total_ = count_triangles(graph);
-}
-
-template <class Adj>
-std::uint64_t IncrementalTriangleCounter<Adj>::recount() {
-  total_ = count_triangles(*graph_);
-  return total_;
-}
-
-template <class Adj>
-typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter<Adj>::insert_edges(
-    DeviceEdges batch) {
+template <class Graph>
+typename IncrementalTriangleCounter<Graph>::BatchResult
+IncrementalTriangleCounter<Graph>::insert_edges(DeviceEdges batch) {
   BatchResult out;
-  DynamicGraph<Adj>& g = *graph_;
+  Graph& g = *graph_;
   const cudaStream_t stream = g.stream();
   const std::uint64_t chunk = g.batch_chunk(batch.size);
   for (std::uint64_t off = 0; off < batch.size; off += chunk) {
@@ -284,11 +48,11 @@ typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter
   return out;
 }
 
-template <class Adj>
-typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter<Adj>::erase_edges(
-    DeviceEdges batch) {
+template <class Graph>
+typename IncrementalTriangleCounter<Graph>::BatchResult
+IncrementalTriangleCounter<Graph>::erase_edges(DeviceEdges batch) {
   BatchResult out;
-  DynamicGraph<Adj>& g = *graph_;
+  Graph& g = *graph_;
   const cudaStream_t stream = g.stream();
   const std::uint64_t chunk = g.batch_chunk(batch.size);
   for (std::uint64_t off = 0; off < batch.size; off += chunk) {
@@ -320,9 +84,9 @@ typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter
   return out;
 }
 
-template <class Adj>
-typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter<Adj>::insert_edges(
-    const EdgeList& batch) {
+template <class Graph>
+typename IncrementalTriangleCounter<Graph>::BatchResult
+IncrementalTriangleCounter<Graph>::insert_edges(const EdgeList& batch) {
   detail::check_sizes(batch);
   // Ids past the current range grow it, weights become values, as in
   // DynamicGraph::insert_edges(EdgeList) (the same upload).
@@ -332,8 +96,8 @@ typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter
   const std::uint64_t chunk = graph_->batch_chunk(n);
   for (std::uint64_t off = 0; off < n; off += chunk) {
     const std::uint64_t len = std::min(chunk, n - off);
-    const detail::HostBatchUpload up =
-        detail::upload_host_batch(batch, off, len, Adj::weighted, true, graph_->stream());
+    const detail::HostBatchUpload up = detail::upload_host_batch(
+        batch, off, len, Graph::ref_type::weighted, true, graph_->stream());
     graph_->grow_vertices(up.id_range);
     const BatchResult r = insert_edges(up.view(len));
     out.update += r.update;
@@ -343,9 +107,9 @@ typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter
   return out;
 }
 
-template <class Adj>
-typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter<Adj>::erase_edges(
-    const EdgeList& batch) {
+template <class Graph>
+typename IncrementalTriangleCounter<Graph>::BatchResult
+IncrementalTriangleCounter<Graph>::erase_edges(const EdgeList& batch) {
   detail::check_sizes(batch);
   BatchResult out;
   const std::uint64_t n = batch.size();
@@ -362,15 +126,17 @@ typename IncrementalTriangleCounter<Adj>::BatchResult IncrementalTriangleCounter
   return out;
 }
 
-template std::uint64_t count_triangles(const DynamicGraph<SlabSetAdjacency>&);
-template std::uint64_t count_triangles(const DynamicGraph<SlabMapAdjacency>&);
-template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabSetAdjacency>&);
-template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabMapAdjacency>&);
+template std::uint64_t count_triangles(const DynamicGraph<SlabSetAdjacency>&, const TcOptions&);
+template std::uint64_t count_triangles(const DynamicGraph<SlabMapAdjacency>&, const TcOptions&);
+template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabSetAdjacency>&,
+                                                   const TcOptions&);
+template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabMapAdjacency>&,
+                                                   const TcOptions&);
 template std::uint64_t count_triangles_touching(const DynamicGraph<SlabSetAdjacency>&,
                                                 const std::uint64_t*, std::uint64_t, unsigned);
 template std::uint64_t count_triangles_touching(const DynamicGraph<SlabMapAdjacency>&,
                                                 const std::uint64_t*, std::uint64_t, unsigned);
-template class IncrementalTriangleCounter<SlabSetAdjacency>;
-template class IncrementalTriangleCounter<SlabMapAdjacency>;
+template class IncrementalTriangleCounter<DynamicGraph<SlabSetAdjacency>>;
+template class IncrementalTriangleCounter<DynamicGraph<SlabMapAdjacency>>;
 
 }  // namespace wg::gpu

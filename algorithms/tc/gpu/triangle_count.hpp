@@ -1,9 +1,12 @@
 #pragma once
-// Triangle counting on the GPU dynamic graph (wg::gpu::DynamicGraph, undirected).
+// Triangle counting on a GPU dynamic graph: any wg::GpuDynamicGraph (graph/graph_concepts.hpp)
+// whose ref() is a DeviceGraphView, undirected. Declarations only (plain C++ may include this);
+// the definitions are in triangle_count.cuh, instantiated in triangle_count.cu for
+// wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>.
 //
 // Static count: degree-ordered orientation (rank = (degree, id)); for every arc u -> v with
-// rank(u) < rank(v), the warp walks the smaller of the two adjacency tables and probes each
-// neighbour w with rank(w) > rank(v) in the larger table (one thread per probe, read-only).
+// rank(u) < rank(v), the warp walks the smaller of the two adjacency lists and probes each
+// neighbour w with rank(w) > rank(v) in the larger one (one thread per probe, read-only).
 // Each triangle is found exactly once, at its lowest-ranked vertex and middle vertex.
 // Work O(sum over arcs of min degree) expected probes.
 //
@@ -17,6 +20,9 @@
 //  - deletion: the batch is deduplicated and filtered to edges present; the triangles through
 //    them are counted the same way on the graph BEFORE removal, then the edges are removed.
 // Batches larger than the free GPU memory allows are processed in chunks (each exact).
+//
+// Errors: wg::InvalidArgument for a directed graph; wg::CapacityError when device memory runs
+// out.
 #include <cstdint>
 #include <vector>
 
@@ -30,23 +36,30 @@ struct TriangleCounts {
   std::vector<std::uint64_t> per_vertex;  ///< sum == 3 * total; empty unless asked for
 };
 
+/// Options of the static count (and of the counter's recounts). Results never depend on them.
+struct TcOptions {
+  /// Vertices a warp takes per grab from the static count's work queue (1..32; larger values
+  /// are clamped to 32). Default 0: chosen per graph, a quarter of the vertices per warp
+  /// (rounded up, 1..32), so that every warp has work and the queue still evens out hubs.
+  unsigned vertices_per_grab = 0;
+};
+
 /// Static count of an undirected graph (InvalidArgument for directed graphs).
-template <class Adjacency>
-std::uint64_t count_triangles(const DynamicGraph<Adjacency>& graph);
+template <class Graph>
+std::uint64_t count_triangles(const Graph& graph, const TcOptions& options = {});
 /// Total and per-vertex counts (per_vertex[v] = triangles containing v).
-template <class Adjacency>
-TriangleCounts count_triangles_per_vertex(const DynamicGraph<Adjacency>& graph);
+template <class Graph>
+TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& options = {});
 
 /// Triangles of `graph` containing at least one of the given undirected edges (canonical keys
 /// as in PreparedEdges: (u << key_bits) | v with u < v, all present in the graph), each counted
 /// once. The building block of the incremental counter.
-template <class Adjacency>
-std::uint64_t count_triangles_touching(const DynamicGraph<Adjacency>& graph,
-                                       const std::uint64_t* edge_keys, std::uint64_t num_edges,
-                                       unsigned key_bits);
+template <class Graph>
+std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* edge_keys,
+                                       std::uint64_t num_edges, unsigned key_bits);
 
 /// Keeps the exact triangle count of a graph through insertion and deletion batches.
-template <class Adjacency>
+template <class Graph>
 class IncrementalTriangleCounter {
  public:
   struct BatchResult {
@@ -57,10 +70,10 @@ class IncrementalTriangleCounter {
 
   /// Counts the current graph once (static count), then follows the batches applied through it.
   /// The graph must outlive the counter and must not be changed except through it.
-  explicit IncrementalTriangleCounter(DynamicGraph<Adjacency>& graph);
+  explicit IncrementalTriangleCounter(Graph& graph, const TcOptions& options = {});
 
   BatchResult insert_edges(DeviceEdges batch);
-  /// Host batches are uploaded as DynamicGraph's EdgeList overloads upload them: ids past the
+  /// Host batches are uploaded as the graph's EdgeList overloads upload them: ids past the
   /// vertex range grow it, weights become a map graph's values.
   BatchResult insert_edges(const EdgeList& batch);
   BatchResult erase_edges(DeviceEdges batch);
@@ -71,15 +84,26 @@ class IncrementalTriangleCounter {
   std::uint64_t recount();
 
  private:
-  DynamicGraph<Adjacency>* graph_;
+  Graph* graph_;
+  TcOptions options_;
   std::uint64_t total_ = 0;
 };
 
-extern template std::uint64_t count_triangles(const DynamicGraph<SlabSetAdjacency>&);
-extern template std::uint64_t count_triangles(const DynamicGraph<SlabMapAdjacency>&);
-extern template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabSetAdjacency>&);
-extern template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabMapAdjacency>&);
-extern template class IncrementalTriangleCounter<SlabSetAdjacency>;
-extern template class IncrementalTriangleCounter<SlabMapAdjacency>;
+extern template std::uint64_t count_triangles(const DynamicGraph<SlabSetAdjacency>&,
+                                              const TcOptions&);
+extern template std::uint64_t count_triangles(const DynamicGraph<SlabMapAdjacency>&,
+                                              const TcOptions&);
+extern template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabSetAdjacency>&,
+                                                          const TcOptions&);
+extern template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabMapAdjacency>&,
+                                                          const TcOptions&);
+extern template std::uint64_t count_triangles_touching(const DynamicGraph<SlabSetAdjacency>&,
+                                                       const std::uint64_t*, std::uint64_t,
+                                                       unsigned);
+extern template std::uint64_t count_triangles_touching(const DynamicGraph<SlabMapAdjacency>&,
+                                                       const std::uint64_t*, std::uint64_t,
+                                                       unsigned);
+extern template class IncrementalTriangleCounter<DynamicGraph<SlabSetAdjacency>>;
+extern template class IncrementalTriangleCounter<DynamicGraph<SlabMapAdjacency>>;
 
 }  // namespace wg::gpu

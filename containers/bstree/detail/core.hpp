@@ -11,7 +11,7 @@ namespace wg::bstree::detail {
 enum class SimdPath : int { automatic = 0, avx512, avx2, scalar };
 
 bool simd_supported(SimdPath path);
-SimdPath resolve_simd(SimdPath requested);  // automatic -> env WG_BSTREE_SIMD or best supported
+SimdPath resolve_simd(SimdPath requested);  // automatic -> the best this CPU supports
 const char* simd_name(SimdPath path);
 bool compression_pays(const std::uint64_t* sorted_keys, std::size_t n);
 

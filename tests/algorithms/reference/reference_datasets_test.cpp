@@ -12,28 +12,13 @@
 #include <warpgraph/datasets/read_graph.hpp>
 
 #include "../../support/test_support.hpp"
+#include "dataset_figures.hpp"
 
 namespace {
 
 namespace ref = wg::reference;
 
-struct DatasetFigures {
-  const char* file;
-  std::uint64_t vertices, edges, max_degree, components, triangles;
-  std::uint64_t bfs_reached;  ///< from the lowest id (0 in warpgraph's 0-based numbering)
-  std::int64_t bfs_depth;
-};
-
-// The README's table, row by row.
-const DatasetFigures kFigures[] = {
-    {"karate.mtx", 34, 78, 17, 1, 45, 34, 3},
-    {"dolphins.mtx", 62, 159, 12, 1, 95, 62, 6},
-    {"polbooks.mtx", 105, 441, 25, 1, 560, 105, 4},
-    {"netscience.mtx", 1589, 2742, 34, 396, 3764, 4, 2},
-    {"facebook_combined.txt", 4039, 88234, 1045, 1, 1612010, 4039, 6},
-    {"luxembourg_osm.mtx", 114599, 119666, 6, 1, 68, 114599, 1034},
-    {"delaunay_n16.mtx", 65536, 196575, 17, 1, 131842, 65536, 109},
-};
+using wg::test::DatasetFigures;
 
 void PrintTo(const DatasetFigures& f, std::ostream* os) {
   *os << f.file;
@@ -73,7 +58,8 @@ TEST_P(ReferenceOnDataset, MatchesPublishedFigures) {
   EXPECT_EQ(in_component_of_0, want.bfs_reached);
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedDatasets, ReferenceOnDataset, ::testing::ValuesIn(kFigures),
+INSTANTIATE_TEST_SUITE_P(SharedDatasets, ReferenceOnDataset,
+                         ::testing::ValuesIn(wg::test::kDatasetFigures),
                          [](const ::testing::TestParamInfo<DatasetFigures>& info) {
                            std::string name = info.param.file;
                            name = name.substr(0, name.find('.'));

@@ -18,6 +18,7 @@
 
 #include "../../graph/gpu/graph_model.hpp"
 #include "../../support/test_support.hpp"
+#include "../reference/dataset_figures.hpp"
 
 namespace {
 
@@ -28,20 +29,8 @@ unsigned test_scale() {
   return s ? static_cast<unsigned>(std::atoi(s)) : 12u;
 }
 
-struct Published {
-  const char* file;
-  std::uint64_t triangles;
-};
-// /work/shared/datasets/README.md (SNAP publishes ego-Facebook's; the others computed there).
-constexpr Published kPublished[] = {
-    {"karate.mtx", 45},
-    {"dolphins.mtx", 95},
-    {"polbooks.mtx", 560},
-    {"netscience.mtx", 3764},
-    {"facebook_combined.txt", 1612010},
-    {"luxembourg_osm.mtx", 68},
-    {"delaunay_n16.mtx", 131842},
-};
+/// A row of /work/shared/datasets/README.md's table (the reference and CLI tests check it too).
+using Published = wg::test::DatasetFigures;
 
 class SharedDataset : public ::testing::TestWithParam<Published> {};
 
@@ -67,9 +56,14 @@ TEST_P(SharedDataset, StaticCountMatchesPublishedAndReference) {
   unweighted.weight.clear();
   w.build(unweighted);
   EXPECT_EQ(wg::gpu::count_triangles(w), p.triangles);
+  // The static count's grab size (TcOptions::vertices_per_grab) changes the schedule only.
+  for (unsigned grab : {1u, 4u, 32u, 100u}) {
+    EXPECT_EQ(wg::gpu::count_triangles(w, {.vertices_per_grab = grab}), p.triangles)
+        << "vertices_per_grab " << grab;
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(Datasets, SharedDataset, ::testing::ValuesIn(kPublished),
+INSTANTIATE_TEST_SUITE_P(Datasets, SharedDataset, ::testing::ValuesIn(wg::test::kDatasetFigures),
                          [](const auto& info) {
                            std::string n = info.param.file;
                            for (char& c : n)
@@ -86,7 +80,7 @@ TEST(GpuIncrementalTc, HandMadeBatches) {
   // edges already present, absent deletions.
   wg::gpu::Graph g(8);
   wg::test::GraphModel m(8, false);
-  wg::gpu::IncrementalTriangleCounter<wg::gpu::SlabSetAdjacency> tc(g);
+  wg::gpu::IncrementalTriangleCounter<wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>> tc(g);
   EXPECT_EQ(tc.total(), 0u);
   auto batch = [](std::vector<std::pair<wg::vertex_t, wg::vertex_t>> es) {
     EdgeList b;
@@ -155,7 +149,7 @@ void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, d
   wg::test::GraphModel m(0, false);
   m.clear(stream.initial.num_vertices);
   ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
-  wg::gpu::IncrementalTriangleCounter<Adj> tc(g);
+  wg::gpu::IncrementalTriangleCounter<wg::gpu::DynamicGraph<Adj>> tc(g);
   ASSERT_EQ(tc.total(), reference_count(m));
   int deletions = 0;
   for (std::size_t i = 0; i < stream.batches.size(); ++i) {
@@ -201,7 +195,7 @@ TEST(GpuIncrementalTc, RmatStreamMap) {
 // graph keeps each edge's last weight, and a weight outside the uint32 range is refused.
 TEST(GpuIncrementalTc, HostBatchesGrowTheIdRangeAndCarryWeights) {
   wg::gpu::WeightedGraph g(2);
-  wg::gpu::IncrementalTriangleCounter<wg::gpu::SlabMapAdjacency> tc(g);
+  wg::gpu::IncrementalTriangleCounter<wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>> tc(g);
   EdgeList b;
   b.src = {5, 6, 7, 6, 0, wg::new_vertex(3)};
   b.dst = {6, 7, 5, 5, 1000, 1};

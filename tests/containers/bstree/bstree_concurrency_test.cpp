@@ -61,17 +61,24 @@ std::uint64_t edge_key(std::uint64_t u, std::uint64_t v) {
   return (u << 32) | v;
 }
 
+/// Writer `id`'s keys for DisjointWritersMatchModel: `per` random edge keys of its own residue
+/// class, unique, in random order (the same for the same id).
+std::vector<std::uint64_t> writer_keys(int id, int per) {
+  std::mt19937_64 rng(id);
+  std::vector<std::uint64_t> mine;
+  for (int i = 0; i < per; ++i)
+    mine.push_back(edge_key(rng() % 64, rng() % 100000) * kThreads + id);
+  std::sort(mine.begin(), mine.end());
+  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+  std::shuffle(mine.begin(), mine.end(), rng);
+  return mine;
+}
+
 TEST_P(BSTreeConcurrency, DisjointWritersMatchModel) {
   with_tree<void>(GetParam(), options(), [&](auto& t) {
     const int per = 30000 / kScale;
     run_threads(kThreads, [&](int id) {
-      std::mt19937_64 rng(id);
-      std::vector<std::uint64_t> mine;
-      for (int i = 0; i < per; ++i)
-        mine.push_back(edge_key(rng() % 64, rng() % 100000) * kThreads + id);
-      std::sort(mine.begin(), mine.end());
-      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
-      std::shuffle(mine.begin(), mine.end(), rng);
+      const std::vector<std::uint64_t> mine = writer_keys(id, per);
       for (std::uint64_t k : mine) ASSERT_TRUE(t.insert(k));
       for (std::size_t i = 0; i < mine.size(); i += 2) ASSERT_TRUE(t.erase(mine[i]));
       for (std::size_t i = 0; i < mine.size(); ++i) ASSERT_EQ(t.contains(mine[i]), i % 2 == 1);
@@ -79,13 +86,7 @@ TEST_P(BSTreeConcurrency, DisjointWritersMatchModel) {
     // Rebuild the model from the same seeds.
     std::set<std::uint64_t> model;
     for (int id = 0; id < kThreads; ++id) {
-      std::mt19937_64 rng(id);
-      std::vector<std::uint64_t> mine;
-      for (int i = 0; i < per; ++i)
-        mine.push_back(edge_key(rng() % 64, rng() % 100000) * kThreads + id);
-      std::sort(mine.begin(), mine.end());
-      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
-      std::shuffle(mine.begin(), mine.end(), rng);
+      const std::vector<std::uint64_t> mine = writer_keys(id, per);
       for (std::size_t i = 1; i < mine.size(); i += 2) model.insert(mine[i]);
     }
     std::vector<std::uint64_t> got;

@@ -1159,7 +1159,7 @@ void dynamic_tc(const EdgeList& e, const std::string& name) {
   for (int pass = 0; pass < 2; ++pass) {
     Graph g(0);
     g.build(d.view(0, initial), e.num_vertices);
-    wg::gpu::IncrementalTriangleCounter<wg::gpu::SlabSetAdjacency> tc(g);
+    wg::gpu::IncrementalTriangleCounter<wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>> tc(g);
     double cum_ours = 0, cum_static = 0;
     if (pass)
       std::printf("%-5s %12s %14s %16s %16s | %10s %10s\n", "iter", "ins+incTC ms", "cumulative ms",

@@ -1,26 +1,24 @@
 #pragma once
-// Fork-join helpers for the CPU backend: split [0, n) into contiguous chunks, one per thread.
-// Threads are started per call (tens of microseconds): batch operations call them once or
-// twice per batch, and small inputs run on the calling thread.
+// Fork-join loops of the CPU backend and its algorithms: parallel_chunks / parallel_for split
+// [0, n) into contiguous chunks, one per thread; parallel_dynamic hands out blocks of indices
+// from a shared counter (skewed work); parallel_sort sorts in chunks and merges pairwise.
+// Threads are started per call and joined before it returns, so a call costs a thread start
+// per worker: meant for work done once or twice per batch. Small inputs run on the calling
+// thread. An exception thrown by f on any thread is rethrown by the call after the join.
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <thread>
 #include <vector>
 
-namespace wg::cpu::detail {
+namespace wg::cpu {
 
-/// Number of worker threads to use when the caller asked for `requested`: 0 means the
-/// WG_CPU_THREADS environment variable when set, else all cores.
+/// Number of worker threads to use when the caller asked for `requested`: 0 means all cores
+/// (std::thread::hardware_concurrency(), at least 1).
 inline unsigned resolve_threads(unsigned requested) {
   if (requested) return requested;
-  if (const char* env = std::getenv("WG_CPU_THREADS")) {
-    const long n = std::strtol(env, nullptr, 10);
-    if (n > 0 && n <= 4096) return static_cast<unsigned>(n);
-  }
   const unsigned hw = std::thread::hardware_concurrency();
   return hw ? hw : 1;
 }
@@ -118,4 +116,4 @@ void parallel_sort(It first, It last, unsigned threads, Less less = {}) {
   }
 }
 
-}  // namespace wg::cpu::detail
+}  // namespace wg::cpu

@@ -1,9 +1,10 @@
 #pragma once
-// LSD radix sort for the CPU graph's batches: keys are packed arcs (u << 32) | v with u, v below
-// the vertex bound, so only 2 * bit_width(bound - 1) bits carry information; sorting on those
-// takes ceil(bits / 8) passes of 256 buckets (histograms and write heads in L1), each pass O(n),
-// passes whose digit is the same for every key skipped. Stable: equal keys keep their input order
-// (the canonicaliser relies on it for "last weight wins").
+// Stable LSD radix sort of the CPU backend and its algorithms, for keys of few significant bits:
+// radix_sort(a, key_bits, key) sorts `a` by key(element) < 2^key_bits in ceil(key_bits / 8)
+// passes of 256 buckets, O(n) each (a pass whose digit is the same for every key is skipped;
+// small inputs use std::stable_sort). Equal keys keep their input order (the graph's
+// canonicaliser relies on it for "last weight wins"). Packed arcs (u << 32) | v with ids below a
+// bound carry only 2 * id_bits(bound) bits: CompactArcKey maps them to such a key.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -11,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace wg::cpu::detail {
+namespace wg::cpu {
 
 /// Bits needed by ids below `bound` (at least 1).
 inline unsigned id_bits(std::uint64_t bound) {
@@ -63,4 +64,4 @@ void radix_sort(std::vector<T>& a, unsigned key_bits, KeyFn key) {
   if (src != &a) a.swap(*src);
 }
 
-}  // namespace wg::cpu::detail
+}  // namespace wg::cpu

@@ -1,0 +1,265 @@
+#pragma once
+// Definitions of the GPU triangle counters (triangle_count.hpp), for .cu files. A graph type
+// plugs in by satisfying the graph concepts (graph/graph_concepts.hpp: GpuDynamicGraph, with a
+// DeviceGraphView ref) and by one explicit instantiation line per template in a .cu that
+// includes this header (as triangle_count.cu does for the two slab adjacencies).
+//
+// Besides the concepts the kernels use the view's warp-uniform walk for_each_slab(tile, v, f):
+// every lane calls f(key, value, handle) once per group of up to 32 slots of v's adjacency,
+// with a key that is not a vertex id (slab::is_valid_key false) where the lane holds none, so
+// that f may use tile operations. The counter's batch members (insert_edges, erase_edges) use
+// the graph's batch engine (prepare, insert_prepared, contains_prepared, erase_prepared,
+// batch_chunk) and are defined in triangle_count.cu with the explicit instantiations.
+#include <algorithm>
+#include <cstdint>
+
+#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
+#include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/containers/core/hash.cuh>
+#include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/graph/gpu/detail/launch_grid.hpp>  // until the launch grid is public
+#include <warpgraph/graph/gpu/graph_ref.cuh>
+
+namespace wg::gpu {
+namespace tc_detail {
+
+using detail::grid_for;
+using detail::kBlock;
+inline constexpr unsigned kFull = 0xFFFFFFFFu;
+
+/// has_edge(u, v) of a device view, by one thread (read-only phases). Views written before the
+/// graph concepts name it has_edge_thread.
+template <class View>
+__device__ __forceinline__ bool has_edge(const View& g, vertex_t u, vertex_t v) {
+  if constexpr (requires { g.has_edge(u, v); })
+    return g.has_edge(u, v);
+  else
+    return g.has_edge_thread(u, v);
+}
+
+/// Degree order: rank(a) < rank(b) iff (deg a, a) < (deg b, b).
+__device__ __forceinline__ bool rank_less(vertex_t a, std::uint32_t da, vertex_t b,
+                                          std::uint32_t db) {
+  return da < db || (da == db && a < b);
+}
+
+inline int num_sms() {
+  static int sms = [] {
+    int dev = 0, n = 0;
+    WG_CUDA_TRY(cudaGetDevice(&dev));
+    WG_CUDA_TRY(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
+    return n;
+  }();
+  return sms;
+}
+
+// Warps take up to 32 vertices at a time: a first grab each by warp number, then from a global
+// queue (hub vertices make work uneven). A warp walks its grab's vertices one after another, so a
+// graph with few vertices per warp takes fewer per grab (see vertices_per_grab).
+inline constexpr unsigned kMaxVerticesPerGrab = 32;
+
+template <class View, bool kPerVertex>
+__global__ void static_tc_kernel(View g, unsigned grab, unsigned long long* queue,
+                                 unsigned long long* total, unsigned long long* per_vertex) {
+  const warp_tile tile = this_warp();
+  const unsigned lane = tile.thread_rank();
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
+  unsigned long long local = 0;
+  const std::uint64_t n = g.num_vertices();
+  unsigned long long first = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32 * grab;
+  while (first < n) {
+    const std::uint64_t last = std::min<std::uint64_t>(first + grab, n);
+    for (std::uint64_t u64 = first; u64 < last; ++u64) {
+      const vertex_t u = static_cast<vertex_t>(u64);
+      if (!g.is_live(u)) continue;
+      const std::uint32_t du = g.degree(u);
+      if (du < 2) continue;
+      g.for_each_slab(tile, u, [&](std::uint32_t v, std::uint32_t, std::uint32_t) {
+        std::uint32_t dv = 0;
+        bool task = false;
+        if (slab::is_valid_key(v)) {
+          dv = g.degree(v);
+          task = dv >= 2 && rank_less(u, du, v, dv);
+        }
+        for_each_active_lane(tile, task, [&](int src) {
+          const vertex_t x = tile.shfl(v, src);
+          const std::uint32_t dx = tile.shfl(dv, src);
+          const vertex_t small = du <= dx ? u : x, large = du <= dx ? x : u;
+          unsigned count = 0;
+          g.for_each_slab(tile, small, [&](std::uint32_t w, std::uint32_t, std::uint32_t) {
+            if (slab::is_valid_key(w) && w != x && w != u) {
+              if (rank_less(x, dx, w, g.degree(w)) && has_edge(g, large, w)) {
+                ++count;
+                if constexpr (kPerVertex) atomicAdd(&per_vertex[w], 1ull);
+              }
+            }
+          });
+          count = __reduce_add_sync(kFull, count);
+          if (lane == 0 && count) {
+            local += count;
+            if constexpr (kPerVertex) {
+              atomicAdd(&per_vertex[u], static_cast<unsigned long long>(count));
+              atomicAdd(&per_vertex[x], static_cast<unsigned long long>(count));
+            }
+          }
+        });
+      });
+    }
+    if (lane == 0) first = warps * grab + atomicAdd(queue, static_cast<unsigned long long>(grab));
+    first = tile.shfl(first, 0);
+  }
+  if (lane == 0 && local) atomicAdd(total, local);
+}
+
+/// Open-addressing set of 64-bit edge keys (linear probing), for "is this edge in the batch".
+struct EdgeKeySet {
+  unsigned long long* slots;
+  std::uint64_t mask;
+  static constexpr unsigned long long kEmpty = ~0ull;
+  __device__ void insert(std::uint64_t k) const {
+    for (std::uint64_t i = mix64(k) & mask;; i = (i + 1) & mask) {
+      const unsigned long long old = atomicCAS(slots + i, kEmpty, k);
+      if (old == kEmpty || old == k) return;
+    }
+  }
+  __device__ bool contains(std::uint64_t k) const {
+    for (std::uint64_t i = mix64(k) & mask;; i = (i + 1) & mask) {
+      const unsigned long long s = slots[i];
+      if (s == k) return true;
+      if (s == kEmpty) return false;
+    }
+  }
+};
+
+// Defined in triangle_count.cu (not a template: compiled once).
+__global__ void key_set_insert_kernel(EdgeKeySet set, const std::uint64_t* keys, std::uint64_t n);
+
+__device__ __forceinline__ std::uint64_t edge_key(vertex_t a, vertex_t b, unsigned bits) {
+  return a < b ? (std::uint64_t{a} << bits) | b : (std::uint64_t{b} << bits) | a;
+}
+
+// Triangles through the listed edges; a triangle with several listed edges counts at its
+// smallest listed edge only.
+template <class View>
+__global__ void touching_kernel(View g, const std::uint64_t* keys, std::uint64_t m, unsigned bits,
+                                EdgeKeySet set, unsigned long long* total) {
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  unsigned long long local = 0;
+  warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
+    const std::uint64_t key = active ? keys[i] : 0;
+    // Degrees loaded by every lane at once, before the serial loop.
+    const std::uint32_t lane_du = active ? g.degree(static_cast<vertex_t>(key >> bits)) : 0;
+    const std::uint32_t lane_dv = active ? g.degree(static_cast<vertex_t>(key & mask)) : 0;
+    for_each_active_lane(tile, active, [&](int src) {
+      const std::uint64_t k = tile.shfl(key, src);
+      const vertex_t u = static_cast<vertex_t>(k >> bits), v = static_cast<vertex_t>(k & mask);
+      const std::uint32_t du = tile.shfl(lane_du, src), dv = tile.shfl(lane_dv, src);
+      const vertex_t small = du <= dv ? u : v, large = du <= dv ? v : u;
+      unsigned count = 0;
+      g.for_each_slab(tile, small, [&](std::uint32_t w, std::uint32_t, std::uint32_t) {
+        if (slab::is_valid_key(w) && w != u && w != v && has_edge(g, large, w)) {
+          const std::uint64_t k1 = edge_key(u, w, bits), k2 = edge_key(v, w, bits);
+          if ((k < k1 || !set.contains(k1)) && (k < k2 || !set.contains(k2))) ++count;
+        }
+      });
+      count = __reduce_add_sync(kFull, count);
+      if (tile.thread_rank() == 0) local += count;
+    });
+  });
+  if (this_warp().thread_rank() == 0 && local) atomicAdd(total, local);
+}
+
+/// Vertices per grab of static_tc_kernel (TcOptions::vertices_per_grab): a quarter of the
+/// graph's share per warp, rounded up, so that every warp has work and the queue still evens
+/// out the hubs; a fixed 32 left a small graph's warps walking 32 vertices each in series.
+inline unsigned vertices_per_grab(const TcOptions& options, std::uint64_t n, std::uint64_t warps) {
+  if (options.vertices_per_grab) return std::min(options.vertices_per_grab, kMaxVerticesPerGrab);
+  const std::uint64_t quarter_share = 4 * std::max<std::uint64_t>(warps, 1);
+  return static_cast<unsigned>(
+      std::clamp<std::uint64_t>((n + quarter_share - 1) / quarter_share, 1, kMaxVerticesPerGrab));
+}
+
+template <class Graph>
+void require_undirected(const Graph& g) {
+  if (g.directed())
+    throw InvalidArgument("triangle counting needs an undirected graph (GraphOptions::directed)");
+}
+
+template <class Graph, bool kPerVertex>
+std::uint64_t run_static(const Graph& graph, const TcOptions& options,
+                         unsigned long long* per_vertex) {
+  require_undirected(graph);
+  if (graph.num_vertices() == 0) return 0;
+  const cudaStream_t stream = graph.stream();
+  DeviceArray<unsigned long long> counters(2, stream, "triangle counters");
+  WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned long long), stream));
+  const std::uint64_t n = graph.num_vertices();
+  // At most one warp per vertex, at most 8 blocks per SM.
+  const unsigned blocks = static_cast<unsigned>(
+      std::min<std::uint64_t>(num_sms() * 8, (n + kBlock / 32 - 1) / (kBlock / 32)));
+  static_tc_kernel<typename Graph::ref_type, kPerVertex><<<blocks, kBlock, 0, stream>>>(
+      graph.ref(), vertices_per_grab(options, n, std::uint64_t{blocks} * (kBlock / 32)),
+      counters.data(), counters.data() + 1, per_vertex);
+  WG_CUDA_CHECK_LAST();
+  return counters.to_host()[1];
+}
+
+}  // namespace tc_detail
+
+template <class Graph>
+std::uint64_t count_triangles(const Graph& graph, const TcOptions& options) {
+  return tc_detail::run_static<Graph, false>(graph, options, nullptr);
+}
+
+template <class Graph>
+TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& options) {
+  TriangleCounts out;
+  const std::uint64_t n = graph.num_vertices();
+  DeviceArray<unsigned long long> pv(std::max<std::uint64_t>(n, 1), graph.stream(),
+                                     "per-vertex triangles");
+  WG_CUDA_TRY(cudaMemsetAsync(pv.data(), 0, pv.bytes(), graph.stream()));
+  out.total = tc_detail::run_static<Graph, true>(graph, options, pv.data());
+  const auto h = pv.to_host(n);
+  out.per_vertex.assign(h.begin(), h.end());
+  return out;
+}
+
+template <class Graph>
+std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* edge_keys,
+                                       std::uint64_t m, unsigned key_bits) {
+  using tc_detail::grid_for;
+  using tc_detail::kBlock;
+  tc_detail::require_undirected(graph);
+  if (m == 0) return 0;
+  const cudaStream_t stream = graph.stream();
+  std::uint64_t capacity = 64;
+  while (capacity < 2 * m) capacity <<= 1;
+  DeviceArray<unsigned long long> slots(capacity, stream, "batch edge set");
+  WG_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xFF, slots.bytes(), stream));
+  const tc_detail::EdgeKeySet set{slots.data(), capacity - 1};
+  tc_detail::key_set_insert_kernel<<<grid_for(m), kBlock, 0, stream>>>(set, edge_keys, m);
+  WG_CUDA_CHECK_LAST();
+  DeviceArray<unsigned long long> total(1, stream, "triangle counter");
+  WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
+  tc_detail::touching_kernel<typename Graph::ref_type>
+      <<<grid_for(m), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits, set, total.data());
+  WG_CUDA_CHECK_LAST();
+  return total.to_host()[0];
+}
+
+template <class Graph>
+IncrementalTriangleCounter<Graph>::IncrementalTriangleCounter(Graph& graph,
+                                                              const TcOptions& options)
+    : graph_(&graph), options_(options) {
+  tc_detail::require_undirected(graph);
+  total_ = count_triangles(graph, options_);
+}
+
+template <class Graph>
+std::uint64_t IncrementalTriangleCounter<Graph>::recount() {
+  total_ = count_triangles(*graph_, options_);
+  return total_;
+}
+
+}  // namespace wg::gpu
