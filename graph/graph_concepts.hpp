@@ -23,8 +23,10 @@
 //    num_edges() counts edges; a directed graph counts arcs;
 //  - insert_edges / erase_edges deduplicate the batch, drop self-loops, ignore entries naming a
 //    vertex that is not live, keep exact degrees, and return an UpdateResult that accounts for
-//    every entry exactly once (entries == applied + self_loops + duplicates + ignored); they
-//    grow the id range to cover a batch's largest id;
+//    every entry exactly once (entries == applied + self_loops + duplicates + ignored). An id
+//    past the id range is ignored like an erased one, except by GPU graphs' EdgeList overloads,
+//    which grow the range to the batch's largest id first (a caller that wants the same on the
+//    CPU calls cpu::DynamicGraph::ensure_vertices);
 //  - weighted graphs (weighted() true) keep one value per arc; the last entry of a batch wins;
 //  - has_edges answers one byte (0/1) per query, in order;
 //  - export_coo gives an undirected graph's edges once each (src < dst) and a directed graph's
@@ -64,6 +66,9 @@ template <>
 struct NeighborSink<true> {
   __device__ void operator()(vertex_t, std::uint32_t) const {}
 };
+struct SlotSink {
+  __device__ void operator()(vertex_t, bool) const {}
+};
 }  // namespace detail
 #endif
 
@@ -100,22 +105,32 @@ concept GpuDynamicGraph = DynamicGraph<G> && requires(const G& cg) {
   { cg.stream() } -> std::convertible_to<void*>;
 };
 
-/// Host-side reads for CPU algorithms: f(w) per out-neighbour w of v (f may return bool,
-/// false stops the walk).
+/// Host-side reads for CPU algorithms: f(w) per out-neighbour w of v, ascending where the
+/// adjacency is sorted; f may return void, or bool where false stops the walk.
 template <class G>
-concept HostGraphView = requires(const G& cg, vertex_t u, vertex_t v, void (*f)(vertex_t)) {
+concept HostGraphView = requires(const G& cg, vertex_t u, vertex_t v, void (*f)(vertex_t),
+                                 bool (*stop)(vertex_t)) {
+  { cg.directed() } -> std::convertible_to<bool>;
+  { cg.num_vertices() } -> std::convertible_to<std::uint64_t>;
   { cg.degree(v) } -> std::convertible_to<std::uint32_t>;
   { cg.is_live(v) } -> std::convertible_to<bool>;
   { cg.has_edge(u, v) } -> std::convertible_to<bool>;
   cg.for_each_neighbor(v, f);
+  cg.for_each_neighbor(v, stop);
 };
 
 #if defined(__CUDACC__)
 /// What a kernel may use of a GPU graph. V is trivially copyable (kernels take it by value).
-/// for_each_neighbor is tile-cooperative: all 32 lanes of the warp call it with the same v; it
-/// calls f(w) (f(w, value) when V::weighted) once per neighbour, on the lane that holds it.
-/// degree, is_live and has_edge are per-thread reads. Reads must not share a kernel with writes
-/// to the same adjacency (phase concurrency, as the slab tables state).
+///  - degree(v), is_live(v), has_edge(u, v): per-thread reads;
+///  - for_each_neighbor(tile, v, f): all 32 lanes call it with the same v; f(w) (f(w, value)
+///    when V::weighted) runs once per neighbour, on the lane that holds it; f must not use tile
+///    operations (lanes reach it at different times);
+///  - for_each_neighbor_slot(tile, v, f): the warp-uniform walk for kernels that cooperate per
+///    neighbour: all lanes call f(w, valid) together, one adjacency slot per lane per step, with
+///    valid false where the lane's slot holds no neighbour (w is then meaningless); f may use
+///    tile operations (e.g. wg::for_each_active_lane over the valid lanes).
+/// Reads must not share a kernel with writes to the same adjacency (phase concurrency, as the
+/// slab tables state).
 template <class V>
 concept DeviceGraphView = std::is_trivially_copyable_v<V> &&
     requires(const V& g, const warp_tile& tile, vertex_t u, vertex_t v) {
@@ -125,6 +140,7 @@ concept DeviceGraphView = std::is_trivially_copyable_v<V> &&
   { g.is_live(v) } -> std::convertible_to<bool>;
   { g.has_edge(u, v) } -> std::convertible_to<bool>;
   g.for_each_neighbor(tile, v, detail::NeighborSink<V::weighted>{});
+  g.for_each_neighbor_slot(tile, v, detail::SlotSink{});
 };
 #endif
 
