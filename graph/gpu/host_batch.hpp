@@ -11,7 +11,7 @@
 #include <warpgraph/graph/gpu/device_array.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
-namespace wg::gpu::detail {
+namespace wg::gpu {
 
 /// One chunk of a host batch on the device, with its weights as uint32 values.
 struct HostBatchUpload {
@@ -33,4 +33,10 @@ void check_sizes(const EdgeList& e);
 HostBatchUpload upload_host_batch(const EdgeList& e, std::uint64_t off, std::uint64_t n,
                                   bool with_values, bool checked, cudaStream_t stream);
 
-}  // namespace wg::gpu::detail
+namespace detail {  // the names algorithms used before these helpers became public
+using wg::gpu::check_sizes;
+using wg::gpu::HostBatchUpload;
+using wg::gpu::upload_host_batch;
+}  // namespace detail
+
+}  // namespace wg::gpu
