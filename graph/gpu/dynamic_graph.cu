@@ -223,7 +223,10 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   // Large builds dedup first (to know the degrees), then size the buckets, then insert; small
   // ones size the buckets for the raw arcs and insert the batch as it is.
   const std::uint64_t chunk = im.batch.chunk_for(edges.size);
-  DeviceEdges first{edges.src, edges.dst, edges.values, std::min(chunk, edges.size)};
+  const DeviceEdges first{.src = edges.src,
+                          .dst = edges.dst,
+                          .values = edges.values,
+                          .size = std::min(chunk, edges.size)};
   const bool sorted = first.size >= detail::log2_threshold(im.ctx.opt.build_sort_from_log2);
   // Small builds (by default all unsorted ones) do not wait for the tables' bucket count.
   const bool small = !sorted && first.size < kSmallBuildBelow;
@@ -288,8 +291,10 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
   }
   trace.mark("insert");
   if (first.size < edges.size) {
-    DeviceEdges rest{edges.src + first.size, edges.dst + first.size,
-                     edges.values ? edges.values + first.size : nullptr, edges.size - first.size};
+    const DeviceEdges rest{.src = edges.src + first.size,
+                           .dst = edges.dst + first.size,
+                           .values = edges.values ? edges.values + first.size : nullptr,
+                           .size = edges.size - first.size};
     r += insert_edges(rest);
   }
   return r;

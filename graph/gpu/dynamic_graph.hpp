@@ -198,14 +198,14 @@ struct PreparedBatch {
   UpdateResult dropped;  ///< self_loops, duplicates, ignored (invalid endpoints) of the raw batch
   std::uint64_t entries = 0;
   PreparedEdges view() const {
-    return {keys.data(),
-            values.empty() ? nullptr : values.data(),
-            size,
-            key_bits,
-            entries,
-            dropped.self_loops,
-            dropped.duplicates,
-            dropped.ignored};
+    return {.keys = keys.data(),
+            .values = values.empty() ? nullptr : values.data(),
+            .size = size,
+            .key_bits = key_bits,
+            .entries = entries,
+            .self_loops = dropped.self_loops,
+            .duplicates = dropped.duplicates,
+            .invalid = dropped.ignored};
   }
 };
 

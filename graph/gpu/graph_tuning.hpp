@@ -1,9 +1,11 @@
 #pragma once
 // GraphOptions' tuning fields by name, for tools and tests that take them from flags or the
-// environment. The library never reads the environment: the caller passes the lookup.
+// environment. The library never reads the environment: the caller passes the lookup, a
+// function from a name to its value (null when unset), e.g. one that reads the process
+// environment (tests/graph/gpu/graph_test_options.hpp) or a tool's parsed flags.
 //
 //   wg::gpu::GraphOptions o;
-//   wg::gpu::apply_graph_tuning(o, [](const char* name) { return std::getenv(name); });
+//   wg::gpu::apply_graph_tuning(o, lookup);
 //
 // Names and the fields they set (values are integers; a name whose lookup gives null is left
 // as it is):

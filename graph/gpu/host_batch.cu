@@ -48,9 +48,9 @@ void check_sizes(const EdgeList& e) {
 
 HostBatchUpload upload_host_batch(const EdgeList& e, std::uint64_t off, std::uint64_t n,
                                   bool with_values, bool checked, cudaStream_t stream) {
-  HostBatchUpload u{DeviceArray<vertex_t>(n, stream, "batch upload"),
-                    DeviceArray<vertex_t>(n, stream, "batch upload"),
-                    {}};
+  HostBatchUpload u{.src = DeviceArray<vertex_t>(n, stream, "batch upload"),
+                    .dst = DeviceArray<vertex_t>(n, stream, "batch upload"),
+                    .values = {}};
   if (n == 0) return u;
   u.src.copy_from_host(e.src.data() + off, n);
   u.dst.copy_from_host(e.dst.data() + off, n);

@@ -19,7 +19,10 @@ struct HostBatchUpload {
   DeviceArray<std::uint32_t> values;  ///< empty unless weights were asked for and present
   std::uint64_t id_range = 0;         ///< 1 + the largest id below kNewVertexTag (when checked)
   DeviceEdges view(std::uint64_t n) const {
-    return {src.data(), dst.data(), values.empty() ? nullptr : values.data(), n};
+    return {.src = src.data(),
+            .dst = dst.data(),
+            .values = values.empty() ? nullptr : values.data(),
+            .size = n};
   }
 };
 

@@ -338,8 +338,8 @@ UpdateResult BatchEngine<Adj>::apply_batch(DeviceEdges b, bool fresh_tables) {
   // afterwards, if it has any (BatchPass::last_fixups): a batch without duplicates, the
   // common case, takes one kernel, not two.
   const bool with_values = kOp == BatchOp::insert && Adj::weighted && b.values;
-  const auto t0 =
-      trace ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  BatchRun run;
+  run.t0 = trace ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   const BatchDedup mode = dedup_mode(kOp, b.size, with_values);
   const bool filtered = mode == BatchDedup::filtered;
   const bool last = with_values && filtered;
@@ -380,108 +380,28 @@ UpdateResult BatchEngine<Adj>::apply_batch(DeviceEdges b, bool fresh_tables) {
               .sequence = ++report_sequence_,
               .fresh_tables = fresh,
               .last_fixups = fix_last ? sc.fixups : nullptr};
-  const int items = items_per_warp(b.size), tile = tile_lanes();
+  run.items = items_per_warp(b.size);
+  run.tile = tile_lanes();
   if (mode == BatchDedup::sorted) sort_into_edge_order(b, p, sc, with_values);
-  launch_first_pass<kOp>(p, mode, last, items, tile);
+  launch_first_pass<kOp>(p, mode, last, run.items, run.tile);
   // Inserts that may defer arcs: small batches chain their rebuild round (chain_below).
   const bool chain =
       kOp == BatchOp::insert && resize_limit > 0 && b.size < chain_below() && tile_lanes() == 1;
-  BatchCounters c{};
-  const bool reported = poll_batch_counters(p.sequence, c, chain);
-  const double first_ms =
-      trace
-          ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
-          : 0.0;
-  int pass = 0;
-  std::uint64_t pending_before = ~std::uint64_t{0};  // owners left before the last pass
-  bool resized = false;
-  double resize_ms = 0, grow_ms = 0;  // traced only
-  int rebuild_retries = 0;
-  unsigned long long slab_failures = 0;
-  bool chained = false;
+  const bool reported = poll_batch_counters(p.sequence, run.c, chain);
+  run.first_ms =
+      trace ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - run.t0)
+                  .count()
+            : 0.0;
+  BatchCounters& c = run.c;
   try {
-    if (!reported) {
-      // The pass listed a table and may still run: the round and its retry pass, queued behind
-      // it and sized on the device; the host waits once, for the retry pass. A round it could
-      // not do (too many tables, no arena room, no slabs) holds the owners back, as below. (A
-      // pass whose counters came first goes through the loop below, planned by the host with
-      // the exact count, and still one wait.)
-      WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->retry[1], 0, sizeof(unsigned long long), stream));
-      planner_.rebuild_tables(sc.resize, &sc.counters->resize, kPlanBlockItems,
-                              &sc.counters->rebuild, true, /*chained=*/true);
-      BatchPass q = retry_pass(p, sc, 0);
-      q.n = b.size;  // a bound: at most one item per entry
-      q.n_from = &sc.counters->retry[0];
-      launch_one_thread_tasks<BatchOp::insert, false, true>(q);
-      c = read_batch_counters(q.sequence);
-      pass = 1;
-      resized = chained = true;
-    }
-    for (; c.retry[pass & 1]; ++pass) {
-      // Owners left with arcs to do: deferred ones wait for their tables' rebuild, the others
-      // for more slabs.
-      if (c.out_of_slabs > slab_failures) {
-        const auto g0 =
-            trace ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-        pools_.make_room(c.retry[pass & 1] < pending_before);
-        if (trace) {
-          WG_CUDA_TRY(cudaStreamSynchronize(stream));
-          grow_ms +=
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0)
-                  .count();
-        }
-      }
-      // Every pass finishes owners, or follows something the host did for them: otherwise the
-      // batch would never end (a bug, not a state of the graph).
-      bool acted = c.out_of_slabs > slab_failures || c.retry[pass & 1] < pending_before;
-      pending_before = c.retry[pass & 1];
-      // A chained round ran while the first pass may have left the allocator's exhausted flag
-      // set (it had out-of-slabs owners): a failure may be the flag's, so the round runs again
-      // now that make_room cleared it, without growing the allocator for it.
-      const bool stale_flag = chained && pass == 1 && c.out_of_slabs > 0;
-      // The rebuild: once, and again while it could not be done (the retry pass held the
-      // owners back; incoming[] kept the counts). after_rebuild grew what was missing.
-      if (resized && c.rebuild.failed && pools_.allocator_at_max() && !stale_flag) {
-        // No slabs for the rebuilt tables: the old ones stay, and the retry pass, which no
-        // longer holds the deferred arcs back, puts them into their chains.
-        planner_.give_up_rebuild(sc.resize, c.resize);
-        acted = true;
-        WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
-        c.rebuild = RebuildStatus{};
-      } else if (c.resize && (!resized || c.rebuild.need_buckets || c.rebuild.failed)) {
-        const auto r0 =
-            trace ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-        if (resized) {
-          if (c.rebuild.failed && stale_flag)
-            ++ctx_.counts.rounds_out_of_slabs;
-          else
-            planner_.after_rebuild(c.rebuild);
-          ++rebuild_retries;
-          WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
-        }
-        planner_.rebuild_tables(sc.resize, &sc.counters->resize, c.resize, &sc.counters->rebuild,
-                                true);
-        resized = acted = true;
-        if (trace) {
-          WG_CUDA_TRY(cudaStreamSynchronize(stream));
-          resize_ms =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0)
-                  .count();
-        }
-      }
-      if (!acted) throw std::logic_error("warpgraph: a batch pass left its owners as they were");
-      slab_failures = c.out_of_slabs;
-      BatchPass q = retry_pass(p, sc, pass);
-      q.n = c.retry[pass & 1];
-      WG_CUDA_TRY(cudaMemsetAsync(q.retry_out_count, 0, sizeof(unsigned long long), stream));
-      launch_batch<kOp, false>(q, items_per_warp(q.n), tile_lanes());
-      c = read_batch_counters(q.sequence);
-    }
+    if (!reported) chain_rebuild_round(p, sc, run);
+    retry_passes<kOp>(p, sc, run);
   } catch (const CapacityError& e) {
     // Only inserts need slabs. The owners still to retry are the batch's unfinished edges.
     if constexpr (kOp == BatchOp::insert) {
-      if (!reported && !chained) c = read_batch_counters(p.sequence);  // (the round threw)
+      if (!reported && !run.chained) c = read_batch_counters(p.sequence);  // (the round threw)
       ctx_.zero_counters();
+      const int pass = run.pass;
       settle_batch_kernel<Adj><<<grid_for(c.retry[pass & 1]), kBlock, 0, stream>>>(
           ref(), p, sc.retry[pass & 1], c.retry[pass & 1], ctx_.counters.data());
       throw stopped_batch(e, c.applied, sc.resize, c.resize);
@@ -489,31 +409,14 @@ UpdateResult BatchEngine<Adj>::apply_batch(DeviceEdges b, bool fresh_tables) {
       throw;
     }
   }
-  if (resized) planner_.after_rebuild(c.rebuild);  // the last round, done (counted)
+  if (run.resized) planner_.after_rebuild(c.rebuild);  // the last round, done (counted)
   // Every owner's arcs are in: the last entries that were duplicates assign their values (no
   // wait: what runs next on the stream sees them; the counters do not change).
   if (c.fixups) {
     assign_last_values_kernel<Adj><<<grid_for(c.fixups), kBlock, 0, stream>>>(ref(), p, c.fixups);
     WG_CUDA_CHECK_LAST();
   }
-  if (trace) {
-    WG_CUDA_TRY(cudaStreamSynchronize(stream));
-    std::fprintf(
-        stderr,
-        "[batch %s n=%llu items/warp=%d tile=%d dedup %s%s] first %.3f slabs %llu applied %llu "
-        "dup %llu ignored %llu claimers %llu fixups %llu | "
-        "retry passes %d | listed %llu, rebuild (%.3f ms, %d again) | slab failures %llu "
-        "(grow %.3f ms, %u super "
-        "blocks) | %.3f ms\n",
-        kOp == BatchOp::insert ? "insert" : "erase", (unsigned long long)b.size, items, tile,
-        mode == BatchDedup::table ? "table"
-        : filtered                ? "filtered"
-                                  : "sorted",
-        chained ? " chained" : "", first_ms, (unsigned long long)pools_.alloc.slabs_in_use(stream),
-        c.applied, c.duplicates, c.ignored, filtered ? c.claimers : 0ull, c.fixups, pass, c.resize,
-        resize_ms, rebuild_retries, c.out_of_slabs, grow_ms, pools_.alloc.num_super_blocks(),
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
+  if (trace) trace_batch(kOp, b.size, mode, run);
   r.applied = c.applied;
   r.self_loops = c.self_loops;
   r.duplicates = c.duplicates;
@@ -526,6 +429,123 @@ UpdateResult BatchEngine<Adj>::apply_batch(DeviceEdges b, bool fresh_tables) {
   else
     ctx_.edges -= c.applied;
   return r;
+}
+
+/// The first pass (an insert of b.size entries, p) listed a table and may still run: the round
+/// and its retry pass, queued behind it and sized on the device; the host waits once, for the
+/// retry pass. A round it could not do (too many tables, no arena room, no slabs) holds the
+/// owners back, as in retry_passes. (A pass whose counters came first goes through
+/// retry_passes, planned by the host with the exact count, and still one wait.)
+template <class Adj>
+void BatchEngine<Adj>::chain_rebuild_round(const BatchPass& p, const BatchScratch& sc,
+                                           BatchRun& run) {
+  WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->retry[1], 0, sizeof(unsigned long long), ctx_.stream));
+  planner_.rebuild_tables(sc.resize, &sc.counters->resize, kPlanBlockItems, &sc.counters->rebuild,
+                          true, /*chained=*/true);
+  BatchPass q = retry_pass(p, sc, 0);
+  q.n = p.n;  // a bound: at most one item per entry
+  q.n_from = &sc.counters->retry[0];
+  launch_one_thread_tasks<BatchOp::insert, false, true>(q);
+  run.c = read_batch_counters(q.sequence);
+  run.pass = 1;
+  run.resized = run.chained = true;
+}
+
+/// The passes after the first while owners are left with arcs to do: deferred ones wait for
+/// their tables' rebuild, the others for more slabs.
+template <class Adj>
+template <BatchOp kOp>
+void BatchEngine<Adj>::retry_passes(const BatchPass& p, const BatchScratch& sc, BatchRun& run) {
+  const cudaStream_t stream = ctx_.stream;
+  const bool trace = ctx_.opt.trace;
+  BatchCounters& c = run.c;
+  int& pass = run.pass;
+  std::uint64_t pending_before = ~std::uint64_t{0};  // owners left before the last pass
+  unsigned long long slab_failures = 0;
+  for (; c.retry[pass & 1]; ++pass) {
+    if (c.out_of_slabs > slab_failures) {
+      const auto g0 =
+          trace ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      pools_.make_room(c.retry[pass & 1] < pending_before);
+      if (trace) {
+        WG_CUDA_TRY(cudaStreamSynchronize(stream));
+        run.grow_ms +=
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0)
+                .count();
+      }
+    }
+    // Every pass finishes owners, or follows something the host did for them: otherwise the
+    // batch would never end (a bug, not a state of the graph).
+    bool acted = c.out_of_slabs > slab_failures || c.retry[pass & 1] < pending_before;
+    pending_before = c.retry[pass & 1];
+    // A chained round ran while the first pass may have left the allocator's exhausted flag
+    // set (it had out-of-slabs owners): a failure may be the flag's, so the round runs again
+    // now that make_room cleared it, without growing the allocator for it.
+    const bool stale_flag = run.chained && pass == 1 && c.out_of_slabs > 0;
+    // The rebuild: once, and again while it could not be done (the retry pass held the
+    // owners back; incoming[] kept the counts). after_rebuild grew what was missing.
+    if (run.resized && c.rebuild.failed && pools_.allocator_at_max() && !stale_flag) {
+      // No slabs for the rebuilt tables: the old ones stay, and the retry pass, which no
+      // longer holds the deferred arcs back, puts them into their chains.
+      planner_.give_up_rebuild(sc.resize, c.resize);
+      acted = true;
+      WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
+      c.rebuild = RebuildStatus{};
+    } else if (c.resize && (!run.resized || c.rebuild.need_buckets || c.rebuild.failed)) {
+      const auto r0 =
+          trace ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      if (run.resized) {
+        if (c.rebuild.failed && stale_flag)
+          ++ctx_.counts.rounds_out_of_slabs;
+        else
+          planner_.after_rebuild(c.rebuild);
+        ++run.rebuild_retries;
+        WG_CUDA_TRY(cudaMemsetAsync(&sc.counters->rebuild, 0, sizeof(RebuildStatus), stream));
+      }
+      planner_.rebuild_tables(sc.resize, &sc.counters->resize, c.resize, &sc.counters->rebuild,
+                              true);
+      run.resized = acted = true;
+      if (trace) {
+        WG_CUDA_TRY(cudaStreamSynchronize(stream));
+        run.resize_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0)
+                .count();
+      }
+    }
+    if (!acted) throw std::logic_error("warpgraph: a batch pass left its owners as they were");
+    slab_failures = c.out_of_slabs;
+    BatchPass q = retry_pass(p, sc, pass);
+    q.n = c.retry[pass & 1];
+    WG_CUDA_TRY(cudaMemsetAsync(q.retry_out_count, 0, sizeof(unsigned long long), stream));
+    launch_batch<kOp, false>(q, items_per_warp(q.n), tile_lanes());
+    c = read_batch_counters(q.sequence);
+  }
+}
+
+/// GraphOptions::trace: one line per batch on stderr (after a synchronisation).
+template <class Adj>
+void BatchEngine<Adj>::trace_batch(BatchOp op, std::uint64_t n, BatchDedup mode,
+                                   const BatchRun& run) {
+  const cudaStream_t stream = ctx_.stream;
+  const BatchCounters& c = run.c;
+  const bool filtered = mode == BatchDedup::filtered;
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  std::fprintf(
+      stderr,
+      "[batch %s n=%llu items/warp=%d tile=%d dedup %s%s] first %.3f slabs %llu applied %llu "
+      "dup %llu ignored %llu claimers %llu fixups %llu | "
+      "retry passes %d | listed %llu, rebuild (%.3f ms, %d again) | slab failures %llu "
+      "(grow %.3f ms, %u super "
+      "blocks) | %.3f ms\n",
+      op == BatchOp::insert ? "insert" : "erase", (unsigned long long)n, run.items, run.tile,
+      mode == BatchDedup::table ? "table"
+      : filtered                ? "filtered"
+                                : "sorted",
+      run.chained ? " chained" : "", run.first_ms,
+      (unsigned long long)pools_.alloc.slabs_in_use(stream), c.applied, c.duplicates, c.ignored,
+      filtered ? c.claimers : 0ull, c.fixups, run.pass, c.resize, run.resize_ms,
+      run.rebuild_retries, c.out_of_slabs, run.grow_ms, pools_.alloc.num_super_blocks(),
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - run.t0).count());
 }
 
 template class BatchEngine<SlabSetAdjacency>;

@@ -15,6 +15,7 @@
 //    edges (settle_kernels.cuh): each edge is in the graph in full or not at all.
 //  - Which path a batch takes follows the GraphOptions tuning fields; the result never depends
 //    on it.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 
@@ -56,8 +57,23 @@ class BatchEngine {
   std::uint64_t memory_bytes() const;
 
  private:
+  /// What the passes of one batch have done so far (and the trace prints).
+  struct BatchRun {
+    BatchCounters c{};  ///< the last pass's counters
+    int pass = 0;       ///< passes after the first
+    bool resized = false, chained = false;
+    int items = 32, tile = 1;
+    int rebuild_retries = 0;
+    double first_ms = 0, resize_ms = 0, grow_ms = 0;  // traced only
+    std::chrono::steady_clock::time_point t0{};
+  };
+
   template <BatchOp kOp>
   UpdateResult apply_batch(DeviceEdges b, bool fresh_tables);
+  void chain_rebuild_round(const BatchPass& p, const BatchScratch& sc, BatchRun& run);
+  template <BatchOp kOp>
+  void retry_passes(const BatchPass& p, const BatchScratch& sc, BatchRun& run);
+  void trace_batch(BatchOp op, std::uint64_t n, BatchDedup mode, const BatchRun& run);
   /// How a batch of n entries is deduplicated (GraphOptions' sort and filter fields).
   BatchDedup dedup_mode(BatchOp op, std::uint64_t n, bool with_values) const;
   /// Packs and radix sorts the batch into edge order, for the first pass p.

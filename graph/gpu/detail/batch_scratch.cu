@@ -70,8 +70,11 @@ BatchScratch BatchScratchPool::take(std::uint64_t n, bool last_wins, BatchDedup 
   // A filtered batch dirties its prefix up to the claimed-slot bitmap, and the slots that
   // bitmap lists (the next batch clears those and the bitmap).
   half_dirty_[h] = filtered ? o_claimed : zeroed;
-  half_claimed_[h] =
-      filtered ? ClaimedSlots{sc.dedup.keys, sc.claimed, cap / 32, sc.dedup.last} : ClaimedSlots{};
+  half_claimed_[h] = filtered ? ClaimedSlots{.keys = sc.dedup.keys,
+                                             .bitmap = sc.claimed,
+                                             .words = cap / 32,
+                                             .last = sc.dedup.last}
+                              : ClaimedSlots{};
   half_dirty_[h ^ 1u] = 0;  // the batch's first kernel zeroes it
   half_claimed_[h ^ 1u] = ClaimedSlots{};
   return sc;

@@ -15,7 +15,7 @@ using namespace rebuild;
 template <class Adj>
 typename RebuildPlanner<Adj>::PlanArrays RebuildPlanner<Adj>::plan_arrays(std::uint64_t m,
                                                                           const char* what) {
-  PlanArrays p{DeviceArray<std::uint64_t>(4 * (m + 1), ctx_.stream, what), {}, {}, {}, {}};
+  PlanArrays p{.words = DeviceArray<std::uint64_t>(4 * (m + 1), ctx_.stream, what)};
   p.new_b = p.words.data();
   p.old_b = p.new_b + (m + 1);
   p.new_off = p.old_b + (m + 1);

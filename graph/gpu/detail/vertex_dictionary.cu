@@ -57,9 +57,9 @@ void VertexDictionary::clear() {
 }
 
 VertexDictionary::QueueRuns VertexDictionary::free_runs(std::uint64_t from, std::uint64_t n) {
-  if (n == 0) return {{nullptr, nullptr}, {0, 0}};
+  if (n == 0) return {.at = {nullptr, nullptr}, .len = {0, 0}};
   const std::uint64_t cap = free_queue_.size(), at = from % cap, first = std::min(n, cap - at);
-  return {{free_queue_.data() + at, free_queue_.data()}, {first, n - first}};
+  return {.at = {free_queue_.data() + at, free_queue_.data()}, .len = {first, n - first}};
 }
 
 void VertexDictionary::push_free_ids(const vertex_t* ids, std::uint64_t k) {
