@@ -23,9 +23,7 @@ enum class BatchOp { insert, erase };
 /// How a batch's tiled tasks read the first slab of a chain (slab::FirstRead): through L1 (one
 /// L2 request per 32-byte sector; a stale copy costs a failed CAS and a second read), except
 /// map inserts of a sorted batch, whose warps share a vertex's chains (through L1 they were
-/// slower). Set erases of 2^18
-/// entries or more read relaxed while erase walks took acquire fences; without them
-/// (kEraseLinks) every erase reads through L1.
+/// slower). Erases read through L1 too: their walks take no acquire fences (kEraseLinks).
 __host__ __device__ constexpr slab::FirstRead batch_first_read(BatchOp op, bool weighted,
                                                                bool sorted) {
   return op == BatchOp::insert && weighted && sorted ? slab::FirstRead::relaxed

@@ -4,10 +4,10 @@
 // the value fix-ups of weighted duplicates, and sorted directed inserts.
 //
 // Each entry is classified (self-loop, invalid id, duplicate, owner of its edge) and the owner
-// applies the edge's arcs, all in one kernel (two for batches of 2^19 entries and more, whose
-// first marks the dedup filter, and for weighted inserts, whose first finds each edge's last
-// entry). Erases of 2^21 entries and more are sorted into edge order instead
-// (detail::pack_edge_keys and a CUB radix sort before the kernel). The sorted path (prepare +
+// applies the edge's arcs, all in one kernel (two for large batches, whose first marks the
+// dedup filter, and for filtered weighted inserts, whose first finds each edge's last entry).
+// Large batches may be sorted into edge order instead (pack_edge_keys and a CUB radix sort
+// before the kernel; GraphOptions::sort_from_log2 says which). The sorted path (prepare +
 // *_prepared, prepared_kernels.cuh) stays for callers that need the batch in key order
 // (incremental triangle counting).
 //
