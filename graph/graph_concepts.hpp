@@ -43,6 +43,7 @@
 // may be partly applied; its UpdateResult is lost).
 #include <concepts>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <warpgraph/containers/core/types.hpp>
@@ -101,7 +102,8 @@ concept DynamicGraph = std::movable<G> &&
 template <class G>
 concept GpuDynamicGraph = DynamicGraph<G> && requires(const G& cg) {
   typename G::ref_type;
-  { cg.ref() } -> std::same_as<typename G::ref_type>;
+  // decltype, not a call: the view may be an incomplete type where only the host API is seen.
+  requires std::same_as<decltype(std::declval<const G&>().ref()), typename G::ref_type>;
   { cg.stream() } -> std::convertible_to<void*>;
 };
 

@@ -45,8 +45,9 @@ for mode in "$@"; do
           rc=$?; [ $rc -ne 0 ] && status=1
           echo "$tool $(basename $t) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_$(basename $t).log" | tr '\n' ' ')"
         done
-        # the graph's filtered and sorted batch paths (taken from 2^19 entries, and by erases
-        # from 2^21) on the small cases too
+        # the graph's filtered and sorted batch paths (taken by large batches) on the small
+        # cases too: graph_gpu_test reads these variables into GraphOptions' tuning fields
+        # (tests/graph/gpu/graph_test_options.hpp); the library never reads the environment
         for path in FILTER SORT; do
           env WG_GRAPH_${path}_FROM=0 timeout 240 compute-sanitizer --tool $tool --error-exitcode 1 \
             $B/tests/graph/gpu/graph_gpu_test > "$out/${tool}_graph_gpu_test_${path}.log" 2>&1

@@ -17,21 +17,17 @@
 //  - Every batch is deduplicated on the device, self-loops are dropped, and each entry is
 //    accounted for in the returned wg::UpdateResult. insert_edges / erase_edges hash the batch's
 //    edges into a batch-local table (detail/batch_dedup.cuh): the first entry of an edge owns
-//    it and applies its arcs (small erase batches let any entry erase: the tombstone CAS picks
-//    one), in one fused kernel with one launch per batch; the host then waits for the counters
-//    that the kernel's last block writes to mapped host memory (it polls them, and synchronises
-//    with the stream for passes longer than 2 ms). On return every update of the batch is done,
-//    though the kernel's last block may still be finishing its report, and a weighted batch of
-//    fewer than 2^18 entries that repeats edges has a kernel queued that gives those edges their
-//    last entries' values (it reads none of the caller's batch, which may be reused on return):
-//    work on the graph's stream sees the batch applied, and so does other work after a
-//    synchronisation with stream(), as for any call. From 2^19 entries (weighted inserts: 2^18) a
-//    bitmap filter runs first, so only entries that may repeat another claim in the table; erases
-//    from 2^21 entries are radix sorted into edge order instead (duplicates adjacent, a vertex's
-//    arcs together), and so are inserts from 2^21 entries while the batches are not skewed (the
-//    last large insert batch had fewer than 1 in 4096 duplicates): a vertex's arcs then share its
-//    handle, degree update and slab reads. prepare() sorts, for algorithms that want the batch in
-//    key order. The result never depends on the path taken. Weighted (SlabMapAdjacency): 32-bit
+//    it and applies its arcs, in one fused kernel per batch; the host then waits for the counters
+//    that the kernel's last block writes to mapped host memory (GraphOptions::report_spin_us). On
+//    return every update of the batch is done, though the kernel's last block may still be
+//    finishing its report, and a small weighted batch that repeats edges may have a kernel queued
+//    that gives those edges their last entries' values (it reads none of the caller's batch,
+//    which may be reused on return): work on the graph's stream sees the batch applied, and so
+//    does other work after a synchronisation with stream(), as for any call. Large batches are
+//    filtered first, so only entries that may repeat another claim in the table, or radix sorted
+//    into edge order (duplicates adjacent, a vertex's arcs together); the GraphOptions tuning
+//    fields say from which sizes. prepare() sorts, for algorithms that want the batch in key
+//    order. The result never depends on the path taken. Weighted (SlabMapAdjacency): 32-bit
 //    values; the LAST entry of an edge in a batch sets its value, also when the edge was already
 //    present.
 //  - Erased arcs leave tombstones that later batches' inserts take again, so a graph under a
@@ -62,8 +58,7 @@
 // or a share of a radix sort, and O(1) expected slab probes per entry at the configured load
 // factor; the *_prepared path adds a radix sort). A table that a batch fills past max_load_factor
 // has its further arcs deferred, is rebuilt with more buckets, and then receives them (amortised
-// O(1) per arc; below 2^20 entries the host queues the rebuild as soon as the batch's kernel lists
-// its first table, and waits once); erase_vertices O(k + sum of the k erased vertices' degrees and
+// O(1) per arc); erase_vertices O(k + sum of the k erased vertices' degrees and
 // buckets) for undirected graphs, plus a scan of all arcs for directed ones, and an O(num_vertices)
 // memset; compact O(num_vertices + slabs in use).
 #include <cuda_runtime_api.h>
@@ -102,10 +97,9 @@ struct GraphOptions {
   /// chains short when degrees were unknown (incremental build, hubs). 0 disables.
   double max_load_factor = 2.0;
   /// Room a rebuilt table gets for growing (>= 1): its keys fill 1 / rebuild_growth of
-  /// load_factor, so a growing hub is rebuilt every ~8.6x (at 3) instead of every ~2.9x (at 1).
-  /// H100, incremental R-MAT s22 build (Table 5.6): 3 against 1: +44% / +30% / +43% at batches
-  /// 2^20 / 2^21 / 2^22, for about the same GPU memory (1.3-1.9 GiB either way: fewer rebuilds
-  /// leave fewer old base buckets behind).
+  /// load_factor, so a growing hub is rebuilt every ~8.6x (at 3) instead of every ~2.9x (at 1):
+  /// fewer rebuilds of growing hubs for about the same memory (fewer rebuilds leave fewer old base
+  /// buckets behind).
   double rebuild_growth = 3.0;
   /// Initial capacity of the vertex dictionary (0: the initial vertex count).
   std::uint64_t vertex_capacity = 0;
@@ -126,9 +120,58 @@ struct GraphOptions {
   /// rebuild that does not fit leaves its tables as they are for that batch (the arcs go into
   /// their chains) and a new arena of at least twice the size is set aside for the next one.
   std::uint64_t rebuild_arena_slabs = 0;
-  /// Largest batch processed in one piece (0: as free GPU memory allows).
+  /// Largest batch processed in one piece (0: as free GPU memory allows; batch_chunks.hpp).
   std::uint64_t max_chunk = 0;
   cudaStream_t stream = 0;
+
+  // ---- Tuning: how a batch is processed, never what it does. Results are the same for every
+  // value; the defaults are the fastest measured on the H100 (tools/bench/RESULTS.md). Sizes are
+  // log2 of a batch's entries: k stands for 2^k entries, and k >= kNever (40) for
+  // a size no batch has (a "from" threshold never reached, a "below" one always met). Tools and
+  // tests may fill these by name from flags or the environment (graph_tuning.hpp).
+  static constexpr int kNever = 40;
+  /// Erase batches below 2^k entries let every live entry erase (the tombstone CAS picks one)
+  /// instead of waiting for their dedup claims: a round trip less per entry where batches are
+  /// too small to be bound by throughput. Filtered and sorted erases never do.
+  int eager_erase_below_log2 = 21;
+  /// Insert batches below 2^k entries queue their table rebuild round as soon as their first pass
+  /// lists a table, and wait once, for the retry pass behind it (0: never chain).
+  int chain_below_log2 = 20;
+  /// Batches from 2^k entries run a bitmap filter before their dedup claims, so only entries
+  /// that may repeat another claim in the hash table: a kernel more, far fewer claims.
+  int filter_from_log2 = 19;
+  /// The same for weighted inserts, which skip the claim in both of their passes and so gain
+  /// from smaller batches.
+  int filter_weighted_from_log2 = 18;
+  /// Erase batches: filtered from 2^k entries; -1: never while a slab per vertex takes at most
+  /// half of the GPU's L2 (the claims then stay in L2 and cost less than the filter pass), else
+  /// from filter_from_log2.
+  int erase_filter_from_log2 = -1;
+  /// Bulk builds from 2^k entries dedup by a radix sort first and size each table for its exact
+  /// degree; smaller ones size the tables for the raw arcs and insert them as one batch.
+  int build_sort_from_log2 = 19;
+  /// Batches from 2^k entries (inserts and erases) are radix sorted into edge order: duplicates
+  /// adjacent, a vertex's arcs together (one handle, degree update and slab read for several).
+  /// -1: automatic, erases from 2^21 and inserts from 2^21 while the batches are not skewed (the
+  /// last insert batch of 2^19 entries or more had fewer than 1 in 4096 duplicates: a hub's arcs
+  /// arriving together are faster unsorted).
+  int sort_from_log2 = -1;
+  /// Inserts only (when sort_from_log2 is -1): sorted from 2^k entries whatever the batches
+  /// before; -1: automatic, as above.
+  int sort_inserts_from_log2 = -1;
+  /// How long the host polls a pass's counters in mapped memory before it synchronises with the
+  /// stream (which also reports a failed kernel). Polling returns as soon as the pass's last block
+  /// has written them, sooner than a synchronisation; 0: always synchronise.
+  std::uint32_t report_spin_us = 2000;
+  /// Lanes per task of the batch kernel: 1 (one thread walks an arc's chain: the fastest at
+  /// every size measured), or 8 (8-lane tiled tasks, kept for comparison).
+  int tile_lanes = 1;
+  /// Entries per warp of 8-lane tasks: 8 or 32; 0: automatic (32 once a batch has 8 entries per
+  /// resident warp, else 8). One-thread tasks always deal 32.
+  int items_per_warp = 0;
+  /// One line per batch (and per phase of build and erase_vertices) on stderr: counts, retries,
+  /// rebuilds, times. Tracing synchronises at every mark, so it slows the graph down.
+  bool trace = false;
 };
 
 /// What a graph did to keep its chains short and its pools large enough, counted on the host
@@ -156,14 +199,14 @@ struct PreparedBatch {
   UpdateResult dropped;  ///< self_loops, duplicates, ignored (invalid endpoints) of the raw batch
   std::uint64_t entries = 0;
   PreparedEdges view() const {
-    return {keys.data(),
-            values.empty() ? nullptr : values.data(),
-            size,
-            key_bits,
-            entries,
-            dropped.self_loops,
-            dropped.duplicates,
-            dropped.ignored};
+    return {.keys = keys.data(),
+            .values = values.empty() ? nullptr : values.data(),
+            .size = size,
+            .key_bits = key_bits,
+            .entries = entries,
+            .self_loops = dropped.self_loops,
+            .duplicates = dropped.duplicates,
+            .invalid = dropped.ignored};
   }
 };
 
@@ -184,7 +227,9 @@ class DynamicGraph {
  public:
   using adjacency_type = Adjacency;
   using ref_type = DynamicGraphRef<Adjacency>;
-  static constexpr bool weighted = Adjacency::weighted;
+  static constexpr bool is_weighted = Adjacency::weighted;
+  /// Whether edges carry values (SlabMapAdjacency).
+  static constexpr bool weighted() noexcept { return Adjacency::weighted; }
 
   /// An empty graph of `num_vertices` live vertices (one bucket each: degrees unknown).
   explicit DynamicGraph(std::uint64_t num_vertices = 0, const GraphOptions& options = {});
@@ -196,11 +241,11 @@ class DynamicGraph {
 
   /// Replaces the graph by the simple graph of `edges` (bulk build): vertices 0 ..
   /// edges.num_vertices-1 (or the largest id + 1) all live, buckets sized from the degrees.
-  /// Builds of 2^19 entries and more dedup by a radix sort first and size each table for its
-  /// exact degree; smaller ones size the tables for the entries' arcs (repeats included), with
-  /// no sort, scan or wait, and insert them as one batch whose arcs into one-bucket tables take
-  /// their slots from the degrees (luxembourg_osm: 0.043-0.047 ms on the H100). Weights:
-  /// EdgeList weights are rounded to uint32 (InvalidArgument if out of range).
+  /// Builds from 2^build_sort_from_log2 entries dedup by a radix sort first and size each table
+  /// for its exact degree; smaller ones size the tables for the entries' arcs (repeats included),
+  /// with no sort, scan or wait, and insert them as one batch whose arcs into one-bucket tables
+  /// take their slots from the degrees (no sort, scan or wait). Weights: EdgeList weights are
+  /// rounded to uint32 (InvalidArgument if out of range).
   UpdateResult build(const EdgeList& edges);
   UpdateResult build(DeviceEdges edges, std::uint64_t num_vertices);
 
@@ -237,6 +282,9 @@ class DynamicGraph {
 
   /// Degree of every vertex (0 for non-live ids); out-degree when directed.
   std::vector<std::uint32_t> degrees() const;
+  /// Degree of v (0 for a non-live or out-of-range id): one device read and a synchronisation,
+  /// ordered on stream() (use degrees() or the device view for many).
+  std::uint32_t degree(vertex_t v) const;
   void degrees(std::uint32_t* out_device) const;
 
   /// Host exports, sorted. COO: undirected graphs give each edge once with src < dst and
@@ -270,10 +318,9 @@ class DynamicGraph {
   /// counting) reads. Contents, degrees, vertex liveness and the free-id queue are unchanged;
   /// take ref() again (the allocator is new). The memory held afterwards is what the tables at
   /// load_factor need: less after mass erasures or many rebuilds; about as much or more when the
-  /// old chains were full, as after a stream of large inserts (H100, R-MAT s22 after Table 5.9's
-  /// five 2^22 batches: 1005 -> 1029 MiB, static TC 458 -> 409 ms, compaction 12 ms).
-  /// O(vertices + slabs) work, a few synchronisations; needs room for the new tables beside the
-  /// old ones (CapacityError when GPU memory is short).
+  /// old chains were full, as after a stream of large inserts. O(vertices + slabs) work, a few
+  /// synchronisations; needs room for the new tables beside the old ones (CapacityError when GPU
+  /// memory is short).
   void compact();
 
   /// Device view for kernels; valid until the next call that changes the vertex range or

@@ -4,7 +4,7 @@
 //   template <class G> __global__ void k(G g) {          // G = DynamicGraphRef<...>
 //     ... whole warp:
 //     g.for_each_neighbor(tile, u, [&](vertex_t w) { ... });   // by the lane holding w
-//     bool e = g.has_edge_thread(u, v);                        // one thread, read-only phases
+//     bool e = g.has_edge(u, v);                               // one thread, read-only phases
 //     auto table = g.table(u); table.insert(tile, v);          // tile-cooperative slab ops
 //   }
 //
@@ -21,6 +21,7 @@
 #include <warpgraph/containers/slab_hash/slab_table_ref.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/vertex_entry.cuh>
+#include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
 
@@ -133,8 +134,18 @@ class DynamicGraphRef {
     });
   }
 
-  /// One thread: is v a neighbour of u? (read-only phases)
-  __device__ bool has_edge_thread(vertex_t u, vertex_t v) const {
+  /// The warp-uniform walk (DeviceGraphView): all lanes call f(w, valid) together, one slot of
+  /// u's table per lane per step, valid false where the slot holds no neighbour. f may use tile
+  /// operations. Whole warp.
+  template <class F>
+  __device__ void for_each_neighbor_slot(const warp_tile& tile, vertex_t u, F&& f) const {
+    for_each_slab(tile, u, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
+      f(key, slab::is_valid_key(key));
+    });
+  }
+
+  /// One thread: is v a neighbour of u? (read-only phases; u must be live, as for degree(u))
+  __device__ bool has_edge(vertex_t u, vertex_t v) const {
     if constexpr (weighted) {
       std::uint32_t value;
       return table(u).find_thread(v, &value);
@@ -142,6 +153,8 @@ class DynamicGraphRef {
       return table(u).contains_thread(v);
     }
   }
+  /// has_edge, by its former name.
+  __device__ bool has_edge_thread(vertex_t u, vertex_t v) const { return has_edge(u, v); }
 
  private:
   VertexEntry* vertices_ = nullptr;
@@ -150,5 +163,12 @@ class DynamicGraphRef {
   std::uint32_t num_vertices_ = 0;
   slab::SlabAllocatorRef alloc_{};
 };
+
+// Both adjacencies model the graph concepts (graph/graph_concepts.hpp): the host object and its
+// device view.
+static_assert(wg::GpuDynamicGraph<DynamicGraph<SlabSetAdjacency>>);
+static_assert(wg::GpuDynamicGraph<DynamicGraph<SlabMapAdjacency>>);
+static_assert(wg::DeviceGraphView<DynamicGraphRef<SlabSetAdjacency>>);
+static_assert(wg::DeviceGraphView<DynamicGraphRef<SlabMapAdjacency>>);
 
 }  // namespace wg::gpu

@@ -14,13 +14,11 @@ namespace wg::gpu {
 /// erase them (dictionary_kernels.cuh, vertex_erase_kernels.cuh):
 ///  - a byte per id, the compact copy for checks that load nothing else of the vertex (an arc's
 ///    head in a directed batch, batch sorting, has_edges): 16 times denser than the entries, it
-///    stays in L2 where they do not (H100: reading a directed batch's heads from the entries
-///    made uniform and R-MAT "as arcs" batches 2-22% slower);
+///    stays in L2 where they do not;
 ///  - `live` here, for the batch kernels, which load both ends' entries of an undirected edge
-///    anyway: two random sectors less per edge (H100, undirected R-MAT s24 random batches:
-///    inserts and deletes 5-11% faster).
-/// Degrees stay in their own array: atomics on the handles' lines slowed every pass that reads
-/// handles (tools/bench/RESULTS.md, "the degree in the vertex entry").
+///    anyway: two random sectors less per edge.
+/// Degrees stay in their own array: atomics on the handles' lines would slow every pass that
+/// reads handles.
 struct VertexEntry {
   slab::Slab* buckets;  ///< base buckets (contiguous)
   std::uint32_t num_buckets;

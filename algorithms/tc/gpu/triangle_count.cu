@@ -5,10 +5,11 @@
 #include <warpgraph/algorithms/tc/gpu/triangle_count.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
-#include <warpgraph/graph/gpu/detail/batch_prep.hpp>
-#include <warpgraph/graph/gpu/detail/host_batch.hpp>
-#include <warpgraph/graph/gpu/detail/launch_grid.hpp>
+#include <warpgraph/graph/gpu/batch_chunks.hpp>
+#include <warpgraph/graph/gpu/batch_prep.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
+#include <warpgraph/graph/gpu/host_batch.hpp>
+#include <warpgraph/graph/gpu/launch_grid.hpp>
 
 namespace wg::gpu {
 
@@ -22,53 +23,46 @@ __global__ void key_set_insert_kernel(EdgeKeySet set, const std::uint64_t* keys,
 
 // ---- incremental ----------------------------------------------------------------------------
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 typename IncrementalTriangleCounter<Graph>::BatchResult
 IncrementalTriangleCounter<Graph>::insert_edges(DeviceEdges batch) {
   BatchResult out;
   Graph& g = *graph_;
   const cudaStream_t stream = g.stream();
-  const std::uint64_t chunk = g.batch_chunk(batch.size);
-  for (std::uint64_t off = 0; off < batch.size; off += chunk) {
-    const DeviceEdges part{batch.src + off, batch.dst + off,
-                           batch.values ? batch.values + off : nullptr,
-                           std::min(chunk, batch.size - off)};
+  for_each_chunk(batch, g.batch_chunk(batch.size), true, [&](DeviceEdges part) {
     const PreparedBatch p = g.prepare(part);
     DeviceArray<std::uint8_t> is_new(std::max<std::uint64_t>(p.size, 1), stream, "new-edge flags");
     out.update += g.insert_prepared(p, is_new.data());
-    if (p.size == 0) continue;
+    if (p.size == 0) return;
     DeviceArray<std::uint64_t> added(p.size, stream, "new edges");
-    const std::uint64_t m = detail::select_flagged(p.keys.data(), nullptr, is_new.data(), p.size,
-                                                   added.data(), nullptr, stream);
+    const std::uint64_t m = select_flagged(p.keys.data(), nullptr, is_new.data(), p.size,
+                                           added.data(), nullptr, stream);
     const std::uint64_t created = count_triangles_touching(g, added.data(), m, p.key_bits);
     out.triangles += created;
     total_ += created;
-  }
+  });
   out.total = total_;
   return out;
 }
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 typename IncrementalTriangleCounter<Graph>::BatchResult
 IncrementalTriangleCounter<Graph>::erase_edges(DeviceEdges batch) {
   BatchResult out;
   Graph& g = *graph_;
   const cudaStream_t stream = g.stream();
-  const std::uint64_t chunk = g.batch_chunk(batch.size);
-  for (std::uint64_t off = 0; off < batch.size; off += chunk) {
-    const DeviceEdges part{batch.src + off, batch.dst + off, nullptr,
-                           std::min(chunk, batch.size - off)};
+  for_each_chunk(batch, g.batch_chunk(batch.size), false, [&](DeviceEdges part) {
     const PreparedBatch p = g.prepare(part);
     if (p.size == 0) {
       out.update += p.dropped;
-      continue;
+      return;
     }
     DeviceArray<std::uint8_t> present(p.size, stream, "present flags");
     g.contains_prepared(p, present.data());
     PreparedBatch d;
     d.keys = DeviceArray<std::uint64_t>(p.size, stream, "edges to remove");
-    d.size = detail::select_flagged(p.keys.data(), nullptr, present.data(), p.size, d.keys.data(),
-                                    nullptr, stream);
+    d.size = select_flagged(p.keys.data(), nullptr, present.data(), p.size, d.keys.data(), nullptr,
+                            stream);
     d.key_bits = p.key_bits;
     d.entries = p.entries;
     d.dropped = p.dropped;
@@ -79,49 +73,41 @@ IncrementalTriangleCounter<Graph>::erase_edges(DeviceEdges batch) {
     out.update += r;
     out.triangles += destroyed;
     total_ -= destroyed;
-  }
+  });
   out.total = total_;
   return out;
 }
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 typename IncrementalTriangleCounter<Graph>::BatchResult
 IncrementalTriangleCounter<Graph>::insert_edges(const EdgeList& batch) {
-  detail::check_sizes(batch);
+  check_sizes(batch);
   // Ids past the current range grow it, weights become values, as in
   // DynamicGraph::insert_edges(EdgeList) (the same upload).
   graph_->grow_vertices(batch.num_vertices);
   BatchResult out;
-  const std::uint64_t n = batch.size();
-  const std::uint64_t chunk = graph_->batch_chunk(n);
-  for (std::uint64_t off = 0; off < n; off += chunk) {
-    const std::uint64_t len = std::min(chunk, n - off);
-    const detail::HostBatchUpload up = detail::upload_host_batch(
-        batch, off, len, Graph::ref_type::weighted, true, graph_->stream());
-    graph_->grow_vertices(up.id_range);
-    const BatchResult r = insert_edges(up.view(len));
-    out.update += r.update;
-    out.triangles += r.triangles;
-  }
+  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), Graph::ref_type::weighted, true,
+                      graph_->stream(), [&](const HostBatchUpload& up, DeviceEdges part) {
+                        graph_->grow_vertices(up.id_range);
+                        const BatchResult r = insert_edges(part);
+                        out.update += r.update;
+                        out.triangles += r.triangles;
+                      });
   out.total = total_;
   return out;
 }
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 typename IncrementalTriangleCounter<Graph>::BatchResult
 IncrementalTriangleCounter<Graph>::erase_edges(const EdgeList& batch) {
-  detail::check_sizes(batch);
+  check_sizes(batch);
   BatchResult out;
-  const std::uint64_t n = batch.size();
-  const std::uint64_t chunk = graph_->batch_chunk(n);
-  for (std::uint64_t off = 0; off < n; off += chunk) {
-    const std::uint64_t len = std::min(chunk, n - off);
-    const detail::HostBatchUpload up =
-        detail::upload_host_batch(batch, off, len, false, false, graph_->stream());
-    const BatchResult r = erase_edges(up.view(len));
-    out.update += r.update;
-    out.triangles += r.triangles;
-  }
+  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), false, false, graph_->stream(),
+                      [&](const HostBatchUpload&, DeviceEdges part) {
+                        const BatchResult r = erase_edges(part);
+                        out.update += r.update;
+                        out.triangles += r.triangles;
+                      });
   out.total = total_;
   return out;
 }

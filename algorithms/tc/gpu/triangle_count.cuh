@@ -4,10 +4,9 @@
 // DeviceGraphView ref) and by one explicit instantiation line per template in a .cu that
 // includes this header (as triangle_count.cu does for the two slab adjacencies).
 //
-// Besides the concepts the kernels use the view's warp-uniform walk for_each_slab(tile, v, f):
-// every lane calls f(key, value, handle) once per group of up to 32 slots of v's adjacency,
-// with a key that is not a vertex id (slab::is_valid_key false) where the lane holds none, so
-// that f may use tile operations. The counter's batch members (insert_edges, erase_edges) use
+// The kernels use only the DeviceGraphView: degree, is_live, has_edge, and the warp-uniform
+// for_each_neighbor_slot (tile operations run inside it, one neighbour's work per step). The
+// counter's batch members (insert_edges, erase_edges) use
 // the graph's batch engine (prepare, insert_prepared, contains_prepared, erase_prepared,
 // batch_chunk) and are defined in triangle_count.cu with the explicit instantiations.
 #include <algorithm>
@@ -18,25 +17,13 @@
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/hash.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
-#include <warpgraph/graph/gpu/detail/launch_grid.hpp>  // until the launch grid is public
 #include <warpgraph/graph/gpu/graph_ref.cuh>
+#include <warpgraph/graph/gpu/launch_grid.hpp>
 
 namespace wg::gpu {
 namespace tc_detail {
 
-using detail::grid_for;
-using detail::kBlock;
 inline constexpr unsigned kFull = 0xFFFFFFFFu;
-
-/// has_edge(u, v) of a device view, by one thread (read-only phases). Views written before the
-/// graph concepts name it has_edge_thread.
-template <class View>
-__device__ __forceinline__ bool has_edge(const View& g, vertex_t u, vertex_t v) {
-  if constexpr (requires { g.has_edge(u, v); })
-    return g.has_edge(u, v);
-  else
-    return g.has_edge_thread(u, v);
-}
 
 /// Degree order: rank(a) < rank(b) iff (deg a, a) < (deg b, b).
 __device__ __forceinline__ bool rank_less(vertex_t a, std::uint32_t da, vertex_t b,
@@ -75,10 +62,10 @@ __global__ void static_tc_kernel(View g, unsigned grab, unsigned long long* queu
       if (!g.is_live(u)) continue;
       const std::uint32_t du = g.degree(u);
       if (du < 2) continue;
-      g.for_each_slab(tile, u, [&](std::uint32_t v, std::uint32_t, std::uint32_t) {
+      g.for_each_neighbor_slot(tile, u, [&](vertex_t v, bool valid) {
         std::uint32_t dv = 0;
         bool task = false;
-        if (slab::is_valid_key(v)) {
+        if (valid) {
           dv = g.degree(v);
           task = dv >= 2 && rank_less(u, du, v, dv);
         }
@@ -87,9 +74,9 @@ __global__ void static_tc_kernel(View g, unsigned grab, unsigned long long* queu
           const std::uint32_t dx = tile.shfl(dv, src);
           const vertex_t small = du <= dx ? u : x, large = du <= dx ? x : u;
           unsigned count = 0;
-          g.for_each_slab(tile, small, [&](std::uint32_t w, std::uint32_t, std::uint32_t) {
-            if (slab::is_valid_key(w) && w != x && w != u) {
-              if (rank_less(x, dx, w, g.degree(w)) && has_edge(g, large, w)) {
+          g.for_each_neighbor_slot(tile, small, [&](vertex_t w, bool valid_w) {
+            if (valid_w && w != x && w != u) {
+              if (rank_less(x, dx, w, g.degree(w)) && g.has_edge(large, w)) {
                 ++count;
                 if constexpr (kPerVertex) atomicAdd(&per_vertex[w], 1ull);
               }
@@ -157,8 +144,8 @@ __global__ void touching_kernel(View g, const std::uint64_t* keys, std::uint64_t
       const std::uint32_t du = tile.shfl(lane_du, src), dv = tile.shfl(lane_dv, src);
       const vertex_t small = du <= dv ? u : v, large = du <= dv ? v : u;
       unsigned count = 0;
-      g.for_each_slab(tile, small, [&](std::uint32_t w, std::uint32_t, std::uint32_t) {
-        if (slab::is_valid_key(w) && w != u && w != v && has_edge(g, large, w)) {
+      g.for_each_neighbor_slot(tile, small, [&](vertex_t w, bool valid) {
+        if (valid && w != u && w != v && g.has_edge(large, w)) {
           const std::uint64_t k1 = edge_key(u, w, bits), k2 = edge_key(v, w, bits);
           if ((k < k1 || !set.contains(k1)) && (k < k2 || !set.contains(k2))) ++count;
         }
@@ -180,15 +167,17 @@ inline unsigned vertices_per_grab(const TcOptions& options, std::uint64_t n, std
       std::clamp<std::uint64_t>((n + quarter_share - 1) / quarter_share, 1, kMaxVerticesPerGrab));
 }
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 void require_undirected(const Graph& g) {
   if (g.directed())
     throw InvalidArgument("triangle counting needs an undirected graph (GraphOptions::directed)");
 }
 
-template <class Graph, bool kPerVertex>
+template <GpuDynamicGraph Graph, bool kPerVertex>
 std::uint64_t run_static(const Graph& graph, const TcOptions& options,
                          unsigned long long* per_vertex) {
+  static_assert(DeviceGraphView<typename Graph::ref_type>,
+                "the graph's device view must satisfy wg::DeviceGraphView");
   require_undirected(graph);
   if (graph.num_vertices() == 0) return 0;
   const cudaStream_t stream = graph.stream();
@@ -207,12 +196,12 @@ std::uint64_t run_static(const Graph& graph, const TcOptions& options,
 
 }  // namespace tc_detail
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 std::uint64_t count_triangles(const Graph& graph, const TcOptions& options) {
   return tc_detail::run_static<Graph, false>(graph, options, nullptr);
 }
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& options) {
   TriangleCounts out;
   const std::uint64_t n = graph.num_vertices();
@@ -225,11 +214,9 @@ TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& o
   return out;
 }
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* edge_keys,
                                        std::uint64_t m, unsigned key_bits) {
-  using tc_detail::grid_for;
-  using tc_detail::kBlock;
   tc_detail::require_undirected(graph);
   if (m == 0) return 0;
   const cudaStream_t stream = graph.stream();
@@ -248,7 +235,7 @@ std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* 
   return total.to_host()[0];
 }
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 IncrementalTriangleCounter<Graph>::IncrementalTriangleCounter(Graph& graph,
                                                               const TcOptions& options)
     : graph_(&graph), options_(options) {
@@ -256,7 +243,7 @@ IncrementalTriangleCounter<Graph>::IncrementalTriangleCounter(Graph& graph,
   total_ = count_triangles(graph, options_);
 }
 
-template <class Graph>
+template <GpuDynamicGraph Graph>
 std::uint64_t IncrementalTriangleCounter<Graph>::recount() {
   total_ = count_triangles(*graph_, options_);
   return total_;

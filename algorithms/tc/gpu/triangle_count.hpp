@@ -28,6 +28,7 @@
 
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
 
@@ -45,21 +46,21 @@ struct TcOptions {
 };
 
 /// Static count of an undirected graph (InvalidArgument for directed graphs).
-template <class Graph>
+template <GpuDynamicGraph Graph>
 std::uint64_t count_triangles(const Graph& graph, const TcOptions& options = {});
 /// Total and per-vertex counts (per_vertex[v] = triangles containing v).
-template <class Graph>
+template <GpuDynamicGraph Graph>
 TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& options = {});
 
 /// Triangles of `graph` containing at least one of the given undirected edges (canonical keys
 /// as in PreparedEdges: (u << key_bits) | v with u < v, all present in the graph), each counted
 /// once. The building block of the incremental counter.
-template <class Graph>
+template <GpuDynamicGraph Graph>
 std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* edge_keys,
                                        std::uint64_t num_edges, unsigned key_bits);
 
 /// Keeps the exact triangle count of a graph through insertion and deletion batches.
-template <class Graph>
+template <GpuDynamicGraph Graph>
 class IncrementalTriangleCounter {
  public:
   struct BatchResult {

@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <warpgraph/containers/core/hash.cuh>
+
 namespace wg::gpu::detail {
 
 struct BatchDedupRef {
@@ -25,14 +27,7 @@ struct BatchDedupRef {
   std::uint32_t* last = nullptr;       ///< per slot: largest entry index + 1 (weighted inserts)
   std::uint64_t mask = 0;              ///< capacity - 1 (capacity a power of two)
 
-  __device__ static std::uint64_t hash(std::uint64_t k) {  // murmur3 finaliser
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    k ^= k >> 33;
-    return k;
-  }
+  __device__ static std::uint64_t hash(std::uint64_t k) { return wg::mix64(k); }
 
   /// A claim in flight: its first CAS is issued, its answer not yet looked at.
   struct Probe {
@@ -125,8 +120,7 @@ inline std::uint64_t filter_bits(std::uint64_t n) {
 
 /// Capacity for a batch of n entries: the power of two >= 8n while that is at most 2^20 slots
 /// (8 MiB), else >= 4n. A warp waits for the longest probe sequence of its 32 claims, so a
-/// sparse table pays: about two probe rounds per warp at load 1/8 against four at 1/2 (H100,
-/// uniform batches: 2^16 inserts +15%, 2^22 +5% over 2n).
+/// sparse table pays: about two probe rounds per warp at load 1/8 against four at 1/2.
 inline std::uint64_t dedup_capacity(std::uint64_t n) {
   constexpr std::uint64_t kSparseLimit = std::uint64_t{1} << 20;
   const std::uint64_t want = 8 * n <= kSparseLimit ? 8 * n : std::max(4 * n, kSparseLimit);

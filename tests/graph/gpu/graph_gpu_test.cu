@@ -15,6 +15,7 @@
 
 #include "../../support/test_support.hpp"
 #include "graph_model.hpp"
+#include "graph_test_options.hpp"
 
 namespace {
 
@@ -86,7 +87,7 @@ template <class Adj>
 void random_batches(bool directed, std::uint64_t n, std::size_t batch, int rounds,
                     std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = directed;
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, directed);
@@ -161,7 +162,7 @@ TEST(GpuGraph, LargeUniformMapInsertsMatchModel) {
 }
 
 TEST(GpuGraph, LastWeightWins) {
-  wg::gpu::WeightedGraph g(4);
+  wg::gpu::WeightedGraph g(4, wg::test::graph_options());
   EdgeList b;
   b.num_vertices = 4;
   b.src = {0, 1, 0, 2, 3};
@@ -197,7 +198,7 @@ TEST(GpuGraph, LastWeightWins) {
 // duplicated edges after their arcs are in).
 void repeated_weighted_entries(bool directed, std::uint64_t seed) {
   const std::uint64_t n = 3000;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = directed;
   wg::gpu::WeightedGraph g(n, opt);
   GraphModel m(n, directed);
@@ -240,7 +241,7 @@ template <class Adj>
 void vertex_ops(bool directed, std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
   const std::uint64_t n = 120;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = directed;
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, directed);
@@ -301,7 +302,7 @@ template <class Adj>
 void erase_hubs(bool directed, std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
   const std::uint64_t n = 2500;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = directed;
   wg::gpu::DynamicGraph<Adj> g(0, opt);
   GraphModel m(n, directed);
@@ -345,7 +346,7 @@ TEST(GpuGraph, VertexEraseHubsUndirectedMap) {
 
 TEST(GpuGraph, VertexEraseFreesOverflowSlabs) {
   const std::uint64_t n = 64;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.max_load_factor = 0;  // no resizing: keep one bucket per vertex, so chains overflow
   wg::gpu::Graph g(n, opt);
   EdgeList all;
@@ -371,7 +372,7 @@ TEST(GpuGraph, VertexEraseFreesOverflowSlabs) {
 template <class Adj>
 void tombstones_reused(bool directed) {
   const std::uint64_t n = 64;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = directed;
   opt.max_load_factor = 0;  // one bucket per vertex: chains overflow
   wg::gpu::DynamicGraph<Adj> g(n, opt);
@@ -417,7 +418,7 @@ TEST(GpuGraph, BulkBuildMatchesModel) {
     p.edge_factor = 8;
     p.seed = 7;
     const EdgeList e = wg::datasets::generate_rmat(p);
-    wg::gpu::GraphOptions opt;
+    wg::gpu::GraphOptions opt = wg::test::graph_options();
     opt.directed = directed;
     wg::gpu::Graph g(0, opt);
     GraphModel m(e.num_vertices, directed);
@@ -464,7 +465,7 @@ void build_of_repeated_entries() {
         std::swap(e.dst[i - 1], e.dst[j]);
         if (kWeighted) std::swap(e.weight[i - 1], e.weight[j]);
       }
-      wg::gpu::GraphOptions opt;
+      wg::gpu::GraphOptions opt = wg::test::graph_options();
       opt.directed = directed;
       opt.load_factor = load_factor;
       wg::gpu::DynamicGraph<Adj> g(0, opt);
@@ -503,7 +504,7 @@ TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModelMap) {
 template <class Adj>
 void rebuilds_replace_the_graph(bool directed) {
   constexpr bool kWeighted = Adj::weighted;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = directed;
   wg::gpu::DynamicGraph<Adj> g(0, opt);
   const unsigned s = test_scale();
@@ -564,7 +565,7 @@ wg::gpu::GraphStats build_incrementally(const wg::gpu::GraphOptions& opt, std::u
 }
 
 TEST(GpuGraph, IncrementalBuildFromASmallAllocator) {
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.initial_slabs = 1;  // one super block of 1024 slabs (growth: RebuildRoundsRedone*)
   opt.slabs_per_super_block = 1024;
   const wg::gpu::GraphStats st = build_incrementally(opt, 9, 4, "incremental build");
@@ -583,7 +584,7 @@ TEST(GpuGraph, IncrementalBuildFromASmallAllocator) {
 // the chained round leaves them to the host's plan, and the result is the model's.
 TEST(GpuGraph, RebuildRoundOfManyTables) {
   for (const bool directed : {false, true}) {
-    wg::gpu::GraphOptions opt;
+    wg::gpu::GraphOptions opt = wg::test::graph_options();
     opt.directed = directed;
     const std::uint64_t n = 12000;
     wg::gpu::Graph g(n, opt);
@@ -602,7 +603,7 @@ TEST(GpuGraph, RebuildRoundOfManyTables) {
 // the rebuild runs again in the same batch; the allocator grows meanwhile too.
 TEST(GpuGraph, RebuildsWithATinyArena) {
   for (const bool directed : {false, true}) {
-    wg::gpu::GraphOptions opt;
+    wg::gpu::GraphOptions opt = wg::test::graph_options();
     opt.directed = directed;
     opt.initial_slabs = 1;
     opt.rebuild_arena_slabs = 8;
@@ -629,7 +630,7 @@ TEST(GpuGraph, RebuildsWithATinyArena) {
 /// The options of the hub rebuild scenarios below: directed; at load_factor 4 and rebuild_growth
 /// 1 rebuilt tables need overflow slabs; the allocator starts with one super block of 1024.
 wg::gpu::GraphOptions hub_rebuild_options() {
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = true;
   opt.load_factor = 4;
   opt.rebuild_growth = 1;
@@ -770,7 +771,7 @@ GraphModel expect_consistent_after_stop(const G& g, const GraphModel& before, co
 template <class Adj>
 void stops_out_of_slabs(bool directed, bool rebuilds, std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = directed;
   opt.max_load_factor = rebuilds ? 2 : 0;
   if (rebuilds) {
@@ -904,7 +905,7 @@ void compaction(bool directed, std::uint64_t seed) {
     for (std::size_t i = 0; i < e.size(); ++i)
       e.weight.push_back(static_cast<double>(rng.below(1000)));
   const std::uint64_t n = e.num_vertices;
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = directed;
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, directed);
@@ -994,7 +995,7 @@ TEST(GpuGraph, CompactionDirectedMap) {
 // (~2000, two super blocks of 1024). It runs out at 2048 and 4096 slabs and fits in 8192.
 template <class Adj>
 void compaction_out_of_slabs() {
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.directed = true;
   opt.load_factor = 1;
   opt.max_load_factor = 0;
@@ -1035,7 +1036,7 @@ TEST(GpuGraph, CompactionOutOfSlabsMap) {
 }
 
 TEST(GpuGraph, CompactionOfAnEmptyGraph) {
-  wg::gpu::Graph g;
+  wg::gpu::Graph g(0, wg::test::graph_options());
   g.compact();
   EXPECT_EQ(g.num_vertices(), 0u);
   EXPECT_EQ(g.stats().compactions, 0u);
@@ -1053,14 +1054,14 @@ TEST(GpuGraph, CompactionOfAnEmptyGraph) {
 
 TEST(GpuGraph, SuperBlockSizeIsChecked) {
   for (const std::uint32_t bad : {0u, 512u, 1000u}) {
-    wg::gpu::GraphOptions opt;
+    wg::gpu::GraphOptions opt = wg::test::graph_options();
     opt.slabs_per_super_block = bad;
     EXPECT_THROW(wg::gpu::Graph(4, opt), wg::InvalidArgument) << bad;
   }
 }
 
 TEST(GpuGraph, ChunkedBatchesAreExact) {
-  wg::gpu::GraphOptions opt;
+  wg::gpu::GraphOptions opt = wg::test::graph_options();
   opt.max_chunk = 1000;  // a repeat in a later chunk is reported as ignored, not duplicate
   wg::gpu::Graph g(500, opt);
   GraphModel m(500, false);
@@ -1074,7 +1075,7 @@ TEST(GpuGraph, ChunkedBatchesAreExact) {
 }
 
 TEST(GpuGraph, GrowVertexRangeCopiesHandles) {
-  wg::gpu::Graph g(10);
+  wg::gpu::Graph g(10, wg::test::graph_options());
   GraphModel m(10, false);
   TestRng rng{31};
   for (std::uint64_t n : {10u, 50u, 400u, 3000u}) {
@@ -1086,7 +1087,7 @@ TEST(GpuGraph, GrowVertexRangeCopiesHandles) {
 }
 
 TEST(GpuGraph, InvalidInputIsRefused) {
-  wg::gpu::WeightedGraph g(4);
+  wg::gpu::WeightedGraph g(4, wg::test::graph_options());
   EdgeList b;
   b.num_vertices = 4;
   b.src = {0};
@@ -1119,7 +1120,7 @@ TEST(GpuGraph, InvalidInputIsRefused) {
 // just below a half), the whole uint32 range accepted; the ids of a host batch grow the range.
 TEST(GpuGraph, HostWeightsAndIdRange) {
   for (const bool build : {false, true}) {
-    wg::gpu::WeightedGraph g(2);
+    wg::gpu::WeightedGraph g(2, wg::test::graph_options());
     EdgeList b;
     b.src = {0, 1, 2, 3, 4, 5};
     b.dst = {10, 11, 12, 13, 14, 1048575u};

@@ -34,10 +34,19 @@
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/gpu/graph_tuning.hpp>
 
 #include "../harness.hpp"
 
 namespace {
+
+/// The graph's options for every run: defaults, with the tuning fields the environment names
+/// (WG_GRAPH_SORT_FROM=k, WG_GRAPH_TRACE=1, ...: graph/gpu/graph_tuning.hpp).
+wg::gpu::GraphOptions graph_options() {
+  wg::gpu::GraphOptions o;
+  wg::gpu::apply_graph_tuning(o, [](const char* name) { return std::getenv(name); });
+  return o;
+}
 
 using wg::EdgeList;
 using wg::vertex_t;
@@ -189,7 +198,7 @@ template <class G = Graph>
 EdgeRates edge_rates(const std::string& name, const EdgeList& base, bool directed,
                      const std::function<EdgeList(std::uint64_t, std::uint64_t)>& make_batch,
                      const double* faim_ins, const double* faim_del, int max_log) {
-  wg::gpu::GraphOptions go;
+  wg::gpu::GraphOptions go = graph_options();
   go.directed = directed;
   G g(0, go);
   g.build(base);
@@ -209,10 +218,8 @@ EdgeRates edge_rates(const std::string& name, const EdgeList& base, bool directe
     wg::bench::Series ins, del, ins_h, del_h;
     std::uint64_t ins_applied = 0, del_applied = 0;  // device batches, timed repetitions
     // Every repetition's batch is made (on the CPU) and uploaded before the first is timed, so a
-    // timed batch follows the previous batch's work, not a pause of the GPU. Made right before
-    // each one instead, R-MAT 2^16 inserts ran at 1423 / 1695 MEdge/s against 1936 / 1895
-    // (H100, same binary and call; their first pass 39-49 us against 32-41 us in WG_GRAPH_TRACE,
-    // the kernel 23 us in ncu); uniform inserts 5-17% slower at 2^17-2^19, deletes about even.
+    // timed batch follows the previous batch's work, not a pause of the GPU (an idle GPU slows
+    // the first pass of the next batch, which small batches would measure).
     std::vector<EdgeList> host_batches;
     std::vector<DeviceBatch> device_batches;
     for (int rep = 0; rep < opt.reps + 1; ++rep) {
@@ -483,7 +490,7 @@ void print_all_graphs_mean(const RandomBatchGroups& real, const RandomBatchGroup
 // has_edges on batches already on the GPU: half of each batch edges of the graph, half uniform
 // random pairs (nearly all absent, so their whole chains are read).
 void query_rates(const std::string& name, const EdgeList& base, int max_log) {
-  wg::gpu::GraphOptions go;
+  wg::gpu::GraphOptions go = graph_options();
   go.directed = true;
   Graph g(0, go);
   g.build(base);
@@ -524,7 +531,7 @@ __global__ void empty_kernel() {}
 
 void batch_floor() {
   const std::uint64_t nv = 1u << 20;
-  wg::gpu::GraphOptions go;
+  wg::gpu::GraphOptions go = graph_options();
   go.directed = true;
   Graph g(0, go);
   g.build(uniform_edges(nv, 1u << 24, 1, false));
@@ -1080,7 +1087,7 @@ std::vector<double> incremental_build(const EdgeList& e, const std::string& name
     }
     wg::bench::Series t, th;
     std::uint64_t bytes = 0;  // the built graph's GPU memory (memory_bytes)
-    wg::gpu::GraphOptions go;
+    wg::gpu::GraphOptions go = graph_options();
     go.directed = directed;
     for (int rep = 0; rep < (opt.quick ? 2 : 3); ++rep) {
       Graph g(e.num_vertices, go);  // vertex count known, degrees unknown: one bucket each

@@ -2,12 +2,11 @@
 // One arc into or out of one table, the way the batch kernels do it (tasks of 1-8 lanes, or the
 // 32-lane fallback), and the first-slab read policy of the batch kernels (batch_first_read).
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): device helpers and
+// types of wg::gpu::detail, shared by the graph's kernel headers (no kernels here).
 #include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail {
 
 template <class Table>
 __device__ __forceinline__ slab::InsertOutcome table_insert(const warp_tile& tile, const Table& t,
@@ -23,10 +22,8 @@ enum class BatchOp { insert, erase };
 
 /// How a batch's tiled tasks read the first slab of a chain (slab::FirstRead): through L1 (one
 /// L2 request per 32-byte sector; a stale copy costs a failed CAS and a second read), except
-/// map inserts of a sorted batch, whose warps share a vertex's chains (through L1 they were 6%
-/// and 10% slower at 2^21 and 2^22 on the H100; tools/bench/RESULTS.md). Set erases of 2^18
-/// entries or more read relaxed while erase walks took acquire fences; without them
-/// (kEraseLinks) every erase reads through L1.
+/// map inserts of a sorted batch, whose warps share a vertex's chains (through L1 they were
+/// slower). Erases read through L1 too: their walks take no acquire fences (kEraseLinks).
 __host__ __device__ constexpr slab::FirstRead batch_first_read(BatchOp op, bool weighted,
                                                                bool sorted) {
   return op == BatchOp::insert && weighted && sorted ? slab::FirstRead::relaxed
@@ -61,9 +58,7 @@ __device__ __forceinline__ std::uint32_t insert_arc(const warp_tile& tile, const
 /// How the graph's erase kernels walk chains: every one of them (a batch's erases, prepared
 /// erases, erase_vertices' removal of the arcs into erased vertices) runs alone on the stream and
 /// links no slab, so they walk without acquires and read every slab through L1
-/// (slab::ChainLinks). H100, against the fenced walks with relaxed reads from 2^18: R-MAT s22
-/// deletes +19-24% at 2^18-2^20, facebook_combined +7-11%, uniform -6% to +1%, the rest -1% to
-/// +10% (tools/bench/RESULTS.md).
+/// (slab::ChainLinks): faster than fenced walks with relaxed reads.
 constexpr slab::ChainLinks kEraseLinks = slab::ChainLinks::fixed;
 /// Erase of one arc with a tile of T <= 8 lanes: true iff it was present. kFirst as above.
 template <slab::FirstRead kFirst, slab::ChainLinks kLinks, class Ref, class Tile>
@@ -110,5 +105,4 @@ __device__ __forceinline__ std::uint32_t insert_edge_arcs_tiled(std::uint32_t st
   return ns;
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail

@@ -4,20 +4,19 @@
 // the value fix-ups of weighted duplicates, and sorted directed inserts.
 //
 // Each entry is classified (self-loop, invalid id, duplicate, owner of its edge) and the owner
-// applies the edge's arcs, all in one kernel (two for batches of 2^19 entries and more, whose
-// first marks the dedup filter, and for weighted inserts, whose first finds each edge's last
-// entry). Erases of 2^21 entries and more are sorted into edge order instead
-// (detail::pack_edge_keys and a CUB radix sort before the kernel). The sorted path (prepare +
+// applies the edge's arcs, all in one kernel (two for large batches, whose first marks the
+// dedup filter, and for filtered weighted inserts, whose first finds each edge's last entry).
+// Large batches may be sorted into edge order instead (pack_edge_keys and a CUB radix sort
+// before the kernel; GraphOptions::sort_from_log2 says which). The sorted path (prepare +
 // *_prepared, prepared_kernels.cuh) stays for callers that need the batch in key order
 // (incremental triangle counting).
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
+// wg::gpu::detail::batch and are launched and instantiated by one translation unit.
 #include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail::batch {
 
 /// Fetches the first slab of key's bucket in `table` into L2.
 template <class Table>
@@ -181,12 +180,11 @@ __global__ void __launch_bounds__(kBlock) filter_batch_kernel(DynamicGraphRef<Ad
 // owners place their arcs into tables of one bucket (place_fresh_arc), insert those into tables
 // of several, and leave to the retry pass, which runs the plain kernel, what the one-thread
 // operations cannot do (a full slab of one bucket, a chain that needs the 32-lane insert).
-// Without the 32-lane loop the set kernel needs 64 registers instead of 78, so a build of
-// luxembourg_osm (468 blocks) fits one wave of the H100.
+// Without the 32-lane loop the set kernel needs fewer registers, so a small build fits one
+// wave of the GPU.
 // kCountOnDevice: a retry pass queued before the pass it follows ended (a chained rebuild
 // round): it reads its item count from BatchPass::n_from. Its own instantiation, so the other
-// passes keep their code (compiled into every pass, this check and its load made inserts 2-6%
-// slower on the H100).
+// passes keep their code (compiled into every pass, this check and its load slowed inserts).
 template <class Adj, BatchOp kOp, bool kLastWins, int kItems, int kTile, bool kFresh = false,
           slab::FirstRead kFirst = slab::FirstRead::cached, bool kCountOnDevice = false>
 __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
@@ -602,5 +600,4 @@ __global__ void __launch_bounds__(kBlock)
   report_counters(p);
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail::batch

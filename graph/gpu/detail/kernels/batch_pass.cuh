@@ -3,13 +3,12 @@
 // block through BlockTally) and how the last block reports to the host (report_counters), with
 // the scratch each pass clears for the next batch.
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): device helpers and
+// types of wg::gpu::detail, shared by the graph's kernel headers (no kernels here).
 #include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail {
 
 /// Per-block sums of a kernel's counters: one global atomic per block and counter instead of
 /// one per warp (every warp adds to the same few addresses, which serialise in L2).
@@ -74,6 +73,10 @@ constexpr unsigned long long kReportCountMask = (1ull << kReportCountBits) - 1;
 /// the host plans the round itself. A count the report carries (below 2^kReportCountBits) that no
 /// arena reaches.
 constexpr unsigned long long kRoundNotPlanned = kReportCountMask;
+/// Threads of the one-block rebuild plan (rebuild_kernels.cuh, plan_scan_claim_kernel) and the
+/// most tables it plans: a chained round lists at most kPlanBlockItems tables.
+constexpr int kPlanBlock = 1024;
+constexpr std::uint64_t kPlanBlockItems = 8 * kPlanBlock;
 __host__ __device__ constexpr unsigned long long report_tag(unsigned long long sequence) {
   return (sequence & ((1ull << kReportTagBits) - 1)) << kReportCountBits;
 }
@@ -137,7 +140,8 @@ __device__ __forceinline__ bool sorted_entry(const BatchPass& p, std::uint64_t i
 /// tagged with the pass's sequence number (so the host needs neither a copy of its own nor, for
 /// short passes, a stream synchronisation: it waits for the tags), and re-arms blocks_done for
 /// the next pass. Every thread of the block calls it after its last update of the counters.
-__device__ void report_counters(const BatchPass& p) {
+// (static: one copy per translation unit that launches a pass, as the kernels that call it.)
+static __device__ void report_counters(const BatchPass& p) {
   BatchCounters* const counters = p.counters;
   __shared__ bool last;
   __syncthreads();  // the block's counter updates happen before thread 0's release and ticket
@@ -214,5 +218,4 @@ __device__ __forceinline__ bool classify_entry(const Ref& g, const BatchPass& p,
   return true;
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail

@@ -1,8 +1,8 @@
 #pragma once
 // What every kernel of the dynamic graph shares: launch grids, counter words, warp-wide sums.
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): device helpers and
+// types of wg::gpu::detail, shared by the graph's kernel headers (no kernels here).
 #include <cstdint>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
@@ -10,19 +10,16 @@
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/containers/slab_hash/slab_map_tile.cuh>
 #include <warpgraph/containers/slab_hash/slab_set_tile.cuh>
-#include <warpgraph/graph/gpu/detail/launch_grid.hpp>
 #include <warpgraph/graph/gpu/detail/table_sizing.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
+#include <warpgraph/graph/gpu/launch_grid.hpp>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail {
 
-using detail::grid_for;
-using detail::kBlock;
 // Kernels using warp_stride_loop deal 32 items per warp: grid_for(items). Warp-per-item
 // kernels (one vertex per warp): warp_grid_for(items).
-unsigned warp_grid_for(std::uint64_t items) {
+inline unsigned warp_grid_for(std::uint64_t items) {
   return grid_for(items * 32);
 }
 
@@ -61,5 +58,4 @@ __device__ __forceinline__ std::uint64_t item_of_bucket(const std::uint64_t* off
   return lo;
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail

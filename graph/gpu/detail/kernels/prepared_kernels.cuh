@@ -1,12 +1,11 @@
 #pragma once
 // Kernels of prepared batches (unique canonical edges in key order: DynamicGraph::prepare).
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
+// wg::gpu::detail::prepared and are launched and instantiated by one translation unit.
 #include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail::prepared {
 
 // Every arc of a prepared batch is its edge's only one, so a thread inserts or erases it alone
 // (one-thread exclusive operations, a batch's chain walks all in flight at once); only an
@@ -108,5 +107,4 @@ __global__ void erase_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64_
   warp_add(this_warp(), &counters->a, removed);
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail::prepared

@@ -1,15 +1,14 @@
 #pragma once
 // Read-only phases: edge lookups (has_edges, prepared lookups) and the export to CSR.
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
+// wg::gpu::detail::query and are launched and instantiated by one translation unit.
 #include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail::query {
 
 // Lookups run in phases of their own (no update of the graph in the same kernel), so each
-// thread walks its query's chain alone through the read-only cache (has_edge_thread): a warp's
+// thread walks its query's chain alone through the read-only cache (has_edge): a warp's
 // 32 queries are all in flight at once. (32-lane lookups, one query after another per warp,
 // took 32 round trips per warp.)
 template <class Adj>
@@ -19,7 +18,7 @@ __global__ void contains_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const std::uint64_t k = keys[i];
-    out[i] = g.has_edge_thread(static_cast<vertex_t>(k >> bits), static_cast<vertex_t>(k & mask));
+    out[i] = g.has_edge(static_cast<vertex_t>(k >> bits), static_cast<vertex_t>(k & mask));
   }
 }
 
@@ -68,5 +67,4 @@ __global__ void export_kernel(DynamicGraphRef<Adj> g, const std::uint64_t* offse
   }
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail::query

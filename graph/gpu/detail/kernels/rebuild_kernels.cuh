@@ -2,15 +2,14 @@
 // Table rebuilds planned on the device, and compaction (DynamicGraph::compact), which reuses
 // their re-insert kernel.
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
+// wg::gpu::detail::rebuild and are launched and instantiated by one translation unit.
 #include <cub/block/block_scan.cuh>
 
 #include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail::rebuild {
 
 // A table whose keys plus the arcs waiting for it pass max_load_factor x its buckets is rebuilt
 // with buckets for rebuild_growth x them at load_factor. Everything runs on the device,
@@ -108,8 +107,6 @@ __global__ void claim_rebuild_kernel(const std::uint64_t* new_off, std::uint64_t
 // Like plan_rebuild_kernel it leaves each table's old bucket count in old_buckets[i] (for the
 // commit). The scan works warp by warp (BLOCK_SCAN_WARP_SCANS): CUB's default raking scan kept
 // 32 partial plans per raking thread, which spilled 1 KiB of stack per thread.
-constexpr int kPlanBlock = 1024;
-constexpr std::uint64_t kPlanBlockItems = 8 * kPlanBlock;
 __global__ void __launch_bounds__(kPlanBlock)
     plan_scan_claim_kernel(const vertex_t* listed, const unsigned long long* num_listed,
                            std::uint64_t m, const std::uint32_t* incoming,
@@ -204,9 +201,8 @@ __global__ void zero_listed_kernel(const vertex_t* listed, std::uint64_t n, std:
 }
 
 // Switches the handles to the new tables and frees the old tables' overflow slabs, all warps
-// sharing the old buckets: a hub's table has thousands, which one warp per table walked one after
-// another (ncu, R-MAT s22 incremental build: one commit of 152 tables took 2.4 ms, and the commits
-// more time than the re-inserts). The warp that clears a table's last bucket switches its handle
+// sharing the old buckets: a hub's table has thousands, which one warp per table would walk one
+// after another. The warp that clears a table's last bucket switches its handle
 // (remaining[i], the table's old bucket count, counted down), so no warp reads a handle that is
 // already switched. After a failed re-insert, frees the new tables' overflow slabs instead (the
 // warps sharing the new buckets) and keeps the old tables. Leaves incoming[] zero for the listed
@@ -285,5 +281,4 @@ __global__ void compaction_handles_kernel(VertexEntry* vertices, slab::Slab* poo
   }
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail::rebuild

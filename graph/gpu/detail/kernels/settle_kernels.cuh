@@ -8,13 +8,12 @@
 // complete. Only an undirected edge can be half done: its arcs go in one after the other, and a
 // deferred or out-of-slabs forward arc does not keep the reverse one from going in.
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
+// wg::gpu::detail::settle and are launched and instantiated by one translation unit.
 #include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail::settle {
 
 /// Settles undirected edge {u, v} (u -> v its forward arc) whose arcs' state is `st` (bits as in
 /// insert_edge_arcs_tiled: 1 forward done, 2 it was new, 4 reverse done, 8 it was new). An arc the
@@ -79,5 +78,4 @@ __global__ void settle_prepared_kernel(DynamicGraphRef<Adj> g, const std::uint64
   if (undone) atomicAdd(&counters->a, static_cast<unsigned long long>(undone));
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail::settle

@@ -1,12 +1,11 @@
 #pragma once
 // The kernels of erase_vertices.
 //
-// Part of wg::gpu::DynamicGraph's implementation, included by dynamic_graph.cu only: its
-// kernels live in that file's unnamed namespace and are instantiated there.
+// Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
+// wg::gpu::detail::vertex_erase and are launched and instantiated by one translation unit.
 #include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
 
-namespace wg::gpu {
-namespace {
+namespace wg::gpu::detail::vertex_erase {
 
 // erasing[x] = 1 for every live vertex x that an entry names (repeats store the same 1).
 __global__ void mark_vertices_kernel(const vertex_t* ids, std::uint64_t m, const std::uint8_t* live,
@@ -124,5 +123,4 @@ __global__ void erase_in_arcs_kernel(DynamicGraphRef<Adj> g, const std::uint32_t
   warp_add(tile, &counters->a, removed);
 }
 
-}  // namespace
-}  // namespace wg::gpu
+}  // namespace wg::gpu::detail::vertex_erase

@@ -5,11 +5,11 @@
 #include <cub/device/device_select.cuh>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
-#include <warpgraph/graph/gpu/detail/batch_prep.hpp>
-#include <warpgraph/graph/gpu/detail/launch_grid.hpp>
+#include <warpgraph/graph/gpu/batch_prep.hpp>
+#include <warpgraph/graph/gpu/launch_grid.hpp>
 
-namespace wg::gpu::detail {
-namespace {
+namespace wg::gpu {
+namespace detail::prep {
 
 // The preprocessing kernels stride too, over grids of up to 2^20 blocks.
 unsigned prep_grid_for(std::uint64_t n) {
@@ -91,7 +91,8 @@ __global__ void count_flags_kernel(const std::uint8_t* __restrict__ flags, std::
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(sum, static_cast<unsigned long long>(c));
 }
 
-}  // namespace
+}  // namespace detail::prep
+using namespace detail::prep;
 
 unsigned key_bits_for(std::uint64_t num_vertices) {
   unsigned bits = 1;
@@ -240,4 +241,4 @@ std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream
   return sum.to_host()[0];
 }
 
-}  // namespace wg::gpu::detail
+}  // namespace wg::gpu

@@ -11,7 +11,7 @@
 #include <warpgraph/graph/gpu/device_array.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
-namespace wg::gpu::detail {
+namespace wg::gpu {
 
 /// One chunk of a host batch on the device, with its weights as uint32 values.
 struct HostBatchUpload {
@@ -19,7 +19,10 @@ struct HostBatchUpload {
   DeviceArray<std::uint32_t> values;  ///< empty unless weights were asked for and present
   std::uint64_t id_range = 0;         ///< 1 + the largest id below kNewVertexTag (when checked)
   DeviceEdges view(std::uint64_t n) const {
-    return {src.data(), dst.data(), values.empty() ? nullptr : values.data(), n};
+    return {.src = src.data(),
+            .dst = dst.data(),
+            .values = values.empty() ? nullptr : values.data(),
+            .size = n};
   }
 };
 
@@ -33,4 +36,4 @@ void check_sizes(const EdgeList& e);
 HostBatchUpload upload_host_batch(const EdgeList& e, std::uint64_t off, std::uint64_t n,
                                   bool with_values, bool checked, cudaStream_t stream);
 
-}  // namespace wg::gpu::detail
+}  // namespace wg::gpu

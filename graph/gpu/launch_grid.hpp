@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace wg::gpu::detail {
+namespace wg::gpu {
 
 inline constexpr int kBlock = 256;
 
@@ -15,4 +15,4 @@ inline unsigned grid_for(std::uint64_t threads, std::uint64_t max_blocks = std::
   return static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, max_blocks));
 }
 
-}  // namespace wg::gpu::detail
+}  // namespace wg::gpu

@@ -10,7 +10,7 @@
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
-namespace wg::gpu::detail {
+namespace wg::gpu {
 
 /// Bits per endpoint in an edge key for a vertex range of n: keys are (u << bits) | v.
 unsigned key_bits_for(std::uint64_t num_vertices);
@@ -55,4 +55,4 @@ void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int
 /// Sum of n bytes (0/1 flags) (synchronises the stream).
 std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream_t stream);
 
-}  // namespace wg::gpu::detail
+}  // namespace wg::gpu
