@@ -32,8 +32,7 @@ __device__ inline warp_tile this_warp() {
 /// sync) and no warp-synchronous instruction behind it, so tile-generic code runs per thread
 /// at full speed. cooperative_groups' thread_block_tile<1> issues each of those as a warp
 /// instruction with a one-lane mask, which makes a diverged warp run its lanes one after
-/// another (seen on the H100: a batch kernel with one-thread tasks executed its tile ballots
-/// lane by lane).
+/// another.
 struct thread_tile {
   static constexpr unsigned num_threads() { return 1; }
   __device__ unsigned thread_rank() const { return 0; }

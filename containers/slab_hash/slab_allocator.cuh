@@ -36,8 +36,8 @@
 #include <vector>
 
 #include <warpgraph/containers/core/work_sharing.cuh>
-#include <warpgraph/containers/slab_hash/detail/slab_memory.cuh>
 #include <warpgraph/containers/slab_hash/slab_layout.cuh>
+#include <warpgraph/containers/slab_hash/slab_memory.cuh>
 
 namespace wg::slab {
 

@@ -1,6 +1,5 @@
-// Host side shared by SlabSet and SlabMap.
+// Host side shared by the set and map variants of SlabTable.
 #include <cstdio>
-#include <cstdlib>
 
 #include <warpgraph/containers/slab_hash/detail/table_core.cuh>
 
@@ -14,15 +13,6 @@ TableCore::TableCore(const SlabTableConfig& config, std::uint32_t slots_per_slab
       allocator_(config.allocator, stream, name_ + " slab allocator"),
       counters_(kNumCounters, stream) {
   if (!(config_.load_factor > 0)) throw InvalidArgument(name_ + ": load_factor must be > 0");
-  // Tuning / testing hook: WG_SLAB_BULK_INSERT="batch,block_threads,block_counters".
-  if (const char* e = std::getenv("WG_SLAB_BULK_INSERT"); e && *e) {
-    unsigned batch = 0, threads = 0, block = 0;
-    char tail = 0;
-    if (std::sscanf(e, "%u,%u,%u%c", &batch, &threads, &block, &tail) != 3 || block > 1)
-      throw InvalidArgument(
-          name_ + ": WG_SLAB_BULK_INSERT must be \"batch,block_threads,0|1\", got \"" + e + "\"");
-    config_.bulk_insert = BulkInsertPolicy{batch, threads, block == 1};
-  }
   const std::uint32_t nb = config_.num_buckets
                                ? config_.num_buckets
                                : buckets_for(config_.expected_keys, config_.load_factor, slots_);
@@ -31,7 +21,10 @@ TableCore::TableCore(const SlabTableConfig& config, std::uint32_t slots_per_slab
 
 void TableCore::reset(std::uint32_t num_buckets, cudaStream_t stream) {
   if (num_buckets == 0) num_buckets = 1;
-  buckets_.resize_discard(num_buckets, stream);
+  if (num_buckets != buckets_.size()) {
+    buckets_ = DeviceBuffer<Slab>();  // the old array goes first (device memory may be tight)
+    buckets_ = DeviceBuffer<Slab>(num_buckets, stream, "slab table buckets");
+  }
   num_buckets_ = num_buckets;
   buckets_.fill_bytes(0xFF, stream);
   allocator_.reset(stream);  // and its exhausted flag
@@ -93,3 +86,16 @@ std::uint64_t TableCore::size(cudaStream_t stream) const {
 }
 
 }  // namespace wg::slab::detail
+
+namespace wg::slab {
+
+BulkInsertPolicy BulkInsertPolicy::parse(const std::string& text) {
+  unsigned batch = 0, threads = 0, block = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%u,%u,%u%c", &batch, &threads, &block, &tail) != 3 || block > 1)
+    throw InvalidArgument("BulkInsertPolicy::parse: expected \"batch,block_threads,0|1\", got \"" +
+                          text + "\"");
+  return BulkInsertPolicy{batch, threads, block == 1};
+}
+
+}  // namespace wg::slab

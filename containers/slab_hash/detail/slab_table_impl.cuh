@@ -1,5 +1,7 @@
 #pragma once
-// Device-side bodies of SetTableRef and MapTableRef (semantics in slab_table_ref.cuh).
+// Device-side bodies of SlabTableRef<V> (semantics in slab_table_ref.cuh), written once for sets
+// and maps over the slot layout (SetSlots / MapSlots); `if constexpr (kIsMap)` marks where a map
+// differs (a present key is assigned, a tombstone keeps the value, a hit returns the value).
 #include <type_traits>
 
 namespace wg::slab::detail {
@@ -25,48 +27,16 @@ __device__ inline std::uint32_t append_slab(const warp_tile& tile, std::uint32_t
   return prev;
 }
 
-__device__ __forceinline__ std::uint64_t* pairs_of(Slab* s) {
-  return reinterpret_cast<std::uint64_t*>(s->words);
-}
-__device__ __forceinline__ const std::uint64_t* pairs_of(const Slab* s) {
-  return reinterpret_cast<const std::uint64_t*>(s->words);
-}
-
-template <class Load>
-__device__ __forceinline__ bool set_contains(const SetTableRef& t, const warp_tile& tile,
-                                             std::uint32_t key) {
-  if (!is_valid_key(key)) return false;
-  const std::uint32_t lane = tile.thread_rank();
-  const Slab* s = t.buckets() + t.hash_bucket(key);
-  while (true) {
-    const std::uint32_t w = Load::load(&s->words[lane]);
-    if (tile.ballot(w == key) & kSetKeyLanes) return true;
-    const std::uint32_t next = tile.shfl(w, kNextWord);
-    if (next == kNullSlab) return false;
-    if constexpr (Load::kConcurrent) before_following_link(tile);
-    s = t.allocator().pointer(next);
-  }
-}
-
-template <class Load>
-__device__ __forceinline__ bool map_find(const MapTableRef& t, const warp_tile& tile,
-                                         std::uint32_t key, std::uint32_t* value) {
-  if (!is_valid_key(key)) return false;
-  const std::uint32_t lane = tile.thread_rank();
-  const Slab* s = t.buckets() + t.hash_bucket(key);
-  while (true) {
-    const std::uint64_t p = lane < 16 ? Load::load(pairs_of(s) + lane) : kEmptyPair;
-    const unsigned found = tile.ballot(pair_key(p) == key) & kMapPairLanes;
-    if (found) {
-      const std::uint32_t v = tile.shfl(pair_value(p), __ffs(found) - 1);
-      if (value) *value = v;
-      return true;
-    }
-    const std::uint32_t next = tile.shfl(pair_key(p), kNextWord / 2);
-    if (next == kNullSlab) return false;
-    if constexpr (Load::kConcurrent) before_following_link(tile);
-    s = t.allocator().pointer(next);
-  }
+/// Lane src of the tile CASes its own slot of slab s (slot `lane`) from `expected` to `desired`;
+/// every lane gets the word that was there.
+template <class Slots>
+__device__ __forceinline__ typename Slots::Word cas_on_lane(const warp_tile& tile,
+                                                            std::uint32_t lane, int src, Slab* s,
+                                                            typename Slots::Word expected,
+                                                            typename Slots::Word desired) {
+  typename Slots::Word old = 0;
+  if (static_cast<int>(lane) == src) old = cas_relaxed(Slots::slot(s, lane), expected, desired);
+  return tile.shfl(old, src);
 }
 
 /// Compaction of one chain (phase operation). Words are moved towards the head: a write position
@@ -152,27 +122,52 @@ __device__ inline void clear_chain(const warp_tile& tile, Slab* base,
 
 namespace wg::slab {
 
-// ---- SetTableRef ---------------------------------------------------------------------------
-
-__device__ inline InsertOutcome SetTableRef::insert(const warp_tile& tile,
-                                                    std::uint32_t key) const {
+template <class V>
+__device__ inline InsertOutcome SlabTableRef<V>::insert_word(const warp_tile& tile,
+                                                             std::uint32_t key,
+                                                             std::uint32_t value) const {
   if (!is_valid_key(key)) return InsertOutcome::invalid_key;
   const std::uint32_t lane = tile.thread_rank();
+  const Word desired = Slots::make(key, value);
   Slab* s = buckets_ + hash_bucket(key);
   while (true) {
-    const std::uint32_t w = detail::load_relaxed(&s->words[lane]);
-    if (tile.ballot(w == key) & kSetKeyLanes) return InsertOutcome::present;
-    const unsigned empty = tile.ballot(w == kEmptyKey) & kSetKeyLanes;
+    const Word w = Slots::template load_lane<RelaxedLoad>(s, lane);
+    const unsigned found = tile.ballot(Slots::key_of(w) == key) & Slots::kSlotMask;
+    if (found) {
+      if constexpr (!kIsMap) {
+        return InsertOutcome::present;
+      } else {
+        const int src = __ffs(found) - 1;
+        int assigned = 0;
+        if (static_cast<int>(lane) == src) {
+          // Replace the pair only while it still holds this key (an erase may turn it into a
+          // tombstone meanwhile; then the key must be inserted afresh further on).
+          Word cur = w;
+          while (true) {
+            const Word old = cas_relaxed(Slots::slot(s, lane), cur, desired);
+            if (old == cur) {
+              assigned = 1;
+              break;
+            }
+            if (Slots::key_of(old) != key) break;
+            cur = old;
+          }
+        }
+        if (tile.shfl(assigned, src)) return InsertOutcome::present;
+        continue;
+      }
+    }
+    const unsigned empty = tile.ballot(Slots::key_of(w) == kEmptyKey) & Slots::kSlotMask;
     if (empty) {
       const int src = __ffs(empty) - 1;
-      std::uint32_t old = 0;
-      if (static_cast<int>(lane) == src) old = detail::cas_relaxed(&s->words[lane], kEmptyKey, key);
-      old = tile.shfl(old, src);
-      if (old == kEmptyKey) return InsertOutcome::inserted;
-      if (old == key) return InsertOutcome::present;
-      continue;  // another key took the slot: read this slab again
+      const Word old = detail::cas_on_lane<Slots>(tile, lane, src, s, Slots::kEmpty, desired);
+      if (old == Slots::kEmpty) return InsertOutcome::inserted;
+      if constexpr (!kIsMap) {
+        if (old == key) return InsertOutcome::present;
+      }
+      continue;  // another key took the slot (a map: maybe this key; the next read assigns)
     }
-    std::uint32_t next = tile.shfl(w, kNextWord);
+    std::uint32_t next = tile.shfl(Slots::key_of(w), Slots::kNextLane);
     if (next == kNullSlab) {
       next = detail::append_slab(tile, &s->words[kNextWord], alloc_);
       if (next == kNullSlab) return InsertOutcome::out_of_slabs;
@@ -186,43 +181,54 @@ __device__ inline InsertOutcome SetTableRef::insert(const warp_tile& tile,
 // (an empty slot marks the chain's end, as for insert()); the first tombstone seen is
 // remembered and, when the key is absent, taken by CAS. Losing that CAS to another key's
 // exclusive insert restarts the scan.
-__device__ inline InsertOutcome SetTableRef::insert_exclusive(const warp_tile& tile,
-                                                              std::uint32_t key) const {
+template <class V>
+__device__ inline InsertOutcome SlabTableRef<V>::insert_exclusive_word(const warp_tile& tile,
+                                                                       std::uint32_t key,
+                                                                       std::uint32_t value) const {
   if (!is_valid_key(key)) return InsertOutcome::invalid_key;
   const std::uint32_t lane = tile.thread_rank();
+  const Word desired = Slots::make(key, value);
   Slab* s = buckets_ + hash_bucket(key);
-  Slab* hole = nullptr;  // slab and lane of the first tombstone (warp-uniform)
+  Slab* hole = nullptr;  // slab, lane and (map) contents of the first tombstone (warp-uniform)
   int hole_lane = 0;
+  Word hole_word = 0;
   while (true) {
-    const std::uint32_t w = detail::load_relaxed(&s->words[lane]);
-    if (tile.ballot(w == key) & kSetKeyLanes) return InsertOutcome::present;
+    const Word w = Slots::template load_lane<RelaxedLoad>(s, lane);
+    const unsigned found = tile.ballot(Slots::key_of(w) == key) & Slots::kSlotMask;
+    if (found) {
+      if constexpr (kIsMap) {  // nobody else touches this key: a plain swap replaces the value
+        const int src = __ffs(found) - 1;
+        if (static_cast<int>(lane) == src) Slots::assign(Slots::slot(s, lane), desired);
+      }
+      return InsertOutcome::present;
+    }
     if (!hole) {
-      const unsigned tomb = tile.ballot(w == kTombstoneKey) & kSetKeyLanes;
+      const unsigned tomb = tile.ballot(Slots::key_of(w) == kTombstoneKey) & Slots::kSlotMask;
       if (tomb) {
         hole = s;
         hole_lane = __ffs(tomb) - 1;
+        if constexpr (kIsMap) hole_word = tile.shfl(w, hole_lane);
       }
     }
-    const unsigned empty = tile.ballot(w == kEmptyKey) & kSetKeyLanes;
-    std::uint32_t next = tile.shfl(w, kNextWord);
+    const unsigned empty = tile.ballot(Slots::key_of(w) == kEmptyKey) & Slots::kSlotMask;
+    std::uint32_t next = tile.shfl(Slots::key_of(w), Slots::kNextLane);
     if (empty || next == kNullSlab) {  // end of the chain: the key is absent
       if (hole) {
-        std::uint32_t old = 0;
-        if (static_cast<int>(lane) == hole_lane)
-          old = detail::cas_relaxed(&hole->words[lane], kTombstoneKey, key);
-        old = tile.shfl(old, hole_lane);
-        if (old == kTombstoneKey) return InsertOutcome::inserted;
+        Word expected;
+        if constexpr (kIsMap)
+          expected = hole_word;
+        else
+          expected = kTombstoneKey;
+        const Word old = detail::cas_on_lane<Slots>(tile, lane, hole_lane, hole, expected, desired);
+        if (old == expected) return InsertOutcome::inserted;
         s = buckets_ + hash_bucket(key);  // another key took the tombstone: scan again
         hole = nullptr;
         continue;
       }
       if (empty) {
         const int src = __ffs(empty) - 1;
-        std::uint32_t old = 0;
-        if (static_cast<int>(lane) == src)
-          old = detail::cas_relaxed(&s->words[lane], kEmptyKey, key);
-        old = tile.shfl(old, src);
-        if (old == kEmptyKey) return InsertOutcome::inserted;
+        const Word old = detail::cas_on_lane<Slots>(tile, lane, src, s, Slots::kEmpty, desired);
+        if (old == Slots::kEmpty) return InsertOutcome::inserted;
         continue;  // another key took the slot: read this slab again
       }
       next = detail::append_slab(tile, &s->words[kNextWord], alloc_);
@@ -233,38 +239,75 @@ __device__ inline InsertOutcome SetTableRef::insert_exclusive(const warp_tile& t
   }
 }
 
-__device__ inline bool SetTableRef::erase(const warp_tile& tile, std::uint32_t key) const {
+template <class V>
+__device__ inline bool SlabTableRef<V>::erase(const warp_tile& tile, std::uint32_t key) const {
   if (!is_valid_key(key)) return false;
   const std::uint32_t lane = tile.thread_rank();
   Slab* s = buckets_ + hash_bucket(key);
   while (true) {
-    const std::uint32_t w = detail::load_relaxed(&s->words[lane]);
-    const unsigned found = tile.ballot(w == key) & kSetKeyLanes;
+    const Word w = Slots::template load_lane<RelaxedLoad>(s, lane);
+    const unsigned found = tile.ballot(Slots::key_of(w) == key) & Slots::kSlotMask;
     if (found) {
       const int src = __ffs(found) - 1;
-      std::uint32_t old = 0;
-      if (static_cast<int>(lane) == src)
-        old = detail::cas_relaxed(&s->words[lane], key, kTombstoneKey);
-      old = tile.shfl(old, src);
-      if (old == key) return true;
+      if constexpr (!kIsMap) {
+        std::uint32_t old = 0;
+        if (static_cast<int>(lane) == src) old = cas_relaxed(&s->words[lane], key, kTombstoneKey);
+        old = tile.shfl(old, src);
+        if (old == key) return true;
+      } else {
+        int erased = 0;
+        if (static_cast<int>(lane) == src) {
+          // One 64-bit CAS (key -> tombstone, value kept) so that pair accesses never mix sizes.
+          Word cur = w;
+          while (true) {
+            const Word old =
+                cas_relaxed(Slots::slot(s, lane), cur, make_pair(kTombstoneKey, pair_value(cur)));
+            if (old == cur) {
+              erased = 1;
+              break;
+            }
+            if (pair_key(old) != key) break;  // a concurrent erase won
+            cur = old;                        // a concurrent assign changed the value
+          }
+        }
+        if (tile.shfl(erased, src)) return true;
+      }
       continue;  // a concurrent erase won: read again (the key may have been re-inserted later)
     }
-    const std::uint32_t next = tile.shfl(w, kNextWord);
+    const std::uint32_t next = tile.shfl(Slots::key_of(w), Slots::kNextLane);
     if (next == kNullSlab) return false;
     detail::before_following_link(tile);
     s = alloc_.pointer(next);
   }
 }
 
-__device__ inline bool SetTableRef::contains(const warp_tile& tile, std::uint32_t key) const {
-  return detail::set_contains<detail::RelaxedLoad>(*this, tile, key);
-}
-__device__ inline bool SetTableRef::contains_readonly(const warp_tile& tile,
-                                                      std::uint32_t key) const {
-  return detail::set_contains<detail::ReadOnlyLoad>(*this, tile, key);
+template <class V>
+template <class Load>
+__device__ __forceinline__ bool SlabTableRef<V>::lookup(const warp_tile& tile, std::uint32_t key,
+                                                        std::uint32_t* value) const {
+  if (!is_valid_key(key)) return false;
+  const std::uint32_t lane = tile.thread_rank();
+  const Slab* s = buckets_ + hash_bucket(key);
+  while (true) {
+    const Word w = Slots::template load_lane<Load>(s, lane);
+    const unsigned found = tile.ballot(Slots::key_of(w) == key) & Slots::kSlotMask;
+    if (found) {
+      if constexpr (kIsMap) {
+        const std::uint32_t v = tile.shfl(pair_value(w), __ffs(found) - 1);
+        if (value) *value = v;
+      }
+      return true;
+    }
+    const std::uint32_t next = tile.shfl(Slots::key_of(w), Slots::kNextLane);
+    if (next == kNullSlab) return false;
+    if constexpr (Load::kConcurrent) detail::before_following_link(tile);
+    s = alloc_.pointer(next);
+  }
 }
 
-__device__ inline bool SetTableRef::contains_thread(std::uint32_t key) const {
+template <class V>
+__device__ inline bool SlabTableRef<V>::lookup_thread(std::uint32_t key,
+                                                      std::uint32_t* value) const {
   if (!is_valid_key(key)) return false;
   const Slab* s = buckets_ + hash_bucket(key);
   while (true) {
@@ -273,240 +316,17 @@ __device__ inline bool SetTableRef::contains_thread(std::uint32_t key) const {
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       const uint4 q = __ldg(v + i);
-      if (q.x == key || q.y == key || (i < 7 && (q.z == key || q.w == key))) return true;
-      if (i == 7) next = q.z;
-    }
-    if (next == kNullSlab) return false;
-    s = alloc_.pointer(next);
-  }
-}
-
-template <class F>
-__device__ void SetTableRef::for_each_in_bucket(const warp_tile& tile, std::uint32_t bucket,
-                                                F&& f) const {
-  const std::uint32_t lane = tile.thread_rank();
-  const Slab* s = buckets_ + bucket;
-  while (true) {
-    const std::uint32_t w = detail::load_relaxed(&s->words[lane]);
-    if (lane < kSetKeysPerSlab && is_valid_key(w)) f(w);
-    const std::uint32_t next = tile.shfl(w, kNextWord);
-    if (next == kNullSlab) return;
-    detail::before_following_link(tile);
-    s = alloc_.pointer(next);
-  }
-}
-
-template <class F>
-__device__ void SetTableRef::for_each(const warp_tile& tile, F&& f) const {
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) for_each_in_bucket(tile, b, f);
-}
-
-__device__ inline std::uint32_t SetTableRef::count(const warp_tile& tile) const {
-  std::uint32_t n = 0;
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) {
-    const Slab* s = buckets_ + b;
-    while (true) {
-      const std::uint32_t w = detail::load_relaxed(&s->words[tile.thread_rank()]);
-      n += __popc(tile.ballot(is_valid_key(w)) & kSetKeyLanes);
-      const std::uint32_t next = tile.shfl(w, kNextWord);
-      if (next == kNullSlab) break;
-      detail::before_following_link(tile);
-      s = alloc_.pointer(next);
-    }
-  }
-  return n;
-}
-
-__device__ inline void SetTableRef::compact_bucket(const warp_tile& tile,
-                                                   std::uint32_t bucket) const {
-  detail::compact_chain<false>(tile, buckets_ + bucket, alloc_);
-}
-__device__ inline void SetTableRef::flush(const warp_tile& tile) const {
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) compact_bucket(tile, b);
-}
-__device__ inline void SetTableRef::clear_bucket(const warp_tile& tile,
-                                                 std::uint32_t bucket) const {
-  detail::clear_chain(tile, buckets_ + bucket, alloc_);
-}
-__device__ inline void SetTableRef::clear(const warp_tile& tile) const {
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) clear_bucket(tile, b);
-}
-
-// ---- MapTableRef ---------------------------------------------------------------------------
-
-__device__ inline InsertOutcome MapTableRef::insert_or_assign(const warp_tile& tile,
-                                                              std::uint32_t key,
-                                                              std::uint32_t value) const {
-  if (!is_valid_key(key)) return InsertOutcome::invalid_key;
-  const std::uint32_t lane = tile.thread_rank();
-  const std::uint64_t desired = detail::make_pair(key, value);
-  Slab* s = buckets_ + hash_bucket(key);
-  while (true) {
-    std::uint64_t* pairs = detail::pairs_of(s);
-    const std::uint64_t p = lane < 16 ? detail::load_relaxed(pairs + lane) : kEmptyPair;
-    const unsigned found = tile.ballot(detail::pair_key(p) == key) & kMapPairLanes;
-    if (found) {
-      const int src = __ffs(found) - 1;
-      int assigned = 0;
-      if (static_cast<int>(lane) == src) {
-        // Replace the pair only while it still holds this key (an erase may turn it into a
-        // tombstone meanwhile; then the key must be inserted afresh further on).
-        std::uint64_t cur = p;
-        while (true) {
-          const std::uint64_t old = detail::cas_relaxed(pairs + lane, cur, desired);
-          if (old == cur) {
-            assigned = 1;
-            break;
-          }
-          if (detail::pair_key(old) != key) break;
-          cur = old;
+      if constexpr (!kIsMap) {
+        if (q.x == key || q.y == key || (i < 7 && (q.z == key || q.w == key))) return true;
+      } else {  // pairs (x, y) and (z, w)
+        if (q.x == key) {
+          if (value) *value = q.y;
+          return true;
         }
-      }
-      if (tile.shfl(assigned, src)) return InsertOutcome::present;
-      continue;
-    }
-    const unsigned empty = tile.ballot(detail::pair_key(p) == kEmptyKey) & kMapPairLanes;
-    if (empty) {
-      const int src = __ffs(empty) - 1;
-      std::uint64_t old = 0;
-      if (static_cast<int>(lane) == src)
-        old = detail::cas_relaxed(pairs + lane, kEmptyPair, desired);
-      old = tile.shfl(old, src);
-      if (old == kEmptyPair) return InsertOutcome::inserted;
-      continue;  // the slot was taken (maybe by this key: the next read assigns)
-    }
-    std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
-    if (next == kNullSlab) {
-      next = detail::append_slab(tile, &s->words[kNextWord], alloc_);
-      if (next == kNullSlab) return InsertOutcome::out_of_slabs;
-    }
-    detail::before_following_link(tile);
-    s = alloc_.pointer(next);
-  }
-}
-
-__device__ inline InsertOutcome MapTableRef::insert_or_assign_exclusive(const warp_tile& tile,
-                                                                        std::uint32_t key,
-                                                                        std::uint32_t value) const {
-  if (!is_valid_key(key)) return InsertOutcome::invalid_key;
-  const std::uint32_t lane = tile.thread_rank();
-  const std::uint64_t desired = detail::make_pair(key, value);
-  Slab* s = buckets_ + hash_bucket(key);
-  Slab* hole = nullptr;  // slab, lane and contents of the first tombstone (warp-uniform)
-  int hole_lane = 0;
-  std::uint64_t hole_pair = 0;
-  while (true) {
-    std::uint64_t* pairs = detail::pairs_of(s);
-    const std::uint64_t p = lane < 16 ? detail::load_relaxed(pairs + lane) : kEmptyPair;
-    const unsigned found = tile.ballot(detail::pair_key(p) == key) & kMapPairLanes;
-    if (found) {  // nobody else touches this key: a plain store replaces the value
-      const int src = __ffs(found) - 1;
-      if (static_cast<int>(lane) == src)
-        atomicExch(reinterpret_cast<unsigned long long*>(pairs + lane), desired);
-      return InsertOutcome::present;
-    }
-    if (!hole) {
-      const unsigned tomb = tile.ballot(detail::pair_key(p) == kTombstoneKey) & kMapPairLanes;
-      if (tomb) {
-        hole = s;
-        hole_lane = __ffs(tomb) - 1;
-        hole_pair = tile.shfl(p, hole_lane);
-      }
-    }
-    const unsigned empty = tile.ballot(detail::pair_key(p) == kEmptyKey) & kMapPairLanes;
-    std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
-    if (empty || next == kNullSlab) {  // end of the chain: the key is absent
-      if (hole) {
-        std::uint64_t old = 0;
-        if (static_cast<int>(lane) == hole_lane)
-          old = detail::cas_relaxed(detail::pairs_of(hole) + lane, hole_pair, desired);
-        old = tile.shfl(old, hole_lane);
-        if (old == hole_pair) return InsertOutcome::inserted;
-        s = buckets_ + hash_bucket(key);
-        hole = nullptr;
-        continue;
-      }
-      if (empty) {
-        const int src = __ffs(empty) - 1;
-        std::uint64_t old = 0;
-        if (static_cast<int>(lane) == src)
-          old = detail::cas_relaxed(pairs + lane, kEmptyPair, desired);
-        old = tile.shfl(old, src);
-        if (old == kEmptyPair) return InsertOutcome::inserted;
-        continue;
-      }
-      next = detail::append_slab(tile, &s->words[kNextWord], alloc_);
-      if (next == kNullSlab) return InsertOutcome::out_of_slabs;
-    }
-    detail::before_following_link(tile);
-    s = alloc_.pointer(next);
-  }
-}
-
-__device__ inline bool MapTableRef::erase(const warp_tile& tile, std::uint32_t key) const {
-  if (!is_valid_key(key)) return false;
-  const std::uint32_t lane = tile.thread_rank();
-  Slab* s = buckets_ + hash_bucket(key);
-  while (true) {
-    const std::uint64_t p =
-        lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
-    const unsigned found = tile.ballot(detail::pair_key(p) == key) & kMapPairLanes;
-    if (found) {
-      const int src = __ffs(found) - 1;
-      int erased = 0;
-      if (static_cast<int>(lane) == src) {
-        // One 64-bit CAS (key -> tombstone, value kept) so that pair accesses never mix sizes.
-        std::uint64_t cur = p;
-        while (true) {
-          const std::uint64_t old =
-              detail::cas_relaxed(detail::pairs_of(s) + lane, cur,
-                                  detail::make_pair(kTombstoneKey, detail::pair_value(cur)));
-          if (old == cur) {
-            erased = 1;
-            break;
-          }
-          if (detail::pair_key(old) != key) break;  // a concurrent erase won
-          cur = old;                                // a concurrent assign changed the value
+        if (i < 7 && q.z == key) {
+          if (value) *value = q.w;
+          return true;
         }
-      }
-      if (tile.shfl(erased, src)) return true;
-      continue;
-    }
-    const std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
-    if (next == kNullSlab) return false;
-    detail::before_following_link(tile);
-    s = alloc_.pointer(next);
-  }
-}
-
-__device__ inline bool MapTableRef::find(const warp_tile& tile, std::uint32_t key,
-                                         std::uint32_t* value) const {
-  return detail::map_find<detail::RelaxedLoad>(*this, tile, key, value);
-}
-__device__ inline bool MapTableRef::contains(const warp_tile& tile, std::uint32_t key) const {
-  return detail::map_find<detail::RelaxedLoad>(*this, tile, key, nullptr);
-}
-__device__ inline bool MapTableRef::find_readonly(const warp_tile& tile, std::uint32_t key,
-                                                  std::uint32_t* value) const {
-  return detail::map_find<detail::ReadOnlyLoad>(*this, tile, key, value);
-}
-
-__device__ inline bool MapTableRef::find_thread(std::uint32_t key, std::uint32_t* value) const {
-  if (!is_valid_key(key)) return false;
-  const Slab* s = buckets_ + hash_bucket(key);
-  while (true) {
-    const uint4* v = reinterpret_cast<const uint4*>(s->words);
-    std::uint32_t next = kNullSlab;
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      const uint4 q = __ldg(v + i);
-      if (q.x == key) {
-        if (value) *value = q.y;
-        return true;
-      }
-      if (i < 7 && q.z == key) {
-        if (value) *value = q.w;
-        return true;
       }
       if (i == 7) next = q.z;
     }
@@ -515,38 +335,37 @@ __device__ inline bool MapTableRef::find_thread(std::uint32_t key, std::uint32_t
   }
 }
 
+template <class V>
 template <class F>
-__device__ void MapTableRef::for_each_in_bucket(const warp_tile& tile, std::uint32_t bucket,
-                                                F&& f) const {
+__device__ void SlabTableRef<V>::for_each_in_bucket(const warp_tile& tile, std::uint32_t bucket,
+                                                    F&& f) const {
   const std::uint32_t lane = tile.thread_rank();
   const Slab* s = buckets_ + bucket;
   while (true) {
-    const std::uint64_t p =
-        lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
-    if (lane < kMapPairsPerSlab && is_valid_key(detail::pair_key(p)))
-      f(detail::pair_key(p), detail::pair_value(p));
-    const std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
+    const Word w = Slots::template load_lane<RelaxedLoad>(s, lane);
+    if (lane < Slots::kSlots && is_valid_key(Slots::key_of(w))) {
+      if constexpr (kIsMap)
+        f(pair_key(w), pair_value(w));
+      else
+        f(w);
+    }
+    const std::uint32_t next = tile.shfl(Slots::key_of(w), Slots::kNextLane);
     if (next == kNullSlab) return;
     detail::before_following_link(tile);
     s = alloc_.pointer(next);
   }
 }
 
-template <class F>
-__device__ void MapTableRef::for_each(const warp_tile& tile, F&& f) const {
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) for_each_in_bucket(tile, b, f);
-}
-
-__device__ inline std::uint32_t MapTableRef::count(const warp_tile& tile) const {
+template <class V>
+__device__ inline std::uint32_t SlabTableRef<V>::count(const warp_tile& tile) const {
   std::uint32_t n = 0;
   const std::uint32_t lane = tile.thread_rank();
   for (std::uint32_t b = 0; b < num_buckets_; ++b) {
     const Slab* s = buckets_ + b;
     while (true) {
-      const std::uint64_t p =
-          lane < 16 ? detail::load_relaxed(detail::pairs_of(s) + lane) : kEmptyPair;
-      n += __popc(tile.ballot(is_valid_key(detail::pair_key(p))) & kMapPairLanes);
-      const std::uint32_t next = tile.shfl(detail::pair_key(p), kNextWord / 2);
+      const Word w = Slots::template load_lane<RelaxedLoad>(s, lane);
+      n += __popc(tile.ballot(is_valid_key(Slots::key_of(w))) & Slots::kSlotMask);
+      const std::uint32_t next = tile.shfl(Slots::key_of(w), Slots::kNextLane);
       if (next == kNullSlab) break;
       detail::before_following_link(tile);
       s = alloc_.pointer(next);
@@ -555,19 +374,15 @@ __device__ inline std::uint32_t MapTableRef::count(const warp_tile& tile) const 
   return n;
 }
 
-__device__ inline void MapTableRef::compact_bucket(const warp_tile& tile,
-                                                   std::uint32_t bucket) const {
-  detail::compact_chain<true>(tile, buckets_ + bucket, alloc_);
+template <class V>
+__device__ inline void SlabTableRef<V>::compact_bucket(const warp_tile& tile,
+                                                       std::uint32_t bucket) const {
+  detail::compact_chain<kIsMap>(tile, buckets_ + bucket, alloc_);
 }
-__device__ inline void MapTableRef::flush(const warp_tile& tile) const {
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) compact_bucket(tile, b);
-}
-__device__ inline void MapTableRef::clear_bucket(const warp_tile& tile,
-                                                 std::uint32_t bucket) const {
+template <class V>
+__device__ inline void SlabTableRef<V>::clear_bucket(const warp_tile& tile,
+                                                     std::uint32_t bucket) const {
   detail::clear_chain(tile, buckets_ + bucket, alloc_);
-}
-__device__ inline void MapTableRef::clear(const warp_tile& tile) const {
-  for (std::uint32_t b = 0; b < num_buckets_; ++b) clear_bucket(tile, b);
 }
 
 }  // namespace wg::slab

@@ -1,7 +1,7 @@
 #pragma once
-// Host-side state shared by SlabSet and SlabMap: base buckets, the owned allocator, device
-// counters, and the grow-or-throw policy on exhaustion. Plus the kernels the public headers
-// instantiate for user functors (for_each).
+// Host-side state shared by the set and map variants of SlabTable: base buckets, the owned
+// allocator, device counters, and the grow-or-throw policy on exhaustion. Plus the kernels the
+// public headers instantiate for user functors (for_each).
 #include <array>
 #include <string>
 #include <vector>

@@ -54,7 +54,7 @@ __global__ void make_mixed_ops(u32* type, u32* key, std::uint64_t n, const u32* 
   const u32 h = detail::mix32(static_cast<u32>(i) ^ 0xA5A5A5A5u);
   const u32 r = h & 3;
   type[i] = r == 0 ? kOpInsert : r == 1 ? kOpErase : kOpFind;
-  const u32 pick = detail::mix32(h) % static_cast<u32>(n_present);
+  const u32 pick = wg::mix32(h) % static_cast<u32>(n_present);
   key[i] = r == 0 ? fresh[i] : (r == 3 ? fresh[(i + n / 2) % n] : present[pick]);
 }
 
