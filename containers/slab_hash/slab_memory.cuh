@@ -404,35 +404,3 @@ using SlotsFor = std::conditional_t<std::is_void_v<V>, SetSlots, MapSlots>;
 
 }  // namespace wg::slab
 
-// Former home of these names; kept so that callers written against slab::detail:: compile.
-namespace wg::slab::detail {
-using slab::cas_relaxed;
-using slab::cas_release;
-using slab::copy_async_16;
-using slab::fence_acquire;
-using slab::kStagedRowChunks;
-using slab::load_acquire;
-using slab::load_cached_v2;
-using slab::load_cached_v4;
-using slab::load_readonly;
-using slab::load_relaxed;
-using slab::load_relaxed_v2;
-using slab::load_relaxed_v4;
-using slab::make_pair;
-using slab::MapSlots;
-using slab::nth_slot_from;
-using slab::pair_key;
-using slab::pair_value;
-using slab::pairs_of;
-using slab::pick_slot;
-using slab::prefetch_l2;
-using slab::ReadOnlyLoad;
-using slab::RelaxedLoad;
-using slab::SetSlots;
-using slab::SlabView;
-using slab::stage_slabs;
-using slab::StagedSlabs;
-using slab::wait_async_copies;
-using wg::fast_range;
-using wg::mix32;
-}  // namespace wg::slab::detail

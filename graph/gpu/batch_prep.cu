@@ -77,7 +77,7 @@ template <class Call>
 void cub_call(cudaStream_t stream, Call&& call) {
   std::size_t bytes = 0;
   WG_CUDA_TRY(call(nullptr, bytes));
-  DeviceArray<char> temp(bytes ? bytes : 1, stream, "CUB scratch");
+  DeviceBuffer<char> temp(bytes ? bytes : 1, stream, "CUB scratch");
   WG_CUDA_TRY(call(temp.data(), bytes));
 }
 
@@ -126,13 +126,13 @@ void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_v
   out.size = 0;
   if (n == 0) return;
 
-  DeviceArray<PrepCounters> counters(1, stream, "batch counters");
+  DeviceBuffer<PrepCounters> counters(1, stream, "batch counters");
   WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(PrepCounters), stream));
-  DeviceArray<std::uint64_t> keys_a(n, stream, "batch keys"), keys_b(n, stream, "batch keys");
-  DeviceArray<std::uint32_t> vals_a, vals_b;
+  DeviceBuffer<std::uint64_t> keys_a(n, stream, "batch keys"), keys_b(n, stream, "batch keys");
+  DeviceBuffer<std::uint32_t> vals_a, vals_b;
   if (with_values) {
-    vals_a = DeviceArray<std::uint32_t>(n, stream, "batch values");
-    vals_b = DeviceArray<std::uint32_t>(n, stream, "batch values");
+    vals_a = DeviceBuffer<std::uint32_t>(n, stream, "batch values");
+    vals_b = DeviceBuffer<std::uint32_t>(n, stream, "batch values");
   }
   pack_edge_keys(in, live, num_vertices, bits, canonical, keys_a.data(),
                  with_values ? vals_a.data() : nullptr, &counters.data()->self_loops,
@@ -150,7 +150,7 @@ void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_v
                                             stream);
     });
   }
-  DeviceArray<std::uint8_t> flags(n, stream, "batch flags");
+  DeviceBuffer<std::uint8_t> flags(n, stream, "batch flags");
   last_of_run_kernel<<<prep_grid_for(n), kBlock, 0, stream>>>(keys_b.data(), n, sentinel,
                                                               flags.data());
   WG_CUDA_CHECK_LAST();
@@ -191,7 +191,7 @@ std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* val
                              const std::uint8_t* flags, std::uint64_t n, std::uint64_t* keys_out,
                              std::uint32_t* values_out, cudaStream_t stream) {
   if (n == 0) return 0;
-  DeviceArray<unsigned long long> count(1, stream, "select count");
+  DeviceBuffer<unsigned long long> count(1, stream, "select count");
   cub_call(stream, [&](void* t, std::size_t& b) {
     return cub::DeviceSelect::Flagged(t, b, keys, flags, keys_out, count.data(), n, stream);
   });
@@ -206,7 +206,7 @@ std::uint64_t select_flagged(const std::uint64_t* keys, const std::uint32_t* val
 std::uint64_t flagged_ids(const std::uint32_t* flags, std::uint64_t n, std::uint32_t* out,
                           cudaStream_t stream) {
   if (n == 0) return 0;
-  DeviceArray<unsigned long long> count(1, stream, "select count");
+  DeviceBuffer<unsigned long long> count(1, stream, "select count");
   const thrust::counting_iterator<std::uint32_t> ids(0);
   cub_call(stream, [&](void* t, std::size_t& b) {
     return cub::DeviceSelect::Flagged(t, b, ids, flags, out, count.data(), n, stream);
@@ -215,7 +215,7 @@ std::uint64_t flagged_ids(const std::uint32_t* flags, std::uint64_t n, std::uint
 }
 
 void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int end_bit,
-               DeviceArray<char>& temp, cudaStream_t stream, const std::uint32_t* values_in,
+               DeviceBuffer<char>& temp, cudaStream_t stream, const std::uint32_t* values_in,
                std::uint32_t* values_out) {
   if (n == 0) return;
   const auto sort = [&](void* t, std::size_t& bytes) {
@@ -226,15 +226,15 @@ void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int
   std::size_t bytes = 0;
   WG_CUDA_TRY(sort(nullptr, bytes));
   if (temp.size() < bytes) {
-    temp = DeviceArray<char>();
-    temp = DeviceArray<char>(bytes, stream, "batch sort scratch");
+    temp = DeviceBuffer<char>();
+    temp = DeviceBuffer<char>(bytes, stream, "batch sort scratch");
   }
   WG_CUDA_TRY(sort(temp.data(), bytes));
 }
 
 std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return 0;
-  DeviceArray<unsigned long long> sum(1, stream, "flag count");
+  DeviceBuffer<unsigned long long> sum(1, stream, "flag count");
   WG_CUDA_TRY(cudaMemsetAsync(sum.data(), 0, sizeof(unsigned long long), stream));
   count_flags_kernel<<<prep_grid_for(n), kBlock, 0, stream>>>(flags, n, sum.data());
   WG_CUDA_CHECK_LAST();

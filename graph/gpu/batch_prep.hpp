@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
@@ -49,7 +49,7 @@ std::uint64_t flagged_ids(const std::uint32_t* flags, std::uint64_t n, std::uint
 /// values_in, each key's value goes along to values_out. The sort is stable: equal keys keep
 /// their order (the last entry of an edge stays last).
 void sort_keys(const std::uint64_t* in, std::uint64_t* out, std::uint64_t n, int end_bit,
-               DeviceArray<char>& temp, cudaStream_t stream,
+               DeviceBuffer<char>& temp, cudaStream_t stream,
                const std::uint32_t* values_in = nullptr, std::uint32_t* values_out = nullptr);
 
 /// Sum of n bytes (0/1 flags) (synchronises the stream).

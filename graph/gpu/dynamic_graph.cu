@@ -101,7 +101,7 @@ UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
   if (im.planner.plan_rebuilds) im.planner.resize_for(batch);
-  DeviceArray<std::uint8_t> state(batch.size, im.ctx.stream, "batch state");
+  DeviceBuffer<std::uint8_t> state(batch.size, im.ctx.stream, "batch state");
   WG_CUDA_TRY(cudaMemsetAsync(state.data(), 0, batch.size, im.ctx.stream));
   const bool both = !im.ctx.opt.directed;
   std::uint64_t added = 0;
@@ -256,7 +256,7 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
         im.dict.live.data(), n, pool, c, used);
     WG_CUDA_CHECK_LAST();
   } else {
-    DeviceArray<unsigned long long> buckets(n, im.ctx.stream, "bulk build degrees");
+    DeviceBuffer<unsigned long long> buckets(n, im.ctx.stream, "bulk build degrees");
     WG_CUDA_TRY(cudaMemsetAsync(buckets.data(), 0, n * sizeof(unsigned long long), im.ctx.stream));
     if (!sorted && first.size)
       raw_degree_kernel<<<grid_for(first.size), kBlock, 0, im.ctx.stream>>>(
@@ -267,7 +267,7 @@ UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_verti
     buckets_kernel<<<grid_for(n), kBlock, 0, im.ctx.stream>>>(
         buckets.data(), n, im.ctx.opt.load_factor, Adj::slab_capacity);
     WG_CUDA_CHECK_LAST();
-    DeviceArray<std::uint64_t> offsets(n + 1, im.ctx.stream, "bulk build offsets");
+    DeviceBuffer<std::uint64_t> offsets(n + 1, im.ctx.stream, "bulk build offsets");
     exclusive_scan(reinterpret_cast<const std::uint64_t*>(buckets.data()), offsets.data(), n,
                    im.ctx.stream);
     std::uint64_t total_buckets = 0;
@@ -359,7 +359,7 @@ std::vector<vertex_t> DynamicGraph<Adj>::insert_vertices(std::uint64_t count) {
 template <class Adj>
 VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>& ids) {
   if (ids.empty()) return {};
-  const DeviceArray<vertex_t> d = DeviceArray<vertex_t>::from_host(ids, impl_->ctx.stream);
+  const DeviceBuffer<vertex_t> d = DeviceBuffer<vertex_t>::from_host(ids, impl_->ctx.stream);
   return erase_vertices(d.data(), ids.size());
 }
 
@@ -375,12 +375,12 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const vertex_t* ids, std::ui
   }
   // The erased vertices, on the device: marked, then listed in increasing id order (the order in
   // which insert_vertices hands them out again, as the CPU graph does).
-  DeviceArray<std::uint32_t> marks(im.dict.nv, im.ctx.stream, "vertex erase flags");
+  DeviceBuffer<std::uint32_t> marks(im.dict.nv, im.ctx.stream, "vertex erase flags");
   WG_CUDA_TRY(cudaMemsetAsync(marks.data(), 0, im.dict.nv * sizeof(std::uint32_t), im.ctx.stream));
   mark_vertices_kernel<<<grid_for(m), kBlock, 0, im.ctx.stream>>>(
       ids, m, im.dict.live.data(), static_cast<std::uint32_t>(im.dict.nv), marks.data());
   WG_CUDA_CHECK_LAST();
-  DeviceArray<vertex_t> d_ids(std::min<std::uint64_t>(m, im.dict.nv), im.ctx.stream,
+  DeviceBuffer<vertex_t> d_ids(std::min<std::uint64_t>(m, im.dict.nv), im.ctx.stream,
                               "erased vertices");
   const std::uint64_t k = flagged_ids(marks.data(), im.dict.nv, d_ids.data(), im.ctx.stream);
   r.ignored_ids = m - k;
@@ -393,8 +393,8 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const vertex_t* ids, std::ui
         im.ref(), erasing, im.ctx.counters.data());
   WG_CUDA_CHECK_LAST();
   // Every warp of the GPU shares the erased vertices' buckets (their number stays on the device).
-  DeviceArray<std::uint64_t> buckets(k, im.ctx.stream, "vertex erase buckets");
-  DeviceArray<std::uint64_t> offsets(k + 1, im.ctx.stream, "vertex erase offsets");
+  DeviceBuffer<std::uint64_t> buckets(k, im.ctx.stream, "vertex erase buckets");
+  DeviceBuffer<std::uint64_t> offsets(k + 1, im.ctx.stream, "vertex erase offsets");
   gather_buckets_kernel<Adj><<<grid_for(k), kBlock, 0, im.ctx.stream>>>(
       im.ref(), d_ids.data(), k, im.dict.live.data(), buckets.data());
   WG_CUDA_CHECK_LAST();
@@ -436,7 +436,7 @@ std::vector<std::uint8_t> DynamicGraph<Adj>::has_edges(const EdgeList& q) const 
   check_sizes(q);
   const std::uint64_t n = q.size();
   const HostBatchUpload up = upload_host_batch(q, 0, n, false, false, impl_->ctx.stream);
-  DeviceArray<std::uint8_t> out(n, impl_->ctx.stream, "has_edges output");
+  DeviceBuffer<std::uint8_t> out(n, impl_->ctx.stream, "has_edges output");
   has_edges(up.view(n), out.data());
   return out.to_host();
 }
@@ -451,7 +451,7 @@ void DynamicGraph<Adj>::degrees(std::uint32_t* out) const {
 
 template <class Adj>
 std::vector<std::uint32_t> DynamicGraph<Adj>::degrees() const {
-  DeviceArray<std::uint32_t> d(impl_->dict.nv, impl_->ctx.stream, "degrees");
+  DeviceBuffer<std::uint32_t> d(impl_->dict.nv, impl_->ctx.stream, "degrees");
   degrees(d.data());
   return d.to_host();
 }
@@ -482,11 +482,11 @@ Csr DynamicGraph<Adj>::export_csr() const {
   for (std::uint64_t i = 0; i < im.dict.nv; ++i) csr.offsets[i + 1] = csr.offsets[i] + deg[i];
   const std::uint64_t arcs = csr.offsets[im.dict.nv];
   if (arcs == 0) return csr;
-  DeviceArray<std::uint64_t> d_off =
-      DeviceArray<std::uint64_t>::from_host(csr.offsets, im.ctx.stream);
-  DeviceArray<vertex_t> d_targets(arcs, im.ctx.stream, "CSR export");
-  DeviceArray<std::uint32_t> d_values;
-  if (Adj::weighted) d_values = DeviceArray<std::uint32_t>(arcs, im.ctx.stream, "CSR export");
+  DeviceBuffer<std::uint64_t> d_off =
+      DeviceBuffer<std::uint64_t>::from_host(csr.offsets, im.ctx.stream);
+  DeviceBuffer<vertex_t> d_targets(arcs, im.ctx.stream, "CSR export");
+  DeviceBuffer<std::uint32_t> d_values;
+  if (Adj::weighted) d_values = DeviceBuffer<std::uint32_t>(arcs, im.ctx.stream, "CSR export");
   im.ctx.zero_counters();
   export_kernel<Adj><<<detail::warp_grid_for(im.dict.nv), kBlock, 0, im.ctx.stream>>>(
       im.ref(), d_off.data(), d_targets.data(), Adj::weighted ? d_values.data() : nullptr,

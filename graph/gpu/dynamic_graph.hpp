@@ -69,7 +69,7 @@
 
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/edge_list.hpp>
-#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
@@ -192,8 +192,8 @@ struct GraphStats {
 
 /// A batch after dedup on the device: unique canonical edges in key order (see PreparedEdges).
 struct PreparedBatch {
-  DeviceArray<std::uint64_t> keys;
-  DeviceArray<std::uint32_t> values;  ///< weighted graphs only
+  DeviceBuffer<std::uint64_t> keys;
+  DeviceBuffer<std::uint32_t> values;  ///< weighted graphs only
   std::uint64_t size = 0;
   unsigned key_bits = 0;
   UpdateResult dropped;  ///< self_loops, duplicates, ignored (invalid endpoints) of the raw batch

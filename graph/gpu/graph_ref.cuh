@@ -69,29 +69,7 @@ class DynamicGraphRef {
   template <class F>
   __device__ void for_each_slab(const warp_tile& tile, vertex_t u, F&& f) const {
     const VertexEntry e = vertices_[u];
-    const unsigned lane = tile.thread_rank();
-    for (std::uint32_t b = 0; b < e.num_buckets; ++b) {
-      const slab::Slab* s = e.buckets + b;
-      std::uint32_t handle = slab::kNullSlab;
-      while (true) {
-        const std::uint32_t word = s->words[lane];
-        std::uint32_t key = slab::kEmptyKey, value = 0;
-        if constexpr (weighted) {
-          const std::uint32_t next_word = tile.shfl_down(word, 1);
-          if (lane < 2 * slab::kMapPairsPerSlab && (lane & 1) == 0) {
-            key = word;
-            value = next_word;
-          }
-        } else {
-          if (lane < slab::kSetKeysPerSlab) key = word;
-        }
-        const std::uint32_t next = tile.shfl(word, slab::kNextWord);
-        f(key, value, handle);
-        if (next == slab::kNullSlab) break;
-        handle = next;
-        s = alloc_.pointer(next);
-      }
-    }
+    for (std::uint32_t b = 0; b < e.num_buckets; ++b) walk_chain(tile, e.buckets + b, f);
   }
 
   /// Walks one bucket's chain of a table given by its handle: f(key, value) per lane and slab,
@@ -99,25 +77,8 @@ class DynamicGraphRef {
   template <class F>
   __device__ void for_each_slab_in_bucket(const warp_tile& tile, const VertexEntry& e,
                                           std::uint32_t bucket, F&& f) const {
-    const unsigned lane = tile.thread_rank();
-    const slab::Slab* s = e.buckets + bucket;
-    while (true) {
-      const std::uint32_t word = s->words[lane];
-      std::uint32_t key = slab::kEmptyKey, value = 0;
-      if constexpr (weighted) {
-        const std::uint32_t next_word = tile.shfl_down(word, 1);
-        if (lane < 2 * slab::kMapPairsPerSlab && (lane & 1) == 0) {
-          key = word;
-          value = next_word;
-        }
-      } else {
-        if (lane < slab::kSetKeysPerSlab) key = word;
-      }
-      const std::uint32_t next = tile.shfl(word, slab::kNextWord);
-      f(key, value);
-      if (next == slab::kNullSlab) break;
-      s = alloc_.pointer(next);
-    }
+    walk_chain(tile, e.buckets + bucket,
+               [&](std::uint32_t key, std::uint32_t value, std::uint32_t) { f(key, value); });
   }
 
   /// f(w) (or f(w, value) when weighted) once per neighbour of u, by the lane holding it. Whole
@@ -157,6 +118,31 @@ class DynamicGraphRef {
   __device__ bool has_edge_thread(vertex_t u, vertex_t v) const { return has_edge(u, v); }
 
  private:
+  /// One chain from its base slab: f(key, value, slab_handle) per lane and slab (as for_each_slab).
+  template <class F>
+  __device__ void walk_chain(const warp_tile& tile, const slab::Slab* s, F&& f) const {
+    const unsigned lane = tile.thread_rank();
+    std::uint32_t handle = slab::kNullSlab;
+    while (true) {
+      const std::uint32_t word = s->words[lane];
+      std::uint32_t key = slab::kEmptyKey, value = 0;
+      if constexpr (weighted) {
+        const std::uint32_t next_word = tile.shfl_down(word, 1);
+        if (lane < 2 * slab::kMapPairsPerSlab && (lane & 1) == 0) {
+          key = word;
+          value = next_word;
+        }
+      } else {
+        if (lane < slab::kSetKeysPerSlab) key = word;
+      }
+      const std::uint32_t next = tile.shfl(word, slab::kNextWord);
+      f(key, value, handle);
+      if (next == slab::kNullSlab) break;
+      handle = next;
+      s = alloc_.pointer(next);
+    }
+  }
+
   VertexEntry* vertices_ = nullptr;
   std::uint32_t* degrees_ = nullptr;
   const std::uint8_t* live_ = nullptr;

@@ -48,21 +48,21 @@ void check_sizes(const EdgeList& e) {
 
 HostBatchUpload upload_host_batch(const EdgeList& e, std::uint64_t off, std::uint64_t n,
                                   bool with_values, bool checked, cudaStream_t stream) {
-  HostBatchUpload u{.src = DeviceArray<vertex_t>(n, stream, "batch upload"),
-                    .dst = DeviceArray<vertex_t>(n, stream, "batch upload"),
+  HostBatchUpload u{.src = DeviceBuffer<vertex_t>(n, stream, "batch upload"),
+                    .dst = DeviceBuffer<vertex_t>(n, stream, "batch upload"),
                     .values = {}};
   if (n == 0) return u;
   u.src.copy_from_host(e.src.data() + off, n);
   u.dst.copy_from_host(e.dst.data() + off, n);
   const bool convert = with_values && e.weighted();
   if (!convert && !checked) return u;
-  DeviceArray<double> weights;
+  DeviceBuffer<double> weights;
   if (convert) {
-    weights = DeviceArray<double>(n, stream, "batch upload");
+    weights = DeviceBuffer<double>(n, stream, "batch upload");
     weights.copy_from_host(e.weight.data() + off, n);
-    u.values = DeviceArray<std::uint32_t>(n, stream, "batch upload");
+    u.values = DeviceBuffer<std::uint32_t>(n, stream, "batch upload");
   }
-  DeviceArray<unsigned long long> out(2, stream, "batch upload check");
+  DeviceBuffer<unsigned long long> out(2, stream, "batch upload check");
   WG_CUDA_TRY(cudaMemsetAsync(out.data(), 0, out.bytes(), stream));
   check_upload_kernel<<<grid_for(n), kBlock, 0, stream>>>(
       u.src.data(), u.dst.data(), n, convert ? weights.data() : nullptr,

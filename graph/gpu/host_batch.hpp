@@ -8,15 +8,15 @@
 #include <cstdint>
 
 #include <warpgraph/graph/edge_list.hpp>
-#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
 namespace wg::gpu {
 
 /// One chunk of a host batch on the device, with its weights as uint32 values.
 struct HostBatchUpload {
-  DeviceArray<vertex_t> src, dst;
-  DeviceArray<std::uint32_t> values;  ///< empty unless weights were asked for and present
+  DeviceBuffer<vertex_t> src, dst;
+  DeviceBuffer<std::uint32_t> values;  ///< empty unless weights were asked for and present
   std::uint64_t id_range = 0;         ///< 1 + the largest id below kNewVertexTag (when checked)
   DeviceEdges view(std::uint64_t n) const {
     return {.src = src.data(),

@@ -31,10 +31,10 @@ IncrementalTriangleCounter<Graph>::insert_edges(DeviceEdges batch) {
   const cudaStream_t stream = g.stream();
   for_each_chunk(batch, g.batch_chunk(batch.size), true, [&](DeviceEdges part) {
     const PreparedBatch p = g.prepare(part);
-    DeviceArray<std::uint8_t> is_new(std::max<std::uint64_t>(p.size, 1), stream, "new-edge flags");
+    DeviceBuffer<std::uint8_t> is_new(std::max<std::uint64_t>(p.size, 1), stream, "new-edge flags");
     out.update += g.insert_prepared(p, is_new.data());
     if (p.size == 0) return;
-    DeviceArray<std::uint64_t> added(p.size, stream, "new edges");
+    DeviceBuffer<std::uint64_t> added(p.size, stream, "new edges");
     const std::uint64_t m = select_flagged(p.keys.data(), nullptr, is_new.data(), p.size,
                                            added.data(), nullptr, stream);
     const std::uint64_t created = count_triangles_touching(g, added.data(), m, p.key_bits);
@@ -57,10 +57,10 @@ IncrementalTriangleCounter<Graph>::erase_edges(DeviceEdges batch) {
       out.update += p.dropped;
       return;
     }
-    DeviceArray<std::uint8_t> present(p.size, stream, "present flags");
+    DeviceBuffer<std::uint8_t> present(p.size, stream, "present flags");
     g.contains_prepared(p, present.data());
     PreparedBatch d;
-    d.keys = DeviceArray<std::uint64_t>(p.size, stream, "edges to remove");
+    d.keys = DeviceBuffer<std::uint64_t>(p.size, stream, "edges to remove");
     d.size = select_flagged(p.keys.data(), nullptr, present.data(), p.size, d.keys.data(), nullptr,
                             stream);
     d.key_bits = p.key_bits;

@@ -181,7 +181,7 @@ std::uint64_t run_static(const Graph& graph, const TcOptions& options,
   require_undirected(graph);
   if (graph.num_vertices() == 0) return 0;
   const cudaStream_t stream = graph.stream();
-  DeviceArray<unsigned long long> counters(2, stream, "triangle counters");
+  DeviceBuffer<unsigned long long> counters(2, stream, "triangle counters");
   WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned long long), stream));
   const std::uint64_t n = graph.num_vertices();
   // At most one warp per vertex, at most 8 blocks per SM.
@@ -205,7 +205,7 @@ template <GpuDynamicGraph Graph>
 TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& options) {
   TriangleCounts out;
   const std::uint64_t n = graph.num_vertices();
-  DeviceArray<unsigned long long> pv(std::max<std::uint64_t>(n, 1), graph.stream(),
+  DeviceBuffer<unsigned long long> pv(std::max<std::uint64_t>(n, 1), graph.stream(),
                                      "per-vertex triangles");
   WG_CUDA_TRY(cudaMemsetAsync(pv.data(), 0, pv.bytes(), graph.stream()));
   out.total = tc_detail::run_static<Graph, true>(graph, options, pv.data());
@@ -222,12 +222,12 @@ std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* 
   const cudaStream_t stream = graph.stream();
   std::uint64_t capacity = 64;
   while (capacity < 2 * m) capacity <<= 1;
-  DeviceArray<unsigned long long> slots(capacity, stream, "batch edge set");
+  DeviceBuffer<unsigned long long> slots(capacity, stream, "batch edge set");
   WG_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xFF, slots.bytes(), stream));
   const tc_detail::EdgeKeySet set{slots.data(), capacity - 1};
   tc_detail::key_set_insert_kernel<<<grid_for(m), kBlock, 0, stream>>>(set, edge_keys, m);
   WG_CUDA_CHECK_LAST();
-  DeviceArray<unsigned long long> total(1, stream, "triangle counter");
+  DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
   WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
   tc_detail::touching_kernel<typename Graph::ref_type>
       <<<grid_for(m), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits, set, total.data());

@@ -293,12 +293,12 @@ void BatchEngine<Adj>::sort_into_edge_order(DeviceEdges b, BatchPass& p, const B
                                             bool with_values) {
   const cudaStream_t stream = ctx_.stream;
   if (sort_keys_.size() < 2 * b.size) {
-    sort_keys_ = DeviceArray<std::uint64_t>();
-    sort_keys_ = DeviceArray<std::uint64_t>(2 * b.size, stream, "batch sort keys");
+    sort_keys_ = DeviceBuffer<std::uint64_t>();
+    sort_keys_ = DeviceBuffer<std::uint64_t>(2 * b.size, stream, "batch sort keys");
   }
   if (with_values && sort_values_.size() < 2 * b.size) {
-    sort_values_ = DeviceArray<std::uint32_t>();
-    sort_values_ = DeviceArray<std::uint32_t>(2 * b.size, stream, "batch sort values");
+    sort_values_ = DeviceBuffer<std::uint32_t>();
+    sort_values_ = DeviceBuffer<std::uint32_t>(2 * b.size, stream, "batch sort values");
   }
   std::uint32_t* const values = with_values ? sort_values_.data() : nullptr;
   p.key_bits = key_bits_for(dict_.nv);

@@ -109,9 +109,9 @@ class BatchEngine {
   BatchScratchPool scratch_;
   // Sorted batches: the packed keys (unsorted, then sorted), weighted inserts' values (likewise)
   // and CUB's scratch (grow-only).
-  DeviceArray<std::uint64_t> sort_keys_;
-  DeviceArray<std::uint32_t> sort_values_;
-  DeviceArray<char> sort_temp_;
+  DeviceBuffer<std::uint64_t> sort_keys_;
+  DeviceBuffer<std::uint32_t> sort_values_;
+  DeviceBuffer<char> sort_temp_;
   struct PinnedFree {
     void operator()(BatchReport* p) const;
   };

@@ -35,8 +35,8 @@ BatchScratch BatchScratchPool::take(std::uint64_t n, bool last_wins, BatchDedup 
   if (half_bytes_ < zeroed || scratch_.size() < 2 * half_bytes_ + lists) {
     half_bytes_ = std::max(half_bytes_, zeroed);
     const std::uint64_t total = std::max<std::uint64_t>(2 * half_bytes_ + lists, scratch_.size());
-    scratch_ = DeviceArray<unsigned char>();
-    scratch_ = DeviceArray<unsigned char>(total, stream_, "batch scratch");
+    scratch_ = DeviceBuffer<unsigned char>();
+    scratch_ = DeviceBuffer<unsigned char>(total, stream_, "batch scratch");
     half_dirty_[0] = half_dirty_[1] = half_bytes_;  // fresh memory: zeroed on first use
     half_claimed_[0] = half_claimed_[1] = ClaimedSlots{};
   }

@@ -12,7 +12,7 @@
 
 #include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
-#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
 
 namespace wg::gpu::detail {
 
@@ -56,7 +56,7 @@ class BatchScratchPool {
 
  private:
   cudaStream_t stream_;
-  DeviceArray<unsigned char> scratch_;    // grow-only
+  DeviceBuffer<unsigned char> scratch_;    // grow-only
   std::uint64_t half_bytes_ = 0;          // bytes of one half (each 256-aligned)
   std::uint64_t half_dirty_[2] = {0, 0};  // prefix of each half that may be non-zero
   ClaimedSlots half_claimed_[2];

@@ -10,7 +10,7 @@
 
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
-#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 
@@ -25,7 +25,7 @@ struct GraphContext {
   cudaStream_t stream = 0;
   GraphStats counts;               // stats()
   std::uint64_t edges = 0;         // num_edges()
-  DeviceArray<Counters> counters;  // what the graph's small kernels count
+  DeviceBuffer<Counters> counters;  // what the graph's small kernels count
 
   void zero_counters() {
     WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(Counters), stream));

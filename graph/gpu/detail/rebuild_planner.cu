@@ -15,7 +15,7 @@ using namespace rebuild;
 template <class Adj>
 typename RebuildPlanner<Adj>::PlanArrays RebuildPlanner<Adj>::plan_arrays(std::uint64_t m,
                                                                           const char* what) {
-  PlanArrays p{.words = DeviceArray<std::uint64_t>(4 * (m + 1), ctx_.stream, what)};
+  PlanArrays p{.words = DeviceBuffer<std::uint64_t>(4 * (m + 1), ctx_.stream, what)};
   p.new_b = p.words.data();
   p.old_b = p.new_b + (m + 1);
   p.new_off = p.old_b + (m + 1);
@@ -29,7 +29,7 @@ void RebuildPlanner<Adj>::scan_plan(const PlanArrays& p, std::uint64_t m, const 
   std::size_t temp_bytes = 0;
   WG_CUDA_TRY(
       cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, p.new_b, p.new_off, m + 1, stream));
-  DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream, what);
+  DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream, what);
   for (int k = 0; k < 2; ++k)
     WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, p.new_b + k * (m + 1),
                                               p.new_off + k * (m + 1), m + 1, stream));
@@ -115,8 +115,8 @@ void RebuildPlanner<Adj>::resize_for(const PreparedBatch& batch) {
   if (!(ctx_.opt.max_load_factor > 0) || batch.size == 0) return;
   const bool both = !ctx_.opt.directed;
   const std::uint64_t max_touched = batch.size * (both ? 2 : 1);
-  DeviceArray<vertex_t> touched(max_touched, stream, "resize planning");
-  DeviceArray<unsigned long long> count(1, stream, "resize planning");
+  DeviceBuffer<vertex_t> touched(max_touched, stream, "resize planning");
+  DeviceBuffer<unsigned long long> count(1, stream, "resize planning");
   WG_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long), stream));
   incoming_kernel<<<grid_for(batch.size), kBlock, 0, stream>>>(
       batch.keys.data(), batch.size, batch.key_bits, both, dict_.incoming.data(), touched.data(),
@@ -125,7 +125,7 @@ void RebuildPlanner<Adj>::resize_for(const PreparedBatch& batch) {
   // The plan is sized by the vertices listed (one synchronisation), not by the batch.
   const std::uint64_t listed = count.to_host()[0];
   try {
-    DeviceArray<RebuildStatus> st(1, stream, "resize planning");
+    DeviceBuffer<RebuildStatus> st(1, stream, "resize planning");
     for (int attempt = 0;; ++attempt) {
       WG_CUDA_TRY(cudaMemsetAsync(st.data(), 0, sizeof(RebuildStatus), stream));
       const bool last = attempt == 2;  // then leave the tables as they are (still correct)
@@ -156,8 +156,8 @@ void RebuildPlanner<Adj>::compact() {
   const cudaStream_t stream = ctx_.stream;
   if (dict_.nv == 0) return;
   const std::uint64_t m = dict_.nv;
-  DeviceArray<vertex_t> listed(m, stream, "graph compaction");
-  DeviceArray<unsigned long long> num_listed(1, stream, "graph compaction");
+  DeviceBuffer<vertex_t> listed(m, stream, "graph compaction");
+  DeviceBuffer<unsigned long long> num_listed(1, stream, "graph compaction");
   const PlanArrays plan = plan_arrays(m, "graph compaction");
   plan_compaction_kernel<<<grid_for(m + 1), kBlock, 0, stream>>>(
       m, dict_.degrees.data(), dict_.vertices.data(), opt.load_factor * Adj::slab_capacity,
@@ -168,7 +168,7 @@ void RebuildPlanner<Adj>::compact() {
   WG_CUDA_TRY(
       cudaMemcpyAsync(&total, plan.new_off + m, sizeof total, cudaMemcpyDeviceToHost, stream));
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
-  DeviceArray<slab::Slab> pool(total, stream, "graph base buckets");
+  DeviceBuffer<slab::Slab> pool(total, stream, "graph base buckets");
   WG_CUDA_TRY(cudaMemsetAsync(pool.data(), 0xFF, total * sizeof(slab::Slab), stream));
   slab::SlabAllocatorConfig config = SlabPools::allocator_config(opt);
   const double arcs = static_cast<double>(ctx_.edges) * (opt.directed ? 1 : 2);
@@ -182,7 +182,7 @@ void RebuildPlanner<Adj>::compact() {
   RebuildStatus claimed{};
   claimed.ok = 1;
   claimed.buckets = total;
-  DeviceArray<RebuildStatus> st(1, stream, "graph compaction");
+  DeviceBuffer<RebuildStatus> st(1, stream, "graph compaction");
   const unsigned grid = rebuild_grid(m);
   while (true) {
     st.copy_from_host(&claimed, 1);

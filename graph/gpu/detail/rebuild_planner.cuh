@@ -64,7 +64,7 @@ class RebuildPlanner {
   /// The plan of a rebuild (or a compaction) of m listed tables, in one allocation: per table
   /// its new and old bucket counts (zeros at m, for the exclusive scans), then their sums.
   struct PlanArrays {
-    DeviceArray<std::uint64_t> words;
+    DeviceBuffer<std::uint64_t> words;
     std::uint64_t *new_b, *old_b, *new_off, *old_off;
   };
   PlanArrays plan_arrays(std::uint64_t m, const char* what);

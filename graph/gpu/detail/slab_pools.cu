@@ -55,7 +55,7 @@ slab::Slab* SlabPools::build_pool(std::uint64_t slabs, bool fill) {
     release_pools();
     return new_pool(slabs, fill);
   }
-  DeviceArray<slab::Slab> keep = std::move(*largest);
+  DeviceBuffer<slab::Slab> keep = std::move(*largest);
   pools_.clear();
   pool_bytes_ = keep.size() * sizeof(slab::Slab);
   if (fill)
@@ -70,7 +70,7 @@ void SlabPools::release_pools() {
 }
 
 slab::Slab* SlabPools::new_pool(std::uint64_t slabs, bool fill) {
-  DeviceArray<slab::Slab> pool(slabs, ctx_.stream, "graph base buckets");
+  DeviceBuffer<slab::Slab> pool(slabs, ctx_.stream, "graph base buckets");
   if (fill)
     WG_CUDA_TRY(cudaMemsetAsync(pool.data(), 0xFF, slabs * sizeof(slab::Slab), ctx_.stream));
   slab::Slab* p = pool.data();
@@ -79,7 +79,7 @@ slab::Slab* SlabPools::new_pool(std::uint64_t slabs, bool fill) {
   return p;
 }
 
-void SlabPools::replace_pools(DeviceArray<slab::Slab>&& pool) {
+void SlabPools::replace_pools(DeviceBuffer<slab::Slab>&& pool) {
   release_pools();
   drop_arena();
   pool_bytes_ = pool.size() * sizeof(slab::Slab);
@@ -91,17 +91,17 @@ void SlabPools::new_arena(std::uint64_t slabs) {
     pools_.push_back(std::move(arena));
   }
   const std::uint64_t cap = std::max<std::uint64_t>({slabs, 2 * arena_capacity, 1});
-  arena = DeviceArray<slab::Slab>(cap, ctx_.stream, "graph rebuilt buckets");
+  arena = DeviceBuffer<slab::Slab>(cap, ctx_.stream, "graph rebuilt buckets");
   WG_CUDA_TRY(cudaMemsetAsync(arena.data(), 0xFF, cap * sizeof(slab::Slab), ctx_.stream));
   pool_bytes_ += cap * sizeof(slab::Slab);
   arena_capacity = cap;
   ++ctx_.counts.arenas;
-  if (arena_used.size() == 0) arena_used = DeviceArray<unsigned long long>(1, ctx_.stream, "arena");
+  if (arena_used.size() == 0) arena_used = DeviceBuffer<unsigned long long>(1, ctx_.stream, "arena");
   WG_CUDA_TRY(cudaMemsetAsync(arena_used.data(), 0, sizeof(unsigned long long), ctx_.stream));
 }
 
 void SlabPools::drop_arena() {
-  arena = DeviceArray<slab::Slab>();
+  arena = DeviceBuffer<slab::Slab>();
   arena_capacity = 0;
 }
 

@@ -2,7 +2,7 @@
 // SlabPools: the memory of a graph's adjacency tables (private to graph/gpu).
 //
 // Contract
-//  - Base buckets live in pools (DeviceArray<Slab>): one per bulk build or growth of the id
+//  - Base buckets live in pools (DeviceBuffer<Slab>): one per bulk build or growth of the id
 //    range, plus the arena that rebuilt tables take their buckets from. A pool is freed whole,
 //    never slab by slab: when a build replaces every table (build_pool) or compaction moves
 //    them all (RebuildPlanner::compact).
@@ -16,7 +16,7 @@
 #include <warpgraph/containers/slab_hash/slab_allocator.cuh>
 #include <warpgraph/containers/slab_hash/slab_layout.cuh>
 #include <warpgraph/graph/gpu/detail/graph_context.cuh>
-#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
 
 namespace wg::gpu::detail {
 
@@ -37,7 +37,7 @@ class SlabPools {
   slab::Slab* new_pool(std::uint64_t slabs, bool fill = true);
   /// Keeps `pool` as the only pool of base buckets (compaction moved every table there), and
   /// frees the arena.
-  void replace_pools(DeviceArray<slab::Slab>&& pool);
+  void replace_pools(DeviceBuffer<slab::Slab>&& pool);
 
   /// A fresh arena of at least `slabs` empty slabs (the old one stays: tables point into it).
   void new_arena(std::uint64_t slabs);
@@ -59,13 +59,13 @@ class SlabPools {
   std::uint64_t memory_bytes() const { return pool_bytes_ + alloc.memory_bytes(); }
 
   slab::SlabAllocator alloc;
-  DeviceArray<slab::Slab> arena;  // base buckets of rebuilt tables, handed out by arena_used
+  DeviceBuffer<slab::Slab> arena;  // base buckets of rebuilt tables, handed out by arena_used
   std::uint64_t arena_capacity = 0;
-  DeviceArray<unsigned long long> arena_used;  // device word
+  DeviceBuffer<unsigned long long> arena_used;  // device word
 
  private:
   GraphContext& ctx_;
-  std::vector<DeviceArray<slab::Slab>> pools_;
+  std::vector<DeviceBuffer<slab::Slab>> pools_;
   std::uint64_t pool_bytes_ = 0;
 };
 

@@ -13,9 +13,9 @@ void VertexDictionary::reserve(std::uint64_t n) {
     throw InvalidArgument("DynamicGraph: more than 2^31 vertex ids are not supported");
   const cudaStream_t stream = ctx_.stream;
   const std::uint64_t cap = std::max({n, ctx_.opt.vertex_capacity, 2 * capacity});
-  DeviceArray<VertexEntry> v2(cap, stream, "vertex dictionary");
-  DeviceArray<std::uint8_t> l2(cap, stream, "vertex dictionary");
-  DeviceArray<std::uint32_t> d2(cap, stream, "vertex degrees");
+  DeviceBuffer<VertexEntry> v2(cap, stream, "vertex dictionary");
+  DeviceBuffer<std::uint8_t> l2(cap, stream, "vertex dictionary");
+  DeviceBuffer<std::uint32_t> d2(cap, stream, "vertex degrees");
   if (nv) {
     WG_CUDA_TRY(cudaMemcpyAsync(d2.data(), degrees.data(), nv * sizeof(std::uint32_t),
                                 cudaMemcpyDeviceToDevice, stream));
@@ -27,7 +27,7 @@ void VertexDictionary::reserve(std::uint64_t n) {
   vertices = std::move(v2);
   live = std::move(l2);
   degrees = std::move(d2);
-  incoming = DeviceArray<std::uint32_t>(cap, stream, "vertex dictionary");
+  incoming = DeviceBuffer<std::uint32_t>(cap, stream, "vertex dictionary");
   WG_CUDA_TRY(cudaMemsetAsync(incoming.data(), 0, cap * sizeof(std::uint32_t), stream));
   capacity = cap;
 }
@@ -65,7 +65,7 @@ VertexDictionary::QueueRuns VertexDictionary::free_runs(std::uint64_t from, std:
 void VertexDictionary::push_free_ids(const vertex_t* ids, std::uint64_t k) {
   const std::uint64_t need = free_count() + k;
   if (need > free_queue_.size()) {  // re-lay the queue from position 0, in order
-    DeviceArray<vertex_t> q(std::max<std::uint64_t>({need, 2 * free_queue_.size(), 1024}),
+    DeviceBuffer<vertex_t> q(std::max<std::uint64_t>({need, 2 * free_queue_.size(), 1024}),
                             ctx_.stream, "free-id queue");
     copy_free_ids(free_head_, free_count(), q.data(), cudaMemcpyDeviceToDevice);
     free_tail_ = free_count();

@@ -16,7 +16,7 @@
 #include <warpgraph/containers/slab_hash/slab_allocator.cuh>
 #include <warpgraph/graph/gpu/detail/graph_context.cuh>
 #include <warpgraph/graph/gpu/detail/slab_pools.cuh>
-#include <warpgraph/graph/gpu/device_array.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 #include <warpgraph/graph/gpu/vertex_entry.cuh>
 
@@ -57,10 +57,10 @@ class VertexDictionary {
     return vertices.bytes() + degrees.bytes() + incoming.bytes() + live.bytes();
   }
 
-  DeviceArray<VertexEntry> vertices;
-  DeviceArray<std::uint32_t> degrees;
-  DeviceArray<std::uint32_t> incoming;  // all zero between calls (resize planning)
-  DeviceArray<std::uint8_t> live;       // a byte per id; VertexEntry::live is the other copy
+  DeviceBuffer<VertexEntry> vertices;
+  DeviceBuffer<std::uint32_t> degrees;
+  DeviceBuffer<std::uint32_t> incoming;  // all zero between calls (resize planning)
+  DeviceBuffer<std::uint8_t> live;       // a byte per id; VertexEntry::live is the other copy
   std::uint64_t nv = 0, capacity = 0, live_count = 0;
 
  private:
@@ -78,7 +78,7 @@ class VertexDictionary {
   // The free-id queue (erased ids, earliest first): positions free_head_ .. free_tail_ - 1,
   // modulo free_queue_.size(). An id is in it at most once, so it never needs more than nv
   // slots.
-  DeviceArray<vertex_t> free_queue_;
+  DeviceBuffer<vertex_t> free_queue_;
   std::uint64_t free_head_ = 0, free_tail_ = 0;
 };
 

@@ -470,10 +470,10 @@ void build_of_repeated_entries() {
       opt.load_factor = load_factor;
       wg::gpu::DynamicGraph<Adj> g(0, opt);
       GraphModel m(built, directed);
-      const auto src = wg::gpu::DeviceArray<wg::vertex_t>::from_host(e.src);
-      const auto dst = wg::gpu::DeviceArray<wg::vertex_t>::from_host(e.dst);
+      const auto src = wg::DeviceBuffer<wg::vertex_t>::from_host(e.src);
+      const auto dst = wg::DeviceBuffer<wg::vertex_t>::from_host(e.dst);
       std::vector<std::uint32_t> w(e.weight.begin(), e.weight.end());
-      const auto values = wg::gpu::DeviceArray<std::uint32_t>::from_host(w);
+      const auto values = wg::DeviceBuffer<std::uint32_t>::from_host(w);
       const std::string where = std::string(kWeighted ? "map, " : "set, ") +
                                 (directed ? "directed" : "undirected") + " build, load factor " +
                                 std::to_string(load_factor);

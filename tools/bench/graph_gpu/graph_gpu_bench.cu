@@ -29,7 +29,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
-#include <warpgraph/containers/slab_hash/detail/slab_memory.cuh>
+#include <warpgraph/containers/slab_hash/slab_memory.cuh>
 #include <warpgraph/containers/slab_hash/slab_layout.cuh>
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
@@ -50,7 +50,7 @@ wg::gpu::GraphOptions graph_options() {
 
 using wg::EdgeList;
 using wg::vertex_t;
-using wg::gpu::DeviceArray;
+using wg::DeviceBuffer;
 using wg::gpu::DeviceEdges;
 using Graph = wg::gpu::Graph;
 
@@ -93,9 +93,9 @@ std::uint64_t splitmix(std::uint64_t& s) {
 }
 
 struct DeviceBatch {
-  DeviceArray<vertex_t> src, dst;
+  DeviceBuffer<vertex_t> src, dst;
   std::uint64_t n = 0;
-  DeviceArray<std::uint32_t> values;  ///< weighted batches only
+  DeviceBuffer<std::uint32_t> values;  ///< weighted batches only
   DeviceEdges view(std::uint64_t off = 0, std::uint64_t len = ~0ull) const {
     len = std::min(len, n - off);
     return {src.data() + off, dst.data() + off, values.empty() ? nullptr : values.data() + off,
@@ -103,12 +103,12 @@ struct DeviceBatch {
   }
 };
 DeviceBatch to_device(const EdgeList& e) {
-  DeviceBatch b{DeviceArray<vertex_t>(e.size()), DeviceArray<vertex_t>(e.size()), e.size(), {}};
+  DeviceBatch b{DeviceBuffer<vertex_t>(e.size()), DeviceBuffer<vertex_t>(e.size()), e.size(), {}};
   b.src.copy_from_host(e.src.data(), e.size());
   b.dst.copy_from_host(e.dst.data(), e.size());
   if (e.weighted()) {
     std::vector<std::uint32_t> v(e.weight.begin(), e.weight.end());
-    b.values = DeviceArray<std::uint32_t>(e.size());
+    b.values = DeviceBuffer<std::uint32_t>(e.size());
     b.values.copy_from_host(v.data(), v.size());
   }
   WG_CUDA_TRY(cudaDeviceSynchronize());
@@ -507,7 +507,7 @@ void query_rates(const std::string& name, const EdgeList& base, int max_log) {
       q.dst[i] = base.dst[j];
     }
     const DeviceBatch d = to_device(q);
-    DeviceArray<std::uint8_t> out(n);
+    DeviceBuffer<std::uint8_t> out(n);
     wg::bench::Series t;
     for (int rep = 0; rep < opt.reps + 1; ++rep) {
       const double sec = timed([&] { g.has_edges(d.view(), out.data()); });
@@ -543,7 +543,7 @@ void batch_floor() {
     EdgeList loops = uniform_edges(nv, n, 7, false);
     loops.dst = loops.src;
     const DeviceBatch lp = to_device(loops);
-    DeviceArray<std::uint8_t> out(n);
+    DeviceBuffer<std::uint8_t> out(n);
     wg::bench::Series t[7];
     for (int rep = 0; rep < opt.reps + 1; ++rep) {
       const DeviceBatch b = to_device(uniform_edges(nv, n, 1000 + lg * 100 + rep, false));
@@ -578,7 +578,7 @@ void batch_floor() {
 // vertex pairs, on a graph the size of the R-MAT random rows (s22: 4.2M vertices, s24: 16.8M):
 // per entry, its two ids from the batch; both vertex entries (16 bytes each, in an
 // array of 16 x V bytes); both vertices' slabs (one 128-byte line each, in a pool of 128 x V
-// bytes, read with the library's own load, slab::detail::load_cached_v4); a CAS on one word of
+// bytes, read with the library's own load, slab::load_cached_v4); a CAS on one word of
 // each line (the erase's tombstone); and both degrees' decrements (4 bytes each, in an array of
 // 4 x V bytes). Cumulative variants, each a kernel of one-thread tasks timed as the edge tables
 // time a batch (wall time between two device synchronisations, median of --reps after a
@@ -610,7 +610,7 @@ enum Step : int {
 };
 
 /// A 16-byte load through L1 without the L2 prefetch size (ld.global.ca: one 32-byte sector
-/// from DRAM), where slab::detail::load_cached_v4 asks L2 for the whole line.
+/// from DRAM), where slab::load_cached_v4 asks L2 for the whole line.
 __device__ __forceinline__ uint4 load_sector_v4(const std::uint32_t* p) {
   return __ldca(reinterpret_cast<const uint4*>(p));
 }
@@ -660,8 +660,8 @@ __global__ void __launch_bounds__(256)
       uint4 a[8], b[8];
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
-        a[j] = wg::slab::detail::load_cached_v4(su->words + 4 * j);
-        b[j] = wg::slab::detail::load_cached_v4(sv->words + 4 * j);
+        a[j] = wg::slab::load_cached_v4(su->words + 4 * j);
+        b[j] = wg::slab::load_cached_v4(sv->words + 4 * j);
       }
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
@@ -673,8 +673,8 @@ __global__ void __launch_bounds__(256)
     if constexpr (kStep == cas || kStep == degrees || kStep == one_sector) {
       auto* const pu = const_cast<std::uint32_t*>(su->words) + ku;
       auto* const pv = const_cast<std::uint32_t*>(sv->words) + kv;
-      acc ^= wg::slab::detail::cas_relaxed(pu, wu, wu ^ 1u);
-      acc ^= wg::slab::detail::cas_relaxed(pv, wv, wv ^ 1u);
+      acc ^= wg::slab::cas_relaxed(pu, wu, wu ^ 1u);
+      acc ^= wg::slab::cas_relaxed(pv, wv, wv ^ 1u);
     }
     if constexpr (kStep == degrees || kStep == one_sector) {
       atomicSub(degree + u, 1u);
@@ -705,11 +705,11 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int j = 0; j < kLoads; ++j)
       a[j] = kOneSector ? load_sector_v4(e.slab->words + first + 4 * j)
-                        : wg::slab::detail::load_cached_v4(e.slab->words + 4 * j);
+                        : wg::slab::load_cached_v4(e.slab->words + 4 * j);
 #pragma unroll
     for (int j = 0; j < kLoads; ++j) w ^= fold(a[j]);
     acc ^=
-        wg::slab::detail::cas_relaxed(const_cast<std::uint32_t*>(e.slab->words) + slot, w, w ^ 1u);
+        wg::slab::cas_relaxed(const_cast<std::uint32_t*>(e.slab->words) + slot, w, w ^ 1u);
     atomicSub(degree + u, 1u);
   }
   if (acc == 0x9E3779B9u) atomicAdd(sink, 1ull);  // keeps the loads; practically never true
@@ -746,7 +746,7 @@ __device__ __forceinline__ std::uint32_t touch_arcs(Entry* entry, const vertex_t
     if constexpr (kWrites) {
       auto* const slot =
           const_cast<std::uint32_t*>(e[k].slab->words) + 8 * (key[k] % 4) + key[k] % 8;
-      acc ^= wg::slab::detail::cas_relaxed(slot, w, w ^ 1u);
+      acc ^= wg::slab::cas_relaxed(slot, w, w ^ 1u);
       atomicSub(&entry[x[k]].count, 1u);
     }
   }
@@ -845,11 +845,11 @@ void least_access_rates(unsigned scale, erase_accesses::Entry* entry, const wg::
   std::printf("%-8s %9s %9s %9s %14s %14s %9s\n", "batch", "locate", "+writes", "by id",
               "sorted locate", "sorted +writes", "sort");
   const std::uint64_t max_arcs = std::uint64_t{2} << opt.max_batch_log;
-  DeviceArray<std::uint64_t> keys(max_arcs), sorted(max_arcs);
+  DeviceBuffer<std::uint64_t> keys(max_arcs), sorted(max_arcs);
   std::size_t temp_bytes = 0;
   WG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys.data(), sorted.data(),
                                              max_arcs, 32, 32 + static_cast<int>(scale)));
-  DeviceArray<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+  DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
   for (int lg = opt.min_batch_log; lg <= opt.max_batch_log; ++lg) {
     const std::uint64_t n = std::uint64_t{1} << lg, arcs = 2 * n;
     const unsigned grid = static_cast<unsigned>((n + 255) / 256);
@@ -905,10 +905,10 @@ void erase_access_rates() {
   for (const unsigned scale : scales) {
     if (scale < opt.min_scale || scale > opt.max_scale) continue;
     const std::uint64_t nv = std::uint64_t{1} << scale;
-    DeviceArray<erase_accesses::Entry> entry(nv);
-    DeviceArray<wg::slab::Slab> pool(nv);
-    DeviceArray<std::uint32_t> degree(nv);
-    DeviceArray<unsigned long long> sink(1);
+    DeviceBuffer<erase_accesses::Entry> entry(nv);
+    DeviceBuffer<wg::slab::Slab> pool(nv);
+    DeviceBuffer<std::uint32_t> degree(nv);
+    DeviceBuffer<unsigned long long> sink(1);
     WG_CUDA_TRY(cudaMemset(pool.data(), 0x5A, nv * sizeof(wg::slab::Slab)));
     WG_CUDA_TRY(cudaMemset(degree.data(), 0x7F, nv * sizeof(std::uint32_t)));
     erase_accesses::fill_entries<<<sms * 8, 256>>>(entry.data(), pool.data(), nv);
@@ -981,7 +981,7 @@ void vertex_deletion(const EdgeList& base, const std::string& name, int max_log)
   for (int lg = 16; lg <= max_log && (std::uint64_t{1} << lg) <= base.num_vertices; ++lg) {
     const std::uint64_t k = std::uint64_t{1} << lg;
     std::vector<vertex_t> victims(perm.begin(), perm.begin() + k);
-    DeviceArray<vertex_t> d_victims = DeviceArray<vertex_t>::from_host(victims);
+    DeviceBuffer<vertex_t> d_victims = DeviceBuffer<vertex_t>::from_host(victims);
     wg::bench::Series t, th;
     std::uint64_t removed = 0;
     for (int rep = 0; rep < opt.reps + 1; ++rep) {

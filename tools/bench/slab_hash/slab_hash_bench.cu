@@ -38,8 +38,8 @@ using u32 = std::uint32_t;
 __global__ void make_keys(u32* keys, std::uint64_t n, u32 first) {
   const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  u32 k = detail::mix32(first + static_cast<u32>(i));
-  if (!is_valid_key(k)) k = detail::mix32(0x80000000u + first + static_cast<u32>(i));
+  u32 k = wg::mix32(first + static_cast<u32>(i));
+  if (!is_valid_key(k)) k = wg::mix32(0x80000000u + first + static_cast<u32>(i));
   keys[i] = k;
 }
 
@@ -51,7 +51,7 @@ __global__ void make_mixed_ops(u32* type, u32* key, std::uint64_t n, const u32* 
                                std::uint64_t n_present, const u32* fresh) {
   const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const u32 h = detail::mix32(static_cast<u32>(i) ^ 0xA5A5A5A5u);
+  const u32 h = wg::mix32(static_cast<u32>(i) ^ 0xA5A5A5A5u);
   const u32 r = h & 3;
   type[i] = r == 0 ? kOpInsert : r == 1 ? kOpErase : kOpFind;
   const u32 pick = wg::mix32(h) % static_cast<u32>(n_present);

@@ -21,7 +21,7 @@ namespace wg::gpu::detail::batch {
 /// Fetches the first slab of key's bucket in `table` into L2.
 template <class Table>
 __device__ __forceinline__ void prefetch_bucket(const Table& table, std::uint32_t key) {
-  if (table.num_buckets()) slab::detail::prefetch_l2(table.buckets() + table.hash_bucket(key));
+  if (table.num_buckets()) slab::prefetch_l2(table.buckets() + table.hash_bucket(key));
 }
 
 // Weighted inserts, pass 1: the last entry of each edge is the one whose weight is applied.
@@ -84,9 +84,9 @@ __device__ __forceinline__ int place_fresh_arc(const Ref& g, vertex_t x, const V
     return slab::tiled_needs_warp;
   }
   if constexpr (Ref::weighted)
-    *slab::detail::MapSlots::slot(e.buckets, slot) = slab::detail::make_pair(key, value);
+    *slab::MapSlots::slot(e.buckets, slot) = slab::make_pair(key, value);
   else
-    *slab::detail::SetSlots::slot(e.buckets, slot) = key;
+    *slab::SetSlots::slot(e.buckets, slot) = key;
   return 3;
 }
 
@@ -479,10 +479,10 @@ __global__ void __launch_bounds__(kBlock)
     insert_sorted_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
   static_assert(!Adj::weighted, "sets only: a map's run would share values too");
   using Table = typename DynamicGraphRef<Adj>::table_ref;
-  using View = slab::detail::SetSlots::View<thread_tile>;
+  using View = slab::SetSlots::View<thread_tile>;
   __shared__ unsigned tally_words[4];
   BlockTally<4> tally(tally_words);
-  __shared__ slab::detail::StagedSlabs stage_rows[kBlock / 32];
+  __shared__ slab::StagedSlabs stage_rows[kBlock / 32];
   unsigned applied = 0, dup = 0, ignored = 0, slab_failures = 0;
   const bool check_degree = p.resize_keys_per_bucket > 0;
   const warp_tile tile = this_warp();
@@ -490,7 +490,7 @@ __global__ void __launch_bounds__(kBlock)
   const unsigned lane = tile.thread_rank();
   const std::uint32_t below = (1u << lane) - 1u;
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  slab::detail::StagedSlabs& rows = stage_rows[threadIdx.x / 32];
+  slab::StagedSlabs& rows = stage_rows[threadIdx.x / 32];
   for (std::uint64_t base = std::uint64_t{global_warp_id()} * 32; base < p.n; base += warps * 32) {
     const std::uint64_t i = base + lane;
     const bool in = i < p.n;
@@ -527,7 +527,7 @@ __global__ void __launch_bounds__(kBlock)
     const std::uint32_t same =
         __match_any_sync(0xFFFFFFFFu, reinterpret_cast<std::uint64_t>(first));
     const int copier = __ffs(same) - 1;
-    slab::detail::stage_slabs(lane == static_cast<unsigned>(copier) ? first : nullptr, rows);
+    slab::stage_slabs(lane == static_cast<unsigned>(copier) ? first : nullptr, rows);
 
     std::uint32_t ns = 0;            // 1: done, 2: new
     bool walk = owner && !deferred;  // still to do by the one-thread chain walk
@@ -549,12 +549,12 @@ __global__ void __launch_bounds__(kBlock)
       const std::uint32_t free = view.tombstones | view.empties;
       const int k = __popc(takers & below);
       if (k < __popc(free)) {
-        const unsigned turn = slab::detail::mix32(static_cast<std::uint32_t>(base >> 5)) & 31u;
-        const unsigned slot = slab::detail::nth_slot_from(free, static_cast<unsigned>(k), turn);
+        const unsigned turn = wg::mix32(static_cast<std::uint32_t>(base >> 5)) & 31u;
+        const unsigned slot = slab::nth_slot_from(free, static_cast<unsigned>(k), turn);
         const std::uint32_t expected =
             ((view.tombstones >> slot) & 1u) ? slab::kTombstoneKey : slab::kEmptyKey;
         auto* word = const_cast<std::uint32_t*>(first->words + slot);
-        if (slab::detail::cas_relaxed(word, expected, v) == expected) {
+        if (slab::cas_relaxed(word, expected, v) == expected) {
           ns = 3u;
           walk = false;
         }

@@ -8,8 +8,8 @@
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/warp_primitives.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
-#include <warpgraph/containers/slab_hash/slab_map_tile.cuh>
-#include <warpgraph/containers/slab_hash/slab_set_tile.cuh>
+#include <warpgraph/containers/slab_hash/slab_table_tile.cuh>
+#include <warpgraph/containers/slab_hash/slab_table_tile.cuh>
 #include <warpgraph/graph/gpu/detail/table_sizing.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
