@@ -22,6 +22,9 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr const char* kBundledName = "facebook_combined.txt.gz";
+/// --batch-size at most 2^32 entries: a batch is held in memory whole (on the GPU too), and
+/// larger ones exceed any graph the readers accept in one batch anyway.
+constexpr std::uint64_t kMaxBatchSize = std::uint64_t{1} << 32;
 
 /// The bundled ego-Facebook graph: next to an installed binary (../share/warpgraph), in the
 /// install prefix chosen at configure time, or in the source tree of this build.
@@ -139,11 +142,17 @@ int run_stream(int argc, const char* const* argv) {
   datasets::StreamParams params;
   if (generated) {
     params.initial_fraction = fraction_option(r, "initial-fraction");
-    params.batch_size = positive_option(r, "batch-size");
+    params.batch_size = positive_option(r, "batch-size", kMaxBatchSize);
     params.delete_probability = fraction_option(r, "delete-probability");
     params.duplicate_fraction = fraction_option(r, "duplicate-fraction");
     params.absent_fraction = fraction_option(r, "absent-fraction");
     params.seed = r["seed"].as<std::uint64_t>();
+    if (params.duplicate_fraction + params.absent_fraction >= 1) {
+      throw UsageError(fmt::format(
+          "--duplicate-fraction + --absent-fraction must be below 1 (got {} + {}): a batch "
+          "needs room for real updates",
+          params.duplicate_fraction, params.absent_fraction));
+    }
   }
   const std::uint64_t window = temporal ? positive_option(r, "window") : 0;
   const std::string backend_name = backend_option(r);
@@ -167,12 +176,14 @@ int run_stream(int argc, const char* const* argv) {
   if (generated) {
     stream = datasets::make_update_stream(input->read.edges, params);
     stream_source = "generated";
-  } else if (updates) {
-    stream_source = r["updates"].as<std::string>();
-    stream = datasets::read_update_file(stream_source, true);
   } else {
-    stream_source = r["temporal"].as<std::string>();
-    stream = datasets::read_temporal_snap(stream_source, window, true);
+    stream_source = r[updates ? "updates" : "temporal"].as<std::string>();
+    set_current_input(stream_source);
+    stream = updates ? datasets::read_update_file(stream_source, true)
+                     : datasets::read_temporal_snap(stream_source, window, true);
+    std::uint64_t entries = stream.initial.size();
+    for (const auto& b : stream.batches) entries += b.edges.size();
+    check_id_range(stream_source, 0, stream.initial.num_vertices, entries, /*can_compact=*/false);
   }
   if (!generated && input) {
     // FILE is the initial graph; an initial part in the update file (if any) is added to it.
@@ -309,20 +320,25 @@ int run_stream(int argc, const char* const* argv) {
     print_json(j);
   } else {
     if (input) {
-      print_row("input", fmt::format("{}: {}, {} vertices, {} entries (read in {})", input->path,
-                                     describe_format(input->read), input->read.edges.num_vertices,
-                                     input->read.edges.size(), format_ms(input->read_seconds)));
+      print_row(
+          "input",
+          fmt::format("{}: {}, {}, {} (read in {})", input->path, describe_format(input->read),
+                      count_noun(input->read.edges.num_vertices, "vertex", "vertices"),
+                      count_noun(input->read.edges.size(), "entry", "entries"),
+                      format_ms(input->read_seconds)));
     }
     if (!generated) print_row(updates ? "updates" : "temporal", stream_source);
     print_row("backend", backend_row(backend->name(), backend->startup_seconds()));
-    print_row("initial", fmt::format("{} edges, {} triangles (built in {})", initial.edges_changed,
-                                     initial.triangles, format_ms(initial.seconds)));
+    print_row("initial",
+              fmt::format("{}, {} (built in {})", count_noun(initial.edges_changed, "edge"),
+                          count_noun(initial.triangles, "triangle"), format_ms(initial.seconds)));
     print_row("batches",
-              fmt::format("{}: {} insert, {} erase; {} updates ({} inserted, {} erased)",
-                          records.size(), insert_batches, records.size() - insert_batches,
-                          updates_applied, inserted, erased));
+              fmt::format("{}: {} insert, {} erase; {} ({} inserted, {} erased)", records.size(),
+                          insert_batches, records.size() - insert_batches,
+                          count_noun(updates_applied, "update"), inserted, erased));
     print_row("final",
-              fmt::format("{} vertices, {} edges", backend->num_vertices(), backend->num_edges()));
+              fmt::format("{}, {}", count_noun(backend->num_vertices(), "vertex", "vertices"),
+                          count_noun(backend->num_edges(), "edge")));
     print_row("time",
               fmt::format("{} in batches: {} (insert {}, erase {})", format_ms(batch_seconds),
                           rate_text(static_cast<double>(updates_applied), batch_seconds),
