@@ -85,7 +85,7 @@ void CommandOptions::add_reader_options(bool directed) {
   add("format", "Input format: auto (a '%%MatrixMarket' header means Matrix Market), mm, snap",
       cxxopts::value<std::string>()->default_value("auto"), "FMT");
   add("compact-ids",
-      "SNAP: renumber sparse ids to 0..n-1 internally; ids on the command line and in the "
+      "Renumber sparse ids to 0..n-1 internally; ids on the command line and in the "
       "output stay the file's");
   if (directed) {
     add("directed",

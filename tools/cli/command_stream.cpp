@@ -113,7 +113,22 @@ int run_stream(int argc, const char* const* argv) {
       "with the reference count of FILE; a mismatch exits with code 1")(
       "v,verbose", "Print one line per batch (on stderr with --json)");
   cmd.add_reader_options(false);
-  cmd.add_backend_option("stream runs on the chosen backend.");
+  cmd.add_backend_option(
+      "stream runs on the chosen backend; without a GPU, auto picks the reference for small "
+      "batches or sparse graphs (below), else cpu.");
+  {
+    const AutoBackendRule defaults;
+    cmd.group("Backend")(
+        "auto-min-batch",
+        "--backend auto without a GPU: batches smaller than this run on the "
+        "reference",
+        cxxopts::value<std::uint64_t>()->default_value(std::to_string(defaults.cpu_min_batch)),
+        "N")("auto-min-degree",
+             "--backend auto without a GPU: graphs of lower average degree run on "
+             "the reference",
+             cxxopts::value<double>()->default_value(fmt::format("{}", defaults.cpu_min_degree)),
+             "D");
+  }
   cmd.add_output_options(false);
   auto parsed = cmd.parse(argc, argv);
   if (!parsed) return kExitOk;
@@ -198,7 +213,26 @@ int run_stream(int argc, const char* const* argv) {
   const double stream_seconds = seconds_since(t_stream);
 
   // ---- run ----
-  std::unique_ptr<GraphBackend> backend = make_backend(backend_name);
+  std::string chosen = backend_name;
+  if (chosen == "auto") {
+    AutoBackendRule rule;
+    rule.cpu_min_batch = r["auto-min-batch"].as<std::uint64_t>();
+    rule.cpu_min_degree = r["auto-min-degree"].as<double>();
+    std::uint64_t batch = params.batch_size, entries = stream.initial.size();
+    if (!generated) {
+      batch = 0;  // the largest batch of the file decides
+      for (const auto& b : stream.batches) {
+        batch = std::max<std::uint64_t>(batch, b.edges.size());
+        entries += b.edges.size();
+      }
+    } else {
+      entries = input->read.edges.size();
+    }
+    const std::uint64_t vertices =
+        generated ? input->read.edges.num_vertices : stream.initial.num_vertices;
+    chosen = auto_stream_backend(rule, vertices, entries, batch);
+  }
+  std::unique_ptr<GraphBackend> backend = make_backend(chosen);
   const BatchOutcome initial = backend->build(stream.initial);
   std::vector<BatchRecord> records;
   records.reserve(stream.batches.size());
