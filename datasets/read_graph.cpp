@@ -353,8 +353,9 @@ ReadResult parse_mm_impl(std::string_view text, const std::string& name,
   if (bad < chunks.size()) throw ParseError(name, bad_line, chunks[bad].error);
   if (found < h.entries)
     throw ParseError(name, lines,
-                     "found " + std::to_string(found) + " entries but the size line (line " +
-                         std::to_string(lay.size_line) + ") declares " + std::to_string(h.entries));
+                     "found " + std::to_string(found) + (found == 1 ? " entry" : " entries") +
+                         " but the size line (line " + std::to_string(lay.size_line) +
+                         ") declares " + std::to_string(h.entries));
   ReadResult r;
   r.format = FileFormat::matrix_market;
   r.mm = h;

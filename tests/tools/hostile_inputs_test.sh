@@ -50,6 +50,7 @@ printf '%s\n2147483648 2147483648 1\n1 2147483648\n' "$mm" >mm_at_limit.mtx
 printf '%s\n2000000000 2000000000 1\n1 2\n' "$mm" >mm_sparse.mtx
 printf '%s\n3 3 1\n1 2\n2 3\n' "$mm" >mm_too_many.mtx
 printf '%s\n3 3 1\n4 1\n' "$mm" >mm_id_range.mtx
+printf '%s\n3 3 1000000000000000\n1 2\n' "$mm" >mm_many_entries.mtx
 printf '%%%%MatrixMarket matrix coordinate \001\377bad general\n3 3 1\n1 2\n' >mm_bad_field.mtx
 printf '0 1\n1 100000000\n' >snap_1e8.txt
 printf '0 1\n1 2147483647\n' >snap_limit_minus_1.txt
@@ -81,6 +82,7 @@ check "MM size 2e9, info" 1 'mm_sparse.mtx:2: .*--compact-ids' info mm_sparse.mt
 check "MM size 2e9, stream reference" 1 'mm_sparse.mtx:2: ' stream mm_sparse.mtx --backend reference
 check "MM more entries than declared" 1 'mm_too_many.mtx:4: ' tc mm_too_many.mtx
 check "MM id past the size line" 1 'mm_id_range.mtx:3: ' tc mm_id_range.mtx
+check "MM declares 10^15 entries" 1 'mm_many_entries.mtx:3: found 1 entry ' tc mm_many_entries.mtx
 check "MM header with control bytes" 1 'mm_bad_field.mtx:1: .*\\x01\\xFFbad' tc mm_bad_field.mtx
 check "SNAP id 1e8, 2 edges" 1 'snap_1e8.txt:2: .*--compact-ids' tc snap_1e8.txt --backend cpu
 check "SNAP id 1e8, cc" 1 'snap_1e8.txt:2: .*--compact-ids' cc snap_1e8.txt
