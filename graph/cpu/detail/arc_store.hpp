@@ -5,10 +5,10 @@
 //
 // Capacity. A BS-tree reserves address space for Options::max_leaves leaves when it is made and
 // never moves its nodes, so the store sizes that reservation from the arcs it holds: a bulk load
-// of n arcs reserves twice the leaves the load fills, an empty store kMinLeaves, and before a
+// of n arcs reserves four times the leaves the load fills, an empty store kMinLeaves, and before a
 // batch of k inserts the graph calls reserve_inserts(k), which moves the arcs into a tree twice
 // as large (O(arcs), amortised over the growth) when k more leaves might not fit. The address
-// space taken is thus proportional to the graph (about 2 x 200 bytes per 12 arcs), not a fixed
+// space taken is thus proportional to the graph (about 4 x 200 bytes per 12 arcs), not a fixed
 // multi-gigabyte reservation, and `ulimit -v` only has to cover what the graph needs.
 #include <cstddef>
 #include <cstdint>
@@ -37,8 +37,12 @@ class ArcStore {
   template <class T>
   static constexpr bool is_map = !std::is_void_v<typename std::remove_cvref_t<T>::mapped_type>;
 
-  /// Leaves an empty store reserves (about 1 MB of address space per node array).
-  static constexpr std::size_t kMinLeaves = std::size_t{1} << 12;
+  /// Leaves an empty store reserves (about 8 MB of address space for the keys, less for the
+  /// other node arrays): small graphs never move.
+  static constexpr std::size_t kMinLeaves = std::size_t{1} << 16;
+  /// Reservation over what a bulk load fills: a graph may grow to about 3x its bulk-loaded
+  /// size (leaves split to half full) before its arcs move. Address space only, not memory.
+  static constexpr std::size_t kBulkHeadroom = 4;
   /// Arcs per leaf after a bulk load: 16 slots at the default leaf fill of 0.75.
   static constexpr std::size_t kBulkArcsPerLeaf = 12;
   static constexpr std::size_t kMaxLeaves = std::numeric_limits<std::uint32_t>::max();
@@ -170,7 +174,7 @@ class ArcStore {
   }
   /// Replaces the contents by n sorted unique keys (weights may be null when unweighted).
   void bulk_load(const std::uint64_t* keys, const float* weights, std::size_t n) {
-    max_leaves_ = clamp_leaves(2 * (n / kBulkArcsPerLeaf + 1));
+    max_leaves_ = clamp_leaves(kBulkHeadroom * (n / kBulkArcsPerLeaf + 1));
     reset(weighted_, single_writer_);
     if (n == 0) return;
     load(keys, weights, n);
