@@ -47,9 +47,9 @@ std::uint32_t threshold(double p) {
 }  // namespace
 
 EdgeList generate_rmat(const RmatParams& p) {
-  if (p.scale > 32)
+  if (p.scale > 31)
     throw InvalidArgument("generate_rmat: scale " + std::to_string(p.scale) +
-                          " exceeds 32 (32-bit vertex ids)");
+                          " exceeds 31 (ids must be below wg::kVertexIdLimit = 2^31)");
   if (!(p.a >= 0 && p.b >= 0 && p.c >= 0 && p.a + p.b + p.c <= 1.0 + 1e-12))
     throw InvalidArgument("generate_rmat: need a, b, c >= 0 and a + b + c <= 1");
   if (!(p.edge_factor >= 0) || !std::isfinite(p.edge_factor))
@@ -103,8 +103,9 @@ EdgeList generate_rmat(const RmatParams& p) {
 EdgeList generate_erdos_renyi(const ErdosRenyiParams& p) {
   if (p.num_vertices == 0 && p.num_edges > 0)
     throw InvalidArgument("generate_erdos_renyi: num_edges > 0 needs num_vertices > 0");
-  if (p.num_vertices > (1ull << 32))
-    throw InvalidArgument("generate_erdos_renyi: num_vertices exceeds 2^32 (32-bit vertex ids)");
+  if (p.num_vertices > kVertexIdLimit)
+    throw InvalidArgument(
+        "generate_erdos_renyi: num_vertices exceeds wg::kVertexIdLimit (2^31 vertex ids)");
   if (p.num_edges > 100'000'000'000ull)
     throw InvalidArgument("generate_erdos_renyi: too many edges requested");
   EdgeList out;

@@ -8,8 +8,9 @@
 namespace wg::datasets {
 
 /// R-MAT (Chakrabarti et al.) with the Graph500 parameters by default: a=.57 b=.19 c=.19
-/// (d = 1-a-b-c). 2^scale vertices, edge_factor * 2^scale directed entries. The output keeps
-/// duplicates and self-loops, as R-MAT produces them (the graph layer removes them).
+/// (d = 1-a-b-c). 2^scale vertices (scale <= 31: ids below wg::kVertexIdLimit), edge_factor *
+/// 2^scale directed entries. The output keeps duplicates and self-loops, as R-MAT produces them
+/// (the graph layer removes them).
 struct RmatParams {
   unsigned scale = 16;
   double edge_factor = 16;

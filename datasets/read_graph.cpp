@@ -14,12 +14,14 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/gzip.hpp>
 #include <warpgraph/datasets/detail/parallel_lines.hpp>
 #include <warpgraph/datasets/detail/text_scan.hpp>
+#include <warpgraph/datasets/limits.hpp>
 
 namespace wg::datasets {
 namespace detail {
@@ -60,17 +62,19 @@ namespace {
 
 using detail::FieldStatus;
 
-constexpr std::uint64_t kMaxVertexId = 0xffffffffull;  // ids are wg::vertex_t (32-bit)
-constexpr std::uint64_t kProgressBytes = 4u << 20;     // report parse progress every 4 MiB
+constexpr std::uint64_t kMaxVertexId = kVertexIdLimit - 1;  // the one id limit (types.hpp)
+constexpr std::uint64_t kProgressBytes = 4u << 20;          // report parse progress every 4 MiB
 
-/// The text of the next field, quoted and shortened, for error messages.
+/// The text of the next field, quoted, shortened and escaped (\xNN), for error messages.
 std::string quote_field(const char* p, const char* e) {
   p = detail::skip_space(p, e);
   const char* q = p;
   while (q < e && !detail::is_space(*q)) ++q;
-  std::string s(p, std::min<std::size_t>(static_cast<std::size_t>(q - p), 40));
-  if (q - p > 40) s += "...";
-  return "'" + s + "'";
+  return "'" + escape_bytes(std::string_view(p, static_cast<std::size_t>(q - p))) + "'";
+}
+
+std::string quote_token(std::string_view t) {
+  return "'" + escape_bytes(t) + "'";
 }
 
 std::string field_problem(FieldStatus st, const char* what, const char* p, const char* e) {
@@ -166,12 +170,11 @@ MmLayout read_mm_preamble(std::string_view text, const std::string& name) {
                          std::to_string(tok.size()));
   auto& h = out.header;
   if (!iequals(tok[0], "matrix"))
-    throw ParseError(name, 1, "unsupported object '" + std::string(tok[0]) + "' (only 'matrix')");
+    throw ParseError(name, 1, "unsupported object " + quote_token(tok[0]) + " (only 'matrix')");
   if (iequals(tok[1], "array"))
     throw ParseError(name, 1, "unsupported format 'array' (dense); only 'coordinate' is read");
   if (!iequals(tok[1], "coordinate"))
-    throw ParseError(name, 1,
-                     "unknown format '" + std::string(tok[1]) + "' (expected 'coordinate')");
+    throw ParseError(name, 1, "unknown format " + quote_token(tok[1]) + " (expected 'coordinate')");
   if (iequals(tok[2], "pattern"))
     h.field = MatrixMarketHeader::Field::pattern;
   else if (iequals(tok[2], "real") || iequals(tok[2], "double"))
@@ -182,7 +185,7 @@ MmLayout read_mm_preamble(std::string_view text, const std::string& name) {
     throw ParseError(name, 1, "unsupported field 'complex' (pattern, real and integer are read)");
   else
     throw ParseError(
-        name, 1, "unknown field '" + std::string(tok[2]) + "' (expected pattern, real or integer)");
+        name, 1, "unknown field " + quote_token(tok[2]) + " (expected pattern, real or integer)");
   if (iequals(tok[3], "general"))
     h.symmetry = MatrixMarketHeader::Symmetry::general;
   else if (iequals(tok[3], "symmetric"))
@@ -195,8 +198,8 @@ MmLayout read_mm_preamble(std::string_view text, const std::string& name) {
         "unsupported symmetry 'hermitian' (general, symmetric and skew-symmetric are read)");
   else
     throw ParseError(name, 1,
-                     "unknown symmetry '" + std::string(tok[3]) +
-                         "' (expected general, symmetric or skew-symmetric)");
+                     "unknown symmetry " + quote_token(tok[3]) +
+                         " (expected general, symmetric or skew-symmetric)");
 
   // Comments and blank lines, then the size line "rows cols entries".
   std::uint64_t line = 1;
@@ -222,10 +225,11 @@ MmLayout read_mm_preamble(std::string_view text, const std::string& name) {
     h.entries = v[2];
     break;
   }
-  if (h.rows > kMaxVertexId + 1 || h.cols > kMaxVertexId + 1)
+  if (h.rows > kVertexIdLimit || h.cols > kVertexIdLimit)
     throw ParseError(name, line,
                      "size line: " + std::to_string(std::max(h.rows, h.cols)) +
-                         " rows/columns exceed the 32-bit vertex id range (at most 4294967296)");
+                         " rows/columns exceed the vertex id limit (at most " +
+                         std::to_string(kVertexIdLimit) + " = 2^31)");
   if (h.symmetry != MatrixMarketHeader::Symmetry::general && h.rows != h.cols)
     throw ParseError(name, line,
                      "size line: a symmetric or skew-symmetric matrix must be square, got " +
@@ -349,13 +353,15 @@ ReadResult parse_mm_impl(std::string_view text, const std::string& name,
   if (bad < chunks.size()) throw ParseError(name, bad_line, chunks[bad].error);
   if (found < h.entries)
     throw ParseError(name, lines,
-                     "found " + std::to_string(found) + " entries but the size line (line " +
-                         std::to_string(lay.size_line) + ") declares " + std::to_string(h.entries));
+                     "found " + std::to_string(found) + (found == 1 ? " entry" : " entries") +
+                         " but the size line (line " + std::to_string(lay.size_line) +
+                         ") declares " + std::to_string(h.entries));
   ReadResult r;
   r.format = FileFormat::matrix_market;
   r.mm = h;
   r.lines = lines;
   r.edges.num_vertices = std::max(h.rows, h.cols);
+  r.id_range_line = lay.size_line;
   r.edges.symmetric = h.symmetry != MatrixMarketHeader::Symmetry::general;
   r.edges.src = detail::concat(chunks, &MmChunk::src);
   r.edges.dst = detail::concat(chunks, &MmChunk::dst);
@@ -375,6 +381,7 @@ struct SnapChunk {
   int fields = 0;  // 2 or 3, from the chunk's first edge line (0: none)
   std::uint64_t first_edge_line = 0;
   std::uint64_t max_id = 0;
+  std::uint64_t max_id_line = 0;  // chunk-local line of the first occurrence of max_id
 };
 
 template <class Id>
@@ -407,7 +414,8 @@ void parse_snap_chunk(SnapChunk<Id>& c, const char* begin, const char* end,
     if (st != FieldStatus::ok) return fail(field_problem(st, "target id", p, e));
     if (u > kLimit || v > kLimit)
       return fail("vertex id " + std::to_string(std::max(u, v)) +
-                  " exceeds the 32-bit id range (read with compact_ids to renumber)");
+                  " is past the vertex id limit (ids 0.." + std::to_string(kMaxVertexId) +
+                  "); renumber the ids with --compact-ids (ReadOptions::compact_ids)");
     int fields = 2;
     if (!detail::at_line_end(p, e)) {
       double w;
@@ -428,7 +436,10 @@ void parse_snap_chunk(SnapChunk<Id>& c, const char* begin, const char* end,
       return fail("line has " + std::to_string(fields) + " fields but earlier edge lines have " +
                   std::to_string(c.fields) + " (give a weight on every line or on none)");
     }
-    max_id = std::max(max_id, std::max(u, v));
+    if (std::max(u, v) > max_id || c.max_id_line == 0) {
+      max_id = std::max(max_id, std::max(u, v));
+      c.max_id_line = c.lines;
+    }
     c.src.push_back(static_cast<Id>(u));
     c.dst.push_back(static_cast<Id>(v));
   }
@@ -478,8 +489,8 @@ class IdCompactor {
     return static_cast<std::size_t>(x);
   }
   vertex_t add(std::uint64_t id, std::vector<std::uint64_t>& originals) {
-    if (originals.size() > kMaxVertexId)
-      throw Error("more than 2^32 distinct vertex ids: they do not fit 32-bit ids");
+    if (originals.size() >= kVertexIdLimit)
+      throw Error("more than 2^31 distinct vertex ids: past the vertex id limit");
     originals.push_back(id);
     return static_cast<vertex_t>(originals.size() - 1);
   }
@@ -543,8 +554,14 @@ ReadResult parse_snap_impl(std::string_view text, const ReadOptions& options,
   r.edges.symmetric = options.snap_undirected;
   if (fields == 3) r.edges.weight = detail::concat(chunks, &SnapChunk<Id>::weight);
   if constexpr (sizeof(Id) == 4) {
-    std::uint64_t max_id = 0;
-    for (auto& c : chunks) max_id = std::max(max_id, c.max_id);
+    std::uint64_t max_id = 0, line_base = 0;
+    for (auto& c : chunks) {
+      if (c.max_id_line && (c.max_id > max_id || r.id_range_line == 0)) {
+        max_id = std::max(max_id, c.max_id);
+        r.id_range_line = line_base + c.max_id_line;
+      }
+      line_base += c.lines;
+    }
     r.edges.num_vertices = max_id + 1;
     r.edges.src = detail::concat(chunks, &SnapChunk<Id>::src);
     r.edges.dst = detail::concat(chunks, &SnapChunk<Id>::dst);
@@ -570,6 +587,17 @@ ReadResult parse_snap_impl(std::string_view text, const ReadOptions& options,
 bool has_suffix(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          iequals(std::string_view(s).substr(s.size() - suffix.size()), suffix);
+}
+
+/// Renumbers the ids of a graph read with 32-bit ids to 0..n-1 in order of first appearance
+/// (ReadOptions::compact_ids for Matrix Market files); original_ids keeps the 0-based ids.
+void compact_ids_in_place(ReadResult& r) {
+  IdCompactor map(std::min<std::size_t>(r.edges.size(), std::size_t{1} << 24));
+  for (std::size_t i = 0; i < r.edges.size(); ++i) {
+    r.edges.src[i] = map.map(r.edges.src[i], r.original_ids);
+    r.edges.dst[i] = map.map(r.edges.dst[i], r.original_ids);
+  }
+  r.edges.num_vertices = r.original_ids.size();
 }
 
 }  // namespace
@@ -623,11 +651,28 @@ std::string read_file(const std::string& path, const ProgressFn& progress) {
     }
   }
   bytes.resize(have);
-  if (detail::is_gzip(bytes)) return detail::gunzip(bytes, path, progress);
+  // A gzip bomb must fail with a message, not exhaust memory: the output may take half of what
+  // this process can still allocate (the parse needs about as much again).
+  if (detail::is_gzip(bytes))
+    return detail::gunzip(bytes, path, progress, memory_budget_bytes() / 2);
   return bytes;
 }
 
+static ReadResult read_graph_impl(const std::string& path, const ReadOptions& options);
+
 ReadResult read_graph(const std::string& path, const ReadOptions& options) {
+  try {
+    return read_graph_impl(path, options);
+  } catch (const std::bad_alloc&) {
+    std::uint64_t size = 0;
+    if (struct stat st{}; ::stat(path.c_str(), &st) == 0)
+      size = static_cast<std::uint64_t>(st.st_size);
+    throw Error(path + ": out of memory while reading it (" + format_bytes(size) + " file, " +
+                format_bytes(memory_budget_bytes()) + " of memory left to this process)");
+  }
+}
+
+static ReadResult read_graph_impl(const std::string& path, const ReadOptions& options) {
   // Plain regular files are memory-mapped and parsed in place (no copy); gzip files and
   // anything else (pipes, empty files) are read into memory first.
   // Progress: for read-then-parse, reading counts the file's size and parsing counts it again;
@@ -676,6 +721,7 @@ ReadResult read_graph(const std::string& path, const ReadOptions& options) {
   ReadResult r;
   if (format == FileFormat::matrix_market) {
     r = parse_mm_impl(text, path, parse_progress);
+    if (options.compact_ids) compact_ids_in_place(r);
   } else if (options.compact_ids) {
     r = parse_snap_impl<std::uint64_t>(text, options, path, parse_progress);
   } else {

@@ -5,9 +5,17 @@
 // are converted by subtracting one; SNAP ids are already 0-based and are kept (or compacted to
 // 0..n-1 in order of first appearance when ReadOptions::compact_ids is set).
 //
-// Errors: malformed input throws wg::ParseError whose what() reads "FILE:LINE: problem"; I/O
-// failures throw wg::Error naming the file. Nothing is dropped silently: duplicates and
-// self-loops are returned as read (the graph layer removes and counts them).
+// Errors: malformed input throws wg::ParseError whose what() reads "FILE:LINE: problem", with the
+// offending bytes quoted and escaped (\xNN); I/O failures, and running out of memory, throw
+// wg::Error naming the file.
+//
+// Ids: every id must be below wg::kVertexIdLimit (2^31; containers/core/types.hpp), the limit
+// of every backend: a Matrix Market size line beyond it, or a larger SNAP id, is a ParseError at
+// its line (SNAP files with larger or sparse ids are read with compact_ids). Nothing is
+// allocated in proportion to the declared id range: that is the caller's to check
+// (ReadResult::id_range_line names the line; datasets/limits.hpp the memory budget). Nothing is
+// dropped silently: duplicates and self-loops are returned as read (the graph layer removes and
+// counts them).
 //
 // Speed: files are read in large blocks (gzip through zlib) and parsed without per-line
 // allocation; tools/bench/parse_bench measures the rate, and tools/bench/RESULTS.md has its
@@ -29,8 +37,9 @@ using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
 struct ReadOptions {
   FileFormat format = FileFormat::automatic;  ///< automatic: "%%MatrixMarket" header => MM
-  /// SNAP only: renumber ids to 0..n-1 in order of first appearance. The original id of
-  /// compacted vertex i is ReadResult::original_ids[i].
+  /// Renumber ids to 0..n-1 in order of first appearance, so that vertex storage is
+  /// proportional to the vertices present, not to the largest id. The original (0-based) id of
+  /// compacted vertex i is ReadResult::original_ids[i]. SNAP ids may then be any 64-bit value.
   bool compact_ids = false;
   /// SNAP only: whether each line is an undirected edge (EdgeList::symmetric). SNAP lists of
   /// undirected graphs (ego-Facebook, road networks, ...) store each edge once.
@@ -53,6 +62,9 @@ struct ReadResult {
   MatrixMarketHeader mm;                      ///< filled for Matrix Market files
   std::vector<std::uint64_t> original_ids;    ///< filled when compact_ids was used
   std::uint64_t lines = 0;                    ///< lines read, comments included
+  /// The line that sets edges.num_vertices: the Matrix Market size line, or the first SNAP line
+  /// naming the largest id (0 when compacted or unknown). For messages about the id range.
+  std::uint64_t id_range_line = 0;
 };
 
 /// Reads a graph file (".gz" suffix or gzip magic => decompressed on the fly).

@@ -9,6 +9,7 @@
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/random.hpp>
 #include <warpgraph/datasets/detail/text_scan.hpp>
+#include <warpgraph/datasets/limits.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
 namespace wg::datasets {
@@ -209,7 +210,9 @@ UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& param
     // ---- insertion batch: new (or returning) edges plus repeats
     std::vector<std::uint64_t> batch;
     const std::uint64_t take = std::min<std::uint64_t>(ins_new, pending.size());
-    batch.reserve(take + ins_dup);
+    // Room for what the batch will hold (take + dups <= 2 x take), not for batch_size: a batch
+    // size beyond the graph's must not allocate what it names.
+    batch.reserve(take + std::min(ins_dup, take));
     for (std::uint64_t i = 0; i < take; ++i) {
       batch.push_back(pending.front());
       pending.pop_front();
@@ -268,8 +271,7 @@ std::string quote(const char* p, const char* e) {
   p = detail::skip_space(p, e);
   const char* q = p;
   while (q < e && !detail::is_space(*q)) ++q;
-  std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(q - p), 40);
-  return "'" + std::string(p, n) + (q - p > 40 ? "...'" : "'");
+  return "'" + escape_bytes(std::string_view(p, static_cast<std::size_t>(q - p))) + "'";
 }
 
 std::string problem(FieldStatus st, const char* what, const char* p, const char* e) {
@@ -286,9 +288,11 @@ void read_pair(const char*& p, const char* e, const std::string& name, std::uint
   if (st != FieldStatus::ok) throw ParseError(name, line, problem(st, "source id", p, e));
   st = detail::parse_u64(p, e, v);
   if (st != FieldStatus::ok) throw ParseError(name, line, problem(st, "target id", p, e));
-  if (u > 0xffffffffull || v > 0xffffffffull)
-    throw ParseError(
-        name, line, "vertex id " + std::to_string(std::max(u, v)) + " exceeds the 32-bit id range");
+  if (u >= kVertexIdLimit || v >= kVertexIdLimit)
+    throw ParseError(name, line,
+                     "vertex id " + std::to_string(std::max(u, v)) +
+                         " is past the vertex id limit (ids 0.." +
+                         std::to_string(kVertexIdLimit - 1) + ")");
 }
 
 void set_vertices(UpdateStream& s, std::uint64_t n) {

@@ -232,6 +232,12 @@ class BasicTree {
   /// Bytes of the nodes in use (keys, per-leaf metadata, values, inner nodes) plus the tree
   /// object; the reserved-but-untouched address space is not counted.
   std::size_t memory_bytes() const { return core_.memory_bytes() + sizeof(*this); }
+  /// Leaves allocated so far. It never shrinks (erase leaves empty slots, not free leaves); one
+  /// insert into an uncompressed tree adds at most one leaf, a bulk load of n keys about
+  /// n / (16 x leaf_fill). Callers that size Options::max_leaves from their data watch this.
+  std::size_t leaf_count() const { return core_.leaf_count(); }
+  /// Options::max_leaves of this tree: the leaves its reservation holds.
+  std::size_t max_leaves() const { return core_.max_leaves(); }
   /// The successor kernel this tree runs.
   SimdPath simd_path() const { return core_.simd_path(); }
   /// Height in levels (1 = the root is a leaf).

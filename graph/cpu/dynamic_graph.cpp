@@ -202,6 +202,9 @@ UpdateResult DynamicGraph::insert_canonical(CanonicalBatch& batch) {
   if (options_.weighted && !w) batch.weights.assign(batch.keys.size(), 1.0f);
   if (!options_.weighted) batch.weights.clear();
 
+  // Room in the trees' reservations for every arc this batch may add (see ArcStore).
+  out_.reserve_inserts(options_.directed ? batch.keys.size() : 2 * batch.keys.size());
+  if (options_.directed) in_.reserve_inserts(batch.keys.size());
   // First arcs: insert (insert-or-assign on weighted graphs); added[i] says the edge is new.
   std::vector<std::uint8_t> added(batch.keys.size(), 0);
   std::vector<std::uint8_t> present_weighted(options_.weighted ? batch.keys.size() : 0, 0);

@@ -136,7 +136,7 @@ TEST(Rmat, ScrambleSeedFixesThePermutationAcrossSeeds) {
 
 TEST(Rmat, RejectsBadParameters) {
   RmatParams p;
-  p.scale = 33;
+  p.scale = 32;  // ids up to 2^32 - 1: past wg::kVertexIdLimit
   EXPECT_THROW(wg::datasets::generate_rmat(p), wg::InvalidArgument);
   p.scale = 4;
   p.a = 0.9;
@@ -169,7 +169,7 @@ TEST(ErdosRenyi, DeterministicUniform) {
   }
   p.seed = 2;
   EXPECT_NE(wg::datasets::generate_erdos_renyi(p).src, a.src);
-  p.num_vertices = (1ull << 32) + 1;
+  p.num_vertices = wg::kVertexIdLimit + 1;
   EXPECT_THROW(wg::datasets::generate_erdos_renyi(p), wg::InvalidArgument);
 }
 

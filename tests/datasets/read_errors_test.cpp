@@ -18,9 +18,9 @@ using wg::datasets::ReadOptions;
 
 struct BadCase {
   const char* label;
-  const char* text;
-  std::uint64_t line;  // 0: the message names no line
-  const char* needle;  // part of the problem text
+  std::string_view text;  // may hold NUL bytes
+  std::uint64_t line;     // 0: the message names no line
+  const char* needle;     // part of the problem text
 };
 
 void expect_error_at(const std::string& path, const BadCase& c, const ReadOptions& options) {
@@ -40,8 +40,9 @@ void expect_error_at(const std::string& path, const BadCase& c, const ReadOption
 /// Runs a case on a plain file and on the same file gzip-compressed.
 void expect_error(const BadCase& c, const char* suffix, const ReadOptions& options = {}) {
   wg::test::TempDir dir;
-  expect_error_at(dir.write(std::string("bad") + suffix, c.text), c, options);
-  expect_error_at(dir.write_gz(std::string("bad") + suffix + ".gz", c.text), c, options);
+  expect_error_at(dir.write(std::string("bad") + suffix, std::string(c.text)), c, options);
+  expect_error_at(dir.write_gz(std::string("bad") + suffix + ".gz", std::string(c.text)), c,
+                  options);
 }
 
 const char* kPatternGeneral = "%%MatrixMarket matrix coordinate pattern general\n";
@@ -82,9 +83,15 @@ TEST(MatrixMarketErrors, HeaderAndSizeLine) {
       {"size overflow u64",
        "%%MatrixMarket matrix coordinate pattern general\n99999999999999999999 3 1\n1 2\n", 2,
        "out of range"},
+      {"rows beyond the id limit",
+       "%%MatrixMarket matrix coordinate pattern general\n2147483649 3 1\n1 2\n", 2,
+       "exceed the vertex id limit"},
       {"rows beyond 32 bits",
        "%%MatrixMarket matrix coordinate pattern general\n4294967297 3 1\n1 2\n", 2,
-       "32-bit vertex id range"},
+       "exceed the vertex id limit"},
+      {"control bytes escaped",
+       "%%MatrixMarket matrix coordinate pat\x01\x7f\xfe general\n3 3 1\n1 2\n", 1,
+       "unknown field 'pat\\x01\\x7F\\xFE'"},
       {"symmetric not square", "%%MatrixMarket matrix coordinate pattern symmetric\n3 4 1\n2 1\n",
        2, "must be square"},
   };
@@ -153,7 +160,13 @@ TEST(SnapErrors, All) {
        "line has 2 fields but earlier edge lines have 3"},
       {"none then weight", "0 1\n# c\n1 2 1\n", 3,
        "line has 3 fields but earlier edge lines have 2"},
-      {"id beyond 32 bits", "0 1\n4294967296 1\n", 2, "exceeds the 32-bit id range"},
+      {"id beyond 32 bits", "0 1\n4294967296 1\n", 2, "past the vertex id limit"},
+      {"id at the limit", "0 1\n2147483648 1\n", 2, "past the vertex id limit"},
+      {"NUL byte escaped",
+       std::string_view("0 1\n1 \0"
+                        "2\n",
+                        9),
+       2, "target id '\\x002'"},
       {"id beyond 64 bits", "0 1\n1 18446744073709551616\n", 2, "out of range"},
       {"glued text", "0 1\n12ab 3\n", 2, "source id '12ab'"},
   };

@@ -105,13 +105,28 @@ TEST(MatrixMarket, EmptyMatrixKeepsDeclaredVertices) {
   EXPECT_TRUE(r.edges.empty());
 }
 
-TEST(MatrixMarket, LargestIdsFit32Bits) {
+TEST(MatrixMarket, LargestIdsAtTheIdLimit) {
+  // The size line may reach wg::kVertexIdLimit (ids 1..2^31 in the file, 0..2^31-1 inside);
+  // nothing is allocated for the declared range, and the size line is its line.
   auto r = read_both("big.mtx",
                      "%%MatrixMarket matrix coordinate pattern general\n"
-                     "4294967296 4294967296 1\n"
-                     "4294967296 1\n");
-  EXPECT_EQ(r.edges.num_vertices, 4294967296ull);
-  EXPECT_EQ(pairs(r.edges), (Pairs{{4294967295u, 0}}));
+                     "2147483648 2147483648 1\n"
+                     "2147483648 1\n");
+  EXPECT_EQ(r.edges.num_vertices, wg::kVertexIdLimit);
+  EXPECT_EQ(pairs(r.edges), (Pairs{{2147483647u, 0}}));
+  EXPECT_EQ(r.id_range_line, 2u);
+}
+
+TEST(MatrixMarket, CompactIdsRenumberInOrderOfFirstAppearance) {
+  ReadOptions o;
+  o.compact_ids = true;
+  const auto r = read_both("compact.mtx",
+                           "%%MatrixMarket matrix coordinate pattern general\n"
+                           "2000000000 2000000000 2\n2000000000 7\n7 3\n",
+                           o);
+  EXPECT_EQ(r.edges.num_vertices, 3u);
+  EXPECT_EQ(pairs(r.edges), (Pairs{{0, 1}, {1, 2}}));
+  EXPECT_EQ(r.original_ids, (std::vector<std::uint64_t>{1999999999, 6, 2}));
 }
 
 TEST(MatrixMarket, ByteOrderMarkAndFormatDetectionByHeader) {
@@ -149,8 +164,9 @@ TEST(Snap, WeightsAndDirected) {
 }
 
 TEST(Snap, LargestIdFits) {
-  auto r = read_both("max.txt", "4294967295 0\n");
-  EXPECT_EQ(r.edges.num_vertices, 4294967296ull);
+  auto r = read_both("max.txt", "0 1\n# c\n2147483647 0\n5 2147483647\n");
+  EXPECT_EQ(r.edges.num_vertices, wg::kVertexIdLimit);
+  EXPECT_EQ(r.id_range_line, 3u);  // the first line naming the largest id
 }
 
 TEST(Snap, CompactIdsInOrderOfFirstAppearance) {

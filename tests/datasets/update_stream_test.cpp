@@ -252,7 +252,8 @@ TEST(UpdateFile, Errors) {
       {"- -1 2\n", 1, "source id '-1'"},
       {"+ 0 1 2\n", 1, "unexpected text '2'"},
       {"= 3\n", 1, "after '='"},
-      {"+ 0 4294967296\n", 1, "32-bit"},
+      {"+ 0 4294967296\n", 1, "vertex id limit"},
+      {"+ 0 2147483648\n", 1, "vertex id limit"},
       {"+ 0 99999999999999999999999\n", 1, "out of range"},
   };
   expect_errors(cases, std::size(cases), "updates.txt",

@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
 # The README's test command (the line after the marker "<!-- test-command -->") must be the
-# command .ci/run runs, so CI tests exactly what users are told to run.
+# command .ci/run runs first, so CI tests exactly what users are told to run; the only other
+# command .ci/run may run is the stress tests the README's command leaves out (-LE stress).
 set -euo pipefail
 root=$1
 readme_cmd=$(awk '/<!-- test-command -->/{getline; getline; print; exit}' "$root/README.md")
-ci_cmd=$(grep -E '^scripts/install-deps.sh' "$root/.ci/run" || true)
-if [ -z "$readme_cmd" ] || [ "$readme_cmd" != "$ci_cmd" ]; then
-  echo "README test command and .ci/run differ:" >&2
+stress_cmd='ctest --test-dir build --output-on-failure -L stress'
+# The commands of .ci/run: every line that is not a comment, blank, the shebang, `set` or `cd`.
+mapfile -t ci_cmds < <(grep -vE '^\s*(#|$|set |cd )' "$root/.ci/run")
+fail() {
+  echo "$1" >&2
   echo "  README: $readme_cmd" >&2
-  echo "  CI    : $ci_cmd" >&2
+  printf '  CI    : %s\n' "${ci_cmds[@]}" >&2
   exit 1
-fi
-echo "README and .ci/run run: $ci_cmd"
+}
+[ -n "$readme_cmd" ] || fail "README.md has no test command after <!-- test-command -->"
+[ "${#ci_cmds[@]}" = 2 ] || fail ".ci/run must run exactly two commands: the README's, then the stress tests"
+[ "${ci_cmds[0]}" = "$readme_cmd" ] || fail "README test command and .ci/run's first command differ"
+[ "${ci_cmds[1]}" = "$stress_cmd" ] || fail ".ci/run's second command must be: $stress_cmd"
+case "$readme_cmd" in
+  *" -LE stress") ;;
+  *) fail "the README's test command must leave out the stress tests (end with -LE stress)" ;;
+esac
+echo "README and .ci/run run: $readme_cmd"
+echo ".ci/run then runs: $stress_cmd"

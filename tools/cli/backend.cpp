@@ -67,6 +67,16 @@ std::string default_backend() {
   return "reference";
 }
 
+std::string auto_stream_backend(const AutoBackendRule& rule, std::uint64_t vertices,
+                                std::uint64_t entries, std::uint64_t batch_size) {
+  const std::string preferred = default_backend();
+  if (preferred != "cpu") return preferred;  // gpu when usable; reference when cpu is not built
+  const double degree =
+      vertices ? 2.0 * static_cast<double>(entries) / static_cast<double>(vertices) : 0;
+  if (batch_size < rule.cpu_min_batch || degree < rule.cpu_min_degree) return "reference";
+  return "cpu";
+}
+
 std::unique_ptr<GraphBackend> make_backend(const std::string& requested) {
   const std::string name = requested == "auto" ? default_backend() : requested;
   const std::vector<std::string> usable = usable_backends();

@@ -58,7 +58,24 @@ bool is_backend_name(const std::string& name);
 /// "auto" picks gpu when a CUDA device is present, else cpu (else reference). Throws wg::Error
 /// for an unknown or unavailable name.
 std::unique_ptr<GraphBackend> make_backend(const std::string& name);
-/// The name "auto" resolves to on this machine.
+/// The name "auto" resolves to on this machine, for one-shot commands (tc): gpu when usable,
+/// else cpu (else reference).
 std::string default_backend();
+
+/// How `stream --backend auto` chooses where no GPU is usable (with one it is always gpu). The
+/// cpu backend pays per batch for waking its threads and sorting; the reference (Boost.Graph,
+/// one thread) pays per edge and per neighbour scan, which is cheap on sparse graphs. The
+/// measured basis of the defaults is in tools/cli/README.md ("Backends").
+struct AutoBackendRule {
+  /// Batches of fewer entries than this go to the reference (stream --auto-min-batch).
+  std::uint64_t cpu_min_batch = 4096;
+  /// Graphs of lower average degree (2 x entries / vertices of the input) go to the reference
+  /// (stream --auto-min-degree).
+  double cpu_min_degree = 16;
+};
+/// The backend "auto" means for streaming a graph of `vertices` ids and `entries` entries in
+/// batches of `batch_size` entries.
+std::string auto_stream_backend(const AutoBackendRule& rule, std::uint64_t vertices,
+                                std::uint64_t entries, std::uint64_t batch_size);
 
 }  // namespace wg::cli

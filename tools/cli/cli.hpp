@@ -86,10 +86,13 @@ class CommandOptions {
 
 /// Value of an option, with range checks that throw UsageError naming the option.
 double fraction_option(const cxxopts::ParseResult& r, const std::string& name);
-std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& name);
+/// At least 1 and at most `max` (a UsageError names the option and the bound).
+std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& name,
+                              std::uint64_t max = UINT64_MAX);
 
-/// The backend name of --backend, checked: an unknown name is a UsageError listing the names;
-/// a known one that cannot run here is reported by make_backend (exit 1).
+/// The backend name of --backend, checked for every command alike: an unknown name, or one that
+/// cannot run here (not built, or gpu without a CUDA device), is a UsageError listing the
+/// usable names.
 std::string backend_option(const cxxopts::ParseResult& r);
 /// For commands that always run on the reference: checks --backend and returns "reference",
 /// noting on stderr when the user asked for another one.
@@ -104,10 +107,36 @@ struct InputGraph {
   bool directed = false;  ///< --directed was given (SNAP lines read as arcs; references directed)
 };
 
+/// When the id range of a graph (largest id + 1, or a Matrix Market size line) is refused before
+/// anything proportional to it is allocated: every backend and reference algorithm stores a few
+/// words per id of the range, isolated ids included.
+struct IdRangeRule {
+  /// Bytes the costliest command stores per id of the range. Measured as peak resident memory
+  /// over ids on a 4-edge SNAP file with ids up to 10^7: tc 21 (cpu) / 47 (reference), info
+  /// 24, stream --verify 45 (cpu) / 63 (reference).
+  std::uint64_t bytes_per_id = 64;
+  /// Ranges up to this many ids are always accepted (at most bytes_per_id x 4 Mi = 256 MB).
+  std::uint64_t free_ids = std::uint64_t{1} << 22;
+  /// Beyond free_ids, the range may hold at most this many ids per entry of the file (an entry
+  /// names two ids); sparser ranges are refused with a hint to --compact-ids.
+  std::uint64_t ids_per_entry = 32;
+};
+
+/// Throws wg::Error "FILE:LINE: ..." (LINE omitted when 0) when `id_range` ids would not fit
+/// the memory this process may use (datasets::memory_budget_bytes) or are far more than the
+/// `entries` of the file can name; the message suggests --compact-ids where it applies.
+void check_id_range(const std::string& file, std::uint64_t line, std::uint64_t id_range,
+                    std::uint64_t entries, bool can_compact, const IdRangeRule& rule = {});
+
 /// ReadOptions from --format / --compact-ids / --directed.
 datasets::ReadOptions reader_options(const cxxopts::ParseResult& r);
-/// Reads a graph file, showing a progress line on stderr for long reads on a terminal.
+/// Reads a graph file, showing a progress line on stderr for long reads on a terminal, and
+/// checks its id range (check_id_range) before returning.
 InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options);
+/// The file being read or processed, for messages that have no other context (main's
+/// out-of-memory message); set by load_graph and by stream for its update files.
+void set_current_input(const std::string& path);
+const std::string& current_input();
 
 /// "SNAP edge list" / "Matrix Market coordinate pattern symmetric"
 std::string describe_format(const datasets::ReadResult& read);
@@ -145,6 +174,13 @@ class ProgressLine {
 template <class Values, class Format>
 void write_per_vertex(const std::string& path, const InputGraph& g, const Values& values,
                       Format&& format_value);
+
+/// "1 edge", "2 edges" (plural: singular + "s" unless given).
+std::string count_noun(std::uint64_t n, const std::string& singular,
+                       const std::string& plural = "");
+/// `message` with control bytes (below 0x20, and 0x7f) written as \xNN: one line, whatever
+/// the input held. Printable ASCII and UTF-8 pass unchanged.
+std::string one_line(const std::string& message);
 
 /// Prints "key:       value" (keys padded to one column) on stdout.
 void print_row(const std::string& key, const std::string& value);

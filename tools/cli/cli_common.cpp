@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <warpgraph/datasets/limits.hpp>
+
 #include "backend.hpp"
 #include "cli.hpp"
 
@@ -83,7 +85,7 @@ void CommandOptions::add_reader_options(bool directed) {
   add("format", "Input format: auto (a '%%MatrixMarket' header means Matrix Market), mm, snap",
       cxxopts::value<std::string>()->default_value("auto"), "FMT");
   add("compact-ids",
-      "SNAP: renumber sparse ids to 0..n-1 internally; ids on the command line and in the "
+      "Renumber sparse ids to 0..n-1 internally; ids on the command line and in the "
       "output stay the file's");
   if (directed) {
     add("directed",
@@ -144,19 +146,28 @@ double fraction_option(const cxxopts::ParseResult& r, const std::string& name) {
   return x;
 }
 
-std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& name) {
+std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& name,
+                              std::uint64_t max) {
   const std::uint64_t x = r[name].as<std::uint64_t>();
   if (x == 0) throw UsageError("--" + name + " must be at least 1");
+  if (x > max) throw UsageError(fmt::format("--{} must be at most {} (got {})", name, max, x));
   return x;
 }
 
 std::string backend_option(const cxxopts::ParseResult& r) {
   const std::string name = r["backend"].as<std::string>();
+  const std::vector<std::string> usable = usable_backends();
+  const std::string choices =
+      "(usable here: " + fmt::format("{}", fmt::join(usable, ", ")) + ", auto)";
   if (!is_backend_name(name)) {
-    throw UsageError("unknown backend '" + name + "' (usable here: " +
-                     fmt::format("{}", fmt::join(usable_backends(), ", ")) + ", auto)");
+    throw UsageError("unknown backend '" + datasets::escape_bytes(name) + "' " + choices);
   }
-  return name;
+  if (name == "auto" || std::find(usable.begin(), usable.end(), name) != usable.end()) return name;
+  const std::vector<std::string> compiled = available_backends();
+  if (std::find(compiled.begin(), compiled.end(), name) == compiled.end()) {
+    throw UsageError("--backend " + name + ": not part of this build " + choices);
+  }
+  throw UsageError("--backend " + name + ": no usable CUDA device found " + choices);
 }
 
 std::string reference_only_backend(const cxxopts::ParseResult& r, const std::string& command) {
@@ -183,14 +194,49 @@ datasets::ReadOptions reader_options(const cxxopts::ParseResult& r) {
   } else if (format == "snap") {
     options.format = datasets::FileFormat::snap;
   } else {
-    throw UsageError("unknown --format '" + format + "' (auto, mm, snap)");
+    throw UsageError("unknown --format '" + datasets::escape_bytes(format) + "' (auto, mm, snap)");
   }
   options.compact_ids = r.count("compact-ids") > 0;
   options.snap_undirected = !(r.count("directed") > 0);
   return options;
 }
 
+namespace {
+std::string g_current_input;  // NOLINT: one CLI command per process
+}  // namespace
+
+void set_current_input(const std::string& path) {
+  g_current_input = path;
+}
+const std::string& current_input() {
+  return g_current_input;
+}
+
+void check_id_range(const std::string& file, std::uint64_t line, std::uint64_t id_range,
+                    std::uint64_t entries, bool can_compact, const IdRangeRule& rule) {
+  const std::string where = line ? fmt::format("{}:{}: ", file, line) : file + ": ";
+  const std::string hint = can_compact
+                               ? "; read it with --compact-ids to number the vertices present "
+                                 "0..n-1"
+                               : "";
+  if (id_range > rule.free_ids && id_range / rule.ids_per_entry > entries) {
+    throw Error(fmt::format(
+        "{}the id range holds {} ids but the file has only {}: every backend would store "
+        "them all{}",
+        where, id_range, count_noun(entries, "entry", "entries"), hint));
+  }
+  const std::uint64_t budget = datasets::memory_budget_bytes();
+  if (id_range > budget / rule.bytes_per_id) {
+    throw Error(fmt::format(
+        "{}the id range holds {} ids: storing them takes about {} ({} bytes each), more than the "
+        "{} of memory this process may use{}",
+        where, id_range, datasets::format_bytes(id_range * rule.bytes_per_id), rule.bytes_per_id,
+        datasets::format_bytes(budget), hint));
+  }
+}
+
 InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options) {
+  set_current_input(path);
   InputGraph g;
   g.path = path;
   g.directed = !options.snap_undirected;
@@ -211,6 +257,11 @@ InputGraph load_graph(const std::string& path, const datasets::ReadOptions& opti
   }
   g.read = datasets::read_graph(path, with_progress);
   g.read_seconds = seconds_since(t0);
+  progress.clear();
+  if (g.read.original_ids.empty()) {
+    check_id_range(path, g.read.id_range_line, g.read.edges.num_vertices, g.read.edges.size(),
+                   /*can_compact=*/true);
+  }
   return g;
 }
 
@@ -288,6 +339,24 @@ void ProgressLine::clear() {
   if (!drawn_) return;
   std::cerr << "\r\033[K" << std::flush;
   drawn_ = false;
+}
+
+std::string count_noun(std::uint64_t n, const std::string& singular, const std::string& plural) {
+  return fmt::format("{} {}", n, n == 1 ? singular : plural.empty() ? singular + "s" : plural);
+}
+
+std::string one_line(const std::string& message) {
+  std::string out;
+  out.reserve(message.size());
+  for (char ch : message) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02X}", c);
+    } else {
+      out += ch;
+    }
+  }
+  return out;
 }
 
 void print_row(const std::string& key, const std::string& value) {

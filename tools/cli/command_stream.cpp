@@ -22,6 +22,9 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr const char* kBundledName = "facebook_combined.txt.gz";
+/// --batch-size at most 2^32 entries: a batch is held in memory whole (on the GPU too), and
+/// larger ones exceed any graph the readers accept in one batch anyway.
+constexpr std::uint64_t kMaxBatchSize = std::uint64_t{1} << 32;
 
 /// The bundled ego-Facebook graph: next to an installed binary (../share/warpgraph), in the
 /// install prefix chosen at configure time, or in the source tree of this build.
@@ -110,7 +113,22 @@ int run_stream(int argc, const char* const* argv) {
       "with the reference count of FILE; a mismatch exits with code 1")(
       "v,verbose", "Print one line per batch (on stderr with --json)");
   cmd.add_reader_options(false);
-  cmd.add_backend_option("stream runs on the chosen backend.");
+  cmd.add_backend_option(
+      "stream runs on the chosen backend; without a GPU, auto picks the reference for small "
+      "batches or sparse graphs (below), else cpu.");
+  {
+    const AutoBackendRule defaults;
+    cmd.group("Backend")(
+        "auto-min-batch",
+        "--backend auto without a GPU: batches smaller than this run on the "
+        "reference",
+        cxxopts::value<std::uint64_t>()->default_value(std::to_string(defaults.cpu_min_batch)),
+        "N")("auto-min-degree",
+             "--backend auto without a GPU: graphs of lower average degree run on "
+             "the reference",
+             cxxopts::value<double>()->default_value(fmt::format("{}", defaults.cpu_min_degree)),
+             "D");
+  }
   cmd.add_output_options(false);
   auto parsed = cmd.parse(argc, argv);
   if (!parsed) return kExitOk;
@@ -139,11 +157,17 @@ int run_stream(int argc, const char* const* argv) {
   datasets::StreamParams params;
   if (generated) {
     params.initial_fraction = fraction_option(r, "initial-fraction");
-    params.batch_size = positive_option(r, "batch-size");
+    params.batch_size = positive_option(r, "batch-size", kMaxBatchSize);
     params.delete_probability = fraction_option(r, "delete-probability");
     params.duplicate_fraction = fraction_option(r, "duplicate-fraction");
     params.absent_fraction = fraction_option(r, "absent-fraction");
     params.seed = r["seed"].as<std::uint64_t>();
+    if (params.duplicate_fraction + params.absent_fraction >= 1) {
+      throw UsageError(fmt::format(
+          "--duplicate-fraction + --absent-fraction must be below 1 (got {} + {}): a batch "
+          "needs room for real updates",
+          params.duplicate_fraction, params.absent_fraction));
+    }
   }
   const std::uint64_t window = temporal ? positive_option(r, "window") : 0;
   const std::string backend_name = backend_option(r);
@@ -167,12 +191,14 @@ int run_stream(int argc, const char* const* argv) {
   if (generated) {
     stream = datasets::make_update_stream(input->read.edges, params);
     stream_source = "generated";
-  } else if (updates) {
-    stream_source = r["updates"].as<std::string>();
-    stream = datasets::read_update_file(stream_source, true);
   } else {
-    stream_source = r["temporal"].as<std::string>();
-    stream = datasets::read_temporal_snap(stream_source, window, true);
+    stream_source = r[updates ? "updates" : "temporal"].as<std::string>();
+    set_current_input(stream_source);
+    stream = updates ? datasets::read_update_file(stream_source, true)
+                     : datasets::read_temporal_snap(stream_source, window, true);
+    std::uint64_t entries = stream.initial.size();
+    for (const auto& b : stream.batches) entries += b.edges.size();
+    check_id_range(stream_source, 0, stream.initial.num_vertices, entries, /*can_compact=*/false);
   }
   if (!generated && input) {
     // FILE is the initial graph; an initial part in the update file (if any) is added to it.
@@ -187,7 +213,26 @@ int run_stream(int argc, const char* const* argv) {
   const double stream_seconds = seconds_since(t_stream);
 
   // ---- run ----
-  std::unique_ptr<GraphBackend> backend = make_backend(backend_name);
+  std::string chosen = backend_name;
+  if (chosen == "auto") {
+    AutoBackendRule rule;
+    rule.cpu_min_batch = r["auto-min-batch"].as<std::uint64_t>();
+    rule.cpu_min_degree = r["auto-min-degree"].as<double>();
+    std::uint64_t batch = params.batch_size, entries = stream.initial.size();
+    if (!generated) {
+      batch = 0;  // the largest batch of the file decides
+      for (const auto& b : stream.batches) {
+        batch = std::max<std::uint64_t>(batch, b.edges.size());
+        entries += b.edges.size();
+      }
+    } else {
+      entries = input->read.edges.size();
+    }
+    const std::uint64_t vertices =
+        generated ? input->read.edges.num_vertices : stream.initial.num_vertices;
+    chosen = auto_stream_backend(rule, vertices, entries, batch);
+  }
+  std::unique_ptr<GraphBackend> backend = make_backend(chosen);
   const BatchOutcome initial = backend->build(stream.initial);
   std::vector<BatchRecord> records;
   records.reserve(stream.batches.size());
@@ -309,20 +354,25 @@ int run_stream(int argc, const char* const* argv) {
     print_json(j);
   } else {
     if (input) {
-      print_row("input", fmt::format("{}: {}, {} vertices, {} entries (read in {})", input->path,
-                                     describe_format(input->read), input->read.edges.num_vertices,
-                                     input->read.edges.size(), format_ms(input->read_seconds)));
+      print_row(
+          "input",
+          fmt::format("{}: {}, {}, {} (read in {})", input->path, describe_format(input->read),
+                      count_noun(input->read.edges.num_vertices, "vertex", "vertices"),
+                      count_noun(input->read.edges.size(), "entry", "entries"),
+                      format_ms(input->read_seconds)));
     }
     if (!generated) print_row(updates ? "updates" : "temporal", stream_source);
     print_row("backend", backend_row(backend->name(), backend->startup_seconds()));
-    print_row("initial", fmt::format("{} edges, {} triangles (built in {})", initial.edges_changed,
-                                     initial.triangles, format_ms(initial.seconds)));
+    print_row("initial",
+              fmt::format("{}, {} (built in {})", count_noun(initial.edges_changed, "edge"),
+                          count_noun(initial.triangles, "triangle"), format_ms(initial.seconds)));
     print_row("batches",
-              fmt::format("{}: {} insert, {} erase; {} updates ({} inserted, {} erased)",
-                          records.size(), insert_batches, records.size() - insert_batches,
-                          updates_applied, inserted, erased));
+              fmt::format("{}: {} insert, {} erase; {} ({} inserted, {} erased)", records.size(),
+                          insert_batches, records.size() - insert_batches,
+                          count_noun(updates_applied, "update"), inserted, erased));
     print_row("final",
-              fmt::format("{} vertices, {} edges", backend->num_vertices(), backend->num_edges()));
+              fmt::format("{}, {}", count_noun(backend->num_vertices(), "vertex", "vertices"),
+                          count_noun(backend->num_edges(), "edge")));
     print_row("time",
               fmt::format("{} in batches: {} (insert {}, erase {})", format_ms(batch_seconds),
                           rate_text(static_cast<double>(updates_applied), batch_seconds),

@@ -97,13 +97,14 @@ int run_info(int argc, const char* const* argv) {
                        ? "0-based (Matrix Market file id minus one)"
                    : g.read.original_ids.empty() ? "0-based, as in the file"
                                                  : "the file's (compacted internally)");
-  print_row("entries", fmt::format("{} in {} lines{}", g.read.edges.size(), g.read.lines,
-                                   g.read.edges.weighted() ? ", weighted" : ""));
+  print_row("entries",
+            fmt::format("{} in {}{}", g.read.edges.size(), count_noun(g.read.lines, "line"),
+                        g.read.edges.weighted() ? ", weighted" : ""));
   print_row("vertices", std::to_string(s.vertices));
   print_row("edges", fmt::format("{} ({}, simple)", s.edges,
                                  directed_view(g) ? "directed arcs" : "undirected"));
-  print_row("dropped", fmt::format("{} self-loops, {} duplicates", s.self_loops_dropped,
-                                   s.duplicates_dropped));
+  print_row("dropped", fmt::format("{}, {}", count_noun(s.self_loops_dropped, "self-loop"),
+                                   count_noun(s.duplicates_dropped, "duplicate")));
   print_row("degree", fmt::format("min {}, max {}, avg {:.3f}, stddev {:.3f}", s.degree_min,
                                   s.degree_max, s.degree_avg, s.degree_stddev));
   print_row("components", std::to_string(s.components));
@@ -217,7 +218,8 @@ int run_bfs(int argc, const char* const* argv) {
     return kExitOk;
   }
   print_row("source", std::to_string(vertex_to_user(g, source)));
-  print_row("reached", fmt::format("{} of {} vertices", reached, g.read.edges.num_vertices));
+  print_row("reached", fmt::format("{} of {}", reached,
+                                   count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
   print_row("depth", std::to_string(depth));
   std::string sizes;
   for (std::size_t l = 0; l < level_sizes.size() && l < 16; ++l) {
@@ -269,7 +271,8 @@ int run_cc(int argc, const char* const* argv) {
     return kExitOk;
   }
   print_row("components", std::to_string(c.count));
-  print_row("largest", fmt::format("{} of {} vertices", largest, g.read.edges.num_vertices));
+  print_row("largest", fmt::format("{} of {}", largest,
+                                   count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
   print_row("singletons", std::to_string(isolated));
   print_row("backend", backend);
   print_row("time", fmt::format("read {}, cc {}", format_ms(g.read_seconds), format_ms(seconds)));
@@ -402,7 +405,8 @@ int run_sssp(int argc, const char* const* argv) {
     return kExitOk;
   }
   print_row("source", std::to_string(vertex_to_user(g, source)));
-  print_row("reached", fmt::format("{} of {} vertices", reached, g.read.edges.num_vertices));
+  print_row("reached", fmt::format("{} of {}", reached,
+                                   count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
   print_row("farthest", fmt::format("{:.6g}{}", farthest,
                                     g.read.edges.weighted() ? "" : " (unweighted: hops)"));
   print_row("backend", backend);

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <warpgraph/datasets/limits.hpp>
+
 #include "backend.hpp"
 #include "cli.hpp"
 
@@ -75,13 +77,14 @@ int run(int argc, const char* const* argv) {
   }
   std::string names;
   for (const Command& c : kCommands) names += (names.empty() ? "" : ", ") + std::string(c.name);
-  throw UsageError("unknown command '" + first + "' (commands: " + names +
-                   "; see 'warpgraph --help')");
+  throw UsageError("unknown command '" + wg::datasets::escape_bytes(first) +
+                   "' (commands: " + names + "; see 'warpgraph --help')");
 }
 
-void print_error(const char* message) {
+/// Every error is one line on stderr, whatever bytes the message carries.
+void print_error(const std::string& message) {
   std::cout.flush();
-  std::cerr << "warpgraph: " << message << '\n';
+  std::cerr << "warpgraph: " << one_line(message) << '\n';
 }
 
 }  // namespace
@@ -96,7 +99,11 @@ int main(int argc, char** argv) {
     print_error(e.what());
     return kExitUsage;
   } catch (const std::bad_alloc&) {
-    print_error("out of memory");
+    const std::string& file = current_input();
+    print_error((file.empty() ? std::string() : file + ": ") +
+                "out of memory (the input needs more than the " +
+                wg::datasets::format_bytes(wg::datasets::memory_budget_bytes()) +
+                " this process may still use)");
     return kExitFailure;
   } catch (const std::exception& e) {
     print_error(e.what());

@@ -82,6 +82,8 @@ class Core {
 
   std::size_t size() const;
   std::size_t memory_bytes() const;
+  std::size_t leaf_count() const { return leaf_count_.load(std::memory_order_relaxed); }
+  std::size_t max_leaves() const { return leaf_keys_.max_nodes(); }
   SimdPath simd_path() const { return simd_; }
   int height() const;
   void check_invariants() const;

@@ -2,12 +2,21 @@
 // The arc set of the CPU graph: one BS-tree of packed 64-bit arc keys, unweighted (set form) or
 // weighted (map form, one float per arc). A thin adapter so the graph code reads the same for
 // both; the tree is held by pointer so the graph stays movable.
+//
+// Capacity. A BS-tree reserves address space for Options::max_leaves leaves when it is made and
+// never moves its nodes, so the store sizes that reservation from the arcs it holds: a bulk load
+// of n arcs reserves four times the leaves the load fills, an empty store kMinLeaves, and before a
+// batch of k inserts the graph calls reserve_inserts(k), which moves the arcs into a tree twice
+// as large (O(arcs), amortised over the growth) when k more leaves might not fit. The address
+// space taken is thus proportional to the graph (about 4 x 200 bytes per 12 arcs), not a fixed
+// multi-gigabyte reservation, and `ulimit -v` only has to cover what the graph needs.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 
 #ifndef WG_CPU_GRAPH_STD_MAP_STORE
+#include <algorithm>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -28,6 +37,24 @@ class ArcStore {
   template <class T>
   static constexpr bool is_map = !std::is_void_v<typename std::remove_cvref_t<T>::mapped_type>;
 
+  /// Leaves an empty store reserves (about 8 MB of address space for the keys, less for the
+  /// other node arrays): small graphs never move.
+  static constexpr std::size_t kMinLeaves = std::size_t{1} << 16;
+  /// Reservation over what a bulk load fills: a graph may grow to about 3x its bulk-loaded
+  /// size (leaves split to half full) before its arcs move. Address space only, not memory.
+  static constexpr std::size_t kBulkHeadroom = 4;
+  /// Arcs per leaf after a bulk load: 16 slots at the default leaf fill of 0.75.
+  static constexpr std::size_t kBulkArcsPerLeaf = 12;
+  static constexpr std::size_t kMaxLeaves = std::numeric_limits<std::uint32_t>::max();
+
+  static std::size_t clamp_leaves(std::size_t leaves) {
+    return std::min(std::max(leaves, kMinLeaves), kMaxLeaves);
+  }
+  template <class T>
+  std::unique_ptr<T> make_tree() const {
+    return std::make_unique<T>(
+        bstree::Options{.max_leaves = static_cast<std::uint32_t>(max_leaves_)});
+  }
   template <class F>
   decltype(auto) visit(F&& f) const {
     if (weighted_) return single_writer_ ? f(*map1_) : f(*map_);
@@ -41,34 +68,12 @@ class ArcStore {
         t.bulk_load(keys, n);
     });
   }
-
- public:
-  void reset(bool weighted) { reset(weighted, single_writer_); }
-  void reset(bool weighted, bool single_writer) {
-    weighted_ = weighted;
-    single_writer_ = single_writer;
-    set_.reset();
-    map_.reset();
-    set1_.reset();
-    map1_.reset();
-    if (weighted) {
-      if (single_writer)
-        map1_ = std::make_unique<Map1>();
-      else
-        map_ = std::make_unique<Map>();
-    } else {
-      if (single_writer)
-        set1_ = std::make_unique<Set1>();
-      else
-        set_ = std::make_unique<Set>();
-    }
+  std::size_t leaf_count() const {
+    if (!set_ && !map_ && !set1_ && !map1_) return 0;
+    return visit([](auto& t) -> std::size_t { return t.leaf_count(); });
   }
-  bool weighted() const noexcept { return weighted_; }
-  bool single_writer() const noexcept { return single_writer_; }
-  /// Moves the arcs into a tree of the other kind when `single_writer` differs from the current
-  /// one (O(N): one scan and one bulk load).
-  void set_single_writer(bool single_writer) {
-    if (single_writer == single_writer_) return;
+  /// Moves the arcs into a new tree of the current kind with room for `max_leaves` leaves.
+  void move_to_tree(bool single_writer, std::size_t max_leaves) {
     std::vector<std::uint64_t> keys;
     std::vector<float> weights;
     keys.reserve(size());
@@ -78,9 +83,55 @@ class ArcStore {
       if (weighted_) weights.push_back(w);
       return true;
     });
+    max_leaves_ = clamp_leaves(std::max(max_leaves, 2 * (keys.size() / kBulkArcsPerLeaf + 1)));
     reset(weighted_, single_writer);
     if (!keys.empty()) load(keys.data(), weighted_ ? weights.data() : nullptr, keys.size());
   }
+
+ public:
+  /// Empties the store (and its reservation back to kMinLeaves leaves).
+  void reset(bool weighted) {
+    max_leaves_ = kMinLeaves;
+    reset(weighted, single_writer_);
+  }
+  /// Empties the store into a tree of the given kind, keeping the current reservation size.
+  void reset(bool weighted, bool single_writer) {
+    weighted_ = weighted;
+    single_writer_ = single_writer;
+    set_.reset();
+    map_.reset();
+    set1_.reset();
+    map1_.reset();
+    if (weighted) {
+      if (single_writer)
+        map1_ = make_tree<Map1>();
+      else
+        map_ = make_tree<Map>();
+    } else {
+      if (single_writer)
+        set1_ = make_tree<Set1>();
+      else
+        set_ = make_tree<Set>();
+    }
+  }
+  bool weighted() const noexcept { return weighted_; }
+  bool single_writer() const noexcept { return single_writer_; }
+  /// Moves the arcs into a tree of the other kind when `single_writer` differs from the current
+  /// one (O(N): one scan and one bulk load).
+  void set_single_writer(bool single_writer) {
+    if (single_writer == single_writer_) return;
+    move_to_tree(single_writer, max_leaves_);
+  }
+  /// Makes sure `inserts` more keys fit the tree's reservation (one insert adds at most one
+  /// leaf), moving the arcs into a tree twice as large when they might not. Call between
+  /// batches, never concurrently with another operation.
+  void reserve_inserts(std::size_t inserts) {
+    const std::size_t need = leaf_count() + inserts + 1;
+    if (need <= max_leaves_) return;
+    move_to_tree(single_writer_, std::max(2 * max_leaves_, need + need / 2));
+  }
+  /// Leaves the current reservation holds.
+  std::size_t max_leaves() const noexcept { return max_leaves_; }
 
   /// Adds `key` (with weight w); true when it was absent. On a weighted store a present key's
   /// weight is replaced. (A store is usable after reset().)
@@ -123,6 +174,7 @@ class ArcStore {
   }
   /// Replaces the contents by n sorted unique keys (weights may be null when unweighted).
   void bulk_load(const std::uint64_t* keys, const float* weights, std::size_t n) {
+    max_leaves_ = clamp_leaves(kBulkHeadroom * (n / kBulkArcsPerLeaf + 1));
     reset(weighted_, single_writer_);
     if (n == 0) return;
     load(keys, weights, n);
@@ -139,6 +191,7 @@ class ArcStore {
  private:
   bool weighted_ = false;
   bool single_writer_ = false;
+  std::size_t max_leaves_ = kMinLeaves;
   std::unique_ptr<Set> set_;  // exactly one of the four after reset()
   std::unique_ptr<Map> map_;
   std::unique_ptr<Set1> set1_;
@@ -164,6 +217,7 @@ class ArcStore {
   bool weighted() const noexcept { return weighted_; }
   bool single_writer() const noexcept { return false; }
   void set_single_writer(bool) {}
+  void reserve_inserts(std::size_t) {}
 
   /// Adds `key` (with weight w); true when it was absent. On a weighted store a present key's
   /// weight is replaced.

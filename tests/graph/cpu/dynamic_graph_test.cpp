@@ -280,6 +280,33 @@ TEST(CpuGraph, LargeBatchesOnFourThreadsMatchModel) {
   }
 }
 
+TEST(CpuGraph, TreeReservationsGrowFromSmallAcrossBatches) {
+  // The trees start with a reservation of a few thousand leaves and grow, between batches, by
+  // moving into trees twice as large: an empty graph fed 300k distinct edges (far more than the
+  // first reservation holds) in batches must match the model after every growth, on one thread
+  // (single-writer trees) and on two, weighted and directed too.
+  for (unsigned threads : {1u, 2u}) {
+    for (bool directed : {false, true}) {
+      GraphOptions o;
+      o.threads = threads;
+      o.directed = directed;
+      o.weighted = directed;  // one weighted configuration is enough
+      DynamicGraph g(o);
+      GraphModel m(directed, o.weighted);
+      std::mt19937_64 rng(77 + threads + 10 * directed);
+      for (int round = 0; round < 12; ++round) {
+        EdgeList b = random_batch(rng, 25000, 1u << 20, o.weighted, !directed);
+        EXPECT_EQ(g.insert_edges(b), m.insert(b)) << "round " << round;
+        if (round % 4 == 3) {
+          EdgeList e = random_batch(rng, 5000, 1u << 20, o.weighted, !directed);
+          EXPECT_EQ(g.erase_edges(e), m.erase(e)) << "round " << round;
+        }
+      }
+      expect_same(g, m, "after growth");
+    }
+  }
+}
+
 TEST(CpuGraph, BadInputIsRefused) {
   DynamicGraph g;
   EdgeList bad;
