@@ -115,8 +115,9 @@ void pack_edge_keys(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_
 
 void prepare_batch(DeviceEdges in, const std::uint8_t* live, std::uint64_t num_vertices,
                    bool canonical, bool with_values, cudaStream_t stream, PreparedBatch& out) {
-  if (num_vertices > (std::uint64_t{1} << 31))
-    throw InvalidArgument("DynamicGraph: more than 2^31 vertex ids are not supported");
+  if (num_vertices > kVertexIdLimit)
+    throw InvalidArgument("vertex id range of " + std::to_string(num_vertices) +
+                          " ids is past the id limit of 2^31 (wg::kVertexIdLimit)");
   const std::uint64_t n = in.size;
   const unsigned bits = key_bits_for(num_vertices);
   const std::uint64_t sentinel = (std::uint64_t{1} << (2 * bits)) - 1;

@@ -76,7 +76,7 @@ bool BatchEngine<Adj>::sort_batch(BatchOp op, std::uint64_t n) const {
   const int forced_inserts =
       ctx_.opt.sort_inserts_from_log2 >= 0 ? ctx_.opt.sort_inserts_from_log2 : -1;
   const auto from = [n](int k) { return k < GraphOptions::kNever && n >= (std::uint64_t{1} << k); };
-  if (dict_.nv > (std::uint64_t{1} << 31)) return false;  // keys hold two ids of <= 31 bits
+  if (dict_.nv > kVertexIdLimit) return false;  // keys hold two ids of <= 31 bits
   if (forced >= 0) return from(forced);
   if (op == BatchOp::erase) return from(21);
   if (forced_inserts >= 0) return from(forced_inserts);

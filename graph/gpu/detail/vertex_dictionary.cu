@@ -1,5 +1,6 @@
 // VertexDictionary (vertex_dictionary.cuh): handles, degrees, liveness and free ids.
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include <warpgraph/graph/gpu/detail/kernels/dictionary_kernels.cuh>
@@ -9,8 +10,9 @@ namespace wg::gpu::detail {
 
 void VertexDictionary::reserve(std::uint64_t n) {
   if (n <= capacity) return;
-  if (n > (std::uint64_t{1} << 31))
-    throw InvalidArgument("DynamicGraph: more than 2^31 vertex ids are not supported");
+  if (n > kVertexIdLimit)
+    throw InvalidArgument("vertex id range of " + std::to_string(n) +
+                          " ids is past the id limit of 2^31 (wg::kVertexIdLimit)");
   const cudaStream_t stream = ctx_.stream;
   const std::uint64_t cap = std::max({n, ctx_.opt.vertex_capacity, 2 * capacity});
   DeviceBuffer<VertexEntry> v2(cap, stream, "vertex dictionary");
@@ -66,7 +68,7 @@ void VertexDictionary::push_free_ids(const vertex_t* ids, std::uint64_t k) {
   const std::uint64_t need = free_count() + k;
   if (need > free_queue_.size()) {  // re-lay the queue from position 0, in order
     DeviceBuffer<vertex_t> q(std::max<std::uint64_t>({need, 2 * free_queue_.size(), 1024}),
-                            ctx_.stream, "free-id queue");
+                             ctx_.stream, "free-id queue");
     copy_free_ids(free_head_, free_count(), q.data(), cudaMemcpyDeviceToDevice);
     free_tail_ = free_count();
     free_head_ = 0;
