@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The lead's GPU verification, run through the device tool from the project root, carrying
-# .devdeps (../shared/device/prepare) and .wgdata (a copy of ../shared/datasets):
+# .devdeps (../shared/device/prepare) and, for the benchmarks' real graphs, .wgdata (a copy of
+# ../shared/datasets; the tests read the bundled datasets/data):
 #   bash scripts/device-verify.sh tests     # GPU tests (ctest -L gpu) + the README main job on the GPU
 #   bash scripts/device-verify.sh bench     # slab hash + dynamic graph benchmarks (JSON to $OUT)
 #   bash scripts/device-verify.sh sanitize  # GPU tests under compute-sanitizer memcheck + racecheck
@@ -8,7 +9,6 @@
 set -uo pipefail
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 export LD_LIBRARY_PATH=/opt/devdeps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-mkdir -p ../shared && ln -sfn "$PWD/.wgdata" ../shared/datasets
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 t0=$(date +%s)
 gpu_tests="gpu_smoke_test slab_hash_test graph_gpu_test tc_gpu_test"
@@ -33,27 +33,34 @@ for mode in "$@"; do
       echo "graph bench rc=$?"; tail -5 "$out/graph_gpu_bench.log"
       ;;
     sanitize)
+      # Every GPU test under memcheck and racecheck, all runs at once (the GPU has room; each
+      # run is mostly host-side instrumentation), then their summaries.
       export WG_SLAB_TEST_KEYS=3000 WG_GPU_TEST_SCALE=7
+      runs=()
       for tool in memcheck racecheck; do
         for t in tests/core/gpu_smoke_test tests/containers/slab_hash/slab_hash_test \
                  tests/graph/gpu/graph_gpu_test tests/algorithms/tc_gpu/tc_gpu_test; do
           filter='*'
           case $t in *slab_hash_test) filter='-*TableExhaustion*' ;; esac
           [ "$tool" = racecheck ] && case $t in *tc_gpu_test) filter='*HandMade*:*karate*:*Rmat*' ;; esac
-          timeout 240 compute-sanitizer --tool $tool --error-exitcode 1 $B/$t --gtest_filter="$filter" \
-            > "$out/${tool}_$(basename $t).log" 2>&1
-          rc=$?; [ $rc -ne 0 ] && status=1
-          echo "$tool $(basename $t) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_$(basename $t).log" | tr '\n' ' ')"
+          log="$out/${tool}_$(basename $t).log"
+          timeout 540 compute-sanitizer --tool $tool --error-exitcode 1 $B/$t --gtest_filter="$filter" \
+            > "$log" 2>&1 &
+          runs+=("$!:$log")
         done
         # the graph's filtered and sorted batch paths (taken by large batches) on the small
         # cases too: graph_gpu_test reads these variables into GraphOptions' tuning fields
         # (tests/graph/gpu/graph_test_options.hpp); the library never reads the environment
         for path in FILTER SORT; do
-          env WG_GRAPH_${path}_FROM=0 timeout 240 compute-sanitizer --tool $tool --error-exitcode 1 \
-            $B/tests/graph/gpu/graph_gpu_test > "$out/${tool}_graph_gpu_test_${path}.log" 2>&1
-          rc=$?; [ $rc -ne 0 ] && status=1
-          echo "$tool graph_gpu_test (WG_GRAPH_${path}_FROM=0) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/${tool}_graph_gpu_test_${path}.log" | tr '\n' ' ')"
+          log="$out/${tool}_graph_gpu_test_${path}.log"
+          env WG_GRAPH_${path}_FROM=0 timeout 540 compute-sanitizer --tool $tool --error-exitcode 1 \
+            $B/tests/graph/gpu/graph_gpu_test > "$log" 2>&1 &
+          runs+=("$!:$log")
         done
+      done
+      for r in "${runs[@]}"; do
+        wait "${r%%:*}"; rc=$?; [ $rc -ne 0 ] && status=1
+        echo "$(basename "${r#*:}" .log) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "${r#*:}" | tr '\n' ' ')"
       done
       ;;
   esac

@@ -17,6 +17,30 @@
 #include "graph_model.hpp"
 #include "graph_test_options.hpp"
 
+/// The four TESTs of a scenario fn<Adjacency>(directed, args..., seed): undirected and
+/// directed, set and map adjacency, seeds seed .. seed + 3.
+#define WG_GRAPH_TESTS_FOUR_WAYS(name, fn, seed, ...)                            \
+  TEST(GpuGraph, name##UndirectedSet) {                                          \
+    fn<wg::gpu::SlabSetAdjacency>(false __VA_OPT__(, ) __VA_ARGS__, (seed));     \
+  }                                                                              \
+  TEST(GpuGraph, name##DirectedSet) {                                            \
+    fn<wg::gpu::SlabSetAdjacency>(true __VA_OPT__(, ) __VA_ARGS__, (seed) + 1);  \
+  }                                                                              \
+  TEST(GpuGraph, name##UndirectedMap) {                                          \
+    fn<wg::gpu::SlabMapAdjacency>(false __VA_OPT__(, ) __VA_ARGS__, (seed) + 2); \
+  }                                                                              \
+  TEST(GpuGraph, name##DirectedMap) {                                            \
+    fn<wg::gpu::SlabMapAdjacency>(true __VA_OPT__(, ) __VA_ARGS__, (seed) + 3);  \
+  }
+/// The two TESTs of a scenario fn<Adjacency>(): set and map adjacency.
+#define WG_GRAPH_TESTS_SET_AND_MAP(name, fn) \
+  TEST(GpuGraph, name##Set) {                \
+    fn<wg::gpu::SlabSetAdjacency>();         \
+  }                                          \
+  TEST(GpuGraph, name##Map) {                \
+    fn<wg::gpu::SlabMapAdjacency>();         \
+  }
+
 namespace {
 
 using wg::EdgeList;
@@ -105,18 +129,7 @@ void random_batches(bool directed, std::uint64_t n, std::size_t batch, int round
   }
 }
 
-TEST(GpuGraph, UndirectedSetRandomBatches) {
-  random_batches<wg::gpu::SlabSetAdjacency>(false, 60, 400, 6, 1);
-}
-TEST(GpuGraph, DirectedSetRandomBatches) {
-  random_batches<wg::gpu::SlabSetAdjacency>(true, 60, 400, 6, 2);
-}
-TEST(GpuGraph, UndirectedMapRandomBatches) {
-  random_batches<wg::gpu::SlabMapAdjacency>(false, 60, 400, 6, 3);
-}
-TEST(GpuGraph, DirectedMapRandomBatches) {
-  random_batches<wg::gpu::SlabMapAdjacency>(true, 60, 400, 6, 4);
-}
+WG_GRAPH_TESTS_FOUR_WAYS(RandomBatches, random_batches, 1, 60, 400, 6)
 // Many neighbours per vertex: long chains, allocator use.
 TEST(GpuGraph, DenseChainsSet) {
   random_batches<wg::gpu::SlabSetAdjacency>(false, 300, 20000, 3, 5);
@@ -282,18 +295,7 @@ void vertex_ops(bool directed, std::uint64_t seed) {
   }
 }
 
-TEST(GpuGraph, VertexEraseAndReuseUndirectedSet) {
-  vertex_ops<wg::gpu::SlabSetAdjacency>(false, 11);
-}
-TEST(GpuGraph, VertexEraseAndReuseDirectedSet) {
-  vertex_ops<wg::gpu::SlabSetAdjacency>(true, 12);
-}
-TEST(GpuGraph, VertexEraseAndReuseUndirectedMap) {
-  vertex_ops<wg::gpu::SlabMapAdjacency>(false, 13);
-}
-TEST(GpuGraph, VertexEraseAndReuseDirectedMap) {
-  vertex_ops<wg::gpu::SlabMapAdjacency>(true, 14);
-}
+WG_GRAPH_TESTS_FOUR_WAYS(VertexEraseAndReuse, vertex_ops, 11)
 
 // Erasing hubs: their many buckets are shared by all warps (erase_vertices works bucket by
 // bucket); tables built by bulk build, so a hub has ~100 buckets. Neighbours that are erased too,
@@ -491,12 +493,7 @@ void build_of_repeated_entries() {
     }
   }
 }
-TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModelSet) {
-  build_of_repeated_entries<wg::gpu::SlabSetAdjacency>();
-}
-TEST(GpuGraph, BuildOfRepeatedEntriesMatchesModelMap) {
-  build_of_repeated_entries<wg::gpu::SlabMapAdjacency>();
-}
+WG_GRAPH_TESTS_SET_AND_MAP(BuildOfRepeatedEntriesMatchesModel, build_of_repeated_entries)
 
 // Builds of different sizes into one graph object (a small build takes the previous tables'
 // largest pool again when it has room), with batches between them: after each build the graph
@@ -688,12 +685,7 @@ void rebuild_rounds_redone() {
   ASSERT_EQ(g.insert_edges(half), m.insert(half));
   expect_same(g, m, weighted, "after erasing and inserting again");
 }
-TEST(GpuGraph, RebuildRoundsRedoneSet) {
-  rebuild_rounds_redone<wg::gpu::SlabSetAdjacency>();
-}
-TEST(GpuGraph, RebuildRoundsRedoneMap) {
-  rebuild_rounds_redone<wg::gpu::SlabMapAdjacency>();
-}
+WG_GRAPH_TESTS_SET_AND_MAP(RebuildRoundsRedone, rebuild_rounds_redone)
 
 // ---- a batch that runs out of overflow slabs (dynamic_graph.hpp, "Errors") ----------------
 
@@ -818,22 +810,13 @@ void stops_out_of_slabs(bool directed, bool rebuilds, std::uint64_t seed) {
     expect_same(g, m, weighted, "after the stop, round " + std::to_string(r));
   }
 }
-TEST(GpuGraph, StopsOutOfSlabsUndirectedSet) {
-  stops_out_of_slabs<wg::gpu::SlabSetAdjacency>(false, false, 31);
-  stops_out_of_slabs<wg::gpu::SlabSetAdjacency>(false, true, 35);
+/// Both stop points of stops_out_of_slabs (the flag), seeds seed and seed + 4.
+template <class Adj>
+void stops_out_of_slabs_both(bool directed, std::uint64_t seed) {
+  stops_out_of_slabs<Adj>(directed, false, seed);
+  stops_out_of_slabs<Adj>(directed, true, seed + 4);
 }
-TEST(GpuGraph, StopsOutOfSlabsDirectedSet) {
-  stops_out_of_slabs<wg::gpu::SlabSetAdjacency>(true, false, 32);
-  stops_out_of_slabs<wg::gpu::SlabSetAdjacency>(true, true, 36);
-}
-TEST(GpuGraph, StopsOutOfSlabsUndirectedMap) {
-  stops_out_of_slabs<wg::gpu::SlabMapAdjacency>(false, false, 33);
-  stops_out_of_slabs<wg::gpu::SlabMapAdjacency>(false, true, 37);
-}
-TEST(GpuGraph, StopsOutOfSlabsDirectedMap) {
-  stops_out_of_slabs<wg::gpu::SlabMapAdjacency>(true, false, 34);
-  stops_out_of_slabs<wg::gpu::SlabMapAdjacency>(true, true, 38);
-}
+WG_GRAPH_TESTS_FOUR_WAYS(StopsOutOfSlabs, stops_out_of_slabs_both, 31)
 
 // Rebuilds that do not fit under the cap. As in rebuild_rounds_redone, `hubs` hubs hold `limit`
 // arcs each (chains of 8 slabs, 7 overflow: 595 of the cap's 1024), and a second batch brings
@@ -879,12 +862,7 @@ void stops_in_a_rebuild() {
     expect_consistent_after_stop(g, m, third, weighted, true, edges_added_in(e));
   }
 }
-TEST(GpuGraph, StopsInARebuildSet) {
-  stops_in_a_rebuild<wg::gpu::SlabSetAdjacency>();
-}
-TEST(GpuGraph, StopsInARebuildMap) {
-  stops_in_a_rebuild<wg::gpu::SlabMapAdjacency>();
-}
+WG_GRAPH_TESTS_SET_AND_MAP(StopsInARebuild, stops_in_a_rebuild)
 
 // compact() after a stream that left tables large: an incremental build from one bucket each
 // (tables rebuilt with room to grow, chains past their base slabs), then most edges and some
@@ -974,18 +952,7 @@ void compaction(bool directed, std::uint64_t seed) {
   expect_same(g, m, weighted, "after the second compact");
   expect_has_edges(g, m, rng, n);
 }
-TEST(GpuGraph, CompactionUndirectedSet) {
-  compaction<wg::gpu::SlabSetAdjacency>(false, 31);
-}
-TEST(GpuGraph, CompactionDirectedSet) {
-  compaction<wg::gpu::SlabSetAdjacency>(true, 32);
-}
-TEST(GpuGraph, CompactionUndirectedMap) {
-  compaction<wg::gpu::SlabMapAdjacency>(false, 33);
-}
-TEST(GpuGraph, CompactionDirectedMap) {
-  compaction<wg::gpu::SlabMapAdjacency>(true, 34);
-}
+WG_GRAPH_TESTS_FOUR_WAYS(Compaction, compaction, 31)
 
 // A compaction whose copies run out of slabs empties its fresh allocator, doubles it and runs
 // again. Deterministic: with no rebuilds (max_load_factor 0), `hubs` one-bucket tables hold 8
@@ -1028,12 +995,7 @@ void compaction_out_of_slabs() {
   ASSERT_EQ(g.insert_edges(half), m.insert(half));
   expect_same(g, m, weighted, "after erasing and inserting again");
 }
-TEST(GpuGraph, CompactionOutOfSlabsSet) {
-  compaction_out_of_slabs<wg::gpu::SlabSetAdjacency>();
-}
-TEST(GpuGraph, CompactionOutOfSlabsMap) {
-  compaction_out_of_slabs<wg::gpu::SlabMapAdjacency>();
-}
+WG_GRAPH_TESTS_SET_AND_MAP(CompactionOutOfSlabs, compaction_out_of_slabs)
 
 TEST(GpuGraph, CompactionOfAnEmptyGraph) {
   wg::gpu::Graph g(0, wg::test::graph_options());
