@@ -3,6 +3,7 @@
 # of both, then runs them in alternating rounds (A B, B A, A B, ...) so that drift of the machine
 # falls on both sides alike, and prints each table's harmonic mean per round and tree.
 #   bash tools/bench/ab_trees.sh OLD_TREE NEW_TREE ROUNDS [graph_gpu_bench args...]
+# AB_BENCHES="graph" (default "slab graph") runs only the named benchmarks.
 # Run from the project root through the device tool (needs .devdeps, see scripts/device-build.sh).
 # Logs go to $OUT: {slab,graph}_{A,B}_r{N}.log and ab_summary.txt.
 set -uo pipefail
@@ -29,10 +30,12 @@ for r in $(seq 1 "$rounds"); do
   order="A B"; [ $((r % 2)) -eq 0 ] && order="B A"
   for side in $order; do
     t=$(date +%s)
-    /tmp/ab-$side/tools/bench/slab_hash/slab_hash_bench --variants t8 --json /tmp/slab_${side}_r$r.json \
-      > "$out/slab_${side}_r$r.log" 2>&1
-    /tmp/ab-$side/tools/bench/graph_gpu/graph_gpu_bench "${graph_args[@]}" --json /tmp/graph_${side}_r$r.json \
-      > "$out/graph_${side}_r$r.log" 2>&1
+    case " ${AB_BENCHES:-slab graph} " in *" slab "*)
+      /tmp/ab-$side/tools/bench/slab_hash/slab_hash_bench --variants t8 \
+        --json /tmp/slab_${side}_r$r.json > "$out/slab_${side}_r$r.log" 2>&1 ;; esac
+    case " ${AB_BENCHES:-slab graph} " in *" graph "*)
+      /tmp/ab-$side/tools/bench/graph_gpu/graph_gpu_bench "${graph_args[@]}" \
+        --json /tmp/graph_${side}_r$r.json > "$out/graph_${side}_r$r.log" 2>&1 ;; esac
     echo "round $r $side: $(( $(date +%s) - t )) s"
   done
 done
