@@ -85,19 +85,13 @@ void run_stream(const wg::datasets::UpdateStream& stream) {
 }
 
 TEST(ReferenceBackend, RmatStreamMatchesRecountAfterEveryBatch) {
-  wg::datasets::RmatParams rmat;
-  rmat.scale = 10;
-  rmat.edge_factor = 8;
-  rmat.seed = 3;
-  const EdgeList graph = wg::datasets::generate_rmat(rmat);
-  wg::datasets::StreamParams params;
-  params.initial_fraction = 0.3;
-  params.batch_size = 700;
-  params.delete_probability = 0.6;
-  params.duplicate_fraction = 0.1;
-  params.absent_fraction = 0.1;
-  params.seed = 11;
-  const auto stream = wg::datasets::make_update_stream(graph, params);
+  const EdgeList graph = wg::datasets::generate_rmat({.scale = 10, .edge_factor = 8, .seed = 3});
+  const auto stream = wg::datasets::make_update_stream(graph, {.initial_fraction = 0.3,
+                                                               .batch_size = 700,
+                                                               .delete_probability = 0.6,
+                                                               .duplicate_fraction = 0.1,
+                                                               .absent_fraction = 0.1,
+                                                               .seed = 11});
   ASSERT_GT(stream.batches.size(), 4u);
   run_stream(stream);
   // The stream ends on the simple graph of the input.
@@ -198,12 +192,8 @@ class FaultyBackend final : public wg::cli::GraphBackend {
 };
 
 TEST(StreamVerification, DetectsEveryKindOfDisagreement) {
-  wg::datasets::RmatParams rmat;
-  rmat.scale = 8;
-  const EdgeList graph = wg::datasets::generate_rmat(rmat);
-  wg::datasets::StreamParams params;
-  params.batch_size = 256;
-  const auto stream = wg::datasets::make_update_stream(graph, params);
+  const EdgeList graph = wg::datasets::generate_rmat({.scale = 8});
+  const auto stream = wg::datasets::make_update_stream(graph, {.batch_size = 256});
   ASSERT_FALSE(stream.batches.empty());
   using Fault = FaultyBackend::Fault;
   for (Fault f : {Fault::none, Fault::running_count, Fault::recount, Fault::lost_edge}) {
