@@ -19,13 +19,9 @@
 
 #include "test_support.hpp"
 
+// Inside wg::cpu: the CPU graph and counter and wg's edge types need no using-declarations.
+namespace wg::cpu {
 namespace {
-
-using wg::EdgeList;
-using wg::vertex_t;
-using wg::cpu::DynamicGraph;
-using wg::cpu::GraphOptions;
-using wg::cpu::IncrementalTriangleCounter;
 
 DynamicGraph undirected_graph(unsigned threads = 2) {
   GraphOptions o;
@@ -212,3 +208,4 @@ TEST(IncrementalTriangles, DirectedGraphIsRefused) {
 }
 
 }  // namespace
+}  // namespace wg::cpu
