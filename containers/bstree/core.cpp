@@ -22,6 +22,21 @@ constexpr std::size_t kHugePage = std::size_t{2} << 20;
 std::size_t round_up(std::size_t x, std::size_t to) {
   return (x + to - 1) / to * to;
 }
+
+/// Takes the next index n of a node pool: under the allocation lock when the tree is concurrent,
+/// refused past max_nodes (CapacityError naming `what`); `init(n)` commits and fills the node
+/// before the count is published (release: a reader that sees the count sees the node).
+template <class Init>
+std::uint32_t claim_node(std::mutex& mutex, bool concurrent, std::atomic<std::uint32_t>& count,
+                         std::size_t max_nodes, const char* what, Init&& init) {
+  std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
+  if (concurrent) lock.lock();
+  const std::uint32_t n = count.load(std::memory_order_relaxed);
+  if (n >= max_nodes) throw CapacityError(what, max_nodes, "raise Options::max_leaves");
+  init(n);
+  count.store(n + 1, std::memory_order_release);
+  return n;
+}
 }  // namespace
 
 // ---- SIMD selection
@@ -164,15 +179,11 @@ Core::Core(bool compressed, std::uint32_t value_bytes, SimdPath simd, std::uint3
 Core::~Core() = default;
 
 std::uint32_t Core::alloc_leaf(bool init) {
-  std::unique_lock<std::mutex> lock(alloc_mutex_, std::defer_lock);
-  if (concurrent_) lock.lock();
-  const std::uint32_t n = leaf_count_.load(std::memory_order_relaxed);
-  if (n >= leaf_keys_.max_nodes())
-    throw CapacityError("bstree leaves", leaf_keys_.max_nodes(), "raise Options::max_leaves");
-  leaf_keys_.commit(std::size_t{n} + 1);
-  leaf_meta_.commit(std::size_t{n} + 1);
-  if (value_bytes_) leaf_values_.commit(std::size_t{n} + 1);
-  if (init) {
+  auto fill = [&](std::uint32_t n) {
+    leaf_keys_.commit(std::size_t{n} + 1);
+    leaf_meta_.commit(std::size_t{n} + 1);
+    if (value_bytes_) leaf_values_.commit(std::size_t{n} + 1);
+    if (!init) return;
     auto* keys = reinterpret_cast<std::uint64_t*>(leaf_keys_at(*this, n));
     for (unsigned i = 0; i < kLeafKeyBytes / 8; ++i) st(keys[i], kMax64);  // filler in any format
     LeafMeta* m = leaf_meta_at(*this, n);
@@ -181,22 +192,19 @@ std::uint32_t Core::alloc_leaf(bool init) {
     st(m->base, std::uint64_t{0});
     st(m->count, 0u);
     st(m->format, static_cast<std::uint32_t>(kF64));
-  }
-  leaf_count_.store(n + 1, std::memory_order_release);
-  return n;
+  };
+  return claim_node(alloc_mutex_, concurrent_, leaf_count_, leaf_keys_.max_nodes(), "bstree leaves",
+                    fill);
 }
 
 std::uint32_t Core::alloc_inner() {
-  std::unique_lock<std::mutex> lock(alloc_mutex_, std::defer_lock);
-  if (concurrent_) lock.lock();
-  const std::uint32_t n = inner_count_.load(std::memory_order_relaxed);
-  if (n >= inner_.max_nodes())
-    throw CapacityError("bstree inner nodes", inner_.max_nodes(), "raise Options::max_leaves");
-  inner_.commit(std::size_t{n} + 1);
-  Inner* node = inner_at(*this, n);
-  for (unsigned i = 0; i < kInnerSlots; ++i) st(node->keys[i], kMax64);
-  inner_count_.store(n + 1, std::memory_order_release);
-  return n;
+  auto fill = [&](std::uint32_t n) {
+    inner_.commit(std::size_t{n} + 1);
+    Inner* node = inner_at(*this, n);
+    for (unsigned i = 0; i < kInnerSlots; ++i) st(node->keys[i], kMax64);
+  };
+  return claim_node(alloc_mutex_, concurrent_, inner_count_, inner_.max_nodes(),
+                    "bstree inner nodes", fill);
 }
 
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // Internal: allocation-free scanning of text lines and numbers for the readers. Not installed
-// API (no stability promise); used by read_graph.cpp, update_stream.cpp and the fuzzers.
+// API (no stability promise); used by the readers (read_*.cpp), update_stream.cpp and the fuzzers.
 #include <charconv>
 #include <cstdint>
 #include <cstring>

@@ -20,15 +20,19 @@ std::uint64_t fingerprint(const wg::EdgeList& e) {
   return h;
 }
 
-TEST(Rmat, DeterministicShapeAndCount) {
-  RmatParams p;
-  p.scale = 12;
-  p.edge_factor = 8;
-  p.seed = 42;
-  auto a = wg::datasets::generate_rmat(p);
-  auto b = wg::datasets::generate_rmat(p);
+/// Generates twice and expects the same edges both times; returns them.
+template <class Params>
+wg::EdgeList generated_twice(wg::EdgeList (*generate)(const Params&), const Params& p) {
+  auto a = generate(p);
+  const auto b = generate(p);
   EXPECT_EQ(a.src, b.src);
   EXPECT_EQ(a.dst, b.dst);
+  return a;
+}
+
+TEST(Rmat, DeterministicShapeAndCount) {
+  RmatParams p{.scale = 12, .edge_factor = 8, .seed = 42};
+  const auto a = generated_twice(wg::datasets::generate_rmat, p);
   EXPECT_EQ(a.num_vertices, 4096u);
   EXPECT_EQ(a.size(), 8u * 4096);
   EXPECT_TRUE(a.symmetric);
@@ -147,13 +151,8 @@ TEST(Rmat, RejectsBadParameters) {
 }
 
 TEST(ErdosRenyi, DeterministicUniform) {
-  ErdosRenyiParams p;
-  p.num_vertices = 1000;
-  p.num_edges = 200000;
-  auto a = wg::datasets::generate_erdos_renyi(p);
-  auto b = wg::datasets::generate_erdos_renyi(p);
-  EXPECT_EQ(a.src, b.src);
-  EXPECT_EQ(a.dst, b.dst);
+  ErdosRenyiParams p{.num_vertices = 1000, .num_edges = 200000};
+  const auto a = generated_twice(wg::datasets::generate_erdos_renyi, p);
   EXPECT_EQ(a.size(), 200000u);
   EXPECT_EQ(a.num_vertices, 1000u);
   std::vector<std::uint64_t> deg(1000);

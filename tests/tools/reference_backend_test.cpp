@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -25,26 +24,8 @@ using wg::EdgeList;
 using wg::vertex_t;
 using Edge = std::pair<vertex_t, vertex_t>;
 
-Edge canonical(vertex_t u, vertex_t v) {
-  return {std::min(u, v), std::max(u, v)};
-}
-
-/// Host model: the set of undirected edges.
-struct Model {
-  std::set<Edge> edges;
-  std::uint64_t apply(const EdgeList& batch, bool insert) {
-    const std::size_t before = edges.size();
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      if (batch.src[i] == batch.dst[i]) continue;
-      if (insert) {
-        edges.insert(canonical(batch.src[i], batch.dst[i]));
-      } else {
-        edges.erase(canonical(batch.src[i], batch.dst[i]));
-      }
-    }
-    return insert ? edges.size() - before : before - edges.size();
-  }
-};
+/// Host model: the simple undirected graph (the replay `warpgraph stream --verify` uses).
+using Model = wg::cli::EdgeSetReplay;
 
 void expect_matches(wg::cli::GraphBackend& backend, const Model& model, std::uint64_t count,
                     const std::string& where) {
@@ -55,12 +36,12 @@ void expect_matches(wg::cli::GraphBackend& backend, const Model& model, std::uin
   EXPECT_EQ(reference.total, count) << where;
   per_vertex.resize(reference.per_vertex.size(), 0);
   EXPECT_EQ(per_vertex, reference.per_vertex) << where;
-  ASSERT_EQ(exported.size(), model.edges.size()) << where;
-  EXPECT_EQ(backend.num_edges(), model.edges.size()) << where;
-  std::size_t i = 0;
-  for (const Edge& e : model.edges) {
+  const std::vector<std::uint64_t> keys = model.sorted_keys();
+  ASSERT_EQ(exported.size(), keys.size()) << where;
+  EXPECT_EQ(backend.num_edges(), keys.size()) << where;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const Edge e(static_cast<vertex_t>(keys[i] >> 32), static_cast<vertex_t>(keys[i]));
     ASSERT_EQ(Edge(exported.src[i], exported.dst[i]), e) << where << ", edge " << i;
-    ++i;
   }
 }
 
@@ -69,7 +50,7 @@ void run_stream(const wg::datasets::UpdateStream& stream) {
   Model model;
   model.apply(stream.initial, true);
   const auto built = backend->build(stream.initial);
-  EXPECT_EQ(built.edges_changed, model.edges.size());
+  EXPECT_EQ(built.edges_changed, model.size());
   expect_matches(*backend, model, built.triangles, "initial");
   for (std::size_t i = 0; i < stream.batches.size(); ++i) {
     const auto& batch = stream.batches[i];
@@ -85,19 +66,13 @@ void run_stream(const wg::datasets::UpdateStream& stream) {
 }
 
 TEST(ReferenceBackend, RmatStreamMatchesRecountAfterEveryBatch) {
-  wg::datasets::RmatParams rmat;
-  rmat.scale = 10;
-  rmat.edge_factor = 8;
-  rmat.seed = 3;
-  const EdgeList graph = wg::datasets::generate_rmat(rmat);
-  wg::datasets::StreamParams params;
-  params.initial_fraction = 0.3;
-  params.batch_size = 700;
-  params.delete_probability = 0.6;
-  params.duplicate_fraction = 0.1;
-  params.absent_fraction = 0.1;
-  params.seed = 11;
-  const auto stream = wg::datasets::make_update_stream(graph, params);
+  const EdgeList graph = wg::datasets::generate_rmat({.scale = 10, .edge_factor = 8, .seed = 3});
+  const auto stream = wg::datasets::make_update_stream(graph, {.initial_fraction = 0.3,
+                                                               .batch_size = 700,
+                                                               .delete_probability = 0.6,
+                                                               .duplicate_fraction = 0.1,
+                                                               .absent_fraction = 0.1,
+                                                               .seed = 11});
   ASSERT_GT(stream.batches.size(), 4u);
   run_stream(stream);
   // The stream ends on the simple graph of the input.
@@ -106,7 +81,7 @@ TEST(ReferenceBackend, RmatStreamMatchesRecountAfterEveryBatch) {
   EXPECT_EQ(backend->num_edges(), [&] {
     Model m;
     m.apply(graph, true);
-    return m.edges.size();
+    return m.size();
   }());
 }
 
@@ -198,12 +173,8 @@ class FaultyBackend final : public wg::cli::GraphBackend {
 };
 
 TEST(StreamVerification, DetectsEveryKindOfDisagreement) {
-  wg::datasets::RmatParams rmat;
-  rmat.scale = 8;
-  const EdgeList graph = wg::datasets::generate_rmat(rmat);
-  wg::datasets::StreamParams params;
-  params.batch_size = 256;
-  const auto stream = wg::datasets::make_update_stream(graph, params);
+  const EdgeList graph = wg::datasets::generate_rmat({.scale = 8});
+  const auto stream = wg::datasets::make_update_stream(graph, {.batch_size = 256});
   ASSERT_FALSE(stream.batches.empty());
   using Fault = FaultyBackend::Fault;
   for (Fault f : {Fault::none, Fault::running_count, Fault::recount, Fault::lost_edge}) {

@@ -32,6 +32,18 @@ json input_json(const InputGraph& g) {
   return j;
 }
 
+/// The JSON document of a reference command on one graph: its name, backend, input and vertex
+/// count, and the command's own `fields`.
+json graph_command_json(const char* command, const std::string& backend, const InputGraph& g,
+                        const json& fields) {
+  json doc{{"command", command},
+           {"backend", backend},
+           {"input", input_json(g)},
+           {"vertices", g.read.edges.num_vertices}};
+  doc.update(fields);
+  return doc;
+}
+
 /// Directed only when asked for and the file is not symmetric (references ignore the flag for
 /// symmetric edge lists anyway).
 bool directed_view(const InputGraph& g) {
@@ -175,6 +187,13 @@ vertex_t source_vertex(const InputGraph& g, const cxxopts::ParseResult& r) {
   return vertex_from_user(g, r["source"].as<std::uint64_t>(), "source");
 }
 
+/// The text rows bfs and sssp start with: the source and how many vertices it reaches.
+void print_source_rows(const InputGraph& g, vertex_t source, std::uint64_t reached) {
+  print_row("source", std::to_string(vertex_to_user(g, source)));
+  print_row("reached", fmt::format("{} of {}", reached,
+                                   count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
+}
+
 // ---- bfs --------------------------------------------------------------------------------------
 
 int run_bfs(int argc, const char* const* argv) {
@@ -206,20 +225,15 @@ int run_bfs(int argc, const char* const* argv) {
                      [](std::int64_t l) { return std::to_string(l); });
   }
   if (r->count("json")) {
-    print_json({{"command", "bfs"},
-                {"backend", backend},
-                {"input", input_json(g)},
-                {"vertices", g.read.edges.num_vertices},
-                {"source", vertex_to_user(g, source)},
-                {"reached", reached},
-                {"depth", depth},
-                {"level_sizes", level_sizes},
-                {"seconds", seconds}});
+    print_json(graph_command_json("bfs", backend, g,
+                                  {{"source", vertex_to_user(g, source)},
+                                   {"reached", reached},
+                                   {"depth", depth},
+                                   {"level_sizes", level_sizes},
+                                   {"seconds", seconds}}));
     return kExitOk;
   }
-  print_row("source", std::to_string(vertex_to_user(g, source)));
-  print_row("reached", fmt::format("{} of {}", reached,
-                                   count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
+  print_source_rows(g, source, reached);
   print_row("depth", std::to_string(depth));
   std::string sizes;
   for (std::size_t l = 0; l < level_sizes.size() && l < 16; ++l) {
@@ -260,14 +274,11 @@ int run_cc(int argc, const char* const* argv) {
                      [&](vertex_t label) { return std::to_string(vertex_to_user(g, label)); });
   }
   if (r->count("json")) {
-    print_json({{"command", "cc"},
-                {"backend", backend},
-                {"input", input_json(g)},
-                {"vertices", g.read.edges.num_vertices},
-                {"components", c.count},
-                {"largest", largest},
-                {"singletons", isolated},
-                {"seconds", seconds}});
+    print_json(graph_command_json("cc", backend, g,
+                                  {{"components", c.count},
+                                   {"largest", largest},
+                                   {"singletons", isolated},
+                                   {"seconds", seconds}}));
     return kExitOk;
   }
   print_row("components", std::to_string(c.count));
@@ -333,17 +344,14 @@ int run_pagerank(int argc, const char* const* argv) {
     json top_json = json::array();
     for (vertex_t v : order)
       top_json.push_back({{"vertex", vertex_to_user(g, v)}, {"rank", pr.rank[v]}});
-    print_json({{"command", "pagerank"},
-                {"backend", backend},
-                {"input", input_json(g)},
-                {"vertices", g.read.edges.num_vertices},
-                {"damping", options.damping},
-                {"tolerance", options.tolerance},
-                {"max_iterations", options.max_iterations},
-                {"iterations", pr.iterations},
-                {"converged", pr.converged},
-                {"top", top_json},
-                {"seconds", seconds}});
+    print_json(graph_command_json("pagerank", backend, g,
+                                  {{"damping", options.damping},
+                                   {"tolerance", options.tolerance},
+                                   {"max_iterations", options.max_iterations},
+                                   {"iterations", pr.iterations},
+                                   {"converged", pr.converged},
+                                   {"top", top_json},
+                                   {"seconds", seconds}}));
     return kExitOk;
   }
   print_row("iterations",
@@ -394,19 +402,14 @@ int run_sssp(int argc, const char* const* argv) {
     });
   }
   if (r->count("json")) {
-    print_json({{"command", "sssp"},
-                {"backend", backend},
-                {"input", input_json(g)},
-                {"vertices", g.read.edges.num_vertices},
-                {"source", vertex_to_user(g, source)},
-                {"reached", reached},
-                {"max_distance", farthest},
-                {"seconds", seconds}});
+    print_json(graph_command_json("sssp", backend, g,
+                                  {{"source", vertex_to_user(g, source)},
+                                   {"reached", reached},
+                                   {"max_distance", farthest},
+                                   {"seconds", seconds}}));
     return kExitOk;
   }
-  print_row("source", std::to_string(vertex_to_user(g, source)));
-  print_row("reached", fmt::format("{} of {}", reached,
-                                   count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
+  print_source_rows(g, source, reached);
   print_row("farthest", fmt::format("{:.6g}{}", farthest,
                                     g.read.edges.weighted() ? "" : " (unweighted: hops)"));
   print_row("backend", backend);

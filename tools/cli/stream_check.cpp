@@ -1,40 +1,42 @@
 #include "stream_check.hpp"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
 #include <warpgraph/algorithms/reference/reference.hpp>
 
 namespace wg::cli {
-namespace {
 
-/// Undirected edge key for the --verify replay.
-std::uint64_t edge_key(vertex_t u, vertex_t v) {
-  return u < v ? (std::uint64_t{u} << 32) | v : (std::uint64_t{v} << 32) | u;
+std::uint64_t EdgeSetReplay::apply(const EdgeList& batch, bool insert) {
+  const std::size_t before = edges_.size();
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (batch.src[i] == batch.dst[i]) continue;
+    if (insert) {
+      edges_.insert(key(batch.src[i], batch.dst[i]));
+    } else {
+      edges_.erase(key(batch.src[i], batch.dst[i]));
+    }
+  }
+  return insert ? edges_.size() - before : before - edges_.size();
 }
+
+std::vector<std::uint64_t> EdgeSetReplay::sorted_keys() const {
+  std::vector<std::uint64_t> sorted(edges_.begin(), edges_.end());
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
+namespace {
 
 /// Sorted unique undirected edges of the simple graph obtained by replaying the stream.
 std::vector<std::uint64_t> replay_model(const datasets::UpdateStream& stream) {
-  std::unordered_set<std::uint64_t> edges;
-  auto apply = [&](const EdgeList& list, bool insert) {
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (list.src[i] == list.dst[i]) continue;
-      if (insert) {
-        edges.insert(edge_key(list.src[i], list.dst[i]));
-      } else {
-        edges.erase(edge_key(list.src[i], list.dst[i]));
-      }
-    }
-  };
-  apply(stream.initial, true);
+  EdgeSetReplay edges;
+  edges.apply(stream.initial, true);
   for (const auto& batch : stream.batches) {
-    apply(batch.edges, batch.kind == datasets::UpdateBatch::Kind::insert);
+    edges.apply(batch.edges, batch.kind == datasets::UpdateBatch::Kind::insert);
   }
-  std::vector<std::uint64_t> sorted(edges.begin(), edges.end());
-  std::sort(sorted.begin(), sorted.end());
-  return sorted;
+  return edges.sorted_keys();
 }
 
 }  // namespace
@@ -47,7 +49,7 @@ Verification verify_stream(GraphBackend& backend, std::uint64_t final_count,
   v.reference = reference::triangle_count(exported).total;
   std::vector<std::uint64_t> exported_keys(exported.size());
   for (std::size_t i = 0; i < exported.size(); ++i) {
-    exported_keys[i] = edge_key(exported.src[i], exported.dst[i]);
+    exported_keys[i] = EdgeSetReplay::key(exported.src[i], exported.dst[i]);
   }
   std::sort(exported_keys.begin(), exported_keys.end());
   const std::vector<std::uint64_t> model = replay_model(stream);

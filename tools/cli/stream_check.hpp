@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <warpgraph/datasets/update_stream.hpp>
@@ -11,6 +12,24 @@
 #include "backend.hpp"
 
 namespace wg::cli {
+
+/// The simple undirected graph a stream leaves, replayed on a host set: self-loops are skipped,
+/// an edge is stored once whatever its direction. O(1) expected per edge.
+class EdgeSetReplay {
+ public:
+  /// Inserts or erases the batch's edges; returns how many edges were added or removed.
+  std::uint64_t apply(const EdgeList& batch, bool insert);
+  std::size_t size() const { return edges_.size(); }
+  /// The edges as keys (min(u, v) << 32 | max(u, v)), ascending: the order of a sorted
+  /// undirected export.
+  std::vector<std::uint64_t> sorted_keys() const;
+  static std::uint64_t key(vertex_t u, vertex_t v) {
+    return u < v ? (std::uint64_t{u} << 32) | v : (std::uint64_t{v} << 32) | u;
+  }
+
+ private:
+  std::unordered_set<std::uint64_t> edges_;
+};
 
 struct Verification {
   std::uint64_t recount = 0;                     ///< the backend's static recount

@@ -19,13 +19,9 @@
 
 #include "test_support.hpp"
 
+// Inside wg::cpu: the CPU graph and counter and wg's edge types need no using-declarations.
+namespace wg::cpu {
 namespace {
-
-using wg::EdgeList;
-using wg::vertex_t;
-using wg::cpu::DynamicGraph;
-using wg::cpu::GraphOptions;
-using wg::cpu::IncrementalTriangleCounter;
 
 DynamicGraph undirected_graph(unsigned threads = 2) {
   GraphOptions o;
@@ -109,16 +105,9 @@ void replay_and_check(const wg::datasets::UpdateStream& stream, const EdgeList& 
 }
 
 TEST(IncrementalTriangles, RmatStreamEveryBatchEqualsRecountAndReference) {
-  wg::datasets::RmatParams p;
-  p.scale = 11;
-  p.edge_factor = 12;
-  p.seed = 7;
-  const EdgeList g = wg::datasets::generate_rmat(p);
-  wg::datasets::StreamParams s;
-  s.batch_size = 1500;
-  s.initial_fraction = 0.3;
-  s.seed = 3;
-  const auto stream = wg::datasets::make_update_stream(g, s);
+  const EdgeList g = wg::datasets::generate_rmat({.scale = 11, .edge_factor = 12, .seed = 7});
+  const auto stream =
+      wg::datasets::make_update_stream(g, {.initial_fraction = 0.3, .batch_size = 1500, .seed = 3});
   ASSERT_GE(stream.batches.size(), 8u);
   replay_and_check(stream, g);
 }
@@ -128,11 +117,8 @@ TEST(IncrementalTriangles, FacebookStreamEveryBatchEqualsRecountAndReference) {
   const EdgeList g =
       wg::datasets::read_graph(wg::test::source_path("datasets/data/facebook_combined.txt.gz"))
           .edges;
-  wg::datasets::StreamParams s;
-  s.batch_size = 8192;
-  s.initial_fraction = 0.5;
-  s.seed = 11;
-  const auto stream = wg::datasets::make_update_stream(g, s);
+  const auto stream = wg::datasets::make_update_stream(
+      g, {.initial_fraction = 0.5, .batch_size = 8192, .seed = 11});
   replay_and_check(stream, g);
 }
 
@@ -222,3 +208,4 @@ TEST(IncrementalTriangles, DirectedGraphIsRefused) {
 }
 
 }  // namespace
+}  // namespace wg::cpu

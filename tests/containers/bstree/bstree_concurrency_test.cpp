@@ -17,13 +17,10 @@
 
 #include "bstree_variants.hpp"
 
+// Inside the tree's namespace: the tree types and the shared test parameters need no
+// using-declarations.
+namespace wg::bstree::test {
 namespace {
-
-using wg::bstree::BSTree;
-using wg::bstree::CompressedBSTree;
-using wg::bstree::kMaxKey;
-using wg::bstree::Options;
-using wg::bstree::SimdPath;
 
 #if defined(__SANITIZE_THREAD__)
 constexpr bool kTsan = true;
@@ -43,11 +40,7 @@ constexpr bool kTsan = false;
 constexpr int kScale = kTsan ? 4 : 1;
 constexpr int kThreads = 4;
 
-using wg::bstree::test::Param;
-using wg::bstree::test::param_name;
-using wg::bstree::test::with_tree;
-
-class BSTreeConcurrency : public wg::bstree::test::VariantTest {};
+class BSTreeConcurrency : public VariantTest {};
 
 template <class F>
 void run_threads(int n, F&& f) {
@@ -224,3 +217,4 @@ std::vector<Param> params() {
 INSTANTIATE_TEST_SUITE_P(AllPaths, BSTreeConcurrency, testing::ValuesIn(params()), param_name);
 
 }  // namespace
+}  // namespace wg::bstree::test

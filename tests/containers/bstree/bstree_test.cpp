@@ -16,19 +16,12 @@
 #include <warpgraph/containers/core/error.hpp>
 #include "bstree_variants.hpp"
 
+// Inside the tree's namespace: the tree types and the shared test parameters need no
+// using-declarations.
+namespace wg::bstree::test {
 namespace {
 
-using wg::bstree::BSTree;
-using wg::bstree::CompressedBSTree;
-using wg::bstree::kMaxKey;
-using wg::bstree::Options;
-using wg::bstree::SimdPath;
-
-using wg::bstree::test::Param;
-using wg::bstree::test::param_name;
-using wg::bstree::test::with_tree;
-
-class BSTreeTest : public wg::bstree::test::VariantTest {};
+class BSTreeTest : public VariantTest {};
 
 template <class Tree>
 std::vector<std::uint64_t> all_keys(const Tree& t, std::uint64_t lo = 0,
@@ -446,3 +439,4 @@ TEST(BSTreeSimd, KernelsCountLikeAPlainLoop) {
 }
 
 }  // namespace
+}  // namespace wg::bstree::test

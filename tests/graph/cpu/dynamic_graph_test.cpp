@@ -14,12 +14,10 @@
 
 #include "host_model.hpp"
 
+// Inside wg::cpu: the CPU graph and wg's edge types need no using-declarations.
+namespace wg::cpu {
 namespace {
 
-using wg::EdgeList;
-using wg::vertex_t;
-using wg::cpu::DynamicGraph;
-using wg::cpu::GraphOptions;
 using wg::test::GraphModel;
 
 struct Config {
@@ -366,3 +364,5 @@ TEST(CpuGraph, SetThreadsSwitchesTreeKindAndKeepsArcs) {
     }
   }
 }
+
+}  // namespace wg::cpu

@@ -1,0 +1,145 @@
+#pragma once
+// Internal: what the Matrix Market and SNAP readers share: quoting of bad fields for error
+// messages, header-word helpers, progress ticks and the data-line loop of a chunk. Not installed
+// API; used by read_matrix_market.cpp, read_snap.cpp and read_graph.cpp.
+#include <atomic>
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/detail/text_scan.hpp>
+#include <warpgraph/datasets/limits.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
+
+namespace wg::datasets::detail {
+
+inline constexpr std::uint64_t kMaxVertexId = kVertexIdLimit - 1;  // the one id limit (types.hpp)
+inline constexpr std::uint64_t kProgressBytes = 4u << 20;  // report parse progress every 4 MiB
+
+/// The text of the next field, quoted, shortened and escaped (\xNN), for error messages.
+inline std::string quote_field(const char* p, const char* e) {
+  p = skip_space(p, e);
+  const char* q = p;
+  while (q < e && !is_space(*q)) ++q;
+  return "'" + escape_bytes(std::string_view(p, static_cast<std::size_t>(q - p))) + "'";
+}
+
+inline std::string quote_token(std::string_view t) {
+  return "'" + escape_bytes(t) + "'";
+}
+
+inline std::string field_problem(FieldStatus st, const char* what, const char* p, const char* e) {
+  switch (st) {
+    case FieldStatus::missing:
+      return std::string("missing ") + what;
+    case FieldStatus::overflow:
+      return std::string(what) + " " + quote_field(p, e) + " is out of range";
+    default:
+      return std::string(what) + " " + quote_field(p, e) + " is not a valid number";
+  }
+}
+
+inline bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+inline std::string_view strip_bom(std::string_view text) {
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  return text;
+}
+
+inline bool only_space(std::string_view text) {
+  for (char c : text)
+    if (!is_space(c) && c != '\n') return false;
+  return true;
+}
+
+/// What every reader's chunk state holds: its line count and its first error (error_line is
+/// chunk-local, 0 when none), as detail::first_error reads them.
+struct ChunkStatus {
+  std::uint64_t lines = 0, error_line = 0;
+  std::string error;
+  /// Records `problem` at the current line; the chunk's parse stops there.
+  void fail(std::string problem) {
+    error_line = lines;
+    error = std::move(problem);
+  }
+};
+
+/// Parses the two ids an edge line starts with (named `what_a`, `what_b` in errors); on a bad
+/// field records the problem in `c` and returns false.
+inline bool parse_id_pair(ChunkStatus& c, const char*& p, const char* e, std::uint64_t& a,
+                          std::uint64_t& b, const char* what_a, const char* what_b) {
+  FieldStatus st = parse_u64(p, e, a);
+  if (st != FieldStatus::ok) {
+    c.fail(field_problem(st, what_a, p, e));
+    return false;
+  }
+  st = parse_u64(p, e, b);
+  if (st != FieldStatus::ok) {
+    c.fail(field_problem(st, what_b, p, e));
+    return false;
+  }
+  return true;
+}
+
+/// Reports parse progress of one chunk now and then.
+struct ProgressTick {
+  const char* last;
+  std::atomic<std::uint64_t>& done;
+  void operator()(const char* pos) {
+    if (static_cast<std::uint64_t>(pos - last) >= kProgressBytes) flush(pos);
+  }
+  void flush(const char* pos) {
+    done.fetch_add(static_cast<std::uint64_t>(pos - last));
+    last = pos;
+  }
+};
+
+/// The data lines of one chunk: counts every line into `count` (the chunk-local line number),
+/// ticks progress, and skips blank lines and comments ('%', and '#' when kHashComments).
+/// next() leaves p at the first field; finish() reports the chunk's last bytes as parsed.
+template <bool kHashComments>
+class DataLines {
+ public:
+  DataLines(const char* begin, const char* end, std::uint64_t& count,
+            std::atomic<std::uint64_t>& done)
+      : lines_(begin, end), end_(end), count_(count), tick_{begin, done} {}
+  bool next(const char*& p, const char*& e) {
+    const char* b = nullptr;
+    while (lines_.next(b, e)) {
+      ++count_;
+      if ((count_ & 0xffff) == 0) tick_(b);
+      p = b;
+      // Fast path: the first character is a digit (no leading blank, not a comment).
+      if (p == e || static_cast<unsigned char>(*p - '0') >= 10) {
+        p = skip_space(p, e);
+        if (p == e || *p == '%' || (kHashComments && *p == '#')) continue;
+      }
+      return true;
+    }
+    return false;
+  }
+  void finish() { tick_.flush(end_); }
+
+ private:
+  LineScanner lines_;
+  const char* end_;
+  std::uint64_t& count_;
+  ProgressTick tick_;
+};
+
+/// Parses SNAP text (ReadOptions::compact_ids picks 64-bit ids renumbered in order of first
+/// appearance, else 32-bit ids kept as they are); `progress` replaces options.progress.
+ReadResult parse_snap_text(std::string_view text, const ReadOptions& options,
+                           const std::string& name, const ProgressFn& progress);
+
+}  // namespace wg::datasets::detail
