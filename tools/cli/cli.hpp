@@ -74,6 +74,8 @@ class CommandOptions {
   std::optional<cxxopts::ParseResult> parse(int argc, const char* const* argv);
   /// The positional arguments of the last parse().
   const std::vector<std::string>& files() const { return files_; }
+  /// The subcommand's name ("bfs", ...).
+  const std::string& command() const { return command_; }
   /// "see 'warpgraph tc --help'"
   std::string see_help() const;
 

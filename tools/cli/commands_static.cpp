@@ -52,6 +52,31 @@ bool directed_view(const InputGraph& g) {
 
 }  // namespace
 
+// ---- the reference commands' common start ----------------------------------------------------
+
+/// What a reference command starts from: its parsed options, its backend and its graph.
+struct ReferenceCommandRun {
+  cxxopts::ParseResult options;
+  std::string backend;
+  InputGraph graph;
+};
+
+/// Adds the options every reference command has (the reader's, --backend, the output's; with
+/// `directed` the reader's --directed, with `per_vertex` --output), parses them, checks the
+/// backend and reads the graph FILE; nullopt when --help was answered.
+std::optional<ReferenceCommandRun> start_reference_command(CommandOptions& cmd, bool directed,
+                                                           bool per_vertex, int argc,
+                                                           const char* const* argv) {
+  cmd.add_reader_options(directed);
+  cmd.add_backend_option(kReferenceNote);
+  cmd.add_output_options(per_vertex);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return std::nullopt;
+  ReferenceCommandRun run{*r, reference_only_backend(*r, cmd.command()), {}};
+  run.graph = load_graph(cmd.files()[0], reader_options(*r));
+  return run;
+}
+
 // ---- info -------------------------------------------------------------------------------------
 
 int run_info(int argc, const char* const* argv) {
@@ -60,13 +85,11 @@ int run_info(int argc, const char* const* argv) {
                      "components (the thesis' Table 5.1 columns) and file format facts. The graph "
                      "is read as simple: self-loops and duplicate entries are dropped and counted.",
                      "FILE", 1, 1);
-  cmd.add_reader_options(true);
-  cmd.add_backend_option(kReferenceNote);
-  cmd.add_output_options(false);
-  auto r = cmd.parse(argc, argv);
-  if (!r) return kExitOk;
-  const std::string backend = reference_only_backend(*r, "info");
-  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  const std::optional<ReferenceCommandRun> run =
+      start_reference_command(cmd, true, false, argc, argv);
+  if (!run) return kExitOk;
+  const auto& [options, backend, g] = *run;
+  const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
   const reference::GraphStats s = reference::graph_stats(g.read.edges, directed_view(g));
   const double stats_seconds = seconds_since(t0);
@@ -174,17 +197,18 @@ int run_tc(int argc, const char* const* argv) {
 
 // ---- bfs / sssp: a graph file and a --source vertex --------------------------------------------
 
-void add_source_command_options(CommandOptions& cmd) {
+/// The reference command's start with a --source vertex (bfs, sssp).
+std::optional<ReferenceCommandRun> start_source_command(const std::string& command,
+                                                        const std::string& description, int argc,
+                                                        const char* const* argv, vertex_t& source) {
+  CommandOptions cmd(command, description, "FILE", 1, 1);
   cmd.options.add_options()("s,source",
                             "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
                             cxxopts::value<std::uint64_t>()->default_value("0"), "S");
-  cmd.add_reader_options(true);
-  cmd.add_backend_option(kReferenceNote);
-  cmd.add_output_options(true);
-}
-
-vertex_t source_vertex(const InputGraph& g, const cxxopts::ParseResult& r) {
-  return vertex_from_user(g, r["source"].as<std::uint64_t>(), "source");
+  std::optional<ReferenceCommandRun> run = start_reference_command(cmd, true, true, argc, argv);
+  if (run)
+    source = vertex_from_user(run->graph, run->options["source"].as<std::uint64_t>(), "source");
+  return run;
 }
 
 /// The text rows bfs and sssp start with: the source and how many vertices it reaches.
@@ -197,16 +221,15 @@ void print_source_rows(const InputGraph& g, vertex_t source, std::uint64_t reach
 // ---- bfs --------------------------------------------------------------------------------------
 
 int run_bfs(int argc, const char* const* argv) {
-  CommandOptions cmd("bfs",
-                     "Breadth-first search from --source: how many vertices are reached and at "
-                     "which level (number of edges from the source).",
-                     "FILE", 1, 1);
-  add_source_command_options(cmd);
-  auto r = cmd.parse(argc, argv);
-  if (!r) return kExitOk;
-  const std::string backend = reference_only_backend(*r, "bfs");
-  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
-  const vertex_t source = source_vertex(g, *r);
+  vertex_t source = 0;
+  const std::optional<ReferenceCommandRun> run = start_source_command(
+      "bfs",
+      "Breadth-first search from --source: how many vertices are reached and at "
+      "which level (number of edges from the source).",
+      argc, argv, source);
+  if (!run) return kExitOk;
+  const auto& [options, backend, g] = *run;
+  const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
   const std::vector<std::int64_t> level =
       reference::bfs_levels(g.read.edges, source, directed_view(g));
@@ -254,13 +277,11 @@ int run_cc(int argc, const char* const* argv) {
                      "directed input). Isolated vertices are components of their own. With "
                      "--output, each vertex's component is its smallest vertex id.",
                      "FILE", 1, 1);
-  cmd.add_reader_options(false);
-  cmd.add_backend_option(kReferenceNote);
-  cmd.add_output_options(true);
-  auto r = cmd.parse(argc, argv);
-  if (!r) return kExitOk;
-  const std::string backend = reference_only_backend(*r, "cc");
-  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  const std::optional<ReferenceCommandRun> run =
+      start_reference_command(cmd, false, true, argc, argv);
+  if (!run) return kExitOk;
+  const auto& [options, backend, g] = *run;
+  const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
   const reference::Components c = reference::connected_components(g.read.edges);
   const double seconds = seconds_since(t0);
@@ -373,18 +394,17 @@ int run_pagerank(int argc, const char* const* argv) {
 // ---- sssp -------------------------------------------------------------------------------------
 
 int run_sssp(int argc, const char* const* argv) {
-  CommandOptions cmd("sssp",
-                     "Single-source shortest paths (Dijkstra) from --source. Edge weights are "
-                     "the file's (Matrix Market real/integer, SNAP third column), 1 when "
-                     "unweighted; for duplicate entries the smallest weight counts; negative "
-                     "weights are an error.",
-                     "FILE", 1, 1);
-  add_source_command_options(cmd);
-  auto r = cmd.parse(argc, argv);
-  if (!r) return kExitOk;
-  const std::string backend = reference_only_backend(*r, "sssp");
-  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
-  const vertex_t source = source_vertex(g, *r);
+  vertex_t source = 0;
+  const std::optional<ReferenceCommandRun> run = start_source_command(
+      "sssp",
+      "Single-source shortest paths (Dijkstra) from --source. Edge weights are "
+      "the file's (Matrix Market real/integer, SNAP third column), 1 when "
+      "unweighted; for duplicate entries the smallest weight counts; negative "
+      "weights are an error.",
+      argc, argv, source);
+  if (!run) return kExitOk;
+  const auto& [options, backend, g] = *run;
+  const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
   const std::vector<double> dist = reference::sssp(g.read.edges, source, directed_view(g));
   const double seconds = seconds_since(t0);

@@ -113,18 +113,27 @@ SlabTableConfig long_chain_config(std::uint64_t n, bool map) {
   return cfg;
 }
 
+/// A table of long_chain_keys() keys' room in few buckets, on its own stream (the set-up of the
+/// long-chain tests).
+template <class Container>
+struct LongChainTable {
+  static constexpr bool kMap =
+      std::is_same_v<decltype(std::declval<Container&>().ref()), MapTableRef>;
+  wg::CudaStream stream;
+  std::uint64_t n = long_chain_keys();
+  SlabTableConfig cfg = long_chain_config(n, kMap);
+  Container table{cfg, stream};
+};
+
 // Rounds of inserts and erases of distinct keys into few buckets (chains of several slabs, full
 // of tombstones that later inserts take again): every result, and the keys and values after
 // every round (a map insert of a present key assigns its value), equal a std::map model; the
 // chains grow by the tiles' own appends (concurrent ones race to link theirs).
 template <class Container>
 void exclusive_tiled_rounds(int lanes) {
-  using Ref = decltype(std::declval<Container&>().ref());
-  constexpr bool kMap = std::is_same_v<Ref, MapTableRef>;
-  wg::CudaStream stream;
-  const std::uint64_t n = long_chain_keys();
-  const SlabTableConfig cfg = long_chain_config(n, kMap);
-  Container table(cfg, stream);
+  constexpr bool kMap = LongChainTable<Container>::kMap;
+  LongChainTable<Container> fixture;
+  auto& [stream, n, cfg, table] = fixture;
   std::map<u32, u32> model;
   std::mt19937 rng(1234 + lanes + (kMap ? 100 : 0));
   std::vector<u32> keys(n);
@@ -217,12 +226,9 @@ void tiled_append_falls_back(int lanes) {
 // absent one, and the contents equal the model.
 template <class Container>
 void fixed_link_erases(int lanes) {
-  using Ref = decltype(std::declval<Container&>().ref());
-  constexpr bool kMap = std::is_same_v<Ref, MapTableRef>;
-  wg::CudaStream stream;
-  const std::uint64_t n = long_chain_keys();
-  const SlabTableConfig cfg = long_chain_config(n, kMap);
-  Container table(cfg, stream);
+  constexpr bool kMap = LongChainTable<Container>::kMap;
+  LongChainTable<Container> fixture;
+  auto& [stream, n, cfg, table] = fixture;
   wg::DeviceBuffer<unsigned long long> to_warp(1, stream);
   to_warp.fill_bytes(0, stream);
   // Every key, then a quarter of them erased (tombstones in the chains), both as usual.

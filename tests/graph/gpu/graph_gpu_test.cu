@@ -111,9 +111,7 @@ template <class Adj>
 void random_batches(bool directed, std::uint64_t n, std::size_t batch, int rounds,
                     std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = directed;
-  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  wg::gpu::DynamicGraph<Adj> g(n, wg::test::graph_options(directed));
   GraphModel m(n, directed);
   TestRng rng{seed};
   for (int r = 0; r < rounds; ++r) {
@@ -211,13 +209,10 @@ TEST(GpuGraph, LastWeightWins) {
 // duplicated edges after their arcs are in).
 void repeated_weighted_entries(bool directed, std::uint64_t seed) {
   const std::uint64_t n = 3000;
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = directed;
-  wg::gpu::WeightedGraph g(n, opt);
+  wg::gpu::WeightedGraph g(n, wg::test::graph_options(directed));
   GraphModel m(n, directed);
   TestRng rng{seed};
-  const EdgeList base = wg::test::random_batch(rng, n, 4000, true);
-  ASSERT_EQ(g.insert_edges(base), m.insert(base));
+  const EdgeList base = wg::test::insert_random_batch(g, m, rng, n, 4000, true);
   for (int round = 0; round < 3; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     // 2500 new edges and 300 of the graph's, each entered 1 to 6 times.
@@ -254,13 +249,10 @@ template <class Adj>
 void vertex_ops(bool directed, std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
   const std::uint64_t n = 120;
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = directed;
-  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  wg::gpu::DynamicGraph<Adj> g(n, wg::test::graph_options(directed));
   GraphModel m(n, directed);
   TestRng rng{seed};
-  const EdgeList ins = wg::test::random_batch(rng, n, 3000, weighted);
-  ASSERT_EQ(g.insert_edges(ins), m.insert(ins));
+  const EdgeList ins = wg::test::insert_random_batch(g, m, rng, n, 3000, weighted);
   for (int round = 0; round < 4; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     std::vector<wg::vertex_t> victims;
@@ -304,9 +296,7 @@ template <class Adj>
 void erase_hubs(bool directed, std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
   const std::uint64_t n = 2500;
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = directed;
-  wg::gpu::DynamicGraph<Adj> g(0, opt);
+  wg::gpu::DynamicGraph<Adj> g(0, wg::test::graph_options(directed));
   GraphModel m(n, directed);
   TestRng rng{seed};
   EdgeList e = wg::test::random_batch(rng, n, 6000, weighted);
@@ -374,8 +364,7 @@ TEST(GpuGraph, VertexEraseFreesOverflowSlabs) {
 template <class Adj>
 void tombstones_reused(bool directed) {
   const std::uint64_t n = 64;
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = directed;
+  wg::gpu::GraphOptions opt = wg::test::graph_options(directed);
   opt.max_load_factor = 0;  // one bucket per vertex: chains overflow
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, directed);
@@ -420,9 +409,7 @@ TEST(GpuGraph, BulkBuildMatchesModel) {
     p.edge_factor = 8;
     p.seed = 7;
     const EdgeList e = wg::datasets::generate_rmat(p);
-    wg::gpu::GraphOptions opt = wg::test::graph_options();
-    opt.directed = directed;
-    wg::gpu::Graph g(0, opt);
+    wg::gpu::Graph g(0, wg::test::graph_options(directed));
     GraphModel m(e.num_vertices, directed);
     ASSERT_EQ(g.build(e), m.insert(e));
     expect_same(g, m, false, directed ? "directed build" : "undirected build");
@@ -467,8 +454,7 @@ void build_of_repeated_entries() {
         std::swap(e.dst[i - 1], e.dst[j]);
         if (kWeighted) std::swap(e.weight[i - 1], e.weight[j]);
       }
-      wg::gpu::GraphOptions opt = wg::test::graph_options();
-      opt.directed = directed;
+      wg::gpu::GraphOptions opt = wg::test::graph_options(directed);
       opt.load_factor = load_factor;
       wg::gpu::DynamicGraph<Adj> g(0, opt);
       GraphModel m(built, directed);
@@ -501,9 +487,7 @@ WG_GRAPH_TESTS_SET_AND_MAP(BuildOfRepeatedEntriesMatchesModel, build_of_repeated
 template <class Adj>
 void rebuilds_replace_the_graph(bool directed) {
   constexpr bool kWeighted = Adj::weighted;
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = directed;
-  wg::gpu::DynamicGraph<Adj> g(0, opt);
+  wg::gpu::DynamicGraph<Adj> g(0, wg::test::graph_options(directed));
   const unsigned s = test_scale();
   const struct {
     unsigned scale;
@@ -581,8 +565,7 @@ TEST(GpuGraph, IncrementalBuildFromASmallAllocator) {
 // the chained round leaves them to the host's plan, and the result is the model's.
 TEST(GpuGraph, RebuildRoundOfManyTables) {
   for (const bool directed : {false, true}) {
-    wg::gpu::GraphOptions opt = wg::test::graph_options();
-    opt.directed = directed;
+    wg::gpu::GraphOptions opt = wg::test::graph_options(directed);
     const std::uint64_t n = 12000;
     wg::gpu::Graph g(n, opt);
     GraphModel m(n, directed);
@@ -600,8 +583,7 @@ TEST(GpuGraph, RebuildRoundOfManyTables) {
 // the rebuild runs again in the same batch; the allocator grows meanwhile too.
 TEST(GpuGraph, RebuildsWithATinyArena) {
   for (const bool directed : {false, true}) {
-    wg::gpu::GraphOptions opt = wg::test::graph_options();
-    opt.directed = directed;
+    wg::gpu::GraphOptions opt = wg::test::graph_options(directed);
     opt.initial_slabs = 1;
     opt.rebuild_arena_slabs = 8;
     const wg::gpu::GraphStats st = build_incrementally(
@@ -627,8 +609,7 @@ TEST(GpuGraph, RebuildsWithATinyArena) {
 /// The options of the hub rebuild scenarios below: directed; at load_factor 4 and rebuild_growth
 /// 1 rebuilt tables need overflow slabs; the allocator starts with one super block of 1024.
 wg::gpu::GraphOptions hub_rebuild_options() {
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = true;
+  wg::gpu::GraphOptions opt = wg::test::graph_options(true);
   opt.load_factor = 4;
   opt.rebuild_growth = 1;
   opt.slabs_per_super_block = 1024;
@@ -763,8 +744,7 @@ GraphModel expect_consistent_after_stop(const G& g, const GraphModel& before, co
 template <class Adj>
 void stops_out_of_slabs(bool directed, bool rebuilds, std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = directed;
+  wg::gpu::GraphOptions opt = wg::test::graph_options(directed);
   opt.max_load_factor = rebuilds ? 2 : 0;
   if (rebuilds) {
     opt.load_factor = 2;
@@ -883,9 +863,7 @@ void compaction(bool directed, std::uint64_t seed) {
     for (std::size_t i = 0; i < e.size(); ++i)
       e.weight.push_back(static_cast<double>(rng.below(1000)));
   const std::uint64_t n = e.num_vertices;
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = directed;
-  wg::gpu::DynamicGraph<Adj> g(n, opt);
+  wg::gpu::DynamicGraph<Adj> g(n, wg::test::graph_options(directed));
   GraphModel m(n, directed);
   const std::size_t parts = 8, batch = e.size() / parts + 1;
   for (std::size_t off = 0; off < e.size(); off += batch) {
@@ -941,8 +919,7 @@ void compaction(bool directed, std::uint64_t seed) {
   ASSERT_EQ(g.insert_edges(e), m.insert(e));  // the whole stream again, in one batch
   EXPECT_GT(g.stats().rebuild_rounds, rounds);
   for (int r = 0; r < 2; ++r) {
-    const EdgeList ins = wg::test::random_batch(rng, n, 2000, weighted);
-    ASSERT_EQ(g.insert_edges(ins), m.insert(ins));
+    const EdgeList ins = wg::test::insert_random_batch(g, m, rng, n, 2000, weighted);
     const EdgeList del = wg::test::random_batch(rng, n, 2000, false);
     ASSERT_EQ(g.erase_edges(del), m.erase(del));
   }
@@ -962,8 +939,7 @@ WG_GRAPH_TESTS_FOUR_WAYS(Compaction, compaction, 31)
 // (~2000, two super blocks of 1024). It runs out at 2048 and 4096 slabs and fits in 8192.
 template <class Adj>
 void compaction_out_of_slabs() {
-  wg::gpu::GraphOptions opt = wg::test::graph_options();
-  opt.directed = true;
+  wg::gpu::GraphOptions opt = wg::test::graph_options(true);
   opt.load_factor = 1;
   opt.max_load_factor = 0;
   opt.slabs_per_super_block = 1024;

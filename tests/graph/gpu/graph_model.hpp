@@ -4,6 +4,8 @@
 // of (edge, weight); a batch is classified entry by entry in batch order, stably sorted (the last
 // entry of an edge keeps its weight) and merged into the edges: O(n log n + m) per batch of n
 // entries into m edges (a std::map took ~16 s for the 2^21-entry cases, this ~1 s).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -215,6 +217,16 @@ inline EdgeList random_batch(TestRng& rng, std::uint64_t n, std::size_t size, bo
     if (weighted) e.weight.push_back(static_cast<double>(rng.below(1000)));
   }
   return e;
+}
+
+/// A random_batch inserted into both the graph and its model, which must report the same
+/// UpdateResult; returns the batch.
+template <class Graph>
+EdgeList insert_random_batch(Graph& g, GraphModel& m, TestRng& rng, std::uint64_t n,
+                             std::size_t size, bool weighted) {
+  EdgeList b = random_batch(rng, n, size, weighted);
+  EXPECT_EQ(g.insert_edges(b), m.insert(b)) << "inserting the random base batch";
+  return b;
 }
 
 }  // namespace wg::test

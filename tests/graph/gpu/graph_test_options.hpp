@@ -15,5 +15,11 @@ inline wg::gpu::GraphOptions graph_options() {
   wg::gpu::apply_graph_tuning(o, [](const char* name) { return std::getenv(name); });
   return o;
 }
+/// graph_options() for a directed or an undirected graph.
+inline wg::gpu::GraphOptions graph_options(bool directed) {
+  wg::gpu::GraphOptions o = graph_options();
+  o.directed = directed;
+  return o;
+}
 
 }  // namespace wg::test
