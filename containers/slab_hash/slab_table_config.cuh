@@ -56,7 +56,7 @@ struct SlabTableConfig {
   /// read a whole slab in one request, with a quarter of the instructions per task.
   std::uint32_t tile_lanes = 8;
   /// Bulk insert kernel tuning with tile_lanes 8 (see BulkInsertPolicy for each field's default
-  /// and reason). Formerly the environment variable WG_SLAB_BULK_INSERT; now only this field.
+  /// and reason).
   BulkInsertPolicy bulk_insert{};
 };
 

@@ -67,9 +67,9 @@
 #include <memory>
 #include <vector>
 
+#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/edge_list.hpp>
-#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
@@ -125,10 +125,10 @@ struct GraphOptions {
   cudaStream_t stream = 0;
 
   // ---- Tuning: how a batch is processed, never what it does. Results are the same for every
-  // value; the defaults are the fastest measured on the H100 (tools/bench/RESULTS.md). Sizes are
-  // log2 of a batch's entries: k stands for 2^k entries, and k >= kNever (40) for
-  // a size no batch has (a "from" threshold never reached, a "below" one always met). Tools and
-  // tests may fill these by name from flags or the environment (graph_tuning.hpp).
+  // value; the defaults are the fastest measured on the H100 (docs/tried.md lists the rest). Sizes
+  // are log2 of a batch's entries: k stands for 2^k entries, and k >= kNever (40) for a size no
+  // batch has (a "from" threshold never reached, a "below" one always met). Tools and tests may
+  // fill these by name from flags or the environment (graph_tuning.hpp).
   static constexpr int kNever = 40;
   /// Erase batches below 2^k entries let every live entry erase (the tombstone CAS picks one)
   /// instead of waiting for their dedup claims: a round trip less per entry where batches are

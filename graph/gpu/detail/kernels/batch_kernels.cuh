@@ -469,11 +469,11 @@ __global__ void assign_last_values_kernel(DynamicGraphRef<Adj> g, BatchPass p, s
 // vertex's arcs form one run of lanes. The run shares what belongs to the vertex: its handle
 // (loaded once), its degree (one atomic for the run's reservations and one for what is given
 // back) and its slabs: each distinct first slab is copied into shared memory once, with
-// coalesced copies (slab_staging.cuh), and the lanes of one slab take distinct free slots (the
-// k-th inserting lane the k-th free slot), so they do not fail each other's CAS. What the fast
-// path cannot finish (a chain of several slabs, a CAS lost to another warp, a full slab) goes
-// the ordinary ways: the one-thread chain walk, then the 32-lane insert, then the retry pass.
-// Same results and counters as apply_batch_kernel on the same batch.
+// coalesced copies (stage_slabs, containers/slab_hash/slab_memory.cuh), and the lanes of one slab
+// take distinct free slots (the k-th inserting lane the k-th free slot), so they do not fail each
+// other's CAS. What the fast path cannot finish (a chain of several slabs, a CAS lost to another
+// warp, a full slab) goes the ordinary ways: the one-thread chain walk, then the 32-lane insert,
+// then the retry pass. Same results and counters as apply_batch_kernel on the same batch.
 template <class Adj>
 __global__ void __launch_bounds__(kBlock)
     insert_sorted_kernel(DynamicGraphRef<Adj> g, BatchPass p) {
