@@ -6,25 +6,28 @@
 
 namespace wg {
 
-/// 32-bit mixer (a murmur3-style finaliser with full avalanche): every input bit flips each
-/// output bit with probability ~1/2, so consecutive vertex ids spread over all buckets.
-__host__ __device__ __forceinline__ std::uint32_t mix32(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
+/// The murmur3-style finaliser: xor-shift, multiply, xor-shift, multiply, xor-shift. With the
+/// constants below every input bit flips each output bit with probability ~1/2.
+template <class T>
+__host__ __device__ __forceinline__ constexpr T xorshift_multiply(T x, int s1, T c1, int s2, T c2,
+                                                                  int s3) {
+  x ^= x >> s1;
+  x *= c1;
+  x ^= x >> s2;
+  x *= c2;
+  x ^= x >> s3;
   return x;
+}
+
+/// 32-bit mixer (full avalanche), so consecutive vertex ids spread over all buckets.
+__host__ __device__ __forceinline__ std::uint32_t mix32(std::uint32_t x) {
+  return xorshift_multiply<std::uint32_t>(x, 16, 0x7feb352du, 15, 0x846ca68bu, 16);
 }
 
 /// 64-bit murmur3 finaliser (fmix64), for keys that pack two 32-bit ids.
 __host__ __device__ __forceinline__ std::uint64_t mix64(std::uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdull;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ull;
-  k ^= k >> 33;
-  return k;
+  return xorshift_multiply<std::uint64_t>(k, 33, 0xff51afd7ed558ccdull, 33, 0xc4ceb9fe1a85ec53ull,
+                                          33);
 }
 
 /// Maps a 32-bit hash to [0, n) by multiply-shift ("fast range"): no division, unbiased to
