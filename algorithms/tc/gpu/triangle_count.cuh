@@ -1,14 +1,15 @@
 #pragma once
 // Definitions of the GPU triangle counters (triangle_count.hpp), for .cu files. A graph type
 // plugs in by satisfying the graph concepts (graph/graph_concepts.hpp: GpuDynamicGraph, with a
-// DeviceGraphView ref) and by one explicit instantiation line per template in a .cu that
-// includes this header (as triangle_count.cu does for the two slab adjacencies).
+// DeviceGraphView ref) and by one explicit instantiation line per template in a .cu of its own
+// that includes this header (as triangle_count.cu does for the two slab adjacencies): no edit
+// here.
 //
 // The kernels use only the DeviceGraphView: degree, is_live, has_edge, and the warp-uniform
 // for_each_neighbor_slot (tile operations run inside it, one neighbour's work per step). The
-// counter's batch members (insert_edges, erase_edges) use
-// the graph's batch engine (prepare, insert_prepared, contains_prepared, erase_prepared,
-// batch_chunk) and are defined in triangle_count.cu with the explicit instantiations.
+// counter's batch members (insert_edges, erase_edges) also use the graph's prepared-batch calls
+// (prepare, insert_prepared, contains_prepared, erase_prepared, batch_chunk) and the public
+// batch helpers of graph/gpu (chunking, upload, select_flagged).
 #include <algorithm>
 #include <cstdint>
 
@@ -17,7 +18,10 @@
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/hash.cuh>
 #include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/graph/gpu/batch_chunks.hpp>
+#include <warpgraph/graph/gpu/batch_prep.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
+#include <warpgraph/graph/gpu/host_batch.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 
 namespace wg::gpu {
@@ -119,8 +123,13 @@ struct EdgeKeySet {
   }
 };
 
-// Defined in triangle_count.cu (not a template: compiled once).
-__global__ void key_set_insert_kernel(EdgeKeySet set, const std::uint64_t* keys, std::uint64_t n);
+/// Inserts n edge keys into the batch's key set (one thread per key).
+template <class Set>
+__global__ void key_set_insert_kernel(Set set, const std::uint64_t* keys, std::uint64_t n) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    set.insert(keys[i]);
+}
 
 __device__ __forceinline__ std::uint64_t edge_key(vertex_t a, vertex_t b, unsigned bits) {
   return a < b ? (std::uint64_t{a} << bits) | b : (std::uint64_t{b} << bits) | a;
@@ -206,7 +215,7 @@ TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& o
   TriangleCounts out;
   const std::uint64_t n = graph.num_vertices();
   DeviceBuffer<unsigned long long> pv(std::max<std::uint64_t>(n, 1), graph.stream(),
-                                     "per-vertex triangles");
+                                      "per-vertex triangles");
   WG_CUDA_TRY(cudaMemsetAsync(pv.data(), 0, pv.bytes(), graph.stream()));
   out.total = tc_detail::run_static<Graph, true>(graph, options, pv.data());
   const auto h = pv.to_host(n);
@@ -247,6 +256,97 @@ template <GpuDynamicGraph Graph>
 std::uint64_t IncrementalTriangleCounter<Graph>::recount() {
   total_ = count_triangles(*graph_, options_);
   return total_;
+}
+
+// ---- incremental ----------------------------------------------------------------------------
+
+template <GpuDynamicGraph Graph>
+typename IncrementalTriangleCounter<Graph>::BatchResult
+IncrementalTriangleCounter<Graph>::insert_edges(DeviceEdges batch) {
+  BatchResult out;
+  Graph& g = *graph_;
+  const cudaStream_t stream = g.stream();
+  for_each_chunk(batch, g.batch_chunk(batch.size), true, [&](DeviceEdges part) {
+    const PreparedBatch p = g.prepare(part);
+    DeviceBuffer<std::uint8_t> is_new(std::max<std::uint64_t>(p.size, 1), stream, "new-edge flags");
+    out.update += g.insert_prepared(p, is_new.data());
+    if (p.size == 0) return;
+    DeviceBuffer<std::uint64_t> added(p.size, stream, "new edges");
+    const std::uint64_t m = select_flagged(p.keys.data(), nullptr, is_new.data(), p.size,
+                                           added.data(), nullptr, stream);
+    const std::uint64_t created = count_triangles_touching(g, added.data(), m, p.key_bits);
+    out.triangles += created;
+    total_ += created;
+  });
+  out.total = total_;
+  return out;
+}
+
+template <GpuDynamicGraph Graph>
+typename IncrementalTriangleCounter<Graph>::BatchResult
+IncrementalTriangleCounter<Graph>::erase_edges(DeviceEdges batch) {
+  BatchResult out;
+  Graph& g = *graph_;
+  const cudaStream_t stream = g.stream();
+  for_each_chunk(batch, g.batch_chunk(batch.size), false, [&](DeviceEdges part) {
+    const PreparedBatch p = g.prepare(part);
+    if (p.size == 0) {
+      out.update += p.dropped;
+      return;
+    }
+    DeviceBuffer<std::uint8_t> present(p.size, stream, "present flags");
+    g.contains_prepared(p, present.data());
+    PreparedBatch d;
+    d.keys = DeviceBuffer<std::uint64_t>(p.size, stream, "edges to remove");
+    d.size = select_flagged(p.keys.data(), nullptr, present.data(), p.size, d.keys.data(), nullptr,
+                            stream);
+    d.key_bits = p.key_bits;
+    d.entries = p.entries;
+    d.dropped = p.dropped;
+    // Count on the graph before removal.
+    const std::uint64_t destroyed = count_triangles_touching(g, d.keys.data(), d.size, d.key_bits);
+    UpdateResult r = g.erase_prepared(d);
+    r.ignored += p.size - d.size;  // absent edges
+    out.update += r;
+    out.triangles += destroyed;
+    total_ -= destroyed;
+  });
+  out.total = total_;
+  return out;
+}
+
+template <GpuDynamicGraph Graph>
+typename IncrementalTriangleCounter<Graph>::BatchResult
+IncrementalTriangleCounter<Graph>::insert_edges(const EdgeList& batch) {
+  check_sizes(batch);
+  // Ids past the current range grow it, weights become values, as in
+  // DynamicGraph::insert_edges(EdgeList) (the same upload).
+  graph_->grow_vertices(batch.num_vertices);
+  BatchResult out;
+  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), Graph::ref_type::weighted, true,
+                      graph_->stream(), [&](const HostBatchUpload& up, DeviceEdges part) {
+                        graph_->grow_vertices(up.id_range);
+                        const BatchResult r = insert_edges(part);
+                        out.update += r.update;
+                        out.triangles += r.triangles;
+                      });
+  out.total = total_;
+  return out;
+}
+
+template <GpuDynamicGraph Graph>
+typename IncrementalTriangleCounter<Graph>::BatchResult
+IncrementalTriangleCounter<Graph>::erase_edges(const EdgeList& batch) {
+  check_sizes(batch);
+  BatchResult out;
+  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), false, false, graph_->stream(),
+                      [&](const HostBatchUpload&, DeviceEdges part) {
+                        const BatchResult r = erase_edges(part);
+                        out.update += r.update;
+                        out.triangles += r.triangles;
+                      });
+  out.total = total_;
+  return out;
 }
 
 }  // namespace wg::gpu
