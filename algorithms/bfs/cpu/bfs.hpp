@@ -1,0 +1,123 @@
+#pragma once
+// Breadth-first search on the CPU graph: levels and parents from one source, static and dynamic.
+//
+// Semantics. level[v] is the number of arcs on a shortest path source -> v (kUnreached = -1 when
+// there is none); level[source] = 0. parent[v] is a vertex u with an arc u -> v and
+// level[u] == level[v] - 1 (for undirected graphs: a neighbour one level closer); parent[source]
+// == source, kNoParent for unreached vertices. Directed graphs follow out-arcs only, as
+// wg::reference::bfs_levels does. Levels are unique; parents are one valid choice among possibly
+// several (not necessarily the reference's). A source that is not live reaches nothing (every
+// level kUnreached, the source's too).
+//
+// Static (bfs): level-synchronous over a frontier. Top-down steps claim unvisited out-neighbours
+// of the frontier with a compare-and-swap on their level, each thread filling its own part of the
+// next frontier. Direction-optimising (Beamer et al.): when the frontier's arcs exceed the
+// unvisited vertices' arcs / BfsOptions::top_down_alpha, a bottom-up step makes every unvisited
+// vertex look for an in-neighbour in the frontier (stopping at the first), until the frontier
+// shrinks below n / BfsOptions::bottom_up_beta. Bottom-up needs in-neighbours: undirected graphs
+// always, directed graphs only when the graph has for_each_in_neighbor. O(n + m) work; one
+// thread fork/join per level; n int64 levels, n parents and two frontiers of memory.
+//
+// Dynamic (DynamicBfs): keeps the BFS of a wg::cpu::DynamicGraph exact while batches are applied
+// through it. Insertions: every added arc u -> v with level[u] + 1 < level[v] lowers v and the
+// lowering propagates from there in level order (a bucket queue): O(changed vertices' arcs).
+// Deletions: a vertex whose parent arc went looks for another in-neighbour one level up that is
+// itself unaffected (vertices handled in level order); if none, it is affected and so are its
+// tree children. Affected vertices are then re-levelled from their unaffected in-neighbours and
+// by propagation: O(affected vertices' arcs). When the vertices a batch touches exceed
+// DynamicBfsOptions::recompute_fraction of the id range, the repair stops and the static BFS
+// runs instead (it is parallel and direction-optimising, the repair is sequential). Vertex
+// deletions remove the vertices' edges as a deletion batch first; erasing the source makes
+// every vertex unreached.
+//
+// Thread safety: const reads only; one batch at a time (as the graph).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
+#include <warpgraph/graph/update_result.hpp>
+
+namespace wg::cpu {
+
+inline constexpr std::int64_t kBfsUnreached = -1;
+inline constexpr vertex_t kNoParent = 0xFFFFFFFFu;
+
+struct BfsResult {
+  std::vector<std::int64_t> level;  ///< per vertex id; kBfsUnreached when not reached
+  std::vector<vertex_t> parent;     ///< per vertex id; kNoParent when not reached
+  std::uint64_t reached = 0;        ///< vertices with a level
+};
+
+struct BfsOptions {
+  /// Worker threads. 0: the graph's threads() where it has one, else all cores.
+  unsigned threads = 0;
+  /// Go bottom-up when frontier arcs * top_down_alpha > unvisited vertices' arcs (Beamer's
+  /// alpha; 14 is the paper's value). 0 never goes bottom-up.
+  unsigned top_down_alpha = 14;
+  /// Go back top-down when frontier size * bottom_up_beta < vertices (Beamer's beta, 24).
+  unsigned bottom_up_beta = 24;
+  /// Frontiers below this size are expanded on the calling thread (a fork/join costs more).
+  std::size_t parallel_grain = 1024;
+};
+
+/// BFS from `source` on any HostGraphView (definition in bfs_impl.hpp). Throws
+/// wg::InvalidArgument when source >= num_vertices().
+template <HostGraphView Graph>
+BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options = {});
+extern template BfsResult bfs(const DynamicGraph&, vertex_t, const BfsOptions&);
+
+struct DynamicBfsOptions {
+  BfsOptions bfs;
+  /// A batch whose repair touches more than this fraction of the id range is answered by a
+  /// static BFS instead: the repair is sequential and costs several times the static BFS per
+  /// vertex, so from about a tenth of the graph the parallel recompute is cheaper.
+  double recompute_fraction = 0.1;
+};
+
+/// Keeps the BFS from one source of a DynamicGraph exact while batches are applied through it.
+class DynamicBfs {
+ public:
+  /// Runs the static BFS once. Throws wg::InvalidArgument when source >= num_vertices().
+  DynamicBfs(DynamicGraph& graph, vertex_t source, const DynamicBfsOptions& options = {});
+
+  struct BatchResult {
+    UpdateResult update;        ///< what the batch did to the graph
+    std::uint64_t changed = 0;  ///< vertices whose level changed
+    bool recomputed = false;    ///< answered by a static BFS (see recompute_fraction)
+  };
+  BatchResult insert_edges(const EdgeList& batch);
+  BatchResult erase_edges(const EdgeList& batch);
+  struct VertexBatchResult {
+    VertexEraseResult update;
+    std::uint64_t changed = 0;
+    bool recomputed = false;
+  };
+  /// Erases vertices and their edges (the repair runs as for an edge deletion batch).
+  VertexBatchResult erase_vertices(std::span<const vertex_t> ids);
+
+  const BfsResult& result() const noexcept { return result_; }
+  vertex_t source() const noexcept { return source_; }
+  /// Static BFS from scratch (replaces the result).
+  const BfsResult& recompute();
+  DynamicGraph& graph() noexcept { return *graph_; }
+
+ private:
+  void grow();
+  std::uint64_t budget() const;
+  /// Lowers levels from the added arcs `keys`; false when it gave up (over budget).
+  bool propagate_insertions(std::span<const std::uint64_t> keys, std::uint64_t& changed);
+  /// Repairs after the arcs `keys` went; false when it gave up (over budget).
+  bool repair_deletions(std::span<const std::uint64_t> keys, std::uint64_t& changed);
+  std::uint64_t recompute_counting();
+
+  DynamicGraph* graph_;
+  vertex_t source_;
+  DynamicBfsOptions options_;
+  BfsResult result_;
+  std::vector<std::uint8_t> mark_;  ///< per-vertex scratch of the repairs, all 0 between batches
+  std::vector<vertex_t> touched_;   ///< vertices whose mark_ is set
+};
+
+}  // namespace wg::cpu

@@ -1,0 +1,96 @@
+#pragma once
+// Connected components on the CPU graph (weakly connected for directed graphs): static and
+// dynamic. The folder is wcc/ as the design's layout names it; the CLI command is `cc`.
+//
+// Semantics. component[v] is the smallest vertex id of v's component (arcs read in both
+// directions), the canonical labelling wg::reference::connected_components gives, so results
+// compare with ==. Every id below num_vertices() has a label: isolated and erased vertices are
+// components of their own. count = number of components.
+//
+// Static (connected_components): lock-free union-find over the out-arcs (every arc is the
+// out-arc of its source, so out-arcs suffice for weak connectivity). A union hooks the larger
+// root under the smaller one with a compare-and-swap, so a tree's root is its smallest id and
+// labels need no second pass beyond a find; finds halve paths. Threads take vertices in chunks.
+// O(m alpha(n)) work, n ids of memory.
+//
+// Dynamic (DynamicComponents): keeps the labels of a wg::cpu::DynamicGraph exact while batches
+// are applied through it, with each component's member list. Insertions: each added edge joining
+// two components moves the members of the one with the larger label to the other (the moved
+// vertices are exactly those whose label changes): O(batch + changed). Deletions: only the
+// components that lost an edge are recomputed, by union-find over their members' arcs:
+// O(their members' arcs). When those components hold more than
+// DynamicComponentsOptions::recompute_fraction of the ids, the static computation (parallel)
+// runs over the whole graph instead. Vertex deletions remove the vertices' edges as a deletion
+// batch; the erased ids stay components of their own.
+//
+// Thread safety: const reads only; one batch at a time (as the graph).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
+#include <warpgraph/graph/update_result.hpp>
+
+namespace wg::cpu {
+
+struct Components {
+  std::vector<vertex_t> component;  ///< per vertex id: the smallest id of its component
+  std::uint64_t count = 0;          ///< number of components
+};
+
+struct ComponentsOptions {
+  /// Worker threads. 0: the graph's threads() where it has one, else all cores.
+  unsigned threads = 0;
+};
+
+/// Components of any HostGraphView (definition in wcc_impl.hpp).
+template <HostGraphView Graph>
+Components connected_components(const Graph& graph, const ComponentsOptions& options = {});
+extern template Components connected_components(const DynamicGraph&, const ComponentsOptions&);
+
+struct DynamicComponentsOptions {
+  ComponentsOptions components;
+  /// Deletions hitting components of more than this fraction of the ids recompute everything
+  /// with the static (parallel) union-find instead of the affected components one by one.
+  double recompute_fraction = 0.5;
+};
+
+/// Keeps the connected components of a DynamicGraph exact while batches are applied through it.
+class DynamicComponents {
+ public:
+  explicit DynamicComponents(DynamicGraph& graph, const DynamicComponentsOptions& options = {});
+
+  struct BatchResult {
+    UpdateResult update;        ///< what the batch did to the graph
+    std::uint64_t changed = 0;  ///< vertices whose label changed
+    bool recomputed = false;    ///< answered by the static computation
+  };
+  BatchResult insert_edges(const EdgeList& batch);
+  BatchResult erase_edges(const EdgeList& batch);
+  struct VertexBatchResult {
+    VertexEraseResult update;
+    std::uint64_t changed = 0;
+    bool recomputed = false;
+  };
+  VertexBatchResult erase_vertices(std::span<const vertex_t> ids);
+
+  const Components& result() const noexcept { return result_; }
+  /// Static computation from scratch (replaces the result).
+  const Components& recompute();
+  DynamicGraph& graph() noexcept { return *graph_; }
+
+ private:
+  void grow();
+  void rebuild_members();
+  /// Recomputes the components labelled `labels` (sorted, unique); returns labels changed.
+  std::uint64_t split(const std::vector<vertex_t>& labels);
+  std::uint64_t recompute_counting();
+
+  DynamicGraph* graph_;
+  DynamicComponentsOptions options_;
+  Components result_;
+  std::vector<std::vector<vertex_t>> members_;  ///< members_[label]: the component's vertices
+};
+
+}  // namespace wg::cpu
