@@ -341,4 +341,75 @@ TEST(CliOutput, DirectedBfsFollowsArcs) {
   EXPECT_EQ(parse_json(run_cli({"bfs", path, "--directed", "--json"}))["reached"].get<int>(), 3);
 }
 
+// ---- bfs and cc on the cpu backend -----------------------------------------------------------
+
+/// A command's JSON without what differs between backends (its name and the timings).
+json without_backend_and_times(json j) {
+  j.erase("backend");
+  j.erase("seconds");
+  j["input"].erase("read_seconds");
+  return j;
+}
+
+bool cpu_built() {
+  const auto names = wg::cli::available_backends();
+  return std::find(names.begin(), names.end(), "cpu") != names.end();
+}
+
+/// `command` on the cpu and reference backends gives the same JSON and the same --output file.
+void expect_cpu_equals_reference(std::vector<std::string> args) {
+  SCOPED_TRACE(args[0] + " " + args[1]);
+  const std::string cpu_out = wg::test::temp_path("cpu_values.txt"),
+                    ref_out = wg::test::temp_path("ref_values.txt");
+  auto with = [&](const std::string& backend, const std::string& out) {
+    std::vector<std::string> a = args;
+    for (const std::string& x :
+         {std::string("--backend"), backend, std::string("--json"), std::string("--output"), out}) {
+      a.push_back(x);
+    }
+    return parse_json(run_cli(a));
+  };
+  const json cpu = with("cpu", cpu_out), ref = with("reference", ref_out);
+  EXPECT_EQ(cpu["backend"], "cpu");
+  EXPECT_EQ(ref["backend"], "reference");
+  EXPECT_EQ(without_backend_and_times(cpu), without_backend_and_times(ref));
+  EXPECT_EQ(read_lines(cpu_out), read_lines(ref_out));
+}
+
+TEST(CliCpuBackend, BfsEqualsTheReference) {
+  if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
+  for (const char* file :
+       {"karate.mtx", "netscience.mtx", "facebook_combined.txt", "delaunay_n16.mtx"}) {
+    const auto path = wg::test::shared_dataset(file);
+    if (!path) continue;
+    expect_cpu_equals_reference({"bfs", *path, "--source", "3"});
+  }
+  // Directed: arcs only.
+  const std::string path = write_temp_file("cpu_chain.txt", "0 1\n1 2\n3 2\n2 4\n4 0\n");
+  expect_cpu_equals_reference({"bfs", path, "--directed", "--source", "1"});
+  expect_cpu_equals_reference({"bfs", path, "--source", "3"});
+}
+
+TEST(CliCpuBackend, CcEqualsTheReference) {
+  if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
+  for (const char* file :
+       {"karate.mtx", "netscience.mtx", "facebook_combined.txt", "luxembourg_osm.mtx"}) {
+    const auto path = wg::test::shared_dataset(file);
+    if (!path) continue;
+    expect_cpu_equals_reference({"cc", *path});
+  }
+  const std::string path = write_temp_file("cpu_parts.txt", "0 1\n5 2\n3 2\n7 7\n");
+  expect_cpu_equals_reference({"cc", path});
+}
+
+TEST(CliCpuBackend, AutoIsCpuAndGpuIsAClearUsageError) {
+  if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
+  const std::string karate = karate_or_skip();
+  if (karate.empty()) GTEST_SKIP() << "karate.mtx missing";
+  for (const char* c : {"bfs", "cc"}) {
+    EXPECT_EQ(parse_json(run_cli({c, karate, "--json"}))["backend"], "cpu") << c;
+    expect_error(run_cli({c, karate, "--backend", "gpu"}), 2, "GPU version of " + std::string(c));
+  }
+}
+
 }  // namespace

@@ -44,6 +44,9 @@ class GraphBackend {
 /// graph library exists (tools/cli/CMakeLists.txt defines WG_CLI_HAVE_CPU / WG_CLI_HAVE_GPU).
 std::unique_ptr<GraphBackend> make_reference_backend();
 std::unique_ptr<GraphBackend> make_cpu_backend();
+/// Worker threads of the cpu backend: WG_CPU_THREADS (1..4096) when set, else 0 = all cores.
+/// (Defined only in builds with the cpu backend.)
+unsigned threads_from_environment();
 std::unique_ptr<GraphBackend> make_gpu_backend();
 /// True when a CUDA device is present (false in builds without the GPU backend).
 bool gpu_backend_usable();

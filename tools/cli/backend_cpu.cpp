@@ -11,9 +11,7 @@
 #include "graph_backend.hpp"
 
 namespace wg::cli {
-namespace {
 
-/// Worker threads of the cpu backend: WG_CPU_THREADS (1..4096) when set, else 0 = all cores.
 unsigned threads_from_environment() {
   if (const char* env = std::getenv("WG_CPU_THREADS")) {
     const long n = std::strtol(env, nullptr, 10);
@@ -21,8 +19,6 @@ unsigned threads_from_environment() {
   }
   return 0;
 }
-
-}  // namespace
 
 template class DynamicGraphBackend<cpu::DynamicGraph, cpu::IncrementalTriangleCounter>;
 

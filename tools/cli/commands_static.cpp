@@ -1,5 +1,6 @@
-// The one-shot subcommands: info, tc, bfs, cc, pagerank, sssp. tc runs on a GraphBackend; the
-// others run on algorithms/reference (Boost.Graph) until the GPU/CPU algorithms exist.
+// The one-shot subcommands: info, tc, bfs, cc, pagerank, sssp. tc runs on a GraphBackend; bfs
+// and cc on the CPU graph's algorithms (algorithms/bfs/cpu, algorithms/wcc/cpu) or the
+// reference; the others on algorithms/reference (Boost.Graph) until the GPU/CPU algorithms exist.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -9,6 +10,11 @@
 #include <fmt/format.h>
 
 #include <warpgraph/algorithms/reference/reference.hpp>
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+#include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
+#include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+#endif
 
 #include "backend.hpp"
 #include "cli.hpp"
@@ -20,6 +26,30 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 const std::string kReferenceNote = "This command runs on the reference (Boost.Graph) for now.";
+const std::string kCpuNote =
+    "This command runs on cpu (the CPU graph) or the reference (Boost.Graph); auto = cpu where "
+    "built. Its gpu version is not built yet.";
+
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+constexpr bool kHaveCpuAlgorithms = true;
+#else
+constexpr bool kHaveCpuAlgorithms = false;
+#endif
+
+/// The backend of bfs and cc: cpu or reference ("auto": cpu where built); gpu is a usage error
+/// until the GPU versions exist.
+std::string cpu_or_reference_backend(const cxxopts::ParseResult& r, const std::string& command) {
+  if (r["backend"].as<std::string>() == "gpu") {
+    throw UsageError("--backend gpu: the GPU version of " + command +
+                     " is not built yet (use --backend cpu or reference)");
+  }
+  const std::string name = backend_option(r);
+  if (name == "auto") return kHaveCpuAlgorithms ? "cpu" : "reference";
+  if (name == "cpu" && !kHaveCpuAlgorithms) {
+    throw UsageError("--backend cpu: " + command + " has no cpu version in this build");
+  }
+  return name;
+}
 
 json input_json(const InputGraph& g) {
   json j{{"file", g.path},
@@ -44,6 +74,19 @@ json graph_command_json(const char* command, const std::string& backend, const I
   return doc;
 }
 
+/// The time row of bfs and cc: "read R, bfs S", with the graph build inside S on the cpu
+/// backend (the reference builds its Boost graph inside S too).
+std::string time_row(const InputGraph& g, const char* command, double seconds,
+                     double build_seconds) {
+  std::string row =
+      fmt::format("read {}, {} {}", format_ms(g.read_seconds), command, format_ms(seconds));
+  if (build_seconds > 0) {
+    row += fmt::format(" (graph build {}, {} {})", format_ms(build_seconds), command,
+                       format_ms(seconds - build_seconds));
+  }
+  return row;
+}
+
 /// Directed only when asked for and the file is not symmetric (references ignore the flag for
 /// symmetric edge lists anyway).
 bool directed_view(const InputGraph& g) {
@@ -64,15 +107,20 @@ struct ReferenceCommandRun {
 /// Adds the options every reference command has (the reader's, --backend, the output's; with
 /// `directed` the reader's --directed, with `per_vertex` --output), parses them, checks the
 /// backend and reads the graph FILE; nullopt when --help was answered.
+/// With `cpu`, the command also runs on the cpu backend (cpu_or_reference_backend).
 std::optional<ReferenceCommandRun> start_reference_command(CommandOptions& cmd, bool directed,
                                                            bool per_vertex, int argc,
-                                                           const char* const* argv) {
+                                                           const char* const* argv,
+                                                           bool cpu = false) {
   cmd.add_reader_options(directed);
-  cmd.add_backend_option(kReferenceNote);
+  cmd.add_backend_option(cpu ? kCpuNote : kReferenceNote);
   cmd.add_output_options(per_vertex);
   auto r = cmd.parse(argc, argv);
   if (!r) return std::nullopt;
-  ReferenceCommandRun run{*r, reference_only_backend(*r, cmd.command()), {}};
+  ReferenceCommandRun run{
+      *r,
+      cpu ? cpu_or_reference_backend(*r, cmd.command()) : reference_only_backend(*r, cmd.command()),
+      {}};
   run.graph = load_graph(cmd.files()[0], reader_options(*r));
   return run;
 }
@@ -200,12 +248,14 @@ int run_tc(int argc, const char* const* argv) {
 /// The reference command's start with a --source vertex (bfs, sssp).
 std::optional<ReferenceCommandRun> start_source_command(const std::string& command,
                                                         const std::string& description, int argc,
-                                                        const char* const* argv, vertex_t& source) {
+                                                        const char* const* argv, vertex_t& source,
+                                                        bool cpu = false) {
   CommandOptions cmd(command, description, "FILE", 1, 1);
   cmd.options.add_options()("s,source",
                             "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
                             cxxopts::value<std::uint64_t>()->default_value("0"), "S");
-  std::optional<ReferenceCommandRun> run = start_reference_command(cmd, true, true, argc, argv);
+  std::optional<ReferenceCommandRun> run =
+      start_reference_command(cmd, true, true, argc, argv, cpu);
   if (run)
     source = vertex_from_user(run->graph, run->options["source"].as<std::uint64_t>(), "source");
   return run;
@@ -226,13 +276,23 @@ int run_bfs(int argc, const char* const* argv) {
       "bfs",
       "Breadth-first search from --source: how many vertices are reached and at "
       "which level (number of edges from the source).",
-      argc, argv, source);
+      argc, argv, source, /*cpu=*/true);
   if (!run) return kExitOk;
   const auto& [options, backend, g] = *run;
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
-  const std::vector<std::int64_t> level =
-      reference::bfs_levels(g.read.edges, source, directed_view(g));
+  std::vector<std::int64_t> level;
+  double build_seconds = 0;
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+  if (backend == "cpu") {
+    cpu::DynamicGraph graph(
+        cpu::GraphOptions{.directed = directed_view(g), .threads = threads_from_environment()});
+    graph.build(g.read.edges);
+    build_seconds = seconds_since(t0);
+    level = cpu::bfs(graph, source).level;
+  }
+#endif
+  if (backend == "reference") level = reference::bfs_levels(g.read.edges, source, directed_view(g));
   const double seconds = seconds_since(t0);
   std::vector<std::uint64_t> level_sizes;
   std::uint64_t reached = 0;
@@ -265,7 +325,7 @@ int run_bfs(int argc, const char* const* argv) {
   if (level_sizes.size() > 16) sizes += " ...";
   print_row("levels", sizes + "  (level:vertices)");
   print_row("backend", backend);
-  print_row("time", fmt::format("read {}, bfs {}", format_ms(g.read_seconds), format_ms(seconds)));
+  print_row("time", time_row(g, "bfs", seconds, build_seconds));
   return kExitOk;
 }
 
@@ -278,12 +338,24 @@ int run_cc(int argc, const char* const* argv) {
                      "--output, each vertex's component is its smallest vertex id.",
                      "FILE", 1, 1);
   const std::optional<ReferenceCommandRun> run =
-      start_reference_command(cmd, false, true, argc, argv);
+      start_reference_command(cmd, false, true, argc, argv, /*cpu=*/true);
   if (!run) return kExitOk;
   const auto& [options, backend, g] = *run;
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
-  const reference::Components c = reference::connected_components(g.read.edges);
+  reference::Components c;
+  double build_seconds = 0;
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+  if (backend == "cpu") {
+    cpu::DynamicGraph graph(cpu::GraphOptions{.threads = threads_from_environment()});
+    graph.build(g.read.edges);
+    build_seconds = seconds_since(t0);
+    cpu::Components got = cpu::connected_components(graph);
+    c.component = std::move(got.component);
+    c.count = got.count;
+  }
+#endif
+  if (backend == "reference") c = reference::connected_components(g.read.edges);
   const double seconds = seconds_since(t0);
   std::vector<std::uint64_t> size(c.component.size(), 0);
   for (vertex_t label : c.component) ++size[label];
@@ -307,7 +379,7 @@ int run_cc(int argc, const char* const* argv) {
                                    count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
   print_row("singletons", std::to_string(isolated));
   print_row("backend", backend);
-  print_row("time", fmt::format("read {}, cc {}", format_ms(g.read_seconds), format_ms(seconds)));
+  print_row("time", time_row(g, "cc", seconds, build_seconds));
   return kExitOk;
 }
 
