@@ -2,6 +2,7 @@
 #include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
 
 #include <algorithm>
+#include <unordered_set>
 
 #include <warpgraph/algorithms/wcc/cpu/wcc_impl.hpp>
 
@@ -23,6 +24,8 @@ const Components& DynamicComponents::recompute() {
 
 void DynamicComponents::rebuild_members() {
   const std::size_t n = result_.component.size();
+  seen_.assign(n, 0);
+  stamp_ = 0;
   members_.assign(n, {});
   for (std::size_t v = 0; v < n; ++v) members_[result_.component[v]].push_back(vertex_t(v));
 }
@@ -32,6 +35,7 @@ void DynamicComponents::grow() {
   for (std::uint64_t v = result_.component.size(); v < n; ++v) {
     result_.component.push_back(vertex_t(v));
     members_.push_back({vertex_t(v)});
+    seen_.push_back(0);
     ++result_.count;
   }
 }
@@ -96,35 +100,69 @@ DynamicComponents::BatchResult DynamicComponents::insert_edges(const EdgeList& b
   return r;
 }
 
-namespace {
-std::vector<vertex_t> labels_of(const std::vector<vertex_t>& label,
-                                std::span<const std::uint64_t> keys) {
-  std::vector<vertex_t> labels;
-  labels.reserve(keys.size());
-  for (std::uint64_t k : keys) labels.push_back(label[arc_source(k)]);
-  std::sort(labels.begin(), labels.end());
-  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
-  return labels;
+bool DynamicComponents::still_connected(vertex_t u, vertex_t v) {
+  // Breadth-first from the endpoint of lower degree, over arcs in both directions, until the
+  // other endpoint or the budget of scanned arcs.
+  if (graph_->degree(v) < graph_->degree(u)) std::swap(u, v);
+  if (++stamp_ == 0) {
+    std::fill(seen_.begin(), seen_.end(), 0);
+    stamp_ = 1;
+  }
+  queue_.clear();
+  queue_.push_back(u);
+  seen_[u] = stamp_;
+  std::uint64_t scanned = 0;
+  bool found = false;
+  auto visit = [&](vertex_t w) {
+    if (w == v) found = true;
+    if (found || ++scanned > options_.reconnect_budget) return false;
+    if (seen_[w] != stamp_) {
+      seen_[w] = stamp_;
+      queue_.push_back(w);
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i < queue_.size() && !found && scanned <= options_.reconnect_budget;
+       ++i) {
+    graph_->for_each_neighbor(queue_[i], visit);
+    if (graph_->directed() && !found) graph_->for_each_in_neighbor(queue_[i], visit);
+  }
+  return found;
 }
-}  // namespace
+
+std::uint64_t DynamicComponents::after_deletion(std::span<const std::uint64_t> keys,
+                                                const std::vector<vertex_t>& old_labels,
+                                                bool& recomputed) {
+  // A deleted edge whose endpoints are still connected cannot split its component (every
+  // path through it can detour): only the components with an unconfirmed edge are recomputed.
+  // Edges of a component already to be recomputed need no search; once the recompute covers
+  // more than recompute_fraction of the ids, none does.
+  const double limit = options_.recompute_fraction * static_cast<double>(result_.component.size());
+  std::unordered_set<vertex_t> slated;
+  std::uint64_t size = 0;
+  for (std::size_t i = 0; i < keys.size() && static_cast<double>(size) <= limit; ++i) {
+    if (slated.count(old_labels[i])) continue;
+    if (still_connected(arc_source(keys[i]), arc_target(keys[i]))) continue;
+    slated.insert(old_labels[i]);
+    size += members_[old_labels[i]].size();
+  }
+  std::vector<vertex_t> labels(slated.begin(), slated.end());
+  std::sort(labels.begin(), labels.end());
+  recomputed = static_cast<double>(size) > limit;
+  return recomputed ? recompute_counting() : split(labels);
+}
 
 DynamicComponents::BatchResult DynamicComponents::erase_edges(const EdgeList& batch) {
   grow();
   CanonicalBatch c = graph_->canonicalize(batch);
   const std::uint64_t absent = graph_->retain_present(c);
   BatchResult r;
-  const std::vector<vertex_t> labels = labels_of(result_.component, c.keys);
-  r.update = graph_->erase_canonical(c);
+  std::vector<vertex_t> labels(c.keys.size());
+  for (std::size_t i = 0; i < c.keys.size(); ++i)
+    labels[i] = result_.component[arc_source(c.keys[i])];
+  r.update = graph_->erase_canonical(c);  // c.keys: the edges that were removed
   r.update.ignored += absent;
-  std::uint64_t size = 0;
-  for (vertex_t l : labels) size += members_[l].size();
-  if (static_cast<double>(size) >
-      options_.recompute_fraction * static_cast<double>(result_.component.size())) {
-    r.changed = recompute_counting();
-    r.recomputed = true;
-  } else {
-    r.changed = split(labels);
-  }
+  r.changed = after_deletion(c.keys, labels, r.recomputed);
   return r;
 }
 
@@ -132,17 +170,11 @@ DynamicComponents::VertexBatchResult DynamicComponents::erase_vertices(
     std::span<const vertex_t> ids) {
   grow();
   VertexBatchResult r;
-  const std::vector<vertex_t> labels = labels_of(result_.component, graph_->incident_edges(ids));
+  const std::vector<std::uint64_t> keys = graph_->incident_edges(ids);
+  std::vector<vertex_t> labels(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) labels[i] = result_.component[arc_source(keys[i])];
   r.update = graph_->erase_vertices(ids);
-  std::uint64_t size = 0;
-  for (vertex_t l : labels) size += members_[l].size();
-  if (static_cast<double>(size) >
-      options_.recompute_fraction * static_cast<double>(result_.component.size())) {
-    r.changed = recompute_counting();
-    r.recomputed = true;
-  } else {
-    r.changed = split(labels);
-  }
+  r.changed = after_deletion(keys, labels, r.recomputed);
   return r;
 }
 

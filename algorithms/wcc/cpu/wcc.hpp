@@ -16,9 +16,11 @@
 // Dynamic (DynamicComponents): keeps the labels of a wg::cpu::DynamicGraph exact while batches
 // are applied through it, with each component's member list. Insertions: each added edge joining
 // two components moves the members of the one with the larger label to the other (the moved
-// vertices are exactly those whose label changes): O(batch + changed). Deletions: only the
-// components that lost an edge are recomputed, by union-find over their members' arcs:
-// O(their members' arcs). When those components hold more than
+// vertices are exactly those whose label changes): O(batch + changed). Deletions: for each
+// removed edge, a search from one endpoint for the other over at most
+// DynamicComponentsOptions::reconnect_budget arcs; found, the edge cannot split its component.
+// Only the components with an edge not so confirmed are recomputed, by union-find over their
+// members' arcs: O(batch * budget + those components' arcs). When those components hold more than
 // DynamicComponentsOptions::recompute_fraction of the ids, the static computation (parallel)
 // runs over the whole graph instead. Vertex deletions remove the vertices' edges as a deletion
 // batch; the erased ids stay components of their own.
@@ -54,6 +56,10 @@ struct DynamicComponentsOptions {
   /// Deletions hitting components of more than this fraction of the ids recompute everything
   /// with the static (parallel) union-find instead of the affected components one by one.
   double recompute_fraction = 0.5;
+  /// A deleted edge {u, v} is first checked by a search from u for v (arcs both ways) that
+  /// scans at most this many arcs: found, it cannot split its component, which is kept as is.
+  /// Meshes and dense communities almost always have such a short detour.
+  std::uint64_t reconnect_budget = 1024;
 };
 
 /// Keeps the connected components of a DynamicGraph exact while batches are applied through it.
@@ -85,12 +91,20 @@ class DynamicComponents {
   void rebuild_members();
   /// Recomputes the components labelled `labels` (sorted, unique); returns labels changed.
   std::uint64_t split(const std::vector<vertex_t>& labels);
+  /// Whether u and v are found connected within reconnect_budget scanned arcs.
+  bool still_connected(vertex_t u, vertex_t v);
+  /// After the edges `keys` (of components old_labels[i]) went: returns labels changed.
+  std::uint64_t after_deletion(std::span<const std::uint64_t> keys,
+                               const std::vector<vertex_t>& old_labels, bool& recomputed);
   std::uint64_t recompute_counting();
 
   DynamicGraph* graph_;
   DynamicComponentsOptions options_;
   Components result_;
   std::vector<std::vector<vertex_t>> members_;  ///< members_[label]: the component's vertices
+  std::vector<std::uint32_t> seen_;             ///< still_connected's visit stamps
+  std::uint32_t stamp_ = 0;
+  std::vector<vertex_t> queue_;
 };
 
 }  // namespace wg::cpu

@@ -55,7 +55,8 @@ TEST(StaticComponents, DirectedIsWeak) {
   expect_exact(g, connected_components(g));
 }
 
-void replay(bool directed, double recompute_fraction, std::uint64_t batch_size) {
+void replay(bool directed, double recompute_fraction, std::uint64_t batch_size,
+            std::uint64_t reconnect_budget = 1024) {
   // A sparse R-MAT (edge factor 2): many components, so deletions split and insertions merge.
   const EdgeList whole = wg::datasets::generate_rmat(
       {.scale = 11, .edge_factor = 2, .seed = 7, .symmetric = !directed});
@@ -64,7 +65,8 @@ void replay(bool directed, double recompute_fraction, std::uint64_t batch_size) 
   DynamicGraph g(GraphOptions{.directed = directed, .threads = 2});
   g.build(stream.initial);
   g.ensure_vertices(whole.num_vertices);
-  DynamicComponents dyn(g, {.recompute_fraction = recompute_fraction});
+  DynamicComponents dyn(
+      g, {.recompute_fraction = recompute_fraction, .reconnect_budget = reconnect_budget});
   expect_exact(g, dyn.result());
   std::size_t index = 0, split = 0;
   for (const auto& batch : stream.batches) {

@@ -1,0 +1,104 @@
+// algo_cpu_bench FILE...: for each graph, (1) static BFS (from vertex 0) and connected
+// components on the CPU graph against the Boost.Graph reference (whose time includes building
+// its Boost CSR graph from the edge list, as the CLI's does); (2) per batch of 2^4..2^12 random
+// edges of the graph, "apply + dynamic update" (DynamicBfs, DynamicComponents) against "apply +
+// static recompute", for an insertion batch and the deletion batch that takes it back.
+// Medians of repeated runs, milliseconds. Threads: the graph's default (all cores).
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
+#include <warpgraph/algorithms/reference/reference.hpp>
+#include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+
+#include "tools/bench/harness.hpp"
+
+namespace {
+
+using namespace wg;
+using wg::bench::measure;
+using wg::bench::wall_seconds;
+
+EdgeList sample(const EdgeList& e, std::size_t count, std::mt19937_64& rng) {
+  EdgeList b{.num_vertices = e.num_vertices, .symmetric = true};
+  std::uniform_int_distribution<std::size_t> pick(0, e.size() - 1);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t j = pick(rng);
+    b.src.push_back(e.src[j]);
+    b.dst.push_back(e.dst[j]);
+  }
+  return b;
+}
+
+template <class Dynamic, class Static>
+void dynamic_vs_recompute(const char* name, const EdgeList& edges, Static recompute) {
+  for (unsigned lg = 4; lg <= 12; lg += 2) {
+    // Batches are edges of the graph: erase them (the graph loses them) and insert them back.
+    cpu::DynamicGraph a, b;
+    a.build(edges);
+    b.build(edges);
+    Dynamic dyn = [&] {
+      if constexpr (std::is_same_v<Dynamic, cpu::DynamicBfs>) {
+        return Dynamic(a, 0);
+      } else {
+        return Dynamic(a);
+      }
+    }();
+    std::mt19937_64 rng(lg);
+    std::vector<double> dyn_erase, dyn_insert, re_erase, re_insert;
+    for (int rep = 0; rep < 7; ++rep) {
+      const EdgeList batch = sample(edges, std::size_t{1} << lg, rng);
+      dyn_erase.push_back(wall_seconds([&] { dyn.erase_edges(batch); }));
+      dyn_insert.push_back(wall_seconds([&] { dyn.insert_edges(batch); }));
+      re_erase.push_back(wall_seconds([&] {
+        b.erase_edges(batch);
+        recompute(b);
+      }));
+      re_insert.push_back(wall_seconds([&] {
+        b.insert_edges(batch);
+        recompute(b);
+      }));
+    }
+    auto med = [](std::vector<double> v) { return 1e3 * wg::bench::Series{v}.median(); };
+    std::printf(
+        "  %s batch 2^%u: insert %.3f ms vs recompute %.3f ms (%.1fx); erase %.3f ms vs "
+        "%.3f ms (%.1fx)\n",
+        name, lg, med(dyn_insert), med(re_insert), med(re_insert) / med(dyn_insert), med(dyn_erase),
+        med(re_erase), med(re_erase) / med(dyn_erase));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const EdgeList edges = wg::datasets::read_graph(argv[i]).edges;
+    cpu::DynamicGraph g;
+    g.build(edges);
+    std::printf("%s: %llu vertices, %llu edges, %u threads\n", argv[i],
+                static_cast<unsigned long long>(g.num_vertices()),
+                static_cast<unsigned long long>(g.num_edges()), g.threads());
+    const wg::bench::MeasureOptions o{.warmup = 1, .repetitions = 7};
+    auto ms = [&](auto f) { return 1e3 * measure(o, [&] { return wall_seconds(f); }).median(); };
+    const double bfs_cpu = ms([&] { cpu::bfs(g, 0); });
+    const double bfs_td = ms([&] { cpu::bfs(g, 0, {.top_down_alpha = 0}); });
+    const double bfs_1t = ms([&] { cpu::bfs(g, 0, {.threads = 1}); });
+    const double bfs_ref = ms([&] { wg::reference::bfs_levels(edges, 0); });
+    const double cc_cpu = ms([&] { cpu::connected_components(g); });
+    const double cc_1t = ms([&] { cpu::connected_components(g, {.threads = 1}); });
+    const double cc_ref = ms([&] { wg::reference::connected_components(edges); });
+    std::printf(
+        "  static bfs: cpu %.2f ms (top-down only %.2f, 1 thread %.2f), reference %.2f ms\n",
+        bfs_cpu, bfs_td, bfs_1t, bfs_ref);
+    std::printf("  static cc:  cpu %.2f ms (1 thread %.2f), reference %.2f ms\n", cc_cpu, cc_1t,
+                cc_ref);
+    dynamic_vs_recompute<cpu::DynamicBfs>("bfs", edges,
+                                          [](const cpu::DynamicGraph& x) { cpu::bfs(x, 0); });
+    dynamic_vs_recompute<cpu::DynamicComponents>(
+        "cc ", edges, [](const cpu::DynamicGraph& x) { cpu::connected_components(x); });
+  }
+}
