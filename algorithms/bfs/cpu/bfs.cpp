@@ -10,6 +10,7 @@
 namespace wg::cpu {
 
 template BfsResult bfs(const DynamicGraph&, vertex_t, const BfsOptions&);
+template BfsResult bfs(const CsrView&, vertex_t, const BfsOptions&);
 
 namespace {
 

@@ -11,8 +11,8 @@
 //
 // Static (bfs): level-synchronous over a frontier. Top-down steps claim unvisited out-neighbours
 // of the frontier with a compare-and-swap on their level, each thread filling its own part of the
-// next frontier. Direction-optimising (Beamer et al.): when the frontier's arcs exceed the
-// unvisited vertices' arcs / BfsOptions::top_down_alpha, a bottom-up step makes every unvisited
+// next frontier. Direction-optimising (Beamer et al.): when the frontier grows and its arcs exceed
+// the unvisited vertices' arcs / BfsOptions::top_down_alpha, a bottom-up step makes every unvisited
 // vertex look for an in-neighbour in the frontier (stopping at the first), until the frontier
 // shrinks below n / BfsOptions::bottom_up_beta. Bottom-up needs in-neighbours: undirected graphs
 // always, directed graphs only when the graph has for_each_in_neighbor. O(n + m) work; one
@@ -35,6 +35,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/graph/cpu/csr_view.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -53,13 +54,17 @@ struct BfsResult {
 struct BfsOptions {
   /// Worker threads. 0: the graph's threads() where it has one, else all cores.
   unsigned threads = 0;
-  /// Go bottom-up when frontier arcs * top_down_alpha > unvisited vertices' arcs (Beamer's
-  /// alpha; 14 is the paper's value). 0 never goes bottom-up.
+  /// Go bottom-up when the frontier grows and frontier arcs * top_down_alpha > unvisited
+  /// vertices' arcs (Beamer's alpha; 14 is the paper's value). 0 never goes bottom-up.
   unsigned top_down_alpha = 14;
   /// Go back top-down when frontier size * bottom_up_beta < vertices (Beamer's beta, 24).
   unsigned bottom_up_beta = 24;
   /// Frontiers below this size are expanded on the calling thread (a fork/join costs more).
   std::size_t parallel_grain = 1024;
+  /// Undirected graphs with export_csr() (wg::cpu::DynamicGraph) are searched on a CSR snapshot
+  /// (graph/cpu/csr_view.hpp): a parallel O(n + m) export, then contiguous neighbour lists
+  /// instead of a tree descent per visited vertex. false walks the graph itself.
+  bool snapshot = true;
 };
 
 /// BFS from `source` on any HostGraphView (definition in bfs_impl.hpp). Throws
@@ -67,6 +72,7 @@ struct BfsOptions {
 template <HostGraphView Graph>
 BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options = {});
 extern template BfsResult bfs(const DynamicGraph&, vertex_t, const BfsOptions&);
+extern template BfsResult bfs(const CsrView&, vertex_t, const BfsOptions&);
 
 struct DynamicBfsOptions {
   BfsOptions bfs;

@@ -9,6 +9,7 @@
 
 #include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
 #include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/graph/cpu/csr_view.hpp>
 #include <warpgraph/graph/cpu/parallel.hpp>
 
 namespace wg::cpu {
@@ -25,6 +26,16 @@ BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
     if (!threads) threads = graph.threads();
   }
   threads = resolve_threads(threads);
+  if constexpr (requires { graph.export_csr(); }) {
+    // Undirected graphs with a CSR export run on a snapshot (directed ones keep the graph's
+    // in-arcs for bottom-up steps).
+    if (options.snapshot && !graph.directed() && graph.is_live(source)) {
+      const Csr csr = graph.export_csr();
+      BfsOptions o = options;
+      o.threads = threads;
+      return bfs(CsrView(csr, false), source, o);
+    }
+  }
 
   BfsResult r;
   r.level.assign(n, kBfsUnreached);
@@ -59,12 +70,15 @@ BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
   std::vector<vertex_t> frontier{source}, next;
   std::vector<std::vector<vertex_t>> local(threads);
   bool bottom_up = false;
+  std::size_t previous_size = 0;
   for (std::int64_t depth = 0; !frontier.empty(); ++depth) {
     std::uint64_t frontier_arcs = 0;
     if (can_bottom_up) {
       for (vertex_t v : frontier) frontier_arcs += graph.degree(v);
       if (!bottom_up) {
-        bottom_up = frontier_arcs * options.top_down_alpha > unvisited_arcs;
+        // Only while the frontier grows (Beamer): a shrinking tail stays top-down.
+        bottom_up = frontier.size() > previous_size &&
+                    frontier_arcs * options.top_down_alpha > unvisited_arcs;
       } else {
         bottom_up = frontier.size() * options.bottom_up_beta >= n;
       }
@@ -109,6 +123,7 @@ BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
       for (vertex_t v : next) unvisited_arcs -= graph.degree(v);
     }
     r.reached += next.size();
+    previous_size = frontier.size();
     frontier.swap(next);
   }
   return r;

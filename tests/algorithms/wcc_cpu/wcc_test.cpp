@@ -97,6 +97,31 @@ TEST(DynamicComponents, DirectedStreamSplits) {
   replay(true, 1.0, 64);
 }
 
+// No reconnection search: every component that lost an edge is recomputed.
+TEST(DynamicComponents, UndirectedStreamSplitsWithoutSearch) {
+  replay(false, 1.0, 64, 0);
+}
+TEST(DynamicComponents, DirectedStreamSplitsWithoutSearch) {
+  replay(true, 1.0, 64, 0);
+}
+
+// A denser graph, where most deleted edges have a detour that the search finds.
+TEST(DynamicComponents, DenseStreamMostlyReconnects) {
+  const EdgeList whole = wg::datasets::generate_rmat({.scale = 10, .edge_factor = 8, .seed = 4});
+  const auto stream = wg::datasets::make_update_stream(
+      whole, {.initial_fraction = 0.5, .batch_size = 128, .seed = 8});
+  DynamicGraph g(GraphOptions{.threads = 2});
+  g.build(stream.initial);
+  g.ensure_vertices(whole.num_vertices);
+  DynamicComponents dyn(g, {.recompute_fraction = 1.0});
+  for (const auto& batch : stream.batches) {
+    const bool insert = batch.kind == wg::datasets::UpdateBatch::Kind::insert;
+    const auto r = insert ? dyn.insert_edges(batch.edges) : dyn.erase_edges(batch.edges);
+    EXPECT_FALSE(r.recomputed);
+    expect_exact(g, dyn.result());
+  }
+}
+
 TEST(DynamicComponents, HandMadeBatches) {
   // Two paths 0-1-2 and 3-4, isolated 5.
   DynamicGraph g(6, GraphOptions{.threads = 1});
