@@ -30,6 +30,9 @@
 // deletions remove the vertices' edges as a deletion batch first; erasing the source makes
 // every vertex unreached.
 //
+// Every change to the graph must go through the object (or be followed by recompute()): a
+// vertex id that the graph reuses after the source was erased is not the source again.
+//
 // Thread safety: const reads only; one batch at a time (as the graph).
 #include <cstdint>
 #include <span>

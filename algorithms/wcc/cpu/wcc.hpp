@@ -25,6 +25,9 @@
 // runs over the whole graph instead. Vertex deletions remove the vertices' edges as a deletion
 // batch; the erased ids stay components of their own.
 //
+// Every change to the graph must go through the object (or be followed by recompute()); ids the
+// graph adds later (insert_vertices, ensure_vertices) join as components of their own.
+//
 // Thread safety: const reads only; one batch at a time (as the graph).
 #include <cstdint>
 #include <span>
