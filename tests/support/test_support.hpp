@@ -14,6 +14,16 @@ namespace wg::test {
 std::optional<std::string> shared_dataset(const std::string& name);
 /// The whole text of a file, decompressed when it is gzip (read independently of the library).
 std::string read_text(const std::string& path);
+
+/// The bundled real graphs (datasets/data/README.md), as test parameters.
+inline const auto kBundledGraphs =
+    ::testing::Values("karate.mtx", "dolphins.mtx", "polbooks.mtx", "netscience.mtx",
+                      "facebook_combined.txt", "luxembourg_osm.mtx", "delaunay_n16.mtx");
+/// A test name for a graph file parameter: the file name up to its first dot.
+inline std::string graph_test_name(const ::testing::TestParamInfo<const char*>& info) {
+  const std::string name = info.param;
+  return name.substr(0, name.find('.'));
+}
 /// Path of a file in the source tree (e.g. "datasets/data/facebook_combined.txt.gz").
 std::string source_path(const std::string& relative);
 /// True when the CUDA runtime sees at least one device (always false in a CPU-only build).
@@ -30,3 +40,9 @@ bool cuda_device_available();
 /// Skips the current test when no CUDA device is present.
 #define WG_REQUIRE_GPU() \
   if (!::wg::test::cuda_device_available()) GTEST_SKIP() << "no CUDA device"
+
+/// A TEST that runs the file's replay(args...) scenario: stream scenarios declared one a line.
+#define WG_REPLAY_TEST(suite, name, ...) \
+  TEST(suite, name) {                    \
+    replay(__VA_ARGS__);                 \
+  }

@@ -376,14 +376,23 @@ void expect_cpu_equals_reference(std::vector<std::string> args) {
   EXPECT_EQ(read_lines(cpu_out), read_lines(ref_out));
 }
 
+/// expect_cpu_equals_reference for `command FILE args...` on each of the bundled graphs named.
+void expect_cpu_equals_reference_on(std::initializer_list<const char*> graphs, const char* command,
+                                    std::initializer_list<const char*> args) {
+  for (const char* file : graphs) {
+    const auto path = wg::test::shared_dataset(file);
+    ASSERT_TRUE(path) << file;
+    std::vector<std::string> argv{command, *path};
+    argv.insert(argv.end(), args.begin(), args.end());
+    expect_cpu_equals_reference(argv);
+  }
+}
+
 TEST(CliCpuBackend, BfsEqualsTheReference) {
   if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
-  for (const char* file :
-       {"karate.mtx", "netscience.mtx", "facebook_combined.txt", "delaunay_n16.mtx"}) {
-    const auto path = wg::test::shared_dataset(file);
-    if (!path) continue;
-    expect_cpu_equals_reference({"bfs", *path, "--source", "3"});
-  }
+  expect_cpu_equals_reference_on(
+      {"karate.mtx", "netscience.mtx", "facebook_combined.txt", "delaunay_n16.mtx"}, "bfs",
+      {"--source", "3"});
   // Directed: arcs only.
   const std::string path = write_temp_file("cpu_chain.txt", "0 1\n1 2\n3 2\n2 4\n4 0\n");
   expect_cpu_equals_reference({"bfs", path, "--directed", "--source", "1"});
@@ -392,12 +401,8 @@ TEST(CliCpuBackend, BfsEqualsTheReference) {
 
 TEST(CliCpuBackend, CcEqualsTheReference) {
   if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
-  for (const char* file :
-       {"karate.mtx", "netscience.mtx", "facebook_combined.txt", "luxembourg_osm.mtx"}) {
-    const auto path = wg::test::shared_dataset(file);
-    if (!path) continue;
-    expect_cpu_equals_reference({"cc", *path});
-  }
+  expect_cpu_equals_reference_on(
+      {"karate.mtx", "netscience.mtx", "facebook_combined.txt", "luxembourg_osm.mtx"}, "cc", {});
   const std::string path = write_temp_file("cpu_parts.txt", "0 1\n5 2\n3 2\n7 7\n");
   expect_cpu_equals_reference({"cc", path});
 }

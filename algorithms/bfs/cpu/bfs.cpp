@@ -225,23 +225,22 @@ bool DynamicBfs::repair_deletions(std::span<const std::uint64_t> keys, std::uint
   return true;
 }
 
-DynamicBfs::BatchResult DynamicBfs::insert_edges(const EdgeList& batch) {
+DynamicUpdate<UpdateResult> DynamicBfs::insert_edges(const EdgeList& batch) {
   grow();
-  CanonicalBatch c = graph_->canonicalize(batch);
-  BatchResult r;
-  r.update = graph_->insert_canonical(c);  // c.keys: the edges that were added
-  if (!propagate_insertions(c.keys, r.changed)) {
+  std::vector<std::uint64_t> added;
+  DynamicUpdate<UpdateResult> r = insert_listing_added(*graph_, batch, added);
+  if (!propagate_insertions(added, r.changed)) {
     r.changed = recompute_counting();
     r.recomputed = true;
   }
   return r;
 }
 
-DynamicBfs::BatchResult DynamicBfs::erase_edges(const EdgeList& batch) {
+DynamicUpdate<UpdateResult> DynamicBfs::erase_edges(const EdgeList& batch) {
   grow();
   CanonicalBatch c = graph_->canonicalize(batch);
   const std::uint64_t absent = graph_->retain_present(c);
-  BatchResult r;
+  DynamicUpdate<UpdateResult> r;
   r.update = graph_->erase_canonical(c);  // c.keys: the edges that were removed
   r.update.ignored += absent;
   if (!repair_deletions(c.keys, r.changed)) {
@@ -251,9 +250,9 @@ DynamicBfs::BatchResult DynamicBfs::erase_edges(const EdgeList& batch) {
   return r;
 }
 
-DynamicBfs::VertexBatchResult DynamicBfs::erase_vertices(std::span<const vertex_t> ids) {
+DynamicUpdate<VertexEraseResult> DynamicBfs::erase_vertices(std::span<const vertex_t> ids) {
   grow();
-  VertexBatchResult r;
+  DynamicUpdate<VertexEraseResult> r;
   const bool source_goes =
       std::find(ids.begin(), ids.end(), source_) != ids.end() && graph_->is_live(source_);
   const std::vector<std::uint64_t> incident = graph_->incident_edges(ids);

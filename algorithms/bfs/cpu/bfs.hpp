@@ -38,6 +38,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/graph/cpu/csr_view.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
@@ -91,20 +92,12 @@ class DynamicBfs {
   /// Runs the static BFS once. Throws wg::InvalidArgument when source >= num_vertices().
   DynamicBfs(DynamicGraph& graph, vertex_t source, const DynamicBfsOptions& options = {});
 
-  struct BatchResult {
-    UpdateResult update;        ///< what the batch did to the graph
-    std::uint64_t changed = 0;  ///< vertices whose level changed
-    bool recomputed = false;    ///< answered by a static BFS (see recompute_fraction)
-  };
-  BatchResult insert_edges(const EdgeList& batch);
-  BatchResult erase_edges(const EdgeList& batch);
-  struct VertexBatchResult {
-    VertexEraseResult update;
-    std::uint64_t changed = 0;
-    bool recomputed = false;
-  };
+  /// Each batch returns what it did to the graph, the vertices whose level changed, and whether
+  /// the static computation answered it (algorithms/dynamic_update.hpp).
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   /// Erases vertices and their edges (the repair runs as for an edge deletion batch).
-  VertexBatchResult erase_vertices(std::span<const vertex_t> ids);
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
 
   const BfsResult& result() const noexcept { return result_; }
   vertex_t source() const noexcept { return source_; }

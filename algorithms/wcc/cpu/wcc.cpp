@@ -73,14 +73,13 @@ std::uint64_t DynamicComponents::split(const std::vector<vertex_t>& labels) {
   return changed;
 }
 
-DynamicComponents::BatchResult DynamicComponents::insert_edges(const EdgeList& batch) {
+DynamicUpdate<UpdateResult> DynamicComponents::insert_edges(const EdgeList& batch) {
   grow();
-  CanonicalBatch c = graph_->canonicalize(batch);
-  BatchResult r;
-  r.update = graph_->insert_canonical(c);  // c.keys: the edges that were added
+  std::vector<std::uint64_t> added;
+  DynamicUpdate<UpdateResult> r = insert_listing_added(*graph_, batch, added);
   auto& label = result_.component;
   std::vector<vertex_t> moved;
-  for (std::uint64_t k : c.keys) {
+  for (std::uint64_t k : added) {
     vertex_t lo = label[arc_source(k)], hi = label[arc_target(k)];
     if (lo == hi) continue;
     if (hi < lo) std::swap(lo, hi);
@@ -152,11 +151,11 @@ std::uint64_t DynamicComponents::after_deletion(std::span<const std::uint64_t> k
   return recomputed ? recompute_counting() : split(labels);
 }
 
-DynamicComponents::BatchResult DynamicComponents::erase_edges(const EdgeList& batch) {
+DynamicUpdate<UpdateResult> DynamicComponents::erase_edges(const EdgeList& batch) {
   grow();
   CanonicalBatch c = graph_->canonicalize(batch);
   const std::uint64_t absent = graph_->retain_present(c);
-  BatchResult r;
+  DynamicUpdate<UpdateResult> r;
   std::vector<vertex_t> labels(c.keys.size());
   for (std::size_t i = 0; i < c.keys.size(); ++i)
     labels[i] = result_.component[arc_source(c.keys[i])];
@@ -166,10 +165,9 @@ DynamicComponents::BatchResult DynamicComponents::erase_edges(const EdgeList& ba
   return r;
 }
 
-DynamicComponents::VertexBatchResult DynamicComponents::erase_vertices(
-    std::span<const vertex_t> ids) {
+DynamicUpdate<VertexEraseResult> DynamicComponents::erase_vertices(std::span<const vertex_t> ids) {
   grow();
-  VertexBatchResult r;
+  DynamicUpdate<VertexEraseResult> r;
   const std::vector<std::uint64_t> keys = graph_->incident_edges(ids);
   std::vector<vertex_t> labels(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) labels[i] = result_.component[arc_source(keys[i])];

@@ -33,6 +33,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -70,19 +71,11 @@ class DynamicComponents {
  public:
   explicit DynamicComponents(DynamicGraph& graph, const DynamicComponentsOptions& options = {});
 
-  struct BatchResult {
-    UpdateResult update;        ///< what the batch did to the graph
-    std::uint64_t changed = 0;  ///< vertices whose label changed
-    bool recomputed = false;    ///< answered by the static computation
-  };
-  BatchResult insert_edges(const EdgeList& batch);
-  BatchResult erase_edges(const EdgeList& batch);
-  struct VertexBatchResult {
-    VertexEraseResult update;
-    std::uint64_t changed = 0;
-    bool recomputed = false;
-  };
-  VertexBatchResult erase_vertices(std::span<const vertex_t> ids);
+  /// Each batch returns what it did to the graph, the vertices whose label changed, and whether
+  /// the static computation answered it (algorithms/dynamic_update.hpp).
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
 
   const Components& result() const noexcept { return result_; }
   /// Static computation from scratch (replaces the result).

@@ -16,6 +16,7 @@
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 
+#include "../cpu_graph_fixture.hpp"
 #include "test_support.hpp"
 
 namespace wg::cpu {
@@ -64,9 +65,7 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 
 TEST_P(SharedDatasets, StaticLevelsEqualReference) {
   WG_REQUIRE_DATASET(path, GetParam());
-  const EdgeList edges = wg::datasets::read_graph(path).edges;
-  DynamicGraph g(GraphOptions{.threads = 2});
-  g.build(edges);
+  DynamicGraph g = wg::test::read_into_cpu_graph(path);
   for (vertex_t source : {vertex_t{0}, max_degree_vertex(g), vertex_t(g.num_vertices() - 1)}) {
     SCOPED_TRACE("source " + std::to_string(source));
     expect_exact(g, source, bfs(g, source));
@@ -80,20 +79,10 @@ TEST_P(SharedDatasets, StaticLevelsEqualReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets,
-                         testing::Values("karate.mtx", "dolphins.mtx", "polbooks.mtx",
-                                         "netscience.mtx", "facebook_combined.txt",
-                                         "luxembourg_osm.mtx", "delaunay_n16.mtx"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           return name.substr(0, name.find('.'));
-                         });
+INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(StaticBfs, DirectedFollowsOutArcsBothWays) {
-  const EdgeList edges =
-      wg::datasets::generate_rmat({.scale = 10, .edge_factor = 6, .seed = 5, .symmetric = false});
-  DynamicGraph g(GraphOptions{.directed = true, .threads = 2});
-  g.build(edges);
+  DynamicGraph g = wg::test::directed_rmat_cpu_graph(10, 6, 5);
   const vertex_t s = max_degree_vertex(g);
   expect_exact(g, s, bfs(g, s));
   expect_exact(g, s, bfs(g, s, {.top_down_alpha = 0}));
@@ -111,47 +100,23 @@ TEST(StaticBfs, SourcePastTheIdBoundThrows) {
 // ---- dynamic BFS on update streams ------------------------------------------------------------
 
 void replay(bool directed, double recompute_fraction, std::uint64_t batch_size) {
-  const EdgeList whole = wg::datasets::generate_rmat(
-      {.scale = 11, .edge_factor = 8, .seed = 7, .symmetric = !directed});
-  const auto stream = wg::datasets::make_update_stream(
-      whole, {.initial_fraction = 0.3, .batch_size = batch_size, .seed = 3});
-  DynamicGraph g(GraphOptions{.directed = directed, .threads = 2});
-  g.build(stream.initial);
-  g.ensure_vertices(whole.num_vertices);
+  auto [stream, g] = wg::test::rmat_stream(directed, 8, batch_size);
   DynamicBfs dyn(g, max_degree_vertex(g), {.recompute_fraction = recompute_fraction});
   expect_exact(g, dyn.source(), dyn.result());
-  std::size_t index = 0, repaired = 0;
-  for (const auto& batch : stream.batches) {
-    SCOPED_TRACE("batch " + std::to_string(index++));
-    const std::vector<std::int64_t> before = dyn.result().level;
-    const bool insert = batch.kind == wg::datasets::UpdateBatch::Kind::insert;
-    const auto r = insert ? dyn.insert_edges(batch.edges) : dyn.erase_edges(batch.edges);
-    ASSERT_EQ(r.update.entries(), batch.edges.size());
-    expect_exact(g, dyn.source(), dyn.result());
-    std::uint64_t moved = 0;
-    for (std::size_t v = 0; v < before.size(); ++v) moved += before[v] != dyn.result().level[v];
-    ASSERT_EQ(r.changed, moved);
-    repaired += !r.recomputed;
-  }
+  const auto batches = wg::test::replay_checked(
+      stream, dyn, [&] { return dyn.result().level; },
+      [&] { expect_exact(g, dyn.source(), dyn.result()); });
+  std::size_t repaired = 0;
+  for (const auto& [insert, recomputed] : batches) repaired += !recomputed;
   if (recompute_fraction >= 1) EXPECT_EQ(repaired, stream.batches.size());
   if (recompute_fraction == 0) EXPECT_EQ(repaired, 0u);
 }
 
-TEST(DynamicBfs, UndirectedStreamRepairs) {
-  replay(false, 1.0, 512);
-}
-TEST(DynamicBfs, UndirectedStreamDefaultSwitch) {
-  replay(false, 0.1, 64);
-}
-TEST(DynamicBfs, UndirectedStreamAlwaysRecomputes) {
-  replay(false, 0.0, 2048);
-}
-TEST(DynamicBfs, DirectedStreamRepairs) {
-  replay(true, 1.0, 512);
-}
-TEST(DynamicBfs, DirectedStreamDefaultSwitch) {
-  replay(true, 0.1, 64);
-}
+WG_REPLAY_TEST(DynamicBfs, UndirectedStreamRepairs, false, 1.0, 512)
+WG_REPLAY_TEST(DynamicBfs, UndirectedStreamDefaultSwitch, false, 0.1, 64)
+WG_REPLAY_TEST(DynamicBfs, UndirectedStreamAlwaysRecomputes, false, 0.0, 2048)
+WG_REPLAY_TEST(DynamicBfs, DirectedStreamRepairs, true, 1.0, 512)
+WG_REPLAY_TEST(DynamicBfs, DirectedStreamDefaultSwitch, true, 0.1, 64)
 
 TEST(DynamicBfs, HandMadeBatchesOnAPath) {
   // 0-1-2-3-4-5 and a far vertex 6.

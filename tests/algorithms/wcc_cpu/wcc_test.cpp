@@ -14,6 +14,7 @@
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 
+#include "../cpu_graph_fixture.hpp"
 #include "test_support.hpp"
 
 namespace wg::cpu {
@@ -31,79 +32,40 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 
 TEST_P(SharedDatasets, StaticComponentsEqualReference) {
   WG_REQUIRE_DATASET(path, GetParam());
-  const EdgeList edges = wg::datasets::read_graph(path).edges;
-  DynamicGraph g(GraphOptions{.threads = 2});
-  g.build(edges);
+  DynamicGraph g = wg::test::read_into_cpu_graph(path);
   expect_exact(g, connected_components(g));
   expect_exact(g, connected_components(g, {.threads = 1}));
 }
 
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets,
-                         testing::Values("karate.mtx", "dolphins.mtx", "polbooks.mtx",
-                                         "netscience.mtx", "facebook_combined.txt",
-                                         "luxembourg_osm.mtx", "delaunay_n16.mtx"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           return name.substr(0, name.find('.'));
-                         });
+INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(StaticComponents, DirectedIsWeak) {
-  const EdgeList edges =
-      wg::datasets::generate_rmat({.scale = 11, .edge_factor = 2, .seed = 5, .symmetric = false});
-  DynamicGraph g(GraphOptions{.directed = true, .threads = 2});
-  g.build(edges);
+  DynamicGraph g = wg::test::directed_rmat_cpu_graph(11, 2, 5);
   expect_exact(g, connected_components(g));
 }
 
 void replay(bool directed, double recompute_fraction, std::uint64_t batch_size,
             std::uint64_t reconnect_budget = 1024) {
   // A sparse R-MAT (edge factor 2): many components, so deletions split and insertions merge.
-  const EdgeList whole = wg::datasets::generate_rmat(
-      {.scale = 11, .edge_factor = 2, .seed = 7, .symmetric = !directed});
-  const auto stream = wg::datasets::make_update_stream(
-      whole, {.initial_fraction = 0.3, .batch_size = batch_size, .seed = 3});
-  DynamicGraph g(GraphOptions{.directed = directed, .threads = 2});
-  g.build(stream.initial);
-  g.ensure_vertices(whole.num_vertices);
+  auto [stream, g] = wg::test::rmat_stream(directed, 2, batch_size);
   DynamicComponents dyn(
       g, {.recompute_fraction = recompute_fraction, .reconnect_budget = reconnect_budget});
   expect_exact(g, dyn.result());
-  std::size_t index = 0, split = 0;
-  for (const auto& batch : stream.batches) {
-    SCOPED_TRACE("batch " + std::to_string(index++));
-    const std::vector<vertex_t> before = dyn.result().component;
-    const bool insert = batch.kind == wg::datasets::UpdateBatch::Kind::insert;
-    const auto r = insert ? dyn.insert_edges(batch.edges) : dyn.erase_edges(batch.edges);
-    ASSERT_EQ(r.update.entries(), batch.edges.size());
-    expect_exact(g, dyn.result());
-    std::uint64_t moved = 0;
-    for (std::size_t v = 0; v < before.size(); ++v) moved += before[v] != dyn.result().component[v];
-    ASSERT_EQ(r.changed, moved);
-    split += !insert && !r.recomputed;
-  }
+  const auto batches = wg::test::replay_checked(
+      stream, dyn, [&] { return dyn.result().component; }, [&] { expect_exact(g, dyn.result()); });
+  std::size_t split = 0;
+  for (const auto& [insert, recomputed] : batches) split += !insert && !recomputed;
   if (recompute_fraction >= 1) EXPECT_GT(split, 0u);
 }
 
-TEST(DynamicComponents, UndirectedStreamSplits) {
-  replay(false, 1.0, 64);
-}
-TEST(DynamicComponents, UndirectedStreamDefaultSwitch) {
-  replay(false, 0.5, 256);
-}
-TEST(DynamicComponents, UndirectedStreamAlwaysRecomputes) {
-  replay(false, 0.0, 256);
-}
-TEST(DynamicComponents, DirectedStreamSplits) {
-  replay(true, 1.0, 64);
-}
+WG_REPLAY_TEST(DynamicComponents, UndirectedStreamSplits, false, 1.0, 64)
+WG_REPLAY_TEST(DynamicComponents, UndirectedStreamDefaultSwitch, false, 0.5, 256)
+WG_REPLAY_TEST(DynamicComponents, UndirectedStreamAlwaysRecomputes, false, 0.0, 256)
+WG_REPLAY_TEST(DynamicComponents, DirectedStreamSplits, true, 1.0, 64)
 
 // No reconnection search: every component that lost an edge is recomputed.
-TEST(DynamicComponents, UndirectedStreamSplitsWithoutSearch) {
-  replay(false, 1.0, 64, 0);
-}
-TEST(DynamicComponents, DirectedStreamSplitsWithoutSearch) {
-  replay(true, 1.0, 64, 0);
-}
+WG_REPLAY_TEST(DynamicComponents, UndirectedStreamSplitsWithoutSearch, false, 1.0, 64, 0)
+WG_REPLAY_TEST(DynamicComponents, DirectedStreamSplitsWithoutSearch, true, 1.0, 64, 0)
 
 // A denser graph, where most deleted edges have a detour that the search finds.
 TEST(DynamicComponents, DenseStreamMostlyReconnects) {
