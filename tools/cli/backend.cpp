@@ -25,7 +25,7 @@ std::uint64_t batch_id_range(const EdgeList& batch) {
 
 // Adapters that are not part of this build (their graph library is missing).
 #ifndef WG_CLI_HAVE_CPU
-std::unique_ptr<GraphBackend> make_cpu_backend() {
+std::unique_ptr<GraphBackend> make_cpu_backend(unsigned) {
   throw Error("the cpu backend is not part of this build");
 }
 #endif
@@ -77,7 +77,7 @@ std::string auto_stream_backend(const AutoBackendRule& rule, std::uint64_t verti
   return "cpu";
 }
 
-std::unique_ptr<GraphBackend> make_backend(const std::string& requested) {
+std::unique_ptr<GraphBackend> make_backend(const std::string& requested, unsigned cpu_threads) {
   const std::string name = requested == "auto" ? default_backend() : requested;
   const std::vector<std::string> usable = usable_backends();
   const std::string choices =
@@ -91,7 +91,7 @@ std::unique_ptr<GraphBackend> make_backend(const std::string& requested) {
     throw Error("backend 'gpu': no usable CUDA device found " + choices);
   }
   if (name == "gpu") return make_gpu_backend();
-  if (name == "cpu") return make_cpu_backend();
+  if (name == "cpu") return make_cpu_backend(cpu_threads);
   return make_reference_backend();
 }
 

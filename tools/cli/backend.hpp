@@ -43,7 +43,8 @@ class GraphBackend {
 /// Factories of the backends. backend_cpu.cpp / backend_gpu.cu are compiled only when their
 /// graph library exists (tools/cli/CMakeLists.txt defines WG_CLI_HAVE_CPU / WG_CLI_HAVE_GPU).
 std::unique_ptr<GraphBackend> make_reference_backend();
-std::unique_ptr<GraphBackend> make_cpu_backend();
+/// `threads`: the cpu backend's worker threads (0 = all cores; the CLI's --threads).
+std::unique_ptr<GraphBackend> make_cpu_backend(unsigned threads = 0);
 /// Worker threads of the cpu backend: WG_CPU_THREADS (1..4096) when set, else 0 = all cores.
 /// (Defined only in builds with the cpu backend.)
 unsigned threads_from_environment();
@@ -60,7 +61,7 @@ std::vector<std::string> usable_backends();
 bool is_backend_name(const std::string& name);
 /// "auto" picks gpu when a CUDA device is present, else cpu (else reference). Throws wg::Error
 /// for an unknown or unavailable name.
-std::unique_ptr<GraphBackend> make_backend(const std::string& name);
+std::unique_ptr<GraphBackend> make_backend(const std::string& name, unsigned cpu_threads = 0);
 /// The name "auto" resolves to on this machine, for one-shot commands (tc): gpu when usable,
 /// else cpu (else reference).
 std::string default_backend();

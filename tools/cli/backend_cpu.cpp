@@ -1,7 +1,6 @@
 // The `cpu` backend of the CLI: wg::cpu::DynamicGraph (arcs in a BS-tree; undirected, all
-// cores or WG_CPU_THREADS) with the incremental triangle counter of algorithms/tc/cpu, through the
+// cores or --threads) with the incremental triangle counter of algorithms/tc/cpu, through the
 // one adapter of graph_backend.hpp.
-#include <cstdlib>
 #include <memory>
 
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
@@ -12,21 +11,12 @@
 
 namespace wg::cli {
 
-unsigned threads_from_environment() {
-  if (const char* env = std::getenv("WG_CPU_THREADS")) {
-    const long n = std::strtol(env, nullptr, 10);
-    if (n > 0 && n <= 4096) return static_cast<unsigned>(n);
-  }
-  return 0;
-}
-
 template class DynamicGraphBackend<cpu::DynamicGraph, cpu::IncrementalTriangleCounter>;
 
-std::unique_ptr<GraphBackend> make_cpu_backend() {
+std::unique_ptr<GraphBackend> make_cpu_backend(unsigned threads) {
   // The CPU graph ignores ids past its range in batches: grow it first, as the reference does.
   return std::make_unique<DynamicGraphBackend<cpu::DynamicGraph, cpu::IncrementalTriangleCounter>>(
-      GraphBackendOptions{.name = "cpu", .grow_id_range = true},
-      [threads = threads_from_environment()] {
+      GraphBackendOptions{.name = "cpu", .grow_id_range = true}, [threads] {
         return std::make_unique<cpu::DynamicGraph>(cpu::GraphOptions{.threads = threads});
       });
 }

@@ -96,6 +96,8 @@ std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& 
 /// cannot run here (not built, or gpu without a CUDA device), is a UsageError listing the
 /// usable names.
 std::string backend_option(const cxxopts::ParseResult& r);
+/// --threads: the cpu backend's worker threads (0 = all cores); a usage error above 4096.
+unsigned cpu_threads_option(const cxxopts::ParseResult& r);
 /// For commands that always run on the reference: checks --backend and returns "reference",
 /// noting on stderr when the user asked for another one.
 std::string reference_only_backend(const cxxopts::ParseResult& r, const std::string& command);

@@ -97,7 +97,15 @@ void CommandOptions::add_reader_options(bool directed) {
 void CommandOptions::add_backend_option(const std::string& note) {
   group("Backend")("b,backend",
                    "reference, cpu, gpu or auto (gpu if usable, else cpu, else reference). " + note,
-                   cxxopts::value<std::string>()->default_value("auto"), "NAME");
+                   cxxopts::value<std::string>()->default_value("auto"),
+                   "NAME")("threads", "Worker threads of the cpu backend (0 = all cores)",
+                           cxxopts::value<std::uint64_t>()->default_value("0"), "N");
+}
+
+unsigned cpu_threads_option(const cxxopts::ParseResult& r) {
+  const std::uint64_t n = r["threads"].as<std::uint64_t>();
+  if (n > 4096) throw UsageError("--threads must be at most 4096 (0 = all cores)");
+  return static_cast<unsigned>(n);
 }
 
 void CommandOptions::add_output_options(bool output_file) {

@@ -232,7 +232,7 @@ int run_stream(int argc, const char* const* argv) {
         generated ? input->read.edges.num_vertices : stream.initial.num_vertices;
     chosen = auto_stream_backend(rule, vertices, entries, batch);
   }
-  std::unique_ptr<GraphBackend> backend = make_backend(chosen);
+  std::unique_ptr<GraphBackend> backend = make_backend(chosen, cpu_threads_option(*parsed));
   const BatchOutcome initial = backend->build(stream.initial);
   std::vector<BatchRecord> records;
   records.reserve(stream.batches.size());

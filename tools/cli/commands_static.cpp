@@ -211,7 +211,7 @@ int run_tc(int argc, const char* const* argv) {
   const std::string backend_name = backend_option(*r);
   InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
   g.read.edges.symmetric = true;  // triangles are counted on the undirected graph
-  std::unique_ptr<GraphBackend> backend = make_backend(backend_name);
+  std::unique_ptr<GraphBackend> backend = make_backend(backend_name, cpu_threads_option(*r));
   const BatchOutcome built = backend->build(g.read.edges);
   std::vector<std::uint64_t> per_vertex;
   if (r->count("output")) {
@@ -286,7 +286,7 @@ int run_bfs(int argc, const char* const* argv) {
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (backend == "cpu") {
     cpu::DynamicGraph graph(
-        cpu::GraphOptions{.directed = directed_view(g), .threads = threads_from_environment()});
+        cpu::GraphOptions{.directed = directed_view(g), .threads = cpu_threads_option(*r)});
     graph.build(g.read.edges);
     build_seconds = seconds_since(t0);
     level = cpu::bfs(graph, source).level;
@@ -347,7 +347,7 @@ int run_cc(int argc, const char* const* argv) {
   double build_seconds = 0;
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (backend == "cpu") {
-    cpu::DynamicGraph graph(cpu::GraphOptions{.threads = threads_from_environment()});
+    cpu::DynamicGraph graph(cpu::GraphOptions{.threads = cpu_threads_option(*r)});
     graph.build(g.read.edges);
     build_seconds = seconds_since(t0);
     cpu::Components got = cpu::connected_components(graph);
