@@ -2,7 +2,7 @@
 // The graph concepts: everything an algorithm, a tool or a test may use of a graph. Every
 // backend and adjacency satisfies them (checked by static_assert beside each one), so an
 // algorithm written against them runs on every graph, and a new adjacency runs every algorithm
-// and the CLI with no edit to either.
+// and the CLI with no edit to either (only explicit instantiations in a .cu of its own).
 //
 //   DynamicGraph<G>        host object of a graph that changes: batch updates, sizes,
 //                          degrees, queries, export. wg::cpu::DynamicGraph and
@@ -10,8 +10,9 @@
 //   GpuDynamicGraph<G>     a DynamicGraph that lives on the GPU: stream() orders every call on
 //                          one CUDA stream, ref() gives the device view for kernels.
 //   DeviceGraphView<V>     what a kernel may use (V is trivially copyable, passed by value):
-//                          degree(v), is_live(v), has_edge(u, v) by one thread, and the
-//                          tile-cooperative for_each_neighbor(tile, v, f). Checked in .cu files
+//                          degree(v), is_live(v), has_edge(u, v) by one thread, the
+//                          tile-cooperative for_each_neighbor(tile, v, f) and the warp-uniform
+//                          for_each_neighbor_slot(tile, v, f). Checked in .cu files
 //                          (graph/gpu/graph_ref.cuh) since its members are __device__ functions.
 //   HostGraphView<G>       the same reads on the host, for CPU algorithms: degree(v),
 //                          is_live(v), has_edge(u, v), for_each_neighbor(v, f).
