@@ -19,7 +19,8 @@
 // O(n + m) pass: export_csr for undirected graphs that have it, for_each_in_neighbor for
 // directed ones, else a transpose of the out-arcs), then every iteration computes each vertex's
 // new rank from its in-neighbours' rank / outdeg, threads taking contiguous vertex ranges; no
-// atomics. O(n + m) per iteration; n + m ids and three n-double vectors of memory.
+// atomics; one fork/join per iteration (the pass also computes the next iteration's
+// shares). O(n + m) per iteration; n + m ids and four n-double vectors of memory.
 //
 // Dynamic (DynamicPageRank): keeps the ranks of a wg::cpu::DynamicGraph converged while batches
 // are applied through it. After a batch that changed the graph, the power iteration runs again

@@ -93,39 +93,40 @@ inline void iterate_pagerank(const PullArcs& arcs, std::vector<double>& rank,
   if (n == 0) return;
   const double d = o.damping;
   const double inv_n = 1.0 / static_cast<double>(n);
-  std::vector<double> share(n), next(n);
-  std::vector<double> partial(threads);
-  // Sum over threads of f(b, e) over their vertex ranges.
-  auto reduce = [&](auto&& f) {
-    std::fill(partial.begin(), partial.end(), 0.0);
-    parallel_for(n, threads, o.parallel_grain,
-                 [&](std::size_t b, std::size_t e, unsigned t) { partial[t] = f(b, e); });
-    return std::accumulate(partial.begin(), partial.end(), 0.0);
+  // share[u] = rank[u] / outdeg(u) (0 when dangling): what u gives each out-neighbour. The pass
+  // that computes the new ranks also computes their shares and dangling total, so an iteration is
+  // one fork/join.
+  std::vector<double> share(n), next(n), next_share(n);
+  std::vector<double> dangling_part(threads), change_part(threads);
+  auto share_of = [&](std::size_t u, double r, double& dangling) {
+    const std::uint32_t deg = arcs.out_degree[u];
+    if (!deg) dangling += r;
+    return deg ? r / static_cast<double>(deg) : 0.0;
   };
+  double dangling = 0.0;
+  for (std::size_t u = 0; u < n; ++u) share[u] = share_of(u, rank[u], dangling);
   while (out.iterations < o.max_iterations) {
-    // Each vertex's share per out-arc; dangling vertices' rank is spread uniformly.
-    const double dangling = reduce([&](std::size_t b, std::size_t e) {
-      double s = 0.0;
-      for (std::size_t u = b; u < e; ++u) {
-        const std::uint32_t deg = arcs.out_degree[u];
-        share[u] = deg ? rank[u] / static_cast<double>(deg) : 0.0;
-        if (!deg) s += rank[u];
-      }
-      return s;
-    });
+    // Dangling vertices' rank is spread uniformly.
     const double base = (1.0 - d) * inv_n + d * dangling * inv_n;
-    const double change = reduce([&](std::size_t b, std::size_t e) {
-      double c = 0.0;
+    std::fill(dangling_part.begin(), dangling_part.end(), 0.0);
+    std::fill(change_part.begin(), change_part.end(), 0.0);
+    parallel_for(n, threads, o.parallel_grain, [&](std::size_t b, std::size_t e, unsigned t) {
+      double c = 0.0, s = 0.0;
       for (std::size_t v = b; v < e; ++v) {
         double sum = 0.0;
         for (auto i = arcs.in.offsets[v]; i < arcs.in.offsets[v + 1]; ++i)
           sum += share[arcs.in.targets[i]];
         next[v] = base + d * sum;
         c += std::abs(next[v] - rank[v]);
+        next_share[v] = share_of(v, next[v], s);
       }
-      return c;
+      change_part[t] = c;
+      dangling_part[t] = s;
     });
+    const double change = std::accumulate(change_part.begin(), change_part.end(), 0.0);
+    dangling = std::accumulate(dangling_part.begin(), dangling_part.end(), 0.0);
     rank.swap(next);
+    share.swap(next_share);
     ++out.iterations;
     if (change < o.tolerance) {
       out.converged = true;
