@@ -15,8 +15,10 @@
 #include <vector>
 
 #include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
+#include <warpgraph/algorithms/pagerank/cpu/pagerank_impl.hpp>
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/graph/cpu/csr_view.hpp>
 
 #include "../cpu_graph_fixture.hpp"
 #include "test_support.hpp"
@@ -59,6 +61,18 @@ INSTANTIATE_TEST_SUITE_P(All, BundledGraphs, wg::test::kBundledGraphs, wg::test:
 TEST(StaticPageRank, DirectedWithDanglingVertices) {
   DynamicGraph g = wg::test::directed_rmat_cpu_graph(11, 4, 5);
   expect_close(g, pagerank(g));
+}
+
+// Any HostGraphView: a CSR snapshot has neither export_csr nor in-neighbours, so the in-arcs
+// come from the transpose of its out-arcs.
+TEST(StaticPageRank, OnAnyHostGraphView) {
+  WG_REQUIRE_DATASET(path, "karate.mtx");
+  for (bool directed : {true, false}) {
+    const DynamicGraph g = directed ? wg::test::directed_rmat_cpu_graph(10, 4, 6)
+                                    : wg::test::read_into_cpu_graph(path);
+    const Csr csr = g.export_csr();
+    expect_close(g, pagerank(CsrView(csr, directed)));
+  }
 }
 
 TEST(StaticPageRank, EmptyGraphAndBadOptions) {
