@@ -280,7 +280,9 @@ TEST(CliOutput, TcCcSsspOutputFilesEqualTheReference) {
 
 TEST(CliOutput, PagerankTopIsSortedAndMatchesTheReference) {
   WG_REQUIRE_DATASET(path, "karate.mtx");
-  const json j = parse_json(run_cli({"pagerank", path, "--top", "5", "--json"}));
+  // The reference backend is bitwise the library's reference (the cpu one: CliCpuBackend below).
+  const json j =
+      parse_json(run_cli({"pagerank", path, "--top", "5", "--backend", "reference", "--json"}));
   const auto g = wg::datasets::read_graph(path);
   const auto pr = wg::reference::pagerank(g.edges);
   ASSERT_EQ(j["top"].size(), 5u);
@@ -356,20 +358,23 @@ bool cpu_built() {
   return std::find(names.begin(), names.end(), "cpu") != names.end();
 }
 
+/// The JSON of `args` run on `backend` with --output `out` (and the `extra` arguments).
+json run_json_on(std::vector<std::string> args, const std::string& backend, const std::string& out,
+                 std::initializer_list<const char*> extra = {}) {
+  for (const std::string& x :
+       {std::string("--backend"), backend, std::string("--json"), std::string("--output"), out}) {
+    args.push_back(x);
+  }
+  args.insert(args.end(), extra.begin(), extra.end());
+  return parse_json(run_cli(args));
+}
+
 /// `command` on the cpu and reference backends gives the same JSON and the same --output file.
 void expect_cpu_equals_reference(std::vector<std::string> args) {
   SCOPED_TRACE(args[0] + " " + args[1]);
   const std::string cpu_out = wg::test::temp_path("cpu_values.txt"),
                     ref_out = wg::test::temp_path("ref_values.txt");
-  auto with = [&](const std::string& backend, const std::string& out) {
-    std::vector<std::string> a = args;
-    for (const std::string& x :
-         {std::string("--backend"), backend, std::string("--json"), std::string("--output"), out}) {
-      a.push_back(x);
-    }
-    return parse_json(run_cli(a));
-  };
-  const json cpu = with("cpu", cpu_out), ref = with("reference", ref_out);
+  const json cpu = run_json_on(args, "cpu", cpu_out), ref = run_json_on(args, "reference", ref_out);
   EXPECT_EQ(cpu["backend"], "cpu");
   EXPECT_EQ(ref["backend"], "reference");
   EXPECT_EQ(without_backend_and_times(cpu), without_backend_and_times(ref));
@@ -407,11 +412,60 @@ TEST(CliCpuBackend, CcEqualsTheReference) {
   expect_cpu_equals_reference({"cc", path});
 }
 
+/// pagerank on the cpu and reference backends: the same JSON but for the ranks and iteration
+/// count (pull and push round differently), per-vertex ranks within the L1 bound of
+/// algorithms/pagerank/cpu/pagerank.hpp: 2 * d / (1 - d) * tolerance (+ rounding).
+void expect_cpu_pagerank_near_reference(std::vector<std::string> args) {
+  SCOPED_TRACE(args[0] + " " + args[1]);
+  const std::string cpu_out = wg::test::temp_path("cpu_ranks.txt"),
+                    ref_out = wg::test::temp_path("ref_ranks.txt");
+  auto with = [&](const std::string& backend, const std::string& out) {
+    json j = run_json_on(args, backend, out, {"--top", "3"});
+    EXPECT_EQ(j["backend"], backend);
+    EXPECT_TRUE(j["converged"].get<bool>());
+    return j;
+  };
+  json cpu = with("cpu", cpu_out), ref = with("reference", ref_out);
+  const double bound = 2 * 0.85 / 0.15 * 1e-10 + 1e-12;
+  for (std::size_t i = 0; i < ref["top"].size(); ++i) {
+    EXPECT_NEAR(cpu["top"][i]["rank"].get<double>(), ref["top"][i]["rank"].get<double>(), bound);
+  }
+  EXPECT_NEAR(cpu["iterations"].get<int>(), ref["iterations"].get<int>(), 2);
+  for (json* j : {&cpu, &ref}) {
+    j->erase("top");
+    j->erase("iterations");
+    *j = without_backend_and_times(*j);
+  }
+  EXPECT_EQ(cpu, ref);
+  const auto cpu_lines = read_lines(cpu_out), ref_lines = read_lines(ref_out);
+  ASSERT_EQ(cpu_lines.size(), ref_lines.size());
+  double l1 = 0;
+  for (std::size_t i = 0; i < cpu_lines.size(); ++i) {
+    const auto c = cpu_lines[i].find(' '), f = ref_lines[i].find(' ');
+    ASSERT_EQ(cpu_lines[i].substr(0, c), ref_lines[i].substr(0, f));  // the vertex id
+    l1 += std::abs(std::stod(cpu_lines[i].substr(c + 1)) - std::stod(ref_lines[i].substr(f + 1)));
+  }
+  EXPECT_LE(l1, bound);
+}
+
+TEST(CliCpuBackend, PagerankWithinToleranceOfTheReference) {
+  if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
+  for (const char* file : {"karate.mtx", "facebook_combined.txt", "delaunay_n16.mtx"}) {
+    const auto path = wg::test::shared_dataset(file);
+    ASSERT_TRUE(path) << file;
+    expect_cpu_pagerank_near_reference({"pagerank", *path});
+  }
+  // Directed, with a dangling vertex (5) and an isolated id (6).
+  const std::string path = write_temp_file("cpu_web.txt", "0 1\n1 2\n2 0\n3 2\n2 5\n4 3\n6 6\n");
+  expect_cpu_pagerank_near_reference({"pagerank", path, "--directed"});
+  expect_cpu_pagerank_near_reference({"pagerank", path});
+}
+
 TEST(CliCpuBackend, AutoIsCpuAndGpuIsAClearUsageError) {
   if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
   const std::string karate = karate_or_skip();
   if (karate.empty()) GTEST_SKIP() << "karate.mtx missing";
-  for (const char* c : {"bfs", "cc"}) {
+  for (const char* c : {"bfs", "cc", "pagerank"}) {
     EXPECT_EQ(parse_json(run_cli({c, karate, "--json"}))["backend"], "cpu") << c;
     expect_error(run_cli({c, karate, "--backend", "gpu"}), 2, "GPU version of " + std::string(c));
   }

@@ -1,5 +1,5 @@
-// The one-shot subcommands: info, tc, bfs, cc, pagerank, sssp. tc runs on a GraphBackend; bfs
-// and cc on the CPU graph's algorithms (algorithms/bfs/cpu, algorithms/wcc/cpu) or the
+// The one-shot subcommands: info, tc, bfs, cc, pagerank, sssp. tc runs on a GraphBackend; bfs,
+// cc and pagerank on the CPU graph's algorithms (algorithms/{bfs,wcc,pagerank}/cpu) or the
 // reference; the others on algorithms/reference (Boost.Graph) until the GPU/CPU algorithms exist.
 #include <algorithm>
 #include <cmath>
@@ -12,6 +12,7 @@
 #include <warpgraph/algorithms/reference/reference.hpp>
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
 #include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
+#include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
 #include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #endif
@@ -36,8 +37,8 @@ constexpr bool kHaveCpuAlgorithms = true;
 constexpr bool kHaveCpuAlgorithms = false;
 #endif
 
-/// The backend of bfs and cc: cpu or reference ("auto": cpu where built); gpu is a usage error
-/// until the GPU versions exist.
+/// The backend of bfs, cc and pagerank: cpu or reference ("auto": cpu where built); gpu is a usage
+/// error until the GPU versions exist.
 std::string cpu_or_reference_backend(const cxxopts::ParseResult& r, const std::string& command) {
   if (r["backend"].as<std::string>() == "gpu") {
     throw UsageError("--backend gpu: the GPU version of " + command +
@@ -74,7 +75,7 @@ json graph_command_json(const char* command, const std::string& backend, const I
   return doc;
 }
 
-/// The time row of bfs and cc: "read R, bfs S", with the graph build inside S on the cpu
+/// The time row of bfs, cc and pagerank: "read R, bfs S", with the graph build inside S on the cpu
 /// backend (the reference builds its Boost graph inside S too).
 std::string time_row(const InputGraph& g, const char* command, double seconds,
                      double build_seconds) {
@@ -92,6 +93,19 @@ std::string time_row(const InputGraph& g, const char* command, double seconds,
 bool directed_view(const InputGraph& g) {
   return g.directed && !g.read.edges.symmetric;
 }
+
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+/// The graph of a cpu-backend command: `g` built into a CPU DynamicGraph (--threads workers);
+/// build_seconds = the time since t0 once built.
+cpu::DynamicGraph build_cpu_graph(const InputGraph& g, bool directed, const cxxopts::ParseResult& r,
+                                  Clock::time_point t0, double& build_seconds) {
+  cpu::DynamicGraph graph(
+      cpu::GraphOptions{.directed = directed, .threads = cpu_threads_option(r)});
+  graph.build(g.read.edges);
+  build_seconds = seconds_since(t0);
+  return graph;
+}
+#endif
 
 }  // namespace
 
@@ -285,10 +299,7 @@ int run_bfs(int argc, const char* const* argv) {
   double build_seconds = 0;
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (backend == "cpu") {
-    cpu::DynamicGraph graph(
-        cpu::GraphOptions{.directed = directed_view(g), .threads = cpu_threads_option(*r)});
-    graph.build(g.read.edges);
-    build_seconds = seconds_since(t0);
+    const cpu::DynamicGraph graph = build_cpu_graph(g, directed_view(g), *r, t0, build_seconds);
     level = cpu::bfs(graph, source).level;
   }
 #endif
@@ -347,9 +358,7 @@ int run_cc(int argc, const char* const* argv) {
   double build_seconds = 0;
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (backend == "cpu") {
-    cpu::DynamicGraph graph(cpu::GraphOptions{.threads = cpu_threads_option(*r)});
-    graph.build(g.read.edges);
-    build_seconds = seconds_since(t0);
+    const cpu::DynamicGraph graph = build_cpu_graph(g, false, *r, t0, build_seconds);
     cpu::Components got = cpu::connected_components(graph);
     c.component = std::move(got.component);
     c.count = got.count;
@@ -401,10 +410,11 @@ int run_pagerank(int argc, const char* const* argv) {
            "N")("k,top", "Print the k highest-ranked vertices",
                 cxxopts::value<std::uint64_t>()->default_value("10"), "K");
   cmd.add_reader_options(true);
-  cmd.add_backend_option(kReferenceNote);
+  cmd.add_backend_option(kCpuNote);
   cmd.add_output_options(true);
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
+  const std::string backend = cpu_or_reference_backend(*r, "pagerank");
   reference::PageRankOptions options;
   options.damping = fraction_option(*r, "damping");
   options.tolerance = (*r)["tolerance"].as<double>();
@@ -415,10 +425,22 @@ int run_pagerank(int argc, const char* const* argv) {
   }
   options.max_iterations = static_cast<int>(max_iterations);
   const std::uint64_t top = (*r)["top"].as<std::uint64_t>();
-  const std::string backend = reference_only_backend(*r, "pagerank");
   const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
   const auto t0 = Clock::now();
-  const reference::PageRankResult pr = reference::pagerank(g.read.edges, options, directed_view(g));
+  reference::PageRankResult pr;
+  double build_seconds = 0;
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+  if (backend == "cpu") {
+    const cpu::DynamicGraph graph = build_cpu_graph(g, directed_view(g), *r, t0, build_seconds);
+    cpu::PageRankResult got = cpu::pagerank(graph, {.damping = options.damping,
+                                                    .tolerance = options.tolerance,
+                                                    .max_iterations = options.max_iterations});
+    pr.rank = std::move(got.rank);
+    pr.iterations = got.iterations;
+    pr.converged = got.converged;
+  }
+#endif
+  if (backend == "reference") pr = reference::pagerank(g.read.edges, options, directed_view(g));
   const double seconds = seconds_since(t0);
 
   std::vector<vertex_t> order(pr.rank.size());
@@ -451,8 +473,7 @@ int run_pagerank(int argc, const char* const* argv) {
             fmt::format("{} ({})", pr.iterations, pr.converged ? "converged" : "did NOT converge"));
   print_row("damping", fmt::format("{}", options.damping));
   print_row("backend", backend);
-  print_row("time",
-            fmt::format("read {}, pagerank {}", format_ms(g.read_seconds), format_ms(seconds)));
+  print_row("time", time_row(g, "pagerank", seconds, build_seconds));
   if (!order.empty()) {
     std::cout << fmt::format("\n{:>6}  {:>12}  {}\n", "rank", "vertex", "pagerank");
     for (std::size_t i = 0; i < order.size(); ++i) {

@@ -1,0 +1,54 @@
+// Static and dynamic PageRank on the CPU graph. See pagerank.hpp.
+#include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
+
+#include <cmath>
+
+#include <warpgraph/algorithms/pagerank/cpu/pagerank_impl.hpp>
+
+namespace wg::cpu {
+
+template PageRankResult pagerank(const DynamicGraph&, const PageRankOptions&);
+
+DynamicPageRank::DynamicPageRank(DynamicGraph& graph, const PageRankOptions& options)
+    : graph_(&graph), options_(options) {
+  if (!options_.threads) options_.threads = graph.threads();
+  recompute();
+}
+
+const PageRankResult& DynamicPageRank::recompute() {
+  result_ = pagerank(*graph_, options_);
+  return result_;
+}
+
+std::uint64_t DynamicPageRank::warm_start() {
+  const unsigned threads = resolve_threads(options_.threads);
+  const std::uint64_t n = graph_->num_vertices();
+  std::vector<double> old = result_.rank;
+  // Ids the graph added since start at 0: the ranks still sum to 1.
+  result_.rank.resize(n, 0.0);
+  old.resize(n, 0.0);
+  detail::iterate_pagerank(detail::gather_in_arcs(*graph_, threads), result_.rank, options_,
+                           threads, result_);
+  const double moved = n ? options_.tolerance / static_cast<double>(n) : 0.0;
+  std::uint64_t changed = 0;
+  for (std::uint64_t v = 0; v < n; ++v) changed += std::abs(result_.rank[v] - old[v]) > moved;
+  return changed;
+}
+
+DynamicUpdate<UpdateResult> DynamicPageRank::after_batch(const UpdateResult& update) {
+  DynamicUpdate<UpdateResult> r{.update = update};
+  result_.iterations = 0;
+  // A batch that changed nothing leaves the ranks converged as they are.
+  if (update.applied || graph_->num_vertices() != result_.rank.size()) r.changed = warm_start();
+  return r;
+}
+
+DynamicUpdate<UpdateResult> DynamicPageRank::insert_edges(const EdgeList& batch) {
+  return after_batch(graph_->insert_edges(batch));
+}
+
+DynamicUpdate<UpdateResult> DynamicPageRank::erase_edges(const EdgeList& batch) {
+  return after_batch(graph_->erase_edges(batch));
+}
+
+}  // namespace wg::cpu

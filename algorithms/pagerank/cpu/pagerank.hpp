@@ -1,0 +1,101 @@
+#pragma once
+// PageRank on the CPU graph: static and dynamic, with the rule of wg::reference::pagerank.
+//
+// Semantics. Power iteration on the directed graph (an undirected edge is an arc each way):
+//   pr'(v) = (1 - d) / n + d * ( sum_{u -> v} pr(u) / outdeg(u) + dangling / n )
+// where n = num_vertices() (erased and isolated ids included: they have no out-arcs, so they are
+// dangling, as in the reference on the exported graph) and dangling is the total rank of the
+// vertices without out-arcs, spread uniformly. Starts from 1/n; stops when the L1 change of one
+// iteration is below PageRankOptions::tolerance (converged) or after max_iterations. Ranks sum
+// to 1 (up to rounding).
+//
+// Accuracy. One iteration is a contraction of factor d in L1, so a stop with change < tol leaves
+// the ranks within d / (1 - d) * tol of the exact fixed point, and so within
+// 2 * d / (1 - d) * tol (plus rounding, ~1e-15 per iteration) of the reference's ranks, which
+// stop by the same rule. The summation order differs from the reference (pull, not push), so
+// ranks are not bitwise equal.
+//
+// Static (pagerank): pull over in-arcs. The in-arcs are first gathered into a CSR (a parallel
+// O(n + m) pass: export_csr for undirected graphs that have it, for_each_in_neighbor for
+// directed ones, else a transpose of the out-arcs), then every iteration computes each vertex's
+// new rank from its in-neighbours' rank / outdeg, threads taking contiguous vertex ranges; no
+// atomics; one fork/join per iteration (the pass also computes the next iteration's
+// shares). O(n + m) per iteration; n + m ids and four n-double vectors of memory.
+//
+// Dynamic (DynamicPageRank): keeps the ranks of a wg::cpu::DynamicGraph converged while batches
+// are applied through it. After a batch that changed the graph, the power iteration runs again
+// from the previous ranks (a warm start; ids the graph added start at 0, which keeps the sum
+// 1) to the same tolerance, so the accuracy bound above holds after every batch. A batch that
+// changed nothing (all duplicates, self-loops or absent edges) iterates not at all.
+// DynamicUpdate::changed counts the vertices whose rank moved by more than tolerance / n in the
+// batch; result().iterations is the number of iterations the last batch (or recompute) ran.
+//
+// Every change to the graph must go through the object (or be followed by recompute()).
+//
+// Thread safety: const reads only; one batch at a time (as the graph).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
+#include <warpgraph/graph/update_result.hpp>
+
+namespace wg::cpu {
+
+struct PageRankOptions {
+  /// Worker threads. 0: the graph's threads() where it has one, else all cores.
+  unsigned threads = 0;
+  /// Damping factor d, in [0, 1] (the reference's default).
+  double damping = 0.85;
+  /// Stop when the L1 change of one iteration is below this (>= 0).
+  double tolerance = 1e-10;
+  /// Stop after this many iterations even when not converged (>= 0).
+  int max_iterations = 1000;
+  /// Vertex ranges below this size are iterated on the calling thread (a fork/join costs more).
+  std::size_t parallel_grain = 4096;
+};
+
+struct PageRankResult {
+  std::vector<double> rank;  ///< per vertex id
+  int iterations = 0;        ///< iterations of the last run
+  bool converged = false;    ///< the last run stopped on the tolerance
+};
+
+/// PageRank of any HostGraphView (definition in pagerank_impl.hpp). Throws wg::InvalidArgument
+/// when damping lies outside [0, 1], tolerance < 0 or max_iterations < 0. An empty graph gives
+/// no ranks, converged.
+template <HostGraphView Graph>
+PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {});
+extern template PageRankResult pagerank(const DynamicGraph&, const PageRankOptions&);
+
+/// Keeps the PageRank of a DynamicGraph converged while batches are applied through it.
+class DynamicPageRank {
+ public:
+  /// Runs the static PageRank once. Throws as pagerank() does.
+  explicit DynamicPageRank(DynamicGraph& graph, const PageRankOptions& options = {});
+
+  /// Each batch returns what it did to the graph and the vertices whose rank moved by more than
+  /// tolerance / n (algorithms/dynamic_update.hpp); recomputed is always false (every batch is
+  /// a warm start). result().iterations: the iterations this batch ran.
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
+
+  const PageRankResult& result() const noexcept { return result_; }
+  /// Static PageRank from scratch, from 1/n (replaces the result).
+  const PageRankResult& recompute();
+  DynamicGraph& graph() noexcept { return *graph_; }
+
+ private:
+  /// Iterates from the current ranks on the changed graph; returns the vertices moved.
+  std::uint64_t warm_start();
+  /// The result of a batch the graph answered with `update`.
+  DynamicUpdate<UpdateResult> after_batch(const UpdateResult& update);
+
+  DynamicGraph* graph_;
+  PageRankOptions options_;
+  PageRankResult result_;
+};
+
+}  // namespace wg::cpu
