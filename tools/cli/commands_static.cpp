@@ -399,6 +399,20 @@ int run_cc(int argc, const char* const* argv) {
 
 // ---- kcore ------------------------------------------------------------------------------------
 
+/// kcore's core numbers on the run's backend (the CPU graph's build time in `build_seconds`).
+static std::vector<std::uint32_t> core_numbers_on(const ReferenceCommandRun& run,
+                                                  Clock::time_point t0, double& build_seconds) {
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+  if (run.backend == "cpu") {
+    return cpu::core_numbers(build_cpu_graph(run.graph, run.options, false, t0, build_seconds))
+        .core;
+  }
+#endif
+  (void)t0;
+  (void)build_seconds;
+  return reference::core_numbers(run.graph.read.edges);
+}
+
 int run_kcore(int argc, const char* const* argv) {
   CommandOptions cmd(
       "kcore",
@@ -410,18 +424,12 @@ int run_kcore(int argc, const char* const* argv) {
   const std::optional<ReferenceCommandRun> run =
       start_reference_command(cmd, false, true, argc, argv, /*cpu=*/true);
   if (!run) return kExitOk;
-  const auto& [options, backend, g] = *run;
-  const cxxopts::ParseResult* r = &options;
-  const auto t0 = Clock::now();
-  std::vector<std::uint32_t> core;
   double build_seconds = 0;
-#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
-  if (backend == "cpu") {
-    const cpu::DynamicGraph graph = build_cpu_graph(g, *r, false, t0, build_seconds);
-    core = cpu::core_numbers(graph).core;
-  }
-#endif
-  if (backend == "reference") core = reference::core_numbers(g.read.edges);
+  const auto t0 = Clock::now();
+  const std::vector<std::uint32_t> core = core_numbers_on(*run, t0, build_seconds);
+  const InputGraph& g = run->graph;
+  const std::string& backend = run->backend;
+  const cxxopts::ParseResult* r = &run->options;
   const double seconds = seconds_since(t0);
   const std::uint32_t max_core = core.empty() ? 0 : *std::max_element(core.begin(), core.end());
   std::vector<std::uint64_t> core_sizes(core.empty() ? 0 : std::size_t{max_core} + 1, 0);

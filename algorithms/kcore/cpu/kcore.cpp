@@ -141,9 +141,12 @@ void DynamicCoreNumbers::update_edge(std::span<const std::uint64_t> keys, std::s
 std::uint64_t DynamicCoreNumbers::recompute_counting() {
   const std::vector<std::uint32_t> old = std::move(result_.core);
   recompute();
-  std::uint64_t changed = 0;
-  for (std::size_t v = 0; v < old.size(); ++v) changed += old[v] != result_.core[v];
-  return changed;
+  return count_changed(old, result_.core);
+}
+
+bool DynamicCoreNumbers::too_many(std::size_t batch_edges) const {
+  const auto others = static_cast<double>(graph_->num_edges() - batch_edges);
+  return static_cast<double>(batch_edges) > options_.recompute_fraction * others;
 }
 
 DynamicUpdate<UpdateResult> DynamicCoreNumbers::insert_edges(const EdgeList& batch) {
@@ -151,36 +154,25 @@ DynamicUpdate<UpdateResult> DynamicCoreNumbers::insert_edges(const EdgeList& bat
   std::vector<std::uint64_t> added;
   DynamicUpdate<UpdateResult> r = insert_listing_added(*graph_, batch, added);
   grow();
-  const double limit = options_.recompute_fraction * static_cast<double>(graph_->num_edges());
-  if (static_cast<double>(added.size()) > limit) {
-    r.recomputed = true;
-    r.changed = recompute_counting();
-    return r;
-  }
-  for (std::size_t i = 0; i < added.size(); ++i) update_edge(added, i, true);
-  r.changed = end_batch();
+  r.recomputed = too_many(added.size());
+  for (std::size_t i = 0; i < added.size() && !r.recomputed; ++i) update_edge(added, i, true);
+  r.changed = r.recomputed ? recompute_counting() : end_batch();
   return r;
 }
 
 DynamicUpdate<UpdateResult> DynamicCoreNumbers::erase_edges(const EdgeList& batch) {
   grow();
-  CanonicalBatch c = graph_->canonicalize(batch);
-  const std::uint64_t absent = graph_->retain_present(c);
-  DynamicUpdate<UpdateResult> r;
-  const double limit =
-      options_.recompute_fraction * static_cast<double>(graph_->num_edges() - c.keys.size());
-  r.recomputed = static_cast<double>(c.keys.size()) > limit;
-  // Processed before the edges go, so that each step sees them up to its own as removed.
-  if (!r.recomputed) {
-    for (std::size_t i = 0; i < c.keys.size(); ++i) update_edge(c.keys, i, false);
-  }
-  r.update = graph_->erase_canonical(c);  // c.keys: the edges that were removed
-  r.update.ignored += absent;
-  if (r.recomputed) {
-    r.changed = recompute_counting();
-    return r;
-  }
-  r.changed = end_batch();
+  // Processed before the edges go, so that each step sees the batch's edges up to its own as
+  // removed and the later ones still present.
+  bool recompute = false;
+  std::vector<std::uint64_t> removed;
+  DynamicUpdate<UpdateResult> r =
+      erase_listing_removed(*graph_, batch, removed, [&](std::span<const std::uint64_t> keys) {
+        recompute = too_many(keys.size());
+        for (std::size_t i = 0; i < keys.size() && !recompute; ++i) update_edge(keys, i, false);
+      });
+  r.recomputed = recompute;
+  r.changed = recompute ? recompute_counting() : end_batch();
   return r;
 }
 

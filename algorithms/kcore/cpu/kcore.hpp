@@ -80,6 +80,8 @@ class DynamicCoreNumbers {
   /// The vertices whose number changed in this batch (and forgets the batch's records).
   std::uint64_t end_batch();
   std::uint64_t recompute_counting();
+  /// Whether a batch of this many new (removed) edges is answered by the static computation.
+  bool too_many(std::size_t batch_edges) const;
 
   DynamicGraph* graph_;
   DynamicCoreNumbersOptions options_;
