@@ -66,7 +66,7 @@ std::uint64_t DynamicCoreNumbers::end_batch() {
   return changed;
 }
 
-void DynamicCoreNumbers::update_edge(std::span<const std::uint64_t> keys, std::size_t i,
+bool DynamicCoreNumbers::update_edge(std::span<const std::uint64_t> keys, std::size_t i,
                                      bool insert) {
   auto& core = result_.core;
   const vertex_t a = arc_source(keys[i]), b = arc_target(keys[i]);
@@ -75,6 +75,7 @@ void DynamicCoreNumbers::update_edge(std::span<const std::uint64_t> keys, std::s
   // after keys[i] (insertion) or up to it (deletion) are hidden from this step's graph.
   auto for_each_edge = [&](vertex_t u, auto&& f) {
     graph_->for_each_neighbor(u, [&](vertex_t w) {
+      ++scanned_;
       const std::uint64_t key = u < w ? arc_key(u, w) : arc_key(w, u);
       const auto at = std::lower_bound(keys.begin(), keys.end(), key);
       if (at != keys.end() && *at == key &&
@@ -111,6 +112,8 @@ void DynamicCoreNumbers::update_edge(std::span<const std::uint64_t> keys, std::s
     });
     count_[u] = count;
   }
+  const double budget = options_.recompute_work * 2.0 * static_cast<double>(graph_->num_edges());
+  if (static_cast<double>(scanned_) > budget) return false;
   // Peel: on insertion members with at most k such neighbours cannot rise; on deletion members
   // with fewer than k cannot stay. Each peeled member lowers its unpeeled neighbours' counts.
   auto must_peel = [&](std::uint32_t count) { return insert ? count <= k : count < k; };
@@ -136,6 +139,21 @@ void DynamicCoreNumbers::update_edge(std::span<const std::uint64_t> keys, std::s
     if (insert && stamp_[u] == member) set_core(u, k + 1);
     if (!insert && stamp_[u] == peeled) set_core(u, k - 1);
   }
+  return true;
+}
+
+bool DynamicCoreNumbers::update_batch(std::span<const std::uint64_t> keys, bool insert) {
+  scanned_ = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (update_edge(keys, i, insert)) continue;
+    for (const auto& [v, was] : old_) {
+      result_.core[v] = was;
+      touched_[v] = 0;
+    }
+    old_.clear();
+    return false;
+  }
+  return true;
 }
 
 std::uint64_t DynamicCoreNumbers::recompute_counting() {
@@ -154,8 +172,7 @@ DynamicUpdate<UpdateResult> DynamicCoreNumbers::insert_edges(const EdgeList& bat
   std::vector<std::uint64_t> added;
   DynamicUpdate<UpdateResult> r = insert_listing_added(*graph_, batch, added);
   grow();
-  r.recomputed = too_many(added.size());
-  for (std::size_t i = 0; i < added.size() && !r.recomputed; ++i) update_edge(added, i, true);
+  r.recomputed = too_many(added.size()) || !update_batch(added, true);
   r.changed = r.recomputed ? recompute_counting() : end_batch();
   return r;
 }
@@ -168,8 +185,7 @@ DynamicUpdate<UpdateResult> DynamicCoreNumbers::erase_edges(const EdgeList& batc
   std::vector<std::uint64_t> removed;
   DynamicUpdate<UpdateResult> r =
       erase_listing_removed(*graph_, batch, removed, [&](std::span<const std::uint64_t> keys) {
-        recompute = too_many(keys.size());
-        for (std::size_t i = 0; i < keys.size() && !recompute; ++i) update_edge(keys, i, false);
+        recompute = too_many(keys.size()) || !update_batch(keys, false);
       });
   r.recomputed = recompute;
   r.changed = recompute ? recompute_counting() : end_batch();

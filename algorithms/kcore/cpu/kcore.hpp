@@ -21,7 +21,8 @@
 // members that keep more than K such neighbours rise to K + 1; on deletion those left with fewer
 // than K fall to K - 1. Cost per edge O(subcore arcs * log batch). Batches of more new (removed)
 // edges than DynamicCoreNumbersOptions::recompute_fraction of the graph's edges are answered by
-// the static computation instead.
+// the static computation instead, and so are batches whose searches scan more than
+// DynamicCoreNumbersOptions::recompute_work of the graph's arcs (their changes undone first).
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds later (insert_vertices, ensure_vertices) join with core number 0.
@@ -53,6 +54,10 @@ struct DynamicCoreNumbersOptions {
   /// of the graph's edges are answered by the static peeling, which then costs less than the
   /// per-edge subcore searches (each may revisit a large shell).
   double recompute_fraction = 0.05;
+  /// A batch whose subcore searches have scanned more than this fraction of the graph's arcs
+  /// stops, undoes its changes and is answered by the static peeling (which scans each arc
+  /// once): on graphs with large shells one edge's subcore can be most of the graph.
+  double recompute_work = 0.25;
 };
 
 /// Keeps the core numbers of an undirected DynamicGraph exact while batches are applied through
@@ -75,7 +80,10 @@ class DynamicCoreNumbers {
   void grow();
   /// Processes the edge keys[i] (inserted or deleted) while the other edges of `keys` with
   /// index > i (insertion) or <= i (deletion) are treated as absent.
-  void update_edge(std::span<const std::uint64_t> keys, std::size_t i, bool insert);
+  /// Returns false once the batch's scans exceed the recompute_work budget.
+  bool update_edge(std::span<const std::uint64_t> keys, std::size_t i, bool insert);
+  /// Runs the batch's edges through update_edge; false: over budget, the batch's changes undone.
+  bool update_batch(std::span<const std::uint64_t> keys, bool insert);
   void set_core(vertex_t v, std::uint32_t c);
   /// The vertices whose number changed in this batch (and forgets the batch's records).
   std::uint64_t end_batch();
@@ -91,8 +99,10 @@ class DynamicCoreNumbers {
   std::uint32_t epoch_ = 0;
   std::vector<std::uint32_t> count_;  ///< a subcore member's neighbours of number >= K
   std::vector<vertex_t> subcore_, stack_;
-  std::vector<std::uint8_t> touched_;                    ///< per vertex: old number recorded
-  std::vector<std::pair<vertex_t, std::uint32_t>> old_;  ///< this batch's (vertex, old number)
+  std::vector<std::uint8_t> touched_;  ///< per vertex: old number recorded
+  std::vector<std::pair<vertex_t, std::uint32_t>> old_;
+  std::uint64_t scanned_ =
+      0;  ///< arcs scanned by this batch's subcore searches  ///< this batch's (vertex, old number)
 };
 
 }  // namespace wg::cpu

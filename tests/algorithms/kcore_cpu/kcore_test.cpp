@@ -42,21 +42,27 @@ TEST(StaticCoreNumbers, DirectedIsItsUndirectedView) {
   expect_exact(g, core_numbers(g));
 }
 
-void replay(double edge_factor, double recompute_fraction, std::uint64_t batch_size) {
+void replay(double edge_factor, double recompute_fraction, std::uint64_t batch_size,
+            double recompute_work = 1e9) {
+  const DynamicCoreNumbersOptions options{.recompute_fraction = recompute_fraction,
+                                          .recompute_work = recompute_work};
   auto [stream, g] = wg::test::rmat_stream(false, edge_factor, batch_size);
-  DynamicCoreNumbers dyn(g, {.recompute_fraction = recompute_fraction});
-  expect_exact(g, dyn.result());
-  const auto batches = wg::test::replay_checked(
-      stream, dyn, [&] { return dyn.result().core; }, [&] { expect_exact(g, dyn.result()); });
+  DynamicCoreNumbers dyn(g, options);
+  auto values = [&] { return dyn.result().core; };
+  auto check = [&] { expect_exact(g, dyn.result()); };
+  check();
+  const auto batches = wg::test::replay_checked(stream, dyn, values, check);
   std::size_t incremental = 0;
   for (const auto& [insert, recomputed] : batches) incremental += !recomputed;
-  if (recompute_fraction >= 1) EXPECT_EQ(incremental, batches.size());
+  if (recompute_fraction >= 1 && recompute_work >= 1) EXPECT_EQ(incremental, batches.size());
   if (recompute_fraction <= 0) EXPECT_EQ(incremental, 0u);
 }
 
 WG_REPLAY_TEST(DynamicCoreNumbers, SparseStreamIncremental, 2, 1.0, 64)
 WG_REPLAY_TEST(DynamicCoreNumbers, DenseStreamIncremental, 8, 1.0, 256)
-WG_REPLAY_TEST(DynamicCoreNumbers, DenseStreamDefaultSwitch, 8, 0.05, 1024)
+WG_REPLAY_TEST(DynamicCoreNumbers, DenseStreamDefaultSwitch, 8, 0.05, 1024, 0.25)
+// A small scan budget: batches stop part-way, undo and recompute.
+WG_REPLAY_TEST(DynamicCoreNumbers, DenseStreamOverBudget, 8, 1.0, 256, 0.02)
 WG_REPLAY_TEST(DynamicCoreNumbers, StreamAlwaysRecomputes, 4, 0.0, 256)
 
 TEST(DynamicCoreNumbers, HandMadeBatches) {
