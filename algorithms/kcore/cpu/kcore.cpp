@@ -99,7 +99,9 @@ bool DynamicCoreNumbers::update_edge(std::span<const std::uint64_t> keys, std::s
       subcore_.push_back(root);
     }
   }
+  const double budget = options_.recompute_work * 2.0 * static_cast<double>(graph_->num_edges());
   for (std::size_t s = 0; s < subcore_.size(); ++s) {
+    if (static_cast<double>(scanned_) > budget) return false;
     const vertex_t u = subcore_[s];
     std::uint32_t count = 0;
     for_each_edge(u, [&](vertex_t w) {
@@ -112,8 +114,6 @@ bool DynamicCoreNumbers::update_edge(std::span<const std::uint64_t> keys, std::s
     });
     count_[u] = count;
   }
-  const double budget = options_.recompute_work * 2.0 * static_cast<double>(graph_->num_edges());
-  if (static_cast<double>(scanned_) > budget) return false;
   // Peel: on insertion members with at most k such neighbours cannot rise; on deletion members
   // with fewer than k cannot stay. Each peeled member lowers its unpeeled neighbours' counts.
   auto must_peel = [&](std::uint32_t count) { return insert ? count <= k : count < k; };

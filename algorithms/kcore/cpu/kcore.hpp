@@ -57,7 +57,7 @@ struct DynamicCoreNumbersOptions {
   /// A batch whose subcore searches have scanned more than this fraction of the graph's arcs
   /// stops, undoes its changes and is answered by the static peeling (which scans each arc
   /// once): on graphs with large shells one edge's subcore can be most of the graph.
-  double recompute_work = 0.25;
+  double recompute_work = 0.1;
 };
 
 /// Keeps the core numbers of an undirected DynamicGraph exact while batches are applied through
