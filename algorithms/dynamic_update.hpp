@@ -3,6 +3,7 @@
 // dynamic class in algorithms/ (DynamicBfs, DynamicComponents, ...), so a caller that keeps
 // several results up to date (the CLI's stream) reads them alike.
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,15 @@ struct DynamicUpdate {
   bool recomputed = false;
 };
 
+/// How many entries of `before` differ from those of `after` (the vertices whose value moved
+/// when a result is recomputed; ids `after` adds are not counted).
+template <class T>
+std::uint64_t count_changed(const std::vector<T>& before, const std::vector<T>& after) {
+  std::uint64_t changed = 0;
+  for (std::size_t v = 0; v < before.size(); ++v) changed += before[v] != after[v];
+  return changed;
+}
+
 /// Applies an insertion batch through a CPU graph's canonical layer (canonicalize, then
 /// insert_canonical): returns the update with `changed` still 0, and leaves in `added` the
 /// canonical keys of exactly the edges that were absent and are now present, sorted.
@@ -32,6 +42,24 @@ DynamicUpdate<UpdateResult> insert_listing_added(Graph& graph, const EdgeList& b
   DynamicUpdate<UpdateResult> r;
   r.update = graph.insert_canonical(canonical);
   added = std::move(canonical.keys);
+  return r;
+}
+
+/// Applies a deletion batch through a CPU graph's canonical layer (canonicalize, retain_present,
+/// erase_canonical): before_erase(keys) sees the canonical keys of exactly the edges that are
+/// present and will be removed (sorted) while they are still in the graph. Returns the update
+/// (absent edges counted as ignored) with `changed` still 0; `removed` holds those keys.
+template <class Graph, class BeforeErase>
+DynamicUpdate<UpdateResult> erase_listing_removed(Graph& graph, const EdgeList& batch,
+                                                  std::vector<std::uint64_t>& removed,
+                                                  BeforeErase&& before_erase) {
+  auto canonical = graph.canonicalize(batch);
+  const std::uint64_t absent = graph.retain_present(canonical);
+  before_erase(std::span<const std::uint64_t>(canonical.keys));
+  DynamicUpdate<UpdateResult> r;
+  r.update = graph.erase_canonical(canonical);
+  r.update.ignored += absent;
+  removed = std::move(canonical.keys);
   return r;
 }
 

@@ -27,8 +27,8 @@ using wg::test::CliRun;
 using wg::test::run_cli;
 using wg::test::write_temp_file;
 
-const std::vector<std::string> kCommands = {"info",     "tc",   "bfs",   "cc",
-                                            "pagerank", "sssp", "stream"};
+const std::vector<std::string> kCommands = {"info",  "tc",       "bfs",  "cc",
+                                            "kcore", "pagerank", "sssp", "stream"};
 
 /// The error contract: exit code, one "warpgraph: ..." line on stderr, nothing on stdout.
 void expect_error(const CliRun& r, int code, const std::string& fragment) {
@@ -74,7 +74,7 @@ TEST(CliUsage, EveryCommandHasHelp) {
     EXPECT_NE(r.out.find("warpgraph " + c), std::string::npos) << c;
   }
   // Commands that run on the reference only say so.
-  for (const char* c : {"info", "bfs", "cc", "pagerank", "sssp"}) {
+  for (const char* c : {"info", "bfs", "cc", "kcore", "pagerank", "sssp"}) {
     EXPECT_NE(run_cli({c, "--help"}).out.find("reference"), std::string::npos) << c;
   }
 }
@@ -88,7 +88,7 @@ TEST(CliUsage, UnknownOption) {
 }
 
 TEST(CliUsage, MissingFileArgument) {
-  for (const char* c : {"info", "tc", "bfs", "cc", "pagerank", "sssp"}) {
+  for (const char* c : {"info", "tc", "bfs", "cc", "kcore", "pagerank", "sssp"}) {
     expect_error(run_cli({c}), 2, "missing FILE");
   }
 }
@@ -461,11 +461,23 @@ TEST(CliCpuBackend, PagerankWithinToleranceOfTheReference) {
   expect_cpu_pagerank_near_reference({"pagerank", path});
 }
 
+TEST(CliCpuBackend, KcoreEqualsTheReference) {
+  if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
+  // A triangle with a tail, a self-loop and isolated ids: cores 2 (x3), 1 and 0 (x4).
+  const std::string path = write_temp_file("cpu_cores.txt", "0 1\n1 2\n2 0\n2 3\n7 7\n");
+  const json k = parse_json(run_cli({"kcore", path, "--json"}));
+  EXPECT_EQ(k["max_core"], 2);
+  EXPECT_EQ(k["core_sizes"], json::array({4, 1, 3}));
+  expect_cpu_equals_reference({"kcore", path});
+  expect_cpu_equals_reference_on(
+      {"karate.mtx", "netscience.mtx", "facebook_combined.txt", "delaunay_n16.mtx"}, "kcore", {});
+}
+
 TEST(CliCpuBackend, AutoIsCpuAndGpuIsAClearUsageError) {
   if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
   const std::string karate = karate_or_skip();
   if (karate.empty()) GTEST_SKIP() << "karate.mtx missing";
-  for (const char* c : {"bfs", "cc", "pagerank"}) {
+  for (const char* c : {"bfs", "cc", "kcore", "pagerank"}) {
     EXPECT_EQ(parse_json(run_cli({c, karate, "--json"}))["backend"], "cpu") << c;
     expect_error(run_cli({c, karate, "--backend", "gpu"}), 2, "GPU version of " + std::string(c));
   }

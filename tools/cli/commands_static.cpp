@@ -1,6 +1,7 @@
-// The one-shot subcommands: info, tc, bfs, cc, pagerank, sssp. tc runs on a GraphBackend; bfs,
-// cc and pagerank on the CPU graph's algorithms (algorithms/{bfs,wcc,pagerank}/cpu) or the
-// reference; the others on algorithms/reference (Boost.Graph) until the GPU/CPU algorithms exist.
+// The one-shot subcommands: info, tc, bfs, cc, kcore, pagerank, sssp. tc runs on a GraphBackend;
+// bfs, cc, kcore and pagerank on the CPU graph's algorithms (algorithms/{bfs,wcc,kcore,pagerank}/
+// cpu) or the reference; info and sssp on algorithms/reference (Boost.Graph) until the GPU/CPU
+// algorithms exist.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <warpgraph/algorithms/reference/reference.hpp>
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
 #include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
+#include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
 #include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
 #include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
@@ -37,8 +39,8 @@ constexpr bool kHaveCpuAlgorithms = true;
 constexpr bool kHaveCpuAlgorithms = false;
 #endif
 
-/// The backend of bfs, cc and pagerank: cpu or reference ("auto": cpu where built); gpu is a usage
-/// error until the GPU versions exist.
+/// The backend of bfs, cc, kcore and pagerank: cpu or reference ("auto": cpu where built); gpu is a
+/// usage error until the GPU versions exist.
 std::string cpu_or_reference_backend(const cxxopts::ParseResult& r, const std::string& command) {
   if (r["backend"].as<std::string>() == "gpu") {
     throw UsageError("--backend gpu: the GPU version of " + command +
@@ -94,10 +96,19 @@ bool directed_view(const InputGraph& g) {
   return g.directed && !g.read.edges.symmetric;
 }
 
+/// The first 16 entries of a histogram as "0:n0 1:n1 ...", with " ..." when there are more.
+std::string histogram_row(const std::vector<std::uint64_t>& sizes) {
+  std::string row;
+  for (std::size_t i = 0; i < sizes.size() && i < 16; ++i) {
+    row += fmt::format("{}{}:{}", i ? " " : "", i, sizes[i]);
+  }
+  if (sizes.size() > 16) row += " ...";
+  return row;
+}
+
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
-/// The graph of a cpu-backend command: `g` built into a CPU DynamicGraph (--threads workers);
-/// build_seconds = the time since t0 once built.
-cpu::DynamicGraph build_cpu_graph(const InputGraph& g, bool directed, const cxxopts::ParseResult& r,
+/// The input built into a CPU graph (--threads workers); `build_seconds` is the time since t0.
+cpu::DynamicGraph build_cpu_graph(const InputGraph& g, const cxxopts::ParseResult& r, bool directed,
                                   Clock::time_point t0, double& build_seconds) {
   cpu::DynamicGraph graph(
       cpu::GraphOptions{.directed = directed, .threads = cpu_threads_option(r)});
@@ -299,7 +310,7 @@ int run_bfs(int argc, const char* const* argv) {
   double build_seconds = 0;
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (backend == "cpu") {
-    const cpu::DynamicGraph graph = build_cpu_graph(g, directed_view(g), *r, t0, build_seconds);
+    const cpu::DynamicGraph graph = build_cpu_graph(g, *r, directed_view(g), t0, build_seconds);
     level = cpu::bfs(graph, source).level;
   }
 #endif
@@ -329,12 +340,7 @@ int run_bfs(int argc, const char* const* argv) {
   }
   print_source_rows(g, source, reached);
   print_row("depth", std::to_string(depth));
-  std::string sizes;
-  for (std::size_t l = 0; l < level_sizes.size() && l < 16; ++l) {
-    sizes += fmt::format("{}{}:{}", l ? " " : "", l, level_sizes[l]);
-  }
-  if (level_sizes.size() > 16) sizes += " ...";
-  print_row("levels", sizes + "  (level:vertices)");
+  print_row("levels", histogram_row(level_sizes) + "  (level:vertices)");
   print_row("backend", backend);
   print_row("time", time_row(g, "bfs", seconds, build_seconds));
   return kExitOk;
@@ -358,7 +364,7 @@ int run_cc(int argc, const char* const* argv) {
   double build_seconds = 0;
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (backend == "cpu") {
-    const cpu::DynamicGraph graph = build_cpu_graph(g, false, *r, t0, build_seconds);
+    const cpu::DynamicGraph graph = build_cpu_graph(g, *r, false, t0, build_seconds);
     cpu::Components got = cpu::connected_components(graph);
     c.component = std::move(got.component);
     c.count = got.count;
@@ -389,6 +395,62 @@ int run_cc(int argc, const char* const* argv) {
   print_row("singletons", std::to_string(isolated));
   print_row("backend", backend);
   print_row("time", time_row(g, "cc", seconds, build_seconds));
+  return kExitOk;
+}
+
+// ---- kcore ------------------------------------------------------------------------------------
+
+/// kcore's core numbers on the run's backend (the CPU graph's build time in `build_seconds`).
+static std::vector<std::uint32_t> core_numbers_on(const ReferenceCommandRun& run,
+                                                  Clock::time_point t0, double& build_seconds) {
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+  if (run.backend == "cpu") {
+    return cpu::core_numbers(build_cpu_graph(run.graph, run.options, false, t0, build_seconds))
+        .core;
+  }
+#endif
+  (void)t0;
+  (void)build_seconds;
+  return reference::core_numbers(run.graph.read.edges);
+}
+
+int run_kcore(int argc, const char* const* argv) {
+  CommandOptions cmd(
+      "kcore",
+      "Core numbers (k-core decomposition) of the undirected simple graph: a "
+      "vertex's core number is the largest k such that it lies in a subgraph where "
+      "every vertex has degree >= k. Prints the largest (the degeneracy) and how many "
+      "vertices have each core number; --output writes each vertex's.",
+      "FILE", 1, 1);
+  const std::optional<ReferenceCommandRun> run =
+      start_reference_command(cmd, false, true, argc, argv, /*cpu=*/true);
+  if (!run) return kExitOk;
+  double build_seconds = 0;
+  const auto t0 = Clock::now();
+  const std::vector<std::uint32_t> core = core_numbers_on(*run, t0, build_seconds);
+  const InputGraph& g = run->graph;
+  const std::string& backend = run->backend;
+  const cxxopts::ParseResult* r = &run->options;
+  const double seconds = seconds_since(t0);
+  const std::uint32_t max_core = core.empty() ? 0 : *std::max_element(core.begin(), core.end());
+  std::vector<std::uint64_t> core_sizes(core.empty() ? 0 : std::size_t{max_core} + 1, 0);
+  for (std::uint32_t c : core) ++core_sizes[c];
+  if (r->count("output")) {
+    write_per_vertex((*r)["output"].as<std::string>(), g, core,
+                     [](std::uint32_t c) { return std::to_string(c); });
+  }
+  if (r->count("json")) {
+    const std::vector<std::uint64_t> first(
+        core_sizes.begin(), core_sizes.begin() + std::min<std::ptrdiff_t>(core_sizes.size(), 16));
+    print_json(
+        graph_command_json("kcore", backend, g,
+                           {{"max_core", max_core}, {"core_sizes", first}, {"seconds", seconds}}));
+    return kExitOk;
+  }
+  print_row("max core", std::to_string(max_core) + "  (degeneracy)");
+  print_row("cores", histogram_row(core_sizes) + "  (core number:vertices)");
+  print_row("backend", backend);
+  print_row("time", time_row(g, "kcore", seconds, build_seconds));
   return kExitOk;
 }
 
@@ -431,7 +493,7 @@ int run_pagerank(int argc, const char* const* argv) {
   double build_seconds = 0;
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (backend == "cpu") {
-    const cpu::DynamicGraph graph = build_cpu_graph(g, directed_view(g), *r, t0, build_seconds);
+    const cpu::DynamicGraph graph = build_cpu_graph(g, *r, directed_view(g), t0, build_seconds);
     cpu::PageRankResult got = cpu::pagerank(graph, {.damping = options.damping,
                                                     .tolerance = options.tolerance,
                                                     .max_iterations = options.max_iterations});

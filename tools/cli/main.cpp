@@ -27,6 +27,7 @@ constexpr Command kCommands[] = {
     {"tc", "FILE", "count triangles", run_tc},
     {"bfs", "FILE", "breadth-first search levels from --source", run_bfs},
     {"cc", "FILE", "connected components", run_cc},
+    {"kcore", "FILE", "core numbers (k-core decomposition), degeneracy", run_kcore},
     {"pagerank", "FILE", "PageRank (power iteration), top-k vertices", run_pagerank},
     {"sssp", "FILE", "single-source shortest paths (Dijkstra) from --source", run_sssp},
     {"stream", "[FILE]",

@@ -74,9 +74,7 @@ std::uint64_t DynamicBfs::budget() const {
 std::uint64_t DynamicBfs::recompute_counting() {
   const std::vector<std::int64_t> old = std::move(result_.level);
   recompute();
-  std::uint64_t changed = 0;
-  for (std::size_t v = 0; v < old.size(); ++v) changed += old[v] != result_.level[v];
-  return changed;
+  return count_changed(old, result_.level);
 }
 
 bool DynamicBfs::propagate_insertions(std::span<const std::uint64_t> keys, std::uint64_t& changed) {
@@ -238,12 +236,10 @@ DynamicUpdate<UpdateResult> DynamicBfs::insert_edges(const EdgeList& batch) {
 
 DynamicUpdate<UpdateResult> DynamicBfs::erase_edges(const EdgeList& batch) {
   grow();
-  CanonicalBatch c = graph_->canonicalize(batch);
-  const std::uint64_t absent = graph_->retain_present(c);
-  DynamicUpdate<UpdateResult> r;
-  r.update = graph_->erase_canonical(c);  // c.keys: the edges that were removed
-  r.update.ignored += absent;
-  if (!repair_deletions(c.keys, r.changed)) {
+  std::vector<std::uint64_t> removed;
+  DynamicUpdate<UpdateResult> r =
+      erase_listing_removed(*graph_, batch, removed, [](std::span<const std::uint64_t>) {});
+  if (!repair_deletions(removed, r.changed)) {
     r.changed = recompute_counting();
     r.recomputed = true;
   }

@@ -43,9 +43,7 @@ void DynamicComponents::grow() {
 std::uint64_t DynamicComponents::recompute_counting() {
   const std::vector<vertex_t> old = std::move(result_.component);
   recompute();
-  std::uint64_t changed = 0;
-  for (std::size_t v = 0; v < old.size(); ++v) changed += old[v] != result_.component[v];
-  return changed;
+  return count_changed(old, result_.component);
 }
 
 std::uint64_t DynamicComponents::split(const std::vector<vertex_t>& labels) {
@@ -153,15 +151,15 @@ std::uint64_t DynamicComponents::after_deletion(std::span<const std::uint64_t> k
 
 DynamicUpdate<UpdateResult> DynamicComponents::erase_edges(const EdgeList& batch) {
   grow();
-  CanonicalBatch c = graph_->canonicalize(batch);
-  const std::uint64_t absent = graph_->retain_present(c);
-  DynamicUpdate<UpdateResult> r;
-  std::vector<vertex_t> labels(c.keys.size());
-  for (std::size_t i = 0; i < c.keys.size(); ++i)
-    labels[i] = result_.component[arc_source(c.keys[i])];
-  r.update = graph_->erase_canonical(c);  // c.keys: the edges that were removed
-  r.update.ignored += absent;
-  r.changed = after_deletion(c.keys, labels, r.recomputed);
+  std::vector<std::uint64_t> removed;
+  std::vector<vertex_t> labels;
+  DynamicUpdate<UpdateResult> r =
+      erase_listing_removed(*graph_, batch, removed, [&](std::span<const std::uint64_t> keys) {
+        labels.resize(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i)
+          labels[i] = result_.component[arc_source(keys[i])];
+      });
+  r.changed = after_deletion(removed, labels, r.recomputed);
   return r;
 }
 

@@ -1,15 +1,16 @@
-// algo_cpu_bench FILE...: for each graph, (1) static BFS (from vertex 0) and connected
-// components on the CPU graph against the Boost.Graph reference (whose time includes building
+// algo_cpu_bench FILE...: for each graph, (1) static BFS (from vertex 0), connected components
+// and core numbers on the CPU graph against the Boost.Graph reference (whose time includes building
 // its Boost CSR graph from the edge list, as the CLI's does); (2) per batch of 2^4..2^12 random
-// edges of the graph, "apply + dynamic update" (DynamicBfs, DynamicComponents) against "apply +
-// static recompute", for an insertion batch and the deletion batch that takes it back.
-// Medians of repeated runs, milliseconds. Threads: the graph's default (all cores).
+// edges of the graph, "apply + dynamic update" (DynamicBfs, DynamicComponents, DynamicCoreNumbers)
+// against "apply + static recompute", for an insertion batch and the deletion batch that takes it
+// back. Medians of repeated runs, milliseconds. Threads: the graph's default (all cores).
 #include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
+#include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
@@ -96,9 +97,13 @@ int main(int argc, char** argv) {
         bfs_cpu, bfs_td, bfs_1t, bfs_ref);
     std::printf("  static cc:  cpu %.2f ms (1 thread %.2f), reference %.2f ms\n", cc_cpu, cc_1t,
                 cc_ref);
+    std::printf("  static kcore: cpu %.2f ms, reference %.2f ms\n",
+                ms([&] { cpu::core_numbers(g); }), ms([&] { wg::reference::core_numbers(edges); }));
     dynamic_vs_recompute<cpu::DynamicBfs>("bfs", edges,
                                           [](const cpu::DynamicGraph& x) { cpu::bfs(x, 0); });
     dynamic_vs_recompute<cpu::DynamicComponents>(
         "cc ", edges, [](const cpu::DynamicGraph& x) { cpu::connected_components(x); });
+    dynamic_vs_recompute<cpu::DynamicCoreNumbers>(
+        "kcore", edges, [](const cpu::DynamicGraph& x) { cpu::core_numbers(x); });
   }
 }
