@@ -1,4 +1,5 @@
 // Static and incremental triangle counting on the CPU graph. See triangle_count.hpp.
+#include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
 
 #include <algorithm>
@@ -146,20 +147,22 @@ std::uint64_t IncrementalTriangleCounter::recount() {
 
 IncrementalTriangleCounter::BatchResult IncrementalTriangleCounter::insert_edges(
     const EdgeList& batch) {
-  CanonicalBatch c = graph_->canonicalize(batch);
-  const UpdateResult r = graph_->insert_canonical(c);  // c.keys: the edges that were added
-  const std::uint64_t added = count_triangles_with_edges(*graph_, c.keys, threads_);
+  std::vector<std::uint64_t> keys;  // the edges that were added
+  const UpdateResult r = insert_listing_added(*graph_, batch, keys).update;
+  const std::uint64_t added = count_triangles_with_edges(*graph_, keys, threads_);
   total_ += added;
   return {r, added, total_};
 }
 
 IncrementalTriangleCounter::BatchResult IncrementalTriangleCounter::erase_edges(
     const EdgeList& batch) {
-  CanonicalBatch c = graph_->canonicalize(batch);
-  const std::uint64_t absent = graph_->retain_present(c);
-  const std::uint64_t removed = count_triangles_with_edges(*graph_, c.keys, threads_);
-  UpdateResult r = graph_->erase_canonical(c);
-  r.ignored += absent;
+  // Triangles are counted on the graph before the edges go.
+  std::uint64_t removed = 0;
+  std::vector<std::uint64_t> keys;
+  const UpdateResult r =
+      erase_listing_removed(*graph_, batch, keys, [&](std::span<const std::uint64_t> present) {
+        removed = count_triangles_with_edges(*graph_, present, threads_);
+      }).update;
   total_ -= removed;
   return {r, removed, total_};
 }
