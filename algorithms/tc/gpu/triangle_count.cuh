@@ -51,8 +51,9 @@ inline int num_sms() {
 inline constexpr unsigned kMaxVerticesPerGrab = 32;
 
 template <class View, bool kPerVertex>
-__global__ void static_tc_kernel(View g, unsigned grab, unsigned long long* queue,
-                                 unsigned long long* total, unsigned long long* per_vertex) {
+__global__ void static_tc_kernel(View g, unsigned grab, std::uint64_t stride,
+                                 unsigned long long* queue, unsigned long long* total,
+                                 unsigned long long* per_vertex) {
   const warp_tile tile = this_warp();
   const unsigned lane = tile.thread_rank();
   const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
@@ -61,8 +62,9 @@ __global__ void static_tc_kernel(View g, unsigned grab, unsigned long long* queu
   unsigned long long first = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32 * grab;
   while (first < n) {
     const std::uint64_t last = std::min<std::uint64_t>(first + grab, n);
-    for (std::uint64_t u64 = first; u64 < last; ++u64) {
-      const vertex_t u = static_cast<vertex_t>(u64);
+    for (std::uint64_t i = first; i < last; ++i) {
+      // stride is coprime with n (TcOptions::interleave_ids), so i -> u is a bijection of [0, n).
+      const vertex_t u = static_cast<vertex_t>(stride == 1 ? i : i * stride % n);
       if (!g.is_live(u)) continue;
       const std::uint32_t du = g.degree(u);
       if (du < 2) continue;
@@ -176,6 +178,22 @@ inline unsigned vertices_per_grab(const TcOptions& options, std::uint64_t n, std
       std::clamp<std::uint64_t>((n + quarter_share - 1) / quarter_share, 1, kMaxVerticesPerGrab));
 }
 
+/// The stride of the interleaved visiting order (TcOptions::interleave_ids): a prime near
+/// 5/8 n (consecutive positions land far apart) that does not divide n, so that
+/// i -> (i * stride) mod n permutes [0, n). 1 (id order) when not asked.
+inline std::uint64_t visit_stride(const TcOptions& options, std::uint64_t n) {
+  if (!options.interleave_ids || n < 2) return 1;
+  const auto is_prime = [](std::uint64_t p) {
+    if (p < 2) return false;
+    for (std::uint64_t d = 2; d * d <= p; ++d)
+      if (p % d == 0) return false;
+    return true;
+  };
+  std::uint64_t p = n / 8 * 5 + 1;
+  while (!is_prime(p) || n % p == 0) ++p;
+  return p;
+}
+
 template <GpuDynamicGraph Graph>
 void require_undirected(const Graph& g) {
   if (g.directed())
@@ -198,7 +216,7 @@ std::uint64_t run_static(const Graph& graph, const TcOptions& options,
       std::min<std::uint64_t>(num_sms() * 8, (n + kBlock / 32 - 1) / (kBlock / 32)));
   static_tc_kernel<typename Graph::ref_type, kPerVertex><<<blocks, kBlock, 0, stream>>>(
       graph.ref(), vertices_per_grab(options, n, std::uint64_t{blocks} * (kBlock / 32)),
-      counters.data(), counters.data() + 1, per_vertex);
+      visit_stride(options, n), counters.data(), counters.data() + 1, per_vertex);
   WG_CUDA_CHECK_LAST();
   return counters.to_host()[1];
 }

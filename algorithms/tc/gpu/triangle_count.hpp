@@ -8,7 +8,8 @@
 // rank(u) < rank(v), the warp walks the smaller of the two adjacency lists and probes each
 // neighbour w with rank(w) > rank(v) in the larger one (one thread per probe, read-only).
 // Each triangle is found exactly once, at its lowest-ranked vertex and middle vertex.
-// Work O(sum over arcs of min degree) expected probes.
+// Work O(sum over arcs of min degree) expected probes. Warps take vertices from a queue in an
+// interleaved order (TcOptions::interleave_ids), so that hubs numbered first do not share a warp.
 //
 // Incremental count (IncrementalTriangleCounter): after each batch the exact new total is
 // computed from the batch's edges only:
@@ -43,6 +44,11 @@ struct TcOptions {
   /// are clamped to 32). Default 0: chosen per graph, a quarter of the vertices per warp
   /// (rounded up, 1..32), so that every warp has work and the queue still evens out hubs.
   unsigned vertices_per_grab = 0;
+  /// Visit vertices in an interleaved order (position i -> vertex (i * stride) mod n, stride a
+  /// prime that does not divide n) instead of id order. Files often number hubs first, and a
+  /// grab of consecutive hubs would leave one warp with most of the work; interleaving makes the
+  /// count's speed independent of how the ids were assigned. false visits in id order.
+  bool interleave_ids = true;
 };
 
 /// Static count of an undirected graph (InvalidArgument for directed graphs).

@@ -56,10 +56,14 @@ TEST_P(SharedDataset, StaticCountMatchesPublishedAndReference) {
   unweighted.weight.clear();
   w.build(unweighted);
   EXPECT_EQ(wg::gpu::count_triangles(w), p.triangles);
-  // The static count's grab size (TcOptions::vertices_per_grab) changes the schedule only.
+  // The static count's grab size and visiting order (TcOptions) change the schedule only.
   for (unsigned grab : {1u, 4u, 32u, 100u}) {
-    EXPECT_EQ(wg::gpu::count_triangles(w, {.vertices_per_grab = grab}), p.triangles)
-        << "vertices_per_grab " << grab;
+    for (bool interleave : {true, false}) {
+      EXPECT_EQ(
+          wg::gpu::count_triangles(w, {.vertices_per_grab = grab, .interleave_ids = interleave}),
+          p.triangles)
+          << "vertices_per_grab " << grab << " interleave_ids " << interleave;
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // points of issue 4. Every figure is printed beside the paper's; JSON records go to --json.
 //
 //   graph_gpu_bench [--json FILE] [--data DIR] [--min-scale N] [--max-scale N] [--reps N]
-//                   [--quick]
+//                   [--quick] [--file FILE.mtx ...]
 //                   [--only edges|queries|vertices|build|incremental|dynamic|floor|accesses]
 //                   [--batch-logs LO:HI] [--graphs
 //                   uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,
@@ -63,7 +63,9 @@ struct Options {
   std::string only;  ///< run one section: edges, queries, vertices, build, incremental, dynamic,
                      ///< floor, accesses (these two only when named)
   int min_batch_log = 16, max_batch_log = 22;  ///< edge tables: batch sizes 2^lo .. 2^hi
-  std::string graphs;  ///< edge tables: comma list of uniform, uniform-weighted, rmat,
+  std::vector<std::string> files;  ///< build/TC table: these graph files, in file id order and
+                                   ///< with ids permuted (the count must not depend on the order)
+  std::string graphs;              ///< edge tables: comma list of uniform, uniform-weighted, rmat,
                        ///< rmat-permuted, rmat-s22, rmat-s22-hubs, real, real-arcs (the shared
                        ///< graphs of --data, undirected / as arcs), rmat-random,
                        ///< rmat-random-arcs (R-MAT s20-s24 with random batches)
@@ -322,6 +324,19 @@ EdgeList as_arcs(const EdgeList& e) {
     a.dst[2 * i] = a.src[2 * i + 1] = e.dst[i];
   }
   return a;
+}
+
+/// The same graph with its vertex ids relabelled by a random permutation (seeded).
+EdgeList permute_ids(const EdgeList& e, std::uint64_t seed) {
+  std::vector<vertex_t> perm(e.num_vertices);
+  std::iota(perm.begin(), perm.end(), vertex_t{0});
+  for (std::uint64_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[splitmix(seed) % i]);
+  EdgeList p = e;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    p.src[i] = perm[e.src[i]];
+    p.dst[i] = perm[e.dst[i]];
+  }
+  return p;
 }
 
 /// Calls f(file name, edges) for each shared real graph that the benches use (those of 4000
@@ -1212,6 +1227,8 @@ int main(int argc, char** argv) {
       opt.reps = std::stoi(next());
     else if (a == "--quick")
       opt.quick = true;
+    else if (a == "--file")
+      opt.files.push_back(next());
     else if (a == "--only")
       opt.only = next();
     else if (a == "--batch-logs") {  // LO:HI
@@ -1226,7 +1243,7 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "usage: %s [--json FILE] [--data DIR] [--min-scale N] [--max-scale N] [--reps N]\n"
-          "       [--quick]\n"
+          "       [--quick] [--file FILE.mtx ...]\n"
           "       [--only edges|queries|vertices|build|incremental|dynamic|floor|accesses]\n"
           "       [--batch-logs LO:HI] [--graphs "
           "uniform,uniform-weighted,rmat,rmat-permuted,rmat-s22,rmat-s22-hubs,real,real-arcs,\n"
@@ -1303,6 +1320,13 @@ int main(int argc, char** argv) {
         const bool lux = std::strcmp(f, "luxembourg_osm.mtx") == 0;
         build_and_tc(f, e, lux ? kT55LuxembourgBuild : 0, lux ? kT57LuxembourgTc : 0, true);
       });
+    }
+    for (const std::string& path : opt.files) {
+      if (!section("build")) break;
+      const EdgeList e = wg::datasets::read_graph(path).edges;
+      const std::string name = std::filesystem::path(path).filename().string();
+      build_and_tc(name + " (file ids)", e, 0, 0, true);
+      build_and_tc(name + " (ids permuted)", permute_ids(e, 7), 0, 0, true);
     }
     for (unsigned scale : {20u, 22u, 24u}) {
       if (scale > opt.max_scale || !section("build")) break;
