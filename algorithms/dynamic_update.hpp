@@ -2,6 +2,7 @@
 // What a dynamic algorithm returns for each batch it applies: the one result shape of every
 // dynamic class in algorithms/ (DynamicBfs, DynamicComponents, ...), so a caller that keeps
 // several results up to date (the CLI's stream) reads them alike.
+#include <concepts>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -60,6 +61,70 @@ DynamicUpdate<UpdateResult> erase_listing_removed(Graph& graph, const EdgeList& 
   r.update = graph.erase_canonical(canonical);
   r.update.ignored += absent;
   removed = std::move(canonical.keys);
+  return r;
+}
+
+/// What following one batch did to an algorithm's result: the `changed` and `recomputed` of a
+/// DynamicUpdate, without the graph's part (one graph update may be followed by several
+/// algorithms).
+struct BatchEffect {
+  std::uint64_t changed = 0;
+  bool recomputed = false;
+};
+
+/// A dynamic result that follows batches someone else applies to its graph, so that one update
+/// of the graph can serve several algorithms (the CLI's `stream --algo`). The keys are the
+/// canonical keys (the graph's canonical layer) of exactly the edges the batch changes:
+///  - after_insert(added): the edges were absent and are now in the graph;
+///  - before_erase(removed): the edges are present and about to go (the graph is unchanged);
+///  - after_erase(removed): the same edges, now gone.
+/// Every erase is bracketed by before_erase and after_erase with the same keys, and nothing else
+/// changes the graph in between. Each dynamic class's own insert_edges / erase_edges are these
+/// calls around the graph's update (insert_observed, erase_observed below).
+template <class A>
+concept EdgeBatchObserver = requires(A& a, std::span<const std::uint64_t> keys) {
+  a.before_erase(keys);
+  { a.after_erase(keys) } -> std::same_as<BatchEffect>;
+  { a.after_insert(keys) } -> std::same_as<BatchEffect>;
+};
+
+/// Applies an insertion batch to a CPU graph and lets `algorithm` follow it.
+template <class Graph, EdgeBatchObserver A>
+DynamicUpdate<UpdateResult> insert_observed(Graph& graph, const EdgeList& batch, A& algorithm) {
+  std::vector<std::uint64_t> added;
+  DynamicUpdate<UpdateResult> r = insert_listing_added(graph, batch, added);
+  const BatchEffect e = algorithm.after_insert(added);
+  r.changed = e.changed;
+  r.recomputed = e.recomputed;
+  return r;
+}
+
+/// Applies a deletion batch to a CPU graph and lets `algorithm` follow it.
+template <class Graph, EdgeBatchObserver A>
+DynamicUpdate<UpdateResult> erase_observed(Graph& graph, const EdgeList& batch, A& algorithm) {
+  std::vector<std::uint64_t> removed;
+  DynamicUpdate<UpdateResult> r = erase_listing_removed(
+      graph, batch, removed,
+      [&](std::span<const std::uint64_t> keys) { algorithm.before_erase(keys); });
+  const BatchEffect e = algorithm.after_erase(removed);
+  r.changed = e.changed;
+  r.recomputed = e.recomputed;
+  return r;
+}
+
+/// Erases vertices (and so their edges) from a CPU graph and lets `algorithm` follow it as an
+/// erase of their incident edges.
+template <class Graph, EdgeBatchObserver A>
+DynamicUpdate<VertexEraseResult> erase_vertices_observed(Graph& graph,
+                                                         std::span<const vertex_t> ids,
+                                                         A& algorithm) {
+  const std::vector<std::uint64_t> incident = graph.incident_edges(ids);
+  algorithm.before_erase(incident);
+  DynamicUpdate<VertexEraseResult> r;
+  r.update = graph.erase_vertices(ids);
+  const BatchEffect e = algorithm.after_erase(incident);
+  r.changed = e.changed;
+  r.recomputed = e.recomputed;
   return r;
 }
 

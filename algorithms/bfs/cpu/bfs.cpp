@@ -223,41 +223,32 @@ bool DynamicBfs::repair_deletions(std::span<const std::uint64_t> keys, std::uint
   return true;
 }
 
-DynamicUpdate<UpdateResult> DynamicBfs::insert_edges(const EdgeList& batch) {
+BatchEffect DynamicBfs::after_insert(std::span<const std::uint64_t> added) {
   grow();
-  std::vector<std::uint64_t> added;
-  DynamicUpdate<UpdateResult> r = insert_listing_added(*graph_, batch, added);
-  if (!propagate_insertions(added, r.changed)) {
-    r.changed = recompute_counting();
-    r.recomputed = true;
-  }
-  return r;
+  BatchEffect e;
+  if (!propagate_insertions(added, e.changed)) e = {recompute_counting(), true};
+  return e;
+}
+
+BatchEffect DynamicBfs::after_erase(std::span<const std::uint64_t> removed) {
+  grow();
+  BatchEffect e;
+  // An erased source (vertex deletion) leaves every vertex unreached: the static BFS says so.
+  const bool source_gone = !graph_->is_live(source_) && result_.reached;
+  if (source_gone || !repair_deletions(removed, e.changed)) e = {recompute_counting(), true};
+  return e;
+}
+
+DynamicUpdate<UpdateResult> DynamicBfs::insert_edges(const EdgeList& batch) {
+  return insert_observed(*graph_, batch, *this);
 }
 
 DynamicUpdate<UpdateResult> DynamicBfs::erase_edges(const EdgeList& batch) {
-  grow();
-  std::vector<std::uint64_t> removed;
-  DynamicUpdate<UpdateResult> r =
-      erase_listing_removed(*graph_, batch, removed, [](std::span<const std::uint64_t>) {});
-  if (!repair_deletions(removed, r.changed)) {
-    r.changed = recompute_counting();
-    r.recomputed = true;
-  }
-  return r;
+  return erase_observed(*graph_, batch, *this);
 }
 
 DynamicUpdate<VertexEraseResult> DynamicBfs::erase_vertices(std::span<const vertex_t> ids) {
-  grow();
-  DynamicUpdate<VertexEraseResult> r;
-  const bool source_goes =
-      std::find(ids.begin(), ids.end(), source_) != ids.end() && graph_->is_live(source_);
-  const std::vector<std::uint64_t> incident = graph_->incident_edges(ids);
-  r.update = graph_->erase_vertices(ids);
-  if (source_goes || !repair_deletions(incident, r.changed)) {
-    r.changed = recompute_counting();
-    r.recomputed = true;
-  }
-  return r;
+  return erase_vertices_observed(*graph_, ids, *this);
 }
 
 }  // namespace wg::cpu

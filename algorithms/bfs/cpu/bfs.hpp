@@ -98,6 +98,12 @@ class DynamicBfs {
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   /// Erases vertices and their edges (the repair runs as for an edge deletion batch).
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
+  /// graph by someone else (e.g. one update followed by several algorithms); insert_edges and
+  /// erase_edges are these calls around the graph's own update.
+  BatchEffect after_insert(std::span<const std::uint64_t> added);
+  void before_erase(std::span<const std::uint64_t>) {}
+  BatchEffect after_erase(std::span<const std::uint64_t> removed);
 
   const BfsResult& result() const noexcept { return result_; }
   vertex_t source() const noexcept { return source_; }

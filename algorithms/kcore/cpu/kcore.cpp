@@ -167,29 +167,34 @@ bool DynamicCoreNumbers::too_many(std::size_t batch_edges) const {
   return static_cast<double>(batch_edges) > options_.recompute_fraction * others;
 }
 
-DynamicUpdate<UpdateResult> DynamicCoreNumbers::insert_edges(const EdgeList& batch) {
+BatchEffect DynamicCoreNumbers::after_insert(std::span<const std::uint64_t> added) {
   grow();
-  std::vector<std::uint64_t> added;
-  DynamicUpdate<UpdateResult> r = insert_listing_added(*graph_, batch, added);
-  grow();
-  r.recomputed = too_many(added.size()) || !update_batch(added, true);
-  r.changed = r.recomputed ? recompute_counting() : end_batch();
-  return r;
+  const bool recompute = too_many(added.size()) || !update_batch(added, true);
+  return {recompute ? recompute_counting() : end_batch(), recompute};
 }
 
-DynamicUpdate<UpdateResult> DynamicCoreNumbers::erase_edges(const EdgeList& batch) {
+void DynamicCoreNumbers::before_erase(std::span<const std::uint64_t> removed) {
   grow();
   // Processed before the edges go, so that each step sees the batch's edges up to its own as
   // removed and the later ones still present.
-  bool recompute = false;
-  std::vector<std::uint64_t> removed;
-  DynamicUpdate<UpdateResult> r =
-      erase_listing_removed(*graph_, batch, removed, [&](std::span<const std::uint64_t> keys) {
-        recompute = too_many(keys.size()) || !update_batch(keys, false);
-      });
-  r.recomputed = recompute;
-  r.changed = recompute ? recompute_counting() : end_batch();
-  return r;
+  erase_recomputes_ = too_many(removed.size()) || !update_batch(removed, false);
+}
+
+BatchEffect DynamicCoreNumbers::after_erase(std::span<const std::uint64_t>) {
+  grow();
+  return {erase_recomputes_ ? recompute_counting() : end_batch(), erase_recomputes_};
+}
+
+DynamicUpdate<UpdateResult> DynamicCoreNumbers::insert_edges(const EdgeList& batch) {
+  return insert_observed(*graph_, batch, *this);
+}
+
+DynamicUpdate<UpdateResult> DynamicCoreNumbers::erase_edges(const EdgeList& batch) {
+  return erase_observed(*graph_, batch, *this);
+}
+
+DynamicUpdate<VertexEraseResult> DynamicCoreNumbers::erase_vertices(std::span<const vertex_t> ids) {
+  return erase_vertices_observed(*graph_, ids, *this);
 }
 
 }  // namespace wg::cpu

@@ -70,6 +70,14 @@ class DynamicCoreNumbers {
   /// whether the static computation answered it (algorithms/dynamic_update.hpp).
   DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
+  /// Erases vertices and their edges (followed as an erase of those edges).
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
+  /// graph by someone else (e.g. one update followed by several algorithms); insert_edges and
+  /// erase_edges are these calls around the graph's own update.
+  BatchEffect after_insert(std::span<const std::uint64_t> added);
+  void before_erase(std::span<const std::uint64_t> removed);
+  BatchEffect after_erase(std::span<const std::uint64_t> removed);
 
   const CoreNumbers& result() const noexcept { return result_; }
   /// Static computation from scratch (replaces the result).
@@ -97,6 +105,7 @@ class DynamicCoreNumbers {
   std::vector<std::uint64_t> per_core_;  ///< per_core_[k]: vertices of core number k
   std::vector<std::uint32_t> stamp_;     ///< subcore membership: == epoch_ (or epoch_ + 1: peeled)
   std::uint32_t epoch_ = 0;
+  bool erase_recomputes_ = false;     ///< before_erase gave up: after_erase recomputes
   std::vector<std::uint32_t> count_;  ///< a subcore member's neighbours of number >= K
   std::vector<vertex_t> subcore_, stack_;
   std::vector<std::uint8_t> touched_;  ///< per vertex: old number recorded

@@ -35,20 +35,20 @@ std::uint64_t DynamicPageRank::warm_start() {
   return changed;
 }
 
-DynamicUpdate<UpdateResult> DynamicPageRank::after_batch(const UpdateResult& update) {
-  DynamicUpdate<UpdateResult> r{.update = update};
+BatchEffect DynamicPageRank::after_batch(std::span<const std::uint64_t> keys) {
+  BatchEffect e;
   result_.iterations = 0;
   // A batch that changed nothing leaves the ranks converged as they are.
-  if (update.applied || graph_->num_vertices() != result_.rank.size()) r.changed = warm_start();
-  return r;
+  if (!keys.empty() || graph_->num_vertices() != result_.rank.size()) e.changed = warm_start();
+  return e;
 }
 
 DynamicUpdate<UpdateResult> DynamicPageRank::insert_edges(const EdgeList& batch) {
-  return after_batch(graph_->insert_edges(batch));
+  return insert_observed(*graph_, batch, *this);
 }
 
 DynamicUpdate<UpdateResult> DynamicPageRank::erase_edges(const EdgeList& batch) {
-  return after_batch(graph_->erase_edges(batch));
+  return erase_observed(*graph_, batch, *this);
 }
 
 }  // namespace wg::cpu

@@ -81,6 +81,12 @@ class DynamicPageRank {
   /// a warm start). result().iterations: the iterations this batch ran.
   DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
+  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
+  /// graph by someone else (e.g. one update followed by several algorithms); insert_edges and
+  /// erase_edges are these calls around the graph's own update.
+  BatchEffect after_insert(std::span<const std::uint64_t> added) { return after_batch(added); }
+  void before_erase(std::span<const std::uint64_t>) {}
+  BatchEffect after_erase(std::span<const std::uint64_t> removed) { return after_batch(removed); }
 
   const PageRankResult& result() const noexcept { return result_; }
   /// Static PageRank from scratch, from 1/n (replaces the result).
@@ -90,8 +96,8 @@ class DynamicPageRank {
  private:
   /// Iterates from the current ranks on the changed graph; returns the vertices moved.
   std::uint64_t warm_start();
-  /// The result of a batch the graph answered with `update`.
-  DynamicUpdate<UpdateResult> after_batch(const UpdateResult& update);
+  /// Follows a batch that changed the edges `keys`.
+  BatchEffect after_batch(std::span<const std::uint64_t> keys);
 
   DynamicGraph* graph_;
   PageRankOptions options_;

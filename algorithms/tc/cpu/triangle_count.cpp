@@ -6,6 +6,7 @@
 #include <atomic>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include <warpgraph/algorithms/tc/cpu/count_with_edges.hpp>
 #include <warpgraph/algorithms/tc/cpu/detail/intersect.hpp>
@@ -145,35 +146,38 @@ std::uint64_t IncrementalTriangleCounter::recount() {
   return total_;
 }
 
+BatchEffect IncrementalTriangleCounter::after_insert(std::span<const std::uint64_t> added) {
+  const std::uint64_t created = count_triangles_with_edges(*graph_, added, threads_);
+  total_ += created;
+  return {created, false};
+}
+
+void IncrementalTriangleCounter::before_erase(std::span<const std::uint64_t> removed) {
+  // Triangles are counted on the graph before the edges go.
+  erasing_ = count_triangles_with_edges(*graph_, removed, threads_);
+}
+
+BatchEffect IncrementalTriangleCounter::after_erase(std::span<const std::uint64_t>) {
+  total_ -= erasing_;
+  return {std::exchange(erasing_, 0), false};
+}
+
 IncrementalTriangleCounter::BatchResult IncrementalTriangleCounter::insert_edges(
     const EdgeList& batch) {
-  std::vector<std::uint64_t> keys;  // the edges that were added
-  const UpdateResult r = insert_listing_added(*graph_, batch, keys).update;
-  const std::uint64_t added = count_triangles_with_edges(*graph_, keys, threads_);
-  total_ += added;
-  return {r, added, total_};
+  const auto r = insert_observed(*graph_, batch, *this);
+  return {r.update, r.changed, total_};
 }
 
 IncrementalTriangleCounter::BatchResult IncrementalTriangleCounter::erase_edges(
     const EdgeList& batch) {
-  // Triangles are counted on the graph before the edges go.
-  std::uint64_t removed = 0;
-  std::vector<std::uint64_t> keys;
-  const UpdateResult r =
-      erase_listing_removed(*graph_, batch, keys, [&](std::span<const std::uint64_t> present) {
-        removed = count_triangles_with_edges(*graph_, present, threads_);
-      }).update;
-  total_ -= removed;
-  return {r, removed, total_};
+  const auto r = erase_observed(*graph_, batch, *this);
+  return {r.update, r.changed, total_};
 }
 
 IncrementalTriangleCounter::VertexBatchResult IncrementalTriangleCounter::erase_vertices(
     std::span<const vertex_t> ids) {
-  const std::vector<std::uint64_t> incident = graph_->incident_edges(ids);
-  const std::uint64_t removed = count_triangles_with_edges(*graph_, incident, threads_);
-  const VertexEraseResult r = graph_->erase_vertices(ids);
-  total_ -= removed;
-  return {r, removed, total_};
+  const auto r = erase_vertices_observed(*graph_, ids, *this);
+  return {r.update, r.changed, total_};
 }
 
 }  // namespace wg::cpu

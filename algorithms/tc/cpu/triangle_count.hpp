@@ -34,6 +34,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -104,6 +105,11 @@ class IncrementalTriangleCounter {
     std::uint64_t total;
   };
   VertexBatchResult erase_vertices(std::span<const vertex_t> ids);
+  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
+  /// graph by someone else; BatchEffect::changed is the triangles created or destroyed.
+  BatchEffect after_insert(std::span<const std::uint64_t> added);
+  void before_erase(std::span<const std::uint64_t> removed);
+  BatchEffect after_erase(std::span<const std::uint64_t> removed);
 
   std::uint64_t total() const noexcept { return total_; }
   /// Static recount (resets the running total to it).
@@ -114,6 +120,7 @@ class IncrementalTriangleCounter {
   DynamicGraph* graph_;
   unsigned threads_;
   std::uint64_t total_ = 0;
+  std::uint64_t erasing_ = 0;  ///< before_erase: triangles through the edges about to go
 };
 
 }  // namespace wg::cpu

@@ -71,10 +71,8 @@ std::uint64_t DynamicComponents::split(const std::vector<vertex_t>& labels) {
   return changed;
 }
 
-DynamicUpdate<UpdateResult> DynamicComponents::insert_edges(const EdgeList& batch) {
+BatchEffect DynamicComponents::after_insert(std::span<const std::uint64_t> added) {
   grow();
-  std::vector<std::uint64_t> added;
-  DynamicUpdate<UpdateResult> r = insert_listing_added(*graph_, batch, added);
   auto& label = result_.component;
   std::vector<vertex_t> moved;
   for (std::uint64_t k : added) {
@@ -93,8 +91,8 @@ DynamicUpdate<UpdateResult> DynamicComponents::insert_edges(const EdgeList& batc
   }
   // A vertex moved twice in one batch changed its label once.
   std::sort(moved.begin(), moved.end());
-  r.changed = static_cast<std::uint64_t>(std::unique(moved.begin(), moved.end()) - moved.begin());
-  return r;
+  return {static_cast<std::uint64_t>(std::unique(moved.begin(), moved.end()) - moved.begin()),
+          false};
 }
 
 bool DynamicComponents::still_connected(vertex_t u, vertex_t v) {
@@ -149,29 +147,29 @@ std::uint64_t DynamicComponents::after_deletion(std::span<const std::uint64_t> k
   return recomputed ? recompute_counting() : split(labels);
 }
 
-DynamicUpdate<UpdateResult> DynamicComponents::erase_edges(const EdgeList& batch) {
+void DynamicComponents::before_erase(std::span<const std::uint64_t> removed) {
   grow();
-  std::vector<std::uint64_t> removed;
-  std::vector<vertex_t> labels;
-  DynamicUpdate<UpdateResult> r =
-      erase_listing_removed(*graph_, batch, removed, [&](std::span<const std::uint64_t> keys) {
-        labels.resize(keys.size());
-        for (std::size_t i = 0; i < keys.size(); ++i)
-          labels[i] = result_.component[arc_source(keys[i])];
-      });
-  r.changed = after_deletion(removed, labels, r.recomputed);
-  return r;
+  erase_labels_.resize(removed.size());
+  for (std::size_t i = 0; i < removed.size(); ++i)
+    erase_labels_[i] = result_.component[arc_source(removed[i])];
+}
+
+BatchEffect DynamicComponents::after_erase(std::span<const std::uint64_t> removed) {
+  BatchEffect e;
+  e.changed = after_deletion(removed, erase_labels_, e.recomputed);
+  return e;
+}
+
+DynamicUpdate<UpdateResult> DynamicComponents::insert_edges(const EdgeList& batch) {
+  return insert_observed(*graph_, batch, *this);
+}
+
+DynamicUpdate<UpdateResult> DynamicComponents::erase_edges(const EdgeList& batch) {
+  return erase_observed(*graph_, batch, *this);
 }
 
 DynamicUpdate<VertexEraseResult> DynamicComponents::erase_vertices(std::span<const vertex_t> ids) {
-  grow();
-  DynamicUpdate<VertexEraseResult> r;
-  const std::vector<std::uint64_t> keys = graph_->incident_edges(ids);
-  std::vector<vertex_t> labels(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) labels[i] = result_.component[arc_source(keys[i])];
-  r.update = graph_->erase_vertices(ids);
-  r.changed = after_deletion(keys, labels, r.recomputed);
-  return r;
+  return erase_vertices_observed(*graph_, ids, *this);
 }
 
 }  // namespace wg::cpu

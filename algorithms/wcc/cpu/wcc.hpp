@@ -76,6 +76,12 @@ class DynamicComponents {
   DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
+  /// graph by someone else (e.g. one update followed by several algorithms); insert_edges and
+  /// erase_edges are these calls around the graph's own update.
+  BatchEffect after_insert(std::span<const std::uint64_t> added);
+  void before_erase(std::span<const std::uint64_t> removed);
+  BatchEffect after_erase(std::span<const std::uint64_t> removed);
 
   const Components& result() const noexcept { return result_; }
   /// Static computation from scratch (replaces the result).
@@ -101,6 +107,7 @@ class DynamicComponents {
   std::vector<std::uint32_t> seen_;             ///< still_connected's visit stamps
   std::uint32_t stamp_ = 0;
   std::vector<vertex_t> queue_;
+  std::vector<vertex_t> erase_labels_;  ///< before_erase: the component of each removed edge
 };
 
 }  // namespace wg::cpu
