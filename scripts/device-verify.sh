@@ -4,15 +4,16 @@
 # ../shared/datasets; the tests read the bundled datasets/data):
 #   bash scripts/device-verify.sh tests     # GPU tests (ctest -L gpu) + the README main job on the GPU
 #   bash scripts/device-verify.sh bench     # slab hash + dynamic graph benchmarks (JSON to $OUT)
-#   bash scripts/device-verify.sh sanitize  # GPU tests under compute-sanitizer memcheck + racecheck
+#   bash scripts/device-verify.sh sanitize  # every GPU test under compute-sanitizer memcheck + racecheck
+#   bash scripts/device-verify.sh algo-bench  # every tools/bench/*/device_bench*.sh
 # Several modes may be given; logs go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 export LD_LIBRARY_PATH=/opt/devdeps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 t0=$(date +%s)
-gpu_tests="gpu_smoke_test slab_hash_test graph_gpu_test tc_gpu_test"
-bash scripts/device-build.sh $gpu_tests warpgraph slab_hash_bench graph_gpu_bench || exit 3
+# Everything: every GPU test (ctest label gpu), the CLI and every benchmark.
+bash scripts/device-build.sh || exit 3
 echo "build: $(( $(date +%s) - t0 )) s"
 B=build-device
 status=0
@@ -33,34 +34,39 @@ for mode in "$@"; do
       echo "graph bench rc=$?"; tail -5 "$out/graph_gpu_bench.log"
       ;;
     sanitize)
-      # Every GPU test under memcheck and racecheck, all runs at once (the GPU has room; each
-      # run is mostly host-side instrumentation), then their summaries.
+      # Every GPU test binary (ctest -L gpu) under memcheck and racecheck, up to 12 runs at once
+      # (the GPU has room; each run is mostly host-side instrumentation), then their summaries.
+      # The graph's filtered and sorted batch paths (taken by large batches) run on the small
+      # cases too: graph_gpu_test reads WG_GRAPH_{FILTER,SORT}_FROM into GraphOptions' tuning
+      # fields (tests/graph/gpu/graph_test_options.hpp); the library never reads the environment.
       export WG_SLAB_TEST_KEYS=3000 WG_GPU_TEST_SCALE=7
-      runs=()
+      tests=$(ctest --test-dir $B -L gpu -N -V | sed -n 's/^[0-9]*: Test command: //p' | awk '{print $1}' | sort -u)
+      jobs_file=$(mktemp)
       for tool in memcheck racecheck; do
-        for t in tests/core/gpu_smoke_test tests/containers/slab_hash/slab_hash_test \
-                 tests/graph/gpu/graph_gpu_test tests/algorithms/tc_gpu/tc_gpu_test; do
-          filter='*'
-          case $t in *slab_hash_test) filter='-*TableExhaustion*' ;; esac
-          [ "$tool" = racecheck ] && case $t in *tc_gpu_test) filter='*HandMade*:*karate*:*Rmat*' ;; esac
-          log="$out/${tool}_$(basename $t).log"
-          timeout 540 compute-sanitizer --tool $tool --error-exitcode 1 $B/$t --gtest_filter="$filter" \
-            > "$log" 2>&1 &
-          runs+=("$!:$log")
+        for t in $tests; do
+          name=$(basename "$t"); filter='*'
+          case $name in slab_hash_test) filter='-*TableExhaustion*' ;; esac
+          [ "$tool" = racecheck ] && case $name in tc_gpu_test) filter='*HandMade*:*karate*:*Rmat*' ;; esac
+          echo "$tool $t $filter - ${tool}_${name}" >> "$jobs_file"
         done
-        # the graph's filtered and sorted batch paths (taken by large batches) on the small
-        # cases too: graph_gpu_test reads these variables into GraphOptions' tuning fields
-        # (tests/graph/gpu/graph_test_options.hpp); the library never reads the environment
         for path in FILTER SORT; do
-          log="$out/${tool}_graph_gpu_test_${path}.log"
-          env WG_GRAPH_${path}_FROM=0 timeout 540 compute-sanitizer --tool $tool --error-exitcode 1 \
-            $B/tests/graph/gpu/graph_gpu_test > "$log" 2>&1 &
-          runs+=("$!:$log")
+          echo "$tool $B/tests/graph/gpu/graph_gpu_test * WG_GRAPH_${path}_FROM=0 ${tool}_graph_gpu_test_${path}" >> "$jobs_file"
         done
       done
-      for r in "${runs[@]}"; do
-        wait "${r%%:*}"; rc=$?; [ $rc -ne 0 ] && status=1
-        echo "$(basename "${r#*:}" .log) rc=$rc $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "${r#*:}" | tr '\n' ' ')"
+      run_one() {  # tool binary filter env logname
+        local e=(); [ "$4" != - ] && e=("$4")
+        env "${e[@]}" timeout 540 compute-sanitizer --tool "$1" --error-exitcode 1 "$2" \
+          --gtest_filter="$3" > "$out/$5.log" 2>&1
+        echo "$5 rc=$? $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/$5.log" | tr '\n' ' ')"
+      }
+      export -f run_one; export out
+      xargs -P 12 -L 1 bash -c 'run_one "$@"' _ < "$jobs_file" | sort | tee "$out/sanitize_summary.txt"
+      grep -q " rc=[^0]" "$out/sanitize_summary.txt" && status=1
+      ;;
+    algo-bench)
+      # Each benchmark folder's device_bench*.sh (the commands its author chose, < 4 min each).
+      for f in tools/bench/*/device_bench*.sh; do
+        echo "== $f"; timeout 400 bash "$f" 2>&1 | tail -40; echo "$f rc=$?"
       done
       ;;
   esac
