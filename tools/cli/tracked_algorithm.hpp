@@ -1,0 +1,101 @@
+#pragma once
+// The results `warpgraph stream --algo tc,bfs,cc,pagerank,kcore,sssp` keeps up to date: each is a
+// TrackedAlgorithm, a dynamic algorithm of algorithms/ behind one virtual interface, following
+// the batches the backend applies to its one graph (the EdgeBatchObserver protocol of
+// algorithms/dynamic_update.hpp), timed per batch, and checked against the Boost.Graph reference
+// by --verify.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/graph/edge_list.hpp>
+
+namespace wg::cli {
+
+enum class AlgorithmKind { tc, bfs, cc, pagerank, kcore, sssp };
+
+/// "tc", "bfs", ... (the --algo names).
+const char* algorithm_name(AlgorithmKind kind);
+
+struct AlgorithmSpec {
+  AlgorithmKind kind = AlgorithmKind::tc;
+  vertex_t source = 0;  ///< bfs and sssp
+};
+
+/// Parses a comma list of --algo names (each at most once, in the given order). Throws
+/// UsageError naming an unknown or repeated name, or an empty list.
+std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t source);
+
+/// What one algorithm did with one batch.
+struct AlgorithmOutcome {
+  AlgorithmKind kind = AlgorithmKind::tc;
+  double seconds = 0;         ///< its update (before_erase + after_erase, or after_insert)
+  std::uint64_t changed = 0;  ///< BatchEffect::changed (tc: triangles created or destroyed)
+  bool recomputed = false;
+  double summary = 0;  ///< see TrackedAlgorithm::summary
+};
+
+/// One maintained result, whatever the graph.
+class TrackedAlgorithm {
+ public:
+  virtual ~TrackedAlgorithm() = default;
+  virtual AlgorithmKind kind() const = 0;
+  virtual BatchEffect after_insert(std::span<const std::uint64_t> added) = 0;
+  virtual void before_erase(std::span<const std::uint64_t> removed) = 0;
+  virtual BatchEffect after_erase(std::span<const std::uint64_t> removed) = 0;
+  /// One number per vertex id (bfs: level, -1 unreached; cc: component = smallest id; pagerank:
+  /// rank; kcore: core number; sssp: distance, +inf unreached); empty for tc.
+  virtual std::vector<double> values() const = 0;
+  /// The result in one number: tc: triangles; bfs and sssp: vertices reached; cc: components;
+  /// pagerank: iterations of the last update; kcore: the largest core number.
+  virtual double summary() const = 0;
+};
+
+/// Adapts any dynamic class with the EdgeBatchObserver calls. `Values` and `Summary` read its
+/// result (values(a), summary(a)).
+template <class A, class Values, class Summary>
+class TrackedObserver final : public TrackedAlgorithm {
+ public:
+  TrackedObserver(AlgorithmKind kind, std::unique_ptr<A> algorithm, Values values, Summary summary)
+      : kind_(kind), a_(std::move(algorithm)), values_(values), summary_(summary) {}
+  AlgorithmKind kind() const override { return kind_; }
+  BatchEffect after_insert(std::span<const std::uint64_t> added) override {
+    return a_->after_insert(added);
+  }
+  void before_erase(std::span<const std::uint64_t> removed) override { a_->before_erase(removed); }
+  BatchEffect after_erase(std::span<const std::uint64_t> removed) override {
+    return a_->after_erase(removed);
+  }
+  std::vector<double> values() const override { return values_(*a_); }
+  double summary() const override { return summary_(*a_); }
+
+ private:
+  AlgorithmKind kind_;
+  std::unique_ptr<A> a_;
+  Values values_;
+  Summary summary_;
+};
+
+template <class A, class Values, class Summary>
+std::unique_ptr<TrackedAlgorithm> make_tracked(AlgorithmKind kind, std::unique_ptr<A> algorithm,
+                                               Values values, Summary summary) {
+  return std::make_unique<TrackedObserver<A, Values, Summary>>(kind, std::move(algorithm), values,
+                                                               summary);
+}
+
+/// The PageRank parameters every backend's tracked PageRank uses, and the accuracy --verify
+/// allows against the reference's ranks (L1 distance).
+inline constexpr double kTrackedPageRankDamping = 0.85;
+inline constexpr double kTrackedPageRankTolerance = 1e-10;
+inline constexpr double kTrackedPageRankL1Bound = 1e-6;
+
+/// Compares a tracked result with the reference's on `graph` (the backend's exported graph):
+/// bfs, cc, kcore and sssp exactly, pagerank within kTrackedPageRankL1Bound (L1). Returns an
+/// empty string when they agree, else one line saying where they differ.
+std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
+                                    const std::vector<double>& values, double tc_total);
+
+}  // namespace wg::cli

@@ -1,0 +1,62 @@
+// The cpu backend's tracked algorithms (stream --algo): the dynamic classes of
+// algorithms/*/cpu on the backend's wg::cpu::DynamicGraph.
+#include <algorithm>
+#include <memory>
+
+#include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
+#include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
+#include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
+#include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
+#include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
+
+#include "cli.hpp"
+#include "tracked_algorithm.hpp"
+
+namespace wg::cli {
+
+template <class T>
+std::vector<double> as_doubles(const std::vector<T>& v) {
+  return std::vector<double>(v.begin(), v.end());
+}
+
+std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
+                                                   cpu::DynamicGraph& graph) {
+  switch (spec.kind) {
+    case AlgorithmKind::tc:
+      return make_tracked(
+          spec.kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
+          [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
+          [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
+    case AlgorithmKind::bfs:
+      return make_tracked(
+          spec.kind, std::make_unique<cpu::DynamicBfs>(graph, spec.source),
+          [](const cpu::DynamicBfs& a) { return as_doubles(a.result().level); },
+          [](const cpu::DynamicBfs& a) { return static_cast<double>(a.result().reached); });
+    case AlgorithmKind::cc:
+      return make_tracked(
+          spec.kind, std::make_unique<cpu::DynamicComponents>(graph),
+          [](const cpu::DynamicComponents& a) { return as_doubles(a.result().component); },
+          [](const cpu::DynamicComponents& a) { return static_cast<double>(a.result().count); });
+    case AlgorithmKind::pagerank:
+      return make_tracked(
+          spec.kind,
+          std::make_unique<cpu::DynamicPageRank>(
+              graph, cpu::PageRankOptions{.damping = kTrackedPageRankDamping,
+                                          .tolerance = kTrackedPageRankTolerance}),
+          [](const cpu::DynamicPageRank& a) { return a.result().rank; },
+          [](const cpu::DynamicPageRank& a) { return static_cast<double>(a.result().iterations); });
+    case AlgorithmKind::kcore:
+      return make_tracked(
+          spec.kind, std::make_unique<cpu::DynamicCoreNumbers>(graph),
+          [](const cpu::DynamicCoreNumbers& a) { return as_doubles(a.result().core); },
+          [](const cpu::DynamicCoreNumbers& a) {
+            return static_cast<double>(a.result().max_core);
+          });
+    case AlgorithmKind::sssp:
+      break;
+  }
+  throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
+                   ": not available on the cpu backend");
+}
+
+}  // namespace wg::cli
