@@ -95,9 +95,8 @@ __global__ void range_fill_kernel(LsmRef<Key, Value> ref, const Key* __restrict_
 }
 
 template <class Key, class Value>
-__global__ void successor_kernel(LsmRef<Key, Value> ref, const Key* __restrict__ q,
-                                 std::uint64_t n, Key* out_keys, Value* out_values,
-                                 std::uint8_t* out_found) {
+__global__ void successor_kernel(LsmRef<Key, Value> ref, const Key* __restrict__ q, std::uint64_t n,
+                                 Key* out_keys, Value* out_values, std::uint8_t* out_found) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     Key k{};
@@ -116,8 +115,7 @@ Lsm<Key, Value>::Lsm(const LsmOptions& options, cudaStream_t stream) : options_(
   (void)stream;
   if (options.batch_size == 0) throw InvalidArgument("Lsm: batch_size must be positive");
   if (options.num_levels == 0 || options.num_levels > kLsmMaxLevels)
-    throw InvalidArgument("Lsm: num_levels must be in [1, " + std::to_string(kLsmMaxLevels) +
-                          "]");
+    throw InvalidArgument("Lsm: num_levels must be in [1, " + std::to_string(kLsmMaxLevels) + "]");
   if (options.batch_size > (std::uint64_t(1) << (62 - options.num_levels)))
     throw InvalidArgument("Lsm: batch_size * 2^num_levels exceeds 2^62");
   levels_.resize(options.num_levels);
@@ -136,8 +134,8 @@ typename Lsm<Key, Value>::Run Lsm<Key, Value>::encode_sorted(const Key* keys, co
     bad.fill_bytes(0, stream);
   }
   encode_kernel<<<grid_for(n), kBlock, 0, stream>>>(keys, values, ops, default_live, n,
-                                                     a.keys.data(), a.values.data(),
-                                                     options_.validate_keys ? bad.data() : nullptr);
+                                                    a.keys.data(), a.values.data(),
+                                                    options_.validate_keys ? bad.data() : nullptr);
   WG_CUDA_CHECK_LAST();
   if (options_.validate_keys && bad.to_host(stream)[0] != 0)
     throw InvalidArgument("Lsm: a key exceeds max_key = " + std::to_string(max_key) +
@@ -153,16 +151,14 @@ std::uint64_t Lsm<Key, Value>::erase(const Key* keys, std::uint64_t n, cudaStrea
 }
 
 template <class Key, class Value>
-std::uint64_t Lsm<Key, Value>::update(const Key* keys, const Value* values,
-                                      const std::uint8_t* ops, std::uint64_t n,
-                                      cudaStream_t stream) {
+std::uint64_t Lsm<Key, Value>::update(const Key* keys, const Value* values, const std::uint8_t* ops,
+                                      std::uint64_t n, cudaStream_t stream) {
   return apply(keys, values, ops, true, n, stream);
 }
 
 template <class Key, class Value>
-std::uint64_t Lsm<Key, Value>::apply(const Key* keys, const Value* values,
-                                     const std::uint8_t* ops, bool default_live, std::uint64_t n,
-                                     cudaStream_t stream) {
+std::uint64_t Lsm<Key, Value>::apply(const Key* keys, const Value* values, const std::uint8_t* ops,
+                                     bool default_live, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return 0;
   if (!keys) throw InvalidArgument("Lsm: null keys");
   const auto plan = lsm_detail::plan_insert(level_sizes(), n, options_.batch_size);
@@ -179,9 +175,9 @@ std::uint64_t Lsm<Key, Value>::apply(const Key* keys, const Value* values,
     const Run& lv = levels_[l];
     const std::uint64_t total = carry.size + lv.size;
     Run out{DeviceBuffer<Key>(total, stream), DeviceBuffer<Value>(total, stream), total};
-    sorted_detail::merge_pairs(carry.keys.data(), carry.values.data(), carry.size,
-                               lv.keys.data(), lv.values.data(), lv.size, out.keys.data(),
-                               out.values.data(), KeyLess{}, stream);
+    sorted_detail::merge_pairs(carry.keys.data(), carry.values.data(), carry.size, lv.keys.data(),
+                               lv.values.data(), lv.size, out.keys.data(), out.values.data(),
+                               KeyLess{}, stream);
     carry = std::move(out);
   }
   for (std::uint32_t l : plan->merge_levels) levels_[l] = Run{};
@@ -203,8 +199,8 @@ std::uint64_t Lsm<Key, Value>::place_unique(Run&& run, cudaStream_t stream) {
     std::uint64_t offset = 0;
     for (const lsm_detail::Slice& s : *layout) {
       Run part{DeviceBuffer<Key>(s.count, stream), DeviceBuffer<Value>(s.count, stream), s.count};
-      WG_CUDA_TRY(cudaMemcpyAsync(part.keys.data(), run.keys.data() + offset,
-                                  s.count * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+      WG_CUDA_TRY(cudaMemcpyAsync(part.keys.data(), run.keys.data() + offset, s.count * sizeof(Key),
+                                  cudaMemcpyDeviceToDevice, stream));
       WG_CUDA_TRY(cudaMemcpyAsync(part.values.data(), run.values.data() + offset,
                                   s.count * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
       fresh[s.level] = std::move(part);
@@ -225,9 +221,9 @@ std::uint64_t Lsm<Key, Value>::build(const Key* keys, const Value* values, std::
   if (!keys) throw InvalidArgument("Lsm::build: null keys");
   Run sorted = encode_sorted(keys, values, nullptr, true, n, stream);
   Run unique{DeviceBuffer<Key>(n, stream), DeviceBuffer<Value>(n, stream), 0};
-  unique.size = sorted_detail::unique_by_key(sorted.keys.data(), sorted.values.data(),
-                                             unique.keys.data(), unique.values.data(), n,
-                                             KeyEqual{}, stream);
+  unique.size =
+      sorted_detail::unique_by_key(sorted.keys.data(), sorted.values.data(), unique.keys.data(),
+                                   unique.values.data(), n, KeyEqual{}, stream);
   return place_unique(std::move(unique), stream);
 }
 
@@ -303,7 +299,7 @@ RangeResult<Key, Value> Lsm<Key, Value>::range(const Key* k1, const Key* k2, std
   r.values = DeviceBuffer<Value>(r.total, stream);
   if (r.total) {
     range_fill_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, r.offsets.data(),
-                                                           r.keys.data(), r.values.data());
+                                                          r.keys.data(), r.values.data());
     WG_CUDA_CHECK_LAST();
   }
   return r;
@@ -315,7 +311,7 @@ void Lsm<Key, Value>::successor(const Key* queries, std::uint64_t n, Key* out_ke
                                 cudaStream_t stream) const {
   if (n == 0) return;
   successor_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), queries, n, out_keys, out_values,
-                                                        out_found);
+                                                       out_found);
   WG_CUDA_CHECK_LAST();
 }
 
@@ -349,7 +345,8 @@ std::uint32_t Lsm<Key, Value>::num_nonempty_levels() const noexcept {
 template <class Key, class Value>
 std::size_t Lsm<Key, Value>::memory_bytes() const noexcept {
   std::size_t b = 0;
-  for (const Run& r : levels_) b += r.keys.capacity() * sizeof(Key) + r.values.capacity() * sizeof(Value);
+  for (const Run& r : levels_)
+    b += r.keys.capacity() * sizeof(Key) + r.values.capacity() * sizeof(Value);
   return b;
 }
 

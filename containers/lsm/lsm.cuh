@@ -91,8 +91,7 @@ class Lsm {
 
   /// Inserts (or assigns) n pairs; values may be null (Value{}). Returns n (every element is
   /// appended; replaced ones become stale).
-  std::uint64_t insert(const Key* keys, const Value* values, std::uint64_t n,
-                       cudaStream_t stream) {
+  std::uint64_t insert(const Key* keys, const Value* values, std::uint64_t n, cudaStream_t stream) {
     return update(keys, values, nullptr, n, stream);
   }
   /// Erases n keys (appends tombstones). Returns n.

@@ -20,7 +20,9 @@ struct InsertPlan {
   std::uint64_t destination_size = 0;       ///< its size afterwards
 };
 
-inline std::uint64_t level_capacity(std::uint64_t b, std::uint32_t level) { return b << level; }
+inline std::uint64_t level_capacity(std::uint64_t b, std::uint32_t level) {
+  return b << level;
+}
 
 /// The cascade for a batch of n elements, or nullopt when no level can take it (capacity).
 inline std::optional<InsertPlan> plan_insert(const std::vector<std::uint64_t>& sizes,
