@@ -28,7 +28,9 @@
 // n = b this is the paper's binary counter; a smaller batch merges into level 0 at a cost of
 // O(|level 0| + n) and no padding; a larger one starts at the first level it fits.
 //
-// Semantics: phase-concurrent; operations on one stream apply in order and queries see every
+// Semantics: phase-concurrent; drive one LSM from one stream (replaced levels are freed stream-
+// ordered on the stream that allocated them), or synchronise when switching. Operations apply in
+// order and queries see every
 // earlier update. In one batch the LAST occurrence of a key wins (an insert after an erase of the
 // same key in one batch leaves it present, and the reverse erases it). Insert is insert-or-
 // assign. count and range drop stale, replaced and erased elements: they count and return each
