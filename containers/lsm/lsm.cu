@@ -57,8 +57,9 @@ __global__ void cleanup_flags_kernel(const Key* __restrict__ keys, std::uint64_t
 }
 
 template <class Key, class Value>
-__global__ void find_kernel(LsmRef<Key, Value> ref, const Key* __restrict__ q, std::uint64_t n,
-                            Value* out_values, std::uint8_t* out_found) {
+__global__ void find_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
+                            const Key* __restrict__ q, std::uint64_t n, Value* out_values,
+                            std::uint8_t* out_found) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     Value v{};
@@ -69,18 +70,18 @@ __global__ void find_kernel(LsmRef<Key, Value> ref, const Key* __restrict__ q, s
 }
 
 template <class Key, class Value>
-__global__ void count_kernel(LsmRef<Key, Value> ref, const Key* __restrict__ k1,
-                             const Key* __restrict__ k2, std::uint64_t n,
-                             std::uint64_t* __restrict__ out) {
+__global__ void count_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
+                             const Key* __restrict__ k1, const Key* __restrict__ k2,
+                             std::uint64_t n, std::uint64_t* __restrict__ out) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x)
     out[i] = ref.count(k1[i], k2[i]);
 }
 
 template <class Key, class Value>
-__global__ void range_fill_kernel(LsmRef<Key, Value> ref, const Key* __restrict__ k1,
-                                  const Key* __restrict__ k2, std::uint64_t n,
-                                  const std::uint64_t* __restrict__ offsets,
+__global__ void range_fill_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
+                                  const Key* __restrict__ k1, const Key* __restrict__ k2,
+                                  std::uint64_t n, const std::uint64_t* __restrict__ offsets,
                                   Key* __restrict__ out_keys, Value* __restrict__ out_values) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
@@ -95,8 +96,9 @@ __global__ void range_fill_kernel(LsmRef<Key, Value> ref, const Key* __restrict_
 }
 
 template <class Key, class Value>
-__global__ void successor_kernel(LsmRef<Key, Value> ref, const Key* __restrict__ q, std::uint64_t n,
-                                 Key* out_keys, Value* out_values, std::uint8_t* out_found) {
+__global__ void successor_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
+                                 const Key* __restrict__ q, std::uint64_t n, Key* out_keys,
+                                 Value* out_values, std::uint8_t* out_found) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     Key k{};

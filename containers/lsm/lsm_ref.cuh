@@ -64,12 +64,29 @@ struct LsmRef {
   WG_HD std::uint64_t walk(Key k1, Key k2, std::uint64_t limit, Emit&& emit) const {
     if (k1 > max_key || k2 < k1 || limit == 0) return 0;
     if (k2 > max_key) k2 = max_key;
+    if (num_levels == 1) {  // common after cleanup or build: a scan, no cursors
+      const LsmLevelView<Key, Value> lv = levels[0];
+      const Key lo = encode(k1, false), hi = encode(k2, true);
+      const std::uint64_t first = lower_bound_index(lv.keys, lv.size, lo);
+      std::uint64_t emitted = 0;
+      Key prev = 0;
+      for (std::uint64_t i = first; i < lv.size; ++i) {
+        const Key s = lv.keys[i];
+        if (s > hi) break;
+        if ((i == first || decode(prev) != decode(s)) && is_live(s)) {  // newest of its key
+          emit(decode(s), lv.values[i]);
+          if (++emitted == limit) break;
+        }
+        prev = s;
+      }
+      return emitted;
+    }
     std::uint64_t pos[kLsmMaxLevels];
     std::uint64_t end[kLsmMaxLevels];
     const Key lo = encode(k1, false), hi = encode(k2, true);
     for (std::uint32_t l = 0; l < num_levels; ++l) {
       pos[l] = lower_bound_index(levels[l].keys, levels[l].size, lo);
-      end[l] = upper_bound_index(levels[l].keys, levels[l].size, hi);
+      end[l] = upper_bound_from(levels[l].keys, levels[l].size, pos[l], hi);
     }
     std::uint64_t emitted = 0;
     for (;;) {

@@ -31,7 +31,8 @@ struct SortedArrayRef {
   /// Number of keys in [k1, k2] (0 when k1 > k2). O(log n).
   WG_HD std::uint64_t count(Key k1, Key k2) const {
     if (k2 < k1) return 0;
-    return upper_bound(k2) - lower_bound(k1);
+    const std::uint64_t lo = lower_bound(k1);
+    return upper_bound_from(keys, size, lo, k2) - lo;
   }
   /// The smallest key >= k with its value (std::map::lower_bound); false when none. O(log n).
   WG_HD bool successor(Key k, Key* key_out, Value* value_out) const {

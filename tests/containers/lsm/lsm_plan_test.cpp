@@ -89,8 +89,11 @@ TEST(SortedSearch, MatchesStd) {
     for (u32 x = 0; x < 52; ++x) {
       ASSERT_EQ(wg::lower_bound_index(a.data(), a.size(), x),
                 u64(std::lower_bound(a.begin(), a.end(), x) - a.begin()));
-      ASSERT_EQ(wg::upper_bound_index(a.data(), a.size(), x),
-                u64(std::upper_bound(a.begin(), a.end(), x) - a.begin()));
+      const u64 ub = u64(std::upper_bound(a.begin(), a.end(), x) - a.begin());
+      ASSERT_EQ(wg::upper_bound_index(a.data(), a.size(), x), ub);
+      const u64 lb = wg::lower_bound_index(a.data(), a.size(), x);
+      for (u64 from = 0; from <= lb; ++from)  // any start whose prefix is <= x
+        ASSERT_EQ(wg::upper_bound_from(a.data(), a.size(), from, x), ub) << "from " << from;
     }
   }
 }
@@ -180,6 +183,34 @@ void host_model_run(Key max_key, u64 seed) {
         ASSERT_EQ(ref.successor(k, &sk, &sv), s != model.end()) << "successor " << k;
         if (s != model.end()) ASSERT_EQ(sk, s->first);
       }
+    }
+    // The same state as ONE level (all levels concatenated newest first, stably sorted by key):
+    // the single-level scan path must agree.
+    std::vector<std::pair<Key, u32>> all;
+    for (auto& l : lsm.levels)
+      for (std::size_t i = 0; i < l.keys.size(); ++i) all.push_back({l.keys[i], l.values[i]});
+    std::stable_sort(all.begin(), all.end(),
+                     [](const auto& x, const auto& y) { return (x.first >> 1) < (y.first >> 1); });
+    std::vector<Key> one_keys;
+    std::vector<u32> one_values;
+    for (auto& [k, v] : all) {
+      one_keys.push_back(k);
+      one_values.push_back(v);
+    }
+    typename HostLsm<Key>::Ref one;
+    one.levels[0] = {one_keys.data(), one_values.data(), one_keys.size()};
+    one.num_levels = 1;
+    for (int t = 0; t < 100; ++t) {
+      Key a = pool[rng() % pool.size()], c = pool[rng() % pool.size()];
+      u64 expect = 0;
+      if (a <= c)
+        for (auto it = model.lower_bound(a); it != model.end() && it->first <= c; ++it) ++expect;
+      ASSERT_EQ(one.count(a, c), expect) << "one-level count " << a << " " << c;
+      Key sk = 0;
+      u32 sv = 0;
+      auto it = model.lower_bound(a);
+      ASSERT_EQ(one.successor(a, &sk, &sv), it != model.end());
+      if (it != model.end()) ASSERT_EQ(sv, it->second);
     }
     for (int t = 0; t < 100; ++t) {
       Key a = pool[rng() % pool.size()], c = pool[rng() % pool.size()];
