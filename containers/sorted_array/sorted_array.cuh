@@ -37,6 +37,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
