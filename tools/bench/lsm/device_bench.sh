@@ -24,3 +24,5 @@ echo "tests done at $(( $(date +%s) - T0 )) s"
 timeout 90 $B/tools/bench/lsm/lsm_bench --json $OUT/lsm_bench.json ${BARGS:-} > $OUT/lsm_bench.log 2>&1
 echo "lsm_bench rc=$?"; cat $OUT/lsm_bench.log
 echo "all done at $(( $(date +%s) - T0 )) s"
+# Plots (one per table, beside the K40c figures): on a machine with matplotlib,
+#   python3 tools/bench/plot.py $OUT/lsm_bench.json --out plots --logy --filter "GPU LSM"

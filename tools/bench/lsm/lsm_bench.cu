@@ -142,7 +142,18 @@ void print_stat(const std::string& label, const Stat& s, const Row3& p) {
 
 void record(Ctx& ctx, const char* table, const std::string& what, int log2b, const Stat& s,
             const Row3& p) {
-  ctx.report.add({{"bench", std::string("lsm_table") + table},
+  const std::string t = table;
+  const std::string figure = t == "II"    ? "GPU LSM Table II: insertion rate (harmonic mean)"
+                             : t == "III" ? "GPU LSM Table III: lookup rate (harmonic mean)"
+                             : t == "IV"  ? "GPU LSM Table IV: count and range rate (harmonic mean)"
+                                          : "GPU LSM cleanup rate";
+  ctx.report.add({{"bench", "lsm_table" + t},
+                  {"figure", figure},
+                  {"series", what},
+                  {"x", log2b},
+                  {"x_label", "log2 b"},
+                  {"value", s.mean()},
+                  {"paper", p.mean},
                   {"what", what},
                   {"log2_b", log2b},
                   {"min", s.min()},
