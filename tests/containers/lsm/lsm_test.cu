@@ -3,7 +3,8 @@
 // every batch (find present/absent, count, range, successor, the ends of the key domain),
 // cleanup keeping every answer, bulk build, single-element batches, the capacity error and the
 // key-domain error leaving the LSM unchanged. Both key widths.
-// Size: WG_GPU_TEST_SCALE multiplies the batch sizes (default 1).
+// Size: WG_GPU_TEST_SCALE multiplies the batch sizes (default 1); WG_GPU_TEST_BATCHES sets the
+// mixed test's batch count (default 40).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -19,6 +20,12 @@
 namespace {
 
 using namespace wg::test;
+
+/// WG_GPU_TEST_BATCHES: batches of the mixed model test (default 40; fewer under a sanitizer).
+int batches() {
+  const char* s = std::getenv("WG_GPU_TEST_BATCHES");
+  return s ? std::max(1, std::atoi(s)) : 40;
+}
 
 std::size_t scale() {
   const char* s = std::getenv("WG_GPU_TEST_SCALE");
@@ -69,7 +76,7 @@ TYPED_TEST(LsmModel, MixedBatchesMatchStdMap) {
   const auto pool = key_pool<Key>(6 * b, L::max_key, rng);
   std::map<Key, u32> model;
   u32 next = 1;
-  for (int batch = 0; batch < 40; ++batch) {
+  for (int batch = 0; batch < batches(); ++batch) {
     std::size_t n;
     switch (batch % 4) {
       case 0:

@@ -15,7 +15,7 @@ timeout 30 $B/tests/containers/lsm/lsm_test > $OUT/lsm_test.log 2>&1; echo "lsm_
 grep -E "FAILED|PASSED|Failure" -A3 $OUT/lsm_test.log | head -20
 for t in sorted_array/sorted_array_test lsm/lsm_test; do
   n=$(basename $t)
-  timeout 35 compute-sanitizer --tool memcheck --error-exitcode 1 $B/tests/containers/$t \
+  WG_GPU_TEST_BATCHES=14 timeout 35 compute-sanitizer --tool memcheck --error-exitcode 1 $B/tests/containers/$t \
     --gtest_filter='*/0.*' > $OUT/$n.memcheck.log 2>&1; echo "memcheck $n rc=$?"; tail -2 $OUT/$n.memcheck.log
   timeout 20 compute-sanitizer --tool racecheck --error-exitcode 1 $B/tests/containers/$t \
     --gtest_filter='*/0.Capacity*' > $OUT/$n.racecheck.log 2>&1; echo "racecheck $n rc=$?"; tail -2 $OUT/$n.racecheck.log
