@@ -139,12 +139,20 @@ typename Lsm<Key, Value>::Run Lsm<Key, Value>::encode_sorted(const Key* keys, co
                                                     a.keys.data(), a.values.data(),
                                                     options_.validate_keys ? bad.data() : nullptr);
   WG_CUDA_CHECK_LAST();
-  if (options_.validate_keys && bad.to_host(stream)[0] != 0)
-    throw InvalidArgument("Lsm: a key exceeds max_key = " + std::to_string(max_key) +
-                          " (the status bit takes the top bit); the LSM was not changed");
   const bool in_b = sorted_detail::sort_pairs(a.keys.data(), a.values.data(), b.keys.data(),
                                               b.values.data(), n, 1, int(sizeof(Key) * 8), stream);
-  return in_b ? std::move(b) : std::move(a);
+  Run& out = in_b ? b : a;
+  out.bad = std::move(bad);
+  return std::move(out);
+}
+
+template <class Key, class Value>
+void Lsm<Key, Value>::check_keys(const Run& run, cudaStream_t stream) const {
+  // Read after the batch's work was enqueued, so the launches overlap the GPU's work; nothing
+  // has replaced a level yet.
+  if (!run.bad.empty() && run.bad.to_host(stream)[0] != 0)
+    throw InvalidArgument("Lsm: a key exceeds max_key = " + std::to_string(max_key) +
+                          " (the status bit takes the top bit); the LSM was not changed");
 }
 
 template <class Key, class Value>
@@ -180,8 +188,11 @@ std::uint64_t Lsm<Key, Value>::apply(const Key* keys, const Value* values, const
     sorted_detail::merge_pairs(carry.keys.data(), carry.values.data(), carry.size, lv.keys.data(),
                                lv.values.data(), lv.size, out.keys.data(), out.values.data(),
                                KeyLess{}, stream);
+    out.bad = std::move(carry.bad);
     carry = std::move(out);
   }
+  check_keys(carry, stream);
+  carry.bad.release();
   for (std::uint32_t l : plan->merge_levels) levels_[l] = Run{};
   levels_[plan->destination] = std::move(carry);
   return n;
@@ -222,6 +233,7 @@ std::uint64_t Lsm<Key, Value>::build(const Key* keys, const Value* values, std::
   }
   if (!keys) throw InvalidArgument("Lsm::build: null keys");
   Run sorted = encode_sorted(keys, values, nullptr, true, n, stream);
+  check_keys(sorted, stream);
   Run unique{DeviceBuffer<Key>(n, stream), DeviceBuffer<Value>(n, stream), 0};
   unique.size =
       sorted_detail::unique_by_key(sorted.keys.data(), sorted.values.data(), unique.keys.data(),

@@ -143,7 +143,9 @@ class Lsm {
     DeviceBuffer<Key> keys;
     DeviceBuffer<Value> values;
     std::uint64_t size = 0;
+    DeviceBuffer<unsigned> bad;  ///< while a batch is being merged: its key-domain check flag
   };
+  void check_keys(const Run& run, cudaStream_t stream) const;
   std::uint64_t apply(const Key* keys, const Value* values, const std::uint8_t* ops,
                       bool default_live, std::uint64_t n, cudaStream_t stream);
   Run encode_sorted(const Key* keys, const Value* values, const std::uint8_t* ops,
