@@ -1,0 +1,239 @@
+// wg::SortedArray: batch updates by radix sort + stable merge + unique, queries by binary search.
+#include <warpgraph/containers/sorted_array/sorted_array.cuh>
+#include <warpgraph/containers/sorted_array/sorted_primitives.cuh>
+
+#include <string>
+
+namespace wg {
+namespace {
+
+using sorted_detail::grid_for;
+using sorted_detail::kBlock;
+
+template <class Key>
+__global__ void erase_flags_kernel(const Key* __restrict__ keys, std::uint64_t n,
+                                   const Key* __restrict__ erased, std::uint64_t m,
+                                   std::uint8_t* __restrict__ keep) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    const Key k = keys[i];
+    const std::uint64_t j = lower_bound_index(erased, m, k);
+    keep[i] = !(j < m && erased[j] == k);
+  }
+}
+
+template <class Key, class Value>
+__global__ void find_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ q,
+                            std::uint64_t n, Value* out_values, std::uint8_t* out_found) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    Value v{};
+    const bool hit = ref.find(q[i], &v);
+    if (hit && out_values) out_values[i] = v;
+    if (out_found) out_found[i] = hit;
+  }
+}
+
+template <class Key, class Value>
+__global__ void count_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ k1,
+                             const Key* __restrict__ k2, std::uint64_t n,
+                             std::uint64_t* __restrict__ out) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    out[i] = ref.count(k1[i], k2[i]);
+}
+
+/// One warp per query: the lanes copy the query's slice with coalesced accesses (every lane
+/// runs the same two searches, so their loads are broadcasts).
+template <class Key, class Value>
+__global__ void range_fill_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ k1,
+                                  const Key* __restrict__ k2, std::uint64_t n,
+                                  const std::uint64_t* __restrict__ offsets,
+                                  Key* __restrict__ out_keys, Value* __restrict__ out_values) {
+  const unsigned lane = threadIdx.x % 32;
+  const std::uint64_t warps = std::uint64_t(gridDim.x) * blockDim.x / 32;
+  for (std::uint64_t q = (blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x) / 32; q < n;
+       q += warps) {
+    if (k2[q] < k1[q]) continue;
+    const std::uint64_t lo = ref.lower_bound(k1[q]);
+    const std::uint64_t cnt = offsets[q + 1] - offsets[q];
+    for (std::uint64_t j = lane; j < cnt; j += 32) {
+      out_keys[offsets[q] + j] = ref.keys[lo + j];
+      out_values[offsets[q] + j] = ref.values[lo + j];
+    }
+  }
+}
+
+template <class Key, class Value>
+__global__ void successor_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ q,
+                                 std::uint64_t n, Key* out_keys, Value* out_values,
+                                 std::uint8_t* out_found) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    Key k{};
+    Value v{};
+    const bool hit = ref.successor(q[i], &k, &v);
+    if (hit && out_keys) out_keys[i] = k;
+    if (hit && out_values) out_values[i] = v;
+    if (out_found) out_found[i] = hit;
+  }
+}
+
+}  // namespace
+
+template <class Key, class Value>
+SortedArray<Key, Value>::SortedArray(const SortedArrayOptions& options, cudaStream_t stream)
+    : capacity_(options.capacity) {
+  (void)stream;
+}
+
+template <class Key, class Value>
+std::uint64_t SortedArray<Key, Value>::insert(const Key* keys, const Value* values, std::uint64_t n,
+                                              cudaStream_t stream) {
+  if (n == 0) return 0;
+  if (!keys) throw InvalidArgument("SortedArray::insert: null keys");
+  DeviceBuffer<Key> k0(n, stream), k1(n, stream);
+  DeviceBuffer<Value> v0(n, stream), v1(n, stream);
+  sorted_detail::reverse_pairs_kernel<<<grid_for(n), kBlock, 0, stream>>>(keys, values, n,
+                                                                          k0.data(), v0.data());
+  WG_CUDA_CHECK_LAST();
+  const bool in1 = sorted_detail::sort_pairs(k0.data(), v0.data(), k1.data(), v1.data(), n, 0,
+                                             int(sizeof(Key) * 8), stream);
+  const Key* bk = in1 ? k1.data() : k0.data();
+  const Value* bv = in1 ? v1.data() : v0.data();
+  // The batch is run 1 of the merge, so its pair precedes the resident one of an equal key and
+  // unique_by_key keeps it: insert-or-assign with the batch's latest value.
+  const std::uint64_t total = size_ + n;
+  DeviceBuffer<Key> mk(total, stream);
+  DeviceBuffer<Value> mv(total, stream);
+  sorted_detail::merge_pairs(bk, bv, n, keys_.data(), values_.data(), size_, mk.data(), mv.data(),
+                             sorted_detail::Less{}, stream);
+  DeviceBuffer<Key> uk(total, stream);
+  DeviceBuffer<Value> uv(total, stream);
+  const std::uint64_t m = sorted_detail::unique_by_key(mk.data(), mv.data(), uk.data(), uv.data(),
+                                                       total, sorted_detail::Equal{}, stream);
+  if (m > capacity_)
+    throw CapacityError("SortedArray", capacity_,
+                        "insert of " + std::to_string(n) + " pairs would hold " +
+                            std::to_string(m) + " keys; the batch was not applied");
+  const std::uint64_t added = m - size_;
+  keys_ = std::move(uk);
+  values_ = std::move(uv);
+  size_ = m;
+  return added;
+}
+
+template <class Key, class Value>
+std::uint64_t SortedArray<Key, Value>::erase(const Key* keys, std::uint64_t n,
+                                             cudaStream_t stream) {
+  if (n == 0 || size_ == 0) return 0;
+  if (!keys) throw InvalidArgument("SortedArray::erase: null keys");
+  DeviceBuffer<Key> k0(n, stream), k1(n, stream);
+  WG_CUDA_TRY(cudaMemcpyAsync(k0.data(), keys, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+  const Key* sorted = sorted_detail::sort_keys(k0.data(), k1.data(), n, stream);
+  DeviceBuffer<std::uint8_t> keep(size_, stream);
+  erase_flags_kernel<<<grid_for(size_), kBlock, 0, stream>>>(keys_.data(), size_, sorted, n,
+                                                             keep.data());
+  WG_CUDA_CHECK_LAST();
+  DeviceBuffer<Key> nk(size_, stream);
+  DeviceBuffer<Value> nv(size_, stream);
+  const std::uint64_t m =
+      sorted_detail::select_flagged(keys_.data(), keep.data(), nk.data(), size_, stream);
+  sorted_detail::select_flagged(values_.data(), keep.data(), nv.data(), size_, stream);
+  const std::uint64_t removed = size_ - m;
+  keys_ = std::move(nk);
+  values_ = std::move(nv);
+  size_ = m;
+  return removed;
+}
+
+template <class Key, class Value>
+std::uint64_t SortedArray<Key, Value>::build(const Key* keys, const Value* values, std::uint64_t n,
+                                             cudaStream_t stream) {
+  if (n == 0) {
+    size_ = 0;
+    return 0;
+  }
+  if (!keys) throw InvalidArgument("SortedArray::build: null keys");
+  DeviceBuffer<Key> k0(n, stream), k1(n, stream);
+  DeviceBuffer<Value> v0(n, stream), v1(n, stream);
+  sorted_detail::reverse_pairs_kernel<<<grid_for(n), kBlock, 0, stream>>>(keys, values, n,
+                                                                          k0.data(), v0.data());
+  WG_CUDA_CHECK_LAST();
+  const bool in1 = sorted_detail::sort_pairs(k0.data(), v0.data(), k1.data(), v1.data(), n, 0,
+                                             int(sizeof(Key) * 8), stream);
+  // Unique into the buffers the sort did not end in.
+  Key* sk = in1 ? k1.data() : k0.data();
+  Value* sv = in1 ? v1.data() : v0.data();
+  Key* ok = in1 ? k0.data() : k1.data();
+  Value* ov = in1 ? v0.data() : v1.data();
+  const std::uint64_t m =
+      sorted_detail::unique_by_key(sk, sv, ok, ov, n, sorted_detail::Equal{}, stream);
+  if (m > capacity_)
+    throw CapacityError(
+        "SortedArray", capacity_,
+        "build of " + std::to_string(m) + " distinct keys; the array was not changed");
+  keys_ = in1 ? std::move(k0) : std::move(k1);
+  values_ = in1 ? std::move(v0) : std::move(v1);
+  size_ = m;
+  return m;
+}
+
+template <class Key, class Value>
+void SortedArray<Key, Value>::find(const Key* queries, std::uint64_t n, Value* out_values,
+                                   std::uint8_t* out_found, cudaStream_t stream) const {
+  if (n == 0) return;
+  find_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), queries, n, out_values, out_found);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Key, class Value>
+void SortedArray<Key, Value>::count(const Key* k1, const Key* k2, std::uint64_t n,
+                                    std::uint64_t* out_counts, cudaStream_t stream) const {
+  if (n == 0) return;
+  count_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, out_counts);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Key, class Value>
+RangeResult<Key, Value> SortedArray<Key, Value>::range(const Key* k1, const Key* k2,
+                                                       std::uint64_t n, cudaStream_t stream) const {
+  RangeResult<Key, Value> r;
+  r.offsets = DeviceBuffer<std::uint64_t>(n + 1, stream);
+  r.offsets.fill_bytes(0, stream);
+  if (n == 0) return r;
+  count(k1, k2, n, r.offsets.data(), stream);
+  sorted_detail::exclusive_sum(r.offsets.data(), n + 1, stream);
+  WG_CUDA_TRY(cudaMemcpyAsync(&r.total, r.offsets.data() + n, sizeof(std::uint64_t),
+                              cudaMemcpyDeviceToHost, stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  r.keys = DeviceBuffer<Key>(r.total, stream);
+  r.values = DeviceBuffer<Value>(r.total, stream);
+  if (r.total) {
+    range_fill_kernel<<<grid_for(n * 32), kBlock, 0, stream>>>(ref(), k1, k2, n, r.offsets.data(),
+                                                               r.keys.data(), r.values.data());
+    WG_CUDA_CHECK_LAST();
+  }
+  return r;
+}
+
+template <class Key, class Value>
+void SortedArray<Key, Value>::successor(const Key* queries, std::uint64_t n, Key* out_keys,
+                                        Value* out_values, std::uint8_t* out_found,
+                                        cudaStream_t stream) const {
+  if (n == 0) return;
+  successor_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), queries, n, out_keys, out_values,
+                                                       out_found);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Key, class Value>
+std::pair<std::vector<Key>, std::vector<Value>> SortedArray<Key, Value>::to_host(
+    cudaStream_t stream) const {
+  return {keys_.to_host(stream, size_), values_.to_host(stream, size_)};
+}
+
+template class SortedArray<std::uint32_t, std::uint32_t>;
+template class SortedArray<std::uint64_t, std::uint32_t>;
+
+}  // namespace wg

@@ -1,0 +1,142 @@
+#pragma once
+// CUB-backed batch primitives shared by the sorted array and the LSM: sort a batch so that the
+// latest occurrence of a key comes first, stable merge, unique-by-key, flagged select, exclusive
+// scan. Each call allocates its CUB temporary storage stream-ordered on `stream` (the driver's
+// pool makes that cheap) and synchronises only where it returns a count.
+//
+// Include only from .cu files: this header pulls in CUB.
+#include <cub/device/device_merge.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+#include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/containers/core/device_buffer.cuh>
+
+namespace wg::sorted_detail {
+
+inline constexpr int kBlock = 256;
+
+inline unsigned grid_for(std::uint64_t n, int block = kBlock) {
+  const std::uint64_t g = (n + block - 1) / block;
+  return static_cast<unsigned>(g < 65535u * 16u ? (g ? g : 1) : 65535u * 16u);
+}
+
+/// Runs a CUB device call twice: once to size the temporary storage, once to do the work.
+template <class F>
+void cub_run(cudaStream_t stream, F&& f) {
+  std::size_t bytes = 0;
+  WG_CUDA_TRY(f(nullptr, bytes));
+  DeviceBuffer<std::byte> temp(bytes ? bytes : 1, stream, "CUB temporary storage");
+  WG_CUDA_TRY(f(temp.data(), bytes));
+}
+
+/// out[i] = in[n - 1 - i]: a stable sort of the reversed batch puts the latest occurrence of each
+/// key first.
+template <class Key, class Value>
+__global__ void reverse_pairs_kernel(const Key* __restrict__ keys, const Value* __restrict__ values,
+                                     std::uint64_t n, Key* __restrict__ out_keys,
+                                     Value* __restrict__ out_values) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    out_keys[i] = keys[n - 1 - i];
+    out_values[i] = values ? values[n - 1 - i] : Value{};
+  }
+}
+
+/// Stable radix sort of (keys, values) on key bits [begin_bit, end_bit). The sorted batch ends in
+/// the buffers `current` names afterwards: false = (k0, v0), true = (k1, v1).
+template <class Key, class Value>
+bool sort_pairs(Key* k0, Value* v0, Key* k1, Value* v1, std::uint64_t n, int begin_bit, int end_bit,
+                cudaStream_t stream) {
+  cub::DoubleBuffer<Key> dk(k0, k1);
+  cub::DoubleBuffer<Value> dv(v0, v1);
+  cub_run(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceRadixSort::SortPairs(t, b, dk, dv, static_cast<std::int64_t>(n), begin_bit,
+                                           end_bit, stream);
+  });
+  return dk.selector != 0;
+}
+
+/// Merges two sorted runs; among equal keys (by `less`) every element of run 1 precedes every
+/// element of run 2. CUB's DeviceMerge documents itself as unstable in general, but its serial
+/// merge takes from the second run only when that key is strictly smaller, which is the
+/// guarantee thrust::merge_by_key (the same dispatch) documents as stable; the model tests
+/// check it on every batch.
+template <class Key, class Value, class Less>
+void merge_pairs(const Key* ka, const Value* va, std::uint64_t na, const Key* kb, const Value* vb,
+                 std::uint64_t nb, Key* ko, Value* vo, Less less, cudaStream_t stream) {
+  if (na + nb == 0) return;
+  cub_run(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceMerge::MergePairs(t, b, ka, va, static_cast<std::int64_t>(na), kb, vb,
+                                        static_cast<std::int64_t>(nb), ko, vo, less, stream);
+  });
+}
+
+/// Keeps the first pair of each run of equal keys (by `eq`); returns how many (synchronises).
+template <class Key, class Value, class Eq>
+std::uint64_t unique_by_key(const Key* kin, const Value* vin, Key* kout, Value* vout,
+                            std::uint64_t n, Eq eq, cudaStream_t stream) {
+  if (n == 0) return 0;
+  DeviceBuffer<std::uint64_t> count(1, stream);
+  cub_run(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceSelect::UniqueByKey(t, b, kin, vin, kout, vout, count.data(),
+                                          static_cast<std::int64_t>(n), eq, stream);
+  });
+  return count.to_host(stream)[0];
+}
+
+/// out = the items whose flag is non-zero, in order; returns how many (synchronises).
+template <class T>
+std::uint64_t select_flagged(const T* in, const std::uint8_t* flags, T* out, std::uint64_t n,
+                             cudaStream_t stream) {
+  if (n == 0) return 0;
+  DeviceBuffer<std::uint64_t> count(1, stream);
+  cub_run(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceSelect::Flagged(t, b, in, flags, out, count.data(),
+                                      static_cast<std::int64_t>(n), stream);
+  });
+  return count.to_host(stream)[0];
+}
+
+/// In place exclusive prefix sum of n counts.
+inline void exclusive_sum(std::uint64_t* data, std::uint64_t n, cudaStream_t stream) {
+  if (n == 0) return;
+  cub_run(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceScan::ExclusiveSum(t, b, data, data, static_cast<std::int64_t>(n), stream);
+  });
+}
+
+}  // namespace wg::sorted_detail
+
+namespace wg::sorted_detail {
+
+/// Radix sort of keys alone (not stable-relevant: equal keys are identical); returns the sorted
+/// buffer (k0 or k1).
+template <class Key>
+Key* sort_keys(Key* k0, Key* k1, std::uint64_t n, cudaStream_t stream) {
+  cub::DoubleBuffer<Key> dk(k0, k1);
+  cub_run(stream, [&](void* t, std::size_t& b) {
+    return cub::DeviceRadixSort::SortKeys(t, b, dk, static_cast<std::int64_t>(n), 0,
+                                          int(sizeof(Key) * 8), stream);
+  });
+  return dk.Current();
+}
+
+struct Less {
+  template <class T>
+  __host__ __device__ bool operator()(const T& a, const T& b) const {
+    return a < b;
+  }
+};
+struct Equal {
+  template <class T>
+  __host__ __device__ bool operator()(const T& a, const T& b) const {
+    return a == b;
+  }
+};
+
+}  // namespace wg::sorted_detail

@@ -1,0 +1,208 @@
+// GPU tests of wg::Lsm against std::map: mixed insert/erase batches of every size (below, at and
+// above b; the same key inserted and erased within and across batches), every query kind after
+// every batch (find present/absent, count, range, successor, the ends of the key domain),
+// cleanup keeping every answer, bulk build, single-element batches, the capacity error and the
+// key-domain error leaving the LSM unchanged. Both key widths.
+// Size: WG_GPU_TEST_SCALE multiplies the batch sizes (default 1); WG_GPU_TEST_BATCHES sets the
+// mixed test's batch count (default 40).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <vector>
+
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/containers/lsm/lsm.cuh>
+
+#include "../sorted_array/model_check.cuh"
+
+namespace {
+
+using namespace wg::test;
+
+/// WG_GPU_TEST_BATCHES: batches of the mixed model test (default 40; fewer under a sanitizer).
+int batches() {
+  const char* s = std::getenv("WG_GPU_TEST_BATCHES");
+  return s ? std::max(1, std::atoi(s)) : 40;
+}
+
+std::size_t scale() {
+  const char* s = std::getenv("WG_GPU_TEST_SCALE");
+  return s ? std::max(1, std::atoi(s)) : 1;
+}
+
+template <class Key>
+class LsmModel : public ::testing::Test {};
+using KeyTypes = ::testing::Types<u32, u64>;
+TYPED_TEST_SUITE(LsmModel, KeyTypes);
+
+template <class Key>
+void expect_level_invariants(const wg::Lsm<Key>& lsm) {
+  const auto sizes = lsm.level_sizes();
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    ASSERT_LE(sizes[i], lsm.options().batch_size << i) << "level " << i;
+}
+
+/// One mixed batch: random keys from the pool, ops 2/3 inserts; applied to the model in order.
+template <class Key>
+void mixed_batch(wg::Lsm<Key>& lsm, std::map<Key, u32>& model, const std::vector<Key>& pool,
+                 std::size_t n, std::mt19937_64& rng, u32& next, cudaStream_t s) {
+  std::vector<Key> keys(n);
+  std::vector<u32> values(n);
+  std::vector<std::uint8_t> ops(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    // Repeat a recent key now and then: the same key inserted and erased in one batch.
+    keys[i] = (i > 0 && rng() % 5 == 0) ? keys[i - 1 - rng() % std::min<std::size_t>(i, 4)]
+                                        : pool[rng() % pool.size()];
+    values[i] = next++;
+    ops[i] = rng() % 3 != 0;
+    if (ops[i])
+      model[keys[i]] = values[i];
+    else
+      model.erase(keys[i]);
+  }
+  ASSERT_EQ(
+      lsm.update(upload(keys, s).data(), upload(values, s).data(), upload(ops, s).data(), n, s), n);
+}
+
+TYPED_TEST(LsmModel, MixedBatchesMatchStdMap) {
+  using Key = TypeParam;
+  using L = wg::Lsm<Key>;
+  wg::CudaStream stream;
+  std::mt19937_64 rng(sizeof(Key) * 31);
+  const std::uint64_t b = 256 * scale();
+  L lsm({.batch_size = b, .num_levels = 10}, stream);
+  const auto pool = key_pool<Key>(6 * b, L::max_key, rng);
+  std::map<Key, u32> model;
+  u32 next = 1;
+  for (int batch = 0; batch < batches(); ++batch) {
+    std::size_t n;
+    switch (batch % 4) {
+      case 0:
+        n = b;
+        break;  // the paper's batch
+      case 1:
+        n = 1 + rng() % (b / 2);
+        break;  // partial
+      case 2:
+        n = b + 1 + rng() % (2 * b);
+        break;  // bigger than level 0
+      default:
+        n = 1 + rng() % b;
+        break;
+    }
+    mixed_batch(lsm, model, pool, n, rng, next, stream);
+    if (::testing::Test::HasFatalFailure()) return;
+    expect_level_invariants(lsm);
+    check_queries(lsm, model, pool, L::max_key, rng, stream, "after a batch");
+    if (::testing::Test::HasFatalFailure()) return;
+    if (batch % 7 == 6) {
+      const std::uint64_t live = lsm.cleanup(stream);
+      ASSERT_EQ(live, model.size());
+      ASSERT_EQ(lsm.resident(), model.size());
+      expect_level_invariants(lsm);
+      check_queries(lsm, model, pool, L::max_key, rng, stream, "after cleanup");
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TYPED_TEST(LsmModel, SingleElementBatchesAndEraseOnly) {
+  using Key = TypeParam;
+  using L = wg::Lsm<Key>;
+  wg::CudaStream stream;
+  std::mt19937_64 rng(9);
+  L lsm({.batch_size = 16, .num_levels = 8}, stream);
+  const auto pool = key_pool<Key>(64, L::max_key, rng);
+  std::map<Key, u32> model;
+  u32 next = 1;
+  for (int i = 0; i < 150; ++i) {
+    const Key k = pool[rng() % pool.size()];
+    if (i % 4 == 3) {
+      ASSERT_EQ(lsm.erase(upload(std::vector<Key>{k}, stream).data(), 1, stream), 1u);
+      model.erase(k);
+    } else {
+      const u32 v = next++;
+      lsm.insert(upload(std::vector<Key>{k}, stream).data(),
+                 upload(std::vector<u32>{v}, stream).data(), 1, stream);
+      model[k] = v;
+    }
+    expect_level_invariants(lsm);
+    if (i % 10 == 9) {
+      check_queries(lsm, model, pool, L::max_key, rng, stream, "single-element batches");
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+  EXPECT_EQ(lsm.resident(), 150u);  // nothing dropped before a cleanup
+  EXPECT_EQ(lsm.cleanup(stream), model.size());
+  check_queries(lsm, model, pool, L::max_key, rng, stream, "after cleanup");
+}
+
+TYPED_TEST(LsmModel, BuildThenUpdates) {
+  using Key = TypeParam;
+  using L = wg::Lsm<Key>;
+  wg::CudaStream stream;
+  std::mt19937_64 rng(13);
+  L lsm({.batch_size = 128, .num_levels = 8}, stream);
+  const auto pool = key_pool<Key>(2000, L::max_key, rng);
+  std::vector<Key> keys;
+  std::vector<u32> values;
+  std::map<Key, u32> model;
+  for (std::size_t i = 0; i < 3000; ++i) {
+    keys.push_back(pool[rng() % 1000]);
+    values.push_back(static_cast<u32>(i + 1));
+    model[keys.back()] = values.back();
+  }
+  ASSERT_EQ(
+      lsm.build(upload(keys, stream).data(), upload(values, stream).data(), keys.size(), stream),
+      model.size());
+  EXPECT_EQ(lsm.num_nonempty_levels(), 1u);
+  check_queries(lsm, model, pool, L::max_key, rng, stream, "after build");
+  u32 next = 10000;
+  for (int batch = 0; batch < 6; ++batch) {
+    mixed_batch(lsm, model, pool, 100 + rng() % 300, rng, next, stream);
+    check_queries(lsm, model, pool, L::max_key, rng, stream, "after build + batches");
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TYPED_TEST(LsmModel, CapacityAndKeyDomainErrorsLeaveLsmUnchanged) {
+  using Key = TypeParam;
+  using L = wg::Lsm<Key>;
+  wg::CudaStream stream;
+  std::mt19937_64 rng(21);
+  L lsm({.batch_size = 16, .num_levels = 2}, stream);  // levels of 16 and 32
+  ASSERT_EQ(lsm.capacity(), 48u);
+  std::vector<Key> keys;
+  std::vector<u32> values;
+  std::map<Key, u32> model;
+  for (Key k = 0; k < 30; ++k) {
+    keys.push_back(k % 20);  // 20 distinct keys, 10 of them twice: 10 stale
+    values.push_back(static_cast<u32>(k));
+    model[k % 20] = static_cast<u32>(k);
+  }
+  lsm.insert(upload(keys, stream).data(), upload(values, stream).data(), 30, stream);  // level 1
+  std::vector<Key> more(keys.begin(), keys.begin() + 10);
+  lsm.insert(upload(more, stream).data(), upload(values, stream).data(), 10, stream);  // level 0
+  for (std::size_t i = 0; i < 10; ++i) model[more[i]] = values[i];
+  const std::vector<Key> pool(keys.begin(), keys.begin() + 20);
+  // 10 more: level 0 (10 + 10 > 16) and level 1 (20 + 30 > 32) cannot take it.
+  EXPECT_THROW(lsm.insert(upload(more, stream).data(), upload(values, stream).data(), 10, stream),
+               wg::CapacityError);
+  EXPECT_EQ(lsm.resident(), 40u);
+  check_queries(lsm, model, pool, L::max_key, rng, stream, "after the capacity error");
+  // A key above max_key (the status bit's) is rejected before anything changes.
+  std::vector<Key> bad = {Key(3), Key(L::max_key + 1)};
+  EXPECT_THROW(lsm.insert(upload(bad, stream).data(), upload(values, stream).data(), 2, stream),
+               wg::InvalidArgument);
+  EXPECT_EQ(lsm.resident(), 40u);
+  check_queries(lsm, model, pool, L::max_key, rng, stream, "after the key-domain error");
+  // Cleanup frees the stale elements, and the batch fits again.
+  EXPECT_EQ(lsm.cleanup(stream), 20u);
+  lsm.insert(upload(more, stream).data(), upload(values, stream).data(), 10, stream);
+  for (std::size_t i = 0; i < 10; ++i) model[more[i]] = values[i];
+  check_queries(lsm, model, pool, L::max_key, rng, stream, "after cleanup and a batch");
+}
+
+}  // namespace
