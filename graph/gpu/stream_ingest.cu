@@ -149,6 +149,7 @@ struct StreamIngest<Graph>::Impl {
     std::uint64_t n = 0, offset = 0, num_vertices = 0;
     bool checked = false, with_values = false, last = false;
     const double* host_weight = nullptr;  // for the message naming a bad weight
+    std::exception_ptr error;             // submit() failed: the batch ends with this
     std::shared_ptr<Batch> batch;
   };
 
@@ -163,6 +164,7 @@ struct StreamIngest<Graph>::Impl {
         return k == UpdateKind::insert ? g.insert_edges(e) : g.erase_edges(e);
       };
     }
+    WG_CUDA_TRY(cudaGetDevice(&device));
     const std::uint64_t c = opt.staging_entries;
     const cudaStream_t s = copy_stream.get();
     slots.resize(static_cast<std::size_t>(opt.slots));
@@ -294,6 +296,8 @@ struct StreamIngest<Graph>::Impl {
     const std::uint64_t c = opt.staging_entries;
     const std::uint64_t chunks = b.size == 0 ? 1 : (b.size + c - 1) / c;
     batch->info.chunks = chunks;
+    // A failure here (a CUDA error queueing a copy) ends the batch through the queue, so its
+    // future and drain() report it in order and no slot is lost.
     for (std::uint64_t k = 0; k < chunks; ++k) {
       const std::uint64_t off = k * c, n = std::min(c, b.size - off);
       Job j{.slot = -1,
@@ -310,13 +314,22 @@ struct StreamIngest<Graph>::Impl {
         j.slot = acquire_slot();
         const auto t0 = std::chrono::steady_clock::now();
         Slot& sl = slots[static_cast<std::size_t>(j.slot)];
-        if (pinned) {
-          j.host_weight = with_values ? b.weight + off : nullptr;
-          issue_copy(sl, b.src + off, b.dst + off, j.host_weight, n, j.checked);
-        } else {
-          stage(sl, b, off, n, with_values);
-          j.host_weight = with_values ? sl.h_weight.data() : nullptr;
-          issue_copy(sl, sl.h_src.data(), sl.h_dst.data(), j.host_weight, n, j.checked);
+        try {
+          if (pinned) {
+            j.host_weight = with_values ? b.weight + off : nullptr;
+            issue_copy(sl, b.src + off, b.dst + off, j.host_weight, n, j.checked);
+          } else {
+            stage(sl, b, off, n, with_values);
+            j.host_weight = with_values ? sl.h_weight.data() : nullptr;
+            issue_copy(sl, sl.h_src.data(), sl.h_dst.data(), j.host_weight, n, j.checked);
+          }
+        } catch (...) {
+          release_slot(j.slot);
+          j.slot = -1;
+          j.last = true;
+          j.error = std::current_exception();
+          enqueue(std::move(j));
+          break;
         }
         stage_ns += nanos_since(t0);
       }
@@ -384,6 +397,12 @@ struct StreamIngest<Graph>::Impl {
   }
 
   void apply_loop() {
+    // The graph's device, for the calls of this thread (the runtime's current device is per
+    // thread).
+    if (cudaSetDevice(device) != cudaSuccess) {
+      failure = std::make_exception_ptr(CudaError("StreamIngest: cudaSetDevice failed"));
+      failure_what = "cudaSetDevice failed";
+    }
     for (;;) {
       Job j;
       {
@@ -394,6 +413,17 @@ struct StreamIngest<Graph>::Impl {
         queue.pop_front();
       }
       Batch& b = *j.batch;
+      if (j.error && !failure) {
+        failure = j.error;
+        try {
+          std::rethrow_exception(j.error);
+        } catch (const std::exception& e) {
+          failure_what = e.what();
+        } catch (...) {
+          failure_what = "unknown exception";
+        }
+        finish(b, failure);
+      }
       if (!b.done) {
         if (failure) {
           finish(b, std::make_exception_ptr(
@@ -454,6 +484,7 @@ struct StreamIngest<Graph>::Impl {
   }
 
   Graph& graph;
+  int device = 0;
   StreamIngestOptions opt;
   ApplyFn apply;
   BatchFn on_batch;
