@@ -40,7 +40,8 @@
 //  - The graph. Between the first submit() and drain() the graph belongs to the ingest's apply
 //    thread: the caller must not call the graph (nor read its stream's results) until drain()
 //    returns; the callbacks may, since they run on that thread. Not thread-safe: one caller
-//    thread submits.
+//    thread submits, and the callbacks must not call the ingest (submit() from the apply
+//    thread would wait for a slot that only that thread frees).
 //
 // Errors: submit() throws InvalidArgument for batches whose src/dst/weight sizes differ and for
 // submit_pinned() on memory that is not pinned; CapacityError when a slot's memory cannot be
