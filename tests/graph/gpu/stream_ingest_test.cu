@@ -111,11 +111,13 @@ enum class Memory { pageable, pinned };
 /// callback (the apply thread, in order) are compared with the synchronous graph after each batch.
 template <class Adj>
 void compare_stream(bool directed, Memory memory, std::uint64_t staging, int slots,
-                    const std::vector<std::size_t>& sizes, std::uint64_t seed) {
+                    const std::vector<std::size_t>& sizes, std::uint64_t seed,
+                    unsigned extra_scale = 0) {
   WG_REQUIRE_GPU();
   constexpr bool weighted = Adj::weighted;
   using Graph = wg::gpu::DynamicGraph<Adj>;
-  const std::vector<StreamBatch> stream = make_stream(test_scale(), sizes, weighted, seed);
+  const std::vector<StreamBatch> stream =
+      make_stream(test_scale() + extra_scale, sizes, weighted, seed);
   wg::gpu::GraphOptions sync_opt = wg::test::graph_options(directed);
   sync_opt.max_chunk = staging;
   Graph sync(0, sync_opt), pipe(0, wg::test::graph_options(directed));
@@ -226,7 +228,7 @@ TEST(StreamIngest, PinnedMixedDirectedMap) {
 // Slots of the default's order, batches around them, the copy split over host threads.
 TEST(StreamIngest, LargeBatchesUndirectedSet) {
   compare_stream<wg::gpu::SlabSetAdjacency>(false, Memory::pageable, 1 << 14, 3,
-                                            {1 << 15, (1 << 14) + 1, 3000}, 7);
+                                            {1 << 15, (1 << 14) + 1, 3000}, 7, 4);
 }
 
 TEST(StreamIngest, PinnedRefusesPageableMemory) {
