@@ -1,8 +1,12 @@
 // Update files parsed in parallel segments, batches handed over in order (update_file_reader.hpp).
 #include <warpgraph/datasets/update_file_reader.hpp>
 
+#include <sys/stat.h>
+#include <zlib.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -120,46 +124,130 @@ void parse_segment(const char* begin, const char* end, bool symmetric, Segment& 
   s.boundary_at_end = boundary;
 }
 
-}  // namespace
+/// Hands out a text's segments in order, each ending at a line end (but the last). next()
+/// fills `view` (and `storage` when the segment was read from a file); false at the end.
+/// Called by one thread at a time.
+class SegmentSource {
+ public:
+  virtual ~SegmentSource() = default;
+  virtual bool next(std::string& storage, std::string_view& view) = 0;
+};
 
-UpdateReadSummary for_each_update_batch(std::string_view text, bool symmetric,
-                                        const std::string& name,
-                                        const std::function<void(UpdateBatch&&)>& f,
-                                        const UpdateReadOptions& options) {
-  const char* const begin = text.data();
-  const char* const end = begin + text.size();
-  // Segment cuts: after the first '\n' at or past each multiple of segment_bytes.
-  std::vector<const char*> cuts{begin};
-  const std::size_t step = std::max<std::size_t>(options.segment_bytes, 1);
-  while (static_cast<std::size_t>(end - cuts.back()) > step) {
-    const char* guess = cuts.back() + step;
-    const void* nl = std::memchr(guess, '\n', static_cast<std::size_t>(end - guess));
-    if (!nl) break;
-    cuts.push_back(static_cast<const char*>(nl) + 1);
+/// Segments of a text in memory: views, cut after the first '\n' past each segment_bytes.
+class TextSource final : public SegmentSource {
+ public:
+  TextSource(std::string_view text, std::size_t step) : p_(text.data()), end_(p_ + text.size()) {
+    step_ = std::max<std::size_t>(step, 1);
   }
-  cuts.push_back(end);
-  const std::size_t segments = cuts.size() - 1;
-  unsigned threads =
-      options.threads ? options.threads : std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, segments));
+  bool next(std::string&, std::string_view& view) override {
+    if (done_) return false;
+    const char* cut = end_;
+    if (static_cast<std::size_t>(end_ - p_) > step_) {
+      const void* nl = std::memchr(p_ + step_, '\n', static_cast<std::size_t>(end_ - p_ - step_));
+      if (nl) cut = static_cast<const char*>(nl) + 1;
+    }
+    view = std::string_view(p_, static_cast<std::size_t>(cut - p_));
+    p_ = cut;
+    done_ = p_ == end_;  // an empty text still gives one (empty) segment
+    return true;
+  }
 
-  std::vector<Segment> segs(segments);
+ private:
+  const char* p_;
+  const char* end_;
+  std::size_t step_;
+  bool done_ = false;
+};
+
+/// Segments of a file, plain or gzip (zlib reads plain files as they are), read as they are
+/// asked for: each about segment_bytes, ending at a line end.
+class FileSource final : public SegmentSource {
+ public:
+  FileSource(const std::string& path, std::size_t step)
+      : path_(path), step_(std::clamp<std::size_t>(step, 1, std::size_t{1} << 30)) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      throw Error(path + ": is a directory");
+    gz_ = gzopen(path.c_str(), "rb");
+    if (!gz_) throw Error(path + ": cannot open: " + std::strerror(errno));
+    gzbuffer(gz_, 1u << 20);
+  }
+  ~FileSource() override {
+    if (gz_) gzclose(gz_);
+  }
+  bool next(std::string& storage, std::string_view& view) override {
+    if (done_) return false;
+    storage.swap(carry_);
+    carry_.clear();
+    for (;;) {
+      const std::size_t have = storage.size();
+      storage.resize(have + step_);
+      const int got = gzread(gz_, storage.data() + have, static_cast<unsigned>(step_));
+      if (got < 0) {
+        int code = 0;
+        throw Error(path_ + ": read error: " + gzerror(gz_, &code));
+      }
+      storage.resize(have + static_cast<std::size_t>(got));
+      if (static_cast<std::size_t>(got) < step_) {  // the end of the file
+        done_ = true;
+        break;
+      }
+      const std::size_t nl = storage.rfind('\n');
+      if (nl != std::string::npos && nl >= have) {
+        carry_.assign(storage, nl + 1, std::string::npos);
+        storage.resize(nl + 1);
+        break;
+      }
+      // No line end in what was just read: a very long line; read on.
+    }
+    view = storage;
+    return true;
+  }
+
+ private:
+  std::string path_;
+  std::size_t step_;
+  gzFile gz_ = nullptr;
+  std::string carry_;  // the partial line after the last segment's end
+  bool done_ = false;
+};
+
+UpdateReadSummary run(SegmentSource& source, bool symmetric, const std::string& name,
+                      const std::function<void(UpdateBatch&&)>& f, unsigned threads) {
+  std::vector<Segment> segs;
   std::mutex m;
   std::condition_variable ready_cv, room_cv;
   std::size_t next = 0, consumed = 0;  // under m
-  bool stop = false;
+  bool stop = false, source_done = false;
+  std::exception_ptr source_error;
   const std::size_t window = 2 * static_cast<std::size_t>(threads);
   auto worker = [&] {
+    std::string storage;
+    std::string_view view;
     for (;;) {
       std::size_t i;
       {
         std::unique_lock lock(m);
-        room_cv.wait(lock, [&] { return stop || next >= segments || next < consumed + window; });
-        if (stop || next >= segments) return;
+        room_cv.wait(lock, [&] { return stop || source_done || next < consumed + window; });
+        if (stop || source_done) return;
+        bool got = false;
+        try {
+          got = source.next(storage, view);  // under the lock: the reads are sequential
+        } catch (...) {
+          source_error = std::current_exception();
+        }
+        if (!got) {
+          source_done = true;
+          lock.unlock();
+          ready_cv.notify_all();
+          room_cv.notify_all();
+          return;
+        }
         i = next++;
+        if (segs.size() <= i) segs.resize(i + 1);
       }
       Segment s;
-      parse_segment(cuts[i], cuts[i + 1], symmetric, s);
+      parse_segment(view.data(), view.data() + view.size(), symmetric, s);
       s.ready = true;
       {
         std::lock_guard lock(m);
@@ -169,7 +257,7 @@ UpdateReadSummary for_each_update_batch(std::string_view text, bool symmetric,
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (unsigned t = 0; t < std::max(threads, 1u); ++t) pool.emplace_back(worker);
   auto finish_pool = [&] {
     {
       std::lock_guard lock(m);
@@ -184,12 +272,17 @@ UpdateReadSummary for_each_update_batch(std::string_view text, bool symmetric,
     UpdateBatch current;
     bool have = false, boundary = false;
     std::uint64_t max_id = 0;
-    for (std::size_t i = 0; i < segments; ++i) {
+    for (std::size_t i = 0;; ++i) {
       Segment s;
       {
         const auto t0 = std::chrono::steady_clock::now();
         std::unique_lock lock(m);
-        ready_cv.wait(lock, [&] { return segs[i].ready; });
+        ready_cv.wait(
+            lock, [&] { return (i < segs.size() && segs[i].ready) || (source_done && i >= next); });
+        if (!(i < segs.size() && segs[i].ready)) {
+          if (source_error) std::rethrow_exception(source_error);
+          break;  // every segment was handed over
+        }
         s = std::move(segs[i]);
         segs[i] = Segment{};
         ++consumed;
@@ -235,6 +328,30 @@ UpdateReadSummary for_each_update_batch(std::string_view text, bool symmetric,
   }
   finish_pool();
   return sum;
+}
+
+unsigned thread_count(const UpdateReadOptions& o) {
+  return o.threads ? o.threads : std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+}
+
+}  // namespace
+
+UpdateReadSummary for_each_update_batch(std::string_view text, bool symmetric,
+                                        const std::string& name,
+                                        const std::function<void(UpdateBatch&&)>& f,
+                                        const UpdateReadOptions& options) {
+  TextSource source(text, options.segment_bytes);
+  const std::size_t segments = text.size() / std::max<std::size_t>(options.segment_bytes, 1) + 1;
+  const auto threads =
+      static_cast<unsigned>(std::min<std::size_t>(thread_count(options), segments));
+  return run(source, symmetric, name, f, threads);
+}
+
+UpdateReadSummary for_each_update_batch_in_file(const std::string& path, bool symmetric,
+                                                const std::function<void(UpdateBatch&&)>& f,
+                                                const UpdateReadOptions& options) {
+  FileSource source(path, options.segment_bytes);
+  return run(source, symmetric, path, f, thread_count(options));
 }
 
 }  // namespace wg::datasets

@@ -44,5 +44,12 @@ UpdateReadSummary for_each_update_batch(std::string_view text, bool symmetric,
                                         const std::string& name,
                                         const std::function<void(UpdateBatch&&)>& f,
                                         const UpdateReadOptions& options = {});
+/// The same from a file (plain or gzip), read segment by segment as the parsing threads ask for
+/// them, so reading (and decompressing) overlaps parsing and the consumer: the whole text is
+/// never in memory. Errors: wg::Error naming the file when it cannot be opened or read (a
+/// directory, a corrupt gzip stream), ParseError as above.
+UpdateReadSummary for_each_update_batch_in_file(const std::string& path, bool symmetric,
+                                                const std::function<void(UpdateBatch&&)>& f,
+                                                const UpdateReadOptions& options = {});
 
 }  // namespace wg::datasets

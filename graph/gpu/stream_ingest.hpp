@@ -86,9 +86,9 @@ HostEdges host_edges(const EdgeList& e);
 
 struct StreamIngestOptions {
   /// Entries a slot holds; larger batches are split into chunks of this size. Each slot holds
-  /// 8 bytes an entry pinned and on the device (24 with weights), so the default 2^22 costs
-  /// 32 MiB each: large enough that a chunk's fixed costs (hand-off, kernel launches, the
-  /// graph's wait for its counters) are small beside its copy.
+  /// 8 bytes an entry pinned and on the device (weighted graphs: 16 pinned, 20 on the device),
+  /// so the default 2^22 costs 32 MiB of each: large enough that a chunk's fixed costs (hand-off,
+  /// kernel launches, the graph's wait for its counters) are small beside its copy.
   std::uint64_t staging_entries = std::uint64_t{1} << 22;
   /// Slots (>= 2): 3 lets staging, copy and update each work on a chunk of its own.
   int slots = 3;

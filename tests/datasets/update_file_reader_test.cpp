@@ -4,6 +4,7 @@
 // same absolute line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/update_file_reader.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
+
+#include "temp_files.hpp"
 
 namespace {
 
@@ -92,6 +95,49 @@ TEST(UpdateFileReader, ErrorsNameTheAbsoluteLine) {
   }
   EXPECT_THROW(collect("", 16, 2), wg::ParseError);
   EXPECT_THROW(collect("# only\n=\n", 4, 2), wg::ParseError);
+}
+
+// The file variant, plain and gzip: segments read as they are parsed, lines cut across reads.
+TEST(UpdateFileReader, FilesPlainAndGzip) {
+  wg::test::TempDir dir;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const std::string text = random_text(seed, 4000);
+    const wg::datasets::UpdateStream want = wg::datasets::parse_update_text(text, true, "t");
+    for (const std::string& path : {dir.write("u.txt", text), dir.write_gz("u.txt.gz", text)}) {
+      for (std::size_t seg :
+           {std::size_t{1}, std::size_t{13}, std::size_t{5000}, std::size_t{1} << 20}) {
+        SCOPED_TRACE(path + " segment " + std::to_string(seg));
+        std::vector<UpdateBatch> got;
+        const auto sum = wg::datasets::for_each_update_batch_in_file(
+            path, true, [&](UpdateBatch&& b) { got.push_back(std::move(b)); },
+            {.segment_bytes = seg, .threads = 3});
+        ASSERT_EQ(got.size(), want.batches.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          ASSERT_EQ(got[i].kind, want.batches[i].kind) << i;
+          ASSERT_EQ(got[i].edges.src, want.batches[i].edges.src) << i;
+          ASSERT_EQ(got[i].edges.dst, want.batches[i].edges.dst) << i;
+        }
+        ASSERT_EQ(sum.num_vertices, want.batches.back().edges.num_vertices);
+        ASSERT_EQ(sum.lines,
+                  static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+      }
+    }
+  }
+  const std::string bad = dir.write("bad.txt", "+ 1 2\n+ 2 3\n=\n+ 4 x\n");
+  try {
+    (void)wg::datasets::for_each_update_batch_in_file(bad, true, [](UpdateBatch&&) {},
+                                                      {.segment_bytes = 4});
+    FAIL() << "no error";
+  } catch (const wg::ParseError& e) {
+    EXPECT_EQ(e.line(), 4u) << e.what();
+    EXPECT_EQ(e.file(), bad);
+  }
+  EXPECT_THROW((void)wg::datasets::for_each_update_batch_in_file(dir.file("missing.txt"), true,
+                                                                 [](UpdateBatch&&) {}),
+               wg::Error);
+  EXPECT_THROW((void)wg::datasets::for_each_update_batch_in_file(dir.write("empty.txt", ""), true,
+                                                                 [](UpdateBatch&&) {}),
+               wg::ParseError);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -79,6 +80,27 @@ std::string rate_text(double updates, double seconds) {
   const double rate = updates / seconds;
   return rate >= 1e6 ? fmt::format("{:.2f} M updates/s", rate / 1e6)
                      : fmt::format("{:.1f} K updates/s", rate / 1e3);
+}
+
+/// Update files from this size on are streamed (read, parsed and applied at once).
+constexpr std::uint64_t kStreamFromBytes = std::uint64_t{64} << 20;
+
+std::uint64_t file_bytes(const std::string& path) {
+  std::error_code ec;
+  const std::uint64_t size = fs::file_size(path, ec);
+  return ec ? 0 : size;
+}
+
+/// The most update lines a file of this size can hold (a line takes at least 6 bytes; gzip
+/// expands at most ~1032x).
+std::uint64_t most_update_entries(const std::string& path) {
+  std::error_code ec;
+  const std::uint64_t size = fs::file_size(path, ec);
+  if (ec) return 0;  // the reader reports the file
+  char magic[2] = {0, 0};
+  std::ifstream(path, std::ios::binary).read(magic, 2);
+  const bool gzip = magic[0] == '\x1f' && magic[1] == '\x8b';
+  return (gzip ? size * 1032 : size) / 6 + 1;
 }
 
 /// The batch loop's one place: batches go in through submit() (to the backend's pipeline when
@@ -323,17 +345,18 @@ int run_stream(int argc, const char* const* argv) {
   const auto t_stream = Clock::now();
   datasets::UpdateStream stream;
   std::string stream_source;
-  // An update file is parsed while its batches are applied (segments on host threads, batches
-  // handed over in order), unless `auto` must see its batch sizes to choose a backend (no GPU).
-  const bool streamed = updates && !(backend_name == "auto" && !gpu_backend_usable());
-  std::string streamed_text;
+  // A large update file is read and parsed while its batches are applied (segments on host
+  // threads, batches handed over in order), unless `auto` must see its batch sizes to choose a
+  // backend (no GPU). Smaller files are read whole first: their parse is short, and the id-range
+  // check then sees the file's real entry count.
+  const bool streamed = updates && !(backend_name == "auto" && !gpu_backend_usable()) &&
+                        file_bytes(r["updates"].as<std::string>()) >= kStreamFromBytes;
   if (generated) {
     stream = datasets::make_update_stream(input->read.edges, params);
     stream_source = "generated";
   } else if (streamed) {
     stream_source = r["updates"].as<std::string>();
     set_current_input(stream_source);
-    streamed_text = datasets::read_file(stream_source);
   } else {
     stream_source = r[updates ? "updates" : "temporal"].as<std::string>();
     set_current_input(stream_source);
@@ -380,11 +403,11 @@ int run_stream(int argc, const char* const* argv) {
   std::ostream& lines = json_out ? std::cerr : std::cout;
   BatchRunner runner(*backend, verbose, lines, streamed ? 0 : stream.batches.size());
   if (streamed) {
-    // Ids are checked batch by batch against the most entries the text can hold (a line is at
-    // least 6 bytes), so a stream is refused no later than the whole file would be.
-    const std::uint64_t most_entries = streamed_text.size() / 6 + 1;
-    (void)datasets::for_each_update_batch(
-        streamed_text, true, stream_source, [&](datasets::UpdateBatch&& batch) {
+    // Ids are checked batch by batch against the most entries the file can hold (a line is at
+    // least 6 bytes; gzip expands at most ~1032x): a bound, as the file is not read yet.
+    const std::uint64_t most_entries = most_update_entries(stream_source);
+    (void)datasets::for_each_update_batch_in_file(
+        stream_source, true, [&](datasets::UpdateBatch&& batch) {
           check_id_range(stream_source, 0, batch.edges.num_vertices, most_entries,
                          /*can_compact=*/false);
           runner.submit(batch);
@@ -395,7 +418,6 @@ int run_stream(int argc, const char* const* argv) {
             stream.batches.push_back(std::move(batch));
           }
         });
-    std::string().swap(streamed_text);
   } else {
     for (datasets::UpdateBatch& batch : stream.batches) {
       batch.edges.symmetric = true;
