@@ -5,7 +5,8 @@
 #   1. stream_ingest_test, then under compute-sanitizer memcheck and racecheck (small scale);
 #   2. stream_bench: batch sizes 2^12..2^24 (resident, sync host, StreamIngest pageable/pinned,
 #      pinned/pageable copies alone) and file replay of 10^8 updates, plain and gzip;
-#   3. warpgraph stream --backend gpu --verify (generated) and --updates (a generated file).
+#   3. warpgraph stream --backend gpu --verify (generated) and --updates (a generated 80 MB file,
+#      streamed: read, parsed and applied at once).
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/opt/devdeps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -37,16 +38,16 @@ if [ -x "$W" ]; then
   python3 - > /tmp/ingest_updates.txt <<'PY'
 import random
 random.seed(5)
-n = 1 << 16
+n = 1 << 18  # 5M lines, ~80 MB: past the 64 MiB from which the CLI streams the file
 out = []
-for b in range(40):
+for b in range(50):
     op = '-' if b % 4 == 3 else '+'
-    for _ in range(50000):
+    for _ in range(100000):
         out.append(f"{op} {random.randrange(n)} {random.randrange(n)}")
     out.append("=")
 print("\n".join(out))
 PY
-  timeout 60 $W stream --backend gpu --updates /tmp/ingest_updates.txt --verify >> "$OUT/cli.log" 2>&1
+  timeout 90 $W stream --backend gpu --updates /tmp/ingest_updates.txt --verify >> "$OUT/cli.log" 2>&1
   echo "cli --updates rc=$?"
   timeout 60 $W stream --backend gpu --updates /tmp/ingest_updates.txt --json > "$OUT/cli_updates.json" 2>>"$OUT/cli.log"
   echo "cli --updates --json rc=$?"; tail -16 "$OUT/cli.log" | cut -c1-200
