@@ -193,13 +193,15 @@ void batch_sizes(const Options& o, wg::bench::Report& report) {
   }
 }
 
-/// Writes `updates` lines: batches of 2^20 lines, one in four an erase batch (of ids drawn like
-/// the inserts), '=' between batches. Plain text, formatted by several threads.
-std::uint64_t write_update_file(const std::string& path, std::uint64_t updates, std::uint64_t nv) {
+/// Writes `updates` lines to `path` and, gzip-compressed, to `gz_path`: batches of 2^20 lines,
+/// one in four an erase batch (of ids drawn like the inserts), '=' after each. Formatted and
+/// compressed by several threads (each batch its own gzip member: a valid gzip file).
+std::uint64_t write_update_files(const std::string& path, const std::string& gz_path,
+                                 std::uint64_t updates, std::uint64_t nv) {
   const std::uint64_t per_batch = std::uint64_t{1} << 20;
   const std::uint64_t nb = (updates + per_batch - 1) / per_batch;
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-  std::vector<std::string> parts(nb);
+  std::vector<std::string> parts(nb), packed(nb);
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
@@ -222,30 +224,31 @@ std::uint64_t write_update_file(const std::string& path, std::uint64_t updates, 
           s += '\n';
         }
         s += "=\n";
+        z_stream z{};
+        if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+          throw std::runtime_error("deflateInit2 failed");
+        std::string& out = packed[i];
+        out.resize(deflateBound(&z, static_cast<uLong>(s.size())));
+        z.next_in = reinterpret_cast<Bytef*>(s.data());
+        z.avail_in = static_cast<uInt>(s.size());
+        z.next_out = reinterpret_cast<Bytef*>(out.data());
+        z.avail_out = static_cast<uInt>(out.size());
+        if (deflate(&z, Z_FINISH) != Z_STREAM_END) throw std::runtime_error("deflate failed");
+        out.resize(z.total_out);
+        deflateEnd(&z);
       }
     });
   }
   for (auto& t : pool) t.join();
-  std::ofstream f(path, std::ios::binary);
   std::uint64_t bytes = 0;
-  for (const auto& s : parts) {
-    f.write(s.data(), static_cast<std::streamsize>(s.size()));
-    bytes += s.size();
+  std::ofstream f(path, std::ios::binary), g(gz_path, std::ios::binary);
+  for (std::uint64_t i = 0; i < nb; ++i) {
+    f.write(parts[i].data(), static_cast<std::streamsize>(parts[i].size()));
+    g.write(packed[i].data(), static_cast<std::streamsize>(packed[i].size()));
+    bytes += parts[i].size();
   }
-  if (!f) throw std::runtime_error(path + ": cannot write");
+  if (!f || !g) throw std::runtime_error(path + ": cannot write");
   return bytes;
-}
-
-void gzip_file(const std::string& from, const std::string& to) {
-  const std::string text = wg::datasets::read_file(from);
-  gzFile gz = gzopen(to.c_str(), "wb1");
-  if (!gz) throw std::runtime_error(to + ": cannot write");
-  for (std::size_t off = 0; off < text.size(); off += 1u << 30) {
-    const auto len = static_cast<unsigned>(std::min<std::size_t>(1u << 30, text.size() - off));
-    if (gzwrite(gz, text.data() + off, len) != static_cast<int>(len))
-      throw std::runtime_error(to + ": gzwrite failed");
-  }
-  gzclose(gz);
 }
 
 void replay(const Options& o, wg::bench::Report& report) {
@@ -253,8 +256,7 @@ void replay(const Options& o, wg::bench::Report& report) {
   const std::string dir =
       o.replay_dir.empty() ? std::filesystem::temp_directory_path().string() : o.replay_dir;
   const std::string plain = dir + "/stream_bench_updates.txt", gz = plain + ".gz";
-  const std::uint64_t text_bytes = write_update_file(plain, o.replay_updates, nv);
-  gzip_file(plain, gz);
+  const std::uint64_t text_bytes = write_update_files(plain, gz, o.replay_updates, nv);
   std::printf("\nreplay: %llu updates, %.1f MB of text, %.1f MB gzip\n",
               static_cast<unsigned long long>(o.replay_updates), text_bytes / 1e6,
               static_cast<double>(std::filesystem::file_size(gz)) / 1e6);
