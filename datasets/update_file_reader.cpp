@@ -8,10 +8,13 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <queue>
 #include <thread>
 #include <vector>
 
@@ -352,6 +355,130 @@ UpdateReadSummary for_each_update_batch_in_file(const std::string& path, bool sy
                                                 const UpdateReadOptions& options) {
   FileSource source(path, options.segment_bytes);
   return run(source, symmetric, path, f, thread_count(options));
+}
+
+namespace {
+
+struct TimedEntry {
+  std::int64_t t;
+  vertex_t u, v;
+};
+
+struct TemporalSegment {
+  std::vector<TimedEntry> entries;
+  std::uint64_t lines = 0, max_id = 0, error_line = 0;
+  std::string error;
+};
+
+void parse_temporal_segment(std::string_view text, TemporalSegment& s) {
+  detail::LineScanner lines(text.data(), text.data() + text.size());
+  const char *b = nullptr, *e = nullptr;
+  auto fail = [&](std::string problem) {
+    s.error_line = s.lines;
+    s.error = std::move(problem);
+  };
+  while (lines.next(b, e)) {
+    ++s.lines;
+    const char* p = detail::skip_space(b, e);
+    if (p == e || *p == '#' || *p == '%') continue;
+    std::uint64_t u = 0, v = 0;
+    FieldStatus st = detail::parse_u64(p, e, u);
+    if (st != FieldStatus::ok) return fail(problem(st, "source id", p, e));
+    st = detail::parse_u64(p, e, v);
+    if (st != FieldStatus::ok) return fail(problem(st, "target id", p, e));
+    if (u >= kVertexIdLimit || v >= kVertexIdLimit) {
+      return fail("vertex id " + std::to_string(std::max(u, v)) +
+                  " is past the vertex id limit (ids 0.." + std::to_string(kVertexIdLimit - 1) +
+                  ")");
+    }
+    std::int64_t t = 0;
+    st = detail::parse_i64(p, e, t);
+    if (st != FieldStatus::ok) return fail(problem(st, "timestamp", p, e));
+    if (!detail::at_line_end(p, e))
+      return fail("unexpected text " + quote(p, e) + " after 'source target timestamp'");
+    s.entries.push_back({t, static_cast<vertex_t>(u), static_cast<vertex_t>(v)});
+    s.max_id = std::max(s.max_id, std::max(u, v));
+  }
+}
+
+}  // namespace
+
+UpdateStream parse_temporal_snap_parallel(std::string_view text, std::uint64_t window,
+                                          bool symmetric, const std::string& name,
+                                          const UpdateReadOptions& options) {
+  if (window == 0) throw InvalidArgument("read_temporal_snap: window must be > 0");
+  TextSource source(text, options.segment_bytes);
+  std::vector<std::string_view> views;
+  std::string unused;
+  for (std::string_view v; source.next(unused, v);) views.push_back(v);
+  std::vector<TemporalSegment> segs(views.size());
+  const auto threads = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(thread_count(options), views.size())));
+  {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&] {
+        for (std::size_t i; (i = next++) < views.size();) {
+          parse_temporal_segment(views[i], segs[i]);
+          // Stable: equal times keep file order within the segment, and the merge below
+          // takes ties from earlier segments first.
+          std::stable_sort(segs[i].entries.begin(), segs[i].entries.end(),
+                           [](const TimedEntry& a, const TimedEntry& b) { return a.t < b.t; });
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+  }
+  std::uint64_t line = 0, max_id = 0, total = 0;
+  for (const TemporalSegment& s : segs) {
+    if (!s.error.empty()) throw ParseError(name, line + s.error_line, s.error);
+    line += s.lines;
+    max_id = std::max(max_id, s.max_id);
+    total += s.entries.size();
+  }
+  if (line == 0) throw ParseError(name, 0, "empty file");
+  if (total == 0)
+    throw ParseError(name, line, "no edges found (expected lines 'source target timestamp')");
+  // k-way merge by (t, segment): a min-heap of the segments' next entries.
+  using Head = std::pair<std::int64_t, std::size_t>;  // time, segment
+  std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heap;
+  std::vector<std::size_t> pos(segs.size(), 0);
+  for (std::size_t k = 0; k < segs.size(); ++k)
+    if (!segs[k].entries.empty()) heap.push({segs[k].entries[0].t, k});
+  UpdateStream s;
+  s.initial.symmetric = symmetric;
+  std::uint64_t t0 = 0, current = 0;
+  bool first = true;
+  while (!heap.empty()) {
+    const std::size_t k = heap.top().second;
+    heap.pop();
+    // Take this segment's run of entries up to the next head's time (ties: lower segment first).
+    const std::int64_t limit = heap.empty() ? INT64_MAX : heap.top().first;
+    const std::size_t limit_seg = heap.empty() ? 0 : heap.top().second;
+    auto& es = segs[k].entries;
+    std::size_t& i = pos[k];
+    while (i < es.size() && (es[i].t < limit || (es[i].t == limit && k < limit_seg))) {
+      const TimedEntry& en = es[i++];
+      if (first) {
+        t0 = static_cast<std::uint64_t>(en.t);
+        first = false;
+      }
+      const std::uint64_t slot = (static_cast<std::uint64_t>(en.t) - t0) / window;
+      if (s.batches.empty() || slot != current) {
+        UpdateBatch batch;
+        batch.edges.symmetric = symmetric;
+        s.batches.push_back(std::move(batch));
+        current = slot;
+      }
+      s.batches.back().edges.src.push_back(en.u);
+      s.batches.back().edges.dst.push_back(en.v);
+    }
+    if (i < es.size()) heap.push({es[i].t, k});
+  }
+  s.initial.num_vertices = max_id + 1;
+  for (auto& b : s.batches) b.edges.num_vertices = max_id + 1;
+  return s;
 }
 
 }  // namespace wg::datasets

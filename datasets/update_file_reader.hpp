@@ -52,4 +52,11 @@ UpdateReadSummary for_each_update_batch_in_file(const std::string& path, bool sy
                                                 const std::function<void(UpdateBatch&&)>& f,
                                                 const UpdateReadOptions& options = {});
 
+/// read_temporal_snap (update_stream.hpp) with the parse on host threads: segments of the text
+/// are parsed and stably sorted by time in parallel, then merged (ties keep file order). Same
+/// result and errors as parse_temporal_snap.
+UpdateStream parse_temporal_snap_parallel(std::string_view text, std::uint64_t window,
+                                          bool symmetric, const std::string& name,
+                                          const UpdateReadOptions& options = {});
+
 }  // namespace wg::datasets

@@ -140,4 +140,47 @@ TEST(UpdateFileReader, FilesPlainAndGzip) {
                wg::ParseError);
 }
 
+// The parallel temporal reader: the batches of parse_temporal_snap (ties in time keep file
+// order across segments), and its errors.
+TEST(UpdateFileReader, TemporalParallelSameAsSerial) {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    std::mt19937_64 rng(seed);
+    std::string text = "# temporal\n";
+    for (int i = 0; i < 3000; ++i) {
+      if (rng() % 50 == 0) text += "% comment\n";
+      text += std::to_string(rng() % 500) + " " + std::to_string(rng() % 500) + " " +
+              std::to_string(static_cast<std::int64_t>(rng() % 200) - 50) + "\n";
+    }
+    for (std::uint64_t window : {1u, 7u, 1000u}) {
+      const auto want = wg::datasets::parse_temporal_snap(text, window, true, "t");
+      for (std::size_t seg : {std::size_t{1}, std::size_t{333}, std::size_t{1} << 20}) {
+        SCOPED_TRACE("seed " + std::to_string(seed) + " window " + std::to_string(window) +
+                     " segment " + std::to_string(seg));
+        const auto got = wg::datasets::parse_temporal_snap_parallel(
+            text, window, true, "t", {.segment_bytes = seg, .threads = 3});
+        ASSERT_EQ(got.batches.size(), want.batches.size());
+        ASSERT_EQ(got.initial.num_vertices, want.initial.num_vertices);
+        for (std::size_t i = 0; i < got.batches.size(); ++i) {
+          ASSERT_EQ(got.batches[i].edges.src, want.batches[i].edges.src) << i;
+          ASSERT_EQ(got.batches[i].edges.dst, want.batches[i].edges.dst) << i;
+          ASSERT_EQ(got.batches[i].edges.num_vertices, want.batches[i].edges.num_vertices);
+          ASSERT_EQ(got.batches[i].kind, UpdateBatch::Kind::insert);
+        }
+      }
+    }
+  }
+  const std::string bad = "1 2 3\n2 3 4\n3 4\n5 6 x\n";
+  for (std::size_t seg : {std::size_t{2}, std::size_t{1} << 20}) {
+    try {
+      (void)wg::datasets::parse_temporal_snap_parallel(bad, 5, true, "b", {.segment_bytes = seg});
+      FAIL() << "no error";
+    } catch (const wg::ParseError& e) {
+      EXPECT_EQ(e.line(), 3u) << e.what();
+    }
+  }
+  EXPECT_THROW((void)wg::datasets::parse_temporal_snap_parallel("", 5, true, "b"), wg::ParseError);
+  EXPECT_THROW((void)wg::datasets::parse_temporal_snap_parallel("1 2 3\n", 0, true, "b"),
+               wg::InvalidArgument);
+}
+
 }  // namespace

@@ -361,7 +361,8 @@ int run_stream(int argc, const char* const* argv) {
     stream_source = r[updates ? "updates" : "temporal"].as<std::string>();
     set_current_input(stream_source);
     stream = updates ? datasets::read_update_file(stream_source, true)
-                     : datasets::read_temporal_snap(stream_source, window, true);
+                     : datasets::parse_temporal_snap_parallel(datasets::read_file(stream_source),
+                                                              window, true, stream_source);
     std::uint64_t entries = stream.initial.size();
     for (const auto& b : stream.batches) entries += b.edges.size();
     check_id_range(stream_source, 0, stream.initial.num_vertices, entries, /*can_compact=*/false);
