@@ -4,6 +4,7 @@
 // instantiated per graph in backend_cpu.cpp and backend_gpu.cu; the Boost reference has its own
 // (backend_reference.cpp). backend.cpp registers them by name.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,29 @@ struct BatchOutcome {
   std::uint64_t edges_changed = 0;  ///< undirected edges (or arcs) actually added / removed
   std::uint64_t triangles = 0;      ///< exact total after the batch
   double seconds = 0;               ///< update + count, as the backend measured it
+};
+
+/// Seconds each stage of a BatchPipeline was busy (GPU: StreamIngest::StageSeconds): the
+/// largest, beside the producer's parse time, names the stage that limits the stream.
+struct PipelineStages {
+  double staging = 0;    ///< host copies into pinned staging (and queueing the copies)
+  double copy_wait = 0;  ///< the update waiting for a batch's host-to-device copy
+  double update = 0;     ///< updates and counts
+};
+
+/// Batches applied through a pipeline (the gpu backend: staging, copy and update of successive
+/// batches overlap). Outcomes come back in submission order through the `done` callback given
+/// to GraphBackend::pipeline, possibly on another thread. While a pipeline lives, its backend
+/// must not be used otherwise.
+class BatchPipeline {
+ public:
+  using Done = std::function<void(const BatchOutcome&)>;
+  virtual ~BatchPipeline() = default;
+  /// Queues a batch; `batch` may be reused or freed on return.
+  virtual void submit(bool insert, const EdgeList& batch) = 0;
+  /// Waits until every batch's outcome was delivered; rethrows the first failure.
+  virtual void drain() = 0;
+  virtual PipelineStages stages() const = 0;
 };
 
 class GraphBackend {
@@ -38,6 +62,9 @@ class GraphBackend {
   /// Seconds the backend took to start when it was made (the gpu backend: the CUDA context),
   /// which no build or batch time includes.
   virtual double startup_seconds() const { return 0; }
+  /// A pipeline over this backend's graph (made empty if there is none yet), or nullptr when
+  /// the backend applies batches one at a time only.
+  virtual std::unique_ptr<BatchPipeline> pipeline(BatchPipeline::Done) { return nullptr; }
 };
 
 /// Factories of the backends. backend_cpu.cpp / backend_gpu.cu are compiled only when their

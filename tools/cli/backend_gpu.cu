@@ -18,6 +18,7 @@
 
 #include "backend.hpp"
 #include "graph_backend.hpp"
+#include "ingest_pipeline.cuh"
 
 namespace wg::cli {
 
@@ -35,7 +36,13 @@ std::unique_ptr<GraphBackend> make_gpu_backend() {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return std::make_unique<GpuSetBackend>(
       GraphBackendOptions{.name = "gpu", .startup_seconds = startup},
-      [] { return std::make_unique<gpu::Graph>(0); });
+      [] { return std::make_unique<gpu::Graph>(0); },
+      [](gpu::Graph& g, gpu::IncrementalTriangleCounter<gpu::Graph>& c,
+         BatchPipeline::Done done) -> std::unique_ptr<BatchPipeline> {
+        return std::make_unique<
+            IngestPipeline<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>>(
+            g, c, std::move(done));
+      });
 }
 
 bool gpu_backend_usable() {

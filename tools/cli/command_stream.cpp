@@ -3,11 +3,17 @@
 // count three ways (backend recount, reference count of the backend's graph, reference count of
 // the input) and the final graph against a replay of the stream.
 #include <algorithm>
+#include <deque>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <mutex>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include <warpgraph/datasets/read_graph.hpp>
+#include <warpgraph/datasets/update_file_reader.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 
 #include "backend.hpp"
@@ -75,6 +81,157 @@ std::string rate_text(double updates, double seconds) {
   return rate >= 1e6 ? fmt::format("{:.2f} M updates/s", rate / 1e6)
                      : fmt::format("{:.1f} K updates/s", rate / 1e3);
 }
+
+/// Update files from this size on are streamed (read, parsed and applied at once).
+constexpr std::uint64_t kStreamFromBytes = std::uint64_t{64} << 20;
+
+std::uint64_t file_bytes(const std::string& path) {
+  std::error_code ec;
+  const std::uint64_t size = fs::file_size(path, ec);
+  return ec ? 0 : size;
+}
+
+/// The most update lines a file of this size can hold (a line takes at least 6 bytes; gzip
+/// expands at most ~1032x).
+std::uint64_t most_update_entries(const std::string& path) {
+  std::error_code ec;
+  const std::uint64_t size = fs::file_size(path, ec);
+  if (ec) return 0;  // the reader reports the file
+  char magic[2] = {0, 0};
+  std::ifstream(path, std::ios::binary).read(magic, 2);
+  const bool gzip = magic[0] == '\x1f' && magic[1] == '\x8b';
+  return (gzip ? size * 1032 : size) / 6 + 1;
+}
+
+/// The batch loop's one place: batches go in through submit() (to the backend's pipeline when
+/// it has one, else applied there and then), outcomes come back in order (on the pipeline's
+/// thread) and are printed on the caller's thread by flush(): verbose lines, the progress line
+/// with updates/s and the stage that limits the stream.
+class BatchRunner {
+ public:
+  BatchRunner(GraphBackend& backend, bool verbose, std::ostream& lines, std::size_t expected)
+      : backend_(backend), verbose_(verbose), lines_(lines), expected_(expected) {
+    pipeline_ = backend.pipeline([this](const BatchOutcome& o) { delivered(o); });
+    pipelined_ = pipeline_ != nullptr;
+    t0_ = last_return_ = Clock::now();
+    if (verbose_) {
+      progress_.clear();
+      lines_ << kBatchHeader << '\n';
+    }
+  }
+  /// Applies (or queues) one batch; the caller may reuse it on return.
+  void submit(const datasets::UpdateBatch& batch) {
+    // The time since the last submit returned went to producing this batch (parsing).
+    produce_seconds_ += seconds_since(last_return_);
+    const bool insert = batch.kind == datasets::UpdateBatch::Kind::insert;
+    {
+      std::lock_guard lock(m_);
+      pending_.push_back({submitted_ + 1, insert, batch.edges.size()});
+    }
+    ++submitted_;
+    if (pipeline_) {
+      pipeline_->submit(insert, batch.edges);
+    } else {
+      const auto u0 = Clock::now();
+      delivered(insert ? backend_.insert_edges(batch.edges) : backend_.erase_edges(batch.edges));
+      sync_update_seconds_ += seconds_since(u0);
+    }
+    flush(false);
+    last_return_ = Clock::now();
+  }
+  /// Waits for every batch, prints the rest; returns the records in order.
+  std::vector<BatchRecord> finish() {
+    if (pipeline_) {
+      pipeline_->drain();
+      stages_cache_ = pipeline_->stages();
+      pipeline_.reset();  // the backend is the caller's again
+    }
+    elapsed_ = seconds_since(t0_);
+    flush(true);
+    progress_.clear();
+    return std::move(printed_);
+  }
+  /// Seconds from the runner's start to the last outcome.
+  double elapsed() const { return elapsed_; }
+  bool pipelined() const { return pipelined_; }
+  json stages_json() const {
+    const PipelineStages st = stages();
+    return {{"pipelined", pipelined_},       {"produce_seconds", produce_seconds_},
+            {"staging_seconds", st.staging}, {"copy_wait_seconds", st.copy_wait},
+            {"update_seconds", st.update},   {"limited_by", limiting_stage()}};
+  }
+  std::string limiting_stage() const {
+    const PipelineStages st = stages();
+    std::pair<const char*, double> best{"update", st.update};
+    for (auto p : {std::pair<const char*, double>{"parse", produce_seconds_},
+                   std::pair<const char*, double>{"staging", st.staging},
+                   std::pair<const char*, double>{"copy", st.copy_wait}}) {
+      if (p.second > best.second) best = p;
+    }
+    return best.first;
+  }
+
+ private:
+  struct Pending {
+    std::size_t index;
+    bool insert;
+    std::uint64_t size;
+  };
+  PipelineStages stages() const {
+    if (stages_cache_) return *stages_cache_;
+    if (pipeline_) return pipeline_->stages();
+    return {.staging = 0, .copy_wait = 0, .update = sync_update_seconds_};
+  }
+  void delivered(const BatchOutcome& o) {
+    std::lock_guard lock(m_);
+    const Pending p = pending_.front();
+    pending_.pop_front();
+    done_.push_back({.index = p.index, .insert = p.insert, .size = p.size, .outcome = o});
+  }
+  void flush(bool final) {
+    std::vector<BatchRecord> fresh;
+    {
+      std::lock_guard lock(m_);
+      fresh.swap(done_);
+    }
+    for (BatchRecord& r : fresh) {
+      updates_ += r.size;
+      if (verbose_) {
+        progress_.clear();
+        lines_ << batch_line(r) << '\n';
+      }
+      printed_.push_back(std::move(r));
+    }
+    const std::uint64_t triangles = printed_.empty() ? 0 : printed_.back().outcome.triangles;
+    const double secs = seconds_since(t0_);
+    std::string text =
+        expected_ ? progress_bar(printed_.size(), expected_, triangles)
+                  : fmt::format("stream {} batches, {} triangles", printed_.size(), triangles);
+    text += fmt::format(", {}, limited by {}", rate_text(static_cast<double>(updates_), secs),
+                        limiting_stage());
+    progress_.show(text, final);
+  }
+  static double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+
+  GraphBackend& backend_;
+  bool verbose_;
+  std::ostream& lines_;
+  std::size_t expected_;  // batches, 0 when not known ahead (a streamed update file)
+  std::unique_ptr<BatchPipeline> pipeline_;
+  bool pipelined_ = false;
+  ProgressLine progress_;
+  std::mutex m_;
+  std::deque<Pending> pending_;    // under m_
+  std::vector<BatchRecord> done_;  // under m_
+  std::vector<BatchRecord> printed_;
+  std::size_t submitted_ = 0;
+  std::uint64_t updates_ = 0;
+  double produce_seconds_ = 0, sync_update_seconds_ = 0, elapsed_ = 0;
+  std::optional<PipelineStages> stages_cache_;
+  Clock::time_point t0_{}, last_return_{};
+};
 
 }  // namespace
 
@@ -188,14 +345,24 @@ int run_stream(int argc, const char* const* argv) {
   const auto t_stream = Clock::now();
   datasets::UpdateStream stream;
   std::string stream_source;
+  // A large update file is read and parsed while its batches are applied (segments on host
+  // threads, batches handed over in order), unless `auto` must see its batch sizes to choose a
+  // backend (no GPU). Smaller files are read whole first: their parse is short, and the id-range
+  // check then sees the file's real entry count.
+  const bool streamed = updates && !(backend_name == "auto" && !gpu_backend_usable()) &&
+                        file_bytes(r["updates"].as<std::string>()) >= kStreamFromBytes;
   if (generated) {
     stream = datasets::make_update_stream(input->read.edges, params);
     stream_source = "generated";
+  } else if (streamed) {
+    stream_source = r["updates"].as<std::string>();
+    set_current_input(stream_source);
   } else {
     stream_source = r[updates ? "updates" : "temporal"].as<std::string>();
     set_current_input(stream_source);
     stream = updates ? datasets::read_update_file(stream_source, true)
-                     : datasets::read_temporal_snap(stream_source, window, true);
+                     : datasets::parse_temporal_snap_parallel(datasets::read_file(stream_source),
+                                                              window, true, stream_source);
     std::uint64_t entries = stream.initial.size();
     for (const auto& b : stream.batches) entries += b.edges.size();
     check_id_range(stream_source, 0, stream.initial.num_vertices, entries, /*can_compact=*/false);
@@ -234,32 +401,31 @@ int run_stream(int argc, const char* const* argv) {
   }
   std::unique_ptr<GraphBackend> backend = make_backend(chosen, cpu_threads_option(*parsed));
   const BatchOutcome initial = backend->build(stream.initial);
-  std::vector<BatchRecord> records;
-  records.reserve(stream.batches.size());
   std::ostream& lines = json_out ? std::cerr : std::cout;
-  ProgressLine progress;
-  if (verbose) {
-    progress.clear();
-    lines << kBatchHeader << '\n';
-  }
-  for (std::size_t i = 0; i < stream.batches.size(); ++i) {
-    datasets::UpdateBatch& batch = stream.batches[i];
-    batch.edges.symmetric = true;
-    BatchRecord rec;
-    rec.index = i + 1;
-    rec.insert = batch.kind == datasets::UpdateBatch::Kind::insert;
-    rec.size = batch.edges.size();
-    rec.outcome =
-        rec.insert ? backend->insert_edges(batch.edges) : backend->erase_edges(batch.edges);
-    records.push_back(rec);
-    if (verbose) {
-      progress.clear();
-      lines << batch_line(rec) << '\n';
+  BatchRunner runner(*backend, verbose, lines, streamed ? 0 : stream.batches.size());
+  if (streamed) {
+    // Ids are checked batch by batch against the most entries the file can hold (a line is at
+    // least 6 bytes; gzip expands at most ~1032x): a bound, as the file is not read yet.
+    const std::uint64_t most_entries = most_update_entries(stream_source);
+    (void)datasets::for_each_update_batch_in_file(
+        stream_source, true, [&](datasets::UpdateBatch&& batch) {
+          check_id_range(stream_source, 0, batch.edges.num_vertices, most_entries,
+                         /*can_compact=*/false);
+          runner.submit(batch);
+          stream.initial.num_vertices =
+              std::max(stream.initial.num_vertices, batch.edges.num_vertices);
+          if (check) {  // kept for --verify's replay
+            batch.edges.weight.clear();
+            stream.batches.push_back(std::move(batch));
+          }
+        });
+  } else {
+    for (datasets::UpdateBatch& batch : stream.batches) {
+      batch.edges.symmetric = true;
+      runner.submit(batch);
     }
-    progress.show(progress_bar(i + 1, stream.batches.size(), rec.outcome.triangles),
-                  i + 1 == stream.batches.size());
   }
-  progress.clear();
+  const std::vector<BatchRecord> records = runner.finish();
   const std::uint64_t final_count =
       records.empty() ? initial.triangles : records.back().outcome.triangles;
 
@@ -337,6 +503,10 @@ int run_stream(int argc, const char* const* argv) {
                     {"seconds", batch_seconds},
                     {"updates_per_second",
                      batch_seconds > 0 ? json(updates_applied / batch_seconds) : json(nullptr)}};
+    j["pipeline"] = runner.stages_json();
+    j["pipeline"]["seconds"] = runner.elapsed();
+    j["pipeline"]["updates_per_second"] =
+        runner.elapsed() > 0 ? json(updates_applied / runner.elapsed()) : json(nullptr);
     j["triangles"] = final_count;
     if (verification) {
       json v{{"recount", verification->recount},
@@ -378,6 +548,12 @@ int run_stream(int argc, const char* const* argv) {
                           rate_text(static_cast<double>(updates_applied), batch_seconds),
                           rate_text(static_cast<double>(inserted), insert_seconds),
                           rate_text(static_cast<double>(erased), erase_seconds)));
+    if (runner.pipelined()) {
+      print_row("pipeline",
+                fmt::format("{} end to end: {}, limited by {}", format_ms(runner.elapsed()),
+                            rate_text(static_cast<double>(updates_applied), runner.elapsed()),
+                            runner.limiting_stage()));
+    }
     // The result line, unpadded: "triangles: 1612010 (verified against reference)".
     if (!verification) {
       std::cout << "triangles: " << final_count << '\n';

@@ -40,10 +40,16 @@ std::uint64_t batch_id_range(const EdgeList& batch);
 template <class Graph, class Counter>
 class DynamicGraphBackend final : public GraphBackend {
  public:
-  /// `make_graph` makes an empty undirected graph (each build starts from a new one).
+  using MakePipeline =
+      std::function<std::unique_ptr<BatchPipeline>(Graph&, Counter&, BatchPipeline::Done)>;
+  /// `make_graph` makes an empty undirected graph (each build starts from a new one);
+  /// `make_pipeline` (optional) a pipeline over the graph and its counter.
   DynamicGraphBackend(GraphBackendOptions options,
-                      std::function<std::unique_ptr<Graph>()> make_graph)
-      : options_(std::move(options)), make_graph_(std::move(make_graph)) {}
+                      std::function<std::unique_ptr<Graph>()> make_graph,
+                      MakePipeline make_pipeline = {})
+      : options_(std::move(options)),
+        make_graph_(std::move(make_graph)),
+        make_pipeline_(std::move(make_pipeline)) {}
 
   std::string name() const override { return options_.name; }
   double startup_seconds() const override { return options_.startup_seconds; }
@@ -56,6 +62,12 @@ class DynamicGraphBackend final : public GraphBackend {
     graph_->build(edges);
     counter_ = std::make_unique<Counter>(*graph_);  // static count of the built graph
     return {graph_->num_edges(), counter_->total(), seconds_since(t0)};
+  }
+
+  std::unique_ptr<BatchPipeline> pipeline(BatchPipeline::Done done) override {
+    if (!make_pipeline_ || options_.grow_id_range) return nullptr;
+    require_graph();
+    return make_pipeline_(*graph_, *counter_, std::move(done));
   }
 
   BatchOutcome insert_edges(const EdgeList& batch) override { return apply(batch, true); }
@@ -105,6 +117,7 @@ class DynamicGraphBackend final : public GraphBackend {
 
   GraphBackendOptions options_;
   std::function<std::unique_ptr<Graph>()> make_graph_;
+  MakePipeline make_pipeline_;
   std::unique_ptr<Graph> graph_;
   std::unique_ptr<Counter> counter_;
 };

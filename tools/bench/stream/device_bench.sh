@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# GPU run of issue 36 (streaming ingest), from the project root on the GPU machine, after
+#   bash scripts/device-build.sh stream_ingest_test stream_bench warpgraph
+# Writes logs and JSON to "$OUT". Total under 4 minutes on an H100 (each step time-limited).
+#   1. stream_ingest_test, then under compute-sanitizer memcheck and racecheck (small scale);
+#   2. stream_bench: batch sizes 2^12..2^24 (resident, sync host, StreamIngest pageable/pinned,
+#      pinned/pageable copies alone) and file replay of 10^8 updates, plain and gzip;
+#   3. warpgraph stream --backend gpu --verify (generated) and --updates (a generated 80 MB file,
+#      streamed: read, parsed and applied at once).
+set -u
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+export LD_LIBRARY_PATH=/opt/devdeps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export CUDA_MODULE_LOADING=EAGER
+B=build-device
+T0=$(date +%s)
+nvidia-smi -L; nproc
+
+timeout 90 $B/tests/graph/gpu/stream_ingest_test > "$OUT/stream_ingest_test.log" 2>&1
+echo "stream_ingest_test rc=$?"; grep -E "FAILED|PASSED|Failure" -A3 "$OUT/stream_ingest_test.log" | head -30
+WG_GPU_TEST_SCALE=8 timeout 80 compute-sanitizer --tool memcheck --error-exitcode 1 \
+  $B/tests/graph/gpu/stream_ingest_test \
+  --gtest_filter='*PageableMixedUndirectedSet:*PinnedMixedDirectedMap:*Failed*:*Refuses*' \
+  > "$OUT/stream_memcheck.log" 2>&1
+echo "memcheck rc=$?"; tail -3 "$OUT/stream_memcheck.log"
+WG_GPU_TEST_SCALE=8 timeout 60 compute-sanitizer --tool racecheck --error-exitcode 1 \
+  $B/tests/graph/gpu/stream_ingest_test --gtest_filter='*PageableMixedUndirectedSet' \
+  > "$OUT/stream_racecheck.log" 2>&1
+echo "racecheck rc=$?"; tail -3 "$OUT/stream_racecheck.log"
+echo "tests done at $(( $(date +%s) - T0 )) s"
+
+timeout 150 $B/tools/bench/stream/stream_bench --reps ${REPS:-2} --replay-updates ${UPDATES:-100000000} \
+  --replay-dir /tmp --json "$OUT/stream_bench.json" > "$OUT/stream_bench.log" 2>&1
+echo "stream_bench rc=$?"; cut -c1-200 "$OUT/stream_bench.log"
+echo "bench done at $(( $(date +%s) - T0 )) s"
+
+W=$B/tools/cli/warpgraph
+if [ -x "$W" ]; then
+  timeout 40 $W stream --backend gpu --verify --batch-size 20000 > "$OUT/cli.log" 2>&1; echo "cli generated rc=$?"
+  python3 - > /tmp/ingest_updates.txt <<'PY'
+import random
+random.seed(5)
+n = 1 << 18  # 5M lines, ~80 MB: past the 64 MiB from which the CLI streams the file
+out = []
+for b in range(50):
+    op = '-' if b % 4 == 3 else '+'
+    for _ in range(100000):
+        out.append(f"{op} {random.randrange(n)} {random.randrange(n)}")
+    out.append("=")
+print("\n".join(out))
+PY
+  timeout 90 $W stream --backend gpu --updates /tmp/ingest_updates.txt --verify >> "$OUT/cli.log" 2>&1
+  echo "cli --updates rc=$?"
+  timeout 60 $W stream --backend gpu --updates /tmp/ingest_updates.txt --json > "$OUT/cli_updates.json" 2>>"$OUT/cli.log"
+  echo "cli --updates --json rc=$?"; tail -16 "$OUT/cli.log" | cut -c1-200
+fi
+echo "all done at $(( $(date +%s) - T0 )) s"
