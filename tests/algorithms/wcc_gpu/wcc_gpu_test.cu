@@ -138,11 +138,21 @@ void stream_case(bool directed, double fraction, std::uint64_t batch_size, std::
   if (fraction <= 0) EXPECT_GT(recomputed, 0u);
 }
 
-TEST(GpuDynamicComponents, UndirectedStreamRestricted) { stream_case<SetGraph>(false, 1.0, 256, 3); }
-TEST(GpuDynamicComponents, UndirectedStreamDefault) { stream_case<SetGraph>(false, 0.25, 512, 4); }
-TEST(GpuDynamicComponents, UndirectedStreamRecomputes) { stream_case<SetGraph>(false, 0.0, 512, 5); }
-TEST(GpuDynamicComponents, DirectedStreamRestricted) { stream_case<SetGraph>(true, 1.0, 256, 6); }
-TEST(GpuDynamicComponents, MapAdjacencyStream) { stream_case<MapGraph>(false, 1.0, 512, 7); }
+TEST(GpuDynamicComponents, UndirectedStreamRestricted) {
+  stream_case<SetGraph>(false, 1.0, 256, 3);
+}
+TEST(GpuDynamicComponents, UndirectedStreamDefault) {
+  stream_case<SetGraph>(false, 0.25, 512, 4);
+}
+TEST(GpuDynamicComponents, UndirectedStreamRecomputes) {
+  stream_case<SetGraph>(false, 0.0, 512, 5);
+}
+TEST(GpuDynamicComponents, DirectedStreamRestricted) {
+  stream_case<SetGraph>(true, 1.0, 256, 6);
+}
+TEST(GpuDynamicComponents, MapAdjacencyStream) {
+  stream_case<MapGraph>(false, 1.0, 512, 7);
+}
 
 TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
   WG_REQUIRE_GPU();
@@ -158,7 +168,7 @@ TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
   for (int round = 0; round < 4; ++round) {
     std::vector<wg::vertex_t> ids;
     for (int i = 0; i < 16; ++i) ids.push_back(static_cast<wg::vertex_t>(rng() % e.num_vertices));
-    ids.push_back(ids.front());                                 // a repeat
+    ids.push_back(ids.front());                                    // a repeat
     ids.push_back(static_cast<wg::vertex_t>(e.num_vertices + 5));  // out of range
     const auto r = dyn.erase_vertices(ids);
     const wg::VertexEraseResult want = m.erase_vertices(ids);
