@@ -44,6 +44,7 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
     std::uint64_t size = host[0];
     if (size == 0) {
       // Nothing at this level: the next level with a vertex is the least remaining degree.
+      if (host[1] == ~0ull) break;  // nothing remains (cannot happen while removed < n)
       k = static_cast<std::uint32_t>(host[1]);
       continue;
     }
