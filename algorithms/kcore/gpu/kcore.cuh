@@ -4,6 +4,8 @@
 // rest by satisfying GpuDynamicGraph and one explicit instantiation line in a .cu of its own.
 #include <algorithm>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
 #include <warpgraph/algorithms/kcore/gpu/kcore_kernels.cuh>
@@ -93,7 +95,16 @@ DynamicCoreNumbers<Graph>::DynamicCoreNumbers(Graph& graph,
                                               const DynamicCoreNumbersOptions& options)
     : graph_(&graph), options_(options) {
   kcore_detail::require_undirected(graph);
-  counters_ = DeviceBuffer<unsigned long long>(8, graph.stream(), "core counters");
+  // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
+  const cudaStream_t stream = graph.stream();
+  counters_ = DeviceBuffer<unsigned long long>(8, stream, "core counters");
+  for (auto* b : {&core_, &stamp_, &mark_, &old_core_, &claim_, &slot_edge_, &remaining_,
+                  &next_remaining_, &round_})
+    *b = DeviceBuffer<std::uint32_t>(0, stream);
+  for (auto* b : {&cand_, &queue_, &touched_}) *b = DeviceBuffer<vertex_t>(0, stream);
+  for (auto* b : {&in_batch_, &state_}) *b = DeviceBuffer<std::uint8_t>(0, stream);
+  count_ = DeviceBuffer<std::int32_t>(0, stream);
+  slots_ = DeviceBuffer<unsigned long long>(0, stream);
   recompute();
 }
 
@@ -372,6 +383,18 @@ DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_any(const Batch& ba
   });
   r.recomputed = recompute;
   r.changed = recompute ? recompute_counting() : end_batch();
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<VertexEraseResult> DynamicCoreNumbers<Graph>::erase_vertices(
+    std::span<const vertex_t> ids) {
+  DynamicUpdate<VertexEraseResult> r;
+  grow();
+  begin_batch();
+  r.update = graph_->erase_vertices(std::vector<vertex_t>(ids.begin(), ids.end()));
+  r.recomputed = true;
+  r.changed = recompute_counting();
   return r;
 }
 

@@ -39,6 +39,7 @@
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds join with core number 0. Errors: wg::CapacityError when device memory runs out.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
@@ -87,6 +88,10 @@ class DynamicCoreNumbers {
   DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  /// Erases the vertices (and their edges) through the graph and answers by the static peeling
+  /// (recomputed = true): the device view cannot list an erased vertex's edges afterwards, and
+  /// listing them before would cost a walk of every erased vertex's table on the host side.
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
 
   /// The numbers, copied to the host (max_core computed there).
   CoreNumbers result() const;

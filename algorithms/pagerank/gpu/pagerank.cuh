@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
 #include <warpgraph/algorithms/wcc/gpu/changed_edges.cuh>
@@ -239,6 +241,8 @@ DynamicPageRank<Graph>::DynamicPageRank(Graph& graph, const PageRankOptions& opt
     : graph_(&graph), options_(options) {
   pr_detail::check_options(options);
   counter_ = DeviceBuffer<unsigned long long>(1, graph.stream(), "moved ranks");
+  rank_ = DeviceBuffer<double>(0, graph.stream());
+  before_ = DeviceBuffer<double>(0, graph.stream());
   recompute();
 }
 
@@ -300,6 +304,16 @@ DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::apply(const Batch& batch, bo
     return r;
   }
   r.changed = warm_start();
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<VertexEraseResult> DynamicPageRank<Graph>::erase_vertices(
+    std::span<const vertex_t> ids) {
+  DynamicUpdate<VertexEraseResult> r;
+  r.update = graph_->erase_vertices(std::vector<vertex_t>(ids.begin(), ids.end()));
+  grow();
+  if (r.update.vertices) r.changed = warm_start();
   return r;
 }
 

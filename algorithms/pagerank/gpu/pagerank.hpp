@@ -31,13 +31,15 @@
 // Dynamic (DynamicPageRank): after a batch that changed the graph, the iteration runs again from
 // the previous ranks (a warm start; ids the graph added start at 0, which keeps the sum 1) to the
 // same tolerance, so the accuracy bound above holds after every batch; a batch that changed
-// nothing iterates not at all. DynamicUpdate::changed counts the vertices whose rank moved by
-// more than tolerance / n in the batch; recomputed is always false.
+// nothing iterates not at all; vertex deletions warm-start the same way. DynamicUpdate::changed
+// counts the vertices whose rank moved by more than tolerance / n in the batch; recomputed is
+// always false.
 //
 // Every change to the graph must go through the object (or be followed by recompute()).
 // Errors: wg::InvalidArgument when damping lies outside [0, 1], tolerance < 0 or
 // max_iterations < 0; wg::CapacityError when device memory runs out.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
@@ -91,6 +93,9 @@ class DynamicPageRank {
   DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  /// Erases the vertices (and their edges) through the graph, then warm-starts: the erased ids
+  /// stay in the formula as dangling vertices without edges, as in the reference.
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
 
   /// The ranks copied to the host, with the last run's iterations.
   PageRankResult result() const;

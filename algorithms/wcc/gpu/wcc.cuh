@@ -58,7 +58,13 @@ Components connected_components(const Graph& graph) {
 template <GpuDynamicGraph Graph>
 DynamicComponents<Graph>::DynamicComponents(Graph& graph, const DynamicComponentsOptions& options)
     : graph_(&graph), options_(options) {
-  counters_ = DeviceBuffer<unsigned long long>(3, graph.stream(), "component counters");
+  // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
+  const cudaStream_t stream = graph.stream();
+  counters_ = DeviceBuffer<unsigned long long>(3, stream, "component counters");
+  label_ = DeviceBuffer<vertex_t>(0, stream);
+  parent_ = DeviceBuffer<vertex_t>(0, stream);
+  flag_ = DeviceBuffer<std::uint8_t>(0, stream);
+  members_ = DeviceBuffer<vertex_t>(0, stream);
   recompute();
 }
 

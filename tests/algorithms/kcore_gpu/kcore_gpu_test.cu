@@ -152,4 +152,32 @@ TEST(GpuDynamicCoreNumbers, MapAdjacencyStream) {
   stream_case<MapGraph>(8, 256, kNoBudget, true, 8);
 }
 
+TEST(GpuDynamicCoreNumbers, VertexDeletions) {
+  WG_REQUIRE_GPU();
+  const EdgeList e = wg::datasets::generate_rmat(
+      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 9});
+  SetGraph g(0);
+  GraphModel m(0, false);
+  m.clear(e.num_vertices);
+  g.build(e);
+  m.insert(e);
+  wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g);
+  for (wg::vertex_t first : {0u, 7u, 100u}) {
+    std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat
+    const auto before = dyn.result();
+    const auto r = dyn.erase_vertices(ids);
+    const wg::VertexEraseResult want = m.erase_vertices(ids);
+    ASSERT_EQ(r.update.vertices, want.vertices);
+    ASSERT_EQ(r.update.edges_removed, want.edges_removed);
+    EXPECT_TRUE(r.recomputed);
+    expect_reference(m, dyn.result());
+    EXPECT_EQ(r.changed, wg::count_changed(before.core, dyn.result().core));
+    // Batches after the deletions still update exactly.
+    const EdgeList more = wg::datasets::generate_rmat(
+        {.scale = wg::test::gpu_test_scale(), .edge_factor = 0.05, .seed = first + 20u});
+    ASSERT_EQ(dyn.insert_edges(more).update, m.insert(more));
+    expect_reference(m, dyn.result());
+  }
+}
+
 }  // namespace

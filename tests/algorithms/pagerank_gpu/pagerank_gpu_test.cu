@@ -132,4 +132,24 @@ TEST(GpuDynamicPageRank, MapAdjacencyStream) {
   stream_case<MapGraph>(false, 1024, 5);
 }
 
+TEST(GpuDynamicPageRank, VertexDeletions) {
+  WG_REQUIRE_GPU();
+  const EdgeList e = wg::datasets::generate_rmat(
+      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 9});
+  SetGraph g(0);
+  GraphModel m(0, false);
+  m.clear(e.num_vertices);
+  g.build(e);
+  m.insert(e);
+  wg::gpu::DynamicPageRank<SetGraph> dyn(g, {.tolerance = kTol});
+  for (wg::vertex_t first : {0u, 7u, 100u}) {
+    std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat
+    const auto r = dyn.erase_vertices(ids);
+    const wg::VertexEraseResult want = m.erase_vertices(ids);
+    ASSERT_EQ(r.update.vertices, want.vertices);
+    ASSERT_EQ(r.update.edges_removed, want.edges_removed);
+    expect_close(dyn.result().rank, wg::test::reference_edges(m), false);
+  }
+}
+
 }  // namespace
