@@ -241,6 +241,14 @@ bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert,
   const unsigned long long touched = touched_count_;
   WG_CUDA_TRY(cudaMemcpyAsync(counters_.data() + 3, &touched, sizeof touched,
                               cudaMemcpyHostToDevice, stream));
+  // A vertex in more than max_rounds of the edges needs more rounds than allowed: give up
+  // before any round runs.
+  multiplicity_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
+                                                          count_.data(), true, counters_.data());
+  multiplicity_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
+                                                          count_.data(), false, counters_.data());
+  WG_CUDA_CHECK_LAST();
+  if (counters_.to_host()[7] > options_.max_rounds) ok = false;
   while (r && ok) {
     if (++rounds_ > options_.max_rounds) {
       ok = false;

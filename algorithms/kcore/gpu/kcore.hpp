@@ -70,10 +70,12 @@ struct DynamicCoreNumbersOptions {
   /// its changes and is answered by the static peeling (which scans each arc about once): one
   /// edge's subcore can be most of a graph with large shells.
   double recompute_work = 0.5;
-  /// A batch that needs more rounds than this (a vertex in more of its edges: rounds are
-  /// matchings) is answered by the static peeling: every round costs a few synchronisations
-  /// whatever its size.
-  std::uint32_t max_rounds = 256;
+  /// A batch that needs more rounds than this is answered by the static peeling: every round
+  /// costs a few synchronisations whatever its size. A vertex in more than max_rounds of the
+  /// batch's edges (each round is a matching) sends the batch there before any round runs; a
+  /// greedy plan that still runs past max_rounds rounds (it may need up to twice the largest
+  /// multiplicity) stops there, its changes undone.
+  std::uint32_t max_rounds = 64;
 };
 
 /// Keeps the core numbers of an undirected GPU graph exact while batches are applied through

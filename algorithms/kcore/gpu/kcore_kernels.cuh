@@ -146,6 +146,26 @@ __global__ inline void unmark_batch_kernel(const std::uint64_t* keys, std::uint6
   }
 }
 
+/// count[x] = how many of the batch's edges end at x (zeroed first by the same kernel with
+/// `zero`); counters[7] = the largest such count: no round plan needs fewer rounds.
+__global__ inline void multiplicity_kernel(const std::uint64_t* keys, std::uint64_t m,
+                                           unsigned bits, std::int32_t* count, bool zero,
+                                           unsigned long long* counters) {
+  const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
+  for (std::uint64_t e = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < m;
+       e += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t ends[2] = {keys[e] >> bits, keys[e] & lo};
+    for (const std::uint64_t x : ends) {
+      if (zero) {
+        count[x] = 0;
+      } else {
+        const int c = atomicAdd(count + x, 1) + 1;
+        atomicMax(counters + 7, static_cast<unsigned long long>(c));
+      }
+    }
+  }
+}
+
 /// Each endpoint of a remaining edge is claimed by its smallest remaining edge (set: claim true)
 /// or released (claim false, after the selection).
 __global__ inline void claim_kernel(const std::uint64_t* keys, unsigned bits,

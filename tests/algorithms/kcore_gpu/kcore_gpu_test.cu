@@ -148,6 +148,12 @@ TEST(GpuDynamicCoreNumbers, StreamAlwaysRecomputes) {
 TEST(GpuDynamicCoreNumbers, TinyWorkBudgetUndoes) {
   stream_case<SetGraph>(8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e-6}, false, 7);
 }
+TEST(GpuDynamicCoreNumbers, FewRoundsAllowedRecomputes) {
+  // max_rounds 2: batches whose vertices repeat more are answered by the static peeling, before
+  // or during their rounds (changes undone).
+  stream_case<SetGraph>(8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 2},
+                        false, 9);
+}
 TEST(GpuDynamicCoreNumbers, MapAdjacencyStream) {
   stream_case<MapGraph>(8, 256, kNoBudget, true, 8);
 }
