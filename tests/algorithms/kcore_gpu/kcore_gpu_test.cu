@@ -72,6 +72,10 @@ TEST(GpuDynamicCoreNumbers, HandMadeBatches) {
   WG_REQUIRE_GPU();
   SetGraph g(12);
   GraphModel m(12, false);
+  // A triangle first, so that the batches below are not the whole graph (a batch of more than
+  // recompute_fraction of the other edges is recomputed, and an empty graph has none).
+  const EdgeList triangle = batch(12, {{9, 10}, {10, 11}, {9, 11}});
+  ASSERT_EQ(g.insert_edges(triangle), m.insert(triangle));
   wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g, {.recompute_fraction = 100, .recompute_work = 100});
   // K5 on 0..4 in one batch (numbers 0 -> 4), with repeats and a self-loop; then a path.
   std::vector<std::pair<wg::vertex_t, wg::vertex_t>> k5;
@@ -92,7 +96,7 @@ TEST(GpuDynamicCoreNumbers, HandMadeBatches) {
     EXPECT_EQ(r.changed, wg::count_changed(before.core, dyn.result().core));
   }
   const EdgeList dels[] = {
-      batch(12, {{0, 1}, {1, 0}, {2, 3}, {11, 10}}),  // K5 loses two edges (and an absent one)
+      batch(12, {{0, 1}, {1, 0}, {2, 3}, {11, 10}}),  // K5 loses two edges; the triangle one
       batch(12, {{0, 2}, {0, 3}, {0, 4}, {5, 6}, {7, 8}, {5, 7}}),
   };
   for (const EdgeList& b : dels) {
