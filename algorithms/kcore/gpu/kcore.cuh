@@ -34,11 +34,28 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
   unsigned long long host[2];
   std::uint64_t removed = 0;
   std::uint32_t k = 0, max_core = 0;
+  // The levels' scans read the remaining vertices only: a list, compacted whenever fewer than
+  // half of the listed vertices remain (so the scans cost O(n) in all, not O(n) per level).
+  DeviceBuffer<vertex_t> rest[2];
+  int current = -1;  // -1: all ids
+  std::uint64_t listed = n;
   while (removed < n) {
+    if (n - removed < listed / 2) {
+      const int to = current == 0 ? 1 : 0;
+      if (rest[to].empty()) rest[to] = DeviceBuffer<vertex_t>(n - removed, stream, "remaining");
+      WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), stream));
+      compact_remaining_kernel<<<grid_for(listed), kBlock, 0, stream>>>(
+          current < 0 ? nullptr : rest[current].data(), listed, core_device, rest[to].data(),
+          counters.data());
+      WG_CUDA_CHECK_LAST();
+      current = to;
+      listed = n - removed;
+    }
     WG_CUDA_TRY(
         cudaMemcpyAsync(counters.data(), reset, sizeof reset, cudaMemcpyHostToDevice, stream));
-    peel_scan_kernel<<<grid_for(n), kBlock, 0, stream>>>(n, deg.data(), core_device, k,
-                                                         frontier.data(), counters.data());
+    peel_scan_kernel<<<grid_for(listed), kBlock, 0, stream>>>(
+        current < 0 ? nullptr : rest[current].data(), listed, deg.data(), core_device, k,
+        frontier.data(), counters.data());
     WG_CUDA_CHECK_LAST();
     WG_CUDA_TRY(
         cudaMemcpyAsync(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost, stream));

@@ -14,8 +14,9 @@
 // remaining vertex of remaining degree <= k gets core number k and joins the frontier; a warp per
 // frontier vertex decrements its remaining neighbours' degrees (atomicSub), and the one decrement
 // that takes a neighbour from k + 1 to k puts it in the next frontier, until the level is empty;
-// an empty level jumps to the least remaining degree. O(n * levels + m) work, one
-// synchronisation per frontier; three n-entry arrays.
+// an empty level jumps to the least remaining degree. Each level scans the remaining vertices
+// (a list, compacted whenever half of it has been peeled), so the work is O(m) plus the sum over
+// levels of the vertices remaining; one synchronisation per frontier; five n-entry arrays.
 //
 // Dynamic (DynamicCoreNumbers): keeps the numbers exact while batches are applied through it.
 // The batch's added (removed) edges are split into rounds, each a matching (no vertex in two

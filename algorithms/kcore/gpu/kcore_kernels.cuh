@@ -50,21 +50,55 @@ __global__ void peel_init_kernel(View g, std::uint64_t n, std::uint32_t* deg, st
   }
 }
 
-/// Remaining vertices of remaining degree <= k get number k and join the frontier; the others
-/// give counters[1] the least remaining degree (atomicMin).
-__global__ inline void peel_scan_kernel(std::uint64_t n, const std::uint32_t* deg,
-                                        std::uint32_t* core, std::uint32_t k, vertex_t* frontier,
+/// Remaining vertices (all ids, or list[0..count)) of remaining degree <= k get number k and
+/// join the frontier (counters[0]); the others give counters[1] the least remaining degree. Warp-
+/// aggregated: one atomicAdd and one atomicMin per warp and step.
+__global__ inline void peel_scan_kernel(const vertex_t* list, std::uint64_t count,
+                                        const std::uint32_t* deg, std::uint32_t* core,
+                                        std::uint32_t k, vertex_t* frontier,
                                         unsigned long long* counters) {
-  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
-       v += std::uint64_t{gridDim.x} * blockDim.x) {
-    if (core[v] != kUnset) continue;
-    const std::uint32_t d = deg[v];
-    if (d <= k) {
-      core[v] = k;
-      append(frontier, counters, static_cast<vertex_t>(v));
-    } else {
-      atomicMin(counters + 1, static_cast<unsigned long long>(d));
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  const unsigned lane = threadIdx.x & 31;
+  // Uniform trip count over the warp, for the warp-wide operations.
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < count; base += stride) {
+    const std::uint64_t i = base + threadIdx.x;
+    bool take = false;
+    std::uint32_t least = kUnset;
+    vertex_t v = 0;
+    if (i < count) {
+      v = list ? list[i] : static_cast<vertex_t>(i);
+      if (core[v] == kUnset) {
+        const std::uint32_t d = deg[v];
+        if (d <= k) {
+          take = true;
+          core[v] = k;
+        } else {
+          least = d;
+        }
+      }
     }
+    const unsigned ballot = __ballot_sync(kFull, take);
+    if (ballot) {
+      unsigned long long first = 0;
+      if (lane == 0) first = atomicAdd(counters, static_cast<unsigned long long>(__popc(ballot)));
+      first = __shfl_sync(kFull, first, 0);
+      if (take) frontier[first + __popc(ballot & ((1u << lane) - 1))] = v;
+    }
+    least = __reduce_min_sync(kFull, least);
+    if (lane == 0 && least != kUnset)
+      atomicMin(counters + 1, static_cast<unsigned long long>(least));
+  }
+}
+
+/// Appends the remaining vertices of list[0..count) (all ids when list is null) to out
+/// (counters[0]).
+__global__ inline void compact_remaining_kernel(const vertex_t* list, std::uint64_t count,
+                                                const std::uint32_t* core, vertex_t* out,
+                                                unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t v = list ? list[i] : static_cast<vertex_t>(i);
+    if (core[v] == kUnset) append(out, counters, v);
   }
 }
 
@@ -327,12 +361,14 @@ __global__ inline void touched_kernel(const vertex_t* touched, std::uint64_t siz
   }
 }
 
-/// counters[6] += ids whose numbers differ between a and b.
+/// counters[6] += ids whose numbers differ between a and b (one atomic per warp and step).
 __global__ inline void diff_kernel(const std::uint32_t* a, const std::uint32_t* b, std::uint64_t n,
                                    unsigned long long* counters) {
-  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
-       v += std::uint64_t{gridDim.x} * blockDim.x) {
-    if (a[v] != b[v]) atomicAdd(counters + 6, 1ull);
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
+    const std::uint64_t v = base + threadIdx.x;
+    const unsigned c = __reduce_add_sync(kFull, v < n && a[v] != b[v] ? 1u : 0u);
+    if ((threadIdx.x & 31) == 0 && c) atomicAdd(counters + 6, static_cast<unsigned long long>(c));
   }
 }
 

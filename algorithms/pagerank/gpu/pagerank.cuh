@@ -136,12 +136,15 @@ __global__ inline void fill_kernel(double* x, std::uint64_t first, std::uint64_t
     x[v] = value;
 }
 
-/// *moved += ids whose ranks differ by more than eps.
+/// *moved += ids whose ranks differ by more than eps (one atomic per warp and step).
 __global__ inline void moved_kernel(const double* a, const double* b, std::uint64_t n, double eps,
                                     unsigned long long* moved) {
-  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
-       v += std::uint64_t{gridDim.x} * blockDim.x)
-    if (fabs(a[v] - b[v]) > eps) atomicAdd(moved, 1ull);
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
+    const std::uint64_t v = base + threadIdx.x;
+    const unsigned c = __reduce_add_sync(kFull, v < n && fabs(a[v] - b[v]) > eps ? 1u : 0u);
+    if ((threadIdx.x & 31) == 0 && c) atomicAdd(moved, static_cast<unsigned long long>(c));
+  }
 }
 
 inline void check_options(const PageRankOptions& o) {
