@@ -369,13 +369,16 @@ json run_json_on(std::vector<std::string> args, const std::string& backend, cons
   return parse_json(run_cli(args));
 }
 
-/// `command` on the cpu and reference backends gives the same JSON and the same --output file.
-void expect_cpu_equals_reference(std::vector<std::string> args) {
-  SCOPED_TRACE(args[0] + " " + args[1]);
+/// `command` on the cpu (or `backend`) and reference backends gives the same JSON and the same
+/// --output file.
+void expect_cpu_equals_reference(std::vector<std::string> args,
+                                 const std::string& backend = "cpu") {
+  SCOPED_TRACE(args[0] + " " + args[1] + " on " + backend);
   const std::string cpu_out = wg::test::temp_path("cpu_values.txt"),
                     ref_out = wg::test::temp_path("ref_values.txt");
-  const json cpu = run_json_on(args, "cpu", cpu_out), ref = run_json_on(args, "reference", ref_out);
-  EXPECT_EQ(cpu["backend"], "cpu");
+  const json cpu = run_json_on(args, backend, cpu_out),
+             ref = run_json_on(args, "reference", ref_out);
+  EXPECT_EQ(cpu["backend"], backend);
   EXPECT_EQ(ref["backend"], "reference");
   EXPECT_EQ(without_backend_and_times(cpu), without_backend_and_times(ref));
   EXPECT_EQ(read_lines(cpu_out), read_lines(ref_out));
@@ -415,8 +418,9 @@ TEST(CliCpuBackend, CcEqualsTheReference) {
 /// pagerank on the cpu and reference backends: the same JSON but for the ranks and iteration
 /// count (pull and push round differently), per-vertex ranks within the L1 bound of
 /// algorithms/pagerank/cpu/pagerank.hpp: 2 * d / (1 - d) * tolerance (+ rounding).
-void expect_cpu_pagerank_near_reference(std::vector<std::string> args) {
-  SCOPED_TRACE(args[0] + " " + args[1]);
+void expect_cpu_pagerank_near_reference(std::vector<std::string> args,
+                                        const std::string& backend = "cpu") {
+  SCOPED_TRACE(args[0] + " " + args[1] + " on " + backend);
   const std::string cpu_out = wg::test::temp_path("cpu_ranks.txt"),
                     ref_out = wg::test::temp_path("ref_ranks.txt");
   auto with = [&](const std::string& backend, const std::string& out) {
@@ -425,7 +429,7 @@ void expect_cpu_pagerank_near_reference(std::vector<std::string> args) {
     EXPECT_TRUE(j["converged"].get<bool>());
     return j;
   };
-  json cpu = with("cpu", cpu_out), ref = with("reference", ref_out);
+  json cpu = with(backend, cpu_out), ref = with("reference", ref_out);
   const double bound = 2 * 0.85 / 0.15 * 1e-10 + 1e-12;
   for (std::size_t i = 0; i < ref["top"].size(); ++i) {
     EXPECT_NEAR(cpu["top"][i]["rank"].get<double>(), ref["top"][i]["rank"].get<double>(), bound);
@@ -479,7 +483,39 @@ TEST(CliCpuBackend, AutoIsCpuAndGpuIsAClearUsageError) {
   if (karate.empty()) GTEST_SKIP() << "karate.mtx missing";
   for (const char* c : {"bfs", "cc", "kcore", "pagerank"}) {
     EXPECT_EQ(parse_json(run_cli({c, karate, "--json"}))["backend"], "cpu") << c;
-    expect_error(run_cli({c, karate, "--backend", "gpu"}), 2, "GPU version of " + std::string(c));
+  }
+  expect_error(run_cli({"bfs", karate, "--backend", "gpu"}), 2, "GPU version of bfs");
+  // cc, kcore and pagerank run on gpu where CUDA is built and a device is usable; elsewhere
+  // --backend gpu is a usage error (not built yet, or no device).
+  const auto usable = wg::cli::usable_backends();
+  if (std::find(usable.begin(), usable.end(), "gpu") != usable.end()) return;
+  for (const char* c : {"cc", "kcore", "pagerank"}) {
+    expect_error(run_cli({c, karate, "--backend", "gpu"}), 2, "--backend gpu");
+  }
+}
+
+bool gpu_usable() {
+  const auto usable = wg::cli::usable_backends();
+  return std::find(usable.begin(), usable.end(), "gpu") != usable.end();
+}
+
+TEST(CliGpuBackend, CcAndKcoreEqualTheReference) {
+  if (!gpu_usable()) GTEST_SKIP() << "no usable gpu backend";
+  for (const char* file : {"karate.mtx", "netscience.mtx", "facebook_combined.txt",
+                           "delaunay_n16.mtx", "luxembourg_osm.mtx"}) {
+    const auto path = wg::test::shared_dataset(file);
+    ASSERT_TRUE(path) << file;
+    expect_cpu_equals_reference({"cc", *path}, "gpu");
+    expect_cpu_equals_reference({"kcore", *path}, "gpu");
+  }
+}
+
+TEST(CliGpuBackend, PagerankWithinToleranceOfTheReference) {
+  if (!gpu_usable()) GTEST_SKIP() << "no usable gpu backend";
+  for (const char* file : {"karate.mtx", "netscience.mtx", "facebook_combined.txt"}) {
+    const auto path = wg::test::shared_dataset(file);
+    ASSERT_TRUE(path) << file;
+    expect_cpu_pagerank_near_reference({"pagerank", *path}, "gpu");
   }
 }
 

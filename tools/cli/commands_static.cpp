@@ -1,7 +1,7 @@
 // The one-shot subcommands: info, tc, bfs, cc, kcore, pagerank, sssp. tc runs on a GraphBackend;
 // bfs, cc, kcore and pagerank on the CPU graph's algorithms (algorithms/{bfs,wcc,kcore,pagerank}/
-// cpu) or the reference; info and sssp on algorithms/reference (Boost.Graph) until the GPU/CPU
-// algorithms exist.
+// cpu) or the reference, and cc, kcore and pagerank on the GPU graph's (gpu_global.hpp); info and
+// sssp on algorithms/reference (Boost.Graph) until the GPU/CPU algorithms exist.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -21,6 +21,9 @@
 
 #include "backend.hpp"
 #include "cli.hpp"
+#ifdef WG_CLI_HAVE_GPU_GLOBAL
+#include "gpu_global.hpp"
+#endif
 
 namespace wg::cli {
 namespace {
@@ -38,6 +41,14 @@ constexpr bool kHaveCpuAlgorithms = true;
 #else
 constexpr bool kHaveCpuAlgorithms = false;
 #endif
+#ifdef WG_CLI_HAVE_GPU_GLOBAL
+constexpr bool kHaveGpuGlobal = true;
+#else
+constexpr bool kHaveGpuGlobal = false;
+#endif
+const std::string kGpuNote =
+    "This command runs on gpu (the GPU graph), cpu (the CPU graph) or the reference "
+    "(Boost.Graph); auto = cpu where built.";
 
 /// The backend of bfs, cc, kcore and pagerank: cpu or reference ("auto": cpu where built); gpu is a
 /// usage error until the GPU versions exist.
@@ -52,6 +63,13 @@ std::string cpu_or_reference_backend(const cxxopts::ParseResult& r, const std::s
     throw UsageError("--backend cpu: " + command + " has no cpu version in this build");
   }
   return name;
+}
+
+/// The backend of cc, kcore and pagerank: gpu where their GPU versions are built (and a device
+/// is usable), else as cpu_or_reference_backend.
+std::string global_backend(const cxxopts::ParseResult& r, const std::string& command) {
+  if (kHaveGpuGlobal && r["backend"].as<std::string>() == "gpu") return backend_option(r);
+  return cpu_or_reference_backend(r, command);
 }
 
 json input_json(const InputGraph& g) {
@@ -146,6 +164,20 @@ std::optional<ReferenceCommandRun> start_reference_command(CommandOptions& cmd, 
       *r,
       cpu ? cpu_or_reference_backend(*r, cmd.command()) : reference_only_backend(*r, cmd.command()),
       {}};
+  run.graph = load_graph(cmd.files()[0], reader_options(*r));
+  return run;
+}
+
+/// start_reference_command for cc and kcore (undirected reading, --output, and the gpu backend
+/// where built).
+std::optional<ReferenceCommandRun> start_global_command(CommandOptions& cmd, int argc,
+                                                        const char* const* argv) {
+  cmd.add_reader_options(false);
+  cmd.add_backend_option(kHaveGpuGlobal ? kGpuNote : kCpuNote);
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return std::nullopt;
+  ReferenceCommandRun run{*r, global_backend(*r, cmd.command()), {}};
   run.graph = load_graph(cmd.files()[0], reader_options(*r));
   return run;
 }
@@ -354,14 +386,22 @@ int run_cc(int argc, const char* const* argv) {
                      "directed input). Isolated vertices are components of their own. With "
                      "--output, each vertex's component is its smallest vertex id.",
                      "FILE", 1, 1);
-  const std::optional<ReferenceCommandRun> run =
-      start_reference_command(cmd, false, true, argc, argv, /*cpu=*/true);
+  const std::optional<ReferenceCommandRun> run = start_global_command(cmd, argc, argv);
   if (!run) return kExitOk;
   const auto& [options, backend, g] = *run;
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
   reference::Components c;
   double build_seconds = 0;
+#ifdef WG_CLI_HAVE_GPU_GLOBAL
+  if (backend == "gpu") {
+    gpu_global::Times times;
+    gpu_global::ComponentsOut got = gpu_global::components(g.read.edges, false, times);
+    c.component = std::move(got.component);
+    c.count = got.count;
+    build_seconds = times.build_seconds;
+  }
+#endif
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (backend == "cpu") {
     const cpu::DynamicGraph graph = build_cpu_graph(g, *r, false, t0, build_seconds);
@@ -403,6 +443,14 @@ int run_cc(int argc, const char* const* argv) {
 /// kcore's core numbers on the run's backend (the CPU graph's build time in `build_seconds`).
 static std::vector<std::uint32_t> core_numbers_on(const ReferenceCommandRun& run,
                                                   Clock::time_point t0, double& build_seconds) {
+#ifdef WG_CLI_HAVE_GPU_GLOBAL
+  if (run.backend == "gpu") {
+    gpu_global::Times times;
+    std::vector<std::uint32_t> core = gpu_global::core_numbers(run.graph.read.edges, times);
+    build_seconds = times.build_seconds;
+    return core;
+  }
+#endif
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if (run.backend == "cpu") {
     return cpu::core_numbers(build_cpu_graph(run.graph, run.options, false, t0, build_seconds))
@@ -422,8 +470,7 @@ int run_kcore(int argc, const char* const* argv) {
       "every vertex has degree >= k. Prints the largest (the degeneracy) and how many "
       "vertices have each core number; --output writes each vertex's.",
       "FILE", 1, 1);
-  const std::optional<ReferenceCommandRun> run =
-      start_reference_command(cmd, false, true, argc, argv, /*cpu=*/true);
+  const std::optional<ReferenceCommandRun> run = start_global_command(cmd, argc, argv);
   if (!run) return kExitOk;
   double build_seconds = 0;
   const auto t0 = Clock::now();
@@ -472,11 +519,11 @@ int run_pagerank(int argc, const char* const* argv) {
            "N")("k,top", "Print the k highest-ranked vertices",
                 cxxopts::value<std::uint64_t>()->default_value("10"), "K");
   cmd.add_reader_options(true);
-  cmd.add_backend_option(kCpuNote);
+  cmd.add_backend_option(kHaveGpuGlobal ? kGpuNote : kCpuNote);
   cmd.add_output_options(true);
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
-  const std::string backend = cpu_or_reference_backend(*r, "pagerank");
+  const std::string backend = global_backend(*r, "pagerank");
   reference::PageRankOptions options;
   options.damping = fraction_option(*r, "damping");
   options.tolerance = (*r)["tolerance"].as<double>();
@@ -500,6 +547,18 @@ int run_pagerank(int argc, const char* const* argv) {
     pr.rank = std::move(got.rank);
     pr.iterations = got.iterations;
     pr.converged = got.converged;
+  }
+#endif
+#ifdef WG_CLI_HAVE_GPU_GLOBAL
+  if (backend == "gpu") {
+    gpu_global::Times times;
+    gpu_global::PageRankOut got =
+        gpu_global::pagerank(g.read.edges, directed_view(g), options.damping, options.tolerance,
+                             options.max_iterations, times);
+    pr.rank = std::move(got.rank);
+    pr.iterations = got.iterations;
+    pr.converged = got.converged;
+    build_seconds = times.build_seconds;
   }
 #endif
   if (backend == "reference") pr = reference::pagerank(g.read.edges, options, directed_view(g));

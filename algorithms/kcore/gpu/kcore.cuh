@@ -1,0 +1,443 @@
+#pragma once
+// Definitions of the GPU core numbers (kcore.hpp), for .cu files. The static peeling is written
+// against any DeviceGraphView (core_numbers(view, n, core, stream)); a graph type plugs into the
+// rest by satisfying GpuDynamicGraph and one explicit instantiation line in a .cu of its own.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
+#include <warpgraph/algorithms/kcore/gpu/kcore_kernels.cuh>
+#include <warpgraph/algorithms/wcc/gpu/changed_edges.cuh>
+#include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/graph/gpu/graph_ref.cuh>
+#include <warpgraph/graph/gpu/launch_grid.hpp>
+
+namespace wg::gpu {
+
+/// Core numbers of a symmetric device view (every edge stored both ways: an undirected graph)
+/// over ids [0, n): core_device (n entries) receives them. Stream-ordered, synchronises once per
+/// frontier; returns the largest number.
+template <DeviceGraphView View>
+std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* core_device,
+                           cudaStream_t stream) {
+  using namespace kcore_detail;
+  if (n == 0) return 0;
+  DeviceBuffer<std::uint32_t> deg(n, stream, "remaining degrees");
+  DeviceBuffer<vertex_t> frontier(n, stream, "peeling frontier"), next(n, stream, "next frontier");
+  DeviceBuffer<unsigned long long> counters(2, stream, "peeling counters");
+  peel_init_kernel<View><<<grid_for(n), kBlock, 0, stream>>>(view, n, deg.data(), core_device);
+  WG_CUDA_CHECK_LAST();
+  const unsigned long long reset[2] = {0, ~0ull};
+  unsigned long long host[2];
+  std::uint64_t removed = 0;
+  std::uint32_t k = 0, max_core = 0;
+  // The levels' scans read the remaining vertices only: a list, compacted whenever fewer than
+  // half of the listed vertices remain (so the scans cost O(n) in all, not O(n) per level).
+  DeviceBuffer<vertex_t> rest[2];
+  int current = -1;  // -1: all ids
+  std::uint64_t listed = n;
+  while (removed < n) {
+    if (n - removed < listed / 2) {
+      const int to = current == 0 ? 1 : 0;
+      if (rest[to].empty()) rest[to] = DeviceBuffer<vertex_t>(n - removed, stream, "remaining");
+      WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), stream));
+      compact_remaining_kernel<<<grid_for(listed), kBlock, 0, stream>>>(
+          current < 0 ? nullptr : rest[current].data(), listed, core_device, rest[to].data(),
+          counters.data());
+      WG_CUDA_CHECK_LAST();
+      current = to;
+      listed = n - removed;
+    }
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(counters.data(), reset, sizeof reset, cudaMemcpyHostToDevice, stream));
+    peel_scan_kernel<<<grid_for(listed), kBlock, 0, stream>>>(
+        current < 0 ? nullptr : rest[current].data(), listed, deg.data(), core_device, k,
+        frontier.data(), counters.data());
+    WG_CUDA_CHECK_LAST();
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    std::uint64_t size = host[0];
+    if (size == 0) {
+      // Nothing at this level: the next level with a vertex is the least remaining degree.
+      if (host[1] == ~0ull) break;  // nothing remains (cannot happen while removed < n)
+      k = static_cast<std::uint32_t>(host[1]);
+      continue;
+    }
+    max_core = k;
+    while (size) {
+      removed += size;
+      WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), stream));
+      peel_kernel<View><<<grid_for(size * 32), kBlock, 0, stream>>>(
+          view, frontier.data(), size, k, deg.data(), core_device, next.data(), counters.data());
+      WG_CUDA_CHECK_LAST();
+      WG_CUDA_TRY(cudaMemcpyAsync(host, counters.data(), sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost, stream));
+      WG_CUDA_TRY(cudaStreamSynchronize(stream));
+      size = host[0];
+      std::swap(frontier, next);
+    }
+    ++k;
+  }
+  return max_core;
+}
+
+namespace kcore_detail {
+template <GpuDynamicGraph Graph>
+void require_undirected(const Graph& g) {
+  if (g.directed())
+    throw InvalidArgument("GPU core numbers need an undirected graph (GraphOptions::directed)");
+}
+}  // namespace kcore_detail
+
+template <GpuDynamicGraph Graph>
+CoreNumbers core_numbers(const Graph& graph) {
+  kcore_detail::require_undirected(graph);
+  CoreNumbers out;
+  const std::uint64_t n = graph.num_vertices();
+  if (n == 0) return out;
+  DeviceBuffer<std::uint32_t> core(n, graph.stream(), "core numbers");
+  out.max_core = core_numbers(graph.ref(), n, core.data(), graph.stream());
+  out.core = core.to_host();
+  return out;
+}
+
+// ---- dynamic ----------------------------------------------------------------------------------
+
+template <GpuDynamicGraph Graph>
+DynamicCoreNumbers<Graph>::DynamicCoreNumbers(Graph& graph,
+                                              const DynamicCoreNumbersOptions& options)
+    : graph_(&graph), options_(options) {
+  kcore_detail::require_undirected(graph);
+  // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
+  const cudaStream_t stream = graph.stream();
+  counters_ = DeviceBuffer<unsigned long long>(8, stream, "core counters");
+  for (auto* b : {&core_, &stamp_, &mark_, &old_core_, &claim_, &slot_edge_, &remaining_,
+                  &next_remaining_, &round_})
+    *b = DeviceBuffer<std::uint32_t>(0, stream);
+  for (auto* b : {&cand_, &queue_, &touched_}) *b = DeviceBuffer<vertex_t>(0, stream);
+  for (auto* b : {&in_batch_, &state_}) *b = DeviceBuffer<std::uint8_t>(0, stream);
+  count_ = DeviceBuffer<std::int32_t>(0, stream);
+  slots_ = DeviceBuffer<unsigned long long>(0, stream);
+  recompute();
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::recompute() {
+  const cudaStream_t stream = graph_->stream();
+  n_ = graph_->num_vertices();
+  const std::uint64_t cap = std::max<std::uint64_t>(n_, 1);
+  core_.resize_discard(cap, "core numbers");
+  stamp_.resize_discard(cap, "candidate stamps");
+  mark_.resize_discard(cap, "batch marks");
+  old_core_.resize_discard(cap, "old core numbers");
+  claim_.resize_discard(cap, "round claims");
+  count_.resize_discard(cap, "candidate counts");
+  cand_.resize_discard(cap, "candidates");
+  queue_.resize_discard(cap, "peeling queue");
+  touched_.resize_discard(cap, "changed vertices");
+  in_batch_.resize_discard(cap, "batch endpoints");
+  stamp_.fill_bytes(0, stream);
+  mark_.fill_bytes(0, stream);
+  claim_.fill_bytes(0xFF, stream);
+  in_batch_.fill_bytes(0, stream);
+  epoch_ = batch_epoch_ = 0;
+  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream);
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::grow() {
+  const std::uint64_t n = graph_->num_vertices();
+  if (n <= n_) return;
+  const cudaStream_t stream = graph_->stream();
+  // Copies of the kept state; the scratch arrays are re-made (their contents are per round).
+  auto grow_keep = [&](DeviceBuffer<std::uint32_t>& b, int fill, const char* what) {
+    b.reserve(n, what);
+    b.resize_discard(n);
+    WG_CUDA_TRY(cudaMemsetAsync(b.data() + n_, fill, (n - n_) * sizeof(std::uint32_t), stream));
+  };
+  grow_keep(core_, 0, "core numbers");
+  grow_keep(stamp_, 0, "candidate stamps");
+  grow_keep(mark_, 0, "batch marks");
+  grow_keep(claim_, 0xFF, "round claims");
+  grow_keep(old_core_, 0, "old core numbers");
+  in_batch_.reserve(n, "batch endpoints");
+  in_batch_.resize_discard(n);
+  WG_CUDA_TRY(cudaMemsetAsync(in_batch_.data() + n_, 0, n - n_, stream));
+  count_.resize_discard(n, "candidate counts");
+  cand_.resize_discard(n, "candidates");
+  queue_.resize_discard(n, "peeling queue");
+  touched_.reserve(n, "changed vertices");
+  touched_.resize_discard(n);
+  n_ = n;
+}
+
+template <GpuDynamicGraph Graph>
+CoreNumbers DynamicCoreNumbers<Graph>::result() const {
+  CoreNumbers out;
+  out.core = core_.to_host(graph_->stream(), n_);
+  for (std::uint32_t c : out.core) out.max_core = std::max(out.max_core, c);
+  return out;
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::begin_batch() {
+  rounds_ = 0;
+  touched_count_ = 0;
+  if (++batch_epoch_ == kcore_detail::kUnset) {
+    mark_.fill_bytes(0, graph_->stream());
+    batch_epoch_ = 1;
+  }
+}
+
+template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::too_many(std::uint64_t batch_edges) const {
+  const std::uint64_t e = graph_->num_edges();
+  const auto others = static_cast<double>(e > batch_edges ? e - batch_edges : 0);
+  return static_cast<double>(batch_edges) > options_.recompute_fraction * others;
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicCoreNumbers<Graph>::end_batch() {
+  const cudaStream_t stream = graph_->stream();
+  counters_.fill_bytes(0, stream);
+  if (touched_count_)
+    kcore_detail::touched_kernel<<<grid_for(touched_count_), kBlock, 0, stream>>>(
+        touched_.data(), touched_count_, core_.data(), old_core_.data(), false, counters_.data());
+  WG_CUDA_CHECK_LAST();
+  touched_count_ = 0;
+  return counters_.to_host()[6];
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicCoreNumbers<Graph>::recompute_counting() {
+  const cudaStream_t stream = graph_->stream();
+  if (touched_count_)
+    kcore_detail::touched_kernel<<<grid_for(touched_count_), kBlock, 0, stream>>>(
+        touched_.data(), touched_count_, core_.data(), old_core_.data(), true, nullptr);
+  WG_CUDA_CHECK_LAST();
+  touched_count_ = 0;
+  rounds_ = 0;
+  // old_core_ holds the numbers before the batch; the fresh ones go to core_.
+  WG_CUDA_TRY(cudaMemcpyAsync(old_core_.data(), core_.data(), n_ * sizeof(std::uint32_t),
+                              cudaMemcpyDeviceToDevice, stream));
+  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream);
+  counters_.fill_bytes(0, stream);
+  kcore_detail::diff_kernel<<<grid_for(n_), kBlock, 0, stream>>>(core_.data(), old_core_.data(), n_,
+                                                                 counters_.data());
+  WG_CUDA_CHECK_LAST();
+  return counters_.to_host()[6];
+}
+
+template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert,
+                                       std::uint64_t arcs_budget) {
+  using namespace kcore_detail;
+  const cudaStream_t stream = graph_->stream();
+  const std::uint64_t m = edges.size;
+  std::uint64_t cap = 64;
+  while (cap < 2 * m) cap <<= 1;
+  slots_.resize_discard(cap, "batch edge set");
+  slots_.fill_bytes(0xFF, stream);
+  slot_edge_.resize_discard(cap, "batch edge indices");
+  state_.resize_discard(m, "batch edge states");
+  remaining_.resize_discard(m, "remaining edges");
+  next_remaining_.resize_discard(m, "remaining edges");
+  round_.resize_discard(m, "round edges");
+  batch_set_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits, slots_.data(),
+                                                       slot_edge_.data(), cap - 1, state_.data(),
+                                                       in_batch_.data(), remaining_.data());
+  WG_CUDA_CHECK_LAST();
+  bool ok = true;
+  std::uint64_t r = m;
+  // counters[2] (arcs scanned) and [3] (changed vertices) run over the whole batch.
+  counters_.fill_bytes(0, stream);
+  const unsigned long long touched = touched_count_;
+  WG_CUDA_TRY(cudaMemcpyAsync(counters_.data() + 3, &touched, sizeof touched,
+                              cudaMemcpyHostToDevice, stream));
+  // A vertex in more than max_rounds of the edges needs more rounds than allowed: give up
+  // before any round runs.
+  multiplicity_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
+                                                          count_.data(), true, counters_.data());
+  multiplicity_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
+                                                          count_.data(), false, counters_.data());
+  WG_CUDA_CHECK_LAST();
+  if (counters_.to_host()[7] > options_.max_rounds) ok = false;
+  while (r && ok) {
+    if (++rounds_ > options_.max_rounds) {
+      ok = false;
+      break;
+    }
+    // A matching of the remaining edges: each vertex is claimed by its smallest edge.
+    claim_kernel<<<grid_for(r), kBlock, 0, stream>>>(edges.keys, edges.key_bits, remaining_.data(),
+                                                     r, claim_.data(), true);
+    const unsigned long long zero2[2] = {0, 0};
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(counters_.data() + 4, zero2, sizeof zero2, cudaMemcpyHostToDevice, stream));
+    select_round_kernel<<<grid_for(r), kBlock, 0, stream>>>(
+        edges.keys, edges.key_bits, remaining_.data(), r, claim_.data(), state_.data(),
+        round_.data(), next_remaining_.data(), counters_.data());
+    claim_kernel<<<grid_for(r), kBlock, 0, stream>>>(edges.keys, edges.key_bits, remaining_.data(),
+                                                     r, claim_.data(), false);
+    WG_CUDA_CHECK_LAST();
+    unsigned long long sizes[2];
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(sizes, counters_.data() + 4, sizeof sizes, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    std::swap(remaining_, next_remaining_);
+    r = sizes[1];
+    ok = run_round(edges, sizes[0], insert, arcs_budget);
+  }
+  unmark_batch_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
+                                                          in_batch_.data());
+  WG_CUDA_CHECK_LAST();
+  return ok;
+}
+
+template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::run_round(const ChangedEdges& edges, std::uint64_t size,
+                                          bool insert, std::uint64_t arcs_budget) {
+  using namespace kcore_detail;
+  using View = typename Graph::ref_type;
+  const cudaStream_t stream = graph_->stream();
+  const View g = graph_->ref();
+  if (epoch_ == kUnset - 1) {
+    stamp_.fill_bytes(0, stream);
+    epoch_ = 0;
+  }
+  const std::uint32_t epoch = ++epoch_;
+  const BatchEdgeView batch{.slots = slots_.data(),
+                            .slot_edge = slot_edge_.data(),
+                            .state = state_.data(),
+                            .in_batch = in_batch_.data(),
+                            .mask = slots_.size() - 1,
+                            .bits = edges.key_bits,
+                            .visible_state = static_cast<std::uint8_t>(insert ? 1 : 0)};
+  // counters: [0] candidates, [1] queue, [2] arcs scanned (whole batch), [3] touched.
+  const unsigned long long zero2[2] = {0, 0};
+  WG_CUDA_TRY(
+      cudaMemcpyAsync(counters_.data(), zero2, sizeof zero2, cudaMemcpyHostToDevice, stream));
+  roots_kernel<<<grid_for(size), kBlock, 0, stream>>>(edges.keys, edges.key_bits, round_.data(),
+                                                      size, core_.data(), stamp_.data(), epoch,
+                                                      cand_.data(), counters_.data());
+  WG_CUDA_CHECK_LAST();
+  unsigned long long host[4];
+  auto read = [&] {
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(host, counters_.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  };
+  read();
+  // The candidates: level-synchronous traversal through vertices of the same number.
+  std::uint64_t lo = 0, hi = host[0];
+  while (lo < hi) {
+    expand_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
+        g, batch, cand_.data(), lo, hi, core_.data(), stamp_.data(), epoch, cand_.data(),
+        counters_.data());
+    WG_CUDA_CHECK_LAST();
+    read();
+    if (host[2] > arcs_budget) return false;
+    lo = hi;
+    hi = host[0];
+  }
+  const std::uint64_t candidates = hi;
+  count_kernel<View><<<grid_for(candidates * 32), kBlock, 0, stream>>>(
+      g, batch, cand_.data(), candidates, core_.data(), count_.data(), insert, queue_.data(),
+      counters_.data());
+  WG_CUDA_CHECK_LAST();
+  read();
+  lo = 0;
+  hi = host[1];
+  while (lo < hi) {
+    round_peel_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
+        g, batch, queue_.data(), lo, hi, core_.data(), stamp_.data(), epoch, count_.data(), insert,
+        queue_.data(), counters_.data());
+    WG_CUDA_CHECK_LAST();
+    read();
+    lo = hi;
+    hi = host[1];
+  }
+  apply_kernel<<<grid_for(candidates), kBlock, 0, stream>>>(
+      cand_.data(), candidates, insert, core_.data(), count_.data(), mark_.data(), batch_epoch_,
+      old_core_.data(), touched_.data(), counters_.data());
+  WG_CUDA_CHECK_LAST();
+  read();
+  touched_count_ = host[3];
+  return true;
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::insert_any(const Batch& batch) {
+  DynamicUpdate<UpdateResult> r;
+  grow();
+  begin_batch();
+  bool recompute = false;
+  r.update = insert_listing_added(*graph_, batch, [&](ChangedEdges added) {
+    grow();
+    if (recompute) return;
+    recompute =
+        too_many(added.size) ||
+        !update(added, true,
+                static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges()));
+  });
+  grow();
+  r.recomputed = recompute;
+  r.changed = recompute ? recompute_counting() : end_batch();
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_any(const Batch& batch) {
+  DynamicUpdate<UpdateResult> r;
+  grow();
+  begin_batch();
+  bool recompute = false;
+  // Processed before the edges go: each round sees the earlier rounds' edges and its own as
+  // removed (hidden), the later ones still present.
+  r.update = erase_listing_removed(*graph_, batch, [&](ChangedEdges removed) {
+    if (recompute) return;
+    recompute =
+        too_many(removed.size) ||
+        !update(removed, false,
+                static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges()));
+  });
+  r.recomputed = recompute;
+  r.changed = recompute ? recompute_counting() : end_batch();
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<VertexEraseResult> DynamicCoreNumbers<Graph>::erase_vertices(
+    std::span<const vertex_t> ids) {
+  DynamicUpdate<VertexEraseResult> r;
+  grow();
+  begin_batch();
+  r.update = graph_->erase_vertices(std::vector<vertex_t>(ids.begin(), ids.end()));
+  r.recomputed = true;
+  r.changed = recompute_counting();
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::insert_edges(DeviceEdges batch) {
+  return insert_any(batch);
+}
+template <GpuDynamicGraph Graph>
+DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::insert_edges(const EdgeList& batch) {
+  return insert_any(batch);
+}
+template <GpuDynamicGraph Graph>
+DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_edges(DeviceEdges batch) {
+  return erase_any(batch);
+}
+template <GpuDynamicGraph Graph>
+DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_edges(const EdgeList& batch) {
+  return erase_any(batch);
+}
+
+}  // namespace wg::gpu

@@ -1,0 +1,375 @@
+#pragma once
+// The kernels of the GPU core numbers (kcore.cuh), over any DeviceGraphView. For .cu files.
+//
+// Memory order. Static peeling: remaining degrees change only by atomicSub, and the thread whose
+// decrement takes a vertex from k + 1 to k is the only one that writes its core number and
+// queues it; other threads read core numbers through relaxed atomic loads and may see a vertex
+// as remaining a moment after it was queued: their decrement then finds it at or below k and
+// does nothing more. Dynamic rounds: candidate stamps are claimed by atomicExch (one thread adds
+// a vertex to the list); counts change only by atomicSub with the same one-crossing rule. Core
+// numbers are read-only within each of those kernels and written by the apply kernel alone, one
+// thread per candidate. Kernels on one stream see each other's writes.
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include <warpgraph/containers/core/hash.cuh>
+#include <warpgraph/containers/core/types.hpp>
+#include <warpgraph/containers/core/work_sharing.cuh>
+
+namespace wg::gpu::kcore_detail {
+
+inline constexpr unsigned kFull = 0xFFFFFFFFu;
+inline constexpr std::uint32_t kUnset = 0xFFFFFFFFu;
+inline constexpr unsigned long long kEmptySlot = ~0ull;
+
+template <class T>
+__device__ __forceinline__ T relaxed_load(const T* p) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>(*const_cast<T*>(p))
+      .load(cuda::memory_order_relaxed);
+}
+template <class T>
+__device__ __forceinline__ void relaxed_store(T* p, T v) {
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_relaxed);
+}
+
+/// Appends v to list by one atomicAdd on *size (positions are unique, order unspecified).
+__device__ __forceinline__ void append(vertex_t* list, unsigned long long* size, vertex_t v) {
+  list[atomicAdd(size, 1ull)] = v;
+}
+
+// ---- static peeling ---------------------------------------------------------------------------
+
+template <class View>
+__global__ void peel_init_kernel(View g, std::uint64_t n, std::uint32_t* deg, std::uint32_t* core) {
+  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
+       v += std::uint64_t{gridDim.x} * blockDim.x) {
+    const auto u = static_cast<vertex_t>(v);
+    deg[v] = g.is_live(u) ? g.degree(u) : 0;
+    core[v] = kUnset;
+  }
+}
+
+/// Remaining vertices (all ids, or list[0..count)) of remaining degree <= k get number k and
+/// join the frontier (counters[0]); the others give counters[1] the least remaining degree. Warp-
+/// aggregated: one atomicAdd and one atomicMin per warp and step.
+__global__ inline void peel_scan_kernel(const vertex_t* list, std::uint64_t count,
+                                        const std::uint32_t* deg, std::uint32_t* core,
+                                        std::uint32_t k, vertex_t* frontier,
+                                        unsigned long long* counters) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  const unsigned lane = threadIdx.x & 31;
+  // Uniform trip count over the warp, for the warp-wide operations.
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < count; base += stride) {
+    const std::uint64_t i = base + threadIdx.x;
+    bool take = false;
+    std::uint32_t least = kUnset;
+    vertex_t v = 0;
+    if (i < count) {
+      v = list ? list[i] : static_cast<vertex_t>(i);
+      if (core[v] == kUnset) {
+        const std::uint32_t d = deg[v];
+        if (d <= k) {
+          take = true;
+          core[v] = k;
+        } else {
+          least = d;
+        }
+      }
+    }
+    const unsigned ballot = __ballot_sync(kFull, take);
+    if (ballot) {
+      unsigned long long first = 0;
+      if (lane == 0) first = atomicAdd(counters, static_cast<unsigned long long>(__popc(ballot)));
+      first = __shfl_sync(kFull, first, 0);
+      if (take) frontier[first + __popc(ballot & ((1u << lane) - 1))] = v;
+    }
+    least = __reduce_min_sync(kFull, least);
+    if (lane == 0 && least != kUnset)
+      atomicMin(counters + 1, static_cast<unsigned long long>(least));
+  }
+}
+
+/// Appends the remaining vertices of list[0..count) (all ids when list is null) to out
+/// (counters[0]).
+__global__ inline void compact_remaining_kernel(const vertex_t* list, std::uint64_t count,
+                                                const std::uint32_t* core, vertex_t* out,
+                                                unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t v = list ? list[i] : static_cast<vertex_t>(i);
+    if (core[v] == kUnset) append(out, counters, v);
+  }
+}
+
+/// One warp per frontier vertex: each remaining neighbour loses one degree; the decrement that
+/// takes it from k + 1 to k gives it number k and queues it in `next`.
+template <class View>
+__global__ void peel_kernel(View g, const vertex_t* frontier, std::uint64_t size, std::uint32_t k,
+                            std::uint32_t* deg, std::uint32_t* core, vertex_t* next,
+                            unsigned long long* next_size) {
+  for_each_warp_item(size, [&](const warp_tile& tile, std::uint64_t i) {
+    const vertex_t u = frontier[i];
+    if (!g.is_live(u)) return;  // warp-uniform; erased ids have no table to walk
+    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
+      if (relaxed_load(core + w) != kUnset) return;
+      if (atomicSub(deg + w, 1u) == k + 1) {
+        relaxed_store(core + w, k);
+        append(next, next_size, w);
+      }
+    });
+  });
+}
+
+// ---- dynamic rounds ---------------------------------------------------------------------------
+
+/// The batch's edges as the round sees them: an edge of the batch is visible while its state
+/// equals visible_state (insertion: processed rounds are in the graph; deletion: unprocessed
+/// ones still are). Other edges are always visible.
+struct BatchEdgeView {
+  const unsigned long long* slots;
+  const std::uint32_t* slot_edge;
+  const std::uint8_t* state;
+  const std::uint8_t* in_batch;
+  std::uint64_t mask;
+  unsigned bits;
+  std::uint8_t visible_state;
+
+  __device__ bool visible(vertex_t u, vertex_t w) const {
+    if (!in_batch[u] || !in_batch[w]) return true;
+    const std::uint64_t key =
+        u < w ? (std::uint64_t{u} << bits) | w : (std::uint64_t{w} << bits) | u;
+    for (std::uint64_t i = mix64(key) & mask;; i = (i + 1) & mask) {
+      const unsigned long long s = slots[i];
+      if (s == key) return state[slot_edge[i]] == visible_state;
+      if (s == kEmptySlot) return true;
+    }
+  }
+};
+
+/// Inserts the batch's keys into the hash set, marks their endpoints, state 0 (unprocessed).
+__global__ inline void batch_set_kernel(const std::uint64_t* keys, std::uint64_t m, unsigned bits,
+                                        unsigned long long* slots, std::uint32_t* slot_edge,
+                                        std::uint64_t mask, std::uint8_t* state,
+                                        std::uint8_t* in_batch, std::uint32_t* remaining) {
+  const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
+  for (std::uint64_t e = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < m;
+       e += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t key = keys[e];
+    for (std::uint64_t i = mix64(key) & mask;; i = (i + 1) & mask) {
+      // Keys are unique: a free slot is ours once the CAS succeeds.
+      if (atomicCAS(slots + i, kEmptySlot, static_cast<unsigned long long>(key)) == kEmptySlot) {
+        slot_edge[i] = static_cast<std::uint32_t>(e);
+        break;
+      }
+    }
+    state[e] = 0;
+    in_batch[key >> bits] = 1;
+    in_batch[key & lo] = 1;
+    remaining[e] = static_cast<std::uint32_t>(e);
+  }
+}
+
+__global__ inline void unmark_batch_kernel(const std::uint64_t* keys, std::uint64_t m,
+                                           unsigned bits, std::uint8_t* in_batch) {
+  const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
+  for (std::uint64_t e = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < m;
+       e += std::uint64_t{gridDim.x} * blockDim.x) {
+    in_batch[keys[e] >> bits] = 0;
+    in_batch[keys[e] & lo] = 0;
+  }
+}
+
+/// count[x] = how many of the batch's edges end at x (zeroed first by the same kernel with
+/// `zero`); counters[7] = the largest such count: no round plan needs fewer rounds.
+__global__ inline void multiplicity_kernel(const std::uint64_t* keys, std::uint64_t m,
+                                           unsigned bits, std::int32_t* count, bool zero,
+                                           unsigned long long* counters) {
+  const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
+  for (std::uint64_t e = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < m;
+       e += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t ends[2] = {keys[e] >> bits, keys[e] & lo};
+    for (const std::uint64_t x : ends) {
+      if (zero) {
+        count[x] = 0;
+      } else {
+        const int c = atomicAdd(count + x, 1) + 1;
+        atomicMax(counters + 7, static_cast<unsigned long long>(c));
+      }
+    }
+  }
+}
+
+/// Each endpoint of a remaining edge is claimed by its smallest remaining edge (set: claim true)
+/// or released (claim false, after the selection).
+__global__ inline void claim_kernel(const std::uint64_t* keys, unsigned bits,
+                                    const std::uint32_t* remaining, std::uint64_t r,
+                                    std::uint32_t* claim, bool set) {
+  const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
+  for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < r;
+       j += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t e = remaining[j];
+    const std::uint64_t u = keys[e] >> bits, v = keys[e] & lo;
+    if (set) {
+      atomicMin(claim + u, e);
+      atomicMin(claim + v, e);
+    } else {
+      claim[u] = kUnset;
+      claim[v] = kUnset;
+    }
+  }
+}
+
+/// Edges that won both endpoints form the round (state 1: processed from now on); the rest
+/// stay for later rounds. counters[4]: round size, counters[5]: remaining.
+__global__ inline void select_round_kernel(const std::uint64_t* keys, unsigned bits,
+                                           const std::uint32_t* remaining, std::uint64_t r,
+                                           const std::uint32_t* claim, std::uint8_t* state,
+                                           std::uint32_t* round, std::uint32_t* next_remaining,
+                                           unsigned long long* counters) {
+  const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
+  for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < r;
+       j += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t e = remaining[j];
+    const std::uint64_t u = keys[e] >> bits, v = keys[e] & lo;
+    if (claim[u] == e && claim[v] == e) {
+      state[e] = 1;
+      round[atomicAdd(counters + 4, 1ull)] = e;
+    } else {
+      next_remaining[atomicAdd(counters + 5, 1ull)] = e;
+    }
+  }
+}
+
+/// The round's roots: the endpoints of number min(core[u], core[v]) become candidates.
+__global__ inline void roots_kernel(const std::uint64_t* keys, unsigned bits,
+                                    const std::uint32_t* round, std::uint64_t size,
+                                    const std::uint32_t* core, std::uint32_t* stamp,
+                                    std::uint32_t epoch, vertex_t* cand,
+                                    unsigned long long* counters) {
+  const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
+  for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < size;
+       j += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t key = keys[round[j]];
+    const auto u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & lo);
+    const std::uint32_t k = min(core[u], core[v]);
+    if (core[u] == k && atomicExch(stamp + u, epoch) != epoch) append(cand, counters, u);
+    if (core[v] == k && atomicExch(stamp + v, epoch) != epoch) append(cand, counters, v);
+  }
+}
+
+/// One warp per candidate of cand[lo, hi): its visible neighbours of the same number become
+/// candidates (counters[0]); counters[2] adds the arcs scanned.
+template <class View>
+__global__ void expand_kernel(View g, BatchEdgeView batch, const vertex_t* cand, std::uint64_t lo,
+                              std::uint64_t hi, const std::uint32_t* core, std::uint32_t* stamp,
+                              std::uint32_t epoch, vertex_t* cand_out,
+                              unsigned long long* counters) {
+  for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
+    const vertex_t u = cand[lo + i];
+    const std::uint32_t c = core[u];
+    if (tile.thread_rank() == 0)
+      atomicAdd(counters + 2, static_cast<unsigned long long>(g.degree(u)));
+    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
+      if (core[w] != c || !batch.visible(u, w)) return;
+      if (relaxed_load(stamp + w) != epoch && atomicExch(stamp + w, epoch) != epoch)
+        append(cand_out, counters, w);
+    });
+  });
+}
+
+/// The peeling threshold: a candidate of number c with count <= threshold is peeled
+/// (insertion: it cannot rise to c + 1; deletion: it cannot keep c).
+__device__ __forceinline__ std::int32_t peel_threshold(std::uint32_t c, bool insert) {
+  return insert ? static_cast<std::int32_t>(c) : static_cast<std::int32_t>(c) - 1;
+}
+
+/// One warp per candidate: count[u] = its visible neighbours of number >= core[u]; those at or
+/// below the threshold start the peeling (queue, counters[1]).
+template <class View>
+__global__ void count_kernel(View g, BatchEdgeView batch, const vertex_t* cand, std::uint64_t size,
+                             const std::uint32_t* core, std::int32_t* count, bool insert,
+                             vertex_t* queue, unsigned long long* counters) {
+  for_each_warp_item(size, [&](const warp_tile& tile, std::uint64_t i) {
+    const vertex_t u = cand[i];
+    const std::uint32_t c = core[u];
+    unsigned mine = 0;
+    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
+      if (core[w] >= c && batch.visible(u, w)) ++mine;
+    });
+    const auto total = static_cast<std::int32_t>(__reduce_add_sync(kFull, mine));
+    if (tile.thread_rank() == 0) {
+      count[u] = total;
+      if (total <= peel_threshold(c, insert)) append(queue, counters + 1, u);
+    }
+  });
+}
+
+/// One warp per peeled candidate of queue[lo, hi): its candidate neighbours of the same number
+/// lose one count; the decrement that reaches the threshold queues them.
+template <class View>
+__global__ void round_peel_kernel(View g, BatchEdgeView batch, const vertex_t* queue,
+                                  std::uint64_t lo, std::uint64_t hi, const std::uint32_t* core,
+                                  const std::uint32_t* stamp, std::uint32_t epoch,
+                                  std::int32_t* count, bool insert, vertex_t* queue_out,
+                                  unsigned long long* counters) {
+  for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
+    const vertex_t u = queue[lo + i];
+    const std::uint32_t c = core[u];
+    const std::int32_t t = peel_threshold(c, insert);
+    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
+      if (core[w] != c || stamp[w] != epoch || !batch.visible(u, w)) return;
+      if (atomicSub(count + w, 1) == t + 1) append(queue_out, counters + 1, w);
+    });
+  });
+}
+
+/// One thread per candidate: insertion raises the unpeeled, deletion lowers the peeled. The
+/// first change of a vertex in the batch records its old number (touched, counters[3]).
+__global__ inline void apply_kernel(const vertex_t* cand, std::uint64_t size, bool insert,
+                                    std::uint32_t* core, const std::int32_t* count,
+                                    std::uint32_t* mark, std::uint32_t batch_epoch,
+                                    std::uint32_t* old_core, vertex_t* touched,
+                                    unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t u = cand[i];
+    const std::uint32_t c = core[u];
+    const bool peeled = count[u] <= peel_threshold(c, insert);
+    if (insert == peeled) continue;
+    if (mark[u] != batch_epoch) {
+      mark[u] = batch_epoch;
+      old_core[u] = c;
+      append(touched, counters + 3, u);
+    }
+    core[u] = insert ? c + 1 : c - 1;
+  }
+}
+
+/// counters[6] += touched vertices whose number differs from the recorded one; with restore,
+/// puts the recorded number back instead.
+__global__ inline void touched_kernel(const vertex_t* touched, std::uint64_t size,
+                                      std::uint32_t* core, const std::uint32_t* old_core,
+                                      bool restore, unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t u = touched[i];
+    if (restore)
+      core[u] = old_core[u];
+    else if (core[u] != old_core[u])
+      atomicAdd(counters + 6, 1ull);
+  }
+}
+
+/// counters[6] += ids whose numbers differ between a and b (one atomic per warp and step).
+__global__ inline void diff_kernel(const std::uint32_t* a, const std::uint32_t* b, std::uint64_t n,
+                                   unsigned long long* counters) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
+    const std::uint64_t v = base + threadIdx.x;
+    const unsigned c = __reduce_add_sync(kFull, v < n && a[v] != b[v] ? 1u : 0u);
+    if ((threadIdx.x & 31) == 0 && c) atomicAdd(counters + 6, static_cast<unsigned long long>(c));
+  }
+}
+
+}  // namespace wg::gpu::kcore_detail

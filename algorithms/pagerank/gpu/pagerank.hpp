@@ -1,0 +1,131 @@
+#pragma once
+// PageRank on a GPU dynamic graph: static and dynamic, with the rule of wg::reference::pagerank.
+// Declarations only (plain C++ may include this); definitions in pagerank.cuh, instantiated in
+// pagerank.cu for wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>. The iteration
+// also runs on any DeviceGraphView (pagerank.cuh: pagerank(view, ...)).
+//
+// Semantics (as wg::cpu::pagerank and the reference). Power iteration on the directed graph (an
+// undirected edge is an arc each way):
+//   pr'(v) = (1 - d) / n + d * ( sum_{u -> v} pr(u) / outdeg(u) + dangling / n )
+// where n = num_vertices() (erased and isolated ids included: they have no out-arcs, so they are
+// dangling, as in the reference on the exported graph) and dangling is the total rank of the
+// vertices without out-arcs, spread uniformly. Starts from 1/n; stops when the change of one
+// iteration is below PageRankOptions::tolerance (converged), measured as the reference does (L1:
+// sum over v of |pr'(v) - pr(v)|) or, with Stop::max_change, as the largest |pr'(v) - pr(v)|
+// (the rule of Gunrock's PageRank, for like-for-like comparisons); or after max_iterations. Ranks
+// sum to 1 (up to rounding), in double precision.
+//
+// Accuracy (L1 rule). One iteration is a contraction of factor d in L1, so a stop with change <
+// tol leaves the ranks within d / (1 - d) * tol of the exact fixed point, and within
+// 2 * d / (1 - d) * tol (plus rounding) of the reference's ranks, which stop by the same rule.
+// Summation order differs from the reference (and between runs: atomics), so ranks are not
+// bitwise equal.
+//
+// Static: undirected graphs pull (a vertex's in-neighbours are its neighbours): one warp per
+// vertex sums its neighbours' rank / degree, no atomics. Directed graphs push (the device view
+// gives out-arcs only, and a transposed copy would have to be rebuilt after every batch): one
+// warp per vertex adds its rank / outdeg to each out-neighbour's accumulator with a double
+// atomicAdd. Per iteration O(n + m) work and one synchronisation (the change is read back);
+// three n-double arrays.
+//
+// Dynamic (DynamicPageRank): after a batch that changed the graph, the iteration runs again from
+// the previous ranks (a warm start; ids the graph added start at 0, which keeps the sum 1) to the
+// same tolerance, so the accuracy bound above holds after every batch; a batch that changed
+// nothing iterates not at all; vertex deletions warm-start the same way. DynamicUpdate::changed
+// counts the vertices whose rank moved by more than tolerance / n in the batch; recomputed is
+// always false.
+//
+// Every change to the graph must go through the object (or be followed by recompute()).
+// Errors: wg::InvalidArgument when damping lies outside [0, 1], tolerance < 0 or
+// max_iterations < 0; wg::CapacityError when device memory runs out.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
+#include <warpgraph/graph/update_result.hpp>
+
+namespace wg::gpu {
+
+struct PageRankOptions {
+  /// How the change of one iteration is measured against the tolerance.
+  enum class Stop {
+    l1,          ///< sum of |change| (the reference's rule)
+    max_change,  ///< largest |change| of one vertex (Gunrock's rule)
+  };
+  /// Damping factor d, in [0, 1] (the reference's default).
+  double damping = 0.85;
+  /// Stop when the change of one iteration is below this (>= 0).
+  double tolerance = 1e-10;
+  /// Stop after this many iterations even when not converged (>= 0).
+  int max_iterations = 1000;
+  Stop stop = Stop::l1;
+};
+
+struct PageRankResult {
+  std::vector<double> rank;  ///< per vertex id
+  int iterations = 0;        ///< iterations of the last run
+  bool converged = false;    ///< the last run stopped on the tolerance
+};
+
+/// Outcome of a run on the device (the ranks stay there).
+struct PageRankRun {
+  int iterations = 0;
+  bool converged = false;
+};
+
+/// Static PageRank of a GPU graph (the ranks copied to the host).
+template <GpuDynamicGraph Graph>
+PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {});
+
+/// Keeps the PageRank of a GPU graph converged while batches are applied through it.
+template <GpuDynamicGraph Graph>
+class DynamicPageRank {
+ public:
+  /// Runs the static PageRank once. Throws as pagerank() does.
+  explicit DynamicPageRank(Graph& graph, const PageRankOptions& options = {});
+
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  /// Erases the vertices (and their edges) through the graph, then warm-starts: the erased ids
+  /// stay in the formula as dangling vertices without edges, as in the reference.
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+
+  /// The ranks copied to the host, with the last run's iterations.
+  PageRankResult result() const;
+  /// The ranks on the device (num_vertices() entries); valid until the next call.
+  const double* rank_device() const noexcept { return rank_.data(); }
+  const PageRankRun& last_run() const noexcept { return run_; }
+  /// Static PageRank from scratch, from 1/n.
+  void recompute();
+  Graph& graph() noexcept { return *graph_; }
+
+ private:
+  void grow();
+  /// Iterates from the current ranks; returns the vertices moved by more than tolerance / n.
+  std::uint64_t warm_start();
+  template <class Batch>
+  DynamicUpdate<UpdateResult> apply(const Batch& batch, bool insert);
+
+  Graph* graph_;
+  PageRankOptions options_;
+  std::uint64_t n_ = 0;
+  DeviceBuffer<double> rank_, before_;
+  DeviceBuffer<unsigned long long> counter_;
+  PageRankRun run_;
+};
+
+extern template PageRankResult pagerank(const DynamicGraph<SlabSetAdjacency>&,
+                                        const PageRankOptions&);
+extern template PageRankResult pagerank(const DynamicGraph<SlabMapAdjacency>&,
+                                        const PageRankOptions&);
+extern template class DynamicPageRank<DynamicGraph<SlabSetAdjacency>>;
+extern template class DynamicPageRank<DynamicGraph<SlabMapAdjacency>>;
+
+}  // namespace wg::gpu

@@ -1,0 +1,251 @@
+#pragma once
+// Definitions of the GPU components (wcc.hpp), for .cu files. The static computation is written
+// against any DeviceGraphView (connected_components(view, n, labels, stream)); a graph type plugs
+// into the rest by satisfying GpuDynamicGraph and one explicit instantiation line in a .cu of its
+// own (as wcc.cu does for the slab adjacencies).
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+#include <warpgraph/algorithms/wcc/gpu/changed_edges.cuh>
+#include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
+#include <warpgraph/algorithms/wcc/gpu/wcc_kernels.cuh>
+#include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/graph/gpu/graph_ref.cuh>
+#include <warpgraph/graph/gpu/launch_grid.hpp>
+
+namespace wg::gpu {
+
+/// Components of any device view over ids [0, n) (n <= view.num_vertices()): labels_device
+/// (n entries) receives the smallest id of each vertex's component. symmetric: the view stores
+/// every edge both ways (an undirected graph), so each is read once; a directed view (arcs one
+/// way) gives weakly connected components. Stream-ordered; returns the number of components
+/// (which synchronises the stream).
+template <DeviceGraphView View>
+std::uint64_t connected_components(const View& view, std::uint64_t n, vertex_t* labels_device,
+                                   cudaStream_t stream, bool symmetric = false) {
+  if (n == 0) return 0;
+  using namespace wcc_detail;
+  init_parents_kernel<<<grid_for(n), kBlock, 0, stream>>>(labels_device, 0, n);
+  WG_CUDA_CHECK_LAST();
+  hook_kernel<View>
+      <<<grid_for(n * 32), kBlock, 0, stream>>>(view, labels_device, nullptr, n, symmetric);
+  WG_CUDA_CHECK_LAST();
+  DeviceBuffer<unsigned long long> counters(3, stream, "component counters");
+  counters.fill_bytes(0, stream);
+  compress_kernel<<<grid_for(n), kBlock, 0, stream>>>(labels_device, nullptr, nullptr, n,
+                                                      counters.data());
+  WG_CUDA_CHECK_LAST();
+  count_roots_kernel<<<grid_for(n), kBlock, 0, stream>>>(labels_device, n, counters.data());
+  WG_CUDA_CHECK_LAST();
+  return counters.to_host()[1];
+}
+
+template <GpuDynamicGraph Graph>
+Components connected_components(const Graph& graph) {
+  Components out;
+  const std::uint64_t n = graph.num_vertices();
+  if (n == 0) return out;
+  DeviceBuffer<vertex_t> labels(n, graph.stream(), "component labels");
+  out.count =
+      connected_components(graph.ref(), n, labels.data(), graph.stream(), !graph.directed());
+  out.component = labels.to_host();
+  return out;
+}
+
+// ---- dynamic ----------------------------------------------------------------------------------
+
+template <GpuDynamicGraph Graph>
+DynamicComponents<Graph>::DynamicComponents(Graph& graph, const DynamicComponentsOptions& options)
+    : graph_(&graph), options_(options) {
+  // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
+  const cudaStream_t stream = graph.stream();
+  counters_ = DeviceBuffer<unsigned long long>(3, stream, "component counters");
+  label_ = DeviceBuffer<vertex_t>(0, stream);
+  parent_ = DeviceBuffer<vertex_t>(0, stream);
+  flag_ = DeviceBuffer<std::uint8_t>(0, stream);
+  members_ = DeviceBuffer<vertex_t>(0, stream);
+  recompute();
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicComponents<Graph>::recompute() {
+  const cudaStream_t stream = graph_->stream();
+  n_ = graph_->num_vertices();
+  label_.resize_discard(n_, "component labels");
+  parent_.resize_discard(n_, "union-find parents");
+  flag_.resize_discard(n_, "component flags");
+  members_.resize_discard(n_, "affected vertices");
+  if (n_ == 0) {
+    count_ = 0;
+    return;
+  }
+  flag_.fill_bytes(0, stream);
+  count_ = connected_components(graph_->ref(), n_, parent_.data(), stream, !graph_->directed());
+  WG_CUDA_TRY(cudaMemcpyAsync(label_.data(), parent_.data(), n_ * sizeof(vertex_t),
+                              cudaMemcpyDeviceToDevice, stream));
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicComponents<Graph>::grow() {
+  const std::uint64_t n = graph_->num_vertices();
+  if (n <= n_) return;
+  const cudaStream_t stream = graph_->stream();
+  label_.reserve(n, "component labels");
+  parent_.reserve(n, "union-find parents");
+  label_.resize_discard(n);  // keeps the data: the capacity suffices
+  parent_.resize_discard(n);
+  flag_.resize_discard(n, "component flags");
+  flag_.fill_bytes(0, stream);
+  members_.resize_discard(n, "affected vertices");
+  wcc_detail::init_parents_kernel<<<grid_for(n - n_), kBlock, 0, stream>>>(label_.data(), n_, n);
+  wcc_detail::init_parents_kernel<<<grid_for(n - n_), kBlock, 0, stream>>>(parent_.data(), n_, n);
+  WG_CUDA_CHECK_LAST();
+  count_ += n - n_;
+  n_ = n;
+}
+
+template <GpuDynamicGraph Graph>
+Components DynamicComponents<Graph>::result() const {
+  Components out;
+  out.count = count_;
+  out.component = label_.to_host(graph_->stream(), n_);
+  return out;
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicComponents<Graph>::recompute_counting() {
+  const cudaStream_t stream = graph_->stream();
+  count_ = connected_components(graph_->ref(), n_, parent_.data(), stream, !graph_->directed());
+  counters_.fill_bytes(0, stream);
+  // parent_ is compressed: the pass only copies roots into the labels and counts the moves.
+  wcc_detail::compress_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), label_.data(),
+                                                                   nullptr, n_, counters_.data());
+  WG_CUDA_CHECK_LAST();
+  return counters_.to_host()[0];
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicComponents<Graph>::split_flagged(bool& recomputed) {
+  using namespace wcc_detail;
+  const cudaStream_t stream = graph_->stream();
+  counters_.fill_bytes(0, stream);
+  collect_flagged_kernel<<<grid_for(n_), kBlock, 0, stream>>>(
+      label_.data(), flag_.data(), n_, parent_.data(), members_.data(), counters_.data());
+  WG_CUDA_CHECK_LAST();
+  flag_.fill_bytes(0, stream);
+  const std::uint64_t affected = counters_.to_host()[2];
+  if (static_cast<double>(affected) > options_.recompute_fraction * static_cast<double>(n_)) {
+    recomputed = true;
+    return recompute_counting();
+  }
+  hook_kernel<typename Graph::ref_type><<<grid_for(affected * 32), kBlock, 0, stream>>>(
+      graph_->ref(), parent_.data(), members_.data(), affected, !graph_->directed());
+  WG_CUDA_CHECK_LAST();
+  compress_kernel<<<grid_for(affected), kBlock, 0, stream>>>(
+      parent_.data(), label_.data(), members_.data(), affected, counters_.data());
+  WG_CUDA_CHECK_LAST();
+  count_roots_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), n_, counters_.data());
+  WG_CUDA_CHECK_LAST();
+  const auto c = counters_.to_host();
+  count_ = c[1];
+  return c[0];
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicComponents<Graph>::unite_added(const ChangedEdges& added) {
+  grow();
+  wcc_detail::unite_keys_kernel<<<grid_for(added.size), kBlock, 0, graph_->stream()>>>(
+      parent_.data(), added.keys, added.size, added.key_bits);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicComponents<Graph>::relabel_all() {
+  const cudaStream_t stream = graph_->stream();
+  counters_.fill_bytes(0, stream);
+  wcc_detail::compress_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), label_.data(),
+                                                                   nullptr, n_, counters_.data());
+  WG_CUDA_CHECK_LAST();
+  wcc_detail::count_roots_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), n_,
+                                                                      counters_.data());
+  WG_CUDA_CHECK_LAST();
+  const auto c = counters_.to_host();
+  count_ = c[1];
+  return c[0];
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicComponents<Graph>::flag_removed(const ChangedEdges& removed) {
+  wcc_detail::flag_labels_kernel<<<grid_for(removed.size), kBlock, 0, graph_->stream()>>>(
+      removed.keys, removed.size, removed.key_bits, label_.data(), flag_.data());
+  WG_CUDA_CHECK_LAST();
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<UpdateResult> DynamicComponents<Graph>::insert_any(const Batch& batch) {
+  DynamicUpdate<UpdateResult> r;
+  bool any = false;
+  r.update = insert_listing_added(*graph_, batch, [&](ChangedEdges added) {
+    unite_added(added);
+    any = true;
+  });
+  grow();
+  // Without an added edge no tree changed (new ids are their own roots already).
+  if (any) r.changed = relabel_all();
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<UpdateResult> DynamicComponents<Graph>::erase_any(const Batch& batch) {
+  DynamicUpdate<UpdateResult> r;
+  grow();
+  bool any = false;
+  r.update = erase_listing_removed(*graph_, batch, [&](ChangedEdges removed) {
+    flag_removed(removed);
+    any = true;
+  });
+  if (any) r.changed = split_flagged(r.recomputed);
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<UpdateResult> DynamicComponents<Graph>::insert_edges(DeviceEdges batch) {
+  return insert_any(batch);
+}
+template <GpuDynamicGraph Graph>
+DynamicUpdate<UpdateResult> DynamicComponents<Graph>::insert_edges(const EdgeList& batch) {
+  return insert_any(batch);
+}
+template <GpuDynamicGraph Graph>
+DynamicUpdate<UpdateResult> DynamicComponents<Graph>::erase_edges(DeviceEdges batch) {
+  return erase_any(batch);
+}
+template <GpuDynamicGraph Graph>
+DynamicUpdate<UpdateResult> DynamicComponents<Graph>::erase_edges(const EdgeList& batch) {
+  return erase_any(batch);
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<VertexEraseResult> DynamicComponents<Graph>::erase_vertices(
+    std::span<const vertex_t> ids) {
+  DynamicUpdate<VertexEraseResult> r;
+  grow();
+  const cudaStream_t stream = graph_->stream();
+  if (!ids.empty()) {
+    const std::vector<vertex_t> host(ids.begin(), ids.end());
+    const auto dev = DeviceBuffer<vertex_t>::from_host(host, stream);
+    // Before the erasure: the labels are those of the graph with the vertices' edges.
+    wcc_detail::flag_ids_kernel<<<grid_for(host.size()), kBlock, 0, stream>>>(
+        dev.data(), host.size(), n_, label_.data(), flag_.data());
+    WG_CUDA_CHECK_LAST();
+  }
+  r.update = graph_->erase_vertices(std::vector<vertex_t>(ids.begin(), ids.end()));
+  grow();
+  if (!ids.empty()) r.changed = split_flagged(r.recomputed);
+  return r;
+}
+
+}  // namespace wg::gpu

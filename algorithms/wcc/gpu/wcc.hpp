@@ -1,0 +1,119 @@
+#pragma once
+// Connected components on a GPU dynamic graph (weakly connected for directed graphs): static and
+// dynamic. Declarations only (plain C++ may include this); definitions in wcc.cuh, instantiated
+// in wcc.cu for wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>. The static
+// computation also runs on any DeviceGraphView (wcc.cuh: connected_components(view, ...)), so a
+// CSR or another adjacency runs it too.
+//
+// Semantics (as wg::cpu::connected_components and the reference): component[v] is the smallest
+// vertex id of v's component, arcs read in both directions; every id below num_vertices() has a
+// label: isolated and erased vertices are components of their own. count = number of
+// components.
+//
+// Static: lock-free union-find on a parent array, one warp per vertex over its out-arcs (every
+// arc is the out-arc of its source, so out-arcs suffice for weak connectivity). A union hooks
+// the larger root under the smaller with a compare-and-swap, so parents always point to smaller
+// ids and a tree's root is its smallest id; finds halve paths. A last pass points every vertex
+// at its root. O(m alpha(n)) work, two n-entry arrays.
+//
+// Dynamic (DynamicComponents): keeps the labels exact while batches are applied through it.
+//  - insertions: each added edge unites its endpoints' trees (one thread per edge), then every
+//    vertex is pointed at its root again (an O(n) streaming pass): O(b + n), no adjacency read;
+//  - deletions: the components that lost an edge (their labels, read before the edges go) are
+//    reset, each member its own root, and the union-find runs again over those members' arcs
+//    only: O(n + arcs of those components). When they hold more than
+//    DynamicComponentsOptions::recompute_fraction of the ids, the static computation runs
+//    instead (see the option);
+//  - vertex deletions: the erased vertices' components are recomputed the same way; the erased
+//    ids become components of their own.
+// DynamicUpdate::changed counts the vertices whose label moved. Ids the graph adds (EdgeList
+// overloads past the range) join as components of their own.
+//
+// Every change to the graph must go through the object (or be followed by recompute()).
+// Errors: wg::CapacityError when device memory runs out (as the graph).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
+#include <warpgraph/graph/update_result.hpp>
+
+namespace wg::gpu {
+
+struct ChangedEdges;  // wcc/gpu/changed_edges.cuh
+
+struct Components {
+  std::vector<vertex_t> component;  ///< per vertex id: the smallest id of its component
+  std::uint64_t count = 0;          ///< number of components
+};
+
+/// Components of a GPU graph (one synchronisation; the labels are copied to the host).
+template <GpuDynamicGraph Graph>
+Components connected_components(const Graph& graph);
+
+struct DynamicComponentsOptions {
+  /// Deletions whose affected components hold more than this fraction of the ids run the static
+  /// computation over the whole graph instead: the restricted pass then reads about as many
+  /// arcs, and adds the per-vertex label checks and the member list on top.
+  double recompute_fraction = 0.25;
+};
+
+/// Keeps the connected components of a GPU graph exact while batches are applied through it.
+template <GpuDynamicGraph Graph>
+class DynamicComponents {
+ public:
+  /// Runs the static computation once. The graph must outlive this object.
+  explicit DynamicComponents(Graph& graph, const DynamicComponentsOptions& options = {});
+
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+
+  /// The labels, copied to the host.
+  Components result() const;
+  /// The labels on the device (num_vertices() entries, ordered on the graph's stream); valid
+  /// until the next call.
+  const vertex_t* labels_device() const noexcept { return label_.data(); }
+  std::uint64_t count() const noexcept { return count_; }
+  /// Static computation from scratch.
+  void recompute();
+  Graph& graph() noexcept { return *graph_; }
+
+ private:
+  void grow();
+  /// After the components whose label is flagged lost edges: returns the labels changed.
+  std::uint64_t split_flagged(bool& recomputed);
+  std::uint64_t recompute_counting();
+  void unite_added(const ChangedEdges& added);
+  void flag_removed(const ChangedEdges& removed);
+  /// Points every vertex at its root, copies the roots to the labels, recounts the components;
+  /// returns the labels that moved.
+  std::uint64_t relabel_all();
+  template <class Batch>
+  DynamicUpdate<UpdateResult> insert_any(const Batch& batch);
+  template <class Batch>
+  DynamicUpdate<UpdateResult> erase_any(const Batch& batch);
+
+  Graph* graph_;
+  DynamicComponentsOptions options_;
+  std::uint64_t n_ = 0;              ///< ids covered
+  DeviceBuffer<vertex_t> label_;     ///< the result
+  DeviceBuffer<vertex_t> parent_;    ///< the union-find forest (== label_ between calls)
+  DeviceBuffer<std::uint8_t> flag_;  ///< per label: its component lost an edge
+  DeviceBuffer<vertex_t> members_;   ///< the affected vertices
+  DeviceBuffer<unsigned long long> counters_;
+  std::uint64_t count_ = 0;
+};
+
+extern template Components connected_components(const DynamicGraph<SlabSetAdjacency>&);
+extern template Components connected_components(const DynamicGraph<SlabMapAdjacency>&);
+extern template class DynamicComponents<DynamicGraph<SlabSetAdjacency>>;
+extern template class DynamicComponents<DynamicGraph<SlabMapAdjacency>>;
+
+}  // namespace wg::gpu

@@ -1,0 +1,193 @@
+// GPU core numbers: static numbers on every shared dataset, and dynamic numbers after every batch
+// of R-MAT insert/delete streams (duplicates, self-loops, absent edges; the round path with
+// budgets out of the way, and the default budgets) and hand-made batches (a clique built in one
+// batch: numbers rise by more than one per batch), all equal to the Boost.Graph reference on an
+// independent host model of the graph.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
+#include <warpgraph/algorithms/reference/reference.hpp>
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+
+#include "../../support/test_support.hpp"
+#include "../wcc_gpu/gpu_stream_fixture.hpp"
+
+namespace {
+
+using wg::EdgeList;
+using wg::test::GraphModel;
+using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
+using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
+
+void expect_reference(const GraphModel& m, const wg::gpu::CoreNumbers& got) {
+  const auto want = wg::reference::core_numbers(wg::test::reference_edges(m));
+  ASSERT_EQ(got.core, want);
+  std::uint32_t top = 0;
+  for (auto c : want) top = std::max(top, c);
+  ASSERT_EQ(got.max_core, top);
+}
+
+class SharedDatasets : public testing::TestWithParam<const char*> {};
+
+TEST_P(SharedDatasets, StaticCoreNumbersEqualReference) {
+  WG_REQUIRE_GPU();
+  WG_REQUIRE_DATASET(path, GetParam());
+  EdgeList e = wg::datasets::read_graph(path).edges;
+  e.weight.clear();
+  const auto want = wg::reference::core_numbers(e);
+  SetGraph g(0);
+  g.build(e);
+  EXPECT_EQ(wg::gpu::core_numbers(g).core, want);
+  MapGraph w(0);
+  w.build(e);
+  EXPECT_EQ(wg::gpu::core_numbers(w).core, want);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
+
+TEST(GpuCoreNumbers, DirectedGraphIsRefused) {
+  WG_REQUIRE_GPU();
+  SetGraph g(4, {.directed = true});
+  EXPECT_THROW(wg::gpu::core_numbers(g), wg::InvalidArgument);
+  EXPECT_THROW(wg::gpu::DynamicCoreNumbers<SetGraph>{g}, wg::InvalidArgument);
+}
+
+EdgeList batch(std::uint64_t n, std::vector<std::pair<wg::vertex_t, wg::vertex_t>> es) {
+  EdgeList b;
+  b.num_vertices = n;
+  for (auto [u, v] : es) {
+    b.src.push_back(u);
+    b.dst.push_back(v);
+  }
+  return b;
+}
+
+TEST(GpuDynamicCoreNumbers, HandMadeBatches) {
+  WG_REQUIRE_GPU();
+  SetGraph g(12);
+  GraphModel m(12, false);
+  // A triangle first, so that the batches below are not the whole graph (a batch of more than
+  // recompute_fraction of the other edges is recomputed, and an empty graph has none).
+  const EdgeList triangle = batch(12, {{9, 10}, {10, 11}, {9, 11}});
+  ASSERT_EQ(g.insert_edges(triangle), m.insert(triangle));
+  wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g, {.recompute_fraction = 100, .recompute_work = 100});
+  // K5 on 0..4 in one batch (numbers 0 -> 4), with repeats and a self-loop; then a path.
+  std::vector<std::pair<wg::vertex_t, wg::vertex_t>> k5;
+  for (wg::vertex_t u = 0; u < 5; ++u)
+    for (wg::vertex_t v = u + 1; v < 5; ++v) k5.emplace_back(u, v);
+  k5.emplace_back(1, 0);
+  k5.emplace_back(3, 3);
+  const EdgeList steps[] = {
+      batch(12, k5), batch(12, {{5, 6}, {6, 7}, {7, 8}, {8, 5}, {0, 5}}),
+      batch(12, {{5, 7}, {6, 8}, {0, 1}, {9, 10}}),  // K4 on 5..8; a present edge
+  };
+  for (const EdgeList& b : steps) {
+    const auto before = dyn.result();
+    const auto r = dyn.insert_edges(b);
+    ASSERT_EQ(r.update, m.insert(b));
+    ASSERT_FALSE(r.recomputed);
+    expect_reference(m, dyn.result());
+    EXPECT_EQ(r.changed, wg::count_changed(before.core, dyn.result().core));
+  }
+  const EdgeList dels[] = {
+      batch(12, {{0, 1}, {1, 0}, {2, 3}, {11, 10}}),  // K5 loses two edges; the triangle one
+      batch(12, {{0, 2}, {0, 3}, {0, 4}, {5, 6}, {7, 8}, {5, 7}}),
+  };
+  for (const EdgeList& b : dels) {
+    const auto before = dyn.result();
+    const auto r = dyn.erase_edges(b);
+    ASSERT_EQ(r.update, m.erase(b));
+    ASSERT_FALSE(r.recomputed);
+    expect_reference(m, dyn.result());
+    EXPECT_EQ(r.changed, wg::count_changed(before.core, dyn.result().core));
+  }
+}
+
+template <class Graph>
+void stream_case(double edge_factor, std::uint64_t batch_size,
+                 const wg::gpu::DynamicCoreNumbersOptions& options, bool expect_rounds,
+                 std::uint64_t seed) {
+  WG_REQUIRE_GPU();
+  const auto stream =
+      wg::test::gpu_rmat_stream(wg::test::gpu_test_scale(), edge_factor, batch_size, false, seed);
+  Graph g(0);
+  GraphModel m(0, false);
+  m.clear(stream.initial.num_vertices);
+  ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
+  wg::gpu::DynamicCoreNumbers<Graph> dyn(g, options);
+  expect_reference(m, dyn.result());
+  std::vector<std::uint32_t> before = dyn.result().core;
+  std::size_t by_rounds = 0;
+  wg::test::replay_gpu(stream, dyn, m, [&](std::size_t, const auto& r, bool) {
+    const auto now = dyn.result();
+    expect_reference(m, now);
+    EXPECT_EQ(r.changed, wg::count_changed(before, now.core));
+    by_rounds += !r.recomputed;
+    before = now.core;
+  });
+  if (expect_rounds) EXPECT_EQ(by_rounds, stream.batches.size());
+}
+
+constexpr wg::gpu::DynamicCoreNumbersOptions kNoBudget{
+    .recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 1u << 30};
+
+TEST(GpuDynamicCoreNumbers, SparseStreamRounds) {
+  stream_case<SetGraph>(4, 128, kNoBudget, true, 3);
+}
+TEST(GpuDynamicCoreNumbers, DenseStreamRounds) {
+  stream_case<SetGraph>(16, 256, kNoBudget, true, 4);
+}
+TEST(GpuDynamicCoreNumbers, StreamDefaultBudgets) {
+  stream_case<SetGraph>(8, 512, {}, false, 5);
+}
+TEST(GpuDynamicCoreNumbers, StreamAlwaysRecomputes) {
+  stream_case<SetGraph>(8, 512, {.recompute_fraction = 0}, false, 6);
+}
+TEST(GpuDynamicCoreNumbers, TinyWorkBudgetUndoes) {
+  stream_case<SetGraph>(8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e-6}, false, 7);
+}
+TEST(GpuDynamicCoreNumbers, FewRoundsAllowedRecomputes) {
+  // max_rounds 2: batches whose vertices repeat more are answered by the static peeling, before
+  // or during their rounds (changes undone).
+  stream_case<SetGraph>(8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 2},
+                        false, 9);
+}
+TEST(GpuDynamicCoreNumbers, MapAdjacencyStream) {
+  stream_case<MapGraph>(8, 256, kNoBudget, true, 8);
+}
+
+TEST(GpuDynamicCoreNumbers, VertexDeletions) {
+  WG_REQUIRE_GPU();
+  const EdgeList e = wg::datasets::generate_rmat(
+      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 9});
+  SetGraph g(0);
+  GraphModel m(0, false);
+  m.clear(e.num_vertices);
+  g.build(e);
+  m.insert(e);
+  wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g);
+  for (wg::vertex_t first : {0u, 7u, 100u}) {
+    std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat
+    const auto before = dyn.result();
+    const auto r = dyn.erase_vertices(ids);
+    const wg::VertexEraseResult want = m.erase_vertices(ids);
+    ASSERT_EQ(r.update.vertices, want.vertices);
+    ASSERT_EQ(r.update.edges_removed, want.edges_removed);
+    EXPECT_TRUE(r.recomputed);
+    expect_reference(m, dyn.result());
+    EXPECT_EQ(r.changed, wg::count_changed(before.core, dyn.result().core));
+    // Batches after the deletions still update exactly.
+    const EdgeList more = wg::datasets::generate_rmat(
+        {.scale = wg::test::gpu_test_scale(), .edge_factor = 0.05, .seed = first + 20u});
+    ASSERT_EQ(dyn.insert_edges(more).update, m.insert(more));
+    expect_reference(m, dyn.result());
+  }
+}
+
+}  // namespace

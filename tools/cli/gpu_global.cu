@@ -1,0 +1,67 @@
+// The GPU runs of cc, kcore and pagerank for the CLI (gpu_global.hpp).
+#include "gpu_global.hpp"
+
+#include <chrono>
+#include <utility>
+
+#include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
+#include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
+#include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+
+namespace wg::cli::gpu_global {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// The input as a GPU graph (unweighted: these algorithms read no weights).
+gpu::Graph build(const EdgeList& edges, bool directed, Times& times) {
+  const auto t0 = Clock::now();
+  gpu::Graph g(0, gpu::GraphOptions{.directed = directed});
+  if (edges.weighted()) {
+    EdgeList plain = edges;
+    plain.weight.clear();
+    g.build(plain);
+  } else {
+    g.build(edges);
+  }
+  // The whole id range, isolated ids included (as the reference numbers them).
+  g.grow_vertices(edges.num_vertices);
+  (void)g.degrees();  // waits for the build
+  times.build_seconds = since(t0);
+  return g;
+}
+
+}  // namespace
+
+ComponentsOut components(const EdgeList& edges, bool directed, Times& times) {
+  const gpu::Graph g = build(edges, directed, times);
+  const auto t0 = Clock::now();
+  gpu::Components c = gpu::connected_components(g);
+  times.run_seconds = since(t0);
+  return {.component = std::move(c.component), .count = c.count};
+}
+
+std::vector<std::uint32_t> core_numbers(const EdgeList& edges, Times& times) {
+  const gpu::Graph g = build(edges, false, times);
+  const auto t0 = Clock::now();
+  std::vector<std::uint32_t> core = gpu::core_numbers(g).core;
+  times.run_seconds = since(t0);
+  return core;
+}
+
+PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, double tolerance,
+                     int max_iterations, Times& times) {
+  const gpu::Graph g = build(edges, directed, times);
+  const auto t0 = Clock::now();
+  gpu::PageRankResult r = gpu::pagerank(
+      g, {.damping = damping, .tolerance = tolerance, .max_iterations = max_iterations});
+  times.run_seconds = since(t0);
+  return {.rank = std::move(r.rank), .iterations = r.iterations, .converged = r.converged};
+}
+
+}  // namespace wg::cli::gpu_global

@@ -1,0 +1,39 @@
+#pragma once
+// The GPU runs of cc, kcore and pagerank for the CLI (tools/cli/commands_static.cpp), as plain
+// C++ functions: gpu_global.cu builds the input into a wg::gpu::Graph and runs
+// algorithms/{wcc,kcore,pagerank}/gpu on it. Built only with CUDA (WG_CLI_HAVE_GPU_GLOBAL).
+#include <cstdint>
+#include <vector>
+
+#include <warpgraph/containers/core/types.hpp>
+#include <warpgraph/graph/edge_list.hpp>
+
+namespace wg::cli::gpu_global {
+
+/// Times of one run: the graph's build (upload included), and the algorithm's (results copied
+/// back included).
+struct Times {
+  double build_seconds = 0;
+  double run_seconds = 0;
+};
+
+struct ComponentsOut {
+  std::vector<vertex_t> component;  ///< smallest id of each vertex's component
+  std::uint64_t count = 0;
+};
+/// Components of the undirected graph of `edges` (weakly connected when `directed`).
+ComponentsOut components(const EdgeList& edges, bool directed, Times& times);
+
+/// Core numbers of the undirected simple graph of `edges`.
+std::vector<std::uint32_t> core_numbers(const EdgeList& edges, Times& times);
+
+struct PageRankOut {
+  std::vector<double> rank;
+  int iterations = 0;
+  bool converged = false;
+};
+/// PageRank with the reference's rule (L1 stop).
+PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, double tolerance,
+                     int max_iterations, Times& times);
+
+}  // namespace wg::cli::gpu_global
