@@ -1,0 +1,170 @@
+#pragma once
+// wg::btree::BTree: a GPU B-link tree of 32-bit keys and 32-bit values (Awad et al., "Engineering
+// a High-Performance GPU B-Tree", PPoPP'19; Awad's thesis, chapter 3), in the container shape of
+// the slab table: an owning host object over a node pool in device memory, and a trivially
+// copyable device ref (BTreeRef, btree_ref.cuh) for your own kernels.
+//
+//   wg::btree::BTree tree({.node_capacity = 1 << 20}, stream);
+//   tree.build(d_keys, d_values, n, stream);              // unsorted pairs, last duplicate wins
+//   std::uint64_t added = tree.insert(d_keys, d_values, m, stream);   // insert or replace
+//   tree.find(d_queries, q, d_values_out, d_found, stream);
+//   tree.range(d_lo, d_hi, q, d_offsets, out_keys, out_values, stream);  // CSR-like output
+//   std::string err = tree.validate(stream);               // "" when every invariant holds
+//
+// Structure: 128-byte nodes of 15 (key, value) or (pivot, child) pairs plus a high key and a
+// side link with the latch and leaf flag (detail/node.cuh argues the layout); 16 lanes read one
+// node in one transaction and search it by ballot and tile reductions. Pairs inside a node are
+// unordered (each update is one 64-bit store), nodes of one level are ordered and linked.
+// Keys: every 32-bit value but kReservedKey = 0xFFFFFFFF (the empty-slot and +infinity sentinel);
+// values are unrestricted. Batches containing kReservedKey apply their other keys and then throw
+// wg::InvalidArgument (query batches answer "absent" for it instead).
+//
+// Semantics: each bulk operation is phase-concurrent: one or a few kernels on `stream`, the
+// operations of one batch concurrent with each other, batches ordered by the stream. insert and
+// erase sort a copy of their keys first (options.sort_updates) so that neighbouring tiles update
+// neighbouring leaves, and an insert batch keeps the last value of a duplicated key (in the
+// batch's order). apply() runs one batch of mixed operations, each thread its own, fully
+// concurrently: an operation on a key that no update of the batch touches is answered exactly.
+// Erase empties a slot; nodes are never merged or freed (a tree with many erasures keeps its
+// height and its nodes: rebuild with build() to compact).
+// Capacity: node_capacity nodes of 128 bytes, allocated up front. An insert that needs a node
+// when none is left is not applied: the batch finishes the rest, the tree stays valid and
+// insert() throws wg::CapacityError("BTree", node_capacity, ...) (never a hang).
+// Cost: O(log_15 n) 128-byte node reads per point operation, one more per 15 results of a range;
+// updates latch one leaf (two nodes when splitting). Bulk operations synchronise `stream` to read
+// their counts. Kernels are instantiated once, in btree.cu (this header holds no kernel and no
+// CUB).
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <warpgraph/containers/btree/btree_ref.cuh>
+#include <warpgraph/containers/core/device_buffer.cuh>
+
+namespace wg::btree {
+
+struct BTreeOptions {
+  /// Nodes in the pool (128 bytes each): about n / 10 for n random inserts, n / (15 *
+  /// build_fill) after build(); at most 2^30 - 2.
+  std::uint64_t node_capacity = 1u << 16;
+  /// Fraction of the 15 slots build() fills in each leaf and inner node: room left for later
+  /// inserts before a node splits.
+  double build_fill = 0.8;
+  /// insert() and erase() sort a copy of the batch first (one radix sort), which makes tiles
+  /// with neighbouring keys meet in neighbouring leaves and enables the leaf hint.
+  bool sort_updates = true;
+  /// Threads per block of every kernel (a multiple of 32).
+  int block_threads = 256;
+};
+
+/// One operation of a mixed batch (apply()).
+enum class OpKind : std::uint32_t {
+  kInsert = 0,      ///< key, arg = value; result.status = InsertStatus
+  kErase = 1,       ///< key; result.status = 1 if erased
+  kFind = 2,        ///< key; result.status = found, result.value
+  kRangeCount = 3,  ///< [key, arg]; result.status = number of keys in it
+  kSuccessor = 4,   ///< least key > key; result.status = found, result.key, result.value
+};
+struct Op {
+  OpKind kind;
+  std::uint32_t key;
+  std::uint32_t arg;
+};
+struct OpResult {
+  std::uint32_t status;
+  std::uint32_t key;
+  std::uint32_t value;
+};
+
+class BTree {
+ public:
+  using key_type = std::uint32_t;
+  using mapped_type = std::uint32_t;
+  using ref_type = BTreeRef;
+  static constexpr std::uint32_t kReservedKey = detail::kEmptyKey;
+  static constexpr std::uint32_t kMaxKey = kReservedKey - 1;
+
+  /// An empty tree (one empty leaf). Throws wg::InvalidArgument for a capacity outside
+  /// [1, 2^30 - 2] or a bad fill, wg::CapacityError when the GPU memory is short.
+  explicit BTree(const BTreeOptions& options = {}, cudaStream_t stream = 0);
+
+  // ---- updates (device spans; counts exact) ----
+  /// Inserts or replaces n pairs; returns how many keys were new.
+  std::uint64_t insert(const std::uint32_t* keys, const std::uint32_t* values, std::uint64_t n,
+                       cudaStream_t stream);
+  /// Erases n keys (absent ones are ignored); returns how many were present.
+  std::uint64_t erase(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream);
+  /// Replaces the contents by n unsorted pairs (sorted, deduplicated keeping the last pair of a
+  /// key, then written bottom-up as full-to-build_fill leaves and inner levels); returns the
+  /// number of distinct keys. Throws wg::CapacityError when the pool is too small.
+  std::uint64_t build(const std::uint32_t* keys, const std::uint32_t* values, std::uint64_t n,
+                      cudaStream_t stream);
+  /// Removes everything (one empty leaf; the pool is reused).
+  void clear(cudaStream_t stream);
+
+  // ---- queries (device spans; outputs may be null where noted) ----
+  /// out_values[i] = value of keys[i] (unchanged when absent; may be null); out_found[i]
+  /// (may be null). Returns how many were present.
+  std::uint64_t find(const std::uint32_t* keys, std::uint64_t n, std::uint32_t* out_values,
+                     bool* out_found, cudaStream_t stream) const;
+  /// out_counts[i] = number of keys in [lo[i], hi[i]] (0 when lo > hi). Returns the sum.
+  std::uint64_t count(const std::uint32_t* lo, const std::uint32_t* hi, std::uint64_t n,
+                      std::uint32_t* out_counts, cudaStream_t stream) const;
+  /// The pairs of every [lo[i], hi[i]], query after query, each query's in key order:
+  /// out_offsets (n + 1 entries) gets the exclusive prefix sum of the counts, out_keys and
+  /// out_values are resized to the total, which is returned. Two passes (count, fill).
+  std::uint64_t range(const std::uint32_t* lo, const std::uint32_t* hi, std::uint64_t n,
+                      std::uint64_t* out_offsets, DeviceBuffer<std::uint32_t>& out_keys,
+                      DeviceBuffer<std::uint32_t>& out_values, cudaStream_t stream) const;
+  /// Strict successor (least key > q[i]) / predecessor (greatest key < q[i]) and its value;
+  /// out_keys[i] = kReservedKey when there is none. Any output may be null. Returns how many
+  /// were found.
+  std::uint64_t successor(const std::uint32_t* q, std::uint64_t n, std::uint32_t* out_keys,
+                          std::uint32_t* out_values, bool* out_found, cudaStream_t stream) const;
+  std::uint64_t predecessor(const std::uint32_t* q, std::uint64_t n, std::uint32_t* out_keys,
+                            std::uint32_t* out_values, bool* out_found, cudaStream_t stream) const;
+
+  /// A batch of mixed operations, thread i doing ops[i] concurrently with the others (no sort).
+  /// Throws like insert() on exhaustion, after filling every result.
+  void apply(const Op* ops, std::uint64_t n, OpResult* results, cudaStream_t stream);
+
+  // ---- inspection ----
+  /// Every invariant, checked on a host copy of the nodes: slots below the high key and at or
+  /// above the low key, no duplicates, no latch held, high keys increasing along each level's
+  /// side links to +infinity, each inner level's children (by pivot) exactly the next level's
+  /// chain with matching low and high keys, leaves all on one level, key count == size().
+  /// Returns "" or the first violation found. O(nodes); synchronises.
+  std::string validate(cudaStream_t stream) const;
+  /// All pairs in key order (a host walk of the leaf level). Synchronises.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> to_host(cudaStream_t stream) const;
+
+  std::uint64_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  /// Nodes in use (allocated from the pool).
+  std::uint64_t node_count(cudaStream_t stream) const;
+  std::uint64_t node_capacity() const noexcept { return options_.node_capacity; }
+  std::uint64_t memory_bytes() const noexcept { return nodes_.bytes() + sizeof(detail::TreeState); }
+  const BTreeOptions& options() const noexcept { return options_; }
+  ref_type ref() const noexcept {
+    return ref_type(const_cast<detail::Node*>(nodes_.data()),
+                    const_cast<detail::TreeState*>(state_.data()),
+                    static_cast<std::uint32_t>(options_.node_capacity));
+  }
+
+ private:
+  unsigned grid_for(std::uint64_t n) const;
+  detail::TreeState read_state(cudaStream_t stream) const;
+  void check_exhausted(std::uint64_t failed, const char* op, cudaStream_t stream);
+
+  BTreeOptions options_;
+  DeviceBuffer<detail::Node> nodes_;
+  DeviceBuffer<detail::TreeState> state_;
+  DeviceBuffer<unsigned long long> counters_;  // per-batch counts read back by the host
+  std::uint64_t size_ = 0;
+  int sm_count_ = 1;
+};
+
+}  // namespace wg::btree

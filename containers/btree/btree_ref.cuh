@@ -1,0 +1,200 @@
+#pragma once
+// wg::btree::BTreeRef: the trivially copyable device view of a wg::btree::BTree, passed by value
+// into kernels. Every operation is tile-cooperative: all 16 lanes of a 16-lane tile
+// (cooperative_groups::tiled_partition<16>) call it together with the same arguments and get
+// the same result; never call one under a branch that splits a tile (use
+// wg::for_each_active_lane-style work sharing). Access selects the memory order of node reads:
+// Access::kReadOnly only in kernels in which nothing writes the tree, Access::kConcurrent when
+// updates run at the same time (inserts and erases always read that way).
+//
+// Semantics with concurrent updates (B-link tree, Lehman & Yao; Awad et al.): updates latch one
+// leaf (a split also latches the parent); reads take no latch. A lookup, successor or range
+// count of keys that no concurrent operation updates is exact; for updated keys it returns the
+// old or the new state. Costs: O(log_15 n) node reads of 128 bytes per operation, plus the side
+// links followed (one per 15 keys of a range).
+#include <cstdint>
+
+#include <warpgraph/containers/btree/detail/node.cuh>
+
+namespace wg::btree {
+
+namespace cg = cooperative_groups;
+using detail::Access;
+
+/// What an insert did.
+enum class InsertStatus : std::uint32_t { kReplaced = 0, kInserted = 1, kOutOfNodes = 2 };
+
+/// Where a tile's previous operation ended, so that the next one on a larger key can start at
+/// that leaf instead of at the root (sorted batches). Start each tile with Hint{}.
+struct Hint {
+  std::uint32_t leaf = detail::kNoNode;
+  std::uint32_t parent = detail::kNoNode;
+  std::uint32_t key = 0;
+};
+
+class BTreeRef {
+ public:
+  using Node = detail::Node;
+  static constexpr std::uint32_t kEmptyKey = detail::kEmptyKey;
+
+  BTreeRef() = default;
+  __host__ __device__ BTreeRef(Node* nodes, detail::TreeState* state, std::uint32_t capacity)
+      : nodes_(nodes), state_(state), capacity_(capacity) {}
+
+  __device__ std::uint32_t root() const {
+    return detail::u32_ref(state_->root).load(cuda::memory_order_acquire);
+  }
+
+  /// The value of k, if present.
+  template <Access A, class Tile>
+  __device__ bool find(const Tile& tile, std::uint32_t k, std::uint32_t* value,
+                       Hint* hint = nullptr) const {
+    if (k == kEmptyKey) return false;
+    detail::NodeSnap s;
+    const std::uint32_t leaf = find_leaf<A>(tile, k, s, hint);
+    if (hint) *hint = Hint{leaf, detail::kNoNode, k};
+    const unsigned b = tile.ballot(s.key == k);
+    if (!b) return false;
+    *value = tile.shfl(s.value, __ffs(b) - 1);
+    return true;
+  }
+
+  /// The least key > q (strict successor) and its value.
+  template <Access A, class Tile>
+  __device__ bool successor(const Tile& tile, std::uint32_t q, std::uint32_t* key,
+                            std::uint32_t* value) const {
+    if (q >= kEmptyKey - 1) return false;
+    detail::NodeSnap s;
+    std::uint32_t cur = find_leaf<A>(tile, q + 1, s, nullptr);
+    for (;;) {
+      const bool cand = s.key != kEmptyKey && s.key > q && s.key < s.high;
+      const std::uint32_t best =
+          cg::reduce(tile, cand ? s.key : +kEmptyKey, cg::less<std::uint32_t>());
+      const unsigned b = tile.ballot(cand && s.key == best);
+      if (b) {
+        *key = best;
+        *value = tile.shfl(s.value, __ffs(b) - 1);
+        return true;
+      }
+      if (s.high == kEmptyKey) return false;
+      cur = s.link();
+      s = detail::read_node<A>(tile, nodes_, cur);
+    }
+  }
+
+  /// The greatest key < q (strict predecessor) and its value. Read-only kernels only (it
+  /// restarts from the root at the left end of an empty leaf).
+  template <class Tile>
+  __device__ bool predecessor(const Tile& tile, std::uint32_t q, std::uint32_t* key,
+                              std::uint32_t* value) const {
+    if (q == 0) return false;
+    std::uint32_t t = q == kEmptyKey ? kEmptyKey - 1 : q - 1;  // greatest key <= t
+    for (;;) {
+      std::uint32_t cur = root(), low = 0;
+      detail::NodeSnap s;
+      for (;;) {
+        s = detail::read_node<Access::kReadOnly>(tile, nodes_, cur);
+        if (t >= s.high) {
+          low = s.high;
+          cur = s.link();
+          continue;
+        }
+        if (s.leaf()) break;
+        cur = detail::child_for(tile, s, t, &low);
+      }
+      const bool cand = s.key != kEmptyKey && s.key <= t;
+      const std::uint32_t best = cg::reduce(tile, cand ? s.key : 0u, cg::greater<std::uint32_t>());
+      const unsigned b = tile.ballot(cand && s.key == best);
+      if (b) {
+        *key = best;
+        *value = tile.shfl(s.value, __ffs(b) - 1);
+        return true;
+      }
+      if (low == 0) return false;
+      t = low - 1;
+    }
+  }
+
+  /// Visits the pairs with lo <= key <= hi in key order: f(key, value, index) is called by the
+  /// lanes holding one, index counting from 0 over the whole range (kRanked = false: index is
+  /// unspecified, for counting). Returns the number of pairs.
+  template <Access A, bool kRanked, class Tile, class F>
+  __device__ std::uint32_t range(const Tile& tile, std::uint32_t lo, std::uint32_t hi,
+                                 F&& f) const {
+    if (lo > hi || lo == kEmptyKey) return 0;
+    detail::NodeSnap s;
+    std::uint32_t cur = find_leaf<A>(tile, lo, s, nullptr);
+    std::uint32_t total = 0;
+    for (;;) {
+      const bool cand = s.key != kEmptyKey && s.key >= lo && s.key <= hi && s.key < s.high;
+      const unsigned b = tile.ballot(cand);
+      unsigned rank = 0;
+      if constexpr (kRanked) {
+        for (unsigned m = b; m; m &= m - 1) {
+          const std::uint32_t other = tile.shfl(s.key, __ffs(m) - 1);
+          rank += other < s.key;
+        }
+      }
+      if (cand) f(s.key, s.value, total + rank);
+      total += __popc(b);
+      if (s.high == kEmptyKey || s.high > hi) return total;
+      cur = s.link();
+      s = detail::read_node<A>(tile, nodes_, cur);
+    }
+  }
+
+  /// Inserts (k, v) or replaces the value of k. kOutOfNodes when a split found the node pool
+  /// exhausted (the tree is unchanged for k and the state's exhausted flag is set).
+  template <class Tile>
+  __device__ InsertStatus insert(const Tile& tile, std::uint32_t k, std::uint32_t v,
+                                 Hint* hint = nullptr) const;
+
+  /// Erases k; true when it was present. Leaves are never merged (an emptied leaf stays linked).
+  template <class Tile>
+  __device__ bool erase(const Tile& tile, std::uint32_t k, Hint* hint = nullptr) const;
+
+  __host__ __device__ Node* nodes() const { return nodes_; }
+  __host__ __device__ detail::TreeState* state() const { return state_; }
+  __host__ __device__ std::uint32_t capacity() const { return capacity_; }
+
+  /// The leaf whose range holds k (< kEmptyKey), with its snapshot in s.
+  template <Access A, class Tile>
+  __device__ std::uint32_t find_leaf(const Tile& tile, std::uint32_t k, detail::NodeSnap& s,
+                                     const Hint* hint) const {
+    bool from_hint = hint && hint->leaf != detail::kNoNode && k >= hint->key;
+    std::uint32_t cur = from_hint ? hint->leaf : root();
+    for (;;) {
+      s = detail::read_node<A>(tile, nodes_, cur);
+      if (k >= s.high) {
+        // From a hint, a key past the leaf is usually far away: the root is the shorter path.
+        cur = from_hint ? root() : s.link();
+        from_hint = false;
+        continue;
+      }
+      from_hint = false;
+      if (s.leaf()) return cur;
+      cur = detail::child_for(tile, s, k);
+    }
+  }
+
+ private:
+  template <class Tile>
+  __device__ bool try_latch(const Tile& tile, std::uint32_t idx) const;
+  template <class Tile>
+  __device__ void latch(const Tile& tile, std::uint32_t idx) const;
+  template <class Tile>
+  __device__ void unlatch(const Tile& tile, std::uint32_t idx) const;
+  template <class Tile>
+  __device__ std::uint32_t allocate(const Tile& tile, std::uint32_t count) const;
+  template <class Tile>
+  __device__ std::uint32_t split(const Tile& tile, std::uint32_t cur, const detail::NodeSnap& s,
+                                 std::uint32_t right, std::uint32_t new_root) const;
+
+  Node* nodes_ = nullptr;
+  detail::TreeState* state_ = nullptr;
+  std::uint32_t capacity_ = 0;
+};
+
+}  // namespace wg::btree
+
+#include <warpgraph/containers/btree/detail/ref_updates.cuh>

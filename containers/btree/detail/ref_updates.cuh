@@ -1,0 +1,241 @@
+#pragma once
+// BTreeRef's updates: latches, node allocation, split, insert and erase (included by
+// btree_ref.cuh). The protocol (Awad et al., section 3): reads take no latch; an insert latches
+// a leaf, or a full node on its way down, and splits full nodes proactively, so that the parent
+// of a splitting node always has room; a failed latch restarts from the last-known parent
+// instead of spinning; only the parent latch of a split is waited for (latches are always taken
+// child before parent, so waiting cannot deadlock).
+//
+// A split of node L (latched, full) with parent P (latched, not full, holding L):
+//   1. R (fresh) gets the upper 8 pairs, L's high key and link; fence.
+//   2. L's link word := R (release), then L's high key := R's least key (release): a reader
+//      that sees the new high key goes right to R, which is complete.
+//   3. The moved slots of L are emptied (release stores, one per slot).
+//   4. P gets (R's least key, R) in a free slot (release); P and L are unlatched (release).
+// The root is split like any node, then a new root over (0 -> L, sep -> R) is published
+// through the state's root word, so a reader holding the old root index still sees a valid
+// node. Nodes are never freed (no merges).
+#include <warpgraph/containers/btree/btree_ref.cuh>
+
+namespace wg::btree {
+
+template <class Tile>
+__device__ bool BTreeRef::try_latch(const Tile& tile, std::uint32_t idx) const {
+  std::uint32_t old = 0;
+  if (tile.thread_rank() == 0)
+    old = detail::u32_ref(detail::node_words(nodes_ + idx)[31])
+              .fetch_or(detail::kLatch, cuda::memory_order_acquire);
+  old = tile.shfl(old, 0);
+  tile.sync();  // orders the leader's acquire before every lane's reads of the node
+  return (old & detail::kLatch) == 0;
+}
+
+template <class Tile>
+__device__ void BTreeRef::latch(const Tile& tile, std::uint32_t idx) const {
+  unsigned backoff = 32;
+  while (!try_latch(tile, idx)) {
+    __nanosleep(backoff);
+    if (backoff < 1024) backoff *= 2;
+  }
+}
+
+template <class Tile>
+__device__ void BTreeRef::unlatch(const Tile& tile, std::uint32_t idx) const {
+  tile.sync();  // every lane's writes to the node and its new sibling precede the release
+  if (tile.thread_rank() == 0)
+    detail::u32_ref(detail::node_words(nodes_ + idx)[31])
+        .fetch_and(~detail::kLatch, cuda::memory_order_release);
+}
+
+template <class Tile>
+__device__ std::uint32_t BTreeRef::allocate(const Tile& tile, std::uint32_t count) const {
+  std::uint32_t base = 0;
+  if (tile.thread_rank() == 0) {
+    // Once exhausted, fail without touching the counter (it cannot creep towards overflow).
+    base = detail::u32_ref(state_->exhausted).load(cuda::memory_order_relaxed)
+               ? detail::kNoNode
+               : atomicAdd(&state_->next_free, count);
+    // Past the end (or racing past it): report, never wrap; the counter stays saturated high.
+    if (base != detail::kNoNode && (base > capacity_ || capacity_ - base < count)) {
+      atomicExch(&state_->exhausted, 1u);
+      base = detail::kNoNode;
+    }
+    if (base == detail::kNoNode) atomicExch(&state_->exhausted, 1u);
+  }
+  return tile.shfl(base, 0);
+}
+
+/// Splits latched, full `cur` (snapshot s, taken under the latch) into cur + `right`; with
+/// new_root != kNoNode also writes the new root over both. Returns the separator. The caller
+/// holds cur's latch (and the parent's) and unlatches afterwards.
+template <class Tile>
+__device__ std::uint32_t BTreeRef::split(const Tile& tile, std::uint32_t cur,
+                                         const detail::NodeSnap& s, std::uint32_t right,
+                                         std::uint32_t new_root) const {
+  using namespace detail;
+  const unsigned lane = tile.thread_rank();
+  // Rank of each (distinct) key among the 15.
+  unsigned rank = 0;
+  for (unsigned j = 0; j < kSlots; ++j) rank += tile.shfl(s.key, j) < s.key;
+  const bool moves = lane < kSlots && rank >= kSplitKeep;
+  const unsigned moved_mask = tile.ballot(moves);
+  const std::uint32_t sep = tile.shfl(s.key, __ffs(tile.ballot(lane < kSlots && rank == kSplitKeep)) - 1);
+  unsigned long long* rc = node_cells(nodes_ + right);
+  if (moves) rc[rank - kSplitKeep] = make_cell(s.key, s.value);
+  if (lane >= kSlots - kSplitKeep && lane < kSlots) rc[lane] = kEmptyCell;
+  if (lane == kSlots) rc[kSlots] = make_cell(s.high, s.link_word);  // unlatched, same leaf flag
+  if (new_root != kNoNode) {
+    unsigned long long* nc = node_cells(nodes_ + new_root);
+    unsigned long long c = kEmptyCell;
+    if (lane == 0) c = make_cell(0, cur);
+    if (lane == 1) c = make_cell(sep, right);
+    if (lane == kSlots) c = make_cell(kEmptyKey, kNoLink);
+    nc[lane] = c;
+  }
+  __threadfence();
+  tile.sync();
+  if (lane == 0) {
+    std::uint32_t* w = node_words(nodes_ + cur);
+    u32_ref(w[31]).store(right | (s.link_word & kLeafFlag) | kLatch, cuda::memory_order_release);
+    u32_ref(w[30]).store(sep, cuda::memory_order_release);
+    unsigned long long* cc = node_cells(nodes_ + cur);
+    for (unsigned m = moved_mask; m; m &= m - 1)
+      u64_ref(cc[__ffs(m) - 1]).store(kEmptyCell, cuda::memory_order_release);
+    if (new_root != kNoNode) u32_ref(state_->root).store(new_root, cuda::memory_order_release);
+  }
+  return sep;
+}
+
+template <class Tile>
+__device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std::uint32_t v,
+                                         Hint* hint) const {
+  using namespace detail;
+  bool from_hint = hint && hint->leaf != kNoNode && k >= hint->key;
+  std::uint32_t cur = from_hint ? hint->leaf : root();
+  std::uint32_t parent = from_hint ? hint->parent : kNoNode;
+  for (;;) {
+    NodeSnap s = read_node<Access::kConcurrent>(tile, nodes_, cur);
+    if (k >= s.high) {
+      if (from_hint) {
+        cur = root();
+        parent = kNoNode;
+      } else {
+        cur = s.link();  // parent stays the last-known one
+      }
+      from_hint = false;
+      continue;
+    }
+    from_hint = false;
+    if (!s.leaf() && occupied(tile, s) < kSlots) {
+      parent = cur;
+      cur = child_for(tile, s, k);
+      continue;
+    }
+    if (!try_latch(tile, cur)) {
+      // Restart from the last-known parent rather than spin on a busy leaf.
+      if (parent != kNoNode) {
+        cur = parent;
+        parent = kNoNode;
+      } else {
+        __nanosleep(64);
+        cur = root();
+      }
+      continue;
+    }
+    s = read_node<Access::kConcurrent>(tile, nodes_, cur);
+    if (k >= s.high) {
+      unlatch(tile, cur);
+      cur = s.link();
+      continue;
+    }
+    const unsigned used = occupied(tile, s);
+    if (used < kSlots) {
+      if (!s.leaf()) {  // split by someone else since the first read
+        unlatch(tile, cur);
+        parent = cur;
+        cur = child_for(tile, s, k);
+        continue;
+      }
+      const unsigned match = tile.ballot(s.key == k);
+      const unsigned slot = match ? __ffs(match) - 1 : __ffs(tile.ballot(s.key == kEmptyKey)) - 1;
+      if (tile.thread_rank() == 0)
+        u64_ref(node_cells(nodes_ + cur)[slot]).store(make_cell(k, v), cuda::memory_order_release);
+      unlatch(tile, cur);
+      if (hint) *hint = Hint{cur, parent, k};
+      return match ? InsertStatus::kReplaced : InsertStatus::kInserted;
+    }
+    // Full: split it now (proactively, also for inner nodes).
+    if (cur == root()) {  // stable: only the holder of the root's latch replaces the root
+      const std::uint32_t base = allocate(tile, 2);
+      if (base == kNoNode) {
+        unlatch(tile, cur);
+        return InsertStatus::kOutOfNodes;
+      }
+      split(tile, cur, s, base, base + 1);
+      unlatch(tile, cur);
+      parent = base + 1;
+      continue;  // re-read cur: k may now belong to the right half
+    }
+    if (parent == kNoNode) {
+      unlatch(tile, cur);
+      cur = root();
+      continue;
+    }
+    latch(tile, parent);
+    const NodeSnap p = read_node<Access::kConcurrent>(tile, nodes_, parent);
+    const bool holds = tile.ballot(p.key != kEmptyKey && p.key < p.high && p.value == cur) != 0;
+    if (!holds || occupied(tile, p) == kSlots) {
+      unlatch(tile, parent);
+      unlatch(tile, cur);
+      // Not the true parent (it split): find it from here by side links. Full parent: the
+      // descent from the root splits it first.
+      if (holds) {
+        cur = root();
+        parent = kNoNode;
+      } else {
+        cur = parent;
+        parent = kNoNode;
+      }
+      continue;
+    }
+    const std::uint32_t right = allocate(tile, 1);
+    if (right == kNoNode) {
+      unlatch(tile, parent);
+      unlatch(tile, cur);
+      return InsertStatus::kOutOfNodes;
+    }
+    const std::uint32_t sep = split(tile, cur, s, right, kNoNode);
+    const unsigned free_slot = __ffs(tile.ballot(p.key == kEmptyKey)) - 1;
+    if (tile.thread_rank() == 0)
+      u64_ref(node_cells(nodes_ + parent)[free_slot])
+          .store(make_cell(sep, right), cuda::memory_order_release);
+    unlatch(tile, parent);
+    unlatch(tile, cur);
+  }
+}
+
+template <class Tile>
+__device__ bool BTreeRef::erase(const Tile& tile, std::uint32_t k, Hint* hint) const {
+  using namespace detail;
+  if (k == kEmptyKey) return false;
+  NodeSnap s;
+  std::uint32_t cur = find_leaf<Access::kConcurrent>(tile, k, s, hint);
+  for (;;) {
+    latch(tile, cur);
+    s = read_node<Access::kConcurrent>(tile, nodes_, cur);
+    if (k >= s.high) {
+      unlatch(tile, cur);
+      cur = s.link();
+      continue;
+    }
+    const unsigned match = tile.ballot(s.key == k);
+    if (match && tile.thread_rank() == 0)
+      u64_ref(node_cells(nodes_ + cur)[__ffs(match) - 1])
+          .store(kEmptyCell, cuda::memory_order_release);
+    unlatch(tile, cur);
+    if (hint) *hint = Hint{cur, kNoNode, k};
+    return match != 0;
+  }
+}
+
+}  // namespace wg::btree
