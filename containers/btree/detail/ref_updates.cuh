@@ -149,14 +149,14 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
       continue;
     }
     const unsigned used = occupied(tile, s);
-    if (used < kSlots) {
+    const unsigned match = s.leaf() ? tile.ballot(s.key == k) : 0u;
+    if (used < kSlots || match) {
       if (!s.leaf()) {  // split by someone else since the first read
         unlatch(tile, cur);
         parent = cur;
         cur = child_for(tile, s, k);
         continue;
       }
-      const unsigned match = tile.ballot(s.key == k);
       const unsigned slot = match ? __ffs(match) - 1 : __ffs(tile.ballot(s.key == kEmptyKey)) - 1;
       if (tile.thread_rank() == 0)
         u64_ref(node_cells(nodes_ + cur)[slot]).store(make_cell(k, v), cuda::memory_order_release);
