@@ -95,8 +95,8 @@ void BTree::check_exhausted(std::uint64_t failed, const char* op, cudaStream_t s
                           " inserts were not applied (the tree is valid without them)");
 }
 
-std::uint64_t BTree::insert(const std::uint32_t* keys, const std::uint32_t* values,
-                            std::uint64_t n, cudaStream_t stream) {
+std::uint64_t BTree::insert(const std::uint32_t* keys, const std::uint32_t* values, std::uint64_t n,
+                            cudaStream_t stream) {
   if (n == 0) return 0;
   if (n > 0x7FFFFFFFull) throw InvalidArgument("BTree::insert: batch larger than 2^31 - 1");
   DeviceBuffer<std::uint32_t> sk, sv;

@@ -19,8 +19,8 @@ namespace detail {
 namespace {
 
 /// keep[i]: keys[i] is the last of its run and not the reserved key.
-__global__ void last_of_run_kernel(const std::uint32_t* keys, std::uint64_t n,
-                                   unsigned char* keep, unsigned long long* rejected) {
+__global__ void last_of_run_kernel(const std::uint32_t* keys, std::uint64_t n, unsigned char* keep,
+                                   unsigned long long* rejected) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const std::uint32_t k = keys[i];
@@ -61,8 +61,8 @@ __global__ void level_kernel(Node* nodes, std::uint32_t base, std::uint64_t node
 }  // namespace
 }  // namespace detail
 
-std::uint64_t BTree::build(const std::uint32_t* keys, const std::uint32_t* values,
-                           std::uint64_t n, cudaStream_t stream) {
+std::uint64_t BTree::build(const std::uint32_t* keys, const std::uint32_t* values, std::uint64_t n,
+                           cudaStream_t stream) {
   using namespace detail;
   if (n > 0x7FFFFFFFull) throw InvalidArgument("BTree::build: more than 2^31 - 1 pairs");
   if (n == 0) {
@@ -70,7 +70,8 @@ std::uint64_t BTree::build(const std::uint32_t* keys, const std::uint32_t* value
     return 0;
   }
   const int items = static_cast<int>(n);
-  DeviceBuffer<std::uint32_t> sk(n, stream, "BTree build keys"), sv(n, stream, "BTree build values");
+  DeviceBuffer<std::uint32_t> sk(n, stream, "BTree build keys"),
+      sv(n, stream, "BTree build values");
   std::size_t sort_bytes = 0;
   WG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, sk.data(), values,
                                               sv.data(), items, 0, 32, stream));
@@ -91,13 +92,14 @@ std::uint64_t BTree::build(const std::uint32_t* keys, const std::uint32_t* value
   WG_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, sel_bytes, sk.data(), keep.data(), uk.data(),
                                          selected.data(), items, stream));
   temp.resize_discard(std::max(sort_bytes, sel_bytes), "BTree build scratch");
-  WG_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), sel_bytes, sk.data(), keep.data(),
-                                         uk.data(), selected.data(), items, stream));
-  WG_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), sel_bytes, sv.data(), keep.data(),
-                                         uv.data(), selected.data(), items, stream));
+  WG_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), sel_bytes, sk.data(), keep.data(), uk.data(),
+                                         selected.data(), items, stream));
+  WG_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), sel_bytes, sv.data(), keep.data(), uv.data(),
+                                         selected.data(), items, stream));
   int m_host = 0;
   unsigned long long rejected = 0;
-  WG_CUDA_TRY(cudaMemcpyAsync(&m_host, selected.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+  WG_CUDA_TRY(
+      cudaMemcpyAsync(&m_host, selected.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
   WG_CUDA_TRY(cudaMemcpyAsync(&rejected, counters_.data() + kRejected, sizeof(rejected),
                               cudaMemcpyDeviceToHost, stream));
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
@@ -105,8 +107,8 @@ std::uint64_t BTree::build(const std::uint32_t* keys, const std::uint32_t* value
 
   // Level sizes, checked against the pool before the tree is touched.
   const std::uint32_t per = std::max<std::uint32_t>(
-      2, std::min<std::uint32_t>(kSlots, static_cast<std::uint32_t>(
-                                             std::lround(kSlots * options_.build_fill))));
+      2, std::min<std::uint32_t>(
+             kSlots, static_cast<std::uint32_t>(std::lround(kSlots * options_.build_fill))));
   std::vector<std::uint64_t> level_nodes{std::max<std::uint64_t>(1, (m + per - 1) / per)};
   while (level_nodes.back() > 1) level_nodes.push_back((level_nodes.back() + per - 1) / per);
   std::uint64_t total = 0;
@@ -127,8 +129,8 @@ std::uint64_t BTree::build(const std::uint32_t* keys, const std::uint32_t* value
     const unsigned g = static_cast<unsigned>(
         std::min<std::uint64_t>((cells + threads - 1) / threads, sm_count_ * 16));
     std::uint32_t* lows_out = level % 2 == 0 ? lows_a.data() : lows_b.data();
-    level_kernel<<<g, threads, 0, stream>>>(nodes_.data(), base, level_nodes[level], per, count,
-                                            lk, uv.data(), child_base, level == 0, lows_out);
+    level_kernel<<<g, threads, 0, stream>>>(nodes_.data(), base, level_nodes[level], per, count, lk,
+                                            uv.data(), child_base, level == 0, lows_out);
     WG_CUDA_CHECK_LAST();
     child_base = base;
     count = level_nodes[level];

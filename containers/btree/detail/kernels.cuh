@@ -8,7 +8,6 @@
 
 namespace wg::btree::detail {
 
-
 template <class F>
 __device__ inline void for_each_tile_chunk(std::uint64_t n, F&& f) {
   const auto tile = cg::tiled_partition<kTileLanes>(cg::this_thread_block());
@@ -39,9 +38,8 @@ __global__ void init_kernel(BTreeRef ref) {
   if (lane == 0) *ref.state() = TreeState{0, 1, 0, 0};
 }
 
-__global__ void insert_kernel(BTreeRef ref, const std::uint32_t* keys,
-                              const std::uint32_t* values, std::uint64_t n,
-                              unsigned long long* counters) {
+__global__ void insert_kernel(BTreeRef ref, const std::uint32_t* keys, const std::uint32_t* values,
+                              std::uint64_t n, unsigned long long* counters) {
   unsigned long long added = 0, failed = 0, rejected = 0;
   Hint hint;
   for_each_tile_chunk(n, [&](const auto& tile, std::uint64_t i) {

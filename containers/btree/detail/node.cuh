@@ -19,9 +19,11 @@
 // release on dropping it) and publishes with release stores; concurrent readers load every
 // word with acquire, and each lane re-reads the high key after its slot, so a reader that sees
 // an entry removed by a split also sees the high key that sends it right (see read_node).
+#ifndef WG_BTREE_HOST_EMULATION  // tests/containers/btree/tile_emulation.hpp supplies these
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cuda/atomic>
+#endif
 
 #include <cstdint>
 
@@ -78,7 +80,9 @@ struct NodeSnap {
 using u64_ref = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 using u32_ref = cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>;
 
-__device__ inline std::uint32_t* node_words(Node* n) { return reinterpret_cast<std::uint32_t*>(n); }
+__device__ inline std::uint32_t* node_words(Node* n) {
+  return reinterpret_cast<std::uint32_t*>(n);
+}
 __device__ inline unsigned long long* node_cells(Node* n) {
   return reinterpret_cast<unsigned long long*>(n->cell);
 }
@@ -90,7 +94,8 @@ __device__ inline NodeSnap read_node(const Tile& tile, Node* pool, std::uint32_t
   NodeSnap s;
   if constexpr (A == Access::kReadOnly) {
     const unsigned long long c = __ldg(node_cells(n) + lane);
-    const std::uint32_t lo = static_cast<std::uint32_t>(c), hi = static_cast<std::uint32_t>(c >> 32);
+    const std::uint32_t lo = static_cast<std::uint32_t>(c),
+                        hi = static_cast<std::uint32_t>(c >> 32);
     s.key = lane < kSlots ? lo : kEmptyKey;
     s.value = hi;
     s.high = tile.shfl(lo, kSlots);

@@ -79,7 +79,8 @@ __device__ std::uint32_t BTreeRef::split(const Tile& tile, std::uint32_t cur,
   for (unsigned j = 0; j < kSlots; ++j) rank += tile.shfl(s.key, j) < s.key;
   const bool moves = lane < kSlots && rank >= kSplitKeep;
   const unsigned moved_mask = tile.ballot(moves);
-  const std::uint32_t sep = tile.shfl(s.key, __ffs(tile.ballot(lane < kSlots && rank == kSplitKeep)) - 1);
+  const std::uint32_t sep =
+      tile.shfl(s.key, __ffs(tile.ballot(lane < kSlots && rank == kSplitKeep)) - 1);
   unsigned long long* rc = node_cells(nodes_ + right);
   if (moves) rc[rank - kSplitKeep] = make_cell(s.key, s.value);
   if (lane >= kSlots - kSplitKeep && lane < kSlots) rc[lane] = kEmptyCell;

@@ -60,21 +60,22 @@ u32 random_key(std::mt19937& rng, u32 range) {
 }
 
 /// Every query type against the model, then validate() and the full contents.
-void expect_matches(const BTree& t, const Model& m, std::mt19937& rng, u32 range,
-                    cudaStream_t s) {
+void expect_matches(const BTree& t, const Model& m, std::mt19937& rng, u32 range, cudaStream_t s) {
   ASSERT_EQ(t.validate(s), "");
   ASSERT_EQ(t.size(), m.size());
   const auto items = t.to_host(s);
   ASSERT_EQ(items.size(), m.size());
-  ASSERT_TRUE(std::equal(items.begin(), items.end(), m.begin(),
-                         [](const auto& a, const auto& b) { return a.first == b.first && a.second == b.second; }));
+  ASSERT_TRUE(std::equal(items.begin(), items.end(), m.begin(), [](const auto& a, const auto& b) {
+    return a.first == b.first && a.second == b.second;
+  }));
 
   const std::size_t nq = 4000;
   std::vector<u32> q(nq);
   std::vector<u32> present;
   for (const auto& kv : m) present.push_back(kv.first);
   for (std::size_t i = 0; i < nq; ++i)
-    q[i] = (i % 3 == 0 && !present.empty()) ? present[rng() % present.size()] : random_key(rng, range);
+    q[i] =
+        (i % 3 == 0 && !present.empty()) ? present[rng() % present.size()] : random_key(rng, range);
   q[0] = 0;
   q[1] = kMax;
   q[2] = kNone;
@@ -203,7 +204,8 @@ TEST_P(BTreeModel, RandomBatchesMatchStdMap) {
     if (batch % 4 == 3) {  // erase: present keys, absent ones and duplicates
       std::vector<u32> present;
       for (const auto& kv : m) present.push_back(kv.first);
-      for (std::size_t i = 0; i < b && !present.empty(); i += 2) k[i] = present[rng() % present.size()];
+      for (std::size_t i = 0; i < b && !present.empty(); i += 2)
+        k[i] = present[rng() % present.size()];
       erase_batch(t, m, k, s);
     } else {
       insert_batch(t, m, k, v, s);
@@ -255,7 +257,8 @@ TEST(BTree, BuildThenUpdate) {
     }
     // Small builds: empty, one key, one full leaf.
     for (std::uint64_t small : {0, 1, 15, 16}) {
-      ASSERT_EQ(t.build(dk.data(), dv.data(), small, s), std::set<u32>(k.begin(), k.begin() + small).size());
+      ASSERT_EQ(t.build(dk.data(), dv.data(), small, s),
+                std::set<u32>(k.begin(), k.begin() + small).size());
       Model ms;
       for (std::size_t i = 0; i < small; ++i) ms[k[i]] = v[i];
       expect_matches(t, ms, rng, range, s);
