@@ -41,8 +41,14 @@ class BTreeRef {
   __host__ __device__ BTreeRef(Node* nodes, detail::TreeState* state, std::uint32_t capacity)
       : nodes_(nodes), state_(state), capacity_(capacity) {}
 
-  __device__ std::uint32_t root() const {
-    return detail::u32_ref(state_->root).load(cuda::memory_order_acquire);
+  /// The root's index, the same in every lane (the root word may change while lanes read it).
+  template <class Tile>
+  __device__ std::uint32_t root(const Tile& tile) const {
+    std::uint32_t r = 0;
+    if (tile.thread_rank() == 0) r = detail::u32_ref(state_->root).load(cuda::memory_order_acquire);
+    r = tile.shfl(r, 0);
+    tile.sync();  // the leader's acquire orders every lane's reads of the new root
+    return r;
   }
 
   /// The value of k, if present.
@@ -90,7 +96,7 @@ class BTreeRef {
     if (q == 0) return false;
     std::uint32_t t = q == kEmptyKey ? kEmptyKey - 1 : q - 1;  // greatest key <= t
     for (;;) {
-      std::uint32_t cur = root(), low = 0;
+      std::uint32_t cur = root(tile), low = 0;
       detail::NodeSnap s;
       for (;;) {
         s = detail::read_node<Access::kReadOnly>(tile, nodes_, cur);
@@ -162,12 +168,12 @@ class BTreeRef {
   __device__ std::uint32_t find_leaf(const Tile& tile, std::uint32_t k, detail::NodeSnap& s,
                                      const Hint* hint) const {
     bool from_hint = hint && hint->leaf != detail::kNoNode && k >= hint->key;
-    std::uint32_t cur = from_hint ? hint->leaf : root();
+    std::uint32_t cur = from_hint ? hint->leaf : root(tile);
     for (;;) {
       s = detail::read_node<A>(tile, nodes_, cur);
       if (k >= s.high) {
         // From a hint, a key past the leaf is usually far away: the root is the shorter path.
-        cur = from_hint ? root() : s.link();
+        cur = from_hint ? root(tile) : s.link();
         from_hint = false;
         continue;
       }
@@ -186,6 +192,8 @@ class BTreeRef {
   __device__ void unlatch(const Tile& tile, std::uint32_t idx) const;
   template <class Tile>
   __device__ std::uint32_t allocate(const Tile& tile, std::uint32_t count) const;
+  template <class Tile>
+  __device__ bool pool_exhausted(const Tile& tile) const;
   template <class Tile>
   __device__ std::uint32_t split(const Tile& tile, std::uint32_t cur, const detail::NodeSnap& s,
                                  std::uint32_t right, std::uint32_t new_root) const;

@@ -65,6 +65,14 @@ __device__ std::uint32_t BTreeRef::allocate(const Tile& tile, std::uint32_t coun
   return tile.shfl(base, 0);
 }
 
+template <class Tile>
+__device__ bool BTreeRef::pool_exhausted(const Tile& tile) const {
+  std::uint32_t e = 0;
+  if (tile.thread_rank() == 0)
+    e = detail::u32_ref(state_->exhausted).load(cuda::memory_order_relaxed);
+  return tile.shfl(e, 0) != 0;
+}
+
 /// Splits latched, full `cur` (snapshot s, taken under the latch) into cur + `right`; with
 /// new_root != kNoNode also writes the new root over both. Returns the separator. The caller
 /// holds cur's latch (and the parent's) and unlatches afterwards.
@@ -112,13 +120,13 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
                                          Hint* hint) const {
   using namespace detail;
   bool from_hint = hint && hint->leaf != kNoNode && k >= hint->key;
-  std::uint32_t cur = from_hint ? hint->leaf : root();
+  std::uint32_t cur = from_hint ? hint->leaf : root(tile);
   std::uint32_t parent = from_hint ? hint->parent : kNoNode;
   for (;;) {
     NodeSnap s = read_node<Access::kConcurrent>(tile, nodes_, cur);
     if (k >= s.high) {
       if (from_hint) {
-        cur = root();
+        cur = root(tile);
         parent = kNoNode;
       } else {
         cur = s.link();  // parent stays the last-known one
@@ -139,7 +147,7 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
         parent = kNoNode;
       } else {
         __nanosleep(64);
-        cur = root();
+        cur = root(tile);
       }
       continue;
     }
@@ -165,12 +173,17 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
       if (hint) *hint = Hint{cur, parent, k};
       return match ? InsertStatus::kReplaced : InsertStatus::kInserted;
     }
-    // Full: split it now (proactively, also for inner nodes).
-    if (cur == root()) {  // stable: only the holder of the root's latch replaces the root
+    // Full: split it now (proactively, also for inner nodes). Without a free node, a full
+    // inner node is passed through unsplit (its child may have room); a full leaf fails.
+    const std::uint32_t child = s.leaf() ? kNoNode : child_for(tile, s, k);
+    if (cur == root(tile)) {  // stable: only the holder of the root's latch replaces the root
       const std::uint32_t base = allocate(tile, 2);
       if (base == kNoNode) {
         unlatch(tile, cur);
-        return InsertStatus::kOutOfNodes;
+        if (s.leaf()) return InsertStatus::kOutOfNodes;
+        parent = cur;
+        cur = child;
+        continue;
       }
       split(tile, cur, s, base, base + 1);
       unlatch(tile, cur);
@@ -179,31 +192,31 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
     }
     if (parent == kNoNode) {
       unlatch(tile, cur);
-      cur = root();
+      cur = root(tile);
       continue;
     }
     latch(tile, parent);
     const NodeSnap p = read_node<Access::kConcurrent>(tile, nodes_, parent);
     const bool holds = tile.ballot(p.key != kEmptyKey && p.key < p.high && p.value == cur) != 0;
-    if (!holds || occupied(tile, p) == kSlots) {
-      unlatch(tile, parent);
-      unlatch(tile, cur);
-      // Not the true parent (it split): find it from here by side links. Full parent: the
-      // descent from the root splits it first.
-      if (holds) {
-        cur = root();
-        parent = kNoNode;
-      } else {
-        cur = parent;
-        parent = kNoNode;
-      }
-      continue;
-    }
-    const std::uint32_t right = allocate(tile, 1);
+    const bool parent_full = occupied(tile, p) == kSlots;
+    std::uint32_t right = kNoNode;
+    if (holds && !parent_full) right = allocate(tile, 1);
     if (right == kNoNode) {
       unlatch(tile, parent);
       unlatch(tile, cur);
-      return InsertStatus::kOutOfNodes;
+      if (!holds) {  // not the true parent (it split): find that from here by side links
+        cur = parent;
+        parent = kNoNode;
+      } else if (!pool_exhausted(tile)) {  // full parent: the descent from the root splits it
+        cur = root(tile);
+        parent = kNoNode;
+      } else if (s.leaf()) {
+        return InsertStatus::kOutOfNodes;
+      } else {
+        parent = cur;
+        cur = child;
+      }
+      continue;
     }
     const std::uint32_t sep = split(tile, cur, s, right, kNoNode);
     const unsigned free_slot = __ffs(tile.ballot(p.key == kEmptyKey)) - 1;

@@ -293,7 +293,18 @@ TEST(BTreeEmulation, PoolExhaustionFailsInsertsNotTree) {
     if (st[i] == 1) m[k[i]] = k[i] + 1;
   EXPECT_GT(std::count(st.begin(), st.end(), 2u), 0);
   ASSERT_EQ(t.check(m.size()), "");
-  const auto p = t.pairs();
+  auto p = t.pairs();
+  ASSERT_TRUE(std::equal(p.begin(), p.end(), m.begin(), m.end(), same_pair));
+  // With the pool still exhausted, replacing present keys works (full inner nodes on the way
+  // are passed through unsplit).
+  std::vector<u32> present;
+  for (auto& [key, val] : m) present.push_back(key), val += 7;
+  run_tiles(present.size(), 2, [&](const Tile& tile, std::uint64_t i, Hint&) {
+    const auto s = ref.insert(tile, present[i], present[i] + 8);
+    if (tile.thread_rank() == 0) EXPECT_EQ(s, InsertStatus::kReplaced);
+  });
+  ASSERT_EQ(t.check(m.size()), "");
+  p = t.pairs();
   ASSERT_TRUE(std::equal(p.begin(), p.end(), m.begin(), m.end(), same_pair));
 }
 
