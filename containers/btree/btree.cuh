@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -68,24 +69,37 @@ enum class OpKind : std::uint32_t {
   kRangeCount = 3,  ///< [key, arg]; result.status = number of keys in it
   kSuccessor = 4,   ///< least key > key; result.status = found, result.key, result.value
 };
+template <class Key = std::uint32_t>
 struct Op {
   OpKind kind;
-  std::uint32_t key;
-  std::uint32_t arg;
+  Key key;
+  Key arg;
 };
+template <class Key = std::uint32_t>
 struct OpResult {
   std::uint32_t status;
-  std::uint32_t key;
-  std::uint32_t value;
+  Key key;
+  Key value;
 };
 
+/// Key: std::uint32_t or std::uint64_t; Value: the same type (a pair fills one node cell).
+template <class Key = std::uint32_t, class Value = Key>
 class BTree {
+  static_assert(std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, std::uint64_t>,
+                "BTree<Key>: Key is std::uint32_t or std::uint64_t");
+  static_assert(std::is_same_v<Value, Key>, "BTree<Key, Value>: Value has the key's type");
+
  public:
-  using key_type = std::uint32_t;
-  using mapped_type = std::uint32_t;
-  using ref_type = BTreeRef;
-  static constexpr std::uint32_t kReservedKey = detail::kEmptyKey;
-  static constexpr std::uint32_t kMaxKey = kReservedKey - 1;
+  using key_type = Key;
+  using mapped_type = Value;
+  using ref_type = BTreeRef<Key>;
+  using op_type = Op<Key>;
+  using result_type = OpResult<Key>;
+  static constexpr Key kReservedKey = detail::Layout<Key>::kEmpty;
+  static constexpr Key kMaxKey = kReservedKey - 1;
+  /// Pairs per node and lanes per node visit (the tile width of ref()'s operations).
+  static constexpr unsigned kNodeSlots = detail::Layout<Key>::kSlots;
+  static constexpr unsigned kTileLanes = detail::Layout<Key>::kLanes;
 
   /// An empty tree (one empty leaf). Throws wg::InvalidArgument for a capacity outside
   /// [1, 2^30 - 2] or a bad fill, wg::CapacityError when the GPU memory is short.
@@ -93,43 +107,41 @@ class BTree {
 
   // ---- updates (device spans; counts exact) ----
   /// Inserts or replaces n pairs; returns how many keys were new.
-  std::uint64_t insert(const std::uint32_t* keys, const std::uint32_t* values, std::uint64_t n,
-                       cudaStream_t stream);
+  std::uint64_t insert(const Key* keys, const Value* values, std::uint64_t n, cudaStream_t stream);
   /// Erases n keys (absent ones are ignored); returns how many were present.
-  std::uint64_t erase(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream);
+  std::uint64_t erase(const Key* keys, std::uint64_t n, cudaStream_t stream);
   /// Replaces the contents by n unsorted pairs (sorted, deduplicated keeping the last pair of a
   /// key, then written bottom-up as full-to-build_fill leaves and inner levels); returns the
   /// number of distinct keys. Throws wg::CapacityError when the pool is too small.
-  std::uint64_t build(const std::uint32_t* keys, const std::uint32_t* values, std::uint64_t n,
-                      cudaStream_t stream);
+  std::uint64_t build(const Key* keys, const Value* values, std::uint64_t n, cudaStream_t stream);
   /// Removes everything (one empty leaf; the pool is reused).
   void clear(cudaStream_t stream);
 
   // ---- queries (device spans; outputs may be null where noted) ----
   /// out_values[i] = value of keys[i] (unchanged when absent; may be null); out_found[i]
   /// (may be null). Returns how many were present.
-  std::uint64_t find(const std::uint32_t* keys, std::uint64_t n, std::uint32_t* out_values,
-                     bool* out_found, cudaStream_t stream) const;
+  std::uint64_t find(const Key* keys, std::uint64_t n, Value* out_values, bool* out_found,
+                     cudaStream_t stream) const;
   /// out_counts[i] = number of keys in [lo[i], hi[i]] (0 when lo > hi). Returns the sum.
-  std::uint64_t count(const std::uint32_t* lo, const std::uint32_t* hi, std::uint64_t n,
-                      std::uint32_t* out_counts, cudaStream_t stream) const;
+  std::uint64_t count(const Key* lo, const Key* hi, std::uint64_t n, std::uint32_t* out_counts,
+                      cudaStream_t stream) const;
   /// The pairs of every [lo[i], hi[i]], query after query, each query's in key order:
   /// out_offsets (n + 1 entries) gets the exclusive prefix sum of the counts, out_keys and
   /// out_values are resized to the total, which is returned. Two passes (count, fill).
-  std::uint64_t range(const std::uint32_t* lo, const std::uint32_t* hi, std::uint64_t n,
-                      std::uint64_t* out_offsets, DeviceBuffer<std::uint32_t>& out_keys,
-                      DeviceBuffer<std::uint32_t>& out_values, cudaStream_t stream) const;
+  std::uint64_t range(const Key* lo, const Key* hi, std::uint64_t n, std::uint64_t* out_offsets,
+                      DeviceBuffer<Key>& out_keys, DeviceBuffer<Value>& out_values,
+                      cudaStream_t stream) const;
   /// Strict successor (least key > q[i]) / predecessor (greatest key < q[i]) and its value;
   /// out_keys[i] = kReservedKey when there is none. Any output may be null. Returns how many
   /// were found.
-  std::uint64_t successor(const std::uint32_t* q, std::uint64_t n, std::uint32_t* out_keys,
-                          std::uint32_t* out_values, bool* out_found, cudaStream_t stream) const;
-  std::uint64_t predecessor(const std::uint32_t* q, std::uint64_t n, std::uint32_t* out_keys,
-                            std::uint32_t* out_values, bool* out_found, cudaStream_t stream) const;
+  std::uint64_t successor(const Key* q, std::uint64_t n, Key* out_keys, Value* out_values,
+                          bool* out_found, cudaStream_t stream) const;
+  std::uint64_t predecessor(const Key* q, std::uint64_t n, Key* out_keys, Value* out_values,
+                            bool* out_found, cudaStream_t stream) const;
 
   /// A batch of mixed operations, thread i doing ops[i] concurrently with the others (no sort).
   /// Throws like insert() on exhaustion, after filling every result.
-  void apply(const Op* ops, std::uint64_t n, OpResult* results, cudaStream_t stream);
+  void apply(const op_type* ops, std::uint64_t n, result_type* results, cudaStream_t stream);
 
   // ---- inspection ----
   /// Every invariant, checked on a host copy of the nodes: slots below the high key and at or
@@ -139,7 +151,7 @@ class BTree {
   /// Returns "" or the first violation found. O(nodes); synchronises.
   std::string validate(cudaStream_t stream) const;
   /// All pairs in key order (a host walk of the leaf level). Synchronises.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> to_host(cudaStream_t stream) const;
+  std::vector<std::pair<Key, Value>> to_host(cudaStream_t stream) const;
 
   std::uint64_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
@@ -167,4 +179,12 @@ class BTree {
   int sm_count_ = 1;
 };
 
+using BTree64 = BTree<std::uint64_t>;
+// Member functions are defined and instantiated for both key types in btree.cu, build.cu and
+// validate.cu.
+
 }  // namespace wg::btree
+
+namespace wg {
+using btree::BTree;
+}  // namespace wg

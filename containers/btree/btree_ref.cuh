@@ -29,13 +29,22 @@ enum class InsertStatus : std::uint32_t { kReplaced = 0, kInserted = 1, kOutOfNo
 struct Hint {
   std::uint32_t leaf = detail::kNoNode;
   std::uint32_t parent = detail::kNoNode;
-  std::uint32_t key = 0;
+  std::uint64_t key = 0;
 };
 
+/// Key: std::uint32_t (15 pairs per node, 16-lane tiles) or std::uint64_t (7 pairs, 8-lane
+/// tiles); values have the key's width. kTileLanes lanes call each operation together.
+template <class Key = std::uint32_t>
 class BTreeRef {
+  using L = detail::Layout<Key>;
+  using Snap = detail::NodeSnap<Key>;
+
  public:
   using Node = detail::Node;
-  static constexpr std::uint32_t kEmptyKey = detail::kEmptyKey;
+  using key_type = Key;
+  using mapped_type = Key;
+  static constexpr Key kEmptyKey = L::kEmpty;
+  static constexpr unsigned kTileLanes = L::kLanes;
 
   BTreeRef() = default;
   __host__ __device__ BTreeRef(Node* nodes, detail::TreeState* state, std::uint32_t capacity)
@@ -45,7 +54,8 @@ class BTreeRef {
   template <class Tile>
   __device__ std::uint32_t root(const Tile& tile) const {
     std::uint32_t r = 0;
-    if (tile.thread_rank() == 0) r = detail::u32_ref(state_->root).load(cuda::memory_order_acquire);
+    if (tile.thread_rank() == 0)
+      r = detail::atomic_ref<std::uint32_t>(state_->root).load(cuda::memory_order_acquire);
     r = tile.shfl(r, 0);
     tile.sync();  // the leader's acquire orders every lane's reads of the new root
     return r;
@@ -53,10 +63,9 @@ class BTreeRef {
 
   /// The value of k, if present.
   template <Access A, class Tile>
-  __device__ bool find(const Tile& tile, std::uint32_t k, std::uint32_t* value,
-                       Hint* hint = nullptr) const {
+  __device__ bool find(const Tile& tile, Key k, Key* value, Hint* hint = nullptr) const {
     if (k == kEmptyKey) return false;
-    detail::NodeSnap s;
+    Snap s;
     const std::uint32_t leaf = find_leaf<A>(tile, k, s, hint);
     if (hint) *hint = Hint{leaf, detail::kNoNode, k};
     const unsigned b = tile.ballot(s.key == k);
@@ -67,15 +76,13 @@ class BTreeRef {
 
   /// The least key > q (strict successor) and its value.
   template <Access A, class Tile>
-  __device__ bool successor(const Tile& tile, std::uint32_t q, std::uint32_t* key,
-                            std::uint32_t* value) const {
+  __device__ bool successor(const Tile& tile, Key q, Key* key, Key* value) const {
     if (q >= kEmptyKey - 1) return false;
-    detail::NodeSnap s;
+    Snap s;
     std::uint32_t cur = find_leaf<A>(tile, q + 1, s, nullptr);
     for (;;) {
       const bool cand = s.key != kEmptyKey && s.key > q && s.key < s.high;
-      const std::uint32_t best =
-          cg::reduce(tile, cand ? s.key : +kEmptyKey, cg::less<std::uint32_t>());
+      const Key best = cg::reduce(tile, cand ? s.key : Key{kEmptyKey}, cg::less<Key>());
       const unsigned b = tile.ballot(cand && s.key == best);
       if (b) {
         *key = best;
@@ -84,22 +91,22 @@ class BTreeRef {
       }
       if (s.high == kEmptyKey) return false;
       cur = s.link();
-      s = detail::read_node<A>(tile, nodes_, cur);
+      s = detail::read_node<A, Key>(tile, nodes_, cur);
     }
   }
 
   /// The greatest key < q (strict predecessor) and its value. Read-only kernels only (it
   /// restarts from the root at the left end of an empty leaf).
   template <class Tile>
-  __device__ bool predecessor(const Tile& tile, std::uint32_t q, std::uint32_t* key,
-                              std::uint32_t* value) const {
+  __device__ bool predecessor(const Tile& tile, Key q, Key* key, Key* value) const {
     if (q == 0) return false;
-    std::uint32_t t = q == kEmptyKey ? kEmptyKey - 1 : q - 1;  // greatest key <= t
+    Key t = q == kEmptyKey ? kEmptyKey - 1 : q - 1;  // greatest key <= t
     for (;;) {
-      std::uint32_t cur = root(tile), low = 0;
-      detail::NodeSnap s;
+      std::uint32_t cur = root(tile);
+      Key low = 0;
+      Snap s;
       for (;;) {
-        s = detail::read_node<Access::kReadOnly>(tile, nodes_, cur);
+        s = detail::read_node<Access::kReadOnly, Key>(tile, nodes_, cur);
         if (t >= s.high) {
           low = s.high;
           cur = s.link();
@@ -109,7 +116,7 @@ class BTreeRef {
         cur = detail::child_for(tile, s, t, &low);
       }
       const bool cand = s.key != kEmptyKey && s.key <= t;
-      const std::uint32_t best = cg::reduce(tile, cand ? s.key : 0u, cg::greater<std::uint32_t>());
+      const Key best = cg::reduce(tile, cand ? s.key : Key{0}, cg::greater<Key>());
       const unsigned b = tile.ballot(cand && s.key == best);
       if (b) {
         *key = best;
@@ -125,10 +132,9 @@ class BTreeRef {
   /// lanes holding one, index counting from 0 over the whole range (kRanked = false: index is
   /// unspecified, for counting). Returns the number of pairs.
   template <Access A, bool kRanked, class Tile, class F>
-  __device__ std::uint32_t range(const Tile& tile, std::uint32_t lo, std::uint32_t hi,
-                                 F&& f) const {
+  __device__ std::uint32_t range(const Tile& tile, Key lo, Key hi, F&& f) const {
     if (lo > hi || lo == kEmptyKey) return 0;
-    detail::NodeSnap s;
+    Snap s;
     std::uint32_t cur = find_leaf<A>(tile, lo, s, nullptr);
     std::uint32_t total = 0;
     for (;;) {
@@ -137,7 +143,7 @@ class BTreeRef {
       unsigned rank = 0;
       if constexpr (kRanked) {
         for (unsigned m = b; m; m &= m - 1) {
-          const std::uint32_t other = tile.shfl(s.key, __ffs(m) - 1);
+          const Key other = tile.shfl(s.key, __ffs(m) - 1);
           rank += other < s.key;
         }
       }
@@ -145,19 +151,18 @@ class BTreeRef {
       total += __popc(b);
       if (s.high == kEmptyKey || s.high > hi) return total;
       cur = s.link();
-      s = detail::read_node<A>(tile, nodes_, cur);
+      s = detail::read_node<A, Key>(tile, nodes_, cur);
     }
   }
 
   /// Inserts (k, v) or replaces the value of k. kOutOfNodes when a split found the node pool
   /// exhausted (the tree is unchanged for k and the state's exhausted flag is set).
   template <class Tile>
-  __device__ InsertStatus insert(const Tile& tile, std::uint32_t k, std::uint32_t v,
-                                 Hint* hint = nullptr) const;
+  __device__ InsertStatus insert(const Tile& tile, Key k, Key v, Hint* hint = nullptr) const;
 
   /// Erases k; true when it was present. Leaves are never merged (an emptied leaf stays linked).
   template <class Tile>
-  __device__ bool erase(const Tile& tile, std::uint32_t k, Hint* hint = nullptr) const;
+  __device__ bool erase(const Tile& tile, Key k, Hint* hint = nullptr) const;
 
   __host__ __device__ Node* nodes() const { return nodes_; }
   __host__ __device__ detail::TreeState* state() const { return state_; }
@@ -165,12 +170,11 @@ class BTreeRef {
 
   /// The leaf whose range holds k (< kEmptyKey), with its snapshot in s.
   template <Access A, class Tile>
-  __device__ std::uint32_t find_leaf(const Tile& tile, std::uint32_t k, detail::NodeSnap& s,
-                                     const Hint* hint) const {
+  __device__ std::uint32_t find_leaf(const Tile& tile, Key k, Snap& s, const Hint* hint) const {
     bool from_hint = hint && hint->leaf != detail::kNoNode && k >= hint->key;
     std::uint32_t cur = from_hint ? hint->leaf : root(tile);
     for (;;) {
-      s = detail::read_node<A>(tile, nodes_, cur);
+      s = detail::read_node<A, Key>(tile, nodes_, cur);
       if (k >= s.high) {
         // From a hint, a key past the leaf is usually far away: the root is the shorter path.
         cur = from_hint ? root(tile) : s.link();
@@ -195,8 +199,8 @@ class BTreeRef {
   template <class Tile>
   __device__ bool pool_exhausted(const Tile& tile) const;
   template <class Tile>
-  __device__ std::uint32_t split(const Tile& tile, std::uint32_t cur, const detail::NodeSnap& s,
-                                 std::uint32_t right, std::uint32_t new_root) const;
+  __device__ Key split(const Tile& tile, std::uint32_t cur, const Snap& s, std::uint32_t right,
+                       std::uint32_t new_root) const;
 
   Node* nodes_ = nullptr;
   detail::TreeState* state_ = nullptr;

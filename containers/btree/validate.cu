@@ -11,28 +11,41 @@
 
 namespace wg::btree {
 
-detail::TreeState BTree::read_state(cudaStream_t stream) const {
+template <class Key, class Value>
+detail::TreeState BTree<Key, Value>::read_state(cudaStream_t stream) const {
   detail::TreeState st{};
   WG_CUDA_TRY(cudaMemcpyAsync(&st, state_.data(), sizeof(st), cudaMemcpyDeviceToHost, stream));
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
   return st;
 }
 
-std::uint64_t BTree::node_count(cudaStream_t stream) const {
+template <class Key, class Value>
+std::uint64_t BTree<Key, Value>::node_count(cudaStream_t stream) const {
   return std::min<std::uint64_t>(read_state(stream).next_free, options_.node_capacity);
 }
 
-std::string BTree::validate(cudaStream_t stream) const {
+template <class Key, class Value>
+std::string BTree<Key, Value>::validate(cudaStream_t stream) const {
   const detail::TreeState st = read_state(stream);
   const std::uint64_t used = std::min<std::uint64_t>(st.next_free, options_.node_capacity);
   if (st.root >= used) return "root " + std::to_string(st.root) + " not an allocated node";
-  return detail::check_tree(nodes_.to_host(stream, used), used, st.root, size_);
+  return detail::check_tree<Key>(nodes_.to_host(stream, used), used, st.root, size_);
 }
 
-std::vector<std::pair<std::uint32_t, std::uint32_t>> BTree::to_host(cudaStream_t stream) const {
+template <class Key, class Value>
+std::vector<std::pair<Key, Value>> BTree<Key, Value>::to_host(cudaStream_t stream) const {
   const detail::TreeState st = read_state(stream);
   const std::uint64_t used = std::min<std::uint64_t>(st.next_free, options_.node_capacity);
-  return detail::list_pairs(nodes_.to_host(stream, used), st.root);
+  return detail::list_pairs<Key>(nodes_.to_host(stream, used), st.root);
 }
+
+#define WG_BTREE_INSTANTIATE(K)                                        \
+  template detail::TreeState BTree<K>::read_state(cudaStream_t) const; \
+  template std::uint64_t BTree<K>::node_count(cudaStream_t) const;     \
+  template std::string BTree<K>::validate(cudaStream_t) const;         \
+  template std::vector<std::pair<K, K>> BTree<K>::to_host(cudaStream_t) const;
+WG_BTREE_INSTANTIATE(std::uint32_t)
+WG_BTREE_INSTANTIATE(std::uint64_t)
+#undef WG_BTREE_INSTANTIATE
 
 }  // namespace wg::btree

@@ -12,21 +12,34 @@
 
 namespace wg::btree::detail {
 
+template <class Key>
 struct HostNode {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> entries;  // sorted by key
-  std::uint32_t high, link;
+  std::vector<std::pair<Key, Key>> entries;  // sorted by key
+  Key high;
+  std::uint32_t link;
   bool leaf, latched;
 };
 
-inline HostNode decode(const Node& n) {
-  HostNode h;
-  for (unsigned i = 0; i < kSlots; ++i) {
-    const auto k = static_cast<std::uint32_t>(n.cell[i]);
-    if (k != kEmptyKey) h.entries.emplace_back(k, static_cast<std::uint32_t>(n.cell[i] >> 32));
+/// The node's slots, high key and link word as the layout of Key stores them.
+template <class Key>
+HostNode<Key> decode(const Node& n) {
+  using L = Layout<Key>;
+  HostNode<Key> h;
+  std::uint32_t w = 0;
+  if constexpr (sizeof(Key) == 4) {
+    for (unsigned i = 0; i < L::kSlots; ++i) {
+      const auto k = static_cast<Key>(n.cell[i]);
+      if (k != L::kEmpty) h.entries.emplace_back(k, static_cast<Key>(n.cell[i] >> 32));
+    }
+    h.high = static_cast<Key>(n.cell[15]);
+    w = static_cast<std::uint32_t>(n.cell[15] >> 32);
+  } else {
+    for (unsigned i = 0; i < L::kSlots; ++i)
+      if (n.cell[2 * i] != L::kEmpty) h.entries.emplace_back(n.cell[2 * i], n.cell[2 * i + 1]);
+    h.high = n.cell[14];
+    w = static_cast<std::uint32_t>(n.cell[15]);
   }
   std::sort(h.entries.begin(), h.entries.end());
-  h.high = static_cast<std::uint32_t>(n.cell[15]);
-  const auto w = static_cast<std::uint32_t>(n.cell[15] >> 32);
   h.link = w & kLinkMask;
   h.leaf = (w & kLeafFlag) != 0;
   h.latched = (w & kLatch) != 0;
@@ -39,26 +52,28 @@ inline std::string node_error(std::uint32_t idx, const char* what) {
 
 /// validate(): "" or the first violation, for nodes [0, used) with the given root and the
 /// expected number of keys.
-inline std::string check_tree(const std::vector<Node>& nodes, std::uint64_t used,
-                              std::uint32_t root, std::uint64_t expected_keys) {
+template <class Key>
+std::string check_tree(const std::vector<Node>& nodes, std::uint64_t used, std::uint32_t root,
+                       std::uint64_t expected_keys) {
   if (root >= used) return "root " + std::to_string(root) + " not an allocated node";
   std::vector<char> seen(used, 0);
   std::uint32_t first = root;
   std::uint64_t keys = 0;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> children;  // of the level above
+  std::vector<std::pair<Key, Key>> children;  // of the level above
   bool have_parent_level = false;
   for (int level = 0;; ++level) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> next_children;
+    std::vector<std::pair<Key, Key>> next_children;
     std::size_t pos = 0;
     if (first >= used) return node_error(first, "leftmost child past the allocated nodes");
-    std::uint32_t cur = first, low = 0;
-    const bool leaf_level = decode(nodes[first]).leaf;
+    std::uint32_t cur = first;
+    Key low = 0;
+    const bool leaf_level = decode<Key>(nodes[first]).leaf;
     std::uint32_t next_first = kNoLink;
     for (;;) {
       if (cur >= used) return node_error(cur, "link or child past the allocated nodes");
       if (seen[cur]) return node_error(cur, "reached twice (cycle or shared node)");
       seen[cur] = 1;
-      const HostNode h = decode(nodes[cur]);
+      const HostNode<Key> h = decode<Key>(nodes[cur]);
       if (h.latched) return node_error(cur, "latch held after the batch");
       if (h.leaf != leaf_level) return node_error(cur, "leaf and inner nodes on one level");
       if (h.high <= low) return node_error(cur, "high key not above the low key");
@@ -78,10 +93,11 @@ inline std::string check_tree(const std::vector<Node>& nodes, std::uint64_t used
       } else {
         if (h.entries.empty()) return node_error(cur, "inner node without children");
         if (h.entries.front().first != low) return node_error(cur, "least pivot != low key");
-        if (next_first == kNoLink) next_first = h.entries.front().second;
+        if (next_first == kNoLink)
+          next_first = static_cast<std::uint32_t>(h.entries.front().second);
         next_children.insert(next_children.end(), h.entries.begin(), h.entries.end());
       }
-      if (h.high == kEmptyKey) {
+      if (h.high == Layout<Key>::kEmpty) {
         if (h.link != kNoLink) return node_error(cur, "last node of a level has a side link");
         break;
       }
@@ -103,14 +119,14 @@ inline std::string check_tree(const std::vector<Node>& nodes, std::uint64_t used
 }
 
 /// All pairs in key order (the leaf level from its leftmost node).
-inline std::vector<std::pair<std::uint32_t, std::uint32_t>> list_pairs(
-    const std::vector<Node>& nodes, std::uint32_t root) {
+template <class Key>
+std::vector<std::pair<Key, Key>> list_pairs(const std::vector<Node>& nodes, std::uint32_t root) {
   std::uint32_t cur = root;
-  for (HostNode h = decode(nodes[cur]); !h.leaf; h = decode(nodes[cur]))
-    cur = h.entries.front().second;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  for (HostNode<Key> h = decode<Key>(nodes[cur]); !h.leaf; h = decode<Key>(nodes[cur]))
+    cur = static_cast<std::uint32_t>(h.entries.front().second);
+  std::vector<std::pair<Key, Key>> out;
   for (;;) {
-    const HostNode h = decode(nodes[cur]);
+    const HostNode<Key> h = decode<Key>(nodes[cur]);
     out.insert(out.end(), h.entries.begin(), h.entries.end());
     if (h.link == kNoLink) break;
     cur = h.link;

@@ -19,19 +19,21 @@
 
 namespace wg::btree {
 
+template <class Key>
 template <class Tile>
-__device__ bool BTreeRef::try_latch(const Tile& tile, std::uint32_t idx) const {
+__device__ bool BTreeRef<Key>::try_latch(const Tile& tile, std::uint32_t idx) const {
   std::uint32_t old = 0;
   if (tile.thread_rank() == 0)
-    old = detail::u32_ref(detail::node_words(nodes_ + idx)[31])
+    old = detail::atomic_ref<std::uint32_t>(*L::link(nodes_ + idx))
               .fetch_or(detail::kLatch, cuda::memory_order_acquire);
   old = tile.shfl(old, 0);
   tile.sync();  // orders the leader's acquire before every lane's reads of the node
   return (old & detail::kLatch) == 0;
 }
 
+template <class Key>
 template <class Tile>
-__device__ void BTreeRef::latch(const Tile& tile, std::uint32_t idx) const {
+__device__ void BTreeRef<Key>::latch(const Tile& tile, std::uint32_t idx) const {
   unsigned backoff = 32;
   while (!try_latch(tile, idx)) {
     __nanosleep(backoff);
@@ -39,20 +41,22 @@ __device__ void BTreeRef::latch(const Tile& tile, std::uint32_t idx) const {
   }
 }
 
+template <class Key>
 template <class Tile>
-__device__ void BTreeRef::unlatch(const Tile& tile, std::uint32_t idx) const {
+__device__ void BTreeRef<Key>::unlatch(const Tile& tile, std::uint32_t idx) const {
   tile.sync();  // every lane's writes to the node and its new sibling precede the release
   if (tile.thread_rank() == 0)
-    detail::u32_ref(detail::node_words(nodes_ + idx)[31])
+    detail::atomic_ref<std::uint32_t>(*L::link(nodes_ + idx))
         .fetch_and(~detail::kLatch, cuda::memory_order_release);
 }
 
+template <class Key>
 template <class Tile>
-__device__ std::uint32_t BTreeRef::allocate(const Tile& tile, std::uint32_t count) const {
+__device__ std::uint32_t BTreeRef<Key>::allocate(const Tile& tile, std::uint32_t count) const {
   std::uint32_t base = 0;
   if (tile.thread_rank() == 0) {
     // Once exhausted, fail without touching the counter (it cannot creep towards overflow).
-    base = detail::u32_ref(state_->exhausted).load(cuda::memory_order_relaxed)
+    base = detail::atomic_ref<std::uint32_t>(state_->exhausted).load(cuda::memory_order_relaxed)
                ? detail::kNoNode
                : atomicAdd(&state_->next_free, count);
     // Past the end (or racing past it): report, never wrap; the counter stays saturated high.
@@ -65,65 +69,69 @@ __device__ std::uint32_t BTreeRef::allocate(const Tile& tile, std::uint32_t coun
   return tile.shfl(base, 0);
 }
 
+template <class Key>
 template <class Tile>
-__device__ bool BTreeRef::pool_exhausted(const Tile& tile) const {
+__device__ bool BTreeRef<Key>::pool_exhausted(const Tile& tile) const {
   std::uint32_t e = 0;
   if (tile.thread_rank() == 0)
-    e = detail::u32_ref(state_->exhausted).load(cuda::memory_order_relaxed);
+    e = detail::atomic_ref<std::uint32_t>(state_->exhausted).load(cuda::memory_order_relaxed);
   return tile.shfl(e, 0) != 0;
 }
 
 /// Splits latched, full `cur` (snapshot s, taken under the latch) into cur + `right`; with
 /// new_root != kNoNode also writes the new root over both. Returns the separator. The caller
 /// holds cur's latch (and the parent's) and unlatches afterwards.
+template <class Key>
 template <class Tile>
-__device__ std::uint32_t BTreeRef::split(const Tile& tile, std::uint32_t cur,
-                                         const detail::NodeSnap& s, std::uint32_t right,
-                                         std::uint32_t new_root) const {
-  using namespace detail;
+__device__ Key BTreeRef<Key>::split(const Tile& tile, std::uint32_t cur, const Snap& s,
+                                    std::uint32_t right, std::uint32_t new_root) const {
+  using detail::kLatch;
+  using detail::kLeafFlag;
+  using detail::kNoLink;
+  using detail::kNoNode;
   const unsigned lane = tile.thread_rank();
-  // Rank of each (distinct) key among the 15.
+  // Rank of each (distinct) key among the kSlots.
   unsigned rank = 0;
-  for (unsigned j = 0; j < kSlots; ++j) rank += tile.shfl(s.key, j) < s.key;
-  const bool moves = lane < kSlots && rank >= kSplitKeep;
+  for (unsigned j = 0; j < L::kSlots; ++j) rank += tile.shfl(s.key, j) < s.key;
+  const bool moves = lane < L::kSlots && rank >= L::kSplitKeep;
   const unsigned moved_mask = tile.ballot(moves);
-  const std::uint32_t sep =
-      tile.shfl(s.key, __ffs(tile.ballot(lane < kSlots && rank == kSplitKeep)) - 1);
-  unsigned long long* rc = node_cells(nodes_ + right);
-  if (moves) rc[rank - kSplitKeep] = make_cell(s.key, s.value);
-  if (lane >= kSlots - kSplitKeep && lane < kSlots) rc[lane] = kEmptyCell;
-  if (lane == kSlots) rc[kSlots] = make_cell(s.high, s.link_word);  // unlatched, same leaf flag
+  const Key sep =
+      tile.shfl(s.key, __ffs(tile.ballot(lane < L::kSlots && rank == L::kSplitKeep)) - 1);
+  Node* rn = nodes_ + right;
+  if (moves) L::init_slot(rn, rank - L::kSplitKeep, s.key, s.value);
+  if (lane >= L::kSlots - L::kSplitKeep && lane < L::kSlots) L::init_slot(rn, lane, kEmptyKey, 0);
+  if (lane == L::kSlots) L::init_meta(rn, s.high, s.link_word);  // unlatched, same leaf flag
   if (new_root != kNoNode) {
-    unsigned long long* nc = node_cells(nodes_ + new_root);
-    unsigned long long c = kEmptyCell;
-    if (lane == 0) c = make_cell(0, cur);
-    if (lane == 1) c = make_cell(sep, right);
-    if (lane == kSlots) c = make_cell(kEmptyKey, kNoLink);
-    nc[lane] = c;
+    Node* nn = nodes_ + new_root;
+    if (lane == 0) L::init_slot(nn, 0, 0, cur);
+    if (lane == 1) L::init_slot(nn, 1, sep, right);
+    if (lane >= 2 && lane < L::kSlots) L::init_slot(nn, lane, kEmptyKey, 0);
+    if (lane == L::kSlots) L::init_meta(nn, kEmptyKey, kNoLink);
   }
   __threadfence();
   tile.sync();
   if (lane == 0) {
-    std::uint32_t* w = node_words(nodes_ + cur);
-    u32_ref(w[31]).store(right | (s.link_word & kLeafFlag) | kLatch, cuda::memory_order_release);
-    u32_ref(w[30]).store(sep, cuda::memory_order_release);
-    unsigned long long* cc = node_cells(nodes_ + cur);
-    for (unsigned m = moved_mask; m; m &= m - 1)
-      u64_ref(cc[__ffs(m) - 1]).store(kEmptyCell, cuda::memory_order_release);
-    if (new_root != kNoNode) u32_ref(state_->root).store(new_root, cuda::memory_order_release);
+    Node* cn = nodes_ + cur;
+    detail::atomic_ref<std::uint32_t>(*L::link(cn))
+        .store(right | (s.link_word & kLeafFlag) | kLatch, cuda::memory_order_release);
+    detail::atomic_ref<Key>(*L::high(cn)).store(sep, cuda::memory_order_release);
+    for (unsigned m = moved_mask; m; m &= m - 1) L::erase_slot(cn, __ffs(m) - 1);
+    if (new_root != kNoNode)
+      detail::atomic_ref<std::uint32_t>(state_->root).store(new_root, cuda::memory_order_release);
   }
   return sep;
 }
 
+template <class Key>
 template <class Tile>
-__device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std::uint32_t v,
-                                         Hint* hint) const {
-  using namespace detail;
+__device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hint* hint) const {
+  using detail::Access;
+  using detail::kNoNode;
   bool from_hint = hint && hint->leaf != kNoNode && k >= hint->key;
   std::uint32_t cur = from_hint ? hint->leaf : root(tile);
   std::uint32_t parent = from_hint ? hint->parent : kNoNode;
   for (;;) {
-    NodeSnap s = read_node<Access::kConcurrent>(tile, nodes_, cur);
+    Snap s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
       if (from_hint) {
         cur = root(tile);
@@ -135,9 +143,9 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
       continue;
     }
     from_hint = false;
-    if (!s.leaf() && occupied(tile, s) < kSlots) {
+    if (!s.leaf() && detail::occupied(tile, s) < L::kSlots) {
       parent = cur;
-      cur = child_for(tile, s, k);
+      cur = detail::child_for(tile, s, k);
       continue;
     }
     if (!try_latch(tile, cur)) {
@@ -151,31 +159,30 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
       }
       continue;
     }
-    s = read_node<Access::kConcurrent>(tile, nodes_, cur);
+    s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
       unlatch(tile, cur);
       cur = s.link();
       continue;
     }
-    const unsigned used = occupied(tile, s);
+    const unsigned used = detail::occupied(tile, s);
     const unsigned match = s.leaf() ? tile.ballot(s.key == k) : 0u;
-    if (used < kSlots || match) {
+    if (used < L::kSlots || match) {
       if (!s.leaf()) {  // split by someone else since the first read
         unlatch(tile, cur);
         parent = cur;
-        cur = child_for(tile, s, k);
+        cur = detail::child_for(tile, s, k);
         continue;
       }
       const unsigned slot = match ? __ffs(match) - 1 : __ffs(tile.ballot(s.key == kEmptyKey)) - 1;
-      if (tile.thread_rank() == 0)
-        u64_ref(node_cells(nodes_ + cur)[slot]).store(make_cell(k, v), cuda::memory_order_release);
+      if (tile.thread_rank() == 0) L::store_slot(nodes_ + cur, slot, k, v);
       unlatch(tile, cur);
       if (hint) *hint = Hint{cur, parent, k};
       return match ? InsertStatus::kReplaced : InsertStatus::kInserted;
     }
     // Full: split it now (proactively, also for inner nodes). Without a free node, a full
     // inner node is passed through unsplit (its child may have room); a full leaf fails.
-    const std::uint32_t child = s.leaf() ? kNoNode : child_for(tile, s, k);
+    const std::uint32_t child = s.leaf() ? kNoNode : detail::child_for(tile, s, k);
     if (cur == root(tile)) {  // stable: only the holder of the root's latch replaces the root
       const std::uint32_t base = allocate(tile, 2);
       if (base == kNoNode) {
@@ -196,9 +203,9 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
       continue;
     }
     latch(tile, parent);
-    const NodeSnap p = read_node<Access::kConcurrent>(tile, nodes_, parent);
+    const Snap p = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, parent);
     const bool holds = tile.ballot(p.key != kEmptyKey && p.key < p.high && p.value == cur) != 0;
-    const bool parent_full = occupied(tile, p) == kSlots;
+    const bool parent_full = detail::occupied(tile, p) == L::kSlots;
     std::uint32_t right = kNoNode;
     if (holds && !parent_full) right = allocate(tile, 1);
     if (right == kNoNode) {
@@ -218,36 +225,33 @@ __device__ InsertStatus BTreeRef::insert(const Tile& tile, std::uint32_t k, std:
       }
       continue;
     }
-    const std::uint32_t sep = split(tile, cur, s, right, kNoNode);
+    const Key sep = split(tile, cur, s, right, kNoNode);
     const unsigned free_slot = __ffs(tile.ballot(p.key == kEmptyKey)) - 1;
-    if (tile.thread_rank() == 0)
-      u64_ref(node_cells(nodes_ + parent)[free_slot])
-          .store(make_cell(sep, right), cuda::memory_order_release);
+    if (tile.thread_rank() == 0) L::store_slot(nodes_ + parent, free_slot, sep, right);
     unlatch(tile, parent);
     unlatch(tile, cur);
   }
 }
 
+template <class Key>
 template <class Tile>
-__device__ bool BTreeRef::erase(const Tile& tile, std::uint32_t k, Hint* hint) const {
-  using namespace detail;
+__device__ bool BTreeRef<Key>::erase(const Tile& tile, Key k, Hint* hint) const {
+  using detail::Access;
   if (k == kEmptyKey) return false;
-  NodeSnap s;
+  Snap s;
   std::uint32_t cur = find_leaf<Access::kConcurrent>(tile, k, s, hint);
   for (;;) {
     latch(tile, cur);
-    s = read_node<Access::kConcurrent>(tile, nodes_, cur);
+    s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
       unlatch(tile, cur);
       cur = s.link();
       continue;
     }
     const unsigned match = tile.ballot(s.key == k);
-    if (match && tile.thread_rank() == 0)
-      u64_ref(node_cells(nodes_ + cur)[__ffs(match) - 1])
-          .store(kEmptyCell, cuda::memory_order_release);
+    if (match && tile.thread_rank() == 0) L::erase_slot(nodes_ + cur, __ffs(match) - 1);
     unlatch(tile, cur);
-    if (hint) *hint = Hint{cur, kNoNode, k};
+    if (hint) *hint = Hint{cur, detail::kNoNode, k};
     return match != 0;
   }
 }

@@ -32,6 +32,13 @@ struct atomic_ref {
 };
 }  // namespace cuda
 
+struct ulonglong2 {
+  unsigned long long x, y;
+};
+inline ulonglong2 __ldg(const ulonglong2* p) {
+  return *p;
+}  // read-only kernels: no writers
+
 inline int __ffs(unsigned x) {
   return __builtin_ffs(static_cast<int>(x));
 }
@@ -57,18 +64,20 @@ inline unsigned atomicExch(unsigned* p, unsigned v) {
 
 namespace wg::emu {
 
-/// What the 16 lanes of one tile share.
+/// What the lanes of one tile share.
 struct TileShared {
-  std::barrier<> bar{16};
-  std::uint64_t slot[16];
+  explicit TileShared(unsigned lanes) : bar(lanes), lanes(lanes) {}
+  std::barrier<> bar;
+  unsigned lanes;
+  std::uint64_t slot[32];
 };
 
-/// The tile interface BTreeRef uses (cooperative_groups::thread_block_tile<16>).
+/// The tile interface BTreeRef uses (cooperative_groups::thread_block_tile<N>).
 struct Tile {
   TileShared* sh;
   unsigned lane;
   unsigned thread_rank() const { return lane; }
-  static constexpr unsigned num_threads() { return 16; }
+  unsigned num_threads() const { return sh->lanes; }
   void sync() const { sh->bar.arrive_and_wait(); }
   template <class T>
   T shfl(T v, int src) const {
@@ -82,7 +91,7 @@ struct Tile {
     sh->slot[lane] = p;
     sync();
     unsigned b = 0;
-    for (unsigned i = 0; i < 16; ++i) b |= static_cast<unsigned>(sh->slot[i] != 0) << i;
+    for (unsigned i = 0; i < sh->lanes; ++i) b |= static_cast<unsigned>(sh->slot[i] != 0) << i;
     sync();
     return b;
   }
@@ -104,7 +113,7 @@ T reduce(const wg::emu::Tile& tile, T v, Op op) {
   tile.sh->slot[tile.lane] = v;
   tile.sync();
   T r = static_cast<T>(tile.sh->slot[0]);
-  for (unsigned i = 1; i < 16; ++i) r = op(r, static_cast<T>(tile.sh->slot[i]));
+  for (unsigned i = 1; i < tile.sh->lanes; ++i) r = op(r, static_cast<T>(tile.sh->slot[i]));
   tile.sync();
   return r;
 }
