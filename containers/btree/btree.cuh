@@ -1,21 +1,23 @@
 #pragma once
-// wg::btree::BTree: a GPU B-link tree of 32-bit keys and 32-bit values (Awad et al., "Engineering
-// a High-Performance GPU B-Tree", PPoPP'19; Awad's thesis, chapter 3), in the container shape of
-// the slab table: an owning host object over a node pool in device memory, and a trivially
-// copyable device ref (BTreeRef, btree_ref.cuh) for your own kernels.
+// wg::btree::BTree<Key>: a GPU B-link tree (Awad et al., "Engineering a High-Performance GPU
+// B-Tree", PPoPP'19; Awad's thesis, chapter 3) of 32-bit keys and values (the default) or 64-bit
+// keys and values (BTree<std::uint64_t>, alias BTree64), in the container shape of the slab
+// table: an owning host object over a node pool in device memory, and a trivially copyable
+// device ref (BTreeRef<Key>, btree_ref.cuh) for your own kernels.
 //
-//   wg::btree::BTree tree({.node_capacity = 1 << 20}, stream);
+//   wg::btree::BTree<> tree({.node_capacity = 1 << 20}, stream);
 //   tree.build(d_keys, d_values, n, stream);              // unsorted pairs, last duplicate wins
 //   std::uint64_t added = tree.insert(d_keys, d_values, m, stream);   // insert or replace
 //   tree.find(d_queries, q, d_values_out, d_found, stream);
 //   tree.range(d_lo, d_hi, q, d_offsets, out_keys, out_values, stream);  // CSR-like output
 //   std::string err = tree.validate(stream);               // "" when every invariant holds
 //
-// Structure: 128-byte nodes of 15 (key, value) or (pivot, child) pairs plus a high key and a
-// side link with the latch and leaf flag (detail/node.cuh argues the layout); 16 lanes read one
-// node in one transaction and search it by ballot and tile reductions. Pairs inside a node are
-// unordered (each update is one 64-bit store), nodes of one level are ordered and linked.
-// Keys: every 32-bit value but kReservedKey = 0xFFFFFFFF (the empty-slot and +infinity sentinel);
+// Structure: 128-byte nodes of (key, value) or (pivot, child) pairs plus a high key and a side
+// link holding the latch and leaf flag (detail/node.cuh argues the layout): 15 pairs read by a
+// 16-lane tile for 32-bit keys, 7 pairs read by an 8-lane tile for 64-bit keys, each node in
+// one transaction, searched by ballot and tile reductions. Pairs inside a node are unordered
+// (an update writes one slot and nothing moves), nodes of one level are ordered and linked.
+// Keys: every value but kReservedKey (all bits set: the empty-slot and +infinity sentinel);
 // values are unrestricted. Batches containing kReservedKey apply their other keys and then throw
 // wg::InvalidArgument (query batches answer "absent" for it instead).
 //
@@ -23,17 +25,18 @@
 // operations of one batch concurrent with each other, batches ordered by the stream. insert and
 // erase sort a copy of their keys first (options.sort_updates) so that neighbouring tiles update
 // neighbouring leaves, and an insert batch keeps the last value of a duplicated key (in the
-// batch's order). apply() runs one batch of mixed operations, each thread its own, fully
-// concurrently: an operation on a key that no update of the batch touches is answered exactly.
-// Erase empties a slot; nodes are never merged or freed (a tree with many erasures keeps its
-// height and its nodes: rebuild with build() to compact).
+// batch's order; unsorted, adjacent duplicates only). apply() runs one batch of mixed
+// operations, each thread its own, fully concurrently: an operation on keys that no update of
+// the batch touches is answered exactly. Erase empties a slot; nodes are never merged or freed
+// (a tree with many erasures keeps its height and its nodes: rebuild with build() to compact).
 // Capacity: node_capacity nodes of 128 bytes, allocated up front. An insert that needs a node
-// when none is left is not applied: the batch finishes the rest, the tree stays valid and
-// insert() throws wg::CapacityError("BTree", node_capacity, ...) (never a hang).
-// Cost: O(log_15 n) 128-byte node reads per point operation, one more per 15 results of a range;
-// updates latch one leaf (two nodes when splitting). Bulk operations synchronise `stream` to read
-// their counts. Kernels are instantiated once, in btree.cu (this header holds no kernel and no
-// CUB).
+// when none is left is not applied (inserts into leaves with room and replacements still are):
+// the batch finishes the rest, the tree stays valid and insert() throws
+// wg::CapacityError("BTree", node_capacity, ...) (never a hang).
+// Cost: O(log_B n) 128-byte node reads per point operation (B = 15 or 7 pairs per node), one
+// more per B results of a range; updates latch one leaf (two nodes when splitting). Bulk
+// operations synchronise `stream` to read their counts. Kernels are instantiated once for each
+// key type, in btree.cu, build.cu and validate.cu (this header holds no kernel and no CUB).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>

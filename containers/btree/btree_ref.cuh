@@ -1,17 +1,17 @@
 #pragma once
-// wg::btree::BTreeRef: the trivially copyable device view of a wg::btree::BTree, passed by value
-// into kernels. Every operation is tile-cooperative: all 16 lanes of a 16-lane tile
-// (cooperative_groups::tiled_partition<16>) call it together with the same arguments and get
-// the same result; never call one under a branch that splits a tile (use
-// wg::for_each_active_lane-style work sharing). Access selects the memory order of node reads:
-// Access::kReadOnly only in kernels in which nothing writes the tree, Access::kConcurrent when
-// updates run at the same time (inserts and erases always read that way).
+// wg::btree::BTreeRef<Key>: the trivially copyable device view of a wg::btree::BTree<Key>, passed
+// by value into kernels. Every operation is tile-cooperative: all kTileLanes lanes of a tile
+// (cooperative_groups::tiled_partition<kTileLanes>: 16 for 32-bit keys, 8 for 64-bit keys) call
+// it together with the same arguments and get the same result; never call one under a branch
+// that splits a tile (use wg::for_each_active_lane-style work sharing). Access selects the memory
+// order of node reads: Access::kReadOnly only in kernels in which nothing writes the tree,
+// Access::kConcurrent when updates run at the same time (inserts and erases always read that way).
 //
 // Semantics with concurrent updates (B-link tree, Lehman & Yao; Awad et al.): updates latch one
 // leaf (a split also latches the parent); reads take no latch. A lookup, successor or range
 // count of keys that no concurrent operation updates is exact; for updated keys it returns the
-// old or the new state. Costs: O(log_15 n) node reads of 128 bytes per operation, plus the side
-// links followed (one per 15 keys of a range).
+// old or the new state. Costs: O(log_B n) node reads of 128 bytes per operation, plus the side
+// links followed (one per B keys of a range; B = 15 or 7 pairs per node).
 #include <cstdint>
 
 #include <warpgraph/containers/btree/detail/node.cuh>

@@ -22,11 +22,11 @@
 namespace {
 
 using wg::DeviceBuffer;
-using wg::btree::BTree;
+using BTree = wg::btree::BTree<>;
 using wg::btree::InsertStatus;
-using wg::btree::Op;
+using Op = wg::btree::Op<>;
 using wg::btree::OpKind;
-using wg::btree::OpResult;
+using OpResult = wg::btree::OpResult<>;
 using u32 = std::uint32_t;
 using Model = std::map<u32, u32>;
 

@@ -23,7 +23,7 @@
 namespace {
 
 using wg::DeviceBuffer;
-using wg::btree::BTree;
+using BTree = wg::btree::BTree<>;
 using wg::btree::BTreeOptions;
 using u32 = std::uint32_t;
 using Model = std::map<u32, u32>;

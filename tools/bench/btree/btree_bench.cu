@@ -29,10 +29,10 @@
 namespace {
 
 using wg::DeviceBuffer;
-using wg::btree::BTree;
-using wg::btree::Op;
+using BTree = wg::btree::BTree<>;
+using Op = wg::btree::Op<>;
 using wg::btree::OpKind;
-using wg::btree::OpResult;
+using OpResult = wg::btree::OpResult<>;
 using u32 = std::uint32_t;
 
 /// A bijection of [0, 2^31): distinct indices give distinct, well spread keys.
