@@ -217,4 +217,47 @@ TEST(BTreeMixed, ContendedSplitsThenEraseAll) {
   ASSERT_EQ(t.size(), 0u);
 }
 
+/// One hot key: a third of the threads replace its value, a third read it, a third read its
+/// neighbours. Every read of the hot key finds it with its old value or one that was written;
+/// every neighbour read is exact.
+TEST(BTreeMixed, HotKeyReadersSeeOnlyWrittenValues) {
+  wg::CudaStream s;
+  const u32 n = static_cast<u32>(60000 * scale());
+  BTree t({.node_capacity = 1 << 14}, s);
+  std::vector<u32> k(4000), v(4000);
+  for (u32 i = 0; i < 4000; ++i) k[i] = 2 * i, v[i] = 5 * i;
+  auto dk = DeviceBuffer<u32>::from_host(k, s), dv = DeviceBuffer<u32>::from_host(v, s);
+  t.build(dk.data(), dv.data(), k.size(), s);
+  const u32 hot = 4000;  // present, value 10000
+  std::vector<Op> ops(n);
+  for (u32 i = 0; i < n; ++i) {
+    if (i % 3 == 0)
+      ops[i] = {OpKind::kInsert, hot, 100000 + i};
+    else if (i % 3 == 1)
+      ops[i] = {OpKind::kFind, hot, 0};
+    else
+      ops[i] = {OpKind::kFind, hot + 2 * (i % 7) - 6, 0};  // even neighbours, present
+  }
+  auto dops = DeviceBuffer<Op>::from_host(ops, s);
+  DeviceBuffer<OpResult> dres(n, s);
+  t.apply(dops.data(), n, dres.data(), s);
+  const auto res = dres.to_host(s);
+  for (u32 i = 0; i < n; ++i) {
+    const OpResult& r = res[i];
+    if (i % 3 == 0) {
+      ASSERT_EQ(r.status, static_cast<u32>(InsertStatus::kReplaced));
+    } else if (i % 3 == 1) {
+      ASSERT_EQ(r.status, 1u);
+      ASSERT_TRUE(r.value == 10000 ||
+                  (r.value >= 100000 && (r.value - 100000) % 3 == 0 && r.value - 100000 < n))
+          << r.value;
+    } else if (ops[i].key != hot) {
+      ASSERT_EQ(r.status, 1u) << ops[i].key;
+      ASSERT_EQ(r.value, ops[i].key / 2 * 5) << ops[i].key;
+    }
+  }
+  ASSERT_EQ(t.validate(s), "");
+  ASSERT_EQ(t.size(), 4000u);
+}
+
 }  // namespace
