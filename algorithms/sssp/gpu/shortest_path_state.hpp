@@ -1,0 +1,26 @@
+#pragma once
+// Device state shared by the GPU dynamic shortest-path searches (DynamicSssp, DynamicBfs): one
+// packed key per vertex and the scratch of the relaxation rounds. Plain C++ (no kernels here);
+// the functions that use it are in algorithms/sssp/gpu/sssp.cuh.
+#include <cstdint>
+
+#include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/core/types.hpp>
+
+namespace wg::gpu {
+
+/// keys[v] = (distance << 32) | parent, all ones for an unreached vertex: one 64-bit word, so a
+/// distance and the parent that gave it change together (one compare-and-swap).
+struct ShortestPathState {
+  DeviceBuffer<std::uint64_t> keys;
+  DeviceBuffer<vertex_t> queue, next;  ///< frontiers of the relaxation rounds (n entries each)
+  DeviceBuffer<vertex_t> affected;     ///< vertices a deletion repair resets (n entries)
+  DeviceBuffer<std::uint32_t> stamp;   ///< round in which a vertex was last queued
+  DeviceBuffer<std::uint32_t> mark;    ///< 1 for affected vertices during a repair, else 0
+  DeviceBuffer<std::uint32_t> snapshot;  ///< distances before a batch (changed counts)
+  DeviceBuffer<unsigned long long> counters;  ///< [0] queue count, [1] overflow, [2] changed
+  std::uint32_t round = 0;
+  std::uint64_t n = 0;
+};
+
+}  // namespace wg::gpu
