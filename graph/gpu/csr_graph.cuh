@@ -147,8 +147,9 @@ class CsrGraph {
   void upload(const std::vector<std::uint64_t>& offsets, const std::vector<vertex_t>& targets,
               const std::vector<std::uint32_t>& values) {
     if (offsets.empty() || offsets.front() != 0 || offsets.back() != targets.size())
-      throw InvalidArgument("wg::gpu::CsrGraph: offsets must hold n + 1 entries from 0 to the "
-                            "number of targets");
+      throw InvalidArgument(
+          "wg::gpu::CsrGraph: offsets must hold n + 1 entries from 0 to the "
+          "number of targets");
     const std::uint64_t n = offsets.size() - 1;
     if (n >= kVertexIdLimit)
       throw InvalidArgument("wg::gpu::CsrGraph: " + std::to_string(n) + " vertices");
@@ -162,9 +163,8 @@ class CsrGraph {
     num_vertices_ = static_cast<std::uint32_t>(n);
     num_arcs_ = targets.size();
     offsets_ = DeviceBuffer<std::uint64_t>::from_host(offsets, stream_);
-    targets_ = DeviceBuffer<vertex_t>::from_host(targets.empty() ? std::vector<vertex_t>{0}
-                                                                 : targets,
-                                                 stream_);
+    targets_ = DeviceBuffer<vertex_t>::from_host(
+        targets.empty() ? std::vector<vertex_t>{0} : targets, stream_);
     if constexpr (Weighted) {
       values_ = DeviceBuffer<std::uint32_t>::from_host(
           values.empty() ? std::vector<std::uint32_t>(std::max<std::size_t>(targets.size(), 1), 1u)

@@ -19,8 +19,15 @@
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #endif
 
+#ifdef WG_CLI_HAVE_CPU_SSSP
+#include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
+#endif
+
 #include "backend.hpp"
 #include "cli.hpp"
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+#include "gpu_traversal.hpp"
+#endif
 
 namespace wg::cli {
 namespace {
@@ -38,6 +45,11 @@ constexpr bool kHaveCpuAlgorithms = true;
 #else
 constexpr bool kHaveCpuAlgorithms = false;
 #endif
+#ifdef WG_CLI_HAVE_CPU_SSSP
+constexpr bool kHaveCpuSssp = true;
+#else
+constexpr bool kHaveCpuSssp = false;
+#endif
 
 /// The backend of bfs, cc, kcore and pagerank: cpu or reference ("auto": cpu where built); gpu is a
 /// usage error until the GPU versions exist.
@@ -49,6 +61,31 @@ std::string cpu_or_reference_backend(const cxxopts::ParseResult& r, const std::s
   const std::string name = backend_option(r);
   if (name == "auto") return kHaveCpuAlgorithms ? "cpu" : "reference";
   if (name == "cpu" && !kHaveCpuAlgorithms) {
+    throw UsageError("--backend cpu: " + command + " has no cpu version in this build");
+  }
+  return name;
+}
+
+/// The backend of the traversals (bfs, sssp): gpu where their GPU versions are built, cpu where
+/// `has_cpu`, else reference ("auto": gpu if usable, else cpu, else reference).
+std::string traversal_backend(const cxxopts::ParseResult& r, const std::string& command,
+                              bool has_cpu) {
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+  constexpr bool kHaveGpu = true;
+#else
+  constexpr bool kHaveGpu = false;
+#endif
+  if (r["backend"].as<std::string>() == "gpu" && !kHaveGpu) {
+    throw UsageError("--backend gpu: the GPU version of " + command +
+                     " is not part of this build (use --backend cpu or reference)");
+  }
+  const std::string name = backend_option(r);
+  if (name == "auto") {
+    const std::vector<std::string> usable = usable_backends();
+    if (kHaveGpu && std::find(usable.begin(), usable.end(), "gpu") != usable.end()) return "gpu";
+    return has_cpu ? "cpu" : "reference";
+  }
+  if (name == "cpu" && !has_cpu) {
     throw UsageError("--backend cpu: " + command + " has no cpu version in this build");
   }
   return name;
@@ -286,6 +323,30 @@ std::optional<ReferenceCommandRun> start_source_command(const std::string& comma
   return run;
 }
 
+const std::string kTraversalNote =
+    "This command runs on gpu (the GPU graph), cpu (the CPU graph) or the reference "
+    "(Boost.Graph); auto = gpu if usable, else cpu.";
+
+/// start_source_command for the traversals (bfs, sssp): the backend from traversal_backend.
+std::optional<ReferenceCommandRun> start_traversal_command(const std::string& command,
+                                                           const std::string& description, int argc,
+                                                           const char* const* argv,
+                                                           vertex_t& source, bool has_cpu) {
+  CommandOptions cmd(command, description, "FILE", 1, 1);
+  cmd.options.add_options()("s,source",
+                            "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
+                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
+  cmd.add_reader_options(true);
+  cmd.add_backend_option(kTraversalNote);
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return std::nullopt;
+  ReferenceCommandRun run{*r, traversal_backend(*r, command, has_cpu), {}};
+  run.graph = load_graph(cmd.files()[0], reader_options(*r));
+  source = vertex_from_user(run.graph, run.options["source"].as<std::uint64_t>(), "source");
+  return run;
+}
+
 /// The text rows bfs and sssp start with: the source and how many vertices it reaches.
 void print_source_rows(const InputGraph& g, vertex_t source, std::uint64_t reached) {
   print_row("source", std::to_string(vertex_to_user(g, source)));
@@ -297,11 +358,11 @@ void print_source_rows(const InputGraph& g, vertex_t source, std::uint64_t reach
 
 int run_bfs(int argc, const char* const* argv) {
   vertex_t source = 0;
-  const std::optional<ReferenceCommandRun> run = start_source_command(
+  const std::optional<ReferenceCommandRun> run = start_traversal_command(
       "bfs",
       "Breadth-first search from --source: how many vertices are reached and at "
       "which level (number of edges from the source).",
-      argc, argv, source, /*cpu=*/true);
+      argc, argv, source, kHaveCpuAlgorithms);
   if (!run) return kExitOk;
   const auto& [options, backend, g] = *run;
   const cxxopts::ParseResult* r = &options;
@@ -312,6 +373,13 @@ int run_bfs(int argc, const char* const* argv) {
   if (backend == "cpu") {
     const cpu::DynamicGraph graph = build_cpu_graph(g, *r, directed_view(g), t0, build_seconds);
     level = cpu::bfs(graph, source).level;
+  }
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+  if (backend == "gpu") {
+    GpuTraversalTimes times;
+    level = gpu_bfs_levels(g.read.edges, directed_view(g), source, times);
+    build_seconds = times.build_seconds;
   }
 #endif
   if (backend == "reference") level = reference::bfs_levels(g.read.edges, source, directed_view(g));
@@ -550,18 +618,34 @@ int run_pagerank(int argc, const char* const* argv) {
 
 int run_sssp(int argc, const char* const* argv) {
   vertex_t source = 0;
-  const std::optional<ReferenceCommandRun> run = start_source_command(
+  const std::optional<ReferenceCommandRun> run = start_traversal_command(
       "sssp",
       "Single-source shortest paths (Dijkstra) from --source. Edge weights are "
       "the file's (Matrix Market real/integer, SNAP third column), 1 when "
       "unweighted; for duplicate entries the smallest weight counts; negative "
       "weights are an error.",
-      argc, argv, source);
+      argc, argv, source, kHaveCpuSssp);
   if (!run) return kExitOk;
   const auto& [options, backend, g] = *run;
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
-  const std::vector<double> dist = reference::sssp(g.read.edges, source, directed_view(g));
+  std::vector<double> dist;
+#ifdef WG_CLI_HAVE_CPU_SSSP
+  if (backend == "cpu") {
+    cpu::DynamicGraph graph(cpu::GraphOptions{.directed = directed_view(g),
+                                              .weighted = g.read.edges.weighted(),
+                                              .threads = cpu_threads_option(*r)});
+    graph.build(g.read.edges);
+    dist = cpu::sssp(graph, source).distance;
+  }
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+  if (backend == "gpu") {
+    GpuTraversalTimes times;
+    dist = gpu_sssp_distances(g.read.edges, directed_view(g), source, times);
+  }
+#endif
+  if (backend == "reference") dist = reference::sssp(g.read.edges, source, directed_view(g));
   const double seconds = seconds_since(t0);
   std::uint64_t reached = 0;
   double farthest = 0;

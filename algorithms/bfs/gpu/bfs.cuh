@@ -82,8 +82,7 @@ __device__ vertex_t find_on_level(const View& g, const warp_tile& tile, vertex_t
 
 template <class View>
 __global__ void bottom_up_kernel(View g, std::uint64_t n, std::int32_t* level, vertex_t* parent,
-                                 vertex_t* next, unsigned long long* counters,
-                                 std::int32_t depth) {
+                                 vertex_t* next, unsigned long long* counters, std::int32_t depth) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < n;
@@ -132,8 +131,8 @@ __global__ inline void levels_to_keys_kernel(const std::int32_t* level, const ve
                                              std::uint64_t n, std::uint64_t* keys) {
   for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
        v += std::uint64_t{gridDim.x} * blockDim.x)
-    keys[v] = level[v] < 0 ? sp::kNoKey
-                           : sp::make_key(static_cast<std::uint32_t>(level[v]), parent[v]);
+    keys[v] =
+        level[v] < 0 ? sp::kNoKey : sp::make_key(static_cast<std::uint32_t>(level[v]), parent[v]);
 }
 
 }  // namespace bfs_detail
@@ -197,8 +196,8 @@ BfsDeviceResult bfs_device(const View& g, std::uint64_t num_vertices, bool direc
       ++r.bottom_up;
     } else {
       top_down_kernel<<<grid_for(count * 32), kBlock, 0, stream>>>(
-          g, frontier.data(), count, r.level.data(), r.parent.data(), next.data(),
-          counters.data(), depth);
+          g, frontier.data(), count, r.level.data(), r.parent.data(), next.data(), counters.data(),
+          depth);
     }
     WG_CUDA_CHECK_LAST();
     read();
@@ -243,8 +242,7 @@ BfsResult bfs(const CsrGraph<Weighted>& g, vertex_t source, const BfsOptions& op
 
 template <GpuDynamicGraph Graph>
 BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
-  return bfs(graph.ref(), graph.num_vertices(), graph.directed(), source, graph.stream(),
-             options);
+  return bfs(graph.ref(), graph.num_vertices(), graph.directed(), source, graph.stream(), options);
 }
 
 // ---- dynamic ----------------------------------------------------------------------------------
@@ -276,22 +274,37 @@ void DynamicBfs<Graph>::recompute() {
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_edges(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core{*graph_, state_, source_, source_live_, true,
-                              options_.recompute_fraction, options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              true,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
   return core.insert(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core{*graph_, state_, source_, source_live_, true,
-                              options_.recompute_fraction, options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              true,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
   return core.erase(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<VertexEraseResult> DynamicBfs<Graph>::erase_vertices(std::span<const vertex_t> ids) {
-  sp::DynamicCore<Graph> core{*graph_, state_, source_, source_live_, true,
-                              options_.recompute_fraction, options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              true,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
   return core.erase_vertices(ids, [&] { recompute(); });
 }
 

@@ -13,10 +13,10 @@ namespace wg::gpu {
 /// distance and the parent that gave it change together (one compare-and-swap).
 struct ShortestPathState {
   DeviceBuffer<std::uint64_t> keys;
-  DeviceBuffer<vertex_t> queue, next;  ///< frontiers of the relaxation rounds (n entries each)
-  DeviceBuffer<vertex_t> affected;     ///< vertices a deletion repair resets (n entries)
-  DeviceBuffer<std::uint32_t> stamp;   ///< round in which a vertex was last queued
-  DeviceBuffer<std::uint32_t> mark;    ///< 1 for affected vertices during a repair, else 0
+  DeviceBuffer<vertex_t> queue, next;    ///< frontiers of the relaxation rounds (n entries each)
+  DeviceBuffer<vertex_t> affected;       ///< vertices a deletion repair resets (n entries)
+  DeviceBuffer<std::uint32_t> stamp;     ///< round in which a vertex was last queued
+  DeviceBuffer<std::uint32_t> mark;      ///< 1 for affected vertices during a repair, else 0
   DeviceBuffer<std::uint32_t> snapshot;  ///< distances before a batch (changed counts)
   DeviceBuffer<unsigned long long> counters;  ///< [0] queue count, [1] overflow, [2] changed
   std::uint32_t round = 0;

@@ -60,8 +60,8 @@ __device__ inline bool improve(std::uint64_t* keys, vertex_t v, std::uint32_t d,
 }
 
 /// Queues v for the round `round` unless it already is.
-__device__ inline void push(vertex_t v, std::uint32_t* stamp, std::uint32_t round,
-                            vertex_t* queue, unsigned long long* counters) {
+__device__ inline void push(vertex_t v, std::uint32_t* stamp, std::uint32_t round, vertex_t* queue,
+                            unsigned long long* counters) {
   if (atomicExch(stamp + v, round) != round) queue[atomicAdd(counters + kQueued, 1ull)] = v;
 }
 
@@ -246,8 +246,8 @@ __global__ inline void clear_marks_kernel(const vertex_t* affected, std::uint64_
 template <class View>
 __global__ void pull_kernel(View g, const vertex_t* affected, std::uint64_t count,
                             std::uint64_t* keys, const std::uint32_t* mark, vertex_t* queue,
-                            unsigned long long* counters, std::uint32_t* stamp,
-                            std::uint32_t round, bool unit) {
+                            unsigned long long* counters, std::uint32_t* stamp, std::uint32_t round,
+                            bool unit) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
@@ -394,9 +394,8 @@ inline std::uint64_t count_changed_since_snapshot(ShortestPathState& st, std::ui
                                                   cudaStream_t stream) {
   if (!n) return 0;
   zero_counter(st, kChanged, stream);
-  count_changed_kernel<<<grid_for(n, 4096), kBlock, 0, stream>>>(st.keys.data(),
-                                                                 st.snapshot.data(), n,
-                                                                 st.counters.data());
+  count_changed_kernel<<<grid_for(n, 4096), kBlock, 0, stream>>>(st.keys.data(), st.snapshot.data(),
+                                                                 n, st.counters.data());
   WG_CUDA_CHECK_LAST();
   unsigned long long c[kNumCounters];
   read_counters(st, c, stream);
@@ -435,8 +434,7 @@ template <class View>
 void repair_affected(const View& g, ShortestPathState& st, std::uint64_t count, bool unit,
                      cudaStream_t stream) {
   if (count) {
-    reset_kernel<<<grid_for(count), kBlock, 0, stream>>>(st.affected.data(), count,
-                                                          st.keys.data());
+    reset_kernel<<<grid_for(count), kBlock, 0, stream>>>(st.affected.data(), count, st.keys.data());
     WG_CUDA_CHECK_LAST();
     const std::uint32_t round = begin_round(st, stream);
     pull_kernel<<<grid_for(count * 32), kBlock, 0, stream>>>(
@@ -481,8 +479,8 @@ struct DynamicCore {
     for_each_chunk(batch, graph.batch_chunk(batch.size), true, [&](DeviceEdges part) {
       const PreparedBatch p = graph.prepare(part);
       const bool big = static_cast<double>(p.size) >
-                       recompute_batch_fraction * static_cast<double>(std::max<std::uint64_t>(
-                                                      graph.num_edges(), 1));
+                       recompute_batch_fraction *
+                           static_cast<double>(std::max<std::uint64_t>(graph.num_edges(), 1));
       redo = redo || big || !source_live;
       // Weighted lengths: which edges got longer (their tree arcs must be repaired).
       const bool lengths = Graph::ref_type::weighted && !unit && !redo && p.size;
@@ -627,8 +625,7 @@ __global__ inline void decode_keys_kernel(const std::uint64_t* keys, std::uint64
     dst[i] = static_cast<vertex_t>(keys[i] & mask);
   }
 }
-__global__ inline void increased_kernel(const std::uint32_t* old_values,
-                                        const std::uint8_t* found,
+__global__ inline void increased_kernel(const std::uint32_t* old_values, const std::uint8_t* found,
                                         const std::uint32_t* new_values, std::uint64_t m,
                                         std::uint8_t* out) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
@@ -646,8 +643,8 @@ DeviceBuffer<std::uint8_t> DynamicCore<Graph>::increased_edges(const PreparedBat
                                                          src.data(), dst.data());
   WG_CUDA_CHECK_LAST();
   if constexpr (Graph::ref_type::weighted) {
-    graph.find_values(DeviceEdges{.src = src.data(), .dst = dst.data(), .size = p.size},
-                      old.data(), found.data());
+    graph.find_values(DeviceEdges{.src = src.data(), .dst = dst.data(), .size = p.size}, old.data(),
+                      found.data());
   } else {
     found.fill_bytes(0, s);
   }
@@ -708,23 +705,37 @@ void DynamicSssp<Graph>::recompute() {
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core{*graph_, state_, source_, source_live_, options_.sssp.unit_weights,
-                              options_.recompute_fraction, options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              options_.sssp.unit_weights,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
   return core.insert(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core{*graph_, state_, source_, source_live_, options_.sssp.unit_weights,
-                              options_.recompute_fraction, options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              options_.sssp.unit_weights,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
   return core.erase(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices(
-    std::span<const vertex_t> ids) {
-  sp::DynamicCore<Graph> core{*graph_, state_, source_, source_live_, options_.sssp.unit_weights,
-                              options_.recompute_fraction, options_.recompute_batch_fraction};
+DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices(std::span<const vertex_t> ids) {
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              options_.sssp.unit_weights,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
   return core.erase_vertices(ids, [&] { recompute(); });
 }
 
