@@ -620,13 +620,29 @@ int run_sssp(int argc, const char* const* argv) {
   vertex_t source = 0;
   const std::optional<ReferenceCommandRun> run = start_traversal_command(
       "sssp",
-      "Single-source shortest paths (Dijkstra) from --source. Edge weights are "
+      "Single-source shortest paths from --source. Edge weights are "
       "the file's (Matrix Market real/integer, SNAP third column), 1 when "
-      "unweighted; for duplicate entries the smallest weight counts; negative "
-      "weights are an error.",
+      "unweighted; negative weights are an error. For duplicate entries the "
+      "reference takes the smallest weight, gpu and cpu the last one; auto runs on "
+      "the reference when the weights are not integers below 2^24 (gpu stores "
+      "uint32, cpu float).",
       argc, argv, source, kHaveCpuSssp);
   if (!run) return kExitOk;
-  const auto& [options, backend, g] = *run;
+  const auto& [options, chosen_backend, g] = *run;
+  // The graphs store weights as uint32 (gpu) and float (cpu): auto runs where they hold the
+  // file's weights exactly (integers below 2^24), else on the reference.
+  bool exact_weights = true;
+  for (double w : g.read.edges.weight)
+    exact_weights = exact_weights && w >= 0 && w <= 16777216.0 && w == std::floor(w);
+  const std::string backend = options["backend"].as<std::string>() == "auto" && !exact_weights
+                                  ? "reference"
+                                  : chosen_backend;
+  if (!exact_weights && backend != "reference") {
+    std::cerr << "warpgraph: note: sssp --backend " << backend << " uses the weights as the "
+              << (backend == "gpu" ? "GPU graph stores them (rounded to uint32)"
+                                   : "CPU graph stores them (float)")
+              << "\n";
+  }
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
   std::vector<double> dist;

@@ -11,6 +11,7 @@
 #include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
+#include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
