@@ -179,7 +179,7 @@ BfsDeviceResult bfs_device(const View& g, std::uint64_t num_vertices, bool direc
   };
   read();
   std::uint64_t count = c[0], frontier_arcs = c[1];
-  std::uint64_t unvisited_arcs = c[2] - frontier_arcs, previous = 0;
+  std::uint64_t unvisited_arcs = c[2] > frontier_arcs ? c[2] - frontier_arcs : 0, previous = 0;
   bool bottom_up = false;
   for (std::int32_t depth = 0; count; ++depth) {
     r.reached += count;

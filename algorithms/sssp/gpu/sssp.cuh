@@ -160,6 +160,7 @@ __global__ inline void seed_arcs_kernel(const std::uint64_t* edge_keys, const st
     const vertex_t b = static_cast<vertex_t>(edge_keys[i] & mask);
     if (a >= n || b >= n || a == b) continue;
     const std::uint32_t len = (unit || !values) ? 1u : values[i];
+    if (len == kInf) continue;  // an edge the graph did not take
     for (int dir = 0; dir < (directed ? 1 : 2); ++dir) {
       const vertex_t from = dir ? b : a, to = dir ? a : b;
       const std::uint32_t d = dist_of(load_key(keys, from));
@@ -190,7 +191,7 @@ __global__ inline void seed_tree_arcs_kernel(const std::uint64_t* edge_keys,
     const vertex_t a = static_cast<vertex_t>(edge_keys[i] >> key_bits);
     const vertex_t b = static_cast<vertex_t>(edge_keys[i] & mask);
     if (a >= n || b >= n || a == b) continue;
-    const std::uint64_t kb = keys[b], ka = keys[a];
+    const std::uint64_t kb = keys[b], ka = keys[a];  // no kernel writes keys meanwhile
     if (kb != kNoKey && parent_of(kb) == a) mark_affected(b, mark, affected, counters);
     if (!directed && ka != kNoKey && parent_of(ka) == b) mark_affected(a, mark, affected, counters);
   }
@@ -483,17 +484,20 @@ struct DynamicCore {
                            static_cast<double>(std::max<std::uint64_t>(graph.num_edges(), 1));
       redo = redo || big || !source_live;
       // Weighted lengths: which edges got longer (their tree arcs must be repaired).
+      // The lengths are read back from the graph (before and after), so whatever value rule it
+      // applies (the last entry, none for a valueless batch) is the one the search uses.
       const bool lengths = Graph::ref_type::weighted && !unit && !redo && p.size;
-      DeviceBuffer<std::uint8_t> longer;
-      if (lengths) longer = increased_edges(p);
+      BatchLengths len;
+      if (lengths) lengths_before(p, len);
       out.update += graph.insert_prepared(p);
       if (redo || p.size == 0) return;
       const auto g = graph.ref();
       ensure_size(st, graph.num_vertices(), stream());
       if (lengths) {
+        lengths_after(p, len);
         zero_counter(st, kAffected, stream());
         seed_tree_arcs_kernel<<<grid_for(p.size), kBlock, 0, stream()>>>(
-            p.keys.data(), longer.data(), p.size, p.key_bits, st.n, graph.directed(),
+            p.keys.data(), len.longer.data(), p.size, p.key_bits, st.n, graph.directed(),
             st.keys.data(), st.mark.data(), st.affected.data(), st.counters.data());
         WG_CUDA_CHECK_LAST();
         const std::uint64_t affected =
@@ -511,8 +515,8 @@ struct DynamicCore {
       const std::uint32_t round = begin_round(st, stream());
       zero_counter(st, kOverflow, stream());
       seed_arcs_kernel<<<grid_for(p.size), kBlock, 0, stream()>>>(
-          p.keys.data(), p.values.empty() ? nullptr : p.values.data(), p.size, p.key_bits, st.n,
-          graph.directed(), unit, st.keys.data(), st.queue.data(), st.counters.data(),
+          p.keys.data(), lengths ? len.now.data() : nullptr, p.size, p.key_bits, st.n,
+          graph.directed(), !lengths, st.keys.data(), st.queue.data(), st.counters.data(),
           st.stamp.data(), round);
       WG_CUDA_CHECK_LAST();
       unsigned long long c[kNumCounters];
@@ -535,7 +539,11 @@ struct DynamicCore {
     bool redo = false;
     for_each_chunk(batch, graph.batch_chunk(batch.size), false, [&](DeviceEdges part) {
       const PreparedBatch p = graph.prepare(part);
-      if (p.size == 0 || redo || !source_live) {
+      if (p.size == 0) {
+        out.update += p.dropped;
+        return;
+      }
+      if (redo || !source_live) {
         out.update += graph.erase_prepared(p);
         return;
       }
@@ -612,8 +620,15 @@ struct DynamicCore {
     return c[kAffected];
   }
 
-  /// 1 per prepared edge that is present with a smaller value than the batch gives it.
-  DeviceBuffer<std::uint8_t> increased_edges(const PreparedBatch& p);
+  /// A weighted batch's arc lengths before and after it is applied.
+  struct BatchLengths {
+    DeviceBuffer<vertex_t> src, dst;
+    DeviceBuffer<std::uint32_t> old, now;
+    DeviceBuffer<std::uint8_t> found, found_now;
+    DeviceBuffer<std::uint8_t> longer;  ///< 1 where a present edge got a larger length
+  };
+  void lengths_before(const PreparedBatch& p, BatchLengths& b);
+  void lengths_after(const PreparedBatch& p, BatchLengths& b);
 };
 
 __global__ inline void decode_keys_kernel(const std::uint64_t* keys, std::uint64_t m,
@@ -625,33 +640,43 @@ __global__ inline void decode_keys_kernel(const std::uint64_t* keys, std::uint64
     dst[i] = static_cast<vertex_t>(keys[i] & mask);
   }
 }
+/// out[i] = 1 where edge i was present before and is now longer. An edge the graph does not hold
+/// (found_now 0) gets length kInf, which seed_arcs_kernel skips.
 __global__ inline void increased_kernel(const std::uint32_t* old_values, const std::uint8_t* found,
-                                        const std::uint32_t* new_values, std::uint64_t m,
-                                        std::uint8_t* out) {
+                                        std::uint32_t* now, const std::uint8_t* found_now,
+                                        std::uint64_t m, std::uint8_t* out) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    out[i] = found[i] && new_values && new_values[i] > old_values[i];
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    out[i] = found[i] && found_now[i] && now[i] > old_values[i];
+    if (!found_now[i]) now[i] = kInf;
+  }
 }
 
 template <class Graph>
-DeviceBuffer<std::uint8_t> DynamicCore<Graph>::increased_edges(const PreparedBatch& p) {
+void DynamicCore<Graph>::lengths_before(const PreparedBatch& p, BatchLengths& b) {
   const cudaStream_t s = stream();
-  DeviceBuffer<vertex_t> src(p.size, s, "sssp batch"), dst(p.size, s, "sssp batch");
-  DeviceBuffer<std::uint32_t> old(p.size, s, "sssp old lengths");
-  DeviceBuffer<std::uint8_t> found(p.size, s, "sssp found"), out(p.size, s, "sssp longer");
+  b.src = DeviceBuffer<vertex_t>(p.size, s, "sssp batch");
+  b.dst = DeviceBuffer<vertex_t>(p.size, s, "sssp batch");
+  b.old = DeviceBuffer<std::uint32_t>(p.size, s, "sssp lengths");
+  b.now = DeviceBuffer<std::uint32_t>(p.size, s, "sssp lengths");
+  b.found = DeviceBuffer<std::uint8_t>(p.size, s, "sssp found");
+  b.found_now = DeviceBuffer<std::uint8_t>(p.size, s, "sssp found");
+  b.longer = DeviceBuffer<std::uint8_t>(p.size, s, "sssp longer");
   decode_keys_kernel<<<grid_for(p.size), kBlock, 0, s>>>(p.keys.data(), p.size, p.key_bits,
-                                                         src.data(), dst.data());
+                                                         b.src.data(), b.dst.data());
   WG_CUDA_CHECK_LAST();
-  if constexpr (Graph::ref_type::weighted) {
-    graph.find_values(DeviceEdges{.src = src.data(), .dst = dst.data(), .size = p.size}, old.data(),
-                      found.data());
-  } else {
-    found.fill_bytes(0, s);
-  }
-  increased_kernel<<<grid_for(p.size), kBlock, 0, s>>>(
-      old.data(), found.data(), p.values.empty() ? nullptr : p.values.data(), p.size, out.data());
+  graph.find_values(DeviceEdges{.src = b.src.data(), .dst = b.dst.data(), .size = p.size},
+                    b.old.data(), b.found.data());
+}
+
+template <class Graph>
+void DynamicCore<Graph>::lengths_after(const PreparedBatch& p, BatchLengths& b) {
+  const cudaStream_t s = stream();
+  graph.find_values(DeviceEdges{.src = b.src.data(), .dst = b.dst.data(), .size = p.size},
+                    b.now.data(), b.found_now.data());
+  increased_kernel<<<grid_for(p.size), kBlock, 0, s>>>(b.old.data(), b.found.data(), b.now.data(),
+                                                       b.found_now.data(), p.size, b.longer.data());
   WG_CUDA_CHECK_LAST();
-  return out;
 }
 
 }  // namespace wg::gpu::sp

@@ -44,14 +44,14 @@ void static_checks(const Graph& g, const EdgeList& coo, vertex_t source) {
   SCOPED_TRACE("source " + std::to_string(source));
   expect_bfs(wg::gpu::bfs(g, source), coo, g.directed(), source);
   expect_bfs(wg::gpu::bfs(g, source, {.top_down_alpha = 0}), coo, g.directed(), source);
-  // Bottom-up as early as possible (alpha huge, beta 1: stays bottom-up).
-  expect_bfs(wg::gpu::bfs(g, source, {.top_down_alpha = 1u << 20, .bottom_up_beta = 1}), coo,
+  // Bottom-up from the first level on and staying there (alpha and beta huge).
+  expect_bfs(wg::gpu::bfs(g, source, {.top_down_alpha = 1u << 20, .bottom_up_beta = 1u << 30}), coo,
              g.directed(), source);
   // The same kernels on the plain CSR.
   const wg::gpu::CsrGraph<false> csr(g.export_csr(), g.directed());
   expect_bfs(wg::gpu::bfs(csr, source), coo, g.directed(), source);
-  expect_bfs(wg::gpu::bfs(csr, source, {.top_down_alpha = 1u << 20, .bottom_up_beta = 1}), coo,
-             g.directed(), source);
+  expect_bfs(wg::gpu::bfs(csr, source, {.top_down_alpha = 1u << 20, .bottom_up_beta = 1u << 30}),
+             coo, g.directed(), source);
 }
 
 class BfsGpuDataset : public ::testing::TestWithParam<const char*> {};
