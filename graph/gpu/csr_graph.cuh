@@ -13,7 +13,8 @@
 //    every arc gets weight 1.
 //  - Immutable after construction; ref() is valid while the object lives.
 // The ref models wg::DeviceGraphView, so every static GPU algorithm written against the view
-// runs on it unchanged; it also has find_neighbor (the early-exit walk of bottom-up BFS).
+// runs on it unchanged; it also has find_neighbor (the early-exit walk of bottom-up BFS) and the
+// partial walks for_each_neighbor_part / for_each_neighbor_slot_part (hubs split over warps).
 //
 // Complexity: construction O(V + E) (one upload); degree, is_live O(1); has_edge O(degree) (rows
 // are not assumed sorted); for_each_neighbor O(degree / 32) warp steps.
@@ -77,6 +78,34 @@ class CsrGraphRef {
   __device__ void for_each_neighbor_slot(const warp_tile& tile, vertex_t u, F&& f) const {
     const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
     for (std::uint64_t base = b; base < e; base += 32) {
+      const std::uint64_t i = base + tile.thread_rank();
+      const bool valid = i < e;
+      f(valid ? targets_[i] : kNoNeighbor, valid);
+    }
+  }
+
+  /// Part `part` of `parts` of u's row (its 32-arc steps s with s % parts == part): the walks
+  /// above split over several warps, for hubs. Whole warp.
+  template <class F>
+  __device__ void for_each_neighbor_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                         std::uint32_t parts, F&& f) const {
+    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
+    for (std::uint64_t base = b + std::uint64_t{part} * 32; base < e;
+         base += std::uint64_t{parts} * 32) {
+      const std::uint64_t i = base + tile.thread_rank();
+      if (i >= e) continue;
+      if constexpr (Weighted)
+        f(targets_[i], values_[i]);
+      else
+        f(targets_[i]);
+    }
+  }
+  template <class F>
+  __device__ void for_each_neighbor_slot_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                              std::uint32_t parts, F&& f) const {
+    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
+    for (std::uint64_t base = b + std::uint64_t{part} * 32; base < e;
+         base += std::uint64_t{parts} * 32) {
       const std::uint64_t i = base + tile.thread_rank();
       const bool valid = i < e;
       f(valid ? targets_[i] : kNoNeighbor, valid);

@@ -105,6 +105,33 @@ class DynamicGraphRef {
     });
   }
 
+  /// Part `part` of `parts` of u's neighbours (the buckets b with b % parts == part): the walks
+  /// above split over several warps, for hubs. Whole warp; f as for for_each_neighbor /
+  /// for_each_neighbor_slot.
+  template <class F>
+  __device__ void for_each_neighbor_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                         std::uint32_t parts, F&& f) const {
+    const VertexEntry e = vertices_[u];
+    for (std::uint32_t b = part; b < e.num_buckets; b += parts)
+      walk_chain(tile, e.buckets + b, [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
+        if (slab::is_valid_key(key)) {
+          if constexpr (weighted)
+            f(key, value);
+          else
+            f(key);
+        }
+      });
+  }
+  template <class F>
+  __device__ void for_each_neighbor_slot_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                              std::uint32_t parts, F&& f) const {
+    const VertexEntry e = vertices_[u];
+    for (std::uint32_t b = part; b < e.num_buckets; b += parts)
+      walk_chain(tile, e.buckets + b, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
+        f(key, slab::is_valid_key(key));
+      });
+  }
+
   /// The first neighbour w of u with pred(w) true, warp-uniform (lowest lane of the first slab
   /// that has one), or 0xFFFFFFFF when none: the early-exit walk (bottom-up BFS). pred runs per
   /// lane on valid keys only and must not use tile operations. Whole warp.

@@ -59,6 +59,12 @@ struct BfsOptions {
   unsigned top_down_alpha = 14;
   /// Back to top-down when frontier size * bottom_up_beta < vertices (Beamer's beta).
   unsigned bottom_up_beta = 24;
+  /// A frontier vertex of more than split_degree neighbours is expanded by split_parts warps
+  /// (each a share of its buckets or row) in a second kernel of the level, so that a hub does not
+  /// hold one warp for its whole list. 0 (either): never split. DynamicBfs's propagation uses
+  /// the same fields.
+  std::uint32_t split_degree = 4096;
+  std::uint32_t split_parts = 64;
 };
 
 template <GpuDynamicGraph Graph>

@@ -15,11 +15,16 @@ struct ShortestPathState {
   DeviceBuffer<std::uint64_t> keys;
   DeviceBuffer<vertex_t> queue, next;    ///< frontiers of the relaxation rounds (n entries each)
   DeviceBuffer<vertex_t> affected;       ///< vertices a deletion repair resets (n entries)
+  DeviceBuffer<vertex_t> heavy;          ///< queued vertices relaxed by several warps (n)
   DeviceBuffer<std::uint32_t> stamp;     ///< round in which a vertex was last queued
   DeviceBuffer<std::uint32_t> mark;      ///< 1 for affected vertices during a repair, else 0
   DeviceBuffer<std::uint32_t> snapshot;  ///< distances before a batch (changed counts)
-  DeviceBuffer<unsigned long long> counters;  ///< [0] queue count, [1] overflow, [2] changed
+  DeviceBuffer<unsigned long long> counters;  ///< see sp::Counter (sssp.cuh)
   std::uint32_t round = 0;
+  /// Queued vertices of more than split_degree neighbours are relaxed by split_parts warps each
+  /// (SsspOptions / BfsOptions fields of the same names; 0: never split).
+  std::uint32_t split_degree = 4096;
+  std::uint32_t split_parts = 64;
   std::uint64_t n = 0;
 };
 

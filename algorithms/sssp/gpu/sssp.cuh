@@ -30,7 +30,14 @@ namespace wg::gpu::sp {
 
 inline constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
 inline constexpr std::uint32_t kInf = 0xFFFFFFFFu;
-enum Counter : int { kQueued = 0, kOverflow = 1, kChanged = 2, kAffected = 3, kNumCounters = 4 };
+enum Counter : int {
+  kQueued = 0,
+  kOverflow = 1,
+  kChanged = 2,
+  kAffected = 3,
+  kHeavy = 4,
+  kNumCounters = 5
+};
 
 __host__ __device__ constexpr std::uint64_t make_key(std::uint32_t d, vertex_t p) {
   return (std::uint64_t{d} << 32) | p;
@@ -74,6 +81,22 @@ __device__ void for_each_arc(const View& g, const warp_tile& tile, vertex_t u, b
     g.for_each_neighbor(tile, u, [&](vertex_t w) { f(w, 1u); });
 }
 
+/// for_each_arc over part `part` of `parts` of u's arcs (the whole list for part 0 on a view
+/// without partial walks).
+template <class View, class F>
+__device__ void for_each_arc_part(const View& g, const warp_tile& tile, vertex_t u,
+                                  std::uint32_t part, std::uint32_t parts, bool unit, F&& f) {
+  if constexpr (requires { g.for_each_neighbor_part(tile, u, part, parts, f); }) {
+    if constexpr (View::weighted)
+      g.for_each_neighbor_part(tile, u, part, parts,
+                               [&](vertex_t w, std::uint32_t value) { f(w, unit ? 1u : value); });
+    else
+      g.for_each_neighbor_part(tile, u, part, parts, [&](vertex_t w) { f(w, 1u); });
+  } else {
+    if (part == 0) for_each_arc(g, tile, u, unit, f);
+  }
+}
+
 /// Candidate distance through an arc, or kInf with the overflow counter set.
 __device__ inline std::uint32_t extend(std::uint32_t d, std::uint32_t len,
                                        unsigned long long* counters) {
@@ -95,10 +118,13 @@ __device__ inline std::uint64_t warp_min(const warp_tile& tile, std::uint64_t x)
 
 /// One relaxation round: a warp per queued vertex u relaxes u's arcs; improved vertices are
 /// queued for the next round.
+/// A queued vertex of more than split_degree neighbours (split_degree > 0) is listed in `heavy`
+/// for relax_heavy_kernel instead.
 template <class View>
 __global__ void relax_kernel(View g, const vertex_t* queue, std::uint64_t count,
                              std::uint64_t* keys, vertex_t* next, unsigned long long* counters,
-                             std::uint32_t* stamp, std::uint32_t round, bool unit) {
+                             std::uint32_t* stamp, std::uint32_t round, bool unit, vertex_t* heavy,
+                             std::uint32_t split_degree) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
@@ -108,7 +134,36 @@ __global__ void relax_kernel(View g, const vertex_t* queue, std::uint64_t count,
     if (tile.thread_rank() == 0) ku = load_key(keys, u);
     const std::uint32_t du = dist_of(tile.shfl(ku, 0));
     if (du == kInf) continue;
+    if (split_degree && g.degree(u) > split_degree) {
+      if (tile.thread_rank() == 0) heavy[atomicAdd(counters + kHeavy, 1ull)] = u;
+      continue;
+    }
     for_each_arc(g, tile, u, unit, [&](vertex_t w, std::uint32_t len) {
+      const std::uint32_t nd = extend(du, len, counters);
+      if (nd != kInf && improve(keys, w, nd, u)) push(w, stamp, round, next, counters);
+    });
+  }
+}
+
+/// The heavy vertices relax_kernel listed (count in counters[kHeavy], written by that kernel),
+/// `parts` warps each, one part of the arcs per warp.
+template <class View>
+__global__ void relax_heavy_kernel(View g, const vertex_t* heavy, std::uint32_t parts,
+                                   std::uint64_t* keys, vertex_t* next,
+                                   unsigned long long* counters, std::uint32_t* stamp,
+                                   std::uint32_t round, bool unit) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t items = counters[kHeavy] * parts;
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < items;
+       i += warps) {
+    const vertex_t u = heavy[i / parts];
+    const auto part = static_cast<std::uint32_t>(i % parts);
+    std::uint64_t ku = 0;
+    if (tile.thread_rank() == 0) ku = load_key(keys, u);
+    const std::uint32_t du = dist_of(tile.shfl(ku, 0));
+    if (du == kInf) continue;
+    for_each_arc_part(g, tile, u, part, parts, unit, [&](vertex_t w, std::uint32_t len) {
       const std::uint32_t nd = extend(du, len, counters);
       if (nd != kInf && improve(keys, w, nd, u)) push(w, stamp, round, next, counters);
     });
@@ -308,6 +363,7 @@ inline void ensure_size(ShortestPathState& st, std::uint64_t n, cudaStream_t str
   st.queue = DeviceBuffer<vertex_t>(cap, stream, "sssp queue");
   st.next = DeviceBuffer<vertex_t>(cap, stream, "sssp queue");
   st.affected = DeviceBuffer<vertex_t>(cap, stream, "sssp affected");
+  st.heavy = DeviceBuffer<vertex_t>(cap, stream, "sssp heavy");
   st.stamp = DeviceBuffer<std::uint32_t>(cap, stream, "sssp stamps");
   st.stamp.fill_bytes(0, stream);
   st.mark = DeviceBuffer<std::uint32_t>(cap, stream, "sssp marks");
@@ -340,10 +396,19 @@ void relax_rounds(const View& g, ShortestPathState& st, std::uint64_t count, boo
   unsigned long long c[kNumCounters];
   while (count) {
     const std::uint32_t round = begin_round(st, stream);
+    zero_counter(st, kHeavy, stream);
     relax_kernel<<<grid_for(count * 32), kBlock, 0, stream>>>(
         g, st.queue.data(), count, st.keys.data(), st.next.data(), st.counters.data(),
-        st.stamp.data(), round, unit);
+        st.stamp.data(), round, unit, st.heavy.data(), st.split_parts > 1 ? st.split_degree : 0);
     WG_CUDA_CHECK_LAST();
+    if (st.split_parts > 1 && st.split_degree) {
+      // Sized without a round trip: the kernel strides over however many vertices were listed.
+      const std::uint64_t most = std::min<std::uint64_t>(count, 256) * st.split_parts;
+      relax_heavy_kernel<<<grid_for(most * 32), kBlock, 0, stream>>>(
+          g, st.heavy.data(), st.split_parts, st.keys.data(), st.next.data(), st.counters.data(),
+          st.stamp.data(), round, unit);
+      WG_CUDA_CHECK_LAST();
+    }
     read_counters(st, c, stream);
     check_overflow(c);
     count = c[kQueued];
@@ -692,6 +757,8 @@ SsspResult sssp(const View& g, std::uint64_t num_vertices, vertex_t source, cuda
     throw InvalidArgument("wg::gpu::sssp: source " + std::to_string(source) +
                           " is not below the id bound " + std::to_string(num_vertices));
   ShortestPathState st;
+  st.split_degree = options.split_degree;
+  st.split_parts = options.split_parts;
   sp::static_sssp(g, num_vertices, source, st, options.unit_weights, stream);
   return sp::download(st, num_vertices, stream);
 }
@@ -710,6 +777,8 @@ SsspResult sssp(const Graph& graph, vertex_t source, const SsspOptions& options)
 template <GpuDynamicGraph Graph>
 DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const DynamicSsspOptions& options)
     : graph_(&graph), source_(source), options_(options) {
+  state_.split_degree = options.sssp.split_degree;
+  state_.split_parts = options.sssp.split_parts;
   if (source >= graph.num_vertices())
     throw InvalidArgument("wg::gpu::DynamicSssp: source " + std::to_string(source) +
                           " is not below the id bound " + std::to_string(graph.num_vertices()));

@@ -59,6 +59,11 @@ struct SsspResult {
 struct SsspOptions {
   /// Every arc has length 1 whatever its value (SSSP == BFS levels).
   bool unit_weights = false;
+  /// A queued vertex of more than split_degree neighbours is relaxed by split_parts warps (each
+  /// a share of its buckets or row) in a second kernel of the round, so that a hub does not hold
+  /// one warp for its whole list while the rest of the GPU idles. 0 (either): never split.
+  std::uint32_t split_degree = 4096;
+  std::uint32_t split_parts = 64;
 };
 
 /// Static SSSP on a GPU dynamic graph (the view-level template is in sssp.cuh).

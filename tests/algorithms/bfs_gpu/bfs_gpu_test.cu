@@ -47,9 +47,16 @@ void static_checks(const Graph& g, const EdgeList& coo, vertex_t source) {
   // Bottom-up from the first level on and staying there (alpha and beta huge).
   expect_bfs(wg::gpu::bfs(g, source, {.top_down_alpha = 1u << 20, .bottom_up_beta = 1u << 30}), coo,
              g.directed(), source);
+  // Hubs split over several warps (every vertex of more than 2 neighbours, 3 parts).
+  expect_bfs(wg::gpu::bfs(g, source, {.split_degree = 2, .split_parts = 3}), coo, g.directed(),
+             source);
+  expect_bfs(wg::gpu::bfs(g, source, {.top_down_alpha = 0, .split_degree = 1, .split_parts = 64}),
+             coo, g.directed(), source);
   // The same kernels on the plain CSR.
   const wg::gpu::CsrGraph<false> csr(g.export_csr(), g.directed());
   expect_bfs(wg::gpu::bfs(csr, source), coo, g.directed(), source);
+  expect_bfs(wg::gpu::bfs(csr, source, {.top_down_alpha = 0, .split_degree = 2, .split_parts = 3}),
+             coo, g.directed(), source);
   expect_bfs(wg::gpu::bfs(csr, source, {.top_down_alpha = 1u << 20, .bottom_up_beta = 1u << 30}),
              coo, g.directed(), source);
 }
@@ -129,6 +136,12 @@ constexpr wg::gpu::DynamicBfsOptions kAlwaysRepair{.recompute_fraction = 2.0,
 constexpr wg::gpu::DynamicBfsOptions kAlwaysRecompute{.recompute_fraction = 0.0,
                                                       .recompute_batch_fraction = 0.0};
 
+constexpr wg::gpu::DynamicBfsOptions kSplitRepair{.bfs = {.split_degree = 3, .split_parts = 5},
+                                                  .recompute_fraction = 2.0,
+                                                  .recompute_batch_fraction = 1e9};
+TEST(DynamicBfsGpu, UndirectedRepairSplitHubs) {
+  replay<wg::gpu::Graph>(false, 256, kSplitRepair, true);
+}
 TEST(DynamicBfsGpu, UndirectedRepair) {
   replay<wg::gpu::Graph>(false, 256, kAlwaysRepair, true);
 }

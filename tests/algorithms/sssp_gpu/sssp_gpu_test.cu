@@ -68,6 +68,9 @@ TEST_P(SsspGpuDataset, StaticMatchesReference) {
     SCOPED_TRACE("source " + std::to_string(s));
     expect_sssp(wg::gpu::sssp(g, s), coo, false, s, false);
     expect_sssp(wg::gpu::sssp(csr, s), coo, false, s, false);
+    // Hubs split over several warps.
+    expect_sssp(wg::gpu::sssp(g, s, {.split_degree = 2, .split_parts = 3}), coo, false, s, false);
+    expect_sssp(wg::gpu::sssp(csr, s, {.split_degree = 1, .split_parts = 7}), coo, false, s, false);
     // Unit lengths: distances are the BFS levels.
     const wg::gpu::SsspResult unit = wg::gpu::sssp(g, s, {.unit_weights = true});
     expect_sssp(unit, coo, false, s, true);
@@ -171,6 +174,13 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicSsspO
 constexpr wg::gpu::DynamicSsspOptions kAlwaysRepair{.recompute_fraction = 2.0,
                                                     .recompute_batch_fraction = 1e9};
 
+TEST(DynamicSsspGpu, SplitHubs) {
+  replay(false, 128,
+         {.sssp = {.split_degree = 2, .split_parts = 5},
+          .recompute_fraction = 2.0,
+          .recompute_batch_fraction = 1e9},
+         12);
+}
 TEST(DynamicSsspGpu, UndirectedSmallBatches) {
   replay(false, 64, kAlwaysRepair, 24);
 }
