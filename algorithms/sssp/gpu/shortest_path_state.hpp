@@ -16,6 +16,8 @@ struct ShortestPathState {
   DeviceBuffer<vertex_t> queue, next;    ///< frontiers of the relaxation rounds (n entries each)
   DeviceBuffer<vertex_t> affected;       ///< vertices a deletion repair resets (n entries)
   DeviceBuffer<vertex_t> heavy;          ///< queued vertices relaxed by several warps (n)
+  DeviceBuffer<vertex_t> far, far_next;  ///< near-far: vertices past the threshold (n each)
+  DeviceBuffer<std::uint32_t> in_far;    ///< 1 while a vertex is in the far pile
   DeviceBuffer<std::uint32_t> stamp;     ///< round in which a vertex was last queued
   DeviceBuffer<std::uint32_t> mark;      ///< 1 for affected vertices during a repair, else 0
   DeviceBuffer<std::uint32_t> snapshot;  ///< distances before a batch (changed counts)
@@ -25,6 +27,8 @@ struct ShortestPathState {
   /// (SsspOptions / BfsOptions fields of the same names; 0: never split).
   std::uint32_t split_degree = 4096;
   std::uint32_t split_parts = 64;
+  /// Static weighted searches: the near-far threshold step (SsspOptions::near_far_delta).
+  std::uint32_t near_far_delta = 0;
   std::uint64_t n = 0;
 };
 

@@ -36,7 +36,10 @@ enum Counter : int {
   kChanged = 2,
   kAffected = 3,
   kHeavy = 4,
-  kNumCounters = 5
+  kFar = 5,
+  kFarNext = 6,
+  kFarMin = 7,
+  kNumCounters = 8
 };
 
 __host__ __device__ constexpr std::uint64_t make_key(std::uint32_t d, vertex_t p) {
@@ -70,6 +73,23 @@ __device__ inline bool improve(std::uint64_t* keys, vertex_t v, std::uint32_t d,
 __device__ inline void push(vertex_t v, std::uint32_t* stamp, std::uint32_t round, vertex_t* queue,
                             unsigned long long* counters) {
   if (atomicExch(stamp + v, round) != round) queue[atomicAdd(counters + kQueued, 1ull)] = v;
+}
+
+/// Near-far: improved vertices at or past `threshold` go to the far pile (kInf: none do).
+struct NearFar {
+  vertex_t* far = nullptr;
+  std::uint32_t* in_far = nullptr;
+  std::uint32_t threshold = kInf;
+};
+
+/// Queues an improved vertex w (distance d) for the next round, or in the far pile (once).
+__device__ inline void queue_improved(vertex_t w, std::uint32_t d, const NearFar& nf,
+                                      std::uint32_t* stamp, std::uint32_t round, vertex_t* next,
+                                      unsigned long long* counters) {
+  if (d < nf.threshold)
+    push(w, stamp, round, next, counters);
+  else if (atomicExch(nf.in_far + w, 1u) == 0u)
+    nf.far[atomicAdd(counters + kFar, 1ull)] = w;
 }
 
 /// f(w, length) per arc u -> w, by the lane holding it (length 1 when unit or unweighted).
@@ -124,7 +144,7 @@ template <class View>
 __global__ void relax_kernel(View g, const vertex_t* queue, std::uint64_t count,
                              std::uint64_t* keys, vertex_t* next, unsigned long long* counters,
                              std::uint32_t* stamp, std::uint32_t round, bool unit, vertex_t* heavy,
-                             std::uint32_t split_degree) {
+                             std::uint32_t split_degree, NearFar nf) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
@@ -140,7 +160,8 @@ __global__ void relax_kernel(View g, const vertex_t* queue, std::uint64_t count,
     }
     for_each_arc(g, tile, u, unit, [&](vertex_t w, std::uint32_t len) {
       const std::uint32_t nd = extend(du, len, counters);
-      if (nd != kInf && improve(keys, w, nd, u)) push(w, stamp, round, next, counters);
+      if (nd != kInf && improve(keys, w, nd, u))
+        queue_improved(w, nd, nf, stamp, round, next, counters);
     });
   }
 }
@@ -151,7 +172,7 @@ template <class View>
 __global__ void relax_heavy_kernel(View g, const vertex_t* heavy, std::uint32_t parts,
                                    std::uint64_t* keys, vertex_t* next,
                                    unsigned long long* counters, std::uint32_t* stamp,
-                                   std::uint32_t round, bool unit) {
+                                   std::uint32_t round, bool unit, NearFar nf) {
   const warp_tile tile = this_warp();
   const std::uint64_t items = counters[kHeavy] * parts;
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
@@ -165,7 +186,8 @@ __global__ void relax_heavy_kernel(View g, const vertex_t* heavy, std::uint32_t 
     if (du == kInf) continue;
     for_each_arc_part(g, tile, u, part, parts, unit, [&](vertex_t w, std::uint32_t len) {
       const std::uint32_t nd = extend(du, len, counters);
-      if (nd != kInf && improve(keys, w, nd, u)) push(w, stamp, round, next, counters);
+      if (nd != kInf && improve(keys, w, nd, u))
+        queue_improved(w, nd, nf, stamp, round, next, counters);
     });
   }
 }
@@ -333,6 +355,33 @@ __global__ inline void fill_keys_kernel(std::uint64_t* keys, std::uint64_t begin
     keys[v] = kNoKey;
 }
 
+/// The smallest distance in the far pile (into counters[kFarMin], set to all ones first).
+__global__ inline void far_min_kernel(std::uint64_t* keys, const vertex_t* far, std::uint64_t m,
+                                      unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    atomicMin(counters + kFarMin, static_cast<unsigned long long>(dist_of(keys[far[i]])));
+}
+
+/// Moves the far vertices now below `threshold` to the queue (clearing their flag) and keeps
+/// the others in far_next.
+__global__ inline void far_filter_kernel(std::uint64_t* keys, const vertex_t* far, std::uint64_t m,
+                                         vertex_t* far_next, std::uint32_t* in_far,
+                                         std::uint32_t threshold, std::uint32_t* stamp,
+                                         std::uint32_t round, vertex_t* queue,
+                                         unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t v = far[i];
+    if (dist_of(keys[v]) < threshold) {
+      in_far[v] = 0;
+      push(v, stamp, round, queue, counters);
+    } else {
+      far_next[atomicAdd(counters + kFarNext, 1ull)] = v;
+    }
+  }
+}
+
 // ---- host side ------------------------------------------------------------------------------
 
 inline void read_counters(const ShortestPathState& st, unsigned long long* out,
@@ -364,6 +413,10 @@ inline void ensure_size(ShortestPathState& st, std::uint64_t n, cudaStream_t str
   st.next = DeviceBuffer<vertex_t>(cap, stream, "sssp queue");
   st.affected = DeviceBuffer<vertex_t>(cap, stream, "sssp affected");
   st.heavy = DeviceBuffer<vertex_t>(cap, stream, "sssp heavy");
+  st.far = DeviceBuffer<vertex_t>(cap, stream, "sssp far pile");
+  st.far_next = DeviceBuffer<vertex_t>(cap, stream, "sssp far pile");
+  st.in_far = DeviceBuffer<std::uint32_t>(cap, stream, "sssp far flags");
+  st.in_far.fill_bytes(0, stream);
   st.stamp = DeviceBuffer<std::uint32_t>(cap, stream, "sssp stamps");
   st.stamp.fill_bytes(0, stream);
   st.mark = DeviceBuffer<std::uint32_t>(cap, stream, "sssp marks");
@@ -392,21 +445,22 @@ inline void check_overflow(const unsigned long long* c) {
 /// Runs relaxation rounds from the `count` vertices in st.queue until no distance improves.
 template <class View>
 void relax_rounds(const View& g, ShortestPathState& st, std::uint64_t count, bool unit,
-                  cudaStream_t stream) {
+                  cudaStream_t stream, const NearFar& nf = {}) {
   unsigned long long c[kNumCounters];
   while (count) {
     const std::uint32_t round = begin_round(st, stream);
     zero_counter(st, kHeavy, stream);
     relax_kernel<<<grid_for(count * 32), kBlock, 0, stream>>>(
         g, st.queue.data(), count, st.keys.data(), st.next.data(), st.counters.data(),
-        st.stamp.data(), round, unit, st.heavy.data(), st.split_parts > 1 ? st.split_degree : 0);
+        st.stamp.data(), round, unit, st.heavy.data(), st.split_parts > 1 ? st.split_degree : 0,
+        nf);
     WG_CUDA_CHECK_LAST();
     if (st.split_parts > 1 && st.split_degree) {
       // Sized without a round trip: the kernel strides over however many vertices were listed.
       const std::uint64_t most = std::min<std::uint64_t>(count, 256) * st.split_parts;
       relax_heavy_kernel<<<grid_for(most * 32), kBlock, 0, stream>>>(
           g, st.heavy.data(), st.split_parts, st.keys.data(), st.next.data(), st.counters.data(),
-          st.stamp.data(), round, unit);
+          st.stamp.data(), round, unit, nf);
       WG_CUDA_CHECK_LAST();
     }
     read_counters(st, c, stream);
@@ -430,7 +484,43 @@ void static_sssp(const View& g, std::uint64_t n, vertex_t source, ShortestPathSt
   WG_CUDA_CHECK_LAST();
   unsigned long long c[kNumCounters];
   read_counters(st, c, stream);
-  relax_rounds(g, st, c[kQueued], unit, stream);
+  if (unit || !st.near_far_delta) {
+    relax_rounds(g, st, c[kQueued], unit, stream);
+    return;
+  }
+  // Near-far: the rounds expand vertices below the threshold; the rest wait in the far pile
+  // until the near rounds run dry, then the threshold passes the nearest of them.
+  zero_counter(st, kFar, stream);
+  st.in_far.fill_bytes(0, stream);  // (a search stopped by an error may have left flags set)
+  NearFar nf{st.far.data(), st.in_far.data(), st.near_far_delta};
+  std::uint64_t count = c[kQueued];
+  while (true) {
+    relax_rounds(g, st, count, unit, stream, nf);
+    read_counters(st, c, stream);
+    const std::uint64_t far_count = c[kFar];
+    if (!far_count) break;
+    WG_CUDA_TRY(
+        cudaMemsetAsync(st.counters.data() + kFarMin, 0xFF, sizeof(unsigned long long), stream));
+    far_min_kernel<<<grid_for(far_count), kBlock, 0, stream>>>(st.keys.data(), st.far.data(),
+                                                               far_count, st.counters.data());
+    WG_CUDA_CHECK_LAST();
+    read_counters(st, c, stream);
+    const std::uint64_t next_threshold =
+        std::max<std::uint64_t>(nf.threshold, c[kFarMin]) + st.near_far_delta;
+    nf.threshold = static_cast<std::uint32_t>(std::min<std::uint64_t>(next_threshold, kInf));
+    const std::uint32_t round = begin_round(st, stream);
+    zero_counter(st, kFarNext, stream);
+    far_filter_kernel<<<grid_for(far_count), kBlock, 0, stream>>>(
+        st.keys.data(), st.far.data(), far_count, st.far_next.data(), st.in_far.data(),
+        nf.threshold, st.stamp.data(), round, st.queue.data(), st.counters.data());
+    WG_CUDA_CHECK_LAST();
+    read_counters(st, c, stream);
+    count = c[kQueued];
+    std::swap(st.far, st.far_next);
+    nf.far = st.far.data();
+    WG_CUDA_TRY(cudaMemcpyAsync(st.counters.data() + kFar, st.counters.data() + kFarNext,
+                                sizeof(unsigned long long), cudaMemcpyDeviceToDevice, stream));
+  }
 }
 
 /// Downloads keys into (distance, parent, reached).
@@ -759,6 +849,7 @@ SsspResult sssp(const View& g, std::uint64_t num_vertices, vertex_t source, cuda
   ShortestPathState st;
   st.split_degree = options.split_degree;
   st.split_parts = options.split_parts;
+  st.near_far_delta = options.near_far_delta;
   sp::static_sssp(g, num_vertices, source, st, options.unit_weights, stream);
   return sp::download(st, num_vertices, stream);
 }
@@ -779,6 +870,7 @@ DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const DynamicSssp
     : graph_(&graph), source_(source), options_(options) {
   state_.split_degree = options.sssp.split_degree;
   state_.split_parts = options.sssp.split_parts;
+  state_.near_far_delta = options.sssp.near_far_delta;
   if (source >= graph.num_vertices())
     throw InvalidArgument("wg::gpu::DynamicSssp: source " + std::to_string(source) +
                           " is not below the id bound " + std::to_string(graph.num_vertices()));

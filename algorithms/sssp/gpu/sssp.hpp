@@ -13,11 +13,12 @@
 // graphs follow out-arcs. A source that is not live reaches nothing. Distances are 32-bit: a path
 // of length 2^32 - 1 or more throws wg::CapacityError (the result is then unspecified).
 //
-// Static (sssp): data-driven Bellman-Ford: a frontier of the vertices whose distance improved
-// in the last round, a warp per frontier vertex relaxing its arcs with a 64-bit compare-and-swap
-// on (distance, parent); a vertex is queued once per round (a per-vertex round stamp). Unit
-// weights make it a top-down BFS. O(rounds) host synchronisations; work O(m) per round in the
-// worst case, about O(m) in total on unit or near-uniform weights.
+// Static (sssp): data-driven Bellman-Ford, near-far on non-unit lengths (SsspOptions::
+// near_far_delta): a frontier of the vertices whose distance improved in the last round, a warp per
+// frontier vertex relaxing its arcs with a 64-bit compare-and-swap on (distance, parent); a vertex
+// is queued once per round (a per-vertex round stamp). Unit weights make it a top-down BFS.
+// O(rounds) host synchronisations; work O(m) per round in the worst case, about O(m) in total on
+// unit or near-uniform weights.
 //
 // Dynamic (DynamicSssp): keeps the result exact while batches are applied through the object.
 //  - insertions and weight decreases: each new or cheaper arc u -> v is relaxed; the vertices it
@@ -64,6 +65,12 @@ struct SsspOptions {
   /// one warp for its whole list while the rest of the GPU idles. 0 (either): never split.
   std::uint32_t split_degree = 4096;
   std::uint32_t split_parts = 64;
+  /// Static search on lengths other than unit: near-far (Davidson et al.). Rounds only expand
+  /// vertices below a threshold; improved vertices at or past it wait in a far pile, and when the
+  /// near rounds run dry the threshold moves to the nearest waiting vertex + near_far_delta. A
+  /// vertex is then mostly expanded once its distance is final instead of at every improvement.
+  /// A few times a typical arc length suits; 0: plain rounds (every improvement expanded).
+  std::uint32_t near_far_delta = 64;
 };
 
 /// Static SSSP on a GPU dynamic graph (the view-level template is in sssp.cuh).

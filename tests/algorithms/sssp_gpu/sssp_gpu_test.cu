@@ -68,6 +68,11 @@ TEST_P(SsspGpuDataset, StaticMatchesReference) {
     SCOPED_TRACE("source " + std::to_string(s));
     expect_sssp(wg::gpu::sssp(g, s), coo, false, s, false);
     expect_sssp(wg::gpu::sssp(csr, s), coo, false, s, false);
+    // Near-far with several threshold steps, and plain rounds.
+    for (std::uint32_t delta : {0u, 1u, 7u, 1000u})
+      expect_sssp(wg::gpu::sssp(g, s, {.near_far_delta = delta}), coo, false, s, false);
+    expect_sssp(wg::gpu::sssp(csr, s, {.split_degree = 3, .split_parts = 2, .near_far_delta = 5}),
+                coo, false, s, false);
     // Hubs split over several warps.
     expect_sssp(wg::gpu::sssp(g, s, {.split_degree = 2, .split_parts = 3}), coo, false, s, false);
     expect_sssp(wg::gpu::sssp(csr, s, {.split_degree = 1, .split_parts = 7}), coo, false, s, false);
@@ -103,6 +108,8 @@ TEST(SsspGpu, ZeroWeightsAndDirected) {
     g.build(e);
     const EdgeList coo = g.export_coo();
     expect_sssp(wg::gpu::sssp(g, 0), coo, directed, 0, false);
+    expect_sssp(wg::gpu::sssp(g, 0, {.near_far_delta = 1}), coo, directed, 0, false);
+    expect_sssp(wg::gpu::sssp(g, 0, {.near_far_delta = 0}), coo, directed, 0, false);
     const wg::gpu::CsrGraph<true> csr(g.export_csr(), directed);
     expect_sssp(wg::gpu::sssp(csr, 0), coo, directed, 0, false);
   }
@@ -192,6 +199,11 @@ TEST(DynamicSsspGpu, UndirectedDefaults) {
 }
 TEST(DynamicSsspGpu, Directed) {
   replay(true, 256, kAlwaysRepair, 12);
+}
+TEST(DynamicSsspGpu, AlwaysRecomputeNearFarSteps) {
+  replay(false, 256,
+         {.sssp = {.near_far_delta = 2}, .recompute_fraction = 0, .recompute_batch_fraction = 0},
+         6);
 }
 TEST(DynamicSsspGpu, AlwaysRecompute) {
   replay(false, 256, {.recompute_fraction = 0, .recompute_batch_fraction = 0}, 6);

@@ -2,6 +2,7 @@
 //
 //   traversal_bench [--json FILE] [--min-scale N] [--max-scale N] [--mtx FILE] [--reps N]
 //                   [--quick] [--only static|dynamic] [--max-batch-log K] [--dyn-scale N]
+//                   [--delta D]
 //
 // Static: BFS (direction-optimising) and SSSP (unit lengths, as Gunrock's figure; and integer
 // lengths 1..64 on the weighted map graph) from vertex 0 on undirected R-MAT graphs of scales
@@ -42,6 +43,7 @@ struct Options {
   unsigned min_scale = 20, max_scale = 24, dyn_scale = 20;
   int reps = 5;
   int max_batch_log = 20;
+  std::uint32_t delta = 64;  ///< near-far step of the weighted searches (0: plain rounds)
   std::string only;
 } opt;
 
@@ -95,6 +97,7 @@ void time_static(const std::string& graph, const std::string& structure, const V
            gunrock_graph ? 7.51 : 0);
   } else {
     wg::gpu::ShortestPathState st;
+    st.near_far_delta = opt.delta;
     wg::gpu::sp::ensure_size(st, n, s);
     record(
         "sssp_len64",
@@ -238,6 +241,8 @@ int main(int argc, char** argv) {
       opt.reps = std::stoi(next());
     else if (a == "--max-batch-log")
       opt.max_batch_log = std::stoi(next());
+    else if (a == "--delta")
+      opt.delta = static_cast<std::uint32_t>(std::stoul(next()));
     else if (a == "--only")
       opt.only = next();
     else if (a == "--quick") {
@@ -247,7 +252,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: %s [--json FILE] [--min-scale N] [--max-scale N] [--mtx FILE] "
                    "[--reps N] [--quick] [--only static|dynamic] [--max-batch-log K] "
-                   "[--dyn-scale N]\n",
+                   "[--dyn-scale N] [--delta D]\n",
                    argv[0]);
       return 2;
     }
@@ -267,6 +272,7 @@ int main(int argc, char** argv) {
           wg::gpu::bfs_device(g.ref(), g.num_vertices(), false, 0, g.stream());
         });
     wg::gpu::ShortestPathState st;
+    st.near_far_delta = opt.delta;
     dynamic_algo<wg::gpu::WeightedGraph, wg::gpu::DynamicSssp<wg::gpu::WeightedGraph>>(
         "sssp", with_lengths(whole, 64), [&](const wg::gpu::WeightedGraph& g) {
           wg::gpu::sp::static_sssp(g.ref(), g.num_vertices(), 0, st, false, g.stream());
