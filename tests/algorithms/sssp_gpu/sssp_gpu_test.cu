@@ -69,9 +69,9 @@ TEST_P(SsspGpuDataset, StaticMatchesReference) {
     expect_sssp(wg::gpu::sssp(g, s), coo, false, s, false);
     expect_sssp(wg::gpu::sssp(csr, s), coo, false, s, false);
     // Near-far with several threshold steps, and plain rounds.
-    for (std::uint32_t delta : {0u, 1u, 7u, 1000u})
+    for (std::uint32_t delta : {0u, 16u, 1000u})  // (long-diameter road graphs: not 1)
       expect_sssp(wg::gpu::sssp(g, s, {.near_far_delta = delta}), coo, false, s, false);
-    expect_sssp(wg::gpu::sssp(csr, s, {.split_degree = 3, .split_parts = 2, .near_far_delta = 5}),
+    expect_sssp(wg::gpu::sssp(csr, s, {.split_degree = 3, .split_parts = 2, .near_far_delta = 50}),
                 coo, false, s, false);
     // Hubs split over several warps.
     expect_sssp(wg::gpu::sssp(g, s, {.split_degree = 2, .split_parts = 3}), coo, false, s, false);
