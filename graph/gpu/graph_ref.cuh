@@ -105,6 +105,60 @@ class DynamicGraphRef {
     });
   }
 
+  /// Part `part` of `parts` of u's neighbours (the buckets b with b % parts == part): the walks
+  /// above split over several warps, for hubs. Whole warp; f as for for_each_neighbor /
+  /// for_each_neighbor_slot.
+  template <class F>
+  __device__ void for_each_neighbor_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                         std::uint32_t parts, F&& f) const {
+    const VertexEntry e = vertices_[u];
+    for (std::uint32_t b = part; b < e.num_buckets; b += parts)
+      walk_chain(tile, e.buckets + b, [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
+        if (slab::is_valid_key(key)) {
+          if constexpr (weighted)
+            f(key, value);
+          else
+            f(key);
+        }
+      });
+  }
+  template <class F>
+  __device__ void for_each_neighbor_slot_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                              std::uint32_t parts, F&& f) const {
+    const VertexEntry e = vertices_[u];
+    for (std::uint32_t b = part; b < e.num_buckets; b += parts)
+      walk_chain(tile, e.buckets + b, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
+        f(key, slab::is_valid_key(key));
+      });
+  }
+
+  /// The first neighbour w of u with pred(w) true, warp-uniform (lowest lane of the first slab
+  /// that has one), or 0xFFFFFFFF when none: the early-exit walk (bottom-up BFS). pred runs per
+  /// lane on valid keys only and must not use tile operations. Whole warp.
+  template <class P>
+  __device__ vertex_t find_neighbor(const warp_tile& tile, vertex_t u, P&& pred) const {
+    const VertexEntry e = vertices_[u];
+    const unsigned lane = tile.thread_rank();
+    for (std::uint32_t b = 0; b < e.num_buckets; ++b) {
+      const slab::Slab* s = e.buckets + b;
+      while (true) {
+        const std::uint32_t word = s->words[lane];
+        bool key_lane;
+        if constexpr (weighted)
+          key_lane = lane < 2 * slab::kMapPairsPerSlab && (lane & 1) == 0;
+        else
+          key_lane = lane < slab::kSetKeysPerSlab;
+        const bool hit = key_lane && slab::is_valid_key(word) && pred(vertex_t{word});
+        const unsigned hits = tile.ballot(hit);
+        if (hits) return tile.shfl(word, __ffs(hits) - 1);
+        const std::uint32_t next = tile.shfl(word, slab::kNextWord);
+        if (next == slab::kNullSlab) break;
+        s = alloc_.pointer(next);
+      }
+    }
+    return 0xFFFFFFFFu;
+  }
+
   /// One thread: is v a neighbour of u? (read-only phases; u must be live, as for degree(u))
   __device__ bool has_edge(vertex_t u, vertex_t v) const {
     if constexpr (weighted) {

@@ -481,7 +481,7 @@ TEST(CliCpuBackend, AutoIsCpuAndGpuIsAClearUsageError) {
   if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
   const std::string karate = karate_or_skip();
   if (karate.empty()) GTEST_SKIP() << "karate.mtx missing";
-  for (const char* c : {"bfs", "cc", "kcore", "pagerank"}) {
+  for (const char* c : {"cc", "kcore", "pagerank"}) {  // bfs: CliTraversal below
     EXPECT_EQ(parse_json(run_cli({c, karate, "--json"}))["backend"], "cpu") << c;
   }
   expect_error(run_cli({"bfs", karate, "--backend", "gpu"}), 2, "GPU version of bfs");
@@ -517,6 +517,62 @@ TEST(CliGpuBackend, PagerankWithinToleranceOfTheReference) {
     ASSERT_TRUE(path) << file;
     expect_cpu_pagerank_near_reference({"pagerank", *path}, "gpu");
   }
+}
+
+// ---- bfs and sssp on every backend -------------------------------------------------------------
+
+bool gpu_usable() {
+  const auto names = wg::cli::usable_backends();
+  return std::find(names.begin(), names.end(), "gpu") != names.end();
+}
+
+/// `args` on `backend` and on the reference: the same JSON (but backend and times) and the same
+/// --output file.
+void expect_backend_equals_reference(std::vector<std::string> args, const std::string& backend) {
+  SCOPED_TRACE(backend + ": " + args[0] + " " + args[1]);
+  const std::string out = wg::test::temp_path(backend + "_values.txt"),
+                    ref_out = wg::test::temp_path("ref_values.txt");
+  const json got = run_json_on(args, backend, out), ref = run_json_on(args, "reference", ref_out);
+  EXPECT_EQ(got["backend"], backend);
+  EXPECT_EQ(without_backend_and_times(got), without_backend_and_times(ref));
+  EXPECT_EQ(read_lines(out), read_lines(ref_out));
+}
+
+void expect_traversals_equal_reference(const std::string& backend) {
+  for (const char* file :
+       {"karate.mtx", "netscience.mtx", "facebook_combined.txt", "delaunay_n16.mtx"}) {
+    const auto path = wg::test::shared_dataset(file);
+    ASSERT_TRUE(path) << file;
+    for (const char* command : {"bfs", "sssp"})
+      expect_backend_equals_reference({command, *path, "--source", "3"}, backend);
+  }
+  const std::string chain = write_temp_file("trav_chain.txt", "0 1\n1 2\n3 2\n2 4\n4 0\n");
+  const std::string weighted =
+      write_temp_file("trav_weighted.txt", "0 1 4\n1 2 1\n0 2 7\n2 3 2\n3 4 0\n5 4 9\n");
+  for (const char* command : {"bfs", "sssp"}) {
+    expect_backend_equals_reference({command, chain, "--directed", "--source", "1"}, backend);
+    expect_backend_equals_reference({command, chain, "--source", "3"}, backend);
+    expect_backend_equals_reference({command, weighted, "--source", "0"}, backend);
+    expect_backend_equals_reference({command, weighted, "--directed", "--source", "0"}, backend);
+  }
+}
+
+TEST(CliTraversal, CpuEqualsTheReference) {
+  if (!cpu_built()) GTEST_SKIP() << "cpu backend not built";
+  expect_traversals_equal_reference("cpu");
+}
+
+TEST(CliTraversal, GpuEqualsTheReference) {
+  if (!gpu_usable()) GTEST_SKIP() << "no usable GPU";
+  expect_traversals_equal_reference("gpu");
+}
+
+TEST(CliTraversal, AutoIsGpuElseCpu) {
+  const std::string karate = karate_or_skip();
+  if (karate.empty()) GTEST_SKIP() << "karate.mtx missing";
+  const std::string expected = gpu_usable() ? "gpu" : cpu_built() ? "cpu" : "reference";
+  for (const char* c : {"bfs", "sssp"})
+    EXPECT_EQ(parse_json(run_cli({c, karate, "--json"}))["backend"], expected) << c;
 }
 
 }  // namespace

@@ -19,10 +19,17 @@
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #endif
 
+#ifdef WG_CLI_HAVE_CPU_SSSP
+#include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
+#endif
+
 #include "backend.hpp"
 #include "cli.hpp"
 #ifdef WG_CLI_HAVE_GPU_GLOBAL
 #include "gpu_global.hpp"
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+#include "gpu_traversal.hpp"
 #endif
 
 namespace wg::cli {
@@ -32,9 +39,6 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 const std::string kReferenceNote = "This command runs on the reference (Boost.Graph) for now.";
-const std::string kCpuNote =
-    "This command runs on cpu (the CPU graph) or the reference (Boost.Graph); auto = cpu where "
-    "built. Its gpu version is not built yet.";
 
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
 constexpr bool kHaveCpuAlgorithms = true;
@@ -46,30 +50,39 @@ constexpr bool kHaveGpuGlobal = true;
 #else
 constexpr bool kHaveGpuGlobal = false;
 #endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+constexpr bool kHaveGpuTraversal = true;
+#else
+constexpr bool kHaveGpuTraversal = false;
+#endif
+#ifdef WG_CLI_HAVE_CPU_SSSP
+constexpr bool kHaveCpuSssp = true;
+#else
+constexpr bool kHaveCpuSssp = false;
+#endif
 const std::string kGpuNote =
     "This command runs on gpu (the GPU graph), cpu (the CPU graph) or the reference "
-    "(Boost.Graph); auto = cpu where built.";
+    "(Boost.Graph); auto = gpu where usable, else cpu where built.";
 
-/// The backend of bfs, cc, kcore and pagerank: cpu or reference ("auto": cpu where built); gpu is a
-/// usage error until the GPU versions exist.
-std::string cpu_or_reference_backend(const cxxopts::ParseResult& r, const std::string& command) {
-  if (r["backend"].as<std::string>() == "gpu") {
+/// The backend of an algorithm command (bfs, cc, kcore, pagerank, sssp): gpu where its GPU
+/// version is built (`has_gpu`), cpu where `has_cpu`, else reference; "auto": gpu if built and a
+/// device is usable, else cpu, else reference.
+std::string algorithm_backend(const cxxopts::ParseResult& r, const std::string& command,
+                              bool has_cpu, bool has_gpu) {
+  if (r["backend"].as<std::string>() == "gpu" && !has_gpu) {
     throw UsageError("--backend gpu: the GPU version of " + command +
-                     " is not built yet (use --backend cpu or reference)");
+                     " is not part of this build (use --backend cpu or reference)");
   }
   const std::string name = backend_option(r);
-  if (name == "auto") return kHaveCpuAlgorithms ? "cpu" : "reference";
-  if (name == "cpu" && !kHaveCpuAlgorithms) {
+  if (name == "auto") {
+    const std::vector<std::string> usable = usable_backends();
+    if (has_gpu && std::find(usable.begin(), usable.end(), "gpu") != usable.end()) return "gpu";
+    return has_cpu ? "cpu" : "reference";
+  }
+  if (name == "cpu" && !has_cpu) {
     throw UsageError("--backend cpu: " + command + " has no cpu version in this build");
   }
   return name;
-}
-
-/// The backend of cc, kcore and pagerank: gpu where their GPU versions are built (and a device
-/// is usable), else as cpu_or_reference_backend.
-std::string global_backend(const cxxopts::ParseResult& r, const std::string& command) {
-  if (kHaveGpuGlobal && r["backend"].as<std::string>() == "gpu") return backend_option(r);
-  return cpu_or_reference_backend(r, command);
 }
 
 json input_json(const InputGraph& g) {
@@ -150,36 +163,40 @@ struct ReferenceCommandRun {
 /// Adds the options every reference command has (the reader's, --backend, the output's; with
 /// `directed` the reader's --directed, with `per_vertex` --output), parses them, checks the
 /// backend and reads the graph FILE; nullopt when --help was answered.
-/// With `cpu`, the command also runs on the cpu backend (cpu_or_reference_backend).
 std::optional<ReferenceCommandRun> start_reference_command(CommandOptions& cmd, bool directed,
                                                            bool per_vertex, int argc,
-                                                           const char* const* argv,
-                                                           bool cpu = false) {
+                                                           const char* const* argv) {
   cmd.add_reader_options(directed);
-  cmd.add_backend_option(cpu ? kCpuNote : kReferenceNote);
+  cmd.add_backend_option(kReferenceNote);
   cmd.add_output_options(per_vertex);
   auto r = cmd.parse(argc, argv);
   if (!r) return std::nullopt;
-  ReferenceCommandRun run{
-      *r,
-      cpu ? cpu_or_reference_backend(*r, cmd.command()) : reference_only_backend(*r, cmd.command()),
-      {}};
+  ReferenceCommandRun run{*r, reference_only_backend(*r, cmd.command()), {}};
   run.graph = load_graph(cmd.files()[0], reader_options(*r));
   return run;
 }
 
-/// start_reference_command for cc and kcore (undirected reading, --output, and the gpu backend
-/// where built).
-std::optional<ReferenceCommandRun> start_global_command(CommandOptions& cmd, int argc,
-                                                        const char* const* argv) {
-  cmd.add_reader_options(false);
-  cmd.add_backend_option(kHaveGpuGlobal ? kGpuNote : kCpuNote);
+/// The start of an algorithm command (bfs, cc, kcore, pagerank, sssp): the reader's options
+/// (--directed where `directed`), --backend (gpu where `has_gpu`, cpu where `has_cpu`; see
+/// algorithm_backend), --output; parses them and reads the graph FILE. nullopt when --help was
+/// answered.
+std::optional<ReferenceCommandRun> start_algorithm_command(CommandOptions& cmd, bool directed,
+                                                           bool has_cpu, bool has_gpu, int argc,
+                                                           const char* const* argv) {
+  cmd.add_reader_options(directed);
+  cmd.add_backend_option(has_gpu ? kGpuNote : kReferenceNote);
   cmd.add_output_options(true);
   auto r = cmd.parse(argc, argv);
   if (!r) return std::nullopt;
-  ReferenceCommandRun run{*r, global_backend(*r, cmd.command()), {}};
+  ReferenceCommandRun run{*r, algorithm_backend(*r, cmd.command(), has_cpu, has_gpu), {}};
   run.graph = load_graph(cmd.files()[0], reader_options(*r));
   return run;
+}
+
+/// start_algorithm_command for cc and kcore (undirected reading).
+std::optional<ReferenceCommandRun> start_global_command(CommandOptions& cmd, int argc,
+                                                        const char* const* argv) {
+  return start_algorithm_command(cmd, false, kHaveCpuAlgorithms, kHaveGpuGlobal, argc, argv);
 }
 
 // ---- info -------------------------------------------------------------------------------------
@@ -302,17 +319,17 @@ int run_tc(int argc, const char* const* argv) {
 
 // ---- bfs / sssp: a graph file and a --source vertex --------------------------------------------
 
-/// The reference command's start with a --source vertex (bfs, sssp).
-std::optional<ReferenceCommandRun> start_source_command(const std::string& command,
-                                                        const std::string& description, int argc,
-                                                        const char* const* argv, vertex_t& source,
-                                                        bool cpu = false) {
+/// start_algorithm_command for the traversals (bfs, sssp), with a --source vertex.
+std::optional<ReferenceCommandRun> start_traversal_command(const std::string& command,
+                                                           const std::string& description, int argc,
+                                                           const char* const* argv,
+                                                           vertex_t& source, bool has_cpu) {
   CommandOptions cmd(command, description, "FILE", 1, 1);
   cmd.options.add_options()("s,source",
                             "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
                             cxxopts::value<std::uint64_t>()->default_value("0"), "S");
   std::optional<ReferenceCommandRun> run =
-      start_reference_command(cmd, true, true, argc, argv, cpu);
+      start_algorithm_command(cmd, true, has_cpu, kHaveGpuTraversal, argc, argv);
   if (run)
     source = vertex_from_user(run->graph, run->options["source"].as<std::uint64_t>(), "source");
   return run;
@@ -329,11 +346,11 @@ void print_source_rows(const InputGraph& g, vertex_t source, std::uint64_t reach
 
 int run_bfs(int argc, const char* const* argv) {
   vertex_t source = 0;
-  const std::optional<ReferenceCommandRun> run = start_source_command(
+  const std::optional<ReferenceCommandRun> run = start_traversal_command(
       "bfs",
       "Breadth-first search from --source: how many vertices are reached and at "
       "which level (number of edges from the source).",
-      argc, argv, source, /*cpu=*/true);
+      argc, argv, source, kHaveCpuAlgorithms);
   if (!run) return kExitOk;
   const auto& [options, backend, g] = *run;
   const cxxopts::ParseResult* r = &options;
@@ -344,6 +361,13 @@ int run_bfs(int argc, const char* const* argv) {
   if (backend == "cpu") {
     const cpu::DynamicGraph graph = build_cpu_graph(g, *r, directed_view(g), t0, build_seconds);
     level = cpu::bfs(graph, source).level;
+  }
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+  if (backend == "gpu") {
+    GpuTraversalTimes times;
+    level = gpu_bfs_levels(g.read.edges, directed_view(g), source, times);
+    build_seconds = times.build_seconds;
   }
 #endif
   if (backend == "reference") level = reference::bfs_levels(g.read.edges, source, directed_view(g));
@@ -519,11 +543,11 @@ int run_pagerank(int argc, const char* const* argv) {
            "N")("k,top", "Print the k highest-ranked vertices",
                 cxxopts::value<std::uint64_t>()->default_value("10"), "K");
   cmd.add_reader_options(true);
-  cmd.add_backend_option(kHaveGpuGlobal ? kGpuNote : kCpuNote);
+  cmd.add_backend_option(kHaveGpuGlobal ? kGpuNote : kReferenceNote);
   cmd.add_output_options(true);
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
-  const std::string backend = global_backend(*r, "pagerank");
+  const std::string backend = algorithm_backend(*r, "pagerank", kHaveCpuAlgorithms, kHaveGpuGlobal);
   reference::PageRankOptions options;
   options.damping = fraction_option(*r, "damping");
   options.tolerance = (*r)["tolerance"].as<double>();
@@ -609,18 +633,50 @@ int run_pagerank(int argc, const char* const* argv) {
 
 int run_sssp(int argc, const char* const* argv) {
   vertex_t source = 0;
-  const std::optional<ReferenceCommandRun> run = start_source_command(
+  const std::optional<ReferenceCommandRun> run = start_traversal_command(
       "sssp",
-      "Single-source shortest paths (Dijkstra) from --source. Edge weights are "
+      "Single-source shortest paths from --source. Edge weights are "
       "the file's (Matrix Market real/integer, SNAP third column), 1 when "
-      "unweighted; for duplicate entries the smallest weight counts; negative "
-      "weights are an error.",
-      argc, argv, source);
+      "unweighted; negative weights are an error. For duplicate entries the "
+      "reference takes the smallest weight, gpu and cpu the last one; auto runs on "
+      "the reference when the weights are not integers below 2^24 (gpu stores "
+      "uint32, cpu float).",
+      argc, argv, source, kHaveCpuSssp);
   if (!run) return kExitOk;
-  const auto& [options, backend, g] = *run;
+  const auto& [options, chosen_backend, g] = *run;
+  // The graphs store weights as uint32 (gpu) and float (cpu): auto runs where they hold the
+  // file's weights exactly (integers below 2^24), else on the reference.
+  bool exact_weights = true;
+  for (double w : g.read.edges.weight)
+    exact_weights = exact_weights && w >= 0 && w <= 16777216.0 && w == std::floor(w);
+  const std::string backend = options["backend"].as<std::string>() == "auto" && !exact_weights
+                                  ? "reference"
+                                  : chosen_backend;
+  if (!exact_weights && backend != "reference") {
+    std::cerr << "warpgraph: note: sssp --backend " << backend << " uses the weights as the "
+              << (backend == "gpu" ? "GPU graph stores them (rounded to uint32)"
+                                   : "CPU graph stores them (float)")
+              << "\n";
+  }
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
-  const std::vector<double> dist = reference::sssp(g.read.edges, source, directed_view(g));
+  std::vector<double> dist;
+#ifdef WG_CLI_HAVE_CPU_SSSP
+  if (backend == "cpu") {
+    cpu::DynamicGraph graph(cpu::GraphOptions{.directed = directed_view(g),
+                                              .weighted = g.read.edges.weighted(),
+                                              .threads = cpu_threads_option(*r)});
+    graph.build(g.read.edges);
+    dist = cpu::sssp(graph, source).distance;
+  }
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+  if (backend == "gpu") {
+    GpuTraversalTimes times;
+    dist = gpu_sssp_distances(g.read.edges, directed_view(g), source, times);
+  }
+#endif
+  if (backend == "reference") dist = reference::sssp(g.read.edges, source, directed_view(g));
   const double seconds = seconds_since(t0);
   std::uint64_t reached = 0;
   double farthest = 0;

@@ -1,0 +1,314 @@
+// Static and dynamic SSSP on the CPU graph. See sssp.hpp.
+#include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <queue>
+#include <string>
+
+#include <warpgraph/containers/core/error.hpp>
+
+namespace wg::cpu {
+namespace {
+
+struct Item {
+  double d;
+  vertex_t v;
+  bool operator>(const Item& o) const { return d > o.d; }
+};
+using Heap = std::priority_queue<Item, std::vector<Item>, std::greater<Item>>;
+
+double arc_length(const DynamicGraph& g, bool unit, float w) {
+  if (unit || !g.weighted()) return 1.0;
+  if (!(w >= 0.0f))
+    throw InvalidArgument("wg::cpu::sssp: an arc has length " + std::to_string(w) +
+                          "; shortest paths need non-negative lengths");
+  return static_cast<double>(w);
+}
+
+/// Dijkstra from the heap's entries; set(v, d, parent) records each strict improvement.
+template <class Set>
+void dijkstra(const DynamicGraph& g, bool unit, const std::vector<double>& dist, Heap& heap,
+              Set&& set) {
+  while (!heap.empty()) {
+    const Item top = heap.top();
+    heap.pop();
+    if (top.d > dist[top.v]) continue;  // stale entry
+    g.for_each_weighted_neighbor(top.v, [&](vertex_t w, float x) {
+      const double nd = top.d + arc_length(g, unit, x);
+      if (nd < dist[w]) {
+        set(w, nd, top.v);
+        heap.push({nd, w});
+      }
+    });
+  }
+}
+
+}  // namespace
+
+SsspResult sssp(const DynamicGraph& graph, vertex_t source, const SsspOptions& options) {
+  const std::uint64_t n = graph.num_vertices();
+  if (source >= n)
+    throw InvalidArgument("wg::cpu::sssp: source " + std::to_string(source) +
+                          " is not below the id bound " + std::to_string(n));
+  SsspResult r;
+  r.distance.assign(n, kSsspUnreached);
+  r.parent.assign(n, kSsspNoParent);
+  if (!graph.is_live(source)) return r;
+  r.distance[source] = 0;
+  r.parent[source] = source;
+  Heap heap;
+  heap.push({0.0, source});
+  dijkstra(graph, options.unit_weights, r.distance, heap, [&](vertex_t v, double d, vertex_t p) {
+    r.distance[v] = d;
+    r.parent[v] = p;
+  });
+  for (double d : r.distance) r.reached += d != kSsspUnreached;
+  return r;
+}
+
+DynamicSssp::DynamicSssp(DynamicGraph& graph, vertex_t source, const DynamicSsspOptions& options)
+    : graph_(&graph), source_(source), options_(options) {
+  if (source >= graph.num_vertices())
+    throw InvalidArgument("wg::cpu::DynamicSssp: source " + std::to_string(source) +
+                          " is not below the id bound " + std::to_string(graph.num_vertices()));
+  recompute();
+}
+
+const SsspResult& DynamicSssp::recompute() {
+  const std::uint64_t n = graph_->num_vertices();
+  if (source_live_) {
+    result_ = sssp(*graph_, source_, options_.sssp);
+  } else {
+    result_.distance.assign(n, kSsspUnreached);
+    result_.parent.assign(n, kSsspNoParent);
+    result_.reached = 0;
+  }
+  affected_.assign(n, 0);
+  touched_.assign(n, 0);
+  old_.assign(n, 0.0);
+  affected_list_.clear();
+  touched_list_.clear();
+  return result_;
+}
+
+double DynamicSssp::length(float w) const {
+  return arc_length(*graph_, options_.sssp.unit_weights, w);
+}
+
+void DynamicSssp::grow() {
+  const std::uint64_t n = graph_->num_vertices();
+  if (n <= result_.distance.size()) return;
+  result_.distance.resize(n, kSsspUnreached);
+  result_.parent.resize(n, kSsspNoParent);
+  affected_.resize(n, 0);
+  touched_.resize(n, 0);
+  old_.resize(n, 0.0);
+}
+
+void DynamicSssp::set(vertex_t v, double d, vertex_t p) {
+  if (!touched_[v]) {
+    touched_[v] = 1;
+    touched_list_.push_back(v);
+    old_[v] = result_.distance[v];
+  }
+  result_.reached += (d != kSsspUnreached) - (result_.distance[v] != kSsspUnreached);
+  result_.distance[v] = d;
+  result_.parent[v] = p;
+}
+
+bool DynamicSssp::collect_affected(std::vector<vertex_t> roots) {
+  const auto budget = static_cast<std::uint64_t>(options_.recompute_fraction *
+                                                 static_cast<double>(result_.distance.size()));
+  for (vertex_t v : roots) {
+    if (v < affected_.size() && !affected_[v] && result_.distance[v] != kSsspUnreached) {
+      affected_[v] = 1;
+      affected_list_.push_back(v);
+    }
+  }
+  for (std::size_t i = 0; i < affected_list_.size(); ++i) {
+    if (affected_list_.size() > budget) break;
+    const vertex_t u = affected_list_[i];
+    graph_->for_each_neighbor(u, [&](vertex_t w) {
+      if (!affected_[w] && w != u && result_.parent[w] == u &&
+          result_.distance[w] != kSsspUnreached) {
+        affected_[w] = 1;
+        affected_list_.push_back(w);
+      }
+    });
+  }
+  if (affected_list_.size() > budget) {
+    for (vertex_t v : affected_list_) affected_[v] = 0;
+    affected_list_.clear();
+    return false;
+  }
+  return true;
+}
+
+void DynamicSssp::repair_and_propagate() {
+  Heap heap;
+  for (vertex_t v : affected_list_) set(v, kSsspUnreached, kSsspNoParent);
+  // Each affected vertex takes its best arc from an unaffected in-neighbour.
+  for (vertex_t v : affected_list_) {
+    if (!graph_->is_live(v)) continue;
+    double best = kSsspUnreached;
+    vertex_t best_parent = kSsspNoParent;
+    auto consider = [&](vertex_t u, double len) {
+      if (affected_[u] || result_.distance[u] == kSsspUnreached) return;
+      const double d = result_.distance[u] + len;
+      if (d < best) {
+        best = d;
+        best_parent = u;
+      }
+    };
+    if (graph_->directed()) {
+      graph_->for_each_in_neighbor(
+          v, [&](vertex_t u) { consider(u, length(graph_->edge_weight(u, v).value_or(1.0f))); });
+    } else {
+      graph_->for_each_weighted_neighbor(v, [&](vertex_t u, float w) { consider(u, length(w)); });
+    }
+    if (best != kSsspUnreached) {
+      set(v, best, best_parent);
+      heap.push({best, v});
+    }
+  }
+  for (vertex_t v : affected_list_) affected_[v] = 0;
+  affected_list_.clear();
+  // Arcs the batch added or shortened.
+  for (std::size_t i = 0; i < seed_keys_.size(); ++i) {
+    const vertex_t a = arc_source(seed_keys_[i]), b = arc_target(seed_keys_[i]);
+    const double len = length(seed_weights_.empty() ? 1.0f : seed_weights_[i]);
+    for (int dir = 0; dir < (graph_->directed() ? 1 : 2); ++dir) {
+      const vertex_t from = dir ? b : a, to = dir ? a : b;
+      if (from >= result_.distance.size() || to >= result_.distance.size()) continue;
+      if (result_.distance[from] == kSsspUnreached) continue;
+      const double d = result_.distance[from] + len;
+      if (d < result_.distance[to]) {
+        set(to, d, from);
+        heap.push({d, to});
+      }
+    }
+  }
+  seed_keys_.clear();
+  seed_weights_.clear();
+  dijkstra(*graph_, options_.sssp.unit_weights, result_.distance, heap,
+           [&](vertex_t v, double d, vertex_t p) { set(v, d, p); });
+}
+
+std::uint64_t DynamicSssp::finish(bool) {
+  std::uint64_t changed = 0;
+  for (vertex_t v : touched_list_) {
+    if (v < batch_bound_) changed += old_[v] != result_.distance[v];
+    touched_[v] = 0;
+  }
+  touched_list_.clear();
+  return changed;
+}
+
+/// Recomputes and counts the ids below the batch's bound whose distance moved.
+static std::uint64_t changed_between(const std::vector<double>& before,
+                                     const std::vector<double>& after, std::uint64_t bound) {
+  std::uint64_t c = 0;
+  for (std::uint64_t v = 0; v < bound && v < before.size(); ++v) c += before[v] != after[v];
+  return c;
+}
+
+DynamicUpdate<UpdateResult> DynamicSssp::insert_edges(const EdgeList& batch) {
+  batch_bound_ = graph_->num_vertices();
+  CanonicalBatch canonical = graph_->canonicalize(batch);
+  // Tree arcs that get longer: their heads and subtrees are repaired.
+  std::vector<vertex_t> roots;
+  if (graph_->weighted() && !options_.sssp.unit_weights && source_live_) {
+    for (std::size_t i = 0; i < canonical.keys.size(); ++i) {
+      const vertex_t a = arc_source(canonical.keys[i]), b = arc_target(canonical.keys[i]);
+      const auto old = graph_->edge_weight(a, b);
+      if (!old || !(canonical.weights[i] > *old)) continue;
+      if (result_.parent[b] == a && result_.distance[b] != kSsspUnreached) roots.push_back(b);
+      if (!graph_->directed() && result_.parent[a] == b && result_.distance[a] != kSsspUnreached)
+        roots.push_back(a);
+    }
+  }
+  seed_keys_ = canonical.keys;
+  seed_weights_ = canonical.weights;
+  DynamicUpdate<UpdateResult> r;
+  r.update = graph_->insert_canonical(canonical);
+  grow();
+  if (!source_live_) {
+    seed_keys_.clear();
+    seed_weights_.clear();
+    return r;
+  }
+  if (!roots.empty() && !collect_affected(roots)) {
+    seed_keys_.clear();
+    seed_weights_.clear();
+    const std::vector<double> before = result_.distance;
+    recompute();
+    r.changed = changed_between(before, result_.distance, batch_bound_);
+    r.recomputed = true;
+    return r;
+  }
+  repair_and_propagate();
+  r.changed = finish(false);
+  return r;
+}
+
+DynamicUpdate<UpdateResult> DynamicSssp::erase_edges(const EdgeList& batch) {
+  batch_bound_ = graph_->num_vertices();
+  std::vector<vertex_t> roots;
+  std::vector<std::uint64_t> removed;
+  auto r = erase_listing_removed(*graph_, batch, removed, [&](std::span<const std::uint64_t> keys) {
+    for (std::uint64_t k : keys) {
+      const vertex_t a = arc_source(k), b = arc_target(k);
+      if (result_.parent[b] == a && result_.distance[b] != kSsspUnreached) roots.push_back(b);
+      if (!graph_->directed() && result_.parent[a] == b && result_.distance[a] != kSsspUnreached)
+        roots.push_back(a);
+    }
+  });
+  if (!source_live_ || roots.empty()) return r;
+  if (!collect_affected(roots)) {
+    const std::vector<double> before = result_.distance;
+    recompute();
+    r.changed = changed_between(before, result_.distance, batch_bound_);
+    r.recomputed = true;
+    return r;
+  }
+  repair_and_propagate();
+  r.changed = finish(false);
+  return r;
+}
+
+DynamicUpdate<VertexEraseResult> DynamicSssp::erase_vertices(std::span<const vertex_t> ids) {
+  batch_bound_ = graph_->num_vertices();
+  DynamicUpdate<VertexEraseResult> r;
+  const bool source_erased =
+      source_live_ && std::find(ids.begin(), ids.end(), source_) != ids.end();
+  if (source_erased || !source_live_) {
+    const std::vector<double> before = result_.distance;
+    r.update = graph_->erase_vertices(ids);
+    if (source_erased) {
+      source_live_ = false;
+      recompute();
+    }
+    r.changed = changed_between(before, result_.distance, batch_bound_);
+    return r;
+  }
+  std::vector<vertex_t> roots;
+  for (vertex_t v : ids)
+    if (v < result_.distance.size()) roots.push_back(v);
+  // The subtrees are walked before the erasure, while the erased vertices' arcs are there.
+  const bool within = collect_affected(roots);
+  r.update = graph_->erase_vertices(ids);
+  if (!within) {
+    const std::vector<double> before = result_.distance;
+    recompute();
+    r.changed = changed_between(before, result_.distance, batch_bound_);
+    r.recomputed = true;
+    return r;
+  }
+  repair_and_propagate();
+  r.changed = finish(false);
+  return r;
+}
+
+}  // namespace wg::cpu

@@ -1,0 +1,101 @@
+#pragma once
+// Single-source shortest paths on the CPU graph (wg::cpu::DynamicGraph), static and dynamic.
+//
+// Semantics: those of wg::reference::sssp. distance[v] is the length of a shortest path
+// source -> v (+infinity when there is none), an arc's length being its weight (the graph's
+// float; the last entry of a batch wins) or 1 on an unweighted graph or with
+// SsspOptions::unit_weights (then distances are BFS levels). parent[v] is a vertex u with an arc
+// u -> v and distance[u] + length(u, v) == distance[v]; parent[source] == source; kNoParent for
+// unreached vertices. Directed graphs follow out-arcs. A source that is not live reaches nothing.
+// Negative (or NaN) lengths throw wg::InvalidArgument when the search meets them. Distances are
+// sums of the float weights in double: exact for integer weights (as the reference's).
+//
+// Static (sssp): Dijkstra with a binary heap over the graph's sorted adjacency, one thread:
+// O((V + m) log V).
+//
+// Dynamic (DynamicSssp): keeps the result exact while batches are applied through it.
+// Insertions and weight decreases relax the changed arcs and run Dijkstra from the vertices they
+// improve (O(changed vertices' arcs log)). Deletions and weight increases: the heads of tree arcs
+// that went (or got longer) and their shortest-path subtrees are reset, each takes its best arc
+// from an unaffected in-neighbour, and Dijkstra runs from them. Directed graphs use the graph's
+// in-arcs. Vertex deletions repair the erased vertices' subtrees; erasing the source leaves every
+// vertex unreached. A repair that resets more than DynamicSsspOptions::recompute_fraction of the
+// ids recomputes instead.
+//
+// Thread safety: const reads only; one batch at a time (as the graph).
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+#include <warpgraph/graph/update_result.hpp>
+
+namespace wg::cpu {
+
+inline constexpr double kSsspUnreached = std::numeric_limits<double>::infinity();
+inline constexpr vertex_t kSsspNoParent = 0xFFFFFFFFu;
+
+struct SsspResult {
+  std::vector<double> distance;  ///< per id; +infinity when not reached
+  std::vector<vertex_t> parent;  ///< per id; kSsspNoParent when not reached
+  std::uint64_t reached = 0;
+};
+
+struct SsspOptions {
+  /// Every arc has length 1 whatever its weight.
+  bool unit_weights = false;
+};
+
+/// Static SSSP. Throws wg::InvalidArgument when source >= num_vertices() or a reachable arc has
+/// a negative length.
+SsspResult sssp(const DynamicGraph& graph, vertex_t source, const SsspOptions& options = {});
+
+struct DynamicSsspOptions {
+  SsspOptions sssp;
+  /// A repair that resets more than this fraction of the ids runs the static search instead
+  /// (it is then about as much work, without the subtree walk and the pulls).
+  double recompute_fraction = 0.25;
+};
+
+class DynamicSssp {
+ public:
+  DynamicSssp(DynamicGraph& graph, vertex_t source, const DynamicSsspOptions& options = {});
+
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+
+  const SsspResult& result() const noexcept { return result_; }
+  vertex_t source() const noexcept { return source_; }
+  const SsspResult& recompute();
+  DynamicGraph& graph() noexcept { return *graph_; }
+
+ private:
+  double length(float w) const;
+  void grow();
+  void set(vertex_t v, double d, vertex_t p);
+  /// Marks the heads of `roots` and their subtrees; false when over budget.
+  bool collect_affected(std::vector<vertex_t> roots);
+  /// Resets and re-seeds the affected vertices, relaxes the batch's arcs (seed_keys_), runs
+  /// Dijkstra from every vertex that improved.
+  void repair_and_propagate();
+  std::uint64_t finish(bool recomputed_now);
+
+  DynamicGraph* graph_;
+  vertex_t source_;
+  bool source_live_ = true;
+  DynamicSsspOptions options_;
+  SsspResult result_;
+  std::vector<std::uint8_t> affected_;  ///< per id, all 0 between batches
+  std::vector<vertex_t> affected_list_;
+  std::vector<double> old_;            ///< distance before the batch of touched ids
+  std::vector<std::uint8_t> touched_;  ///< per id, all 0 between batches
+  std::vector<vertex_t> touched_list_;
+  std::uint64_t batch_bound_ = 0;         ///< ids that existed before the batch
+  std::vector<std::uint64_t> seed_keys_;  ///< arcs an insertion batch added or re-weighted
+  std::vector<float> seed_weights_;
+};
+
+}  // namespace wg::cpu

@@ -1,0 +1,376 @@
+#pragma once
+// The kernels of the GPU shortest-path searches (sssp.cuh): packed (distance, parent) keys,
+// relaxation with near-far and split hubs, the deletion repair's subtree walk and pulls. Only
+// through the DeviceGraphView (graph/graph_concepts.hpp). Included by sssp.cuh.
+//
+// Memory order: keys are read and changed with relaxed device-scope atomics (one 64-bit CAS per
+// improvement); no thread reads a value that another writes non-atomically in the same kernel.
+// Kernels are ordered by the stream, which makes one kernel's writes visible to the next.
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <warpgraph/algorithms/sssp/gpu/shortest_path_state.hpp>
+#include <warpgraph/containers/core/work_sharing.cuh>
+
+namespace wg::gpu::sp {
+
+inline constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
+inline constexpr std::uint32_t kInf = 0xFFFFFFFFu;
+enum Counter : int {
+  kQueued = 0,
+  kOverflow = 1,
+  kChanged = 2,
+  kAffected = 3,
+  kHeavy = 4,
+  kFar = 5,
+  kFarNext = 6,
+  kFarMin = 7,
+  kNumCounters = 8
+};
+
+__host__ __device__ constexpr std::uint64_t make_key(std::uint32_t d, vertex_t p) {
+  return (std::uint64_t{d} << 32) | p;
+}
+__host__ __device__ constexpr std::uint32_t dist_of(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 32);
+}
+__host__ __device__ constexpr vertex_t parent_of(std::uint64_t k) {
+  return static_cast<vertex_t>(k & 0xFFFFFFFFu);
+}
+
+__device__ inline std::uint64_t load_key(std::uint64_t* keys, vertex_t v) {
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(keys[v]).load(
+      cuda::memory_order_relaxed);
+}
+
+/// Lowers v's key to (d, parent) if d is strictly below its distance; true when it did. Strict:
+/// ties never move a parent, which keeps the parents a tree even with zero-length arcs.
+__device__ inline bool improve(std::uint64_t* keys, vertex_t v, std::uint32_t d, vertex_t parent) {
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(keys[v]);
+  std::uint64_t old = ref.load(cuda::memory_order_relaxed);
+  const std::uint64_t want = make_key(d, parent);
+  while (dist_of(old) > d) {
+    if (ref.compare_exchange_weak(old, want, cuda::memory_order_relaxed)) return true;
+  }
+  return false;
+}
+
+/// Queues v for the round `round` unless it already is.
+__device__ inline void push(vertex_t v, std::uint32_t* stamp, std::uint32_t round, vertex_t* queue,
+                            unsigned long long* counters) {
+  if (atomicExch(stamp + v, round) != round) queue[atomicAdd(counters + kQueued, 1ull)] = v;
+}
+
+/// Near-far: improved vertices at or past `threshold` go to the far pile (kInf: none do).
+struct NearFar {
+  vertex_t* far = nullptr;
+  std::uint32_t* in_far = nullptr;
+  std::uint32_t threshold = kInf;
+};
+
+/// Queues an improved vertex w (distance d) for the next round, or in the far pile (once).
+__device__ inline void queue_improved(vertex_t w, std::uint32_t d, const NearFar& nf,
+                                      std::uint32_t* stamp, std::uint32_t round, vertex_t* next,
+                                      unsigned long long* counters) {
+  if (d < nf.threshold)
+    push(w, stamp, round, next, counters);
+  else if (atomicExch(nf.in_far + w, 1u) == 0u)
+    nf.far[atomicAdd(counters + kFar, 1ull)] = w;
+}
+
+/// f(w, length) per arc u -> w, by the lane holding it (length 1 when unit or unweighted).
+template <class View, class F>
+__device__ void for_each_arc(const View& g, const warp_tile& tile, vertex_t u, bool unit, F&& f) {
+  if constexpr (View::weighted)
+    g.for_each_neighbor(tile, u, [&](vertex_t w, std::uint32_t value) { f(w, unit ? 1u : value); });
+  else
+    g.for_each_neighbor(tile, u, [&](vertex_t w) { f(w, 1u); });
+}
+
+/// for_each_arc over part `part` of `parts` of u's arcs (the whole list for part 0 on a view
+/// without partial walks).
+template <class View, class F>
+__device__ void for_each_arc_part(const View& g, const warp_tile& tile, vertex_t u,
+                                  std::uint32_t part, std::uint32_t parts, bool unit, F&& f) {
+  if constexpr (requires { g.for_each_neighbor_part(tile, u, part, parts, f); }) {
+    if constexpr (View::weighted)
+      g.for_each_neighbor_part(tile, u, part, parts,
+                               [&](vertex_t w, std::uint32_t value) { f(w, unit ? 1u : value); });
+    else
+      g.for_each_neighbor_part(tile, u, part, parts, [&](vertex_t w) { f(w, 1u); });
+  } else {
+    if (part == 0) for_each_arc(g, tile, u, unit, f);
+  }
+}
+
+/// Candidate distance through an arc, or kInf with the overflow counter set.
+__device__ inline std::uint32_t extend(std::uint32_t d, std::uint32_t len,
+                                       unsigned long long* counters) {
+  const std::uint64_t nd = std::uint64_t{d} + len;
+  if (nd >= kInf) {
+    atomicOr(counters + kOverflow, 1ull);
+    return kInf;
+  }
+  return static_cast<std::uint32_t>(nd);
+}
+
+__device__ inline std::uint64_t warp_min(const warp_tile& tile, std::uint64_t x) {
+  for (int o = 16; o > 0; o /= 2) {
+    const std::uint64_t y = tile.shfl_xor(x, o);
+    x = y < x ? y : x;
+  }
+  return x;
+}
+
+/// One relaxation round: a warp per queued vertex u relaxes u's arcs; improved vertices are
+/// queued for the next round.
+/// A queued vertex of more than split_degree neighbours (split_degree > 0) is listed in `heavy`
+/// for relax_heavy_kernel instead.
+template <class View>
+__global__ void relax_kernel(View g, const vertex_t* queue, std::uint64_t count,
+                             std::uint64_t* keys, vertex_t* next, unsigned long long* counters,
+                             std::uint32_t* stamp, std::uint32_t round, bool unit, vertex_t* heavy,
+                             std::uint32_t split_degree, NearFar nf) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
+       i += warps) {
+    const vertex_t u = queue[i];
+    std::uint64_t ku = 0;
+    if (tile.thread_rank() == 0) ku = load_key(keys, u);
+    const std::uint32_t du = dist_of(tile.shfl(ku, 0));
+    if (du == kInf) continue;
+    if (split_degree && g.degree(u) > split_degree) {
+      if (tile.thread_rank() == 0) heavy[atomicAdd(counters + kHeavy, 1ull)] = u;
+      continue;
+    }
+    for_each_arc(g, tile, u, unit, [&](vertex_t w, std::uint32_t len) {
+      const std::uint32_t nd = extend(du, len, counters);
+      if (nd != kInf && improve(keys, w, nd, u))
+        queue_improved(w, nd, nf, stamp, round, next, counters);
+    });
+  }
+}
+
+/// The heavy vertices relax_kernel listed (count in counters[kHeavy], written by that kernel),
+/// `parts` warps each, one part of the arcs per warp.
+template <class View>
+__global__ void relax_heavy_kernel(View g, const vertex_t* heavy, std::uint32_t parts,
+                                   std::uint64_t* keys, vertex_t* next,
+                                   unsigned long long* counters, std::uint32_t* stamp,
+                                   std::uint32_t round, bool unit, NearFar nf) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t items = counters[kHeavy] * parts;
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < items;
+       i += warps) {
+    const vertex_t u = heavy[i / parts];
+    const auto part = static_cast<std::uint32_t>(i % parts);
+    std::uint64_t ku = 0;
+    if (tile.thread_rank() == 0) ku = load_key(keys, u);
+    const std::uint32_t du = dist_of(tile.shfl(ku, 0));
+    if (du == kInf) continue;
+    for_each_arc_part(g, tile, u, part, parts, unit, [&](vertex_t w, std::uint32_t len) {
+      const std::uint32_t nd = extend(du, len, counters);
+      if (nd != kInf && improve(keys, w, nd, u))
+        queue_improved(w, nd, nf, stamp, round, next, counters);
+    });
+  }
+}
+
+/// Sets every key to kNoKey but the source's (0, source) when it is live, and queues it.
+template <class View>
+__global__ void seed_source_kernel(View g, vertex_t source, std::uint64_t* keys, vertex_t* queue,
+                                   unsigned long long* counters, std::uint32_t* stamp,
+                                   std::uint32_t round) {
+  if (blockIdx.x == 0 && threadIdx.x == 0 && g.is_live(source)) {
+    keys[source] = make_key(0, source);
+    stamp[source] = round;
+    queue[0] = source;
+    counters[kQueued] = 1;
+  }
+}
+
+__global__ inline void snapshot_kernel(const std::uint64_t* keys, std::uint64_t n,
+                                       std::uint32_t* out) {
+  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
+       v += std::uint64_t{gridDim.x} * blockDim.x)
+    out[v] = dist_of(keys[v]);
+}
+
+__global__ inline void count_changed_kernel(const std::uint64_t* keys, const std::uint32_t* before,
+                                            std::uint64_t n, unsigned long long* counters) {
+  unsigned long long c = 0;
+  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
+       v += std::uint64_t{gridDim.x} * blockDim.x)
+    c += dist_of(keys[v]) != before[v];
+  const warp_tile tile = this_warp();
+  for (int o = 16; o > 0; o /= 2) c += tile.shfl_xor(c, o);
+  if (tile.thread_rank() == 0 && c) atomicAdd(counters + kChanged, c);
+}
+
+/// Relaxes the arcs of a prepared batch (canonical keys, one thread per edge): u -> v, and
+/// v -> u when undirected; improved vertices are queued.
+__global__ inline void seed_arcs_kernel(const std::uint64_t* edge_keys, const std::uint32_t* values,
+                                        std::uint64_t m, unsigned key_bits, std::uint64_t n,
+                                        bool directed, bool unit, std::uint64_t* keys,
+                                        vertex_t* queue, unsigned long long* counters,
+                                        std::uint32_t* stamp, std::uint32_t round) {
+  const std::uint64_t mask = (std::uint64_t{1} << key_bits) - 1;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t a = static_cast<vertex_t>(edge_keys[i] >> key_bits);
+    const vertex_t b = static_cast<vertex_t>(edge_keys[i] & mask);
+    if (a >= n || b >= n || a == b) continue;
+    const std::uint32_t len = (unit || !values) ? 1u : values[i];
+    if (len == kInf) continue;  // an edge the graph did not take
+    for (int dir = 0; dir < (directed ? 1 : 2); ++dir) {
+      const vertex_t from = dir ? b : a, to = dir ? a : b;
+      const std::uint32_t d = dist_of(load_key(keys, from));
+      if (d == kInf) continue;
+      const std::uint32_t nd = extend(d, len, counters);
+      if (nd != kInf && improve(keys, to, nd, from)) push(to, stamp, round, queue, counters);
+    }
+  }
+}
+
+/// Marks v affected (once) and lists it.
+__device__ inline void mark_affected(vertex_t v, std::uint32_t* mark, vertex_t* affected,
+                                     unsigned long long* counters) {
+  if (atomicExch(mark + v, 1u) == 0u) affected[atomicAdd(counters + kAffected, 1ull)] = v;
+}
+
+/// Tree arcs among a batch's edges (one thread per edge): the head of an arc u -> v with
+/// parent[v] == u is affected. only_flagged: only edges with flags[i] set (weight increases).
+__global__ inline void seed_tree_arcs_kernel(const std::uint64_t* edge_keys,
+                                             const std::uint8_t* flags, std::uint64_t m,
+                                             unsigned key_bits, std::uint64_t n, bool directed,
+                                             std::uint64_t* keys, std::uint32_t* mark,
+                                             vertex_t* affected, unsigned long long* counters) {
+  const std::uint64_t mask = (std::uint64_t{1} << key_bits) - 1;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    if (flags && !flags[i]) continue;
+    const vertex_t a = static_cast<vertex_t>(edge_keys[i] >> key_bits);
+    const vertex_t b = static_cast<vertex_t>(edge_keys[i] & mask);
+    if (a >= n || b >= n || a == b) continue;
+    const std::uint64_t kb = keys[b], ka = keys[a];  // no kernel writes keys meanwhile
+    if (kb != kNoKey && parent_of(kb) == a) mark_affected(b, mark, affected, counters);
+    if (!directed && ka != kNoKey && parent_of(ka) == b) mark_affected(a, mark, affected, counters);
+  }
+}
+
+/// Reached vertices among `ids` (vertex deletions) are affected.
+__global__ inline void seed_vertices_kernel(const vertex_t* ids, std::uint64_t m, std::uint64_t n,
+                                            std::uint64_t* keys, std::uint32_t* mark,
+                                            vertex_t* affected, unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t v = ids[i];
+    if (v < n && keys[v] != kNoKey) mark_affected(v, mark, affected, counters);
+  }
+}
+
+/// One level of the subtree walk: a warp per affected vertex u in [begin, end) marks u's tree
+/// children (neighbours w with parent[w] == u).
+template <class View>
+__global__ void expand_subtree_kernel(View g, std::uint64_t begin, std::uint64_t end,
+                                      const std::uint64_t* keys, std::uint32_t* mark,
+                                      vertex_t* affected, unsigned long long* counters) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (std::uint64_t i = begin + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
+       i < end; i += warps) {
+    const vertex_t u = affected[i];
+    if (!g.is_live(u)) continue;
+    for_each_arc(g, tile, u, true, [&](vertex_t w, std::uint32_t) {
+      const std::uint64_t kw = keys[w];
+      if (kw != kNoKey && parent_of(kw) == u && w != u) mark_affected(w, mark, affected, counters);
+    });
+  }
+}
+
+__global__ inline void reset_kernel(const vertex_t* affected, std::uint64_t count,
+                                    std::uint64_t* keys) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    keys[affected[i]] = kNoKey;
+}
+
+__global__ inline void clear_marks_kernel(const vertex_t* affected, std::uint64_t count,
+                                          std::uint32_t* mark) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    mark[affected[i]] = 0;
+}
+
+/// A warp per affected (reset) live vertex v: v takes its best arc from an unaffected
+/// neighbour (undirected graphs: the arc w -> v has the length of v -> w) and is queued if any.
+/// Only affected keys are written, only unaffected ones read.
+template <class View>
+__global__ void pull_kernel(View g, const vertex_t* affected, std::uint64_t count,
+                            std::uint64_t* keys, const std::uint32_t* mark, vertex_t* queue,
+                            unsigned long long* counters, std::uint32_t* stamp, std::uint32_t round,
+                            bool unit) {
+  const warp_tile tile = this_warp();
+  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
+       i += warps) {
+    const vertex_t v = affected[i];
+    if (!g.is_live(v)) continue;
+    std::uint64_t best = kNoKey;
+    for_each_arc(g, tile, v, unit, [&](vertex_t w, std::uint32_t len) {
+      if (mark[w]) return;
+      const std::uint32_t dw = dist_of(keys[w]);
+      if (dw == kInf) return;
+      const std::uint32_t nd = extend(dw, len, counters);
+      if (nd != kInf && make_key(nd, w) < best) best = make_key(nd, w);
+    });
+    best = warp_min(tile, best);
+    if (tile.thread_rank() == 0 && best != kNoKey) {
+      keys[v] = best;
+      push(v, stamp, round, queue, counters);
+    }
+  }
+}
+
+__global__ inline void fill_keys_kernel(std::uint64_t* keys, std::uint64_t begin,
+                                        std::uint64_t end) {
+  for (std::uint64_t v = begin + std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < end;
+       v += std::uint64_t{gridDim.x} * blockDim.x)
+    keys[v] = kNoKey;
+}
+
+/// The smallest distance in the far pile (into counters[kFarMin], set to all ones first).
+__global__ inline void far_min_kernel(std::uint64_t* keys, const vertex_t* far, std::uint64_t m,
+                                      unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    atomicMin(counters + kFarMin, static_cast<unsigned long long>(dist_of(keys[far[i]])));
+}
+
+/// Moves the far vertices now below `threshold` to the queue (clearing their flag) and keeps
+/// the others in far_next.
+__global__ inline void far_filter_kernel(std::uint64_t* keys, const vertex_t* far, std::uint64_t m,
+                                         vertex_t* far_next, std::uint32_t* in_far,
+                                         std::uint32_t threshold, std::uint32_t* stamp,
+                                         std::uint32_t round, vertex_t* queue,
+                                         unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t v = far[i];
+    if (dist_of(keys[v]) < threshold) {
+      in_far[v] = 0;
+      push(v, stamp, round, queue, counters);
+    } else {
+      far_next[atomicAdd(counters + kFarNext, 1ull)] = v;
+    }
+  }
+}
+
+}  // namespace wg::gpu::sp

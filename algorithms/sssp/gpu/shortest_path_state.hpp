@@ -1,0 +1,35 @@
+#pragma once
+// Device state shared by the GPU dynamic shortest-path searches (DynamicSssp, DynamicBfs): one
+// packed key per vertex and the scratch of the relaxation rounds. Plain C++ (no kernels here);
+// the functions that use it are in algorithms/sssp/gpu/sssp.cuh.
+#include <cstdint>
+
+#include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/core/types.hpp>
+
+namespace wg::gpu {
+
+/// keys[v] = (distance << 32) | parent, all ones for an unreached vertex: one 64-bit word, so a
+/// distance and the parent that gave it change together (one compare-and-swap).
+struct ShortestPathState {
+  DeviceBuffer<std::uint64_t> keys;
+  DeviceBuffer<vertex_t> queue, next;    ///< frontiers of the relaxation rounds (n entries each)
+  DeviceBuffer<vertex_t> affected;       ///< vertices a deletion repair resets (n entries)
+  DeviceBuffer<vertex_t> heavy;          ///< queued vertices relaxed by several warps (n)
+  DeviceBuffer<vertex_t> far, far_next;  ///< near-far: vertices past the threshold (n each)
+  DeviceBuffer<std::uint32_t> in_far;    ///< 1 while a vertex is in the far pile
+  DeviceBuffer<std::uint32_t> stamp;     ///< round in which a vertex was last queued
+  DeviceBuffer<std::uint32_t> mark;      ///< 1 for affected vertices during a repair, else 0
+  DeviceBuffer<std::uint32_t> snapshot;  ///< distances before a batch (changed counts)
+  DeviceBuffer<unsigned long long> counters;  ///< see sp::Counter (sssp.cuh)
+  std::uint32_t round = 0;
+  /// Queued vertices of more than split_degree neighbours are relaxed by split_parts warps each
+  /// (SsspOptions / BfsOptions fields of the same names; 0: never split).
+  std::uint32_t split_degree = 4096;
+  std::uint32_t split_parts = 64;
+  /// Static weighted searches: the near-far threshold step (SsspOptions::near_far_delta).
+  std::uint32_t near_far_delta = 0;
+  std::uint64_t n = 0;
+};
+
+}  // namespace wg::gpu

@@ -1,0 +1,127 @@
+#pragma once
+// Single-source shortest paths on the GPU, static and dynamic, on any GPU graph of the graph
+// concepts (graph/graph_concepts.hpp). Declarations only (plain C++ may include this); the
+// definitions are in sssp.cuh (the DeviceGraphView overloads and the CsrGraph ones are there),
+// instantiated in sssp.cu for wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>.
+//
+// Semantics. distance[v] is the length of a shortest path source -> v (kSsspUnreached when there
+// is none), where an arc's length is its value (SlabMapAdjacency: the uint32 weight, the last
+// entry of a batch wins) or 1 on an unweighted graph or with SsspOptions::unit_weights (then
+// distances are BFS levels). parent[v] is a vertex u with an arc u -> v and distance[u] +
+// length(u, v) == distance[v]; parent[source] == source; kSsspNoParent for unreached vertices.
+// The parents form a tree (a vertex's distance only changes when it strictly improves). Directed
+// graphs follow out-arcs. A source that is not live reaches nothing. Distances are 32-bit: a path
+// of length 2^32 - 1 or more throws wg::CapacityError (the result is then unspecified).
+//
+// Static (sssp): data-driven Bellman-Ford, near-far on non-unit lengths (SsspOptions::
+// near_far_delta): a frontier of the vertices whose distance improved in the last round, a warp per
+// frontier vertex relaxing its arcs with a 64-bit compare-and-swap on (distance, parent); a vertex
+// is queued once per round (a per-vertex round stamp). Unit weights make it a top-down BFS.
+// O(rounds) host synchronisations; work O(m) per round in the worst case, about O(m) in total on
+// unit or near-uniform weights.
+//
+// Dynamic (DynamicSssp): keeps the result exact while batches are applied through the object.
+//  - insertions and weight decreases: each new or cheaper arc u -> v is relaxed; the vertices it
+//    improves seed the same relaxation rounds (O(changed vertices' arcs));
+//  - deletions and weight increases: the vertices whose parent arc went (or got longer) and their
+//    whole shortest-path subtrees (found by walking the tree downwards on the device) are reset;
+//    each of them takes the best arc from an unaffected neighbour (a warp per vertex), and the
+//    rounds run from those. Exact on undirected graphs (O(affected vertices' arcs)); directed
+//    graphs have no in-arcs in the device view, so a batch that affects any vertex recomputes;
+//  - erase_vertices: the erased vertices' subtrees are found before the erasure, then repaired
+//    as above; erasing the source leaves every vertex unreached from then on.
+// The switches to the static computation are DynamicSsspOptions fields (an insertion batch with
+// more new edges than recompute_batch_fraction of the graph's edges; a repair that affects more
+// than recompute_fraction of the ids). Counting `changed` costs an O(n) pass per batch.
+//
+// Errors: wg::InvalidArgument for a source past the id range; wg::CapacityError (GPU memory,
+// 32-bit distances).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/sssp/gpu/shortest_path_state.hpp>
+#include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
+
+namespace wg::gpu {
+
+inline constexpr std::uint32_t kSsspUnreached = 0xFFFFFFFFu;
+inline constexpr vertex_t kSsspNoParent = 0xFFFFFFFFu;
+
+struct SsspResult {
+  std::vector<std::uint32_t> distance;  ///< per id; kSsspUnreached when not reached
+  std::vector<vertex_t> parent;         ///< per id; kSsspNoParent when not reached
+  std::uint64_t reached = 0;
+};
+
+struct SsspOptions {
+  /// Every arc has length 1 whatever its value (SSSP == BFS levels).
+  bool unit_weights = false;
+  /// A queued vertex of more than split_degree neighbours is relaxed by split_parts warps (each
+  /// a share of its buckets or row) in a second kernel of the round, so that a hub does not hold
+  /// one warp for its whole list while the rest of the GPU idles. 0 (either): never split.
+  std::uint32_t split_degree = 4096;
+  std::uint32_t split_parts = 64;
+  /// Static search on lengths other than unit: near-far (Davidson et al.). Rounds only expand
+  /// vertices below a threshold; improved vertices at or past it wait in a far pile, and when the
+  /// near rounds run dry the threshold moves to the nearest waiting vertex + near_far_delta. A
+  /// vertex is then mostly expanded once its distance is final instead of at every improvement.
+  /// A few times a typical arc length suits; 0: plain rounds (every improvement expanded).
+  std::uint32_t near_far_delta = 64;
+};
+
+/// Static SSSP on a GPU dynamic graph (the view-level template is in sssp.cuh).
+template <GpuDynamicGraph Graph>
+SsspResult sssp(const Graph& graph, vertex_t source, const SsspOptions& options = {});
+
+struct DynamicSsspOptions {
+  SsspOptions sssp;
+  /// A repair that resets more than this fraction of the ids recomputes instead: past it the
+  /// reset region is a large part of the graph and the static rounds cost about the same while
+  /// skipping the subtree walk and the pulls.
+  double recompute_fraction = 0.1;
+  /// An insertion batch whose new or changed edges exceed this fraction of the graph's edges is
+  /// applied and answered by the static computation (big batches touch most of the graph).
+  double recompute_batch_fraction = 0.05;
+};
+
+/// Keeps the SSSP from one source of a GPU graph exact while batches are applied through it.
+/// The graph must outlive the object and change only through it (or be followed by recompute()).
+template <GpuDynamicGraph Graph>
+class DynamicSssp {
+ public:
+  DynamicSssp(Graph& graph, vertex_t source, const DynamicSsspOptions& options = {});
+
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+
+  /// The current result, downloaded (O(n)).
+  SsspResult result() const;
+  /// keys[v] = (distance << 32) | parent on the device (all ones: unreached); n = graph's range.
+  const std::uint64_t* keys_device() const noexcept { return state_.keys.data(); }
+  vertex_t source() const noexcept { return source_; }
+  void recompute();
+  Graph& graph() noexcept { return *graph_; }
+
+ private:
+  Graph* graph_;
+  vertex_t source_;
+  bool source_live_ = true;
+  DynamicSsspOptions options_;
+  ShortestPathState state_;
+};
+
+extern template SsspResult sssp(const DynamicGraph<SlabSetAdjacency>&, vertex_t,
+                                const SsspOptions&);
+extern template SsspResult sssp(const DynamicGraph<SlabMapAdjacency>&, vertex_t,
+                                const SsspOptions&);
+extern template class DynamicSssp<DynamicGraph<SlabSetAdjacency>>;
+extern template class DynamicSssp<DynamicGraph<SlabMapAdjacency>>;
+
+}  // namespace wg::gpu

@@ -1,0 +1,58 @@
+// The CLI's GPU traversals (gpu_traversal.hpp).
+#include "gpu_traversal.hpp"
+
+#include <chrono>
+#include <limits>
+
+#include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
+#include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+
+namespace wg::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::vector<std::int64_t> gpu_bfs_levels(const EdgeList& edges, bool directed, vertex_t source,
+                                         GpuTraversalTimes& times) {
+  const auto t0 = Clock::now();
+  EdgeList e = edges;
+  e.weight.clear();
+  gpu::Graph g(0, {.directed = directed});
+  g.build(e);
+  times.build_seconds = since(t0);
+  const auto t1 = Clock::now();
+  std::vector<std::int64_t> level = gpu::bfs(g, source).level;
+  times.search_seconds = since(t1);
+  return level;
+}
+
+std::vector<double> gpu_sssp_distances(const EdgeList& edges, bool directed, vertex_t source,
+                                       GpuTraversalTimes& times) {
+  auto run = [&](auto& g) {
+    const auto t0 = Clock::now();
+    g.build(edges);
+    times.build_seconds = since(t0);
+    const auto t1 = Clock::now();
+    const gpu::SsspResult r = gpu::sssp(g, source);
+    std::vector<double> dist(r.distance.size());
+    for (std::size_t v = 0; v < dist.size(); ++v)
+      dist[v] = r.distance[v] == gpu::kSsspUnreached ? std::numeric_limits<double>::infinity()
+                                                     : static_cast<double>(r.distance[v]);
+    times.search_seconds = since(t1);
+    return dist;
+  };
+  if (edges.weighted()) {
+    gpu::WeightedGraph g(0, {.directed = directed});
+    return run(g);
+  }
+  gpu::Graph g(0, {.directed = directed});
+  return run(g);
+}
+
+}  // namespace wg::cli
