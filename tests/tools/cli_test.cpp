@@ -521,11 +521,6 @@ TEST(CliGpuBackend, PagerankWithinToleranceOfTheReference) {
 
 // ---- bfs and sssp on every backend -------------------------------------------------------------
 
-bool gpu_usable() {
-  const auto names = wg::cli::usable_backends();
-  return std::find(names.begin(), names.end(), "gpu") != names.end();
-}
-
 /// `args` on `backend` and on the reference: the same JSON (but backend and times) and the same
 /// --output file.
 void expect_backend_equals_reference(std::vector<std::string> args, const std::string& backend) {
