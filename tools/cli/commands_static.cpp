@@ -638,25 +638,36 @@ int run_sssp(int argc, const char* const* argv) {
       "Single-source shortest paths from --source. Edge weights are "
       "the file's (Matrix Market real/integer, SNAP third column), 1 when "
       "unweighted; negative weights are an error. For duplicate entries the "
-      "reference takes the smallest weight, gpu and cpu the last one; auto runs on "
-      "the reference when the weights are not integers below 2^24 (gpu stores "
-      "uint32, cpu float).",
+      "reference takes the smallest weight, gpu and cpu the last one. gpu needs "
+      "integer weights (it stores uint32: others are a usage error), cpu stores float; auto "
+      "runs on the reference unless every weight is an integer below 2^24.",
       argc, argv, source, kHaveCpuSssp);
   if (!run) return kExitOk;
   const auto& [options, chosen_backend, g] = *run;
-  // The graphs store weights as uint32 (gpu) and float (cpu): auto runs where they hold the
-  // file's weights exactly (integers below 2^24), else on the reference.
-  bool exact_weights = true;
-  for (double w : g.read.edges.weight)
-    exact_weights = exact_weights && w >= 0 && w <= 16777216.0 && w == std::floor(w);
+  // The graphs store weights as uint32 (gpu) and float (cpu). auto runs where both hold every
+  // weight exactly, else on the reference; gpu refuses weights it would round.
+  const auto& weights = g.read.edges.weight;
+  const auto first_inexact = [&](auto&& exact) {
+    return std::find_if(weights.begin(), weights.end(), [&](double w) { return !exact(w); });
+  };
+  const auto gpu_bad =
+      first_inexact([](double w) { return w >= 0 && w <= 4294967295.0 && w == std::floor(w); });
+  const auto cpu_bad =
+      first_inexact([](double w) { return static_cast<double>(static_cast<float>(w)) == w; });
+  const bool exact_weights = gpu_bad == weights.end() && cpu_bad == weights.end();
   const std::string backend = options["backend"].as<std::string>() == "auto" && !exact_weights
                                   ? "reference"
                                   : chosen_backend;
-  if (!exact_weights && backend != "reference") {
-    std::cerr << "warpgraph: note: sssp --backend " << backend << " uses the weights as the "
-              << (backend == "gpu" ? "GPU graph stores them (rounded to uint32)"
-                                   : "CPU graph stores them (float)")
-              << "\n";
+  if (backend == "gpu" && gpu_bad != weights.end()) {
+    throw UsageError(fmt::format(
+        "sssp --backend gpu: {} entry {} has weight {}, but the GPU graph stores integer weights "
+        "(0..2^32-1); use --backend cpu or reference",
+        g.path, gpu_bad - weights.begin() + 1, *gpu_bad));
+  }
+  if (backend == "cpu" && cpu_bad != weights.end()) {
+    std::cerr << "warpgraph: note: sssp --backend cpu stores the weights as float, which does not "
+                 "hold every weight of this file exactly (e.g. entry "
+              << cpu_bad - weights.begin() + 1 << ")\n";
   }
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
