@@ -15,8 +15,10 @@
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
+#include "backend.hpp"
 #include "subprocess.hpp"
 #include "test_support.hpp"
+#include "tracked_algorithm.hpp"
 
 namespace {
 
@@ -230,3 +232,76 @@ TEST(CliStream, TemporalEdgeListEndsOnTheUnionOfItsEdges) {
 }
 
 }  // namespace
+
+// ---- stream --algo: several results kept at once -----------------------------------------------
+
+namespace {
+
+/// The backends this build can stream several results on (reference keeps the count only).
+std::vector<std::string> tracking_backends() {
+  std::vector<std::string> out;
+  for (const std::string& b : wg::cli::usable_backends())
+    if (b != "reference") out.push_back(b);
+  return out;
+}
+
+}  // namespace
+
+TEST(CliStreamAlgo, EveryResultVerifiedEveryFewBatches) {
+  const auto karate = wg::test::shared_dataset("karate.mtx");
+  ASSERT_TRUE(karate);
+  for (const std::string& backend : tracking_backends()) {
+    SCOPED_TRACE(backend);
+    const CliRun r = run_cli({"stream", *karate, "--backend", backend, "--batch-size", "8",
+                              "--algo", "tc,bfs,cc,pagerank,kcore", "--source", "5", "--verify",
+                              "--verify-every", "2", "--json"});
+    const json j = parse_json(r);
+    EXPECT_EQ(j["verified"], true);
+    ASSERT_EQ(j["algorithms"].size(), 5u);
+    const std::vector<std::string> names = {"tc", "bfs", "cc", "pagerank", "kcore"};
+    for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(j["algorithms"][i]["algo"], names[i]);
+    ASSERT_FALSE(j["batches"].empty());
+    for (const json& b : j["batches"]) {
+      ASSERT_EQ(b["algorithms"].size(), 5u);
+      EXPECT_EQ(b["algorithms"][0]["summary"], b["triangles"]);
+    }
+    // The final components and triangles of karate: one component, 45 triangles.
+    EXPECT_EQ(j["algorithms"][2]["summary"], 1);
+    EXPECT_EQ(j["algorithms"][0]["summary"], 45);
+  }
+}
+
+TEST(CliStreamAlgo, BadListsAreUsageErrors) {
+  for (const char* list : {"foo", "tc,tc", "bfs,,cc"}) {
+    const CliRun r = run_cli({"stream", "--algo", list});
+    EXPECT_EQ(r.exit_code, 2) << list << ": " << r.err;
+    EXPECT_NE(r.err.find("--algo"), std::string::npos) << r.err;
+  }
+  const CliRun ref = run_cli({"stream", "--backend", "reference", "--algo", "bfs"});
+  EXPECT_EQ(ref.exit_code, 2) << ref.err;
+  EXPECT_NE(ref.err.find("keeps only the triangle count"), std::string::npos) << ref.err;
+}
+
+TEST(CliStreamAlgo, ReferenceChecksCatchAWrongResult) {
+  // check_against_reference is what --verify and --verify-every call: a wrong value is caught.
+  wg::EdgeList path;  // 0 - 1 - 2, and 3 alone
+  path.num_vertices = 4;
+  path.symmetric = true;
+  path.src = {0, 1};
+  path.dst = {1, 2};
+  using wg::cli::AlgorithmKind;
+  EXPECT_EQ(wg::cli::check_against_reference({.kind = AlgorithmKind::bfs}, path, {0, 1, 2, -1}, 0),
+            "");
+  EXPECT_NE(wg::cli::check_against_reference({.kind = AlgorithmKind::bfs}, path, {0, 1, 1, -1}, 0),
+            "");
+  EXPECT_EQ(wg::cli::check_against_reference({.kind = AlgorithmKind::cc}, path, {0, 0, 0, 3}, 0),
+            "");
+  EXPECT_NE(wg::cli::check_against_reference({.kind = AlgorithmKind::cc}, path, {0, 0, 2, 3}, 0),
+            "");
+  EXPECT_NE(wg::cli::check_against_reference({.kind = AlgorithmKind::kcore}, path, {1, 1, 1, 1}, 0),
+            "");
+  EXPECT_NE(wg::cli::check_against_reference({.kind = AlgorithmKind::tc}, path, {}, 1), "");
+  EXPECT_NE(wg::cli::check_against_reference({.kind = AlgorithmKind::pagerank}, path,
+                                             {0.25, 0.25, 0.25, 0.25}, 0),
+            "");
+}

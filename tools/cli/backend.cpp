@@ -11,6 +11,7 @@
 #include <warpgraph/containers/core/error.hpp>
 
 #include "backend.hpp"
+#include "cli.hpp"
 #include "graph_backend.hpp"
 
 namespace wg::cli {
@@ -53,6 +54,15 @@ std::vector<std::string> usable_backends() {
   std::vector<std::string> names = available_backends();
   if (!gpu_backend_usable()) std::erase(names, std::string("gpu"));
   return names;
+}
+
+void GraphBackend::track(const std::vector<AlgorithmSpec>& specs) {
+  for (const AlgorithmSpec& spec : specs) {
+    if (spec.kind != AlgorithmKind::tc) {
+      throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) + ": the " + name() +
+                       " backend keeps only the triangle count");
+    }
+  }
 }
 
 bool is_backend_name(const std::string& name) {

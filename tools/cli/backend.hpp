@@ -11,6 +11,8 @@
 
 #include <warpgraph/graph/edge_list.hpp>
 
+#include "tracked_algorithm.hpp"
+
 namespace wg::cli {
 
 /// What one batch did to the graph and to the triangle count.
@@ -18,6 +20,15 @@ struct BatchOutcome {
   std::uint64_t edges_changed = 0;  ///< undirected edges (or arcs) actually added / removed
   std::uint64_t triangles = 0;      ///< exact total after the batch
   double seconds = 0;               ///< update + count, as the backend measured it
+  /// The results tracked besides the count (GraphBackend::track), in the order asked for.
+  std::vector<AlgorithmOutcome> algorithms;
+};
+
+/// A tracked result as it stands (GraphBackend::tracked).
+struct TrackedResult {
+  AlgorithmSpec spec;
+  std::vector<double> values;  ///< TrackedAlgorithm::values
+  double summary = 0;          ///< TrackedAlgorithm::summary
 };
 
 /// Seconds each stage of a BatchPipeline was busy (GPU: StreamIngest::StageSeconds): the
@@ -63,8 +74,14 @@ class GraphBackend {
   /// which no build or batch time includes.
   virtual double startup_seconds() const { return 0; }
   /// A pipeline over this backend's graph (made empty if there is none yet), or nullptr when
-  /// the backend applies batches one at a time only.
+  /// the backend applies batches one at a time only (always while results are tracked).
   virtual std::unique_ptr<BatchPipeline> pipeline(BatchPipeline::Done) { return nullptr; }
+  /// Keeps these results up to date besides the triangle count, from the next build on
+  /// (`stream --algo`; tc in the list is the count itself and adds nothing). Throws UsageError
+  /// for an algorithm the backend cannot keep. Each batch's outcome then lists what each did.
+  virtual void track(const std::vector<AlgorithmSpec>& specs);
+  /// The tracked results now (not tc), in the order asked for.
+  virtual std::vector<TrackedResult> tracked() const { return {}; }
 };
 
 /// Factories of the backends. backend_cpu.cpp / backend_gpu.cu are compiled only when their

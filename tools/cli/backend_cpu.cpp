@@ -11,14 +11,28 @@
 
 namespace wg::cli {
 
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+// tracked_cpu.cpp: the CPU graph's dynamic algorithms for stream --algo.
+std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
+                                                   cpu::DynamicGraph& graph);
+#endif
+
 template class DynamicGraphBackend<cpu::DynamicGraph, cpu::IncrementalTriangleCounter>;
 
 std::unique_ptr<GraphBackend> make_cpu_backend(unsigned threads) {
   // The CPU graph ignores ids past its range in batches: grow it first, as the reference does.
   return std::make_unique<DynamicGraphBackend<cpu::DynamicGraph, cpu::IncrementalTriangleCounter>>(
-      GraphBackendOptions{.name = "cpu", .grow_id_range = true}, [threads] {
+      GraphBackendOptions{.name = "cpu", .grow_id_range = true},
+      [threads] {
         return std::make_unique<cpu::DynamicGraph>(cpu::GraphOptions{.threads = threads});
-      });
+      },
+      nullptr,
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+      make_cpu_tracked
+#else
+      nullptr
+#endif
+  );
 }
 
 }  // namespace wg::cli

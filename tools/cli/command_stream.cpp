@@ -69,9 +69,15 @@ std::string progress_bar(std::size_t done, std::size_t total, std::uint64_t tria
 }
 
 std::string batch_line(const BatchRecord& b) {
-  return fmt::format("{:>6}  {:<6}  {:>9}  {:>9}  {:>14}  {:>10.3f}", b.index,
-                     b.insert ? "insert" : "erase", b.size, b.outcome.edges_changed,
-                     b.outcome.triangles, 1e3 * b.outcome.seconds);
+  std::string line = fmt::format("{:>6}  {:<6}  {:>9}  {:>9}  {:>14}  {:>10.3f}", b.index,
+                                 b.insert ? "insert" : "erase", b.size, b.outcome.edges_changed,
+                                 b.outcome.triangles, 1e3 * b.outcome.seconds);
+  // Tracked results (--algo): each one's update time, vertices changed, R when recomputed.
+  for (const AlgorithmOutcome& a : b.outcome.algorithms) {
+    line += fmt::format("  {} {:.3f} ms {}{}", algorithm_name(a.kind), 1e3 * a.seconds, a.changed,
+                        a.recomputed ? " R" : "");
+  }
+  return line;
 }
 const char* kBatchHeader = " batch  kind         size    changed       triangles          ms";
 
@@ -109,9 +115,12 @@ std::uint64_t most_update_entries(const std::string& path) {
 /// with updates/s and the stage that limits the stream.
 class BatchRunner {
  public:
-  BatchRunner(GraphBackend& backend, bool verbose, std::ostream& lines, std::size_t expected)
+  /// `allow_pipeline` false applies every batch before submit returns (--verify-every).
+  BatchRunner(GraphBackend& backend, bool verbose, std::ostream& lines, std::size_t expected,
+              bool allow_pipeline = true)
       : backend_(backend), verbose_(verbose), lines_(lines), expected_(expected) {
-    pipeline_ = backend.pipeline([this](const BatchOutcome& o) { delivered(o); });
+    if (allow_pipeline)
+      pipeline_ = backend.pipeline([this](const BatchOutcome& o) { delivered(o); });
     pipelined_ = pipeline_ != nullptr;
     t0_ = last_return_ = Clock::now();
     if (verbose_) {
@@ -154,6 +163,10 @@ class BatchRunner {
   /// Seconds from the runner's start to the last outcome.
   double elapsed() const { return elapsed_; }
   bool pipelined() const { return pipelined_; }
+  /// The count after the last batch printed (without a pipeline: the last batch submitted).
+  std::uint64_t last_triangles() const {
+    return printed_.empty() ? 0 : printed_.back().outcome.triangles;
+  }
   json stages_json() const {
     const PipelineStages st = stages();
     return {{"pipelined", pipelined_},       {"produce_seconds", produce_seconds_},
@@ -263,7 +276,18 @@ int run_stream(int argc, const char* const* argv) {
       "temporal", "Replay a SNAP temporal edge list 'u v t' as insertion batches of --window",
       cxxopts::value<std::string>(), "PATH")("window", "Time units per batch for --temporal",
                                              cxxopts::value<std::uint64_t>(), "W");
+  cmd.group("Results")(
+      "algo",
+      "Results kept up to date after every batch besides the triangle count, a comma list of "
+      "tc, bfs, cc, pagerank, kcore, sssp (per-batch time of each with --verbose and --json)",
+      cxxopts::value<std::string>()->default_value("tc"),
+      "LIST")("s,source", "Source vertex of bfs and sssp (0-based)",
+              cxxopts::value<std::uint64_t>()->default_value("0"), "S");
   cmd.group("Checks")(
+      "verify-every",
+      "Also check every tracked result (and the count) against the reference after every N "
+      "batches (batches then run one at a time); a mismatch exits with code 1",
+      cxxopts::value<std::uint64_t>(), "N")(
       "verify",
       "At the end, recount on the backend, count the backend's graph with the reference "
       "(Boost.Graph), compare the graph with a replay of the stream and, for generated streams, "
@@ -330,6 +354,10 @@ int run_stream(int argc, const char* const* argv) {
   const std::string backend_name = backend_option(r);
   const bool json_out = r.count("json") > 0, verbose = r.count("verbose") > 0;
   const bool check = r.count("verify") > 0;
+  const std::uint64_t verify_every =
+      r.count("verify-every") ? positive_option(r, "verify-every") : 0;
+  const std::vector<AlgorithmSpec> algorithms = parse_algorithms(
+      r["algo"].as<std::string>(), static_cast<vertex_t>(r["source"].as<std::uint64_t>()));
 
   // ---- input and stream ----
   std::optional<InputGraph> input;
@@ -400,9 +428,30 @@ int run_stream(int argc, const char* const* argv) {
     chosen = auto_stream_backend(rule, vertices, entries, batch);
   }
   std::unique_ptr<GraphBackend> backend = make_backend(chosen, cpu_threads_option(*parsed));
+  backend->track(algorithms);
   const BatchOutcome initial = backend->build(stream.initial);
   std::ostream& lines = json_out ? std::cerr : std::cout;
-  BatchRunner runner(*backend, verbose, lines, streamed ? 0 : stream.batches.size());
+  BatchRunner runner(*backend, verbose, lines, streamed ? 0 : stream.batches.size(),
+                     verify_every == 0);
+  // --verify-every: the tracked results and the count against the reference of the backend's
+  // graph; the first mismatch stops the stream.
+  std::size_t submitted = 0;
+  const auto check_now = [&](std::uint64_t triangles) {
+    const EdgeList graph = backend->export_edges();
+    std::string problem = check_against_reference({.kind = AlgorithmKind::tc}, graph, {},
+                                                  static_cast<double>(triangles));
+    for (const TrackedResult& t : backend->tracked()) {
+      if (!problem.empty()) break;
+      problem = check_against_reference(t.spec, graph, t.values, 0);
+    }
+    if (!problem.empty())
+      throw CheckFailed(fmt::format("verification after batch {} failed: {}", submitted, problem));
+  };
+  const auto submit = [&](const datasets::UpdateBatch& batch) {
+    runner.submit(batch);
+    ++submitted;
+    if (verify_every && submitted % verify_every == 0) check_now(runner.last_triangles());
+  };
   if (streamed) {
     // Ids are checked batch by batch against the most entries the file can hold (a line is at
     // least 6 bytes; gzip expands at most ~1032x): a bound, as the file is not read yet.
@@ -411,7 +460,7 @@ int run_stream(int argc, const char* const* argv) {
         stream_source, true, [&](datasets::UpdateBatch&& batch) {
           check_id_range(stream_source, 0, batch.edges.num_vertices, most_entries,
                          /*can_compact=*/false);
-          runner.submit(batch);
+          submit(batch);
           stream.initial.num_vertices =
               std::max(stream.initial.num_vertices, batch.edges.num_vertices);
           if (check) {  // kept for --verify's replay
@@ -422,7 +471,7 @@ int run_stream(int argc, const char* const* argv) {
   } else {
     for (datasets::UpdateBatch& batch : stream.batches) {
       batch.edges.symmetric = true;
-      runner.submit(batch);
+      submit(batch);
     }
   }
   const std::vector<BatchRecord> records = runner.finish();
@@ -444,10 +493,37 @@ int run_stream(int argc, const char* const* argv) {
       erase_seconds += b.outcome.seconds;
     }
   }
+  // Per tracked result (--algo): its static computation at build, its updates over the batches.
+  struct AlgorithmTotals {
+    AlgorithmKind kind;
+    double initial_seconds = 0, batch_seconds = 0, summary = 0;
+    std::uint64_t recomputed = 0;
+  };
+  std::vector<AlgorithmTotals> totals;
+  for (const AlgorithmOutcome& a : initial.algorithms)
+    totals.push_back({.kind = a.kind, .initial_seconds = a.seconds, .summary = a.summary});
+  for (const auto& b : records) {
+    for (const AlgorithmOutcome& a : b.outcome.algorithms) {
+      auto it = std::find_if(totals.begin(), totals.end(),
+                             [&](const AlgorithmTotals& t) { return t.kind == a.kind; });
+      if (it == totals.end()) it = totals.insert(totals.end(), {.kind = a.kind});
+      it->batch_seconds += a.seconds;
+      it->recomputed += a.recomputed;
+      it->summary = a.summary;
+    }
+  }
   std::optional<Verification> verification;
   if (check) {
     verification =
         verify_stream(*backend, final_count, stream, generated ? &input->read.edges : nullptr);
+    const std::vector<TrackedResult> tracked = backend->tracked();
+    if (!tracked.empty()) {
+      const EdgeList graph = backend->export_edges();
+      for (const TrackedResult& t : tracked) {
+        const std::string problem = check_against_reference(t.spec, graph, t.values, 0);
+        if (!problem.empty()) verification->problems.push_back(problem);
+      }
+    }
   }
   const bool verified_ok = verification && verification->problems.empty();
 
@@ -491,6 +567,17 @@ int run_stream(int argc, const char* const* argv) {
                          {"edges_changed", b.outcome.edges_changed},
                          {"triangles", b.outcome.triangles},
                          {"seconds", b.outcome.seconds}});
+      if (!b.outcome.algorithms.empty()) {
+        json algos = json::array();
+        for (const AlgorithmOutcome& a : b.outcome.algorithms) {
+          algos.push_back({{"algo", algorithm_name(a.kind)},
+                           {"seconds", a.seconds},
+                           {"changed", a.changed},
+                           {"recomputed", a.recomputed},
+                           {"summary", a.summary}});
+        }
+        batches.back()["algorithms"] = std::move(algos);
+      }
     }
     j["batches"] = std::move(batches);
     j["summary"] = {{"vertices", backend->num_vertices()},
@@ -503,6 +590,17 @@ int run_stream(int argc, const char* const* argv) {
                     {"seconds", batch_seconds},
                     {"updates_per_second",
                      batch_seconds > 0 ? json(updates_applied / batch_seconds) : json(nullptr)}};
+    if (!totals.empty()) {
+      json algos = json::array();
+      for (const AlgorithmTotals& t : totals) {
+        algos.push_back({{"algo", algorithm_name(t.kind)},
+                         {"initial_seconds", t.initial_seconds},
+                         {"batch_seconds", t.batch_seconds},
+                         {"recomputed_batches", t.recomputed},
+                         {"summary", t.summary}});
+      }
+      j["algorithms"] = std::move(algos);
+    }
     j["pipeline"] = runner.stages_json();
     j["pipeline"]["seconds"] = runner.elapsed();
     j["pipeline"]["updates_per_second"] =
@@ -553,6 +651,18 @@ int run_stream(int argc, const char* const* argv) {
                 fmt::format("{} end to end: {}, limited by {}", format_ms(runner.elapsed()),
                             rate_text(static_cast<double>(updates_applied), runner.elapsed()),
                             runner.limiting_stage()));
+    }
+    for (const AlgorithmTotals& t : totals) {
+      print_row(algorithm_name(t.kind),
+                fmt::format("{} {}, {} at build, {} in batches ({:.3f} ms a batch), {} recomputed",
+                            t.kind == AlgorithmKind::tc         ? "triangles"
+                            : t.kind == AlgorithmKind::cc       ? "components"
+                            : t.kind == AlgorithmKind::pagerank ? "iterations (last batch)"
+                            : t.kind == AlgorithmKind::kcore    ? "max core"
+                                                                : "reached",
+                            t.summary, format_ms(t.initial_seconds), format_ms(t.batch_seconds),
+                            records.empty() ? 0.0 : 1e3 * t.batch_seconds / records.size(),
+                            t.recomputed));
     }
     // The result line, unpadded: "triangles: 1612010 (verified against reference)".
     if (!verification) {

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 #include "backend.hpp"
@@ -37,19 +38,47 @@ struct GraphBackendOptions {
 /// The id range a batch needs: batch.num_vertices and every id named.
 std::uint64_t batch_id_range(const EdgeList& batch);
 
+/// Results tracked besides the count (GraphBackend::track) follow the batches through the
+/// EdgeBatchObserver calls of algorithms/dynamic_update.hpp: the adapter lists the edges a batch
+/// changes once (the graph's canonical layer) and hands them to the counter and to each tracked
+/// algorithm, timing each. Graphs without a canonical layer track nothing but the count.
+template <class Graph>
+concept ObservableGraph = requires(Graph& g, const EdgeList& batch) {
+  g.canonicalize(batch);
+};
+
 template <class Graph, class Counter>
 class DynamicGraphBackend final : public GraphBackend {
  public:
   using MakePipeline =
       std::function<std::unique_ptr<BatchPipeline>(Graph&, Counter&, BatchPipeline::Done)>;
+  using MakeTracked =
+      std::function<std::unique_ptr<TrackedAlgorithm>(const AlgorithmSpec&, Graph&)>;
   /// `make_graph` makes an empty undirected graph (each build starts from a new one);
-  /// `make_pipeline` (optional) a pipeline over the graph and its counter.
+  /// `make_pipeline` (optional) a pipeline over the graph and its counter; `make_tracked`
+  /// (optional, ObservableGraph only) the dynamic algorithm of a tracked result.
   DynamicGraphBackend(GraphBackendOptions options,
                       std::function<std::unique_ptr<Graph>()> make_graph,
-                      MakePipeline make_pipeline = {})
+                      MakePipeline make_pipeline = {}, MakeTracked make_tracked = {})
       : options_(std::move(options)),
         make_graph_(std::move(make_graph)),
-        make_pipeline_(std::move(make_pipeline)) {}
+        make_pipeline_(std::move(make_pipeline)),
+        make_tracked_(std::move(make_tracked)) {}
+
+  void track(const std::vector<AlgorithmSpec>& specs) override {
+    specs_.clear();
+    for (const AlgorithmSpec& spec : specs) {
+      if (spec.kind == AlgorithmKind::tc) continue;
+      if (!make_tracked_) GraphBackend::track({spec});  // throws: this backend cannot
+      specs_.push_back(spec);
+    }
+  }
+  std::vector<TrackedResult> tracked() const override {
+    std::vector<TrackedResult> out;
+    for (std::size_t i = 0; i < tracked_.size(); ++i)
+      out.push_back({specs_[i], tracked_[i]->values(), tracked_[i]->summary()});
+    return out;
+  }
 
   std::string name() const override { return options_.name; }
   double startup_seconds() const override { return options_.startup_seconds; }
@@ -60,12 +89,21 @@ class DynamicGraphBackend final : public GraphBackend {
     graph_.reset();
     graph_ = make_graph_();
     graph_->build(edges);
+    const auto c0 = Clock::now();
     counter_ = std::make_unique<Counter>(*graph_);  // static count of the built graph
-    return {graph_->num_edges(), counter_->total(), seconds_since(t0)};
+    BatchOutcome out{graph_->num_edges(), counter_->total(), 0, {}};
+    if (!specs_.empty()) {
+      out.algorithms.push_back({.kind = AlgorithmKind::tc,
+                                .seconds = seconds_since(c0),
+                                .summary = static_cast<double>(counter_->total())});
+    }
+    start_tracking(out);
+    out.seconds = seconds_since(t0);
+    return out;
   }
 
   std::unique_ptr<BatchPipeline> pipeline(BatchPipeline::Done done) override {
-    if (!make_pipeline_ || options_.grow_id_range) return nullptr;
+    if (!make_pipeline_ || options_.grow_id_range || !specs_.empty()) return nullptr;
     require_graph();
     return make_pipeline_(*graph_, *counter_, std::move(done));
   }
@@ -100,14 +138,79 @@ class DynamicGraphBackend final : public GraphBackend {
     if (!graph_) {
       graph_ = make_graph_();
       counter_ = std::make_unique<Counter>(*graph_);
+      BatchOutcome ignored;
+      start_tracking(ignored);
+    }
+  }
+  /// Runs each tracked algorithm's static computation on the graph as it is (timed into `out`).
+  void start_tracking(BatchOutcome& out) {
+    tracked_.clear();
+    for (const AlgorithmSpec& spec : specs_) {
+      const auto t0 = Clock::now();
+      tracked_.push_back(make_tracked_(spec, *graph_));
+      out.algorithms.push_back(
+          {.kind = spec.kind, .seconds = seconds_since(t0), .summary = tracked_.back()->summary()});
     }
   }
   BatchOutcome apply(const EdgeList& batch, bool insert) {
     require_graph();
     const auto t0 = Clock::now();
     grow_id_range(batch);
+    if constexpr (ObservableGraph<Graph>) {
+      if (!tracked_.empty()) return apply_observed(batch, insert, t0);
+    }
     const auto r = insert ? counter_->insert_edges(batch) : counter_->erase_edges(batch);
-    return {r.update.applied, r.total, seconds_since(t0)};
+    return {r.update.applied, r.total, seconds_since(t0), {}};
+  }
+  /// One graph update, then the count and each tracked result follow it (per-algorithm times;
+  /// the outcome's seconds cover the whole batch).
+  BatchOutcome apply_observed(const EdgeList& batch, bool insert,
+                              Clock::time_point t0) requires ObservableGraph<Graph> {
+    std::vector<double> seconds(tracked_.size() + 1, 0.0);
+    std::vector<BatchEffect> effects(tracked_.size() + 1);
+    // Slot 0 is the triangle counter, then the tracked results in order.
+    const auto each = [&](auto&& f) {
+      for (std::size_t i = 0; i <= tracked_.size(); ++i) {
+        const auto a0 = Clock::now();
+        f(i);
+        seconds[i] += seconds_since(a0);
+      }
+    };
+    std::vector<std::uint64_t> keys;
+    UpdateResult update;
+    if (insert) {
+      update = insert_listing_added(*graph_, batch, keys).update;
+      each([&](std::size_t i) {
+        effects[i] = i ? tracked_[i - 1]->after_insert(keys) : counter_->after_insert(keys);
+      });
+    } else {
+      update = erase_listing_removed(*graph_, batch, keys, [&](std::span<const std::uint64_t> k) {
+                 each([&](std::size_t i) {
+                   if (i)
+                     tracked_[i - 1]->before_erase(k);
+                   else
+                     counter_->before_erase(k);
+                 });
+               }).update;
+      each([&](std::size_t i) {
+        effects[i] = i ? tracked_[i - 1]->after_erase(keys) : counter_->after_erase(keys);
+      });
+    }
+    BatchOutcome out{update.applied, counter_->total(), 0, {}};
+    out.algorithms.push_back({.kind = AlgorithmKind::tc,
+                              .seconds = seconds[0],
+                              .changed = effects[0].changed,
+                              .recomputed = effects[0].recomputed,
+                              .summary = static_cast<double>(counter_->total())});
+    for (std::size_t i = 0; i < tracked_.size(); ++i) {
+      out.algorithms.push_back({.kind = specs_[i].kind,
+                                .seconds = seconds[i + 1],
+                                .changed = effects[i + 1].changed,
+                                .recomputed = effects[i + 1].recomputed,
+                                .summary = tracked_[i]->summary()});
+    }
+    out.seconds = seconds_since(t0);
+    return out;
   }
   void grow_id_range(const EdgeList& batch) {
     if constexpr (requires(Graph & g, std::uint64_t n) { g.ensure_vertices(n); }) {
@@ -118,8 +221,11 @@ class DynamicGraphBackend final : public GraphBackend {
   GraphBackendOptions options_;
   std::function<std::unique_ptr<Graph>()> make_graph_;
   MakePipeline make_pipeline_;
+  MakeTracked make_tracked_;
+  std::vector<AlgorithmSpec> specs_;  ///< tracked besides the count, in the order asked for
   std::unique_ptr<Graph> graph_;
   std::unique_ptr<Counter> counter_;
+  std::vector<std::unique_ptr<TrackedAlgorithm>> tracked_;  ///< parallel to specs_
 };
 
 }  // namespace wg::cli
