@@ -3,8 +3,10 @@
 // the batch touched must be exact; updates report exactly once per key; validate() and the
 // contents are checked after every batch. A hot-window variant makes every insert land in a few
 // leaves, so splits race with each other and with the readers.
-// Size: WG_GPU_TEST_SCALE (default 1) multiplies the batch sizes.
+// Size: WG_GPU_TEST_SCALE (default 12) scales the batch sizes by 2^(scale - 12) (test_scale.hpp).
 #include <gtest/gtest.h>
+
+#include "test_scale.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -30,10 +32,7 @@ using OpResult = wg::btree::OpResult<>;
 using u32 = std::uint32_t;
 using Model = std::map<u32, u32>;
 
-std::uint64_t scale() {
-  const char* e = std::getenv("WG_GPU_TEST_SCALE");
-  return e && *e ? std::max<std::uint64_t>(1, std::strtoull(e, nullptr, 10)) : 1;
-}
+using wg::test::btree_test_size;
 
 struct Params {
   const char* name;
@@ -45,7 +44,7 @@ class BTreeMixed : public ::testing::TestWithParam<Params> {};
 TEST_P(BTreeMixed, UntouchedKeysAnsweredExactly) {
   wg::CudaStream s;
   const Params p = GetParam();
-  const std::uint64_t n = 20000 * scale();
+  const std::uint64_t n = btree_test_size(20000);
   const u32 range = static_cast<u32>(8 * n);
   BTree t({.node_capacity = 1 << 18, .build_fill = 0.9}, s);
   std::mt19937 rng(101 + p.hot_window);
@@ -191,7 +190,7 @@ INSTANTIATE_TEST_SUITE_P(Keys, BTreeMixed,
 /// erase them all: every split path (root, inner, leaf, restarts) under contention.
 TEST(BTreeMixed, ContendedSplitsThenEraseAll) {
   wg::CudaStream s;
-  const u32 n = static_cast<u32>(50000 * scale());
+  const u32 n = static_cast<u32>(btree_test_size(50000));
   BTree t({.node_capacity = 1 << 16}, s);
   std::vector<Op> ops(n);
   for (u32 i = 0; i < n; ++i) ops[i] = {OpKind::kInsert, (i % 64) * n + i / 64, i};
@@ -222,7 +221,7 @@ TEST(BTreeMixed, ContendedSplitsThenEraseAll) {
 /// every neighbour read is exact.
 TEST(BTreeMixed, HotKeyReadersSeeOnlyWrittenValues) {
   wg::CudaStream s;
-  const u32 n = static_cast<u32>(60000 * scale());
+  const u32 n = static_cast<u32>(btree_test_size(60000));
   BTree t({.node_capacity = 1 << 14}, s);
   std::vector<u32> k(4000), v(4000);
   for (u32 i = 0; i < 4000; ++i) k[i] = 2 * i, v[i] = 5 * i;
