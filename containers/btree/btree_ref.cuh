@@ -201,8 +201,6 @@ class BTreeRef {
   template <class Tile>
   __device__ bool try_latch(const Tile& tile, std::uint32_t idx) const;
   template <class Tile>
-  __device__ void latch(const Tile& tile, std::uint32_t idx) const;
-  template <class Tile>
   __device__ void unlatch(const Tile& tile, std::uint32_t idx) const;
   template <class Tile>
   __device__ std::uint32_t allocate(const Tile& tile, std::uint32_t count) const;

@@ -35,16 +35,6 @@ __device__ bool BTreeRef<Key>::try_latch(const Tile& tile, std::uint32_t idx) co
 
 template <class Key>
 template <class Tile>
-__device__ void BTreeRef<Key>::latch(const Tile& tile, std::uint32_t idx) const {
-  unsigned backoff = 32;
-  while (!try_latch(tile, idx)) {
-    __nanosleep(backoff);
-    if (backoff < 1024) backoff *= 2;
-  }
-}
-
-template <class Key>
-template <class Tile>
 __device__ void BTreeRef<Key>::unlatch(const Tile& tile, std::uint32_t idx) const {
   tile.sync();  // every lane's writes to the node and its new sibling precede the release
   if (tile.thread_rank() == 0)
@@ -249,8 +239,16 @@ __device__ bool BTreeRef<Key>::erase(const Tile& tile, Key k, Hint* hint) const 
   if (k == kEmptyKey) return false;
   Snap s;
   std::uint32_t cur = find_leaf<Access::kConcurrent>(tile, k, s, hint);
+  unsigned backoff = 32;
   for (;;) {
-    latch(tile, cur);
+    if (!try_latch(tile, cur)) {
+      // Busy (maybe splitting): back off, then re-read it and move right if k has left it.
+      __nanosleep(backoff);
+      if (backoff < 1024) backoff *= 2;
+      s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
+      if (k >= s.high) cur = s.link();
+      continue;
+    }
     s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
       unlatch(tile, cur);
