@@ -23,9 +23,12 @@
 //
 // Semantics: each bulk operation is phase-concurrent: one or a few kernels on `stream`, the
 // operations of one batch concurrent with each other, batches ordered by the stream. insert and
-// erase sort a copy of their keys first (options.sort_updates) so that neighbouring tiles update
-// neighbouring leaves, and an insert batch keeps the last value of a duplicated key (in the
-// batch's order; unsorted, adjacent duplicates only). apply() runs one batch of mixed
+// erase sort a copy of their keys first (options.sort_updates, stable) so that neighbouring
+// tiles update neighbouring leaves, and an insert batch keeps the last value of a duplicated
+// key in the batch's order. With sort_updates = false the batch is applied as given: the last
+// value wins for duplicates that stand next to each other (a sorted or grouped batch); for a
+// key repeated apart, which of its values stays is unspecified (the count of new keys is exact
+// either way). apply() runs one batch of mixed
 // operations, each thread its own, fully concurrently: an operation on keys that no update of
 // the batch touches is answered exactly. Erase empties a slot; nodes are never merged or freed
 // (a tree with many erasures keeps its height and its nodes: rebuild with build() to compact).
@@ -57,8 +60,10 @@ struct BTreeOptions {
   /// Fraction of the 15 slots build() fills in each leaf and inner node: room left for later
   /// inserts before a node splits.
   double build_fill = 0.8;
-  /// insert() and erase() sort a copy of the batch first (one radix sort), which makes tiles
-  /// with neighbouring keys meet in neighbouring leaves and enables the leaf hint.
+  /// insert() and erase() sort a copy of the batch first (one stable radix sort), which makes
+  /// tiles with neighbouring keys meet in neighbouring leaves, enables the leaf hint and makes
+  /// the last value of every duplicated key win. false: for batches already sorted, grouped by
+  /// key or free of duplicates (a key repeated apart keeps an unspecified one of its values).
   bool sort_updates = true;
   /// Threads per block of every kernel (a multiple of 32).
   int block_threads = 256;

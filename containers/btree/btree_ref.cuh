@@ -80,8 +80,9 @@ class BTreeRef {
     if (q >= kEmptyKey - 1) return false;
     Snap s;
     std::uint32_t cur = find_leaf<A>(tile, q + 1, s, nullptr);
+    Key low = q + 1;  // keys below were covered by the nodes already read (see range)
     for (;;) {
-      const bool cand = s.key != kEmptyKey && s.key > q && s.key < s.high;
+      const bool cand = s.key != kEmptyKey && s.key >= low && s.key < s.high;
       const Key best = cg::reduce(tile, cand ? s.key : Key{kEmptyKey}, cg::less<Key>());
       const unsigned b = tile.ballot(cand && s.key == best);
       if (b) {
@@ -90,6 +91,7 @@ class BTreeRef {
         return true;
       }
       if (s.high == kEmptyKey) return false;
+      if (s.high > low) low = s.high;
       cur = s.link();
       s = detail::read_node<A, Key>(tile, nodes_, cur);
     }
@@ -131,14 +133,21 @@ class BTreeRef {
   /// Visits the pairs with lo <= key <= hi in key order: f(key, value, index) is called by the
   /// lanes holding one, index counting from 0 over the whole range (kRanked = false: index is
   /// unspecified, for counting). Returns the number of pairs.
+  ///
+  /// Each node contributes only keys in [low, its high key), low being the greatest high key
+  /// of the nodes read before it. A concurrent split stores the side link before the high key,
+  /// so a snapshot may pair the old high key (and every moved pair, not yet erased) with the
+  /// link to the new right node: that node's pairs below the old high key were counted here
+  /// already and are skipped there, so no key is counted twice.
   template <Access A, bool kRanked, class Tile, class F>
   __device__ std::uint32_t range(const Tile& tile, Key lo, Key hi, F&& f) const {
     if (lo > hi || lo == kEmptyKey) return 0;
     Snap s;
     std::uint32_t cur = find_leaf<A>(tile, lo, s, nullptr);
     std::uint32_t total = 0;
+    Key low = lo;
     for (;;) {
-      const bool cand = s.key != kEmptyKey && s.key >= lo && s.key <= hi && s.key < s.high;
+      const bool cand = s.key != kEmptyKey && s.key >= low && s.key <= hi && s.key < s.high;
       const unsigned b = tile.ballot(cand);
       unsigned rank = 0;
       if constexpr (kRanked) {
@@ -150,6 +159,7 @@ class BTreeRef {
       if (cand) f(s.key, s.value, total + rank);
       total += __popc(b);
       if (s.high == kEmptyKey || s.high > hi) return total;
+      if (s.high > low) low = s.high;
       cur = s.link();
       s = detail::read_node<A, Key>(tile, nodes_, cur);
     }
@@ -190,8 +200,6 @@ class BTreeRef {
  private:
   template <class Tile>
   __device__ bool try_latch(const Tile& tile, std::uint32_t idx) const;
-  template <class Tile>
-  __device__ void latch(const Tile& tile, std::uint32_t idx) const;
   template <class Tile>
   __device__ void unlatch(const Tile& tile, std::uint32_t idx) const;
   template <class Tile>

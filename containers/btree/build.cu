@@ -88,7 +88,8 @@ std::uint64_t BTree<Key, Value>::build(const Key* keys, const Value* values, std
   const unsigned threads = 256;
   const unsigned grid =
       static_cast<unsigned>(std::min<std::uint64_t>((n + threads - 1) / threads, sm_count_ * 16));
-  last_of_run_kernel<<<grid, threads, 0, stream>>>(sk.data(), n, keep.data(), counters_.data());
+  last_of_run_kernel<<<grid, threads, 0, stream>>>(sk.data(), n, keep.data(),
+                                                   counters_.data() + kRejected);
   WG_CUDA_CHECK_LAST();
   DeviceBuffer<Key> uk(n, stream, "BTree build unique keys"),
       uv(n, stream, "BTree build unique values");

@@ -185,7 +185,9 @@ __device__ inline NodeSnap<Key> read_node(const Tile& tile, Node* pool, std::uin
     // Every lane reads the high key after its slot: a split writes the link, then the high key,
     // then empties the moved slots (release), so a lane that saw a slot emptied by a split sees
     // that split's (or a later) high key. High keys only decrease, so the tile takes the least
-    // one seen, with the link read by the same lane after it (a newer link is always safe).
+    // one seen, with the link read by the same lane after it. That link may be newer than the
+    // high key (a split stores the link first): routing by key stays correct, and range and
+    // successor skip, in each next node, keys below the high keys already passed (btree_ref.cuh).
     const Key high = atomic_ref<Key>(*L::high(n)).load(cuda::memory_order_acquire);
     const std::uint32_t link =
         atomic_ref<std::uint32_t>(*L::link(n)).load(cuda::memory_order_acquire);

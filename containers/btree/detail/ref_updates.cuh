@@ -3,8 +3,10 @@
 // btree_ref.cuh). The protocol (Awad et al., section 3): reads take no latch; an insert latches
 // a leaf, or a full node on its way down, and splits full nodes proactively, so that the parent
 // of a splitting node always has room; a failed latch restarts from the last-known parent
-// instead of spinning; only the parent latch of a split is waited for (latches are always taken
-// child before parent, so waiting cannot deadlock).
+// instead of spinning. No tile waits for a latch while holding one: when the parent of a split
+// is busy, the child is unlatched and the tile backs off and retries, so a tile never blocks the
+// holder it waits for, even when both share a warp and the warp's tiles are not scheduled
+// independently (as under compute-sanitizer). Every wait sleeps with a growing backoff.
 //
 // A split of node L (latched, full) with parent P (latched, not full, holding L):
 //   1. R (fresh) gets the upper 8 pairs, L's high key and link; fence.
@@ -29,16 +31,6 @@ __device__ bool BTreeRef<Key>::try_latch(const Tile& tile, std::uint32_t idx) co
   old = tile.shfl(old, 0);
   tile.sync();  // orders the leader's acquire before every lane's reads of the node
   return (old & detail::kLatch) == 0;
-}
-
-template <class Key>
-template <class Tile>
-__device__ void BTreeRef<Key>::latch(const Tile& tile, std::uint32_t idx) const {
-  unsigned backoff = 32;
-  while (!try_latch(tile, idx)) {
-    __nanosleep(backoff);
-    if (backoff < 1024) backoff *= 2;
-  }
 }
 
 template <class Key>
@@ -130,6 +122,7 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
   bool from_hint = hint && hint->leaf != kNoNode && k >= hint->key;
   std::uint32_t cur = from_hint ? hint->leaf : root(tile);
   std::uint32_t parent = from_hint ? hint->parent : kNoNode;
+  unsigned backoff = 32;
   for (;;) {
     Snap s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
@@ -149,12 +142,13 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
       continue;
     }
     if (!try_latch(tile, cur)) {
-      // Restart from the last-known parent rather than spin on a busy leaf.
+      // Back off, then restart from the last-known parent (the busy node may be splitting).
+      __nanosleep(backoff);
+      if (backoff < 1024) backoff *= 2;
       if (parent != kNoNode) {
         cur = parent;
         parent = kNoNode;
       } else {
-        __nanosleep(64);
         cur = root(tile);
       }
       continue;
@@ -202,7 +196,12 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
       cur = root(tile);
       continue;
     }
-    latch(tile, parent);
+    if (!try_latch(tile, parent)) {
+      unlatch(tile, cur);  // never hold a latch while waiting for another
+      __nanosleep(backoff);
+      if (backoff < 1024) backoff *= 2;
+      continue;  // re-read cur (unlatched): it may have been split meanwhile
+    }
     const Snap p = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, parent);
     const bool holds = tile.ballot(p.key != kEmptyKey && p.key < p.high && p.value == cur) != 0;
     const bool parent_full = detail::occupied(tile, p) == L::kSlots;
@@ -240,8 +239,16 @@ __device__ bool BTreeRef<Key>::erase(const Tile& tile, Key k, Hint* hint) const 
   if (k == kEmptyKey) return false;
   Snap s;
   std::uint32_t cur = find_leaf<Access::kConcurrent>(tile, k, s, hint);
+  unsigned backoff = 32;
   for (;;) {
-    latch(tile, cur);
+    if (!try_latch(tile, cur)) {
+      // Busy (maybe splitting): back off, then re-read it and move right if k has left it.
+      __nanosleep(backoff);
+      if (backoff < 1024) backoff *= 2;
+      s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
+      if (k >= s.high) cur = s.link();
+      continue;
+    }
     s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
       unlatch(tile, cur);

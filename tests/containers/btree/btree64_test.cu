@@ -1,8 +1,11 @@
 // GPU tests of wg::btree::BTree<std::uint64_t> (7 pairs per node, 8-lane tiles) against a
 // std::map model: random insert and erase batches over the whole 64-bit domain (both ends
 // included), bulk build, and after every batch validate(), the contents, find, successor,
-// predecessor, count and range. Size: WG_GPU_TEST_SCALE (default 1).
+// predecessor, count and range. Size: WG_GPU_TEST_SCALE (default 12) scales the batch sizes
+// by 2^(scale - 12) (test_scale.hpp).
 #include <gtest/gtest.h>
+
+#include "test_scale.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -26,10 +29,7 @@ using Model = std::map<u64, u64>;
 constexpr u64 kMax = Tree::kMaxKey;
 constexpr u64 kNone = Tree::kReservedKey;
 
-std::uint64_t scale() {
-  const char* e = std::getenv("WG_GPU_TEST_SCALE");
-  return e && *e ? std::max<std::uint64_t>(1, std::strtoull(e, nullptr, 10)) : 1;
-}
+using wg::test::btree_test_size;
 
 /// Dense low keys (repeats), keys spread over the whole domain, and both ends.
 u64 random_key(std::mt19937_64& rng, u64 range) {
@@ -120,7 +120,7 @@ void expect_matches(const Tree& t, const Model& m, std::mt19937_64& rng, u64 ran
 
 TEST(BTree64, RandomBatchesAndBuildMatchStdMap) {
   wg::CudaStream s;
-  const std::uint64_t n = 5000 * scale();
+  const std::uint64_t n = btree_test_size(5000);
   const u64 range = 4 * n;
   Tree t({.node_capacity = 1 << 18}, s);
   Model m;
@@ -152,7 +152,7 @@ TEST(BTree64, RandomBatchesAndBuildMatchStdMap) {
 
 TEST(BTree64, ConcurrentMixedKeepsUntouchedKeys) {
   wg::CudaStream s;
-  const std::uint64_t n = 20000 * scale();
+  const std::uint64_t n = btree_test_size(20000);
   Tree t({.node_capacity = 1 << 18}, s);
   std::mt19937_64 rng(5);
   std::vector<u64> k(n), v(n);

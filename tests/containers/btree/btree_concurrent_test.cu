@@ -3,8 +3,10 @@
 // the batch touched must be exact; updates report exactly once per key; validate() and the
 // contents are checked after every batch. A hot-window variant makes every insert land in a few
 // leaves, so splits race with each other and with the readers.
-// Size: WG_GPU_TEST_SCALE (default 1) multiplies the batch sizes.
+// Size: WG_GPU_TEST_SCALE (default 12) scales the batch sizes by 2^(scale - 12) (test_scale.hpp).
 #include <gtest/gtest.h>
+
+#include "test_scale.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include <warpgraph/containers/btree/btree.cuh>
+#include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/cuda_stream.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 
@@ -30,10 +33,7 @@ using OpResult = wg::btree::OpResult<>;
 using u32 = std::uint32_t;
 using Model = std::map<u32, u32>;
 
-std::uint64_t scale() {
-  const char* e = std::getenv("WG_GPU_TEST_SCALE");
-  return e && *e ? std::max<std::uint64_t>(1, std::strtoull(e, nullptr, 10)) : 1;
-}
+using wg::test::btree_test_size;
 
 struct Params {
   const char* name;
@@ -45,7 +45,7 @@ class BTreeMixed : public ::testing::TestWithParam<Params> {};
 TEST_P(BTreeMixed, UntouchedKeysAnsweredExactly) {
   wg::CudaStream s;
   const Params p = GetParam();
-  const std::uint64_t n = 20000 * scale();
+  const std::uint64_t n = btree_test_size(20000);
   const u32 range = static_cast<u32>(8 * n);
   BTree t({.node_capacity = 1 << 18, .build_fill = 0.9}, s);
   std::mt19937 rng(101 + p.hot_window);
@@ -191,7 +191,7 @@ INSTANTIATE_TEST_SUITE_P(Keys, BTreeMixed,
 /// erase them all: every split path (root, inner, leaf, restarts) under contention.
 TEST(BTreeMixed, ContendedSplitsThenEraseAll) {
   wg::CudaStream s;
-  const u32 n = static_cast<u32>(50000 * scale());
+  const u32 n = static_cast<u32>(btree_test_size(50000));
   BTree t({.node_capacity = 1 << 16}, s);
   std::vector<Op> ops(n);
   for (u32 i = 0; i < n; ++i) ops[i] = {OpKind::kInsert, (i % 64) * n + i / 64, i};
@@ -222,7 +222,7 @@ TEST(BTreeMixed, ContendedSplitsThenEraseAll) {
 /// every neighbour read is exact.
 TEST(BTreeMixed, HotKeyReadersSeeOnlyWrittenValues) {
   wg::CudaStream s;
-  const u32 n = static_cast<u32>(60000 * scale());
+  const u32 n = static_cast<u32>(btree_test_size(60000));
   BTree t({.node_capacity = 1 << 14}, s);
   std::vector<u32> k(4000), v(4000);
   for (u32 i = 0; i < 4000; ++i) k[i] = 2 * i, v[i] = 5 * i;
@@ -258,6 +258,70 @@ TEST(BTreeMixed, HotKeyReadersSeeOnlyWrittenValues) {
   }
   ASSERT_EQ(t.validate(s), "");
   ASSERT_EQ(t.size(), 4000u);
+}
+
+/// A split caught half-way, written into the pool directly: leaf L's side link already points to
+/// the new right leaf R while L still holds its old high key and every pair (state 0), or L's
+/// high key is the separator but the moved pairs are not yet erased (state 1). Range counts
+/// (concurrent and read-only) and successors must see each key once; before the fix a range
+/// over L and R counted the moved pairs twice.
+TEST(BTreeMixed, SplitInFlightCountsEachKeyOnce) {
+  using Lay = wg::btree::detail::Layout<u32>;
+  namespace d = wg::btree::detail;
+  constexpr unsigned S = Lay::kSlots, keep = Lay::kSplitKeep;
+  constexpr u32 kNone = BTree::kReservedKey;
+  const u32 old_high = 100;
+  for (int state = 0; state < 2; ++state) {
+    SCOPED_TRACE("state " + std::to_string(state));
+    wg::CudaStream s;
+    BTree t({.node_capacity = 8}, s);
+    std::vector<d::Node> nodes(3);
+    for (unsigned c = 0; c < S; ++c) Lay::init_slot(&nodes[0], c, 10 + c, 1000 + c);
+    Lay::init_meta(&nodes[0], state == 0 ? old_high : 10 + keep, 1u | d::kLeafFlag);
+    for (unsigned c = 0; c < S; ++c)
+      Lay::init_slot(&nodes[1], c, c < S - keep ? 10 + keep + c : kNone,
+                     c < S - keep ? 1000 + keep + c : 0);
+    Lay::init_meta(&nodes[1], old_high, 2u | d::kLeafFlag);
+    for (unsigned c = 0; c < S; ++c)
+      Lay::init_slot(&nodes[2], c, c < 3 ? old_high + c : kNone, c < 3 ? 2000 + c : 0);
+    Lay::init_meta(&nodes[2], kNone, d::kNoLink | d::kLeafFlag);
+    const d::TreeState st{0, 3, 0, 0};
+    WG_CUDA_TRY(cudaMemcpyAsync(t.ref().nodes(), nodes.data(), sizeof(d::Node) * nodes.size(),
+                                cudaMemcpyHostToDevice, s));
+    WG_CUDA_TRY(cudaMemcpyAsync(t.ref().state(), &st, sizeof(st), cudaMemcpyHostToDevice, s));
+    WG_CUDA_TRY(cudaStreamSynchronize(s));
+    Model m;
+    for (unsigned c = 0; c < S; ++c) m[10 + c] = 1000 + c;
+    for (unsigned c = 0; c < 3; ++c) m[old_high + c] = 2000 + c;
+    std::vector<Op> ops;
+    std::vector<u32> lo, hi;
+    for (u32 q = 0; q < old_high + 5; ++q) {
+      ops.push_back({OpKind::kRangeCount, q, q + 200});
+      ops.push_back({OpKind::kSuccessor, q, 0});
+      lo.push_back(q), hi.push_back(q + 200);
+    }
+    auto dops = DeviceBuffer<Op>::from_host(ops, s);
+    DeviceBuffer<OpResult> dres(ops.size(), s);
+    t.apply(dops.data(), ops.size(), dres.data(), s);
+    const auto res = dres.to_host(s);
+    auto dlo = DeviceBuffer<u32>::from_host(lo, s), dhi = DeviceBuffer<u32>::from_host(hi, s);
+    DeviceBuffer<u32> dc(lo.size(), s);
+    t.count(dlo.data(), dhi.data(), lo.size(), dc.data(), s);
+    const auto c = dc.to_host(s);
+    for (std::size_t i = 0; i < lo.size(); ++i) {
+      u32 want = 0;
+      for (auto it = m.lower_bound(lo[i]); it != m.end() && it->first <= hi[i]; ++it) ++want;
+      ASSERT_EQ(res[2 * i].status, want) << "concurrent range from " << lo[i];
+      ASSERT_EQ(c[i], want) << "count from " << lo[i];
+      const auto sit = m.upper_bound(lo[i]);
+      const OpResult& r = res[2 * i + 1];
+      ASSERT_EQ(r.status != 0, sit != m.end()) << "successor " << lo[i];
+      if (sit != m.end()) {
+        ASSERT_EQ(r.key, sit->first) << "successor " << lo[i];
+        ASSERT_EQ(r.value, sit->second);
+      }
+    }
+  }
 }
 
 }  // namespace

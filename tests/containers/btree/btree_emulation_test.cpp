@@ -322,4 +322,75 @@ TEST(BTreeEmulation, PoolExhaustionFailsInsertsNotTree) {
   ASSERT_TRUE(std::equal(p.begin(), p.end(), m.begin(), m.end(), same_pair));
 }
 
+/// The two states a reader can meet in the middle of a split of leaf L into L + R (ref_updates
+/// .cuh, step 2): (a) L's link already points to R but its high key is still the old one, and
+/// (b) L's high key is the separator but the moved pairs are not yet erased from L. In both,
+/// every pair of L is still in L and the moved ones are in R too: range and successor must
+/// still answer each key once.
+TEST(BTreeEmulation, SplitInFlightCountsEachKeyOnce) {
+  using L = detail::Layout<Key>;
+  constexpr unsigned S = L::kSlots, keep = L::kSplitKeep;
+  const Key old_high = kBase + S + 5;
+  for (int state = 0; state < 2; ++state) {
+    SCOPED_TRACE(state == 0 ? "link stored, old high key" : "high key stored, slots not erased");
+    HostTree<Key> t(4);
+    detail::Node* n = t.nodes.data();
+    // L (node 0): keys kBase + 1 .. kBase + S, all present.
+    for (unsigned c = 0; c < S; ++c) L::init_slot(n, c, kBase + 1 + c, 100 + c);
+    const Key sep = kBase + 1 + keep;
+    L::init_meta(n, state == 0 ? old_high : sep, 1u | detail::kLeafFlag);
+    // R (node 1): the moved keys, L's old high key and old link (node 2).
+    for (unsigned c = 0; c < S; ++c)
+      L::init_slot(n + 1, c, c < S - keep ? kBase + 1 + keep + c : kNone,
+                   c < S - keep ? 100 + keep + c : 0);
+    L::init_meta(n + 1, old_high, 2u | detail::kLeafFlag);
+    // Node 2: three keys from the old high key on, the last leaf.
+    for (unsigned c = 0; c < S; ++c)
+      L::init_slot(n + 2, c, c < 3 ? old_high + c : kNone, c < 3 ? 500 + c : 0);
+    L::init_meta(n + 2, kNone, detail::kNoLink | detail::kLeafFlag);
+    t.state = detail::TreeState{0, 3, 0, 0};
+    Model m;
+    for (unsigned c = 0; c < S; ++c) m[kBase + 1 + c] = 100 + c;
+    for (unsigned c = 0; c < 3; ++c) m[old_high + c] = 500 + c;
+    BTreeRef<Key> ref = t.ref();
+    std::vector<Key> q{0};
+    for (Key x = kBase + 1; x < old_high + 4; ++x) q.push_back(x);
+    for (int access = 0; access < 2; ++access) {
+      std::vector<Key> count(q.size()), succ(q.size());
+      std::vector<std::vector<Key>> listed(q.size());
+      run_tiles(q.size(), 2, [&](const Tile& tile, std::uint64_t i, Hint&) {
+        std::vector<Key> mine(64, kNone);
+        auto f = [&](Key k, Key, Key idx) {
+          if (idx < 64) mine[idx] = k;
+        };
+        Key c, sk = kNone, sv = 0;
+        if (access == 0)
+          c = ref.range<Access::kConcurrent, true>(tile, q[i], kNone - 1, f);
+        else
+          c = ref.range<Access::kReadOnly, true>(tile, q[i], kNone - 1, f);
+        const bool found = access == 0 ? ref.successor<Access::kConcurrent>(tile, q[i], &sk, &sv)
+                                       : ref.successor<Access::kReadOnly>(tile, q[i], &sk, &sv);
+        std::vector<Key> all;
+        for (Key j = 0; j < std::min<Key>(c, 64); ++j) {
+          const unsigned b = tile.ballot(mine[j] != kNone);
+          all.push_back(b ? tile.shfl(mine[j], __ffs(b) - 1) : kNone);
+        }
+        if (tile.thread_rank() == 0) {
+          count[i] = c;
+          succ[i] = found ? sk : kNone;
+          listed[i] = all;
+        }
+      });
+      for (std::size_t i = 0; i < q.size(); ++i) {
+        std::vector<Key> want;
+        for (auto it = m.lower_bound(q[i]); it != m.end(); ++it) want.push_back(it->first);
+        ASSERT_EQ(count[i], want.size()) << "range from " << q[i] << " access " << access;
+        ASSERT_EQ(listed[i], want) << "range from " << q[i];
+        const auto s = m.upper_bound(q[i]);
+        ASSERT_EQ(succ[i], s == m.end() ? kNone : s->first) << "successor " << q[i];
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -2,8 +2,10 @@
 // (duplicates, absent erasures, the ends of the key domain) with validate() after every batch,
 // bulk build, pool exhaustion, reserved keys, and concurrent mixed batches in which every
 // answer about a key no update of the batch touched is checked exactly.
-// Size: WG_GPU_TEST_SCALE (default 1) multiplies the batch sizes.
+// Size: WG_GPU_TEST_SCALE (default 12) scales the batch sizes by 2^(scale - 12) (test_scale.hpp).
 #include <gtest/gtest.h>
+
+#include "test_scale.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -30,10 +32,7 @@ using Model = std::map<u32, u32>;
 constexpr u32 kMax = BTree::kMaxKey;
 constexpr u32 kNone = BTree::kReservedKey;
 
-std::uint64_t scale() {
-  const char* e = std::getenv("WG_GPU_TEST_SCALE");
-  return e && *e ? std::max<std::uint64_t>(1, std::strtoull(e, nullptr, 10)) : 1;
-}
+using wg::test::btree_test_size;
 
 template <class T>
 DeviceBuffer<T> upload(const std::vector<T>& v, cudaStream_t s) {
@@ -191,7 +190,7 @@ class BTreeModel : public ::testing::TestWithParam<int> {};  // param: 0 sorted 
 
 TEST_P(BTreeModel, RandomBatchesMatchStdMap) {
   wg::CudaStream s;
-  const std::uint64_t n = 6000 * scale();
+  const std::uint64_t n = btree_test_size(6000);
   BTree t({.node_capacity = 1 << 18, .sort_updates = GetParam() == 0}, s);
   Model m;
   std::mt19937 rng(11 + GetParam());
@@ -201,6 +200,17 @@ TEST_P(BTreeModel, RandomBatchesMatchStdMap) {
     const std::size_t b = n / 2 + rng() % n;
     std::vector<u32> k(b), v(b);
     for (std::size_t i = 0; i < b; ++i) k[i] = random_key(rng, range), v[i] = rng();
+    if (GetParam() == 1 && batch % 4 != 3) {
+      // Unsorted inserts (sort_updates = false): duplicates only in runs (BTreeOptions), some
+      // runs added on purpose; a key repeated elsewhere is replaced by one not yet in the batch.
+      std::set<u32> seen;
+      for (std::size_t i = 0; i < b; ++i) {
+        if (i > 0 && i % 10 == 0) k[i] = k[i - 1];
+        const bool run = i > 0 && k[i] == k[i - 1];
+        while (!run && seen.count(k[i])) k[i] = rng() % range;
+        seen.insert(k[i]);
+      }
+    }
     if (batch % 4 == 3) {  // erase: present keys, absent ones and duplicates
       std::vector<u32> present;
       for (const auto& kv : m) present.push_back(kv.first);
@@ -219,7 +229,7 @@ INSTANTIATE_TEST_SUITE_P(Sorting, BTreeModel, ::testing::Values(0, 1));
 
 TEST(BTree, AscendingAndDescendingRuns) {
   wg::CudaStream s;
-  const u32 n = static_cast<u32>(20000 * scale());
+  const u32 n = static_cast<u32>(btree_test_size(20000));
   BTree t({.node_capacity = 1 << 16}, s);
   Model m;
   std::mt19937 rng(3);
@@ -233,7 +243,7 @@ TEST(BTree, AscendingAndDescendingRuns) {
 
 TEST(BTree, BuildThenUpdate) {
   wg::CudaStream s;
-  const std::uint64_t n = 30000 * scale();
+  const std::uint64_t n = btree_test_size(30000);
   for (double fill : {0.5, 0.8, 1.0}) {
     BTree t({.node_capacity = 1 << 17, .build_fill = fill}, s);
     Model m;
