@@ -2,6 +2,7 @@
 // canonical) by the shared prepare_batch, expanded to tree arcs, looked up (which arcs are
 // present decides the degree changes and the UpdateResult), then applied as one tree batch.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -48,10 +49,12 @@ struct BTreeGraph<W>::Impl {
     return std::make_unique<Tree>(
         btree::BTreeOptions{.node_capacity = nodes, .build_fill = opt.build_fill}, stream);
   }
-  /// Nodes a bulk build of n keys takes (leaves of 7 x fill keys, inner levels, slack).
+  /// Nodes a bulk build of n keys takes: leaves of round(7 x build_fill) keys (as BTree::build
+  /// fills them), inner levels of as many children, and slack.
   std::uint64_t build_nodes(std::uint64_t n) const {
-    const double per_leaf = std::max(1.0, 7.0 * opt.build_fill);
-    return static_cast<std::uint64_t>(n / per_leaf * 1.25) + 64;
+    const double per =
+        std::clamp(static_cast<double>(std::lround(7.0 * opt.build_fill)), 2.0, 7.0);
+    return static_cast<std::uint64_t>(std::ceil(n / per) * per / (per - 1)) + 64;
   }
 
   BTreeGraphRef<W> ref() const {
@@ -88,34 +91,55 @@ struct BTreeGraph<W>::Impl {
     nv = n;
   }
 
-  /// Every arc in key order with per-vertex offsets (one range query per vertex).
+  /// Every arc in key order with per-vertex offsets: one tree range query per piece of
+  /// snapshot_piece_keys expected neighbours (a hub's row is split by neighbour id into pieces
+  /// that tiles walk in parallel, instead of one tile walking its whole chain of leaves).
   void snapshot(DeviceBuffer<std::uint64_t>& offsets, DeviceBuffer<std::uint64_t>& keys,
                 DeviceBuffer<std::uint64_t>& values) const {
     offsets.resize_discard(nv + 1, "BTreeGraph snapshot offsets");
     if (nv == 0) {
       WG_CUDA_TRY(cudaMemsetAsync(offsets.data(), 0, sizeof(std::uint64_t), stream));
+      keys.resize_discard(0);
+      values.resize_discard(0);
       return;
     }
-    DeviceBuffer<std::uint64_t> lo(nv, stream, "range bounds"), hi(nv, stream, "range bounds");
-    k::vertex_bounds_kernel<<<grid_for(nv), kBlock, 0, stream>>>(nullptr, nv, lo.data(),
-                                                                 hi.data());
+    DeviceBuffer<std::uint64_t> pieces(nv, stream, "snapshot pieces");
+    DeviceBuffer<std::uint64_t> first(nv + 1, stream, "snapshot pieces");
+    k::piece_count_kernel<<<grid_for(nv), kBlock, 0, stream>>>(
+        degrees.data(), nv, std::max<std::uint64_t>(opt.snapshot_piece_keys, 1), pieces.data());
     WG_CUDA_CHECK_LAST();
-    tree->range(lo.data(), hi.data(), nv, offsets.data(), keys, values, stream);
+    exclusive_scan(pieces.data(), first.data(), nv, stream);
+    std::uint64_t q = 0;
+    WG_CUDA_TRY(cudaMemcpyAsync(&q, first.data() + nv, sizeof q, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    DeviceBuffer<std::uint64_t> lo(q, stream, "range bounds"), hi(q, stream, "range bounds");
+    k::piece_bounds_kernel<<<grid_for(nv), kBlock, 0, stream>>>(first.data(), nv, lo.data(),
+                                                                hi.data());
+    WG_CUDA_CHECK_LAST();
+    DeviceBuffer<std::uint64_t> qoff(q + 1, stream, "range offsets");
+    tree->range(lo.data(), hi.data(), q, qoff.data(), keys, values, stream);
+    k::gather_offsets_kernel<<<grid_for(nv + 1), kBlock, 0, stream>>>(first.data(), qoff.data(),
+                                                                      nv, offsets.data());
+    WG_CUDA_CHECK_LAST();
   }
 
-  /// Makes sure the pool has room for `new_arcs` more keys: else rebuilds the tree into a pool
-  /// of growth x the need (contents unchanged).
-  void reserve_for(std::uint64_t new_arcs) {
-    const std::uint64_t need = new_arcs / 2 + 64;
+  /// Makes sure the pool has room for `new_arcs` more keys, else (or when `force`) rebuilds the
+  /// tree into a pool of growth x the need (contents unchanged, erased slots compacted). A batch
+  /// of m new keys splits at most about m leaves (each full leaf once, then one per 3 inserts)
+  /// and a third as many inner nodes: 2m bounds it.
+  void reserve_for(std::uint64_t new_arcs, bool force = false) {
+    const std::uint64_t need = 2 * new_arcs + 64;
     const std::uint64_t used = tree->node_count(stream);
-    if (used + need <= tree->node_capacity()) return;
+    if (!force && used + need <= tree->node_capacity()) return;
     const std::uint64_t size = tree->size();
-    const auto want = static_cast<std::uint64_t>(
-        opt.growth * static_cast<double>(build_nodes(size) + need));
-    std::unique_ptr<Tree> bigger = make_tree(std::min(want, kMaxNodes));
-    if (build_nodes(size) + need > bigger->node_capacity())
-      throw CapacityError("BTreeGraph", bigger->node_capacity(),
-                          "a batch of " + std::to_string(new_arcs) + " arcs does not fit");
+    const double want = opt.growth * static_cast<double>(build_nodes(size) + need) *
+                        (force ? 2.0 : 1.0);
+    if (build_nodes(size) + need > kMaxNodes)
+      throw CapacityError("BTreeGraph", kMaxNodes,
+                          "a batch of " + std::to_string(new_arcs) + " arcs into a tree of " +
+                              std::to_string(size) + " does not fit 2^30 - 2 nodes");
+    std::unique_ptr<Tree> bigger =
+        make_tree(std::min<std::uint64_t>(static_cast<std::uint64_t>(want), kMaxNodes));
     if (size) {
       DeviceBuffer<std::uint64_t> offsets, keys, values;
       snapshot(offsets, keys, values);
@@ -123,6 +147,17 @@ struct BTreeGraph<W>::Impl {
     }
     tree = std::move(bigger);
     ++rebuilds;
+  }
+
+  /// Degrees and the edge count read back from the tree (after a failed batch).
+  void resync() {
+    if (nv == 0) return;
+    DeviceBuffer<std::uint64_t> lo(nv, stream, "range bounds"), hi(nv, stream, "range bounds");
+    k::vertex_bounds_kernel<<<grid_for(nv), kBlock, 0, stream>>>(nullptr, nv, lo.data(),
+                                                                 hi.data());
+    WG_CUDA_CHECK_LAST();
+    const std::uint64_t arcs = tree->count(lo.data(), hi.data(), nv, degrees.data(), stream);
+    edges = opt.directed ? arcs : arcs / 2;
   }
 
   /// Prepared edges -> tree arcs (both directions when undirected).
@@ -189,7 +224,19 @@ UpdateResult BTreeGraph<W>::insert_prepared(const PreparedBatch& batch,
   // the tree's CapacityError unreachable).
   im.reserve_for(n);
   const std::uint64_t added_arcs = im.presence(arcs, n, true, is_new_device);
-  im.tree->insert(arcs.data(), values.data(), n, im.stream);
+  try {
+    im.tree->insert(arcs.data(), values.data(), n, im.stream);
+  } catch (const CapacityError&) {
+    // Not expected (reserve_for's bound): the batch is partly in. Inserts replace, so the
+    // whole batch again into a larger pool completes it; the flags and counts above stand.
+    try {
+      im.reserve_for(n, /*force=*/true);
+      im.tree->insert(arcs.data(), values.data(), n, im.stream);
+    } catch (const CapacityError&) {
+      im.resync();
+      throw;
+    }
+  }
   const std::uint64_t added = im.opt.directed ? added_arcs : added_arcs / 2;
   r.applied = added;
   r.ignored += batch.size - added;

@@ -73,6 +73,10 @@ struct BTreeGraphOptions {
   /// Entries of a batch processed at a time (batches are split into chunks of this size; a
   /// repeat in a later chunk is then `ignored` rather than a `duplicate`).
   std::uint64_t max_chunk = std::uint64_t{1} << 24;
+  /// Snapshots (exports, pool rebuilds, the sorted triangle count) read a vertex's row in
+  /// pieces of about this many neighbours, split by neighbour id, so that a hub's row is read by
+  /// many tiles at once rather than one tile walking its whole chain of leaves.
+  std::uint64_t snapshot_piece_keys = 256;
   cudaStream_t stream = 0;
 };
 

@@ -92,6 +92,37 @@ __global__ void vertex_bounds_kernel(const vertex_t* ids, std::uint64_t n, std::
   }
 }
 
+/// Snapshot pieces of vertex u: ceil(degree / piece_keys), at least 1, at most the id range
+/// (each piece a non-empty slice of neighbour ids).
+__global__ void piece_count_kernel(const std::uint32_t* degrees, std::uint64_t nv,
+                                   std::uint64_t piece_keys, std::uint64_t* pieces) {
+  WG_GRID_STRIDE(u, nv) {
+    const std::uint64_t p = (degrees[u] + piece_keys - 1) / piece_keys;
+    pieces[u] = p < 1 ? 1 : (p > nv ? nv : p);
+  }
+}
+
+/// Range bounds of u's pieces first[u] .. first[u + 1] - 1: slice j of p covers neighbour ids
+/// [j nv / p, (j + 1) nv / p), the last one up to the largest id.
+__global__ void piece_bounds_kernel(const std::uint64_t* first, std::uint64_t nv,
+                                    std::uint64_t* lo, std::uint64_t* hi) {
+  WG_GRID_STRIDE(u, nv) {
+    const std::uint64_t b = first[u], p = first[u + 1] - b;
+    const vertex_t x = static_cast<vertex_t>(u);
+    for (std::uint64_t j = 0; j < p; ++j) {
+      lo[b + j] = btree_arc_key(x, static_cast<vertex_t>(j * nv / p));
+      hi[b + j] = j + 1 == p ? btree_arc_key(x, 0xFFFFFFFFu)
+                             : btree_arc_key(x, static_cast<vertex_t>((j + 1) * nv / p - 1));
+    }
+  }
+}
+
+/// Row offsets from the pieces' offsets: offsets[u] = qoff[first[u]], u = 0 .. nv.
+__global__ void gather_offsets_kernel(const std::uint64_t* first, const std::uint64_t* qoff,
+                                      std::uint64_t nv, std::uint64_t* offsets) {
+  WG_GRID_STRIDE(u, nv + 1) offsets[u] = qoff[first[u]];
+}
+
 /// Erasing vertices, undirected: every arc v -> w of an erased v goes, and w -> v when w stays
 /// (w's degree - 1; an erased w lists w -> v itself). Arcs appended at *count.
 __global__ void erase_arcs_undirected_kernel(const std::uint64_t* arcs, std::uint64_t n,
