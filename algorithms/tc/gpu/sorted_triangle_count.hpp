@@ -15,16 +15,21 @@
 // Work O(E + sum over oriented arcs of min(d+) log max(d+)); memory O(E) for the snapshot. The
 // result is exact and does not depend on the options.
 //
-// Incremental counts on the B-tree graph use IncrementalTriangleCounter<BTreeGraph<W>>
-// (triangle_count.hpp, instantiated for it in triangle_count_btree.cu): per new edge, the
-// smaller endpoint's sorted leaves are walked and each neighbour is looked up in the other's
-// (an O(log_7 E) descent per lookup); its recounts use the generic static count.
+// Incremental counts: SortedTriangleCounter<W> below (static counts by sorted intersection;
+// batches as IncrementalTriangleCounter's: deduplicated, and for every edge added (or, before
+// removal, erased) the triangles through it are counted once, at its smallest batch edge, by
+// walking the smaller endpoint's sorted leaves and looking each neighbour up in the other's
+// (an O(log_7 E) descent per lookup)). IncrementalTriangleCounter<BTreeGraph<W>>
+// (triangle_count.hpp, instantiated in triangle_count_btree.cu) is the same with the generic
+// static count.
 //
 // Errors: wg::InvalidArgument for a directed graph or bad options; wg::CapacityError when GPU
 // memory runs out.
 #include <cstdint>
 
+#include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
+#include <warpgraph/graph/update_result.hpp>
 
 namespace wg::gpu {
 
@@ -39,6 +44,35 @@ template <bool Weighted>
 std::uint64_t count_triangles_sorted(const BTreeGraph<Weighted>& graph,
                                      const SortedTcOptions& options = {});
 
+/// Keeps the exact triangle count of a B-tree graph through insertion and deletion batches.
+/// The graph must outlive the counter and must not be changed except through it.
+template <bool Weighted>
+class SortedTriangleCounter {
+ public:
+  struct BatchResult {
+    UpdateResult update;          ///< what the batch did to the graph
+    std::uint64_t triangles = 0;  ///< created (insert) or destroyed (erase) by the batch
+    std::uint64_t total = 0;      ///< exact count after the batch
+  };
+  /// Counts the current graph (count_triangles_sorted).
+  explicit SortedTriangleCounter(BTreeGraph<Weighted>& graph, const SortedTcOptions& options = {});
+  BatchResult insert_edges(DeviceEdges batch);
+  /// Host batches: ids past the vertex range grow it (as BTreeGraph::insert_edges(EdgeList)).
+  BatchResult insert_edges(const EdgeList& batch);
+  BatchResult erase_edges(DeviceEdges batch);
+  BatchResult erase_edges(const EdgeList& batch);
+  std::uint64_t total() const noexcept { return total_; }
+  /// Static recount (also resets the running total to it).
+  std::uint64_t recount();
+
+ private:
+  BTreeGraph<Weighted>* graph_;
+  SortedTcOptions options_;
+  std::uint64_t total_ = 0;
+};
+
+extern template class SortedTriangleCounter<false>;
+extern template class SortedTriangleCounter<true>;
 extern template std::uint64_t count_triangles_sorted(const BTreeGraph<false>&,
                                                      const SortedTcOptions&);
 extern template std::uint64_t count_triangles_sorted(const BTreeGraph<true>&,

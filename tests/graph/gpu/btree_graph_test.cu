@@ -346,7 +346,7 @@ INSTANTIATE_TEST_SUITE_P(Datasets, BTreeDataset, ::testing::ValuesIn(wg::test::k
 
 // ---- R-MAT update streams: contents after every batch, exact triangle counts ------------------
 
-template <bool W>
+template <bool W, class Counter>
 void rmat_stream(unsigned scale, std::uint64_t batch_size, std::uint64_t seed) {
   WG_REQUIRE_GPU();
   wg::datasets::RmatParams p;
@@ -365,7 +365,7 @@ void rmat_stream(unsigned scale, std::uint64_t batch_size, std::uint64_t seed) {
   GraphModel m(0, false);
   m.clear(stream.initial.num_vertices);
   ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
-  wg::gpu::IncrementalTriangleCounter<BGraph<W>> tc(g);
+  Counter tc(g);
   ASSERT_EQ(tc.total(), wg::reference::triangle_count(m.export_coo(false)).total);
   wg::gpu::Graph slab(0);
   slab.build(stream.initial);
@@ -391,11 +391,17 @@ void rmat_stream(unsigned scale, std::uint64_t batch_size, std::uint64_t seed) {
 
 TEST(BTreeGraph, RmatStreamSet) {
   const unsigned s = test_scale();
-  rmat_stream<false>(s, std::uint64_t{1} << (s + 1), 31);
+  rmat_stream<false, wg::gpu::IncrementalTriangleCounter<BGraph<false>>>(
+      s, std::uint64_t{1} << (s + 1), 31);
 }
 TEST(BTreeGraph, RmatStreamMapSmallBatches) {
   const unsigned s = test_scale() > 2 ? test_scale() - 2 : test_scale();
-  rmat_stream<true>(s, std::min<std::uint64_t>(500, std::uint64_t{1} << s), 32);
+  rmat_stream<true, wg::gpu::SortedTriangleCounter<true>>(
+      s, std::min<std::uint64_t>(500, std::uint64_t{1} << s), 32);
+}
+TEST(BTreeGraph, RmatStreamSetSortedCounter) {
+  const unsigned s = test_scale() > 1 ? test_scale() - 1 : test_scale();
+  rmat_stream<false, wg::gpu::SortedTriangleCounter<false>>(s, std::uint64_t{1} << s, 33);
 }
 
 }  // namespace
