@@ -44,16 +44,16 @@ struct BTreeGraph<W>::Impl {
   std::unique_ptr<Tree> make_tree(std::uint64_t nodes) const {
     nodes = std::max<std::uint64_t>(nodes, 64);
     if (nodes > kMaxNodes)
-      throw CapacityError("BTreeGraph", kMaxNodes, "the tree would need " + std::to_string(nodes) +
-                                                       " nodes (2^30 - 2 at most)");
+      throw CapacityError(
+          "BTreeGraph", kMaxNodes,
+          "the tree would need " + std::to_string(nodes) + " nodes (2^30 - 2 at most)");
     return std::make_unique<Tree>(
         btree::BTreeOptions{.node_capacity = nodes, .build_fill = opt.build_fill}, stream);
   }
   /// Nodes a bulk build of n keys takes: leaves of round(7 x build_fill) keys (as BTree::build
   /// fills them), inner levels of as many children, and slack.
   std::uint64_t build_nodes(std::uint64_t n) const {
-    const double per =
-        std::clamp(static_cast<double>(std::lround(7.0 * opt.build_fill)), 2.0, 7.0);
+    const double per = std::clamp(static_cast<double>(std::lround(7.0 * opt.build_fill)), 2.0, 7.0);
     return static_cast<std::uint64_t>(std::ceil(n / per) * per / (per - 1)) + 64;
   }
 
@@ -77,10 +77,9 @@ struct BTreeGraph<W>::Impl {
       DeviceBuffer<std::uint32_t> d(cap, stream, "BTreeGraph degrees");
       DeviceBuffer<std::uint8_t> l(cap, stream, "BTreeGraph live flags");
       if (nv) {
-        WG_CUDA_TRY(cudaMemcpyAsync(d.data(), degrees.data(), nv * 4, cudaMemcpyDeviceToDevice,
-                                    stream));
         WG_CUDA_TRY(
-            cudaMemcpyAsync(l.data(), live.data(), nv, cudaMemcpyDeviceToDevice, stream));
+            cudaMemcpyAsync(d.data(), degrees.data(), nv * 4, cudaMemcpyDeviceToDevice, stream));
+        WG_CUDA_TRY(cudaMemcpyAsync(l.data(), live.data(), nv, cudaMemcpyDeviceToDevice, stream));
       }
       degrees = std::move(d);
       live = std::move(l);
@@ -118,8 +117,8 @@ struct BTreeGraph<W>::Impl {
     WG_CUDA_CHECK_LAST();
     DeviceBuffer<std::uint64_t> qoff(q + 1, stream, "range offsets");
     tree->range(lo.data(), hi.data(), q, qoff.data(), keys, values, stream);
-    k::gather_offsets_kernel<<<grid_for(nv + 1), kBlock, 0, stream>>>(first.data(), qoff.data(),
-                                                                      nv, offsets.data());
+    k::gather_offsets_kernel<<<grid_for(nv + 1), kBlock, 0, stream>>>(first.data(), qoff.data(), nv,
+                                                                      offsets.data());
     WG_CUDA_CHECK_LAST();
   }
 
@@ -132,8 +131,8 @@ struct BTreeGraph<W>::Impl {
     const std::uint64_t used = tree->node_count(stream);
     if (!force && used + need <= tree->node_capacity()) return;
     const std::uint64_t size = tree->size();
-    const double want = opt.growth * static_cast<double>(build_nodes(size) + need) *
-                        (force ? 2.0 : 1.0);
+    const double want =
+        opt.growth * static_cast<double>(build_nodes(size) + need) * (force ? 2.0 : 1.0);
     if (build_nodes(size) + need > kMaxNodes)
       throw CapacityError("BTreeGraph", kMaxNodes,
                           "a batch of " + std::to_string(new_arcs) + " arcs into a tree of " +
@@ -153,8 +152,7 @@ struct BTreeGraph<W>::Impl {
   void resync() {
     if (nv == 0) return;
     DeviceBuffer<std::uint64_t> lo(nv, stream, "range bounds"), hi(nv, stream, "range bounds");
-    k::vertex_bounds_kernel<<<grid_for(nv), kBlock, 0, stream>>>(nullptr, nv, lo.data(),
-                                                                 hi.data());
+    k::vertex_bounds_kernel<<<grid_for(nv), kBlock, 0, stream>>>(nullptr, nv, lo.data(), hi.data());
     WG_CUDA_CHECK_LAST();
     const std::uint64_t arcs = tree->count(lo.data(), hi.data(), nv, degrees.data(), stream);
     edges = opt.directed ? arcs : arcs / 2;
@@ -170,8 +168,8 @@ struct BTreeGraph<W>::Impl {
       values->resize_discard(n, "BTreeGraph arc values");
     }
     k::arcs_kernel<<<grid_for(b.size), kBlock, 0, stream>>>(
-        b.keys.data(), W && !b.values.empty() ? b.values.data() : nullptr, b.size, b.key_bits,
-        both, arcs.data(), values ? values->data() : nullptr);
+        b.keys.data(), W && !b.values.empty() ? b.values.data() : nullptr, b.size, b.key_bits, both,
+        arcs.data(), values ? values->data() : nullptr);
     WG_CUDA_CHECK_LAST();
     return n;
   }
@@ -309,8 +307,9 @@ template <bool W>
 UpdateResult BTreeGraph<W>::erase_edges(const EdgeList& batch) {
   check_sizes(batch);
   UpdateResult total;
-  for_each_host_chunk(batch, batch_chunk(batch.size()), false, false, impl_->stream,
-                      [&](const HostBatchUpload&, DeviceEdges part) { total += erase_edges(part); });
+  for_each_host_chunk(
+      batch, batch_chunk(batch.size()), false, false, impl_->stream,
+      [&](const HostBatchUpload&, DeviceEdges part) { total += erase_edges(part); });
   return total;
 }
 
@@ -385,8 +384,7 @@ VertexInsertResult BTreeGraph<W>::insert_vertices(std::uint64_t count, const Edg
   }
   if (reused) {
     const auto d = DeviceBuffer<vertex_t>::from_host(out.ids, im.stream);
-    k::set_live_kernel<<<grid_for(reused), kBlock, 0, im.stream>>>(d.data(), reused,
-                                                                   im.live.data(),
+    k::set_live_kernel<<<grid_for(reused), kBlock, 0, im.stream>>>(d.data(), reused, im.live.data(),
                                                                    im.degrees.data(), 1);
     WG_CUDA_CHECK_LAST();
     WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
@@ -425,8 +423,8 @@ template <bool W>
 VertexEraseResult BTreeGraph<W>::erase_vertices(const vertex_t* ids, std::uint64_t m) {
   if (m == 0) return {};
   std::vector<vertex_t> h(m);
-  WG_CUDA_TRY(cudaMemcpyAsync(h.data(), ids, m * sizeof(vertex_t), cudaMemcpyDeviceToHost,
-                              impl_->stream));
+  WG_CUDA_TRY(
+      cudaMemcpyAsync(h.data(), ids, m * sizeof(vertex_t), cudaMemcpyDeviceToHost, impl_->stream));
   WG_CUDA_TRY(cudaStreamSynchronize(impl_->stream));
   return erase_vertices(h);
 }
@@ -545,8 +543,8 @@ template <bool W>
 std::uint32_t BTreeGraph<W>::degree(vertex_t v) const {
   if (v >= impl_->nv) return 0;
   std::uint32_t d = 0;
-  WG_CUDA_TRY(cudaMemcpyAsync(&d, impl_->degrees.data() + v, 4, cudaMemcpyDeviceToHost,
-                              impl_->stream));
+  WG_CUDA_TRY(
+      cudaMemcpyAsync(&d, impl_->degrees.data() + v, 4, cudaMemcpyDeviceToHost, impl_->stream));
   WG_CUDA_TRY(cudaStreamSynchronize(impl_->stream));
   return d;
 }
@@ -567,15 +565,14 @@ DeviceCsr BTreeGraph<W>::export_device_csr() const {
   const std::uint64_t n = keys.size();
   csr.targets.resize_discard(std::max<std::uint64_t>(n, 1), "CSR targets");
   if (n) {
-    k::low_words_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(keys.data(), n,
-                                                              csr.targets.data());
+    k::low_words_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(keys.data(), n, csr.targets.data());
     WG_CUDA_CHECK_LAST();
   }
   if (W) {
     csr.values.resize_discard(std::max<std::uint64_t>(n, 1), "CSR values");
     if (n) {
       k::low_words_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(values.data(), n,
-                                                                csr.values.data());
+                                                                 csr.values.data());
       WG_CUDA_CHECK_LAST();
     }
   }

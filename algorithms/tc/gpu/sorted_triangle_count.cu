@@ -5,14 +5,14 @@
 #include <cstdint>
 
 #include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
+#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
-#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/graph/gpu/batch_chunks.hpp>
 #include <warpgraph/graph/gpu/batch_prep.hpp>
-#include <warpgraph/graph/gpu/host_batch.hpp>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
+#include <warpgraph/graph/gpu/host_batch.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 
 namespace wg::gpu {
@@ -94,8 +94,7 @@ __device__ __forceinline__ bool contains_sorted(const vertex_t* r, std::uint64_t
 /// row's elements and binary-search them in the longer row.
 template <unsigned kLanes>
 __global__ void intersect_kernel(const std::uint64_t* ooff, const vertex_t* osrc,
-                                 const vertex_t* odst, std::uint64_t m,
-                                 unsigned long long* total) {
+                                 const vertex_t* odst, std::uint64_t m, unsigned long long* total) {
   const std::uint64_t tid = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::uint64_t groups = std::uint64_t{gridDim.x} * blockDim.x / kLanes;
   const unsigned r = threadIdx.x % kLanes;
@@ -141,8 +140,8 @@ std::uint64_t count_triangles_sorted(const BTreeGraph<W>& graph, const SortedTcO
   const DeviceCsr csr = graph.export_device_csr();
   DeviceBuffer<std::uint64_t> cnt(n, stream, "oriented degrees");
   DeviceBuffer<std::uint64_t> ooff(n + 1, stream, "oriented offsets");
-  orient_count_kernel<<<warp_grid(n), kBlock, 0, stream>>>(csr.offsets.data(),
-                                                           csr.targets.data(), n, cnt.data());
+  orient_count_kernel<<<warp_grid(n), kBlock, 0, stream>>>(csr.offsets.data(), csr.targets.data(),
+                                                           n, cnt.data());
   WG_CUDA_CHECK_LAST();
   exclusive_scan(cnt.data(), ooff.data(), n, stream);
   std::uint64_t m = 0;
@@ -150,28 +149,28 @@ std::uint64_t count_triangles_sorted(const BTreeGraph<W>& graph, const SortedTcO
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
   if (m == 0) return 0;
   DeviceBuffer<vertex_t> osrc(m, stream, "oriented arcs"), odst(m, stream, "oriented arcs");
-  orient_fill_kernel<<<warp_grid(n), kBlock, 0, stream>>>(
-      csr.offsets.data(), csr.targets.data(), n, ooff.data(), osrc.data(), odst.data());
+  orient_fill_kernel<<<warp_grid(n), kBlock, 0, stream>>>(csr.offsets.data(), csr.targets.data(), n,
+                                                          ooff.data(), osrc.data(), odst.data());
   WG_CUDA_CHECK_LAST();
   DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
   WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
   const unsigned blocks = grid_for(m * lanes, std::uint64_t{1} << 16);
   switch (lanes) {
     case 4:
-      intersect_kernel<4><<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m,
-                                                         total.data());
+      intersect_kernel<4>
+          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
       break;
     case 8:
-      intersect_kernel<8><<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m,
-                                                         total.data());
+      intersect_kernel<8>
+          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
       break;
     case 16:
-      intersect_kernel<16><<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(),
-                                                          m, total.data());
+      intersect_kernel<16>
+          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
       break;
     default:
-      intersect_kernel<32><<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(),
-                                                          m, total.data());
+      intersect_kernel<32>
+          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
   }
   WG_CUDA_CHECK_LAST();
   return total.to_host(stream)[0];

@@ -1,5 +1,6 @@
-// GPU connected components (wcc.cuh) instantiated for the B-tree graph (graph/gpu/btree_graph.hpp): the same templates as for the
-// slab graph, run through BTreeGraphRef (sorted leaves, descents for has_edge).
+// GPU connected components (wcc.cuh) instantiated for the B-tree graph (graph/gpu/btree_graph.hpp):
+// the same templates as for the slab graph, run through BTreeGraphRef (sorted leaves, descents for
+// has_edge).
 #include <warpgraph/algorithms/wcc/gpu/wcc.cuh>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
 

@@ -11,14 +11,14 @@ namespace wg::gpu::detail::btree_graph {
 
 inline constexpr std::uint64_t kNoKey = ~std::uint64_t{0};  // the tree's reserved key
 
-#define WG_GRID_STRIDE(i, n)                                                             \
+#define WG_GRID_STRIDE(i, n)                                                            \
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < (n); \
        i += std::uint64_t{gridDim.x} * blockDim.x)
 
 /// Prepared edge i ((u << bits) | v) -> tree arcs: arcs[per * i] = u -> v and, when `both`,
 /// arcs[2i + 1] = v -> u; values copied alongside (0 without values).
-__global__ void arcs_kernel(const std::uint64_t* keys, const std::uint32_t* values,
-                            std::uint64_t n, unsigned bits, bool both, std::uint64_t* arcs,
+__global__ void arcs_kernel(const std::uint64_t* keys, const std::uint32_t* values, std::uint64_t n,
+                            unsigned bits, bool both, std::uint64_t* arcs,
                             std::uint64_t* arc_values) {
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
   const unsigned per = both ? 2 : 1;
@@ -104,8 +104,8 @@ __global__ void piece_count_kernel(const std::uint32_t* degrees, std::uint64_t n
 
 /// Range bounds of u's pieces first[u] .. first[u + 1] - 1: slice j of p covers neighbour ids
 /// [j nv / p, (j + 1) nv / p), the last one up to the largest id.
-__global__ void piece_bounds_kernel(const std::uint64_t* first, std::uint64_t nv,
-                                    std::uint64_t* lo, std::uint64_t* hi) {
+__global__ void piece_bounds_kernel(const std::uint64_t* first, std::uint64_t nv, std::uint64_t* lo,
+                                    std::uint64_t* hi) {
   WG_GRID_STRIDE(u, nv) {
     const std::uint64_t b = first[u], p = first[u + 1] - b;
     const vertex_t x = static_cast<vertex_t>(u);

@@ -98,11 +98,21 @@ void random_batches(bool directed, std::uint64_t n, std::size_t batch, int round
   EXPECT_GT(g.pool_rebuilds(), 0u);
 }
 
-TEST(BTreeGraph, RandomBatchesUndirectedSet) { random_batches<false>(false, 300, 3000, 5, 1); }
-TEST(BTreeGraph, RandomBatchesDirectedSet) { random_batches<false>(true, 300, 3000, 5, 2); }
-TEST(BTreeGraph, RandomBatchesUndirectedMap) { random_batches<true>(false, 300, 3000, 5, 3); }
-TEST(BTreeGraph, RandomBatchesDirectedMap) { random_batches<true>(true, 300, 3000, 5, 4); }
-TEST(BTreeGraph, LargerRandomBatches) { random_batches<false>(false, 20000, 100000, 3, 5); }
+TEST(BTreeGraph, RandomBatchesUndirectedSet) {
+  random_batches<false>(false, 300, 3000, 5, 1);
+}
+TEST(BTreeGraph, RandomBatchesDirectedSet) {
+  random_batches<false>(true, 300, 3000, 5, 2);
+}
+TEST(BTreeGraph, RandomBatchesUndirectedMap) {
+  random_batches<true>(false, 300, 3000, 5, 3);
+}
+TEST(BTreeGraph, RandomBatchesDirectedMap) {
+  random_batches<true>(true, 300, 3000, 5, 4);
+}
+TEST(BTreeGraph, LargerRandomBatches) {
+  random_batches<false>(false, 20000, 100000, 3, 5);
+}
 
 template <bool W>
 void vertex_ops(bool directed, std::uint64_t seed) {
@@ -149,10 +159,18 @@ void vertex_ops(bool directed, std::uint64_t seed) {
   }
 }
 
-TEST(BTreeGraph, VertexOpsUndirectedSet) { vertex_ops<false>(false, 11); }
-TEST(BTreeGraph, VertexOpsDirectedSet) { vertex_ops<false>(true, 12); }
-TEST(BTreeGraph, VertexOpsUndirectedMap) { vertex_ops<true>(false, 13); }
-TEST(BTreeGraph, VertexOpsDirectedMap) { vertex_ops<true>(true, 14); }
+TEST(BTreeGraph, VertexOpsUndirectedSet) {
+  vertex_ops<false>(false, 11);
+}
+TEST(BTreeGraph, VertexOpsDirectedSet) {
+  vertex_ops<false>(true, 12);
+}
+TEST(BTreeGraph, VertexOpsUndirectedMap) {
+  vertex_ops<true>(false, 13);
+}
+TEST(BTreeGraph, VertexOpsDirectedMap) {
+  vertex_ops<true>(true, 14);
+}
 
 TEST(BTreeGraph, OptionsAreChecked) {
   WG_REQUIRE_GPU();
@@ -291,8 +309,12 @@ void device_view(bool directed) {
     ASSERT_EQ(ho[i] != 0, arcs.count({qs[i], qd[i]}) > 0) << qs[i] << " " << qd[i];
 }
 
-TEST(BTreeGraph, DeviceViewUndirectedSet) { device_view<false>(false); }
-TEST(BTreeGraph, DeviceViewDirectedMap) { device_view<true>(true); }
+TEST(BTreeGraph, DeviceViewUndirectedSet) {
+  device_view<false>(false);
+}
+TEST(BTreeGraph, DeviceViewDirectedMap) {
+  device_view<true>(true);
+}
 
 // ---- datasets: contents, triangles, BFS, components ------------------------------------------
 
