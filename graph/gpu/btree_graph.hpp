@@ -34,11 +34,15 @@
 //    erased first, increasing id within one erase call).
 //  - Weighted (BTreeGraph<true>): 32-bit values; inserting a present edge replaces its value.
 //
-// Capacity: the tree's node pool is sized ahead of each batch (a batch of m new arcs needs at most
-// about m / 2 nodes: a leaf splits 7 into 3 + 4). When the pool could run short, the tree is
+// Capacity: the tree's node pool is sized ahead of each batch (a batch of m arcs is given room for
+// 2m + 64 new nodes: a full leaf splits 7 into 3 + 4 on its first insert, then at most once per
+// 3 more, and inner nodes split a third as often). When the pool could run short, the tree is
 // rebuilt into a pool of BTreeGraphOptions::growth x the need (one range pass and one bulk
 // build, which also compacts erased slots). wg::CapacityError when GPU memory or the tree's
-// 2^30-node limit does not allow it; the graph then stays as before the batch.
+// 2^30-node limit does not allow it; the graph then stays as before the batch (should the tree
+// still run out during a batch, the batch is retried once into a pool twice as large; if that
+// fails too, the batch is partly applied and the degrees and edge count are read back from the
+// tree, so the graph stays consistent).
 //
 // Complexity: insert/erase of b entries O(b log b) (radix sorts) + O(b log_7 E) node reads; a
 // rebuild O(E); has_edge O(log_7 E); degree O(1); erase_vertices O(k + their degrees) (directed

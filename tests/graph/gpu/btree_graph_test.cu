@@ -111,7 +111,8 @@ TEST(BTreeGraph, RandomBatchesDirectedMap) {
   random_batches<true>(true, 300, 3000, 5, 4);
 }
 TEST(BTreeGraph, LargerRandomBatches) {
-  random_batches<false>(false, 20000, 100000, 3, 5);
+  const unsigned s = test_scale();  // 20480 vertices, batches of 102400 at the default 12
+  random_batches<false>(false, 5ull << s, 25ull << s, 3, 5);
 }
 
 template <bool W>
