@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <string>
 
 #include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
 #include <warpgraph/algorithms/reference/reference.hpp>
+#include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
 #include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
@@ -359,6 +361,24 @@ TEST_P(BTreeDataset, MatchesModelSlabGraphAndReference) {
   const auto want = wg::reference::connected_components(e);
   EXPECT_EQ(c.component, want.component);
   EXPECT_EQ(c.count, p.components);
+
+  // SSSP on the weighted B-tree graph (a weight per unordered pair, so repeats agree).
+  EdgeList weighted = e;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const std::uint64_t a = std::min(e.src[i], e.dst[i]), z = std::max(e.src[i], e.dst[i]);
+    weighted.weight.push_back(static_cast<double>(1 + (a * 31 + z) % 13));
+  }
+  BGraph<true> wg_graph(0);
+  wg_graph.build(weighted);
+  const wg::gpu::SsspResult sp = wg::gpu::sssp(wg_graph, 0);
+  const std::vector<double> want_d = wg::reference::sssp(weighted, 0, false);
+  ASSERT_EQ(sp.distance.size(), want_d.size());
+  for (std::size_t v = 0; v < want_d.size(); ++v) {
+    if (std::isinf(want_d[v]))
+      ASSERT_EQ(sp.distance[v], wg::gpu::kSsspUnreached) << "vertex " << v;
+    else
+      ASSERT_EQ(sp.distance[v], static_cast<std::uint32_t>(want_d[v])) << "vertex " << v;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Datasets, BTreeDataset, ::testing::ValuesIn(wg::test::kDatasetFigures),
