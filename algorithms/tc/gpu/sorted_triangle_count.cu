@@ -208,7 +208,8 @@ typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::insert_
     const std::uint64_t m = select_flagged(p.keys.data(), nullptr, is_new.data(), p.size,
                                            added.data(), nullptr, stream);
     // On the graph after insertion; each new triangle once, at its smallest new edge.
-    const std::uint64_t created = count_triangles_touching(g, added.data(), m, p.key_bits);
+    const std::uint64_t created =
+        count_triangles_touching_sorted(g, added.data(), m, p.key_bits, options_);
     out.triangles += created;
     total_ += created;
   });
@@ -238,7 +239,8 @@ typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::erase_e
     d.entries = p.entries;
     d.dropped = p.dropped;
     // On the graph before removal.
-    const std::uint64_t destroyed = count_triangles_touching(g, d.keys.data(), d.size, d.key_bits);
+    const std::uint64_t destroyed =
+        count_triangles_touching_sorted(g, d.keys.data(), d.size, d.key_bits, options_);
     UpdateResult r = g.erase_prepared(d);
     r.ignored += p.size - d.size;  // absent edges
     out.update += r;

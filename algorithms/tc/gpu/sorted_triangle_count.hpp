@@ -18,8 +18,8 @@
 // Incremental counts: SortedTriangleCounter<W> below (static counts by sorted intersection;
 // batches as IncrementalTriangleCounter's: deduplicated, and for every edge added (or, before
 // removal, erased) the triangles through it are counted once, at its smallest batch edge, by
-// walking the smaller endpoint's sorted leaves and looking each neighbour up in the other's
-// (an O(log_7 E) descent per lookup)). IncrementalTriangleCounter<BTreeGraph<W>>
+// count_triangles_touching_sorted: the endpoints' leaf chains merged leaf by leaf with warp-wide
+// compares, O((deg u + deg v) / 7) leaf reads per edge). IncrementalTriangleCounter<BTreeGraph<W>>
 // (triangle_count.hpp, instantiated in triangle_count_btree.cu) is the same with the generic
 // static count.
 //
@@ -37,12 +37,27 @@ struct SortedTcOptions {
   /// Lanes that intersect one oriented arc's two rows (4, 8, 16 or 32): few lanes suit the
   /// short oriented rows of sparse graphs, more suit dense ones.
   unsigned lanes_per_arc = 8;
+  /// Incremental counts (count_triangles_touching_sorted): an edge whose endpoints' degrees
+  /// differ by at most this factor merges their leaf chains (each leaf read once); a more
+  /// lopsided one looks the smaller list's neighbours up in the larger by tree descents. 0:
+  /// descents always.
+  unsigned merge_ratio = 8;
 };
 
 /// Static count of an undirected B-tree graph by sorted intersection.
 template <bool Weighted>
 std::uint64_t count_triangles_sorted(const BTreeGraph<Weighted>& graph,
                                      const SortedTcOptions& options = {});
+
+/// Triangles of `graph` containing at least one of the given undirected edges (canonical keys
+/// (u << key_bits) | v with u < v, as PreparedEdges; all present in the graph), each counted
+/// once: per edge, the endpoints' sorted leaf chains are merged (or, past merge_ratio, the
+/// smaller one's neighbours are looked up in the larger). One warp per edge.
+template <bool Weighted>
+std::uint64_t count_triangles_touching_sorted(const BTreeGraph<Weighted>& graph,
+                                              const std::uint64_t* edge_keys,
+                                              std::uint64_t num_edges, unsigned key_bits,
+                                              const SortedTcOptions& options = {});
 
 /// Keeps the exact triangle count of a B-tree graph through insertion and deletion batches.
 /// The graph must outlive the counter and must not be changed except through it.
@@ -71,6 +86,12 @@ class SortedTriangleCounter {
   std::uint64_t total_ = 0;
 };
 
+extern template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<false>&,
+                                                              const std::uint64_t*, std::uint64_t,
+                                                              unsigned, const SortedTcOptions&);
+extern template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<true>&,
+                                                              const std::uint64_t*, std::uint64_t,
+                                                              unsigned, const SortedTcOptions&);
 extern template class SortedTriangleCounter<false>;
 extern template class SortedTriangleCounter<true>;
 extern template std::uint64_t count_triangles_sorted(const BTreeGraph<false>&,

@@ -23,6 +23,7 @@
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
+#include <warpgraph/graph/gpu/batch_prep.hpp>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
 
@@ -362,6 +363,26 @@ TEST_P(BTreeDataset, MatchesModelSlabGraphAndReference) {
   EXPECT_EQ(c.component, want.component);
   EXPECT_EQ(c.count, p.components);
 
+  // The incremental counter: a third of the edges out, then back in.
+  {
+    wg::gpu::SortedTriangleCounter<false> tc(g);
+    ASSERT_EQ(tc.total(), p.triangles);
+    EdgeList third;
+    third.num_vertices = e.num_vertices;
+    for (std::size_t i = 0; i < e.size(); i += 3) {
+      third.src.push_back(e.src[i]);
+      third.dst.push_back(e.dst[i]);
+    }
+    const auto out = tc.erase_edges(third);
+    ASSERT_EQ(out.update, m.erase(third));
+    ASSERT_EQ(out.total, wg::reference::triangle_count(m.export_coo(false)).total);
+    ASSERT_EQ(out.total, wg::gpu::count_triangles_sorted(g));
+    const auto in = tc.insert_edges(third);
+    ASSERT_EQ(in.update, m.insert(third));
+    ASSERT_EQ(in.total, p.triangles);
+    expect_same(g, m, false, "after the counter's batches");
+  }
+
   // SSSP on the weighted B-tree graph (a weight per unordered pair, so repeats agree).
   EdgeList weighted = e;
   for (std::size_t i = 0; i < e.size(); ++i) {
@@ -431,6 +452,22 @@ void rmat_stream(unsigned scale, std::uint64_t batch_size, std::uint64_t seed) {
     ASSERT_EQ(r.total, want);
     ASSERT_EQ(wg::gpu::count_triangles_sorted(g), want);
     ASSERT_EQ(wg::gpu::count_triangles(slab), want);
+    // Triangles through a sample of edges: the leaf merge, the descents and the generic kernel
+    // agree.
+    const EdgeList now = m.export_coo(false);
+    const unsigned bits = wg::gpu::key_bits_for(g.num_vertices());
+    std::vector<std::uint64_t> keys;
+    for (std::size_t j = 0; j < now.size(); j += 1 + now.size() / 3000)
+      keys.push_back((std::uint64_t{now.src[j]} << bits) | now.dst[j]);
+    if (keys.empty()) continue;
+    const auto dk = wg::DeviceBuffer<std::uint64_t>::from_host(keys);
+    const std::uint64_t through =
+        wg::gpu::count_triangles_touching(g, dk.data(), keys.size(), bits);
+    for (unsigned ratio : {0u, 1u, 8u, 1u << 30})
+      ASSERT_EQ(wg::gpu::count_triangles_touching_sorted(g, dk.data(), keys.size(), bits,
+                                                         {.merge_ratio = ratio}),
+                through)
+          << "merge_ratio " << ratio;
   }
 }
 
