@@ -15,6 +15,7 @@
 #include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
 #include <warpgraph/graph/gpu/detail/btree_graph_kernels.cuh>
+#include <warpgraph/graph/gpu/detail/btree_graph_sizing.hpp>
 #include <warpgraph/graph/gpu/host_batch.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 
@@ -50,12 +51,7 @@ struct BTreeGraph<W>::Impl {
     return std::make_unique<Tree>(
         btree::BTreeOptions{.node_capacity = nodes, .build_fill = opt.build_fill}, stream);
   }
-  /// Nodes a bulk build of n keys takes: leaves of round(7 x build_fill) keys (as BTree::build
-  /// fills them), inner levels of as many children, and slack.
-  std::uint64_t build_nodes(std::uint64_t n) const {
-    const double per = std::clamp(static_cast<double>(std::lround(7.0 * opt.build_fill)), 2.0, 7.0);
-    return static_cast<std::uint64_t>(std::ceil(n / per) * per / (per - 1)) + 64;
-  }
+  std::uint64_t build_nodes(std::uint64_t n) const { return k::build_nodes(n, opt.build_fill); }
 
   BTreeGraphRef<W> ref() const {
     return BTreeGraphRef<W>(tree->ref(), degrees.data(), live.data(),
@@ -127,7 +123,7 @@ struct BTreeGraph<W>::Impl {
   /// of m new keys splits at most about m leaves (each full leaf once, then one per 3 inserts)
   /// and a third as many inner nodes: 2m bounds it.
   void reserve_for(std::uint64_t new_arcs, bool force = false) {
-    const std::uint64_t need = 2 * new_arcs + 64;
+    const std::uint64_t need = k::batch_nodes(new_arcs);
     const std::uint64_t used = tree->node_count(stream);
     if (!force && used + need <= tree->node_capacity()) return;
     const std::uint64_t size = tree->size();

@@ -21,6 +21,7 @@
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
+#include <warpgraph/graph/gpu/detail/btree_graph_sizing.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
@@ -161,13 +162,7 @@ class BTreeGraphRef {
   }
 
   __device__ bool slice(std::uint32_t part, std::uint32_t parts, vertex_t* lo, vertex_t* hi) const {
-    const std::uint64_t n = num_vertices_ ? num_vertices_ : 1;
-    const std::uint64_t span = (n + parts - 1) / parts;
-    const std::uint64_t first = std::uint64_t{part} * span;
-    if (first >= n) return false;
-    *lo = static_cast<vertex_t>(first);
-    *hi = static_cast<vertex_t>(first + span > n ? n - 1 : first + span - 1);
-    return true;
+    return detail::btree_graph::walk_part(part, parts, num_vertices_, lo, hi);
   }
 
   /// Lookup by one thread: the descent of the B-link tree with plain cached loads (read-only

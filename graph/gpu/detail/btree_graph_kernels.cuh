@@ -5,6 +5,7 @@
 
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
+#include <warpgraph/graph/gpu/detail/btree_graph_sizing.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
 namespace wg::gpu::detail::btree_graph {
@@ -97,8 +98,7 @@ __global__ void vertex_bounds_kernel(const vertex_t* ids, std::uint64_t n, std::
 __global__ void piece_count_kernel(const std::uint32_t* degrees, std::uint64_t nv,
                                    std::uint64_t piece_keys, std::uint64_t* pieces) {
   WG_GRID_STRIDE(u, nv) {
-    const std::uint64_t p = (degrees[u] + piece_keys - 1) / piece_keys;
-    pieces[u] = p < 1 ? 1 : (p > nv ? nv : p);
+    pieces[u] = row_pieces(degrees[u], piece_keys, nv);
   }
 }
 
@@ -110,9 +110,10 @@ __global__ void piece_bounds_kernel(const std::uint64_t* first, std::uint64_t nv
     const std::uint64_t b = first[u], p = first[u + 1] - b;
     const vertex_t x = static_cast<vertex_t>(u);
     for (std::uint64_t j = 0; j < p; ++j) {
-      lo[b + j] = btree_arc_key(x, static_cast<vertex_t>(j * nv / p));
-      hi[b + j] = j + 1 == p ? btree_arc_key(x, 0xFFFFFFFFu)
-                             : btree_arc_key(x, static_cast<vertex_t>((j + 1) * nv / p - 1));
+      std::uint32_t a, z;
+      id_slice(j, p, nv, &a, &z);
+      lo[b + j] = btree_arc_key(x, a);
+      hi[b + j] = btree_arc_key(x, z);
     }
   }
 }
