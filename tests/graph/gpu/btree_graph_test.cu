@@ -402,6 +402,36 @@ TEST_P(BTreeDataset, MatchesModelSlabGraphAndReference) {
   }
 }
 
+TEST_P(BTreeDataset, UpdateStreamMatchesModel) {
+  WG_REQUIRE_GPU();
+  const auto p = GetParam();
+  WG_REQUIRE_DATASET(path, p.file);
+  EdgeList e = wg::datasets::read_graph(path).edges;
+  e.weight.clear();
+  e.symmetric = true;
+  wg::datasets::StreamParams sp;
+  sp.initial_fraction = 0.4;
+  sp.batch_size = std::max<std::uint64_t>(e.size() / 6, 16);
+  sp.seed = 41;
+  const wg::datasets::UpdateStream stream = wg::datasets::make_update_stream(e, sp);
+  BGraph<false> g(0);
+  GraphModel m(0, false);
+  m.clear(stream.initial.num_vertices);
+  ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
+  wg::gpu::SortedTriangleCounter<false> tc(g);
+  TestRng rng{43};
+  for (std::size_t i = 0; i < stream.batches.size(); ++i) {
+    SCOPED_TRACE("batch " + std::to_string(i));
+    const auto& b = stream.batches[i];
+    const bool ins = b.kind == wg::datasets::UpdateBatch::Kind::insert;
+    const auto r = ins ? tc.insert_edges(b.edges) : tc.erase_edges(b.edges);
+    ASSERT_EQ(r.update, ins ? m.insert(b.edges) : m.erase(b.edges));
+    expect_same(g, m, false, p.file);
+    expect_has_edges(g, m, rng, m.id_range(), &b.edges);
+    ASSERT_EQ(r.total, wg::reference::triangle_count(m.export_coo(false)).total);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Datasets, BTreeDataset, ::testing::ValuesIn(wg::test::kDatasetFigures),
                          [](const auto& info) {
                            std::string n = info.param.file;
