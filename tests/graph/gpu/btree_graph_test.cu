@@ -13,6 +13,7 @@
 #include <string>
 
 #include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
+#include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
 #include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
@@ -362,6 +363,7 @@ TEST_P(BTreeDataset, MatchesModelSlabGraphAndReference) {
   const auto want = wg::reference::connected_components(e);
   EXPECT_EQ(c.component, want.component);
   EXPECT_EQ(c.count, p.components);
+  EXPECT_EQ(wg::gpu::core_numbers(g).core, wg::reference::core_numbers(e));
 
   // The incremental counter: a third of the edges out, then back in.
   {
