@@ -34,14 +34,16 @@ __host__ __device__ constexpr std::uint64_t btree_arc_key(vertex_t u, vertex_t v
 template <bool Weighted>
 class BTreeGraphRef {
   using Key = std::uint64_t;
-  using Snap = btree::detail::NodeSnap<Key>;
-  using L = btree::detail::Layout<Key>;
 
  public:
   static constexpr bool weighted = Weighted;
   using tree_ref = btree::BTreeRef<Key>;
-  /// Neighbour slots a walk step offers (lanes 0 .. kStepSlots-1 of the warp).
-  static constexpr unsigned kStepSlots = L::kSlots;
+  using leaf_type = typename tree_ref::leaf_type;
+  /// Lanes of the tiles that read one node (8 for 64-bit keys), and the neighbour slots a walk
+  /// step offers (lanes 0 .. kStepSlots-1 of the warp).
+  static constexpr unsigned kNodeLanes = tree_ref::kTileLanes;
+  static constexpr unsigned kStepSlots = kNodeLanes - 1;
+  static constexpr Key kNoKey = tree_ref::kEmptyKey;
 
   BTreeGraphRef() = default;
   __host__ __device__ BTreeGraphRef(tree_ref tree, const std::uint32_t* degrees,
@@ -56,12 +58,12 @@ class BTreeGraphRef {
   /// One thread: is v a neighbour of u?
   __device__ bool has_edge(vertex_t u, vertex_t v) const {
     Key value;
-    return find_thread(btree_arc_key(u, v), &value);
+    return tree_.find_thread(btree_arc_key(u, v), &value);
   }
   /// One thread: the value (weight) of arc u -> v, if present.
   __device__ bool find_value(vertex_t u, vertex_t v, std::uint32_t* value) const {
     Key x = 0;
-    const bool found = find_thread(btree_arc_key(u, v), &x);
+    const bool found = tree_.find_thread(btree_arc_key(u, v), &x);
     if (found) *value = static_cast<std::uint32_t>(x);
     return found;
   }
@@ -73,16 +75,15 @@ class BTreeGraphRef {
   template <class F>
   __device__ void walk_leaves(const warp_tile& tile, Key lo, Key hi, F&& f) const {
     if (lo > hi) return;
-    const auto t8 = cooperative_groups::tiled_partition<L::kLanes>(tile);
-    Snap s;
-    tree_.template find_leaf<btree::Access::kReadOnly>(t8, lo, s, nullptr);
-    const bool slot_lane = tile.thread_rank() < L::kSlots;
+    const auto t8 = cooperative_groups::tiled_partition<kNodeLanes>(tile);
+    leaf_type s = tree_.template leaf_for<btree::Access::kReadOnly>(t8, lo);
+    const bool slot_lane = tile.thread_rank() < kStepSlots;
     for (;;) {
       const bool valid =
-          slot_lane && s.key != L::kEmpty && s.key >= lo && s.key <= hi && s.key < s.high;
+          slot_lane && s.key != kNoKey && s.key >= lo && s.key <= hi && s.key < s.high;
       if (!f(s.key, s.value, valid)) return;
-      if (s.high == L::kEmpty || s.high > hi) return;
-      s = btree::detail::read_node<btree::Access::kReadOnly, Key>(t8, tree_.nodes(), s.link());
+      if (s.high == kNoKey || s.high > hi) return;
+      s = tree_.template next_leaf<btree::Access::kReadOnly>(t8, s);
     }
   }
 
@@ -163,46 +164,6 @@ class BTreeGraphRef {
 
   __device__ bool slice(std::uint32_t part, std::uint32_t parts, vertex_t* lo, vertex_t* hi) const {
     return detail::btree_graph::walk_part(part, parts, num_vertices_, lo, hi);
-  }
-
-  /// Lookup by one thread: the descent of the B-link tree with plain cached loads (read-only
-  /// phases): move right while key >= high key, else take the child of the largest pivot <= key.
-  __device__ bool find_thread(Key key, Key* value) const {
-    if (key == L::kEmpty) return false;
-    const auto* nodes = reinterpret_cast<const ulonglong2*>(tree_.nodes());
-    std::uint32_t cur = __ldg(&tree_.state()->root);
-    for (;;) {
-      const ulonglong2* n = nodes + std::uint64_t{cur} * 8;
-      const ulonglong2 meta = __ldg(n + L::kSlots);
-      const Key high = meta.x;
-      const std::uint32_t link = static_cast<std::uint32_t>(meta.y);
-      if (key >= high) {
-        cur = link & btree::detail::kLinkMask;
-        continue;
-      }
-      if (link & btree::detail::kLeafFlag) {
-        for (unsigned i = 0; i < L::kSlots; ++i) {
-          const ulonglong2 c = __ldg(n + i);
-          if (c.x == key) {
-            *value = c.y;
-            return true;
-          }
-        }
-        return false;
-      }
-      Key best = 0;
-      std::uint32_t child = btree::detail::kNoNode;
-      for (unsigned i = 0; i < L::kSlots; ++i) {
-        const ulonglong2 c = __ldg(n + i);
-        if (c.x != L::kEmpty && c.x <= key && c.x < high &&
-            (child == btree::detail::kNoNode || c.x > best)) {
-          best = c.x;
-          child = static_cast<std::uint32_t>(c.y);
-        }
-      }
-      if (child == btree::detail::kNoNode) return false;  // cannot happen in a valid tree
-      cur = child;
-    }
   }
 
   tree_ref tree_{};

@@ -20,8 +20,6 @@ namespace wg::gpu {
 namespace sorted_touching {
 
 using Key = std::uint64_t;
-using L = btree::detail::Layout<Key>;
-using Snap = btree::detail::NodeSnap<Key>;
 inline constexpr unsigned kFull = 0xFFFFFFFFu;
 
 template <bool W>
@@ -29,11 +27,15 @@ __global__ void touching_merge_kernel(BTreeGraphRef<W> g, const std::uint64_t* k
                                       std::uint64_t m, unsigned bits, tc_detail::EdgeKeySet set,
                                       unsigned merge_ratio, unsigned long long* total) {
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  using View = BTreeGraphRef<W>;
+  using Leaf = typename View::leaf_type;
+  constexpr Key kNo = View::kNoKey;
+  constexpr unsigned kSlots = View::kStepSlots;
   const warp_tile tile = this_warp();
-  const auto t8 = cooperative_groups::tiled_partition<L::kLanes>(tile);
+  const auto t8 = cooperative_groups::tiled_partition<View::kNodeLanes>(tile);
   const unsigned lane = tile.thread_rank();
-  const bool slot_lane = lane < L::kSlots;
-  btree::detail::Node* const nodes = g.tree().nodes();
+  const bool slot_lane = lane < kSlots;
+  const auto& tree = g.tree();
   unsigned long long local = 0;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < m;
@@ -47,14 +49,13 @@ __global__ void touching_merge_kernel(BTreeGraphRef<W> g, const std::uint64_t* k
     const bool merge = merge_ratio != 0 && std::uint64_t{dl} <= std::uint64_t{merge_ratio} * ds;
     const Key s_lo = btree_arc_key(s, 0), s_hi = btree_arc_key(s, 0xFFFFFFFFu);
     const Key l_lo = btree_arc_key(l, 0), l_hi = btree_arc_key(l, 0xFFFFFFFFu);
-    Snap S, Lf;
-    g.tree().template find_leaf<btree::Access::kReadOnly>(t8, s_lo, S, nullptr);
-    if (merge) g.tree().template find_leaf<btree::Access::kReadOnly>(t8, l_lo, Lf, nullptr);
+    Leaf S = tree.template leaf_for<btree::Access::kReadOnly>(t8, s_lo);
+    Leaf Lf = S;
+    if (merge) Lf = tree.template leaf_for<btree::Access::kReadOnly>(t8, l_lo);
     bool l_done = false;  // l's leaves are used up
     unsigned count = 0;
     for (;;) {
-      const bool sv =
-          slot_lane && S.key != L::kEmpty && S.key >= s_lo && S.key <= s_hi && S.key < S.high;
+      const bool sv = slot_lane && S.key != kNo && S.key >= s_lo && S.key <= s_hi && S.key < S.high;
       const vertex_t w = static_cast<vertex_t>(S.key);
       bool hit = false;
       if (merge) {
@@ -65,27 +66,27 @@ __global__ void touching_merge_kernel(BTreeGraphRef<W> g, const std::uint64_t* k
           // This l leaf holds keys below its high key only: drop it when they all lie below
           // the s leaf's least key.
           if (Lf.high <= btree_arc_key(l, smin)) {
-            if (Lf.high == L::kEmpty || Lf.high > l_hi) {
+            if (Lf.high == kNo || Lf.high > l_hi) {
               l_done = true;
               break;
             }
-            Lf = btree::detail::read_node<btree::Access::kReadOnly, Key>(t8, nodes, Lf.link());
+            Lf = tree.template next_leaf<btree::Access::kReadOnly>(t8, Lf);
             continue;
           }
-          const bool lv = Lf.key != L::kEmpty && Lf.key >= l_lo && Lf.key <= l_hi &&
-                          Lf.key < Lf.high && (lane & (L::kLanes - 1)) < L::kSlots;
-          for (unsigned j = 0; j < L::kSlots; ++j) {
+          const bool lv = Lf.key != kNo && Lf.key >= l_lo && Lf.key <= l_hi && Lf.key < Lf.high &&
+                          (lane & (View::kNodeLanes - 1)) < kSlots;
+          for (unsigned j = 0; j < kSlots; ++j) {
             const Key lk = tile.shfl(Lf.key, j);
             const bool lvj = tile.shfl(lv, j);
             hit = hit || (sv && lvj && static_cast<vertex_t>(lk) == w);
           }
           // Keep this l leaf if it reaches past the s leaf (the next s leaf starts above smax).
           if (Lf.high > btree_arc_key(l, smax)) break;
-          if (Lf.high == L::kEmpty || Lf.high > l_hi) {
+          if (Lf.high == kNo || Lf.high > l_hi) {
             l_done = true;
             break;
           }
-          Lf = btree::detail::read_node<btree::Access::kReadOnly, Key>(t8, nodes, Lf.link());
+          Lf = tree.template next_leaf<btree::Access::kReadOnly>(t8, Lf);
         }
       } else {
         hit = sv && g.has_edge(l, w);
@@ -95,9 +96,9 @@ __global__ void touching_merge_kernel(BTreeGraphRef<W> g, const std::uint64_t* k
                             k2 = tc_detail::edge_key(v, w, bits);
         if ((k < k1 || !set.contains(k1)) && (k < k2 || !set.contains(k2))) ++count;
       }
-      if (S.high == L::kEmpty || S.high > s_hi) break;
+      if (S.high == kNo || S.high > s_hi) break;
       if (merge && l_done) break;  // no l key is left to meet
-      S = btree::detail::read_node<btree::Access::kReadOnly, Key>(t8, nodes, S.link());
+      S = tree.template next_leaf<btree::Access::kReadOnly>(t8, S);
     }
     count = __reduce_add_sync(kFull, count);
     if (lane == 0) local += count;
