@@ -174,6 +174,56 @@ class BTreeRef {
   template <class Tile>
   __device__ bool erase(const Tile& tile, Key k, Hint* hint = nullptr) const;
 
+  // ---- leaf walks, for layers that read key ranges leaf by leaf (the graph's sorted adjacency) --
+  /// A tile's snapshot of one leaf: lane l < kTileLanes - 1 holds slot l (key kEmptyKey when
+  /// empty; slots are unordered), every lane the high key and link(); leaves come in key order.
+  using leaf_type = Snap;
+  /// The leaf whose range holds k (< kEmptyKey). Whole tile.
+  template <Access A, class Tile>
+  __device__ Snap leaf_for(const Tile& tile, Key k) const {
+    Snap s;
+    find_leaf<A>(tile, k, s, nullptr);
+    return s;
+  }
+  /// The leaf after `leaf` (its right sibling); only when leaf.high != kEmptyKey. Whole tile.
+  template <Access A, class Tile>
+  __device__ Snap next_leaf(const Tile& tile, const Snap& leaf) const {
+    return detail::read_node<A, Key>(tile, nodes_, leaf.link());
+  }
+  /// The value of k by ONE thread (no tile), with plain cached loads: read-only kernels only.
+  /// O(log_B n) node reads of B pairs each.
+  __device__ bool find_thread(Key k, Key* value) const {
+    if (k == kEmptyKey) return false;
+    std::uint32_t cur = __ldg(&state_->root);
+    for (;;) {
+      Node* n = nodes_ + cur;
+      Key high, link_word;
+      L::load_ro(n, L::kSlots, high, link_word);
+      const auto link = static_cast<std::uint32_t>(link_word);
+      if (k >= high) {
+        cur = link & detail::kLinkMask;
+        continue;
+      }
+      Key best = 0;
+      std::uint32_t child = detail::kNoNode;
+      for (unsigned i = 0; i < L::kSlots; ++i) {
+        Key a, b;
+        L::load_ro(n, i, a, b);
+        if (link & detail::kLeafFlag) {
+          if (a == k) {
+            *value = b;
+            return true;
+          }
+        } else if (a != kEmptyKey && a <= k && a < high && (child == detail::kNoNode || a > best)) {
+          best = a;
+          child = static_cast<std::uint32_t>(b);
+        }
+      }
+      if ((link & detail::kLeafFlag) || child == detail::kNoNode) return false;
+      cur = child;
+    }
+  }
+
   __host__ __device__ Node* nodes() const { return nodes_; }
   __host__ __device__ detail::TreeState* state() const { return state_; }
   __host__ __device__ std::uint32_t capacity() const { return capacity_; }

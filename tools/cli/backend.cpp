@@ -31,8 +31,11 @@ std::unique_ptr<GraphBackend> make_cpu_backend(unsigned) {
 }
 #endif
 #ifndef WG_CLI_HAVE_GPU
-std::unique_ptr<GraphBackend> make_gpu_backend() {
+std::unique_ptr<GraphBackend> make_gpu_backend(const std::string&) {
   throw Error("the gpu backend is not part of this build (configured without CUDA?)");
+}
+std::vector<std::string> gpu_adjacencies() {
+  return {};
 }
 bool gpu_backend_usable() {
   return false;
@@ -87,8 +90,12 @@ std::string auto_stream_backend(const AutoBackendRule& rule, std::uint64_t verti
   return "cpu";
 }
 
-std::unique_ptr<GraphBackend> make_backend(const std::string& requested, unsigned cpu_threads) {
+std::unique_ptr<GraphBackend> make_backend(const std::string& requested, unsigned cpu_threads,
+                                           const std::string& adjacency) {
   const std::string name = requested == "auto" ? default_backend() : requested;
+  if (adjacency != "slab" && name != "gpu")
+    throw Error("adjacency '" + adjacency + "' is the gpu backend's (the " + name +
+                " backend has its own)");
   const std::vector<std::string> usable = usable_backends();
   const std::string choices =
       "(usable here: " + fmt::format("{}", fmt::join(usable, ", ")) + ", auto)";
@@ -100,7 +107,7 @@ std::unique_ptr<GraphBackend> make_backend(const std::string& requested, unsigne
   if (name == "gpu" && !gpu_backend_usable()) {
     throw Error("backend 'gpu': no usable CUDA device found " + choices);
   }
-  if (name == "gpu") return make_gpu_backend();
+  if (name == "gpu") return make_gpu_backend(adjacency);
   if (name == "cpu") return make_cpu_backend(cpu_threads);
   return make_reference_backend();
 }

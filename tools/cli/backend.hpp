@@ -92,7 +92,11 @@ std::unique_ptr<GraphBackend> make_cpu_backend(unsigned threads = 0);
 /// Worker threads of the cpu backend: WG_CPU_THREADS (1..4096) when set, else 0 = all cores.
 /// (Defined only in builds with the cpu backend.)
 unsigned threads_from_environment();
-std::unique_ptr<GraphBackend> make_gpu_backend();
+/// `adjacency`: "slab" (wg::gpu::DynamicGraph, hash adjacency) or "btree" (wg::gpu::BTreeGraph,
+/// sorted adjacency: triangle counts by sorted intersection).
+std::unique_ptr<GraphBackend> make_gpu_backend(const std::string& adjacency = "slab");
+/// The gpu backend's adjacencies in this build ({"slab"} or {"slab", "btree"}).
+std::vector<std::string> gpu_adjacencies();
 /// True when a CUDA device is present (false in builds without the GPU backend).
 bool gpu_backend_usable();
 
@@ -104,8 +108,10 @@ std::vector<std::string> usable_backends();
 /// True for "reference", "cpu", "gpu" and "auto", whether or not this build has them.
 bool is_backend_name(const std::string& name);
 /// "auto" picks gpu when a CUDA device is present, else cpu (else reference). Throws wg::Error
-/// for an unknown or unavailable name.
-std::unique_ptr<GraphBackend> make_backend(const std::string& name, unsigned cpu_threads = 0);
+/// for an unknown or unavailable name. `adjacency` is the gpu backend's (make_gpu_backend);
+/// another backend with an adjacency other than "slab" is an error.
+std::unique_ptr<GraphBackend> make_backend(const std::string& name, unsigned cpu_threads = 0,
+                                           const std::string& adjacency = "slab");
 /// The name "auto" resolves to on this machine, for one-shot commands (tc): gpu when usable,
 /// else cpu (else reference).
 std::string default_backend();

@@ -1,20 +1,28 @@
 // The `gpu` backend of the CLI: wg::gpu::DynamicGraph (slab set adjacency, undirected) with the
 // incremental triangle counter of algorithms/tc/gpu, through the one adapter of
-// graph_backend.hpp. Batches are copied to the GPU, deduplicated there, applied, and the count is
-// updated from the batch's edges only.
+// graph_backend.hpp; with --adjacency btree, wg::gpu::BTreeGraph (sorted adjacency) with
+// SortedTriangleCounter (static counts by sorted intersection). Batches are copied to the GPU,
+// deduplicated there, applied, and the count is updated from the batch's edges only.
 //
 // Memory: batches larger than the free GPU memory allows are split into chunks by the graph;
 // a graph that does not fit (or an allocation that fails) raises wg::CapacityError, whose
 // message names the request and the free memory; the CLI prints it and exits with an error.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
+
+#if WG_CLI_HAVE_GPU_BTREE
+#include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
+#include <warpgraph/graph/gpu/btree_graph.hpp>
+#endif
 
 #include "backend.hpp"
 #include "graph_backend.hpp"
@@ -25,7 +33,23 @@ namespace wg::cli {
 using GpuSetBackend = DynamicGraphBackend<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>;
 template class DynamicGraphBackend<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>;
 
-std::unique_ptr<GraphBackend> make_gpu_backend() {
+#if WG_CLI_HAVE_GPU_BTREE
+using GpuBTreeBackend = DynamicGraphBackend<gpu::BTreeSetGraph, gpu::SortedTriangleCounter<false>>;
+template class DynamicGraphBackend<gpu::BTreeSetGraph, gpu::SortedTriangleCounter<false>>;
+#endif
+
+std::vector<std::string> gpu_adjacencies() {
+#if WG_CLI_HAVE_GPU_BTREE
+  return {"slab", "btree"};
+#else
+  return {"slab"};
+#endif
+}
+
+std::unique_ptr<GraphBackend> make_gpu_backend(const std::string& adjacency) {
+  const auto known = gpu_adjacencies();
+  if (std::find(known.begin(), known.end(), adjacency) == known.end())
+    throw Error("backend 'gpu': adjacency '" + adjacency + "' is not part of this build");
   if (!gpu_backend_usable()) throw Error("backend 'gpu': no usable CUDA device found");
   // The CUDA context is made here, so that the first build's time is the build's alone.
   const auto t0 = std::chrono::steady_clock::now();
@@ -34,6 +58,14 @@ std::unique_ptr<GraphBackend> make_gpu_backend() {
                 cudaGetErrorString(e));
   const double startup =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+#if WG_CLI_HAVE_GPU_BTREE
+  if (adjacency == "btree") {
+    // Batches one at a time (the slab graph's pipelined ingest is its own).
+    return std::make_unique<GpuBTreeBackend>(
+        GraphBackendOptions{.name = "gpu", .startup_seconds = startup},
+        [] { return std::make_unique<gpu::BTreeSetGraph>(0); });
+  }
+#endif
   return std::make_unique<GpuSetBackend>(
       GraphBackendOptions{.name = "gpu", .startup_seconds = startup},
       [] { return std::make_unique<gpu::Graph>(0); },

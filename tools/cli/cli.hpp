@@ -68,6 +68,8 @@ class CommandOptions {
   void add_reader_options(bool directed);
   /// Adds --backend with a help text; `note` says what the command runs on.
   void add_backend_option(const std::string& note);
+  /// Adds --adjacency (the gpu backend's: slab or btree).
+  void add_adjacency_option();
   /// Adds --json (and --output when `output_file`, for per-vertex results).
   void add_output_options(bool output_file);
 
@@ -97,6 +99,9 @@ std::uint64_t positive_option(const cxxopts::ParseResult& r, const std::string& 
 /// cannot run here (not built, or gpu without a CUDA device), is a UsageError listing the
 /// usable names.
 std::string backend_option(const cxxopts::ParseResult& r);
+/// --adjacency, checked: "slab", or "btree" where this build has it and the backend (--backend
+/// `backend`) is gpu or auto; else a UsageError.
+std::string adjacency_option(const cxxopts::ParseResult& r, const std::string& backend);
 /// --threads: the cpu backend's worker threads (0 = all cores); a usage error above 4096.
 unsigned cpu_threads_option(const cxxopts::ParseResult& r);
 /// For commands that always run on the reference: checks --backend and returns "reference",

@@ -102,6 +102,25 @@ void CommandOptions::add_backend_option(const std::string& note) {
                            cxxopts::value<std::uint64_t>()->default_value("0"), "N");
 }
 
+void CommandOptions::add_adjacency_option() {
+  group("Backend")("adjacency",
+                   "The gpu backend's adjacency: slab (hash tables) or btree (sorted, one B-tree "
+                   "of (u, v) keys; triangles by sorted intersection)",
+                   cxxopts::value<std::string>()->default_value("slab"), "slab|btree");
+}
+
+std::string adjacency_option(const cxxopts::ParseResult& r, const std::string& backend) {
+  const std::string a = r["adjacency"].as<std::string>();
+  if (a == "slab") return a;
+  if (a != "btree") throw UsageError("--adjacency must be slab or btree (got '" + a + "')");
+  const std::vector<std::string> known = gpu_adjacencies();
+  if (std::find(known.begin(), known.end(), a) == known.end())
+    throw UsageError("--adjacency btree: not part of this build (it needs the gpu backend)");
+  if (backend != "gpu" && backend != "auto")
+    throw UsageError("--adjacency btree needs --backend gpu (got " + backend + ")");
+  return a;
+}
+
 unsigned cpu_threads_option(const cxxopts::ParseResult& r) {
   const std::uint64_t n = r["threads"].as<std::uint64_t>();
   if (n > 4096) throw UsageError("--threads must be at most 4096 (0 = all cores)");

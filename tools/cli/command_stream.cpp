@@ -310,6 +310,7 @@ int run_stream(int argc, const char* const* argv) {
              cxxopts::value<double>()->default_value(fmt::format("{}", defaults.cpu_min_degree)),
              "D");
   }
+  cmd.add_adjacency_option();
   cmd.add_output_options(false);
   auto parsed = cmd.parse(argc, argv);
   if (!parsed) return kExitOk;
@@ -352,6 +353,7 @@ int run_stream(int argc, const char* const* argv) {
   }
   const std::uint64_t window = temporal ? positive_option(r, "window") : 0;
   const std::string backend_name = backend_option(r);
+  const std::string adjacency = adjacency_option(r, backend_name);
   const bool json_out = r.count("json") > 0, verbose = r.count("verbose") > 0;
   const bool check = r.count("verify") > 0;
   const std::uint64_t verify_every =
@@ -427,7 +429,8 @@ int run_stream(int argc, const char* const* argv) {
         generated ? input->read.edges.num_vertices : stream.initial.num_vertices;
     chosen = auto_stream_backend(rule, vertices, entries, batch);
   }
-  std::unique_ptr<GraphBackend> backend = make_backend(chosen, cpu_threads_option(*parsed));
+  std::unique_ptr<GraphBackend> backend =
+      make_backend(chosen, cpu_threads_option(*parsed), adjacency);
   backend->track(algorithms);
   const BatchOutcome initial = backend->build(stream.initial);
   std::ostream& lines = json_out ? std::cerr : std::cout;

@@ -279,13 +279,15 @@ int run_tc(int argc, const char* const* argv) {
                      "FILE", 1, 1);
   cmd.add_reader_options(false);
   cmd.add_backend_option("tc runs on the chosen backend.");
+  cmd.add_adjacency_option();
   cmd.add_output_options(true);
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
   const std::string backend_name = backend_option(*r);
   InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
   g.read.edges.symmetric = true;  // triangles are counted on the undirected graph
-  std::unique_ptr<GraphBackend> backend = make_backend(backend_name, cpu_threads_option(*r));
+  std::unique_ptr<GraphBackend> backend =
+      make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));
   const BatchOutcome built = backend->build(g.read.edges);
   std::vector<std::uint64_t> per_vertex;
   if (r->count("output")) {

@@ -1,0 +1,291 @@
+// Triangle counting by sorted intersection on the B-tree graph (sorted_triangle_count.hpp).
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
+#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
+#include <warpgraph/containers/core/cuda_error.cuh>
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/graph/gpu/batch_chunks.hpp>
+#include <warpgraph/graph/gpu/batch_prep.hpp>
+#include <warpgraph/graph/gpu/btree_graph.hpp>
+#include <warpgraph/graph/gpu/host_batch.hpp>
+#include <warpgraph/graph/gpu/launch_grid.hpp>
+
+namespace wg::gpu {
+namespace sorted_tc {
+
+inline constexpr unsigned kFull = 0xFFFFFFFFu;
+
+__device__ __forceinline__ bool rank_less(vertex_t a, std::uint64_t da, vertex_t b,
+                                          std::uint64_t db) {
+  return da < db || (da == db && a < b);
+}
+
+inline unsigned warp_grid(std::uint64_t warps) {
+  return grid_for(warps * 32, std::uint64_t{1} << 16);
+}
+
+/// Oriented row lengths: cnt[u] = neighbours v of u with rank(u) < rank(v). A warp per row.
+__global__ void orient_count_kernel(const std::uint64_t* off, const vertex_t* targets,
+                                    std::uint64_t n, std::uint64_t* cnt) {
+  const unsigned lane = threadIdx.x % 32;
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
+  for (std::uint64_t u = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; u < n;
+       u += warps) {
+    const std::uint64_t b = off[u], e = off[u + 1];
+    unsigned c = 0;
+    for (std::uint64_t i = b + lane; i < e; i += 32) {
+      const vertex_t v = targets[i];
+      c += rank_less(static_cast<vertex_t>(u), e - b, v, off[v + 1] - off[v]);
+    }
+    c = __reduce_add_sync(kFull, c);
+    if (lane == 0) cnt[u] = c;
+  }
+}
+
+/// The oriented rows, in the rows' (sorted) order: arc j = osrc[j] -> odst[j].
+__global__ void orient_fill_kernel(const std::uint64_t* off, const vertex_t* targets,
+                                   std::uint64_t n, const std::uint64_t* ooff, vertex_t* osrc,
+                                   vertex_t* odst) {
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned below = (1u << lane) - 1;
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
+  for (std::uint64_t u = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; u < n;
+       u += warps) {
+    const std::uint64_t b = off[u], e = off[u + 1];
+    std::uint64_t pos = ooff[u];
+    for (std::uint64_t base = b; base < e; base += 32) {
+      const std::uint64_t i = base + lane;
+      bool keep = false;
+      vertex_t v = 0;
+      if (i < e) {
+        v = targets[i];
+        keep = rank_less(static_cast<vertex_t>(u), e - b, v, off[v + 1] - off[v]);
+      }
+      const unsigned mask = __ballot_sync(kFull, keep);
+      if (keep) {
+        const std::uint64_t at = pos + __popc(mask & below);
+        osrc[at] = static_cast<vertex_t>(u);
+        odst[at] = v;
+      }
+      pos += __popc(mask);
+    }
+  }
+}
+
+/// Is w in the sorted row r[0, len)?
+__device__ __forceinline__ bool contains_sorted(const vertex_t* r, std::uint64_t len, vertex_t w) {
+  std::uint64_t lo = 0, hi = len;
+  while (lo < hi) {
+    const std::uint64_t mid = (lo + hi) / 2;
+    if (r[mid] < w)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < len && r[lo] == w;
+}
+
+/// |N+(u) & N+(v)| for every oriented arc, kLanes lanes per arc: the lanes take the shorter
+/// row's elements and binary-search them in the longer row.
+template <unsigned kLanes>
+__global__ void intersect_kernel(const std::uint64_t* ooff, const vertex_t* osrc,
+                                 const vertex_t* odst, std::uint64_t m, unsigned long long* total) {
+  const std::uint64_t tid = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const std::uint64_t groups = std::uint64_t{gridDim.x} * blockDim.x / kLanes;
+  const unsigned r = threadIdx.x % kLanes;
+  unsigned long long c = 0;
+  for (std::uint64_t a = tid / kLanes; a < m; a += groups) {
+    const vertex_t u = osrc[a], v = odst[a];
+    const vertex_t* A = odst + ooff[u];
+    const vertex_t* B = odst + ooff[v];
+    std::uint64_t la = ooff[u + 1] - ooff[u], lb = ooff[v + 1] - ooff[v];
+    if (la > lb) {
+      const vertex_t* t = A;
+      A = B;
+      B = t;
+      const std::uint64_t l = la;
+      la = lb;
+      lb = l;
+    }
+    if (la == 0) continue;
+    // The shorter row's range that can meet the longer one's (both sorted).
+    const vertex_t first = B[0], last = B[lb - 1];
+    for (std::uint64_t i = r; i < la; i += kLanes) {
+      const vertex_t w = A[i];
+      if (w >= first && w <= last) c += contains_sorted(B, lb, w);
+    }
+  }
+  for (unsigned o = 16; o; o >>= 1) c += __shfl_down_sync(kFull, c, o);
+  if (threadIdx.x % 32 == 0 && c) atomicAdd(total, c);
+}
+
+}  // namespace sorted_tc
+
+template <bool W>
+std::uint64_t count_triangles_sorted(const BTreeGraph<W>& graph, const SortedTcOptions& options) {
+  using namespace sorted_tc;
+  if (graph.directed())
+    throw InvalidArgument("triangle counting needs an undirected graph (directed = false)");
+  const unsigned lanes = options.lanes_per_arc;
+  if (lanes != 4 && lanes != 8 && lanes != 16 && lanes != 32)
+    throw InvalidArgument("SortedTcOptions::lanes_per_arc must be 4, 8, 16 or 32");
+  const std::uint64_t n = graph.num_vertices();
+  if (n == 0 || graph.num_edges() == 0) return 0;
+  const cudaStream_t stream = graph.stream();
+  const DeviceCsr csr = graph.export_device_csr();
+  DeviceBuffer<std::uint64_t> cnt(n, stream, "oriented degrees");
+  DeviceBuffer<std::uint64_t> ooff(n + 1, stream, "oriented offsets");
+  orient_count_kernel<<<warp_grid(n), kBlock, 0, stream>>>(csr.offsets.data(), csr.targets.data(),
+                                                           n, cnt.data());
+  WG_CUDA_CHECK_LAST();
+  exclusive_scan(cnt.data(), ooff.data(), n, stream);
+  std::uint64_t m = 0;
+  WG_CUDA_TRY(cudaMemcpyAsync(&m, ooff.data() + n, sizeof m, cudaMemcpyDeviceToHost, stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  if (m == 0) return 0;
+  DeviceBuffer<vertex_t> osrc(m, stream, "oriented arcs"), odst(m, stream, "oriented arcs");
+  orient_fill_kernel<<<warp_grid(n), kBlock, 0, stream>>>(csr.offsets.data(), csr.targets.data(), n,
+                                                          ooff.data(), osrc.data(), odst.data());
+  WG_CUDA_CHECK_LAST();
+  DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
+  WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
+  const unsigned blocks = grid_for(m * lanes, std::uint64_t{1} << 16);
+  switch (lanes) {
+    case 4:
+      intersect_kernel<4>
+          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+      break;
+    case 8:
+      intersect_kernel<8>
+          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+      break;
+    case 16:
+      intersect_kernel<16>
+          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+      break;
+    default:
+      intersect_kernel<32>
+          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+  }
+  WG_CUDA_CHECK_LAST();
+  return total.to_host(stream)[0];
+}
+
+// ---- incremental: the batch steps of IncrementalTriangleCounter, sorted static counts ------
+
+template <bool W>
+SortedTriangleCounter<W>::SortedTriangleCounter(BTreeGraph<W>& graph,
+                                                const SortedTcOptions& options)
+    : graph_(&graph), options_(options) {
+  if (graph.directed())
+    throw InvalidArgument("triangle counting needs an undirected graph (directed = false)");
+  total_ = count_triangles_sorted(graph, options_);
+}
+
+template <bool W>
+std::uint64_t SortedTriangleCounter<W>::recount() {
+  total_ = count_triangles_sorted(*graph_, options_);
+  return total_;
+}
+
+template <bool W>
+typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::insert_edges(
+    DeviceEdges batch) {
+  BatchResult out;
+  BTreeGraph<W>& g = *graph_;
+  const cudaStream_t stream = g.stream();
+  for_each_chunk(batch, g.batch_chunk(batch.size), true, [&](DeviceEdges part) {
+    const PreparedBatch p = g.prepare(part);
+    DeviceBuffer<std::uint8_t> is_new(std::max<std::uint64_t>(p.size, 1), stream, "new-edge flags");
+    out.update += g.insert_prepared(p, is_new.data());
+    if (p.size == 0) return;
+    DeviceBuffer<std::uint64_t> added(p.size, stream, "new edges");
+    const std::uint64_t m = select_flagged(p.keys.data(), nullptr, is_new.data(), p.size,
+                                           added.data(), nullptr, stream);
+    // On the graph after insertion; each new triangle once, at its smallest new edge.
+    const std::uint64_t created =
+        count_triangles_touching_sorted(g, added.data(), m, p.key_bits, options_);
+    out.triangles += created;
+    total_ += created;
+  });
+  out.total = total_;
+  return out;
+}
+
+template <bool W>
+typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::erase_edges(
+    DeviceEdges batch) {
+  BatchResult out;
+  BTreeGraph<W>& g = *graph_;
+  const cudaStream_t stream = g.stream();
+  for_each_chunk(batch, g.batch_chunk(batch.size), false, [&](DeviceEdges part) {
+    const PreparedBatch p = g.prepare(part);
+    if (p.size == 0) {
+      out.update += p.dropped;
+      return;
+    }
+    DeviceBuffer<std::uint8_t> present(p.size, stream, "present flags");
+    g.contains_prepared(p, present.data());
+    PreparedBatch d;
+    d.keys = DeviceBuffer<std::uint64_t>(p.size, stream, "edges to remove");
+    d.size = select_flagged(p.keys.data(), nullptr, present.data(), p.size, d.keys.data(), nullptr,
+                            stream);
+    d.key_bits = p.key_bits;
+    d.entries = p.entries;
+    d.dropped = p.dropped;
+    // On the graph before removal.
+    const std::uint64_t destroyed =
+        count_triangles_touching_sorted(g, d.keys.data(), d.size, d.key_bits, options_);
+    UpdateResult r = g.erase_prepared(d);
+    r.ignored += p.size - d.size;  // absent edges
+    out.update += r;
+    out.triangles += destroyed;
+    total_ -= destroyed;
+  });
+  out.total = total_;
+  return out;
+}
+
+template <bool W>
+typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::insert_edges(
+    const EdgeList& batch) {
+  check_sizes(batch);
+  graph_->grow_vertices(batch.num_vertices);
+  BatchResult out;
+  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), W, true, graph_->stream(),
+                      [&](const HostBatchUpload& up, DeviceEdges part) {
+                        graph_->grow_vertices(up.id_range);
+                        const BatchResult r = insert_edges(part);
+                        out.update += r.update;
+                        out.triangles += r.triangles;
+                      });
+  out.total = total_;
+  return out;
+}
+
+template <bool W>
+typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::erase_edges(
+    const EdgeList& batch) {
+  check_sizes(batch);
+  BatchResult out;
+  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), false, false, graph_->stream(),
+                      [&](const HostBatchUpload&, DeviceEdges part) {
+                        const BatchResult r = erase_edges(part);
+                        out.update += r.update;
+                        out.triangles += r.triangles;
+                      });
+  out.total = total_;
+  return out;
+}
+
+template class SortedTriangleCounter<false>;
+template class SortedTriangleCounter<true>;
+template std::uint64_t count_triangles_sorted(const BTreeGraph<false>&, const SortedTcOptions&);
+template std::uint64_t count_triangles_sorted(const BTreeGraph<true>&, const SortedTcOptions&);
+
+}  // namespace wg::gpu
