@@ -116,7 +116,7 @@ void stream_case(bool directed, double fraction, std::uint64_t batch_size, std::
   // Batches shrink with the graph (WG_GPU_TEST_SCALE below the default 11, as under the
   // sanitizer), so that every stream still has several insertion and deletion batches.
   const unsigned scale = wg::test::gpu_test_scale();
-  if (scale < 11) batch_size = std::max<std::uint64_t>(batch_size >> (11 - scale), 4);
+  if (scale < 11) batch_size = std::max<std::uint64_t>(batch_size >> (12 - scale), 4);
   const auto stream = wg::test::gpu_rmat_stream(scale, 2, batch_size, directed, seed);
   Graph g(0, {.directed = directed});
   GraphModel m(0, directed);
