@@ -8,6 +8,7 @@
 // mixed test's batch count (default 40).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <random>
@@ -235,7 +236,8 @@ TYPED_TEST(LsmModel, RangeSlotSizesGiveTheSameAnswers) {
     pool.push_back(L::max_key);
     pool.push_back(Key(L::max_key - 1));
     u32 next = 1;
-    for (int batch = 0; batch < 8; ++batch) {
+    const int rounds = std::min(8, std::max(3, batches() / 5));  // fewer under a sanitizer
+    for (int batch = 0; batch < rounds; ++batch) {
       mixed_batch(lsm, model, pool, 20 + rng() % 60, rng, next, stream);
       if (::testing::Test::HasFatalFailure()) return;
       // Every [k, k + w] for w < 12: answer counts cross each slot size.
@@ -267,8 +269,10 @@ TYPED_TEST(LsmModel, RangeSlotSizesGiveTheSameAnswers) {
           ASSERT_EQ(rv[off[i] + j], expect[j].second) << "range value " << j;
         }
       }
-      check_queries(lsm, model, pool, L::max_key, rng, stream, "range slots");
-      if (::testing::Test::HasFatalFailure()) return;
+      if (batch == rounds - 1) {
+        check_queries(lsm, model, pool, L::max_key, rng, stream, "range slots");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
     }
   }
 }
