@@ -1,9 +1,11 @@
 // wg::Lsm: batch updates by radix sort + a cascade of stable merges (planned on the host,
 // detail/lsm_plan.hpp), queries by per-level binary search and a newest-first walk.
 #include <warpgraph/containers/lsm/detail/lsm_plan.hpp>
+#include <warpgraph/containers/lsm/detail/lsm_range.hpp>
 #include <warpgraph/containers/lsm/lsm.cuh>
 #include <warpgraph/containers/sorted_array/sorted_primitives.cuh>
 
+#include <algorithm>
 #include <string>
 
 namespace wg {
@@ -78,20 +80,36 @@ __global__ void count_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
     out[i] = ref.count(k1[i], k2[i]);
 }
 
+/// The counting pass of range: out[i] = the live keys in [k1[i], k2[i]], the first `slot` of them
+/// buffered (detail/lsm_range.hpp).
+template <class Key, class Value>
+__global__ void range_count_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
+                                   const Key* __restrict__ k1, const Key* __restrict__ k2,
+                                   std::uint64_t n, std::uint32_t slot, Key* __restrict__ slot_keys,
+                                   Value* __restrict__ slot_values,
+                                   std::uint64_t* __restrict__ out) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    out[i] =
+        lsm_detail::range_count_into_slot(ref, k1[i], k2[i], slot, slot_keys, slot_values, n, i);
+}
+
+/// The fill pass of range: copies a query's buffered answers, or walks again when it has more.
 template <class Key, class Value>
 __global__ void range_fill_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
                                   const Key* __restrict__ k1, const Key* __restrict__ k2,
-                                  std::uint64_t n, const std::uint64_t* __restrict__ offsets,
+                                  std::uint64_t n, std::uint32_t slot,
+                                  const Key* __restrict__ slot_keys,
+                                  const Value* __restrict__ slot_values,
+                                  const std::uint64_t* __restrict__ offsets,
                                   Key* __restrict__ out_keys, Value* __restrict__ out_values) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t at = offsets[i];
-    const std::uint64_t limit = offsets[i + 1] - at;
-    ref.walk(k1[i], k2[i], limit, [&](Key k, const Value& v) {
-      out_keys[at] = k;
-      out_values[at] = v;
-      ++at;
-    });
+    const std::uint64_t at = offsets[i];
+    const std::uint64_t count = offsets[i + 1] - at;
+    if (count == 0) continue;
+    lsm_detail::range_fill_from_slot(ref, k1[i], k2[i], count, slot, slot_keys, slot_values, n, i,
+                                     out_keys + at, out_values + at);
   }
 }
 
@@ -302,9 +320,21 @@ RangeResult<Key, Value> Lsm<Key, Value>::range(const Key* k1, const Key* k2, std
                                                cudaStream_t stream) const {
   RangeResult<Key, Value> r;
   r.offsets = DeviceBuffer<std::uint64_t>(n + 1, stream);
-  r.offsets.fill_bytes(0, stream);
-  if (n == 0) return r;
-  count(k1, k2, n, r.offsets.data(), stream);
+  if (n == 0) {
+    r.offsets.fill_bytes(0, stream);
+    return r;
+  }
+  // The slot shrinks for batches whose full slot would exceed range_slot_max_bytes; 0 is the
+  // plain two-walk scheme.
+  const std::uint64_t per_query = n * (sizeof(Key) + sizeof(Value));
+  const std::uint32_t slot = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(options_.range_slot, options_.range_slot_max_bytes / per_query));
+  DeviceBuffer<Key> slot_keys(std::uint64_t(slot) * n, stream);
+  DeviceBuffer<Value> slot_values(std::uint64_t(slot) * n, stream);
+  WG_CUDA_TRY(cudaMemsetAsync(r.offsets.data() + n, 0, sizeof(std::uint64_t), stream));
+  range_count_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, slot, slot_keys.data(),
+                                                         slot_values.data(), r.offsets.data());
+  WG_CUDA_CHECK_LAST();
   sorted_detail::exclusive_sum(r.offsets.data(), n + 1, stream);
   WG_CUDA_TRY(cudaMemcpyAsync(&r.total, r.offsets.data() + n, sizeof(std::uint64_t),
                               cudaMemcpyDeviceToHost, stream));
@@ -312,7 +342,8 @@ RangeResult<Key, Value> Lsm<Key, Value>::range(const Key* k1, const Key* k2, std
   r.keys = DeviceBuffer<Key>(r.total, stream);
   r.values = DeviceBuffer<Value>(r.total, stream);
   if (r.total) {
-    range_fill_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, r.offsets.data(),
+    range_fill_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, slot, slot_keys.data(),
+                                                          slot_values.data(), r.offsets.data(),
                                                           r.keys.data(), r.values.data());
     WG_CUDA_CHECK_LAST();
   }

@@ -49,7 +49,8 @@
 // cleanup O(r) (merges all levels, unique, select); build O(n) radix sort. Updates synchronise
 // `stream` once when validate_keys is set (to read the key check), never otherwise; build,
 // cleanup and range synchronise to read sizes; find, count and successor are asynchronous.
-// Memory: the levels' keys and values, plus scratch of the merged carry during an update.
+// Memory: the levels' keys and values, plus scratch of the merged carry during an update and
+// the answer buffer of range (options.range_slot_max_bytes at most).
 //
 // Instantiated in lsm.cu for <uint32_t, uint32_t> and <uint64_t, uint32_t> (this header holds
 // no kernel and includes no CUB).
@@ -76,6 +77,13 @@ struct LsmOptions {
   /// Check every key of an update against max_key on the device (one synchronisation per
   /// update); off, out-of-domain keys are stored truncated.
   bool validate_keys = true;
+  /// range buffers up to this many answers per query in its counting walk, so the fill pass
+  /// copies a short query's answers instead of searching every level again; queries with more
+  /// answers are walked twice. 0 = always walk twice.
+  std::uint32_t range_slot = 16;
+  /// Bound on that buffer (n * range_slot * (sizeof(Key) + sizeof(Value)) bytes for n queries);
+  /// a larger batch gets a smaller slot per query (same answers, more second walks).
+  std::uint64_t range_slot_max_bytes = std::uint64_t(1) << 30;
 };
 
 template <class Key, class Value = std::uint32_t>
@@ -118,8 +126,11 @@ class Lsm {
   /// out_counts[i] = number of live keys in [k1[i], k2[i]]. Asynchronous.
   void count(const Key* k1, const Key* k2, std::uint64_t n, std::uint64_t* out_counts,
              cudaStream_t stream) const;
-  /// Every live key in [k1[i], k2[i]] with its newest value, per query, sorted (two passes:
-  /// count, exclusive scan, fill; synchronises once).
+  /// Every live key in [k1[i], k2[i]] with its newest value, per query, sorted. A counting walk
+  /// that also buffers each query's first options.range_slot answers, an exclusive scan, one
+  /// synchronisation to size the output, then a fill pass that copies the buffered answers and
+  /// walks again only the queries with more. Scratch: the slot buffer (range_slot_max_bytes at
+  /// most).
   RangeResult<Key, Value> range(const Key* k1, const Key* k2, std::uint64_t n,
                                 cudaStream_t stream) const;
   /// The smallest live key >= queries[i] with its value; out_found[i] = 0 when none.

@@ -43,23 +43,43 @@ __global__ void count_kernel(SortedArrayRef<Key, Value> ref, const Key* __restri
     out[i] = ref.count(k1[i], k2[i]);
 }
 
-/// One warp per query: the lanes copy the query's slice with coalesced accesses (every lane
-/// runs the same two searches, so their loads are broadcasts).
+/// The counting pass of range: out[i] = the keys in [k1[i], k2[i]], first[i] = the index of the
+/// first of them, so the fill pass does not search again.
 template <class Key, class Value>
-__global__ void range_fill_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ k1,
-                                  const Key* __restrict__ k2, std::uint64_t n,
+__global__ void range_count_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ k1,
+                                   const Key* __restrict__ k2, std::uint64_t n,
+                                   std::uint64_t* __restrict__ out,
+                                   std::uint64_t* __restrict__ first) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    const Key a = k1[i], b = k2[i];
+    std::uint64_t lo = 0, c = 0;
+    if (!(b < a)) {
+      lo = ref.lower_bound(a);
+      c = upper_bound_from(ref.keys, ref.size, lo, b) - lo;
+    }
+    out[i] = c;
+    first[i] = lo;
+  }
+}
+
+/// One warp per query: the lanes copy the query's slice with coalesced accesses, from the index
+/// the counting pass found.
+template <class Key, class Value>
+__global__ void range_fill_kernel(SortedArrayRef<Key, Value> ref, std::uint64_t n,
+                                  const std::uint64_t* __restrict__ first,
                                   const std::uint64_t* __restrict__ offsets,
                                   Key* __restrict__ out_keys, Value* __restrict__ out_values) {
   const unsigned lane = threadIdx.x % 32;
   const std::uint64_t warps = std::uint64_t(gridDim.x) * blockDim.x / 32;
   for (std::uint64_t q = (blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x) / 32; q < n;
        q += warps) {
-    if (k2[q] < k1[q]) continue;
-    const std::uint64_t lo = ref.lower_bound(k1[q]);
-    const std::uint64_t cnt = offsets[q + 1] - offsets[q];
+    const std::uint64_t at = offsets[q];
+    const std::uint64_t cnt = offsets[q + 1] - at;
+    const std::uint64_t lo = first[q];
     for (std::uint64_t j = lane; j < cnt; j += 32) {
-      out_keys[offsets[q] + j] = ref.keys[lo + j];
-      out_values[offsets[q] + j] = ref.values[lo + j];
+      out_keys[at + j] = ref.keys[lo + j];
+      out_values[at + j] = ref.values[lo + j];
     }
   }
 }
@@ -202,7 +222,10 @@ RangeResult<Key, Value> SortedArray<Key, Value>::range(const Key* k1, const Key*
   r.offsets = DeviceBuffer<std::uint64_t>(n + 1, stream);
   r.offsets.fill_bytes(0, stream);
   if (n == 0) return r;
-  count(k1, k2, n, r.offsets.data(), stream);
+  DeviceBuffer<std::uint64_t> first(n, stream);
+  range_count_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, r.offsets.data(),
+                                                         first.data());
+  WG_CUDA_CHECK_LAST();
   sorted_detail::exclusive_sum(r.offsets.data(), n + 1, stream);
   WG_CUDA_TRY(cudaMemcpyAsync(&r.total, r.offsets.data() + n, sizeof(std::uint64_t),
                               cudaMemcpyDeviceToHost, stream));
@@ -210,8 +233,8 @@ RangeResult<Key, Value> SortedArray<Key, Value>::range(const Key* k1, const Key*
   r.keys = DeviceBuffer<Key>(r.total, stream);
   r.values = DeviceBuffer<Value>(r.total, stream);
   if (r.total) {
-    range_fill_kernel<<<grid_for(n * 32), kBlock, 0, stream>>>(ref(), k1, k2, n, r.offsets.data(),
-                                                               r.keys.data(), r.values.data());
+    range_fill_kernel<<<grid_for(n * 32), kBlock, 0, stream>>>(
+        ref(), n, first.data(), r.offsets.data(), r.keys.data(), r.values.data());
     WG_CUDA_CHECK_LAST();
   }
   return r;

@@ -2,14 +2,17 @@
 // above b; the same key inserted and erased within and across batches), every query kind after
 // every batch (find present/absent, count, range, successor, the ends of the key domain),
 // cleanup keeping every answer, bulk build, single-element batches, the capacity error and the
-// key-domain error leaving the LSM unchanged. Both key widths.
+// key-domain error leaving the LSM unchanged, range's answer slot at every size. Both key
+// widths.
 // Size: WG_GPU_TEST_SCALE multiplies the batch sizes (default 1); WG_GPU_TEST_BATCHES sets the
 // mixed test's batch count (default 40).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <warpgraph/containers/core/error.hpp>
@@ -203,6 +206,75 @@ TYPED_TEST(LsmModel, CapacityAndKeyDomainErrorsLeaveLsmUnchanged) {
   lsm.insert(upload(more, stream).data(), upload(values, stream).data(), 10, stream);
   for (std::size_t i = 0; i < 10; ++i) model[more[i]] = values[i];
   check_queries(lsm, model, pool, L::max_key, rng, stream, "after cleanup and a batch");
+}
+
+/// range buffers up to options.range_slot answers per query and walks again the queries with
+/// more: every slot size (0 = always walk twice, 1, 4, the default, and one cut down by
+/// range_slot_max_bytes) must give the std::map's answers, in particular for queries with exactly
+/// slot and slot + 1 answers, across several levels, stale elements and tombstones.
+TYPED_TEST(LsmModel, RangeSlotSizesGiveTheSameAnswers) {
+  using Key = TypeParam;
+  using L = wg::Lsm<Key>;
+  wg::CudaStream stream;
+  const std::vector<wg::LsmOptions> configs = {
+      {.batch_size = 32, .num_levels = 6, .range_slot = 0},
+      {.batch_size = 32, .num_levels = 6, .range_slot = 1},
+      {.batch_size = 32, .num_levels = 6, .range_slot = 4},
+      {.batch_size = 32, .num_levels = 6},
+      {.batch_size = 32, .num_levels = 6, .range_slot = 16, .range_slot_max_bytes = 90000},
+  };
+  for (const wg::LsmOptions& opt : configs) {
+    SCOPED_TRACE("range_slot " + std::to_string(opt.range_slot) + " max bytes " +
+                 std::to_string(opt.range_slot_max_bytes));
+    std::mt19937_64 rng(77 + opt.range_slot);
+    L lsm(opt, stream);
+    std::map<Key, u32> model;
+    // Dense keys 0 .. 299 (and the top of the domain) so short ranges hold many answers;
+    // batches of several sizes leave several levels with stale elements and tombstones.
+    std::vector<Key> pool;
+    for (Key k = 0; k < 300; ++k) pool.push_back(k);
+    pool.push_back(L::max_key);
+    pool.push_back(Key(L::max_key - 1));
+    u32 next = 1;
+    const int rounds = std::min(8, std::max(3, batches() / 5));  // fewer under a sanitizer
+    for (int batch = 0; batch < rounds; ++batch) {
+      mixed_batch(lsm, model, pool, 20 + rng() % 60, rng, next, stream);
+      if (::testing::Test::HasFatalFailure()) return;
+      // Every [k, k + w] for w < 12: answer counts cross each slot size.
+      std::vector<Key> k1, k2;
+      for (Key k = 0; k < 300; k += 1 + Key(batch % 3))
+        for (Key w = 0; w < 12; ++w) {
+          k1.push_back(k);
+          k2.push_back(k + w);
+        }
+      k1.push_back(Key(L::max_key - 3));
+      k2.push_back(L::max_key);
+      k1.push_back(0);
+      k2.push_back(L::max_key);
+      const std::size_t m = k1.size();
+      auto r = lsm.range(upload(k1, stream).data(), upload(k2, stream).data(), m, stream);
+      const auto off = r.offsets.to_host(stream);
+      const auto rk = r.keys.to_host(stream);
+      const auto rv = r.values.to_host(stream);
+      ASSERT_EQ(off.size(), m + 1);
+      ASSERT_EQ(off[m], r.total);
+      for (std::size_t i = 0; i < m; ++i) {
+        std::vector<std::pair<Key, u32>> expect;
+        for (auto it = model.lower_bound(k1[i]); it != model.end() && it->first <= k2[i]; ++it)
+          expect.push_back(*it);
+        ASSERT_EQ(off[i + 1] - off[i], expect.size())
+            << "batch " << batch << " range [" << k1[i] << ", " << k2[i] << "]";
+        for (std::size_t j = 0; j < expect.size(); ++j) {
+          ASSERT_EQ(rk[off[i] + j], expect[j].first) << "range key " << j;
+          ASSERT_EQ(rv[off[i] + j], expect[j].second) << "range value " << j;
+        }
+      }
+      if (batch == rounds - 1) {
+        check_queries(lsm, model, pool, L::max_key, rng, stream, "range slots");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -23,6 +23,13 @@ done
 echo "tests done at $(( $(date +%s) - T0 )) s"
 timeout 90 $B/tools/bench/lsm/lsm_bench --json $OUT/lsm_bench.json ${BARGS:-} > $OUT/lsm_bench.log 2>&1
 echo "lsm_bench rc=$?"; cat $OUT/lsm_bench.log
+# A/B of range's answer slot on the same GPU: Table IV at b = 2^20 with the two-walk scheme
+# (--range-slot 0) and with the default slot.
+for slot in 0 -1; do
+  timeout 30 $B/tools/bench/lsm/lsm_bench --only 4 --min-log2 20 --max-log2 20 --samples 8 \
+    --range-slot $slot --json $OUT/lsm_bench_range_slot$slot.json > $OUT/lsm_bench_range_slot$slot.log 2>&1
+  echo "range-slot $slot rc=$?"; grep "range\|count" $OUT/lsm_bench_range_slot$slot.log
+done
 echo "all done at $(( $(date +%s) - T0 )) s"
 # Plots (one per table, beside the K40c figures): on a machine with matplotlib,
 #   python3 tools/bench/plot.py $OUT/lsm_bench.json --out plots --logy --filter "GPU LSM"

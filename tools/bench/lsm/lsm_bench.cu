@@ -5,7 +5,7 @@
 // bulk build; the sorted array and the slab hash map on the same workloads where they apply.
 //
 //   lsm_bench [--quick] [--min-log2 16] [--max-log2 24] [--total-log2 27] [--samples 24]
-//             [--json FILE]
+//             [--json FILE] [--only 2,3,4,cleanup,slab] [--range-slot N]
 // Rates are harmonic means over r (as the paper); queries: r*b of them per sampled r (capped for
 // L = 1024, whose answers would not fit). --samples bounds how many r values are measured per b
 // (evenly spaced, ends included; all of them when fewer).
@@ -120,6 +120,7 @@ struct Ctx {
   cudaStream_t stream;
   wg::bench::Report report;
   int samples;
+  int range_slot = -1;  ///< LsmOptions::range_slot for Table IV; < 0: the library's default
 };
 
 /// r values to measure for `batches` resident batch counts: all, or `samples` evenly spaced.
@@ -232,7 +233,9 @@ void tables34(Ctx& ctx, int log2b, int total_log2, bool lookups, bool ranges) {
   make_keys<<<grid(n), 256, 0, s>>>(values.data(), n, 3, 1);
   u32 levels = 1;
   while ((b << levels) - b < n) ++levels;
-  Lsm lsm({.batch_size = b, .num_levels = levels}, s);
+  wg::LsmOptions lo{.batch_size = b, .num_levels = levels};
+  if (ctx.range_slot >= 0) lo.range_slot = static_cast<u32>(ctx.range_slot);
+  Lsm lsm(lo, s);
   Sa sa({.capacity = n}, s);
   const auto rs = sample_r(batches, ctx.samples);
   Stat none, all, sa_none, sa_all;
@@ -373,6 +376,8 @@ int main(int argc, char** argv) {
                                                   cxxopts::value<int>()->default_value("24"))(
       "samples", "resident batch counts measured per b (at most)",
       cxxopts::value<int>()->default_value("24"))(
+      "range-slot", "LsmOptions::range_slot for Table IV (-1: default; 0: the two-walk scheme)",
+      cxxopts::value<int>()->default_value("-1"))(
       "only", "comma list of: 2,3,4,cleanup,slab",
       cxxopts::value<std::string>()->default_value("2,3,4,cleanup,slab"))("help", "usage");
   auto args = opts.parse(argc, argv);
@@ -402,7 +407,7 @@ int main(int argc, char** argv) {
   WG_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, dev));
   u64 threshold = ~u64(0);
   WG_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
-  Ctx ctx{stream, {}, std::max(2, args["samples"].as<int>())};
+  Ctx ctx{stream, {}, std::max(2, args["samples"].as<int>()), args["range-slot"].as<int>()};
   std::printf("GPU: %s; K40c figures from the paper (M/s)\n", wg::bench::gpu_name().c_str());
   {  // warm-up: every kernel once, untimed
     Ctx warm{stream, {}, 2};
