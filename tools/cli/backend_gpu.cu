@@ -1,7 +1,8 @@
 // The `gpu` backend of the CLI: wg::gpu::DynamicGraph (slab set adjacency, undirected) with the
 // incremental triangle counter of algorithms/tc/gpu, through the one adapter of
 // graph_backend.hpp. Batches are copied to the GPU, deduplicated there, applied, and the count is
-// updated from the batch's edges only.
+// updated from the batch's edges only; results tracked besides it (stream --algo) follow the
+// same update through the device edge lists (tracked_gpu.hpp).
 //
 // Memory: batches larger than the free GPU memory allows are split into chunks by the graph;
 // a graph that does not fit (or an allocation that fails) raises wg::CapacityError, whose
@@ -19,6 +20,9 @@
 #include "backend.hpp"
 #include "graph_backend.hpp"
 #include "ingest_pipeline.cuh"
+#if WG_CLI_HAVE_GPU_ALGORITHMS
+#include "tracked_gpu.hpp"
+#endif
 
 namespace wg::cli {
 
@@ -42,7 +46,15 @@ std::unique_ptr<GraphBackend> make_gpu_backend() {
         return std::make_unique<
             IngestPipeline<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>>(
             g, c, std::move(done));
-      });
+      },
+#if WG_CLI_HAVE_GPU_ALGORITHMS
+      // stream --algo: one upload and graph update per batch, then the counter and each tracked
+      // result follow it on the device (tracked_gpu.hpp).
+      [](const AlgorithmSpec& spec, gpu::Graph& g) { return make_gpu_tracked(spec, g); }
+#else
+      GpuSetBackend::MakeTracked{}
+#endif
+  );
 }
 
 bool gpu_backend_usable() {
