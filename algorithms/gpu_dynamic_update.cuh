@@ -6,6 +6,8 @@
 //
 //   UpdateResult r = insert_listing_added(graph, batch, [&](ChangedEdges added) { ... });
 //   UpdateResult r = erase_listing_removed(graph, batch, [&](ChangedEdges removed) { ... });
+//   std::array<BatchEffect, 2> e{};   // one graph update, several results following it:
+//   UpdateResult r = insert_observed(graph, batch, std::span<BatchEffect>(e), components, bfs);
 //
 // Semantics. The batch is deduplicated by the graph (DynamicGraph::prepare); insertions call f
 // AFTER the edges went in, with exactly the edges that were absent and are now present;
@@ -14,7 +16,12 @@
 // (u << key_bits) | v, u < v for undirected graphs, the arc u -> v for directed ones, sorted.
 // A batch larger than one chunk (DynamicGraph::batch_chunk) calls f once per chunk, each chunk a
 // batch of its own. Host overloads grow the vertex range as the graph's EdgeList overloads do:
-// f may find graph.num_vertices() larger than before.
+// f may find graph.num_vertices() larger than before. erase_listing_removed's optional second
+// callback sees the same edges once they are gone.
+//
+// Cost: per chunk one prepare (sort + dedup), one membership probe (erase) and one select; the
+// observers' own work comes on top. Errors: those of the graph (wg::CapacityError when device
+// memory runs out), and whatever an observer throws (the chunk's graph update stands).
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -125,7 +132,6 @@ UpdateResult erase_listing_removed(Graph& g, const EdgeList& batch, F&& before_e
   return out;
 }
 
-
 /// A dynamic GPU result that follows batches someone else applies to its graph (one graph
 /// update, several algorithms: the CLI's `stream --algo` on the gpu backend). The ChangedEdges
 /// are those of exactly the edges the batch changes, on the device, ordered on the graph's
@@ -156,10 +162,13 @@ inline void accumulate(BatchEffect& total, const BatchEffect& chunk) {
 template <GpuDynamicGraph Graph, class Batch, class F>
 UpdateResult insert_listing_chunks(Graph& g, const Batch& batch, F&& after_insert) {
   bool called = false;
-  UpdateResult out = insert_listing_added(g, batch, [&](ChangedEdges added) {
-    called = true;
-    after_insert(added);
-  }, /*with_empty=*/true);
+  UpdateResult out = insert_listing_added(
+      g, batch,
+      [&](ChangedEdges added) {
+        called = true;
+        after_insert(added);
+      },
+      /*with_empty=*/true);
   if (!called) after_insert(ChangedEdges{.key_bits = 0});
   return out;
 }

@@ -253,8 +253,8 @@ TEST(CliStreamAlgo, EveryResultVerifiedEveryFewBatches) {
   for (const std::string& backend : tracking_backends()) {
     SCOPED_TRACE(backend);
     const CliRun r = run_cli({"stream", *karate, "--backend", backend, "--batch-size", "8",
-                              "--algo", "tc,bfs,cc,pagerank,kcore,sssp", "--source", "5", "--verify",
-                              "--verify-every", "2", "--json"});
+                              "--algo", "tc,bfs,cc,pagerank,kcore,sssp", "--source", "5",
+                              "--verify", "--verify-every", "2", "--json"});
     const json j = parse_json(r);
     EXPECT_EQ(j["verified"], true);
     ASSERT_EQ(j["algorithms"].size(), 6u);

@@ -27,6 +27,10 @@
 namespace wg::cli {
 
 using GpuSetBackend = DynamicGraphBackend<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>;
+#if WG_CLI_HAVE_GPU_ALGORITHMS
+// Else the adapter would keep tracked results without ever updating them.
+static_assert(DeviceObservableGraph<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>);
+#endif
 template class DynamicGraphBackend<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>;
 
 std::unique_ptr<GraphBackend> make_gpu_backend() {

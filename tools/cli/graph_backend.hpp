@@ -54,12 +54,12 @@ concept ObservableGraph = requires(Graph& g, const EdgeList& batch) {
 /// argument-dependent lookup (tracked_gpu.hpp), applies the batch once and lets the counter and
 /// each tracked result follow it, timing each.
 template <class Graph, class Counter>
-concept DeviceObservableGraph =
-    requires(Graph& g, Counter& c, const EdgeList& batch,
-             std::span<const std::unique_ptr<TrackedAlgorithm>> tracked, std::span<double> seconds,
-             std::span<BatchEffect> effects) {
-      { apply_tracked_gpu(g, c, batch, true, tracked, seconds, effects) } -> std::same_as<UpdateResult>;
-    };
+concept DeviceObservableGraph = requires(Graph& g, Counter& c, const EdgeList& batch,
+                                         std::span<const std::unique_ptr<TrackedAlgorithm>> tracked,
+                                         std::span<double> seconds,
+                                         std::span<BatchEffect> effects) {
+  { apply_tracked_gpu(g, c, batch, true, tracked, seconds, effects) } -> std::same_as<UpdateResult>;
+};
 
 template <class Graph, class Counter>
 class DynamicGraphBackend final : public GraphBackend {

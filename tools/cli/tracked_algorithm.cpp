@@ -42,7 +42,9 @@ std::string first_difference(const std::vector<double>& got, const std::vector<T
 BatchEffect TrackedAlgorithm::after_insert_device(const gpu::ChangedEdges&) {
   no_device_lists(kind());
 }
-void TrackedAlgorithm::before_erase_device(const gpu::ChangedEdges&) { no_device_lists(kind()); }
+void TrackedAlgorithm::before_erase_device(const gpu::ChangedEdges&) {
+  no_device_lists(kind());
+}
 BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
   no_device_lists(kind());
 }

@@ -35,9 +35,7 @@ class GpuTracked final : public TrackedAlgorithm {
   BatchEffect after_insert_device(const gpu::ChangedEdges& added) override {
     return a_->after_insert(added);
   }
-  void before_erase_device(const gpu::ChangedEdges& removed) override {
-    a_->before_erase(removed);
-  }
+  void before_erase_device(const gpu::ChangedEdges& removed) override { a_->before_erase(removed); }
   BatchEffect after_erase_device(const gpu::ChangedEdges& removed) override {
     return a_->after_erase(removed);
   }
@@ -124,7 +122,8 @@ std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gp
 }
 
 UpdateResult apply_tracked_gpu(gpu::Graph& graph, GpuCounter& counter, const EdgeList& batch,
-                               bool insert, std::span<const std::unique_ptr<TrackedAlgorithm>> tracked,
+                               bool insert,
+                               std::span<const std::unique_ptr<TrackedAlgorithm>> tracked,
                                std::span<double> seconds, std::span<BatchEffect> effects) {
   using Clock = std::chrono::steady_clock;
   const cudaStream_t stream = graph.stream();

@@ -30,7 +30,8 @@ std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gp
 /// each call so that the time is its own; effects[slot] its BatchEffect. Both spans hold
 /// tracked.size() + 1 entries. Returns what the batch did to the graph.
 UpdateResult apply_tracked_gpu(gpu::Graph& graph, GpuCounter& counter, const EdgeList& batch,
-                               bool insert, std::span<const std::unique_ptr<TrackedAlgorithm>> tracked,
+                               bool insert,
+                               std::span<const std::unique_ptr<TrackedAlgorithm>> tracked,
                                std::span<double> seconds, std::span<BatchEffect> effects);
 
 }  // namespace wg::cli

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
+#include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>

@@ -291,9 +291,9 @@ BatchEffect IncrementalTriangleCounter<Graph>::after_insert(const ChangedEdges& 
 template <GpuDynamicGraph Graph>
 void IncrementalTriangleCounter<Graph>::before_erase(const ChangedEdges& removed) {
   // Counted on the graph before removal.
-  destroyed_ = removed.size ? count_triangles_touching(*graph_, removed.keys, removed.size,
-                                                       removed.key_bits)
-                            : 0;
+  destroyed_ = removed.size
+                   ? count_triangles_touching(*graph_, removed.keys, removed.size, removed.key_bits)
+                   : 0;
 }
 
 template <GpuDynamicGraph Graph>

@@ -26,8 +26,8 @@
 // out.
 #include <cstdint>
 
-#include <warpgraph/algorithms/dynamic_update.hpp>
 #include <vector>
+#include <warpgraph/algorithms/dynamic_update.hpp>
 
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>

@@ -91,8 +91,8 @@ void run_stream(std::uint64_t batch_size) {
     const wg::UpdateResult u =
         insert ? wg::gpu::insert_observed(g, batch.edges, std::span<wg::BatchEffect>(e), cc, kc,
                                           bfs, sssp, pr, tc)
-               : wg::gpu::erase_observed(g, batch.edges, std::span<wg::BatchEffect>(e), cc, kc,
-                                         bfs, sssp, pr, tc);
+               : wg::gpu::erase_observed(g, batch.edges, std::span<wg::BatchEffect>(e), cc, kc, bfs,
+                                         sssp, pr, tc);
     const auto apply = [&](auto& a) {
       return insert ? a.insert_edges(batch.edges) : a.erase_edges(batch.edges);
     };
@@ -141,8 +141,12 @@ void run_stream(std::uint64_t batch_size) {
   }
 }
 
-TEST(GpuObservers, SixResultsFollowOneUpdateSmallBatches) { run_stream(64); }
-TEST(GpuObservers, SixResultsFollowOneUpdateLargeBatches) { run_stream(2048); }
+TEST(GpuObservers, SixResultsFollowOneUpdateSmallBatches) {
+  run_stream(64);
+}
+TEST(GpuObservers, SixResultsFollowOneUpdateLargeBatches) {
+  run_stream(2048);
+}
 
 TEST(GpuObservers, EmptyAndAbsentBatchesCallNobodyOrEmpty) {
   WG_REQUIRE_GPU();

@@ -17,6 +17,16 @@
 
 namespace wg::gpu::sp {
 
+__global__ inline void decode_keys_kernel(const std::uint64_t* keys, std::uint64_t m,
+                                          unsigned key_bits, vertex_t* src, vertex_t* dst) {
+  const std::uint64_t mask = (std::uint64_t{1} << key_bits) - 1;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    src[i] = static_cast<vertex_t>(keys[i] >> key_bits);
+    dst[i] = static_cast<vertex_t>(keys[i] & mask);
+  }
+}
+
 /// The dynamic core shared by DynamicSssp and DynamicBfs: applies batches through `graph` and
 /// keeps st exact. `recompute()` refills st from scratch (static SSSP or BFS).
 template <class Graph>
@@ -189,9 +199,11 @@ struct DynamicCore {
     const std::uint64_t n0 = graph.num_vertices();
     ensure_size(st, n0, stream());
     take_snapshot(st, n0, stream());
-    const std::uint64_t before = graph.num_edges() > added.size ? graph.num_edges() - added.size : 0;
-    const bool big = static_cast<double>(added.size) >
-                     recompute_batch_fraction * static_cast<double>(std::max<std::uint64_t>(before, 1));
+    const std::uint64_t before =
+        graph.num_edges() > added.size ? graph.num_edges() - added.size : 0;
+    const bool big =
+        static_cast<double>(added.size) >
+        recompute_batch_fraction * static_cast<double>(std::max<std::uint64_t>(before, 1));
     const bool redo = big || !source_live;
     if (!redo && added.size) {
       const bool lengths = Graph::ref_type::weighted && !unit;
@@ -285,15 +297,6 @@ struct DynamicCore {
   void lengths_after(const PreparedBatch& p, BatchLengths& b);
 };
 
-__global__ inline void decode_keys_kernel(const std::uint64_t* keys, std::uint64_t m,
-                                          unsigned key_bits, vertex_t* src, vertex_t* dst) {
-  const std::uint64_t mask = (std::uint64_t{1} << key_bits) - 1;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    src[i] = static_cast<vertex_t>(keys[i] >> key_bits);
-    dst[i] = static_cast<vertex_t>(keys[i] & mask);
-  }
-}
 /// out[i] = 1 where edge i was present before and is now longer. An edge the graph does not hold
 /// (found_now 0) gets length kInf, which seed_arcs_kernel skips.
 __global__ inline void increased_kernel(const std::uint32_t* old_values, const std::uint8_t* found,
