@@ -142,7 +142,7 @@ void run_stream(std::uint64_t batch_size) {
 }
 
 TEST(GpuObservers, SixResultsFollowOneUpdateSmallBatches) {
-  run_stream(64);
+  run_stream(128);
 }
 TEST(GpuObservers, SixResultsFollowOneUpdateLargeBatches) {
   run_stream(2048);
