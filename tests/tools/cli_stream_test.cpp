@@ -253,16 +253,16 @@ TEST(CliStreamAlgo, EveryResultVerifiedEveryFewBatches) {
   for (const std::string& backend : tracking_backends()) {
     SCOPED_TRACE(backend);
     const CliRun r = run_cli({"stream", *karate, "--backend", backend, "--batch-size", "8",
-                              "--algo", "tc,bfs,cc,pagerank,kcore", "--source", "5", "--verify",
-                              "--verify-every", "2", "--json"});
+                              "--algo", "tc,bfs,cc,pagerank,kcore,sssp", "--source", "5",
+                              "--verify", "--verify-every", "2", "--json"});
     const json j = parse_json(r);
     EXPECT_EQ(j["verified"], true);
-    ASSERT_EQ(j["algorithms"].size(), 5u);
-    const std::vector<std::string> names = {"tc", "bfs", "cc", "pagerank", "kcore"};
+    ASSERT_EQ(j["algorithms"].size(), 6u);
+    const std::vector<std::string> names = {"tc", "bfs", "cc", "pagerank", "kcore", "sssp"};
     for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(j["algorithms"][i]["algo"], names[i]);
     ASSERT_FALSE(j["batches"].empty());
     for (const json& b : j["batches"]) {
-      ASSERT_EQ(b["algorithms"].size(), 5u);
+      ASSERT_EQ(b["algorithms"].size(), 6u);
       EXPECT_EQ(b["algorithms"][0]["summary"], b["triangles"]);
     }
     // The final components and triangles of karate: one component, 45 triangles.

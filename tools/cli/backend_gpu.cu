@@ -2,7 +2,9 @@
 // incremental triangle counter of algorithms/tc/gpu, through the one adapter of
 // graph_backend.hpp; with --adjacency btree, wg::gpu::BTreeGraph (sorted adjacency) with
 // SortedTriangleCounter (static counts by sorted intersection). Batches are copied to the GPU,
-// deduplicated there, applied, and the count is updated from the batch's edges only.
+// deduplicated there, applied, and the count is updated from the batch's edges only; results
+// tracked besides it (stream --algo, slab adjacency) follow the same update through the device
+// edge lists (tracked_gpu.hpp).
 //
 // Memory: batches larger than the free GPU memory allows are split into chunks by the graph;
 // a graph that does not fit (or an allocation that fails) raises wg::CapacityError, whose
@@ -27,10 +29,17 @@
 #include "backend.hpp"
 #include "graph_backend.hpp"
 #include "ingest_pipeline.cuh"
+#if WG_CLI_HAVE_GPU_ALGORITHMS
+#include "tracked_gpu.hpp"
+#endif
 
 namespace wg::cli {
 
 using GpuSetBackend = DynamicGraphBackend<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>;
+#if WG_CLI_HAVE_GPU_ALGORITHMS
+// Else the adapter would keep tracked results without ever updating them.
+static_assert(DeviceObservableGraph<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>);
+#endif
 template class DynamicGraphBackend<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>;
 
 #if WG_CLI_HAVE_GPU_BTREE
@@ -74,7 +83,15 @@ std::unique_ptr<GraphBackend> make_gpu_backend(const std::string& adjacency) {
         return std::make_unique<
             IngestPipeline<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>>(
             g, c, std::move(done));
-      });
+      },
+#if WG_CLI_HAVE_GPU_ALGORITHMS
+      // stream --algo: one upload and graph update per batch, then the counter and each tracked
+      // result follow it on the device (tracked_gpu.hpp).
+      [](const AlgorithmSpec& spec, gpu::Graph& g) { return make_gpu_tracked(spec, g); }
+#else
+      GpuSetBackend::MakeTracked{}
+#endif
+  );
 }
 
 bool gpu_backend_usable() {

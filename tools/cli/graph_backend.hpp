@@ -11,9 +11,11 @@
 // `update` (an UpdateResult) and `total`; count_triangles(graph) and
 // count_triangles_per_vertex(graph), found by argument-dependent lookup, count from scratch.
 #include <chrono>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +49,18 @@ concept ObservableGraph = requires(Graph& g, const EdgeList& batch) {
   g.canonicalize(batch);
 };
 
+/// Graphs whose batches are listed on the device (the gpu backend): an overload
+/// apply_tracked_gpu(graph, counter, batch, insert, tracked, seconds, effects), found by
+/// argument-dependent lookup (tracked_gpu.hpp), applies the batch once and lets the counter and
+/// each tracked result follow it, timing each.
+template <class Graph, class Counter>
+concept DeviceObservableGraph = requires(Graph& g, Counter& c, const EdgeList& batch,
+                                         std::span<const std::unique_ptr<TrackedAlgorithm>> tracked,
+                                         std::span<double> seconds,
+                                         std::span<BatchEffect> effects) {
+  { apply_tracked_gpu(g, c, batch, true, tracked, seconds, effects) } -> std::same_as<UpdateResult>;
+};
+
 template <class Graph, class Counter>
 class DynamicGraphBackend final : public GraphBackend {
  public:
@@ -56,7 +70,8 @@ class DynamicGraphBackend final : public GraphBackend {
       std::function<std::unique_ptr<TrackedAlgorithm>(const AlgorithmSpec&, Graph&)>;
   /// `make_graph` makes an empty undirected graph (each build starts from a new one);
   /// `make_pipeline` (optional) a pipeline over the graph and its counter; `make_tracked`
-  /// (optional, ObservableGraph only) the dynamic algorithm of a tracked result.
+  /// (optional, ObservableGraph or DeviceObservableGraph only) the dynamic algorithm of a
+  /// tracked result.
   DynamicGraphBackend(GraphBackendOptions options,
                       std::function<std::unique_ptr<Graph>()> make_graph,
                       MakePipeline make_pipeline = {}, MakeTracked make_tracked = {})
@@ -158,6 +173,16 @@ class DynamicGraphBackend final : public GraphBackend {
     grow_id_range(batch);
     if constexpr (ObservableGraph<Graph>) {
       if (!tracked_.empty()) return apply_observed(batch, insert, t0);
+    } else if constexpr (DeviceObservableGraph<Graph, Counter>) {
+      if (!tracked_.empty()) {
+        std::vector<double> seconds(tracked_.size() + 1, 0.0);
+        std::vector<BatchEffect> effects(tracked_.size() + 1);
+        const UpdateResult update =
+            apply_tracked_gpu(*graph_, *counter_, batch, insert,
+                              std::span<const std::unique_ptr<TrackedAlgorithm>>(tracked_),
+                              std::span<double>(seconds), std::span<BatchEffect>(effects));
+        return outcome(update, seconds, effects, t0);
+      }
     }
     const auto r = insert ? counter_->insert_edges(batch) : counter_->erase_edges(batch);
     return {r.update.applied, r.total, seconds_since(t0), {}};
@@ -196,6 +221,12 @@ class DynamicGraphBackend final : public GraphBackend {
         effects[i] = i ? tracked_[i - 1]->after_erase(keys) : counter_->after_erase(keys);
       });
     }
+    return outcome(update, seconds, effects, t0);
+  }
+  /// The outcome of one observed batch: slot 0 of seconds / effects is the counter, then the
+  /// tracked results in order.
+  BatchOutcome outcome(const UpdateResult& update, const std::vector<double>& seconds,
+                       const std::vector<BatchEffect>& effects, Clock::time_point t0) {
     BatchOutcome out{update.applied, counter_->total(), 0, {}};
     out.algorithms.push_back({.kind = AlgorithmKind::tc,
                               .seconds = seconds[0],

@@ -32,7 +32,22 @@ std::string first_difference(const std::vector<double>& got, const std::vector<T
   return "";
 }
 
+[[noreturn]] void no_device_lists(AlgorithmKind kind) {
+  throw Error(std::string("--algo ") + algorithm_name(kind) +
+              ": this result follows a host graph, not device edge lists");
+}
+
 }  // namespace
+
+BatchEffect TrackedAlgorithm::after_insert_device(const gpu::ChangedEdges&) {
+  no_device_lists(kind());
+}
+void TrackedAlgorithm::before_erase_device(const gpu::ChangedEdges&) {
+  no_device_lists(kind());
+}
+BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
+  no_device_lists(kind());
+}
 
 const char* algorithm_name(AlgorithmKind kind) {
   switch (kind) {

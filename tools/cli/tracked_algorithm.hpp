@@ -13,6 +13,10 @@
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
+namespace wg::gpu {
+struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
+}
+
 namespace wg::cli {
 
 enum class AlgorithmKind { tc, bfs, cc, pagerank, kcore, sssp };
@@ -46,6 +50,12 @@ class TrackedAlgorithm {
   virtual BatchEffect after_insert(std::span<const std::uint64_t> added) = 0;
   virtual void before_erase(std::span<const std::uint64_t> removed) = 0;
   virtual BatchEffect after_erase(std::span<const std::uint64_t> removed) = 0;
+  /// The same calls with the edges on the device (the gpu backend: the GpuEdgeBatchObserver
+  /// protocol of algorithms/gpu_dynamic_update.cuh). A result of a host graph does not take
+  /// them: the defaults throw wg::Error.
+  virtual BatchEffect after_insert_device(const gpu::ChangedEdges& added);
+  virtual void before_erase_device(const gpu::ChangedEdges& removed);
+  virtual BatchEffect after_erase_device(const gpu::ChangedEdges& removed);
   /// One number per vertex id (bfs: level, -1 unreached; cc: component = smallest id; pagerank:
   /// rank; kcore: core number; sssp: distance, +inf unreached); empty for tc.
   virtual std::vector<double> values() const = 0;

@@ -6,6 +6,7 @@
 #include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
 #include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
 #include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
+#include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
 #include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
 
@@ -53,7 +54,13 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
             return static_cast<double>(a.result().max_core);
           });
     case AlgorithmKind::sssp:
-      break;
+      // Unit lengths: the stream graph is unweighted (as the gpu backend's).
+      return make_tracked(
+          spec.kind,
+          std::make_unique<cpu::DynamicSssp>(
+              graph, spec.source, cpu::DynamicSsspOptions{.sssp = {.unit_weights = true}}),
+          [](const cpu::DynamicSssp& a) { return a.result().distance; },
+          [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
   }
   throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
                    ": not available on the cpu backend");

@@ -325,18 +325,18 @@ void DynamicBfs<Graph>::recompute() {
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_edges(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              true,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
-  return core.insert(batch, [&] { recompute(); });
+  // Unit lengths: the new edges are all the propagation needs.
+  return insert_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(DeviceEdges batch) {
+  // Only the present edges are listed: the tree arcs among them are the ones marked.
+  return erase_observed(*graph_, batch, *this);
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicBfs<Graph>::after_insert(const ChangedEdges& added) {
   sp::DynamicCore<Graph> core{*graph_,
                               state_,
                               source_,
@@ -344,7 +344,33 @@ DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(DeviceEdges batch) {
                               true,
                               options_.recompute_fraction,
                               options_.recompute_batch_fraction};
-  return core.erase(batch, [&] { recompute(); });
+  return core.after_insert(added, [&] { recompute(); });
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicBfs<Graph>::before_erase(const ChangedEdges& removed) {
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              true,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
+  core.before_erase(removed, erase_n0_, erase_seeded_);
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicBfs<Graph>::after_erase(const ChangedEdges&) {
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              true,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
+  const BatchEffect e = core.after_erase(erase_n0_, erase_seeded_, [&] { recompute(); });
+  erase_seeded_ = false;
+  return e;
 }
 
 template <GpuDynamicGraph Graph>

@@ -43,6 +43,8 @@
 
 namespace wg::gpu {
 
+struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
+
 inline constexpr std::int64_t kBfsUnreached = -1;
 inline constexpr vertex_t kBfsNoParent = 0xFFFFFFFFu;
 
@@ -92,6 +94,18 @@ class DynamicBfs {
   DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
 
+  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// applies the batch to the graph itself (one graph update, several results). after_insert
+  /// propagates from the new edges' endpoints (recomputes when they exceed
+  /// recompute_batch_fraction of the graph's edges); before_erase marks the removed tree arcs
+  /// while the edges are present, after_erase repairs the subtrees below them (the same repair
+  /// and switch as erase_edges, which is these two calls around the graph's erase). The list
+  /// holds new edges only: a batch that changes the weight of an edge already present must go
+  /// through insert_edges (which reads every batch edge's length before and after).
+  BatchEffect after_insert(const ChangedEdges& added);
+  void before_erase(const ChangedEdges& removed);
+  BatchEffect after_erase(const ChangedEdges& removed);
+
   /// The current result, downloaded (O(n)).
   BfsResult result() const;
   /// keys[v] = (level << 32) | parent on the device (all ones: unreached).
@@ -106,6 +120,8 @@ class DynamicBfs {
   bool source_live_ = true;
   DynamicBfsOptions options_;
   ShortestPathState state_;
+  std::uint64_t erase_n0_ = 0;  ///< before_erase -> after_erase: ids snapshotted
+  bool erase_seeded_ = false;   ///< before_erase -> after_erase: tree arcs marked
 };
 
 extern template BfsResult bfs(const DynamicGraph<SlabSetAdjacency>&, vertex_t, const BfsOptions&);

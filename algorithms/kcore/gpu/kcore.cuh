@@ -7,9 +7,9 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
 #include <warpgraph/algorithms/kcore/gpu/kcore_kernels.cuh>
-#include <warpgraph/algorithms/wcc/gpu/changed_edges.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
@@ -370,45 +370,54 @@ bool DynamicCoreNumbers<Graph>::run_round(const ChangedEdges& edges, std::uint64
 }
 
 template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::insert_any(const Batch& batch) {
-  DynamicUpdate<UpdateResult> r;
+BatchEffect DynamicCoreNumbers<Graph>::after_insert(const ChangedEdges& added) {
+  BatchEffect e;
   grow();
   begin_batch();
-  bool recompute = false;
-  r.update = insert_listing_added(*graph_, batch, [&](ChangedEdges added) {
-    grow();
-    if (recompute) return;
-    recompute =
-        too_many(added.size) ||
-        !update(added, true,
-                static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges()));
-  });
+  e.recomputed =
+      added.size &&
+      (too_many(added.size) ||
+       !update(added, true,
+               static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges())));
+  e.changed = e.recomputed ? recompute_counting() : end_batch();
+  return e;
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::before_erase(const ChangedEdges& removed) {
   grow();
-  r.recomputed = recompute;
-  r.changed = recompute ? recompute_counting() : end_batch();
-  return r;
+  begin_batch();
+  // Processed before the edges go: each round sees the earlier rounds' edges and its own as
+  // removed (hidden), the later ones still present.
+  erase_pending_recompute_ =
+      removed.size &&
+      (too_many(removed.size) ||
+       !update(removed, false,
+               static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges())));
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges&) {
+  BatchEffect e;
+  e.recomputed = erase_pending_recompute_;
+  erase_pending_recompute_ = false;
+  e.changed = e.recomputed ? recompute_counting() : end_batch();
+  return e;
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::insert_any(const Batch& batch) {
+  grow();
+  return insert_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>
 template <class Batch>
 DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_any(const Batch& batch) {
-  DynamicUpdate<UpdateResult> r;
   grow();
-  begin_batch();
-  bool recompute = false;
-  // Processed before the edges go: each round sees the earlier rounds' edges and its own as
-  // removed (hidden), the later ones still present.
-  r.update = erase_listing_removed(*graph_, batch, [&](ChangedEdges removed) {
-    if (recompute) return;
-    recompute =
-        too_many(removed.size) ||
-        !update(removed, false,
-                static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges()));
-  });
-  r.recomputed = recompute;
-  r.changed = recompute ? recompute_counting() : end_batch();
-  return r;
+  begin_batch();  // a batch without a present edge reports no rounds
+  return erase_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>

@@ -52,7 +52,7 @@
 
 namespace wg::gpu {
 
-struct ChangedEdges;  // wcc/gpu/changed_edges.cuh
+struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 struct CoreNumbers {
   std::vector<std::uint32_t> core;  ///< per vertex id: its core number
@@ -95,6 +95,17 @@ class DynamicCoreNumbers {
   /// (recomputed = true): the device view cannot list an erased vertex's edges afterwards, and
   /// listing them before would cost a walk of every erased vertex's table on the host side.
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+
+  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
+  /// the graph's update. after_insert runs the insertion rounds on the graph with the edges in;
+  /// before_erase runs the deletion rounds while the edges are still present (each round sees
+  /// the earlier rounds' edges and its own hidden, the later ones present), and after_erase
+  /// reports them, or answers by the static peeling once the edges are gone when the rounds
+  /// went over a budget (see the options).
+  BatchEffect after_insert(const ChangedEdges& added);
+  void before_erase(const ChangedEdges& removed);
+  BatchEffect after_erase(const ChangedEdges& removed);
 
   /// The numbers, copied to the host (max_core computed there).
   CoreNumbers result() const;
@@ -143,6 +154,7 @@ class DynamicCoreNumbers {
   DeviceBuffer<std::uint8_t> state_;
   std::uint32_t epoch_ = 0, batch_epoch_ = 0, rounds_ = 0;
   std::uint64_t touched_count_ = 0;
+  bool erase_pending_recompute_ = false;  ///< before_erase went over a budget
 };
 
 extern template CoreNumbers core_numbers(const DynamicGraph<SlabSetAdjacency>&);

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
-#include <warpgraph/algorithms/wcc/gpu/changed_edges.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
@@ -293,21 +293,32 @@ std::uint64_t DynamicPageRank<Graph>::warm_start() {
 }
 
 template <GpuDynamicGraph Graph>
+BatchEffect DynamicPageRank<Graph>::after_insert(const ChangedEdges& added) {
+  // The ranks change after the edges are in: only whether any edge moved matters (ids the batch
+  // adds change n, and so every rank, too).
+  const std::uint64_t before_n = n_;
+  grow();
+  BatchEffect e;
+  if (added.size == 0 && n_ == before_n) {
+    run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+    return e;
+  }
+  e.changed = warm_start();
+  return e;
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicPageRank<Graph>::after_erase(const ChangedEdges& removed) {
+  return after_insert(removed);  // the same rule once the edges are gone
+}
+
+template <GpuDynamicGraph Graph>
 template <class Batch>
 DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::apply(const Batch& batch, bool insert) {
-  DynamicUpdate<UpdateResult> r;
-  // The ranks change after the whole batch is in (or out): the lists are not needed, only
-  // whether any edge moved (ids the batch adds change n, and so every rank, too).
-  const std::uint64_t before_n = n_;
-  r.update = insert ? insert_listing_added(*graph_, batch, [](const ChangedEdges&) {})
-                    : erase_listing_removed(*graph_, batch, [](const ChangedEdges&) {});
-  grow();
-  if (r.update.applied == 0 && n_ == before_n) {
-    run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
-    return r;
-  }
-  r.changed = warm_start();
-  return r;
+  if (insert) return insert_observed(*graph_, batch, *this);
+  // A deletion that removed nothing calls no observer: it ran no iteration.
+  run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+  return erase_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>

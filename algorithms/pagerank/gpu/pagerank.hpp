@@ -51,6 +51,8 @@
 
 namespace wg::gpu {
 
+struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
+
 struct PageRankOptions {
   /// How the change of one iteration is measured against the tolerance.
   enum class Stop {
@@ -96,6 +98,15 @@ class DynamicPageRank {
   /// Erases the vertices (and their edges) through the graph, then warm-starts: the erased ids
   /// stay in the formula as dangling vertices without edges, as in the reference.
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+
+  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
+  /// the graph's update. after_insert and after_erase iterate from the previous ranks (warm
+  /// start) when an edge moved or the id range grew, else report 0 iterations; before_erase
+  /// does nothing (the ranks change once the edges are gone).
+  BatchEffect after_insert(const ChangedEdges& added);
+  void before_erase(const ChangedEdges&) {}
+  BatchEffect after_erase(const ChangedEdges& removed);
 
   /// The ranks copied to the host, with the last run's iterations.
   PageRankResult result() const;

@@ -253,29 +253,54 @@ DynamicUpdate<UpdateResult> DynamicSssp::insert_edges(const EdgeList& batch) {
   return r;
 }
 
-DynamicUpdate<UpdateResult> DynamicSssp::erase_edges(const EdgeList& batch) {
-  batch_bound_ = graph_->num_vertices();
-  std::vector<vertex_t> roots;
-  std::vector<std::uint64_t> removed;
-  auto r = erase_listing_removed(*graph_, batch, removed, [&](std::span<const std::uint64_t> keys) {
-    for (std::uint64_t k : keys) {
-      const vertex_t a = arc_source(k), b = arc_target(k);
-      if (result_.parent[b] == a && result_.distance[b] != kSsspUnreached) roots.push_back(b);
-      if (!graph_->directed() && result_.parent[a] == b && result_.distance[a] != kSsspUnreached)
-        roots.push_back(a);
-    }
-  });
-  if (!source_live_ || roots.empty()) return r;
-  if (!collect_affected(roots)) {
-    const std::vector<double> before = result_.distance;
-    recompute();
-    r.changed = changed_between(before, result_.distance, batch_bound_);
-    r.recomputed = true;
-    return r;
+BatchEffect DynamicSssp::after_insert(std::span<const std::uint64_t> added) {
+  batch_bound_ = result_.distance.size();  // the ids before the batch (it may have grown them)
+  grow();
+  BatchEffect e;
+  if (!source_live_ || added.empty()) return e;
+  seed_keys_.assign(added.begin(), added.end());
+  seed_weights_.clear();
+  if (graph_->weighted() && !options_.sssp.unit_weights) {
+    seed_weights_.reserve(added.size());
+    for (std::uint64_t k : added)
+      seed_weights_.push_back(graph_->edge_weight(arc_source(k), arc_target(k)).value_or(1.0f));
   }
   repair_and_propagate();
-  r.changed = finish(false);
-  return r;
+  e.changed = finish(false);
+  return e;
+}
+
+void DynamicSssp::before_erase(std::span<const std::uint64_t> removed) {
+  batch_bound_ = graph_->num_vertices();
+  grow();
+  erase_roots_.clear();
+  for (std::uint64_t k : removed) {
+    const vertex_t a = arc_source(k), b = arc_target(k);
+    if (result_.parent[b] == a && result_.distance[b] != kSsspUnreached) erase_roots_.push_back(b);
+    if (!graph_->directed() && result_.parent[a] == b && result_.distance[a] != kSsspUnreached)
+      erase_roots_.push_back(a);
+  }
+}
+
+BatchEffect DynamicSssp::after_erase(std::span<const std::uint64_t>) {
+  BatchEffect e;
+  std::vector<vertex_t> roots = std::move(erase_roots_);
+  erase_roots_.clear();
+  if (!source_live_ || roots.empty()) return e;
+  if (!collect_affected(std::move(roots))) {
+    const std::vector<double> before = result_.distance;
+    recompute();
+    e.changed = changed_between(before, result_.distance, batch_bound_);
+    e.recomputed = true;
+    return e;
+  }
+  repair_and_propagate();
+  e.changed = finish(false);
+  return e;
+}
+
+DynamicUpdate<UpdateResult> DynamicSssp::erase_edges(const EdgeList& batch) {
+  return erase_observed(*graph_, batch, *this);
 }
 
 DynamicUpdate<VertexEraseResult> DynamicSssp::erase_vertices(std::span<const vertex_t> ids) {

@@ -67,6 +67,16 @@ class DynamicSssp {
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
 
+  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for a caller that applies the
+  /// batch to the graph itself (stream --algo): after_insert relaxes the new arcs and runs
+  /// Dijkstra from the vertices they improve; before_erase finds the removed tree arcs while they
+  /// are present, after_erase repairs their subtrees (or recomputes, as erase_edges, which is
+  /// these two calls around the graph's erase). The keys are new edges only: a batch that changes
+  /// the weight of a present edge must go through insert_edges.
+  BatchEffect after_insert(std::span<const std::uint64_t> added);
+  void before_erase(std::span<const std::uint64_t> removed);
+  BatchEffect after_erase(std::span<const std::uint64_t> removed);
+
   const SsspResult& result() const noexcept { return result_; }
   vertex_t source() const noexcept { return source_; }
   const SsspResult& recompute();
@@ -96,6 +106,7 @@ class DynamicSssp {
   std::uint64_t batch_bound_ = 0;         ///< ids that existed before the batch
   std::vector<std::uint64_t> seed_keys_;  ///< arcs an insertion batch added or re-weighted
   std::vector<float> seed_weights_;
+  std::vector<vertex_t> erase_roots_;  ///< before_erase -> after_erase: heads of removed tree arcs
 };
 
 }  // namespace wg::cpu

@@ -77,6 +77,10 @@ void DynamicSssp<Graph>::recompute() {
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(DeviceEdges batch) {
+  // Unit lengths: the new edges are all the propagation needs. Real weights: a batch may also
+  // change the length of a present edge, which the listing does not show.
+  if (!Graph::ref_type::weighted || options_.sssp.unit_weights)
+    return insert_observed(*graph_, batch, *this);
   sp::DynamicCore<Graph> core{*graph_,
                               state_,
                               source_,
@@ -89,6 +93,12 @@ DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(DeviceEdges batch) 
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(DeviceEdges batch) {
+  // Only the present edges are listed: the tree arcs among them are the ones marked.
+  return erase_observed(*graph_, batch, *this);
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicSssp<Graph>::after_insert(const ChangedEdges& added) {
   sp::DynamicCore<Graph> core{*graph_,
                               state_,
                               source_,
@@ -96,7 +106,33 @@ DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(DeviceEdges batch) {
                               options_.sssp.unit_weights,
                               options_.recompute_fraction,
                               options_.recompute_batch_fraction};
-  return core.erase(batch, [&] { recompute(); });
+  return core.after_insert(added, [&] { recompute(); });
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicSssp<Graph>::before_erase(const ChangedEdges& removed) {
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              options_.sssp.unit_weights,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
+  core.before_erase(removed, erase_n0_, erase_seeded_);
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicSssp<Graph>::after_erase(const ChangedEdges&) {
+  sp::DynamicCore<Graph> core{*graph_,
+                              state_,
+                              source_,
+                              source_live_,
+                              options_.sssp.unit_weights,
+                              options_.recompute_fraction,
+                              options_.recompute_batch_fraction};
+  const BatchEffect e = core.after_erase(erase_n0_, erase_seeded_, [&] { recompute(); });
+  erase_seeded_ = false;
+  return e;
 }
 
 template <GpuDynamicGraph Graph>

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
@@ -279,58 +280,43 @@ std::uint64_t IncrementalTriangleCounter<Graph>::recount() {
 // ---- incremental ----------------------------------------------------------------------------
 
 template <GpuDynamicGraph Graph>
+BatchEffect IncrementalTriangleCounter<Graph>::after_insert(const ChangedEdges& added) {
+  BatchEffect e;
+  if (added.size == 0) return e;
+  e.changed = count_triangles_touching(*graph_, added.keys, added.size, added.key_bits);
+  total_ += e.changed;
+  return e;
+}
+
+template <GpuDynamicGraph Graph>
+void IncrementalTriangleCounter<Graph>::before_erase(const ChangedEdges& removed) {
+  // Counted on the graph before removal.
+  destroyed_ = removed.size
+                   ? count_triangles_touching(*graph_, removed.keys, removed.size, removed.key_bits)
+                   : 0;
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect IncrementalTriangleCounter<Graph>::after_erase(const ChangedEdges&) {
+  BatchEffect e;
+  e.changed = destroyed_;
+  total_ -= destroyed_;
+  destroyed_ = 0;
+  return e;
+}
+
+template <GpuDynamicGraph Graph>
 typename IncrementalTriangleCounter<Graph>::BatchResult
 IncrementalTriangleCounter<Graph>::insert_edges(DeviceEdges batch) {
-  BatchResult out;
-  Graph& g = *graph_;
-  const cudaStream_t stream = g.stream();
-  for_each_chunk(batch, g.batch_chunk(batch.size), true, [&](DeviceEdges part) {
-    const PreparedBatch p = g.prepare(part);
-    DeviceBuffer<std::uint8_t> is_new(std::max<std::uint64_t>(p.size, 1), stream, "new-edge flags");
-    out.update += g.insert_prepared(p, is_new.data());
-    if (p.size == 0) return;
-    DeviceBuffer<std::uint64_t> added(p.size, stream, "new edges");
-    const std::uint64_t m = select_flagged(p.keys.data(), nullptr, is_new.data(), p.size,
-                                           added.data(), nullptr, stream);
-    const std::uint64_t created = count_triangles_touching(g, added.data(), m, p.key_bits);
-    out.triangles += created;
-    total_ += created;
-  });
-  out.total = total_;
-  return out;
+  const DynamicUpdate<UpdateResult> r = insert_observed(*graph_, batch, *this);
+  return BatchResult{.update = r.update, .triangles = r.changed, .total = total_};
 }
 
 template <GpuDynamicGraph Graph>
 typename IncrementalTriangleCounter<Graph>::BatchResult
 IncrementalTriangleCounter<Graph>::erase_edges(DeviceEdges batch) {
-  BatchResult out;
-  Graph& g = *graph_;
-  const cudaStream_t stream = g.stream();
-  for_each_chunk(batch, g.batch_chunk(batch.size), false, [&](DeviceEdges part) {
-    const PreparedBatch p = g.prepare(part);
-    if (p.size == 0) {
-      out.update += p.dropped;
-      return;
-    }
-    DeviceBuffer<std::uint8_t> present(p.size, stream, "present flags");
-    g.contains_prepared(p, present.data());
-    PreparedBatch d;
-    d.keys = DeviceBuffer<std::uint64_t>(p.size, stream, "edges to remove");
-    d.size = select_flagged(p.keys.data(), nullptr, present.data(), p.size, d.keys.data(), nullptr,
-                            stream);
-    d.key_bits = p.key_bits;
-    d.entries = p.entries;
-    d.dropped = p.dropped;
-    // Count on the graph before removal.
-    const std::uint64_t destroyed = count_triangles_touching(g, d.keys.data(), d.size, d.key_bits);
-    UpdateResult r = g.erase_prepared(d);
-    r.ignored += p.size - d.size;  // absent edges
-    out.update += r;
-    out.triangles += destroyed;
-    total_ -= destroyed;
-  });
-  out.total = total_;
-  return out;
+  const DynamicUpdate<UpdateResult> r = erase_observed(*graph_, batch, *this);
+  return BatchResult{.update = r.update, .triangles = r.changed, .total = total_};
 }
 
 template <GpuDynamicGraph Graph>

@@ -25,13 +25,17 @@
 // Errors: wg::InvalidArgument for a directed graph; wg::CapacityError when device memory runs
 // out.
 #include <cstdint>
+
 #include <vector>
+#include <warpgraph/algorithms/dynamic_update.hpp>
 
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
+
+struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 struct TriangleCounts {
   std::uint64_t total = 0;
@@ -86,6 +90,15 @@ class IncrementalTriangleCounter {
   BatchResult erase_edges(DeviceEdges batch);
   BatchResult erase_edges(const EdgeList& batch);
 
+  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
+  /// the graph's update. changed = triangles created (after_insert, counted with the edges in)
+  /// or destroyed (counted by before_erase while the edges are present, applied to the total by
+  /// after_erase).
+  BatchEffect after_insert(const ChangedEdges& added);
+  void before_erase(const ChangedEdges& removed);
+  BatchEffect after_erase(const ChangedEdges& removed);
+
   std::uint64_t total() const noexcept { return total_; }
   /// Static recount of the graph (also resets the running total to it).
   std::uint64_t recount();
@@ -94,6 +107,7 @@ class IncrementalTriangleCounter {
   Graph* graph_;
   TcOptions options_;
   std::uint64_t total_ = 0;
+  std::uint64_t destroyed_ = 0;  ///< counted by before_erase, taken off by after_erase
 };
 
 extern template std::uint64_t count_triangles(const DynamicGraph<SlabSetAdjacency>&,

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-#include <warpgraph/algorithms/wcc/gpu/changed_edges.cuh>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
 #include <warpgraph/algorithms/wcc/gpu/wcc_kernels.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
@@ -183,32 +183,40 @@ void DynamicComponents<Graph>::flag_removed(const ChangedEdges& removed) {
 }
 
 template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<UpdateResult> DynamicComponents<Graph>::insert_any(const Batch& batch) {
-  DynamicUpdate<UpdateResult> r;
-  bool any = false;
-  r.update = insert_listing_added(*graph_, batch, [&](ChangedEdges added) {
-    unite_added(added);
-    any = true;
-  });
+BatchEffect DynamicComponents<Graph>::after_insert(const ChangedEdges& added) {
+  BatchEffect e;
   grow();
   // Without an added edge no tree changed (new ids are their own roots already).
-  if (any) r.changed = relabel_all();
-  return r;
+  if (added.size == 0) return e;
+  unite_added(added);
+  e.changed = relabel_all();
+  return e;
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicComponents<Graph>::before_erase(const ChangedEdges& removed) {
+  grow();
+  if (removed.size) flag_removed(removed);
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
+  BatchEffect e;
+  if (removed.size) e.changed = split_flagged(e.recomputed);
+  return e;
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<UpdateResult> DynamicComponents<Graph>::insert_any(const Batch& batch) {
+  return insert_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>
 template <class Batch>
 DynamicUpdate<UpdateResult> DynamicComponents<Graph>::erase_any(const Batch& batch) {
-  DynamicUpdate<UpdateResult> r;
   grow();
-  bool any = false;
-  r.update = erase_listing_removed(*graph_, batch, [&](ChangedEdges removed) {
-    flag_removed(removed);
-    any = true;
-  });
-  if (any) r.changed = split_flagged(r.recomputed);
-  return r;
+  return erase_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>

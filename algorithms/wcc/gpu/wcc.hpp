@@ -44,7 +44,7 @@
 
 namespace wg::gpu {
 
-struct ChangedEdges;  // wcc/gpu/changed_edges.cuh
+struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 struct Components {
   std::vector<vertex_t> component;  ///< per vertex id: the smallest id of its component
@@ -74,6 +74,15 @@ class DynamicComponents {
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
+
+  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
+  /// the graph's update. after_insert unites the added edges' trees and relabels (nothing to do
+  /// without an added edge); before_erase flags the components the edges are in; after_erase
+  /// splits the flagged components (see the class comment).
+  BatchEffect after_insert(const ChangedEdges& added);
+  void before_erase(const ChangedEdges& removed);
+  BatchEffect after_erase(const ChangedEdges& removed);
 
   /// The labels, copied to the host.
   Components result() const;

@@ -10,11 +10,22 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/sssp/gpu/detail/rounds.cuh>
 #include <warpgraph/graph/gpu/batch_chunks.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 namespace wg::gpu::sp {
+
+__global__ inline void decode_keys_kernel(const std::uint64_t* keys, std::uint64_t m,
+                                          unsigned key_bits, vertex_t* src, vertex_t* dst) {
+  const std::uint64_t mask = (std::uint64_t{1} << key_bits) - 1;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    src[i] = static_cast<vertex_t>(keys[i] >> key_bits);
+    dst[i] = static_cast<vertex_t>(keys[i] & mask);
+  }
+}
 
 /// The dynamic core shared by DynamicSssp and DynamicBfs: applies batches through `graph` and
 /// keeps st exact. `recompute()` refills st from scratch (static SSSP or BFS).
@@ -177,6 +188,98 @@ struct DynamicCore {
     return out;
   }
 
+  // ---- the GpuEdgeBatchObserver calls (the graph applies the batch; only new edges listed) --
+
+  /// After `added` went in: propagates from their endpoints (their lengths read back from the
+  /// graph). Weight changes of edges already present are not listed, so a weighted batch that
+  /// may change them goes through insert() instead.
+  template <class Recompute>
+  BatchEffect after_insert(const ChangedEdges& added, Recompute&& recompute) {
+    BatchEffect out;
+    const std::uint64_t n0 = graph.num_vertices();
+    ensure_size(st, n0, stream());
+    take_snapshot(st, n0, stream());
+    const std::uint64_t before =
+        graph.num_edges() > added.size ? graph.num_edges() - added.size : 0;
+    const bool big =
+        static_cast<double>(added.size) >
+        recompute_batch_fraction * static_cast<double>(std::max<std::uint64_t>(before, 1));
+    const bool redo = big || !source_live;
+    if (!redo && added.size) {
+      const bool lengths = Graph::ref_type::weighted && !unit;
+      DeviceBuffer<vertex_t> src, dst;
+      DeviceBuffer<std::uint32_t> len;
+      DeviceBuffer<std::uint8_t> found;
+      if (lengths) {
+        src = DeviceBuffer<vertex_t>(added.size, stream(), "sssp batch");
+        dst = DeviceBuffer<vertex_t>(added.size, stream(), "sssp batch");
+        len = DeviceBuffer<std::uint32_t>(added.size, stream(), "sssp lengths");
+        found = DeviceBuffer<std::uint8_t>(added.size, stream(), "sssp found");
+        decode_keys_kernel<<<grid_for(added.size), kBlock, 0, stream()>>>(
+            added.keys, added.size, added.key_bits, src.data(), dst.data());
+        WG_CUDA_CHECK_LAST();
+        // Every listed edge is present: found is all ones.
+        graph.find_values(DeviceEdges{.src = src.data(), .dst = dst.data(), .size = added.size},
+                          len.data(), found.data());
+      }
+      const std::uint32_t round = begin_round(st, stream());
+      zero_counter(st, kOverflow, stream());
+      seed_arcs_kernel<<<grid_for(added.size), kBlock, 0, stream()>>>(
+          added.keys, lengths ? len.data() : nullptr, added.size, added.key_bits, st.n,
+          graph.directed(), !lengths, st.keys.data(), st.queue.data(), st.counters.data(),
+          st.stamp.data(), round);
+      WG_CUDA_CHECK_LAST();
+      unsigned long long c[kNumCounters];
+      read_counters(st, c, stream());
+      check_overflow(c);
+      relax_rounds(graph.ref(), st, c[kQueued], unit, stream());
+    }
+    if (redo) recompute();
+    out.recomputed = redo;
+    out.changed = count_changed_since_snapshot(st, n0, stream());
+    return out;
+  }
+
+  /// Before `removed` goes: snapshots the result and marks the tree arcs among the edges.
+  /// `n0` and `seeded` carry the state to after_erase.
+  void before_erase(const ChangedEdges& removed, std::uint64_t& n0, bool& seeded) {
+    n0 = graph.num_vertices();
+    ensure_size(st, n0, stream());
+    take_snapshot(st, n0, stream());
+    seeded = source_live && removed.size;
+    if (!seeded) return;
+    zero_counter(st, kAffected, stream());
+    seed_tree_arcs_kernel<<<grid_for(removed.size), kBlock, 0, stream()>>>(
+        removed.keys, nullptr, removed.size, removed.key_bits, st.n, graph.directed(),
+        st.keys.data(), st.mark.data(), st.affected.data(), st.counters.data());
+    WG_CUDA_CHECK_LAST();
+  }
+
+  /// After the edges went: repairs the subtrees below the removed tree arcs (or recomputes).
+  template <class Recompute>
+  BatchEffect after_erase(std::uint64_t n0, bool seeded, Recompute&& recompute) {
+    BatchEffect out;
+    bool redo = false;
+    if (seeded) {
+      const auto g = graph.ref();
+      const std::uint64_t affected =
+          graph.directed() ? affected_count() : expand_affected(g, st, budget(), stream());
+      if (affected == ~std::uint64_t{0} || (graph.directed() && affected)) {
+        if (graph.directed()) {
+          st.mark.fill_bytes(0, stream());
+          zero_counter(st, kAffected, stream());
+        }
+        redo = true;
+      } else {
+        repair_affected(g, st, affected, unit, stream());
+      }
+    }
+    if (redo) recompute();
+    out.recomputed = redo;
+    out.changed = count_changed_since_snapshot(st, n0, stream());
+    return out;
+  }
+
   std::uint64_t affected_count() {
     unsigned long long c[kNumCounters];
     read_counters(st, c, stream());
@@ -194,15 +297,6 @@ struct DynamicCore {
   void lengths_after(const PreparedBatch& p, BatchLengths& b);
 };
 
-__global__ inline void decode_keys_kernel(const std::uint64_t* keys, std::uint64_t m,
-                                          unsigned key_bits, vertex_t* src, vertex_t* dst) {
-  const std::uint64_t mask = (std::uint64_t{1} << key_bits) - 1;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    src[i] = static_cast<vertex_t>(keys[i] >> key_bits);
-    dst[i] = static_cast<vertex_t>(keys[i] & mask);
-  }
-}
 /// out[i] = 1 where edge i was present before and is now longer. An edge the graph does not hold
 /// (found_now 0) gets length kInf, which seed_arcs_kernel skips.
 __global__ inline void increased_kernel(const std::uint32_t* old_values, const std::uint8_t* found,

@@ -1,0 +1,170 @@
+// The gpu backend's tracked algorithms (stream --algo) and its one-update-per-batch driver: see
+// tracked_gpu.hpp.
+#include "tracked_gpu.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <limits>
+#include <string>
+
+#include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
+#include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
+#include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
+#include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
+#include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
+#include <warpgraph/containers/core/cuda_error.cuh>
+
+#include "cli.hpp"
+
+namespace wg::cli {
+namespace {
+
+/// Adapts a GPU dynamic class (GpuEdgeBatchObserver) to TrackedAlgorithm. `Values` and `Summary`
+/// read its result.
+template <class A, class Values, class Summary>
+class GpuTracked final : public TrackedAlgorithm {
+ public:
+  GpuTracked(AlgorithmKind kind, std::unique_ptr<A> a, Values values, Summary summary)
+      : kind_(kind), a_(std::move(a)), values_(values), summary_(summary) {}
+  AlgorithmKind kind() const override { return kind_; }
+  BatchEffect after_insert(std::span<const std::uint64_t>) override { host_lists(); }
+  void before_erase(std::span<const std::uint64_t>) override { host_lists(); }
+  BatchEffect after_erase(std::span<const std::uint64_t>) override { host_lists(); }
+  BatchEffect after_insert_device(const gpu::ChangedEdges& added) override {
+    return a_->after_insert(added);
+  }
+  void before_erase_device(const gpu::ChangedEdges& removed) override { a_->before_erase(removed); }
+  BatchEffect after_erase_device(const gpu::ChangedEdges& removed) override {
+    return a_->after_erase(removed);
+  }
+  std::vector<double> values() const override { return values_(*a_); }
+  double summary() const override { return summary_(*a_); }
+
+ private:
+  [[noreturn]] void host_lists() const {
+    throw Error(std::string("--algo ") + algorithm_name(kind_) +
+                ": the gpu backend's results follow device edge lists");
+  }
+  AlgorithmKind kind_;
+  std::unique_ptr<A> a_;
+  Values values_;
+  Summary summary_;
+};
+
+template <class A, class Values, class Summary>
+std::unique_ptr<TrackedAlgorithm> gpu_tracked(AlgorithmKind kind, std::unique_ptr<A> a,
+                                              Values values, Summary summary) {
+  return std::make_unique<GpuTracked<A, Values, Summary>>(kind, std::move(a), values, summary);
+}
+
+template <class T>
+std::vector<double> as_doubles(const std::vector<T>& v) {
+  return std::vector<double>(v.begin(), v.end());
+}
+
+using Bfs = gpu::DynamicBfs<gpu::Graph>;
+using Sssp = gpu::DynamicSssp<gpu::Graph>;
+using Components = gpu::DynamicComponents<gpu::Graph>;
+using PageRank = gpu::DynamicPageRank<gpu::Graph>;
+using Cores = gpu::DynamicCoreNumbers<gpu::Graph>;
+
+}  // namespace
+
+std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gpu::Graph& graph) {
+  switch (spec.kind) {
+    case AlgorithmKind::bfs:
+      return gpu_tracked(
+          spec.kind, std::make_unique<Bfs>(graph, spec.source),
+          [](const Bfs& a) { return as_doubles(a.result().level); },  // kBfsUnreached is -1
+          [](const Bfs& a) { return static_cast<double>(a.result().reached); });
+    case AlgorithmKind::sssp:
+      return gpu_tracked(
+          spec.kind,
+          std::make_unique<Sssp>(graph, spec.source,
+                                 gpu::DynamicSsspOptions{.sssp = {.unit_weights = true}}),
+          [](const Sssp& a) {
+            const gpu::SsspResult r = a.result();
+            std::vector<double> out(r.distance.size());
+            for (std::size_t v = 0; v < out.size(); ++v)
+              out[v] = r.distance[v] == gpu::kSsspUnreached
+                           ? std::numeric_limits<double>::infinity()
+                           : static_cast<double>(r.distance[v]);
+            return out;
+          },
+          [](const Sssp& a) { return static_cast<double>(a.result().reached); });
+    case AlgorithmKind::cc:
+      return gpu_tracked(
+          spec.kind, std::make_unique<Components>(graph),
+          [](const Components& a) { return as_doubles(a.result().component); },
+          [](const Components& a) { return static_cast<double>(a.count()); });
+    case AlgorithmKind::pagerank:
+      // The GPU PageRank's stated bound (pagerank.hpp): within 2 d / (1 - d) * tolerance of the
+      // reference, about 1.1e-9 here, well inside kTrackedPageRankL1Bound.
+      return gpu_tracked(
+          spec.kind,
+          std::make_unique<PageRank>(graph,
+                                     gpu::PageRankOptions{.damping = kTrackedPageRankDamping,
+                                                          .tolerance = kTrackedPageRankTolerance}),
+          [](const PageRank& a) { return a.result().rank; },
+          [](const PageRank& a) { return static_cast<double>(a.last_run().iterations); });
+    case AlgorithmKind::kcore:
+      return gpu_tracked(
+          spec.kind, std::make_unique<Cores>(graph),
+          [](const Cores& a) { return as_doubles(a.result().core); },
+          [](const Cores& a) { return static_cast<double>(a.result().max_core); });
+    case AlgorithmKind::tc:
+      break;
+  }
+  throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
+                   ": not available as a tracked result on the gpu backend");
+}
+
+UpdateResult apply_tracked_gpu(gpu::Graph& graph, GpuCounter& counter, const EdgeList& batch,
+                               bool insert,
+                               std::span<const std::unique_ptr<TrackedAlgorithm>> tracked,
+                               std::span<double> seconds, std::span<BatchEffect> effects) {
+  using Clock = std::chrono::steady_clock;
+  const cudaStream_t stream = graph.stream();
+  // Slot 0 is the counter, then the tracked results in order; each call is followed by a
+  // synchronisation so that its kernels are timed to it, not to whoever synchronises next.
+  const auto each = [&](auto&& f) {
+    for (std::size_t i = 0; i <= tracked.size(); ++i) {
+      const auto t0 = Clock::now();
+      f(i);
+      WG_CUDA_TRY(cudaStreamSynchronize(stream));
+      seconds[i] += std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+  };
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  if (insert) {
+    return gpu::insert_listing_chunks(graph, batch, [&](const gpu::ChangedEdges& added) {
+      WG_CUDA_TRY(cudaStreamSynchronize(stream));
+      each([&](std::size_t i) {
+        gpu::accumulate(effects[i], i ? tracked[i - 1]->after_insert_device(added)
+                                      : counter.after_insert(added));
+      });
+    });
+  }
+  return gpu::erase_listing_removed(
+      graph, batch,
+      [&](const gpu::ChangedEdges& removed) {
+        WG_CUDA_TRY(cudaStreamSynchronize(stream));
+        each([&](std::size_t i) {
+          if (i)
+            tracked[i - 1]->before_erase_device(removed);
+          else
+            counter.before_erase(removed);
+        });
+      },
+      [&](const gpu::ChangedEdges& removed) {
+        WG_CUDA_TRY(cudaStreamSynchronize(stream));
+        each([&](std::size_t i) {
+          gpu::accumulate(effects[i], i ? tracked[i - 1]->after_erase_device(removed)
+                                        : counter.after_erase(removed));
+        });
+      });
+}
+
+}  // namespace wg::cli
