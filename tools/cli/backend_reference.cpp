@@ -86,7 +86,7 @@ class ReferenceBackend final : public GraphBackend {
     add_edges(keys);
     num_edges_ = keys.size();
     triangles_ = recount_triangles(nullptr);
-    return {keys.size(), triangles_, seconds_since(t0)};
+    return {keys.size(), triangles_, seconds_since(t0), {}};
   }
 
   BatchOutcome insert_edges(const EdgeList& batch) override {
@@ -97,7 +97,7 @@ class ReferenceBackend final : public GraphBackend {
     add_edges(keys);
     triangles_ += triangles_touching(keys);
     num_edges_ += keys.size();
-    return {keys.size(), triangles_, seconds_since(t0)};
+    return {keys.size(), triangles_, seconds_since(t0), {}};
   }
 
   BatchOutcome erase_edges(const EdgeList& batch) override {
@@ -109,7 +109,7 @@ class ReferenceBackend final : public GraphBackend {
     remove_edges(keys);
     triangles_ -= lost;
     num_edges_ -= keys.size();
-    return {keys.size(), triangles_, seconds_since(t0)};
+    return {keys.size(), triangles_, seconds_since(t0), {}};
   }
 
   /// Degree-ordered ("forward") static count: each triangle is found once, from its two

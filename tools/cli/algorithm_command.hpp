@@ -1,0 +1,204 @@
+#pragma once
+// What the algorithm commands (info, tc in commands_static.cpp; bfs, sssp in
+// commands_traversal.cpp; cc, kcore, pagerank in commands_global.cpp) share: which backends this
+// build has, the backend rule, the common start (options, backend, graph file) and the JSON and
+// text rows they print alike.
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include <warpgraph/algorithms/reference/reference.hpp>
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+#include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
+#include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
+#include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
+#include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
+#include <warpgraph/graph/cpu/dynamic_graph.hpp>
+#endif
+
+#ifdef WG_CLI_HAVE_CPU_SSSP
+#include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
+#endif
+
+#include "backend.hpp"
+#include "cli.hpp"
+#ifdef WG_CLI_HAVE_GPU_GLOBAL
+#include "gpu_global.hpp"
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+#include "gpu_traversal.hpp"
+#endif
+
+namespace wg::cli {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+inline const std::string kReferenceNote =
+    "This command runs on the reference (Boost.Graph) for now.";
+
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+inline constexpr bool kHaveCpuAlgorithms = true;
+#else
+inline constexpr bool kHaveCpuAlgorithms = false;
+#endif
+#ifdef WG_CLI_HAVE_GPU_GLOBAL
+inline constexpr bool kHaveGpuGlobal = true;
+#else
+inline constexpr bool kHaveGpuGlobal = false;
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+inline constexpr bool kHaveGpuTraversal = true;
+#else
+inline constexpr bool kHaveGpuTraversal = false;
+#endif
+#ifdef WG_CLI_HAVE_CPU_SSSP
+inline constexpr bool kHaveCpuSssp = true;
+#else
+inline constexpr bool kHaveCpuSssp = false;
+#endif
+inline const std::string kGpuNote =
+    "This command runs on gpu (the GPU graph), cpu (the CPU graph) or the reference "
+    "(Boost.Graph); auto = gpu where usable, else cpu where built.";
+
+/// The backend of an algorithm command (bfs, cc, kcore, pagerank, sssp): gpu where its GPU
+/// version is built (`has_gpu`), cpu where `has_cpu`, else reference; "auto": gpu if built and a
+/// device is usable, else cpu, else reference.
+inline std::string algorithm_backend(const cxxopts::ParseResult& r, const std::string& command,
+                                     bool has_cpu, bool has_gpu) {
+  if (r["backend"].as<std::string>() == "gpu" && !has_gpu) {
+    throw UsageError("--backend gpu: the GPU version of " + command +
+                     " is not part of this build (use --backend cpu or reference)");
+  }
+  const std::string name = backend_option(r);
+  if (name == "auto") {
+    const std::vector<std::string> usable = usable_backends();
+    if (has_gpu && std::find(usable.begin(), usable.end(), "gpu") != usable.end()) return "gpu";
+    return has_cpu ? "cpu" : "reference";
+  }
+  if (name == "cpu" && !has_cpu) {
+    throw UsageError("--backend cpu: " + command + " has no cpu version in this build");
+  }
+  return name;
+}
+
+inline json input_json(const InputGraph& g) {
+  json j{{"file", g.path},
+         {"format", format_name(g.read.format)},
+         {"entries", g.read.edges.size()},
+         {"weighted", g.read.edges.weighted()},
+         {"directed", g.directed && !g.read.edges.symmetric},
+         {"read_seconds", g.read_seconds}};
+  if (!g.read.original_ids.empty()) j["compact_ids"] = true;
+  return j;
+}
+
+/// The JSON document of a reference command on one graph: its name, backend, input and vertex
+/// count, and the command's own `fields`.
+inline json graph_command_json(const char* command, const std::string& backend, const InputGraph& g,
+                               const json& fields) {
+  json doc{{"command", command},
+           {"backend", backend},
+           {"input", input_json(g)},
+           {"vertices", g.read.edges.num_vertices}};
+  doc.update(fields);
+  return doc;
+}
+
+/// The time row of bfs, cc and pagerank: "read R, bfs S", with the graph build inside S on the cpu
+/// backend (the reference builds its Boost graph inside S too).
+inline std::string time_row(const InputGraph& g, const char* command, double seconds,
+                            double build_seconds) {
+  std::string row =
+      fmt::format("read {}, {} {}", format_ms(g.read_seconds), command, format_ms(seconds));
+  if (build_seconds > 0) {
+    row += fmt::format(" (graph build {}, {} {})", format_ms(build_seconds), command,
+                       format_ms(seconds - build_seconds));
+  }
+  return row;
+}
+
+/// Directed only when asked for and the file is not symmetric (references ignore the flag for
+/// symmetric edge lists anyway).
+inline bool directed_view(const InputGraph& g) {
+  return g.directed && !g.read.edges.symmetric;
+}
+
+/// The first 16 entries of a histogram as "0:n0 1:n1 ...", with " ..." when there are more.
+inline std::string histogram_row(const std::vector<std::uint64_t>& sizes) {
+  std::string row;
+  for (std::size_t i = 0; i < sizes.size() && i < 16; ++i) {
+    row += fmt::format("{}{}:{}", i ? " " : "", i, sizes[i]);
+  }
+  if (sizes.size() > 16) row += " ...";
+  return row;
+}
+
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+/// The input built into a CPU graph (--threads workers); `build_seconds` is the time since t0.
+inline cpu::DynamicGraph build_cpu_graph(const InputGraph& g, const cxxopts::ParseResult& r,
+                                         bool directed, Clock::time_point t0,
+                                         double& build_seconds) {
+  cpu::DynamicGraph graph(
+      cpu::GraphOptions{.directed = directed, .threads = cpu_threads_option(r)});
+  graph.build(g.read.edges);
+  build_seconds = seconds_since(t0);
+  return graph;
+}
+#endif
+
+// ---- the reference commands' common start ----------------------------------------------------
+
+/// What a reference command starts from: its parsed options, its backend and its graph.
+struct ReferenceCommandRun {
+  cxxopts::ParseResult options;
+  std::string backend;
+  InputGraph graph;
+};
+
+/// Adds the options every reference command has (the reader's, --backend, the output's; with
+/// `directed` the reader's --directed, with `per_vertex` --output), parses them, checks the
+/// backend and reads the graph FILE; nullopt when --help was answered.
+inline std::optional<ReferenceCommandRun> start_reference_command(CommandOptions& cmd,
+                                                                  bool directed, bool per_vertex,
+                                                                  int argc,
+                                                                  const char* const* argv) {
+  cmd.add_reader_options(directed);
+  cmd.add_backend_option(kReferenceNote);
+  cmd.add_output_options(per_vertex);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return std::nullopt;
+  ReferenceCommandRun run{*r, reference_only_backend(*r, cmd.command()), {}};
+  run.graph = load_graph(cmd.files()[0], reader_options(*r));
+  return run;
+}
+
+/// The start of an algorithm command (bfs, cc, kcore, pagerank, sssp): the reader's options
+/// (--directed where `directed`), --backend (gpu where `has_gpu`, cpu where `has_cpu`; see
+/// algorithm_backend), --output; parses them and reads the graph FILE. nullopt when --help was
+/// answered.
+inline std::optional<ReferenceCommandRun> start_algorithm_command(CommandOptions& cmd,
+                                                                  bool directed, bool has_cpu,
+                                                                  bool has_gpu, int argc,
+                                                                  const char* const* argv) {
+  cmd.add_reader_options(directed);
+  cmd.add_backend_option(has_gpu ? kGpuNote : kReferenceNote);
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return std::nullopt;
+  ReferenceCommandRun run{*r, algorithm_backend(*r, cmd.command(), has_cpu, has_gpu), {}};
+  run.graph = load_graph(cmd.files()[0], reader_options(*r));
+  return run;
+}
+
+/// start_algorithm_command for cc and kcore (undirected reading).
+inline std::optional<ReferenceCommandRun> start_global_command(CommandOptions& cmd, int argc,
+                                                               const char* const* argv) {
+  return start_algorithm_command(cmd, false, kHaveCpuAlgorithms, kHaveGpuGlobal, argc, argv);
+}
+
+}  // namespace wg::cli

@@ -1,0 +1,180 @@
+// bfs and sssp: a graph file and a --source vertex, on the gpu, cpu or reference backend.
+#include "algorithm_command.hpp"
+
+namespace wg::cli {
+
+// ---- bfs / sssp: a graph file and a --source vertex --------------------------------------------
+
+/// start_algorithm_command for the traversals (bfs, sssp), with a --source vertex.
+std::optional<ReferenceCommandRun> start_traversal_command(const std::string& command,
+                                                           const std::string& description, int argc,
+                                                           const char* const* argv,
+                                                           vertex_t& source, bool has_cpu) {
+  CommandOptions cmd(command, description, "FILE", 1, 1);
+  cmd.options.add_options()("s,source",
+                            "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
+                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
+  std::optional<ReferenceCommandRun> run =
+      start_algorithm_command(cmd, true, has_cpu, kHaveGpuTraversal, argc, argv);
+  if (run)
+    source = vertex_from_user(run->graph, run->options["source"].as<std::uint64_t>(), "source");
+  return run;
+}
+
+/// The text rows bfs and sssp start with: the source and how many vertices it reaches.
+void print_source_rows(const InputGraph& g, vertex_t source, std::uint64_t reached) {
+  print_row("source", std::to_string(vertex_to_user(g, source)));
+  print_row("reached", fmt::format("{} of {}", reached,
+                                   count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
+}
+
+// ---- bfs --------------------------------------------------------------------------------------
+
+int run_bfs(int argc, const char* const* argv) {
+  vertex_t source = 0;
+  const std::optional<ReferenceCommandRun> run = start_traversal_command(
+      "bfs",
+      "Breadth-first search from --source: how many vertices are reached and at "
+      "which level (number of edges from the source).",
+      argc, argv, source, kHaveCpuAlgorithms);
+  if (!run) return kExitOk;
+  const auto& [options, backend, g] = *run;
+  const cxxopts::ParseResult* r = &options;
+  const auto t0 = Clock::now();
+  std::vector<std::int64_t> level;
+  double build_seconds = 0;
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+  if (backend == "cpu") {
+    const cpu::DynamicGraph graph = build_cpu_graph(g, *r, directed_view(g), t0, build_seconds);
+    level = cpu::bfs(graph, source).level;
+  }
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+  if (backend == "gpu") {
+    GpuTraversalTimes times;
+    level = gpu_bfs_levels(g.read.edges, directed_view(g), source, times);
+    build_seconds = times.build_seconds;
+  }
+#endif
+  if (backend == "reference") level = reference::bfs_levels(g.read.edges, source, directed_view(g));
+  const double seconds = seconds_since(t0);
+  std::vector<std::uint64_t> level_sizes;
+  std::uint64_t reached = 0;
+  for (std::int64_t l : level) {
+    if (l == reference::kUnreached) continue;
+    ++reached;
+    if (static_cast<std::size_t>(l) >= level_sizes.size()) level_sizes.resize(l + 1, 0);
+    ++level_sizes[l];
+  }
+  const std::uint64_t depth = level_sizes.empty() ? 0 : level_sizes.size() - 1;
+  if (r->count("output")) {
+    write_per_vertex((*r)["output"].as<std::string>(), g, level,
+                     [](std::int64_t l) { return std::to_string(l); });
+  }
+  if (r->count("json")) {
+    print_json(graph_command_json("bfs", backend, g,
+                                  {{"source", vertex_to_user(g, source)},
+                                   {"reached", reached},
+                                   {"depth", depth},
+                                   {"level_sizes", level_sizes},
+                                   {"seconds", seconds}}));
+    return kExitOk;
+  }
+  print_source_rows(g, source, reached);
+  print_row("depth", std::to_string(depth));
+  print_row("levels", histogram_row(level_sizes) + "  (level:vertices)");
+  print_row("backend", backend);
+  print_row("time", time_row(g, "bfs", seconds, build_seconds));
+  return kExitOk;
+}
+
+// ---- sssp -------------------------------------------------------------------------------------
+
+int run_sssp(int argc, const char* const* argv) {
+  vertex_t source = 0;
+  const std::optional<ReferenceCommandRun> run = start_traversal_command(
+      "sssp",
+      "Single-source shortest paths from --source. Edge weights are "
+      "the file's (Matrix Market real/integer, SNAP third column), 1 when "
+      "unweighted; negative weights are an error. For duplicate entries the "
+      "reference takes the smallest weight, gpu and cpu the last one. gpu needs "
+      "integer weights (it stores uint32: others are a usage error), cpu stores float; auto "
+      "runs on the reference unless every weight is an integer below 2^24.",
+      argc, argv, source, kHaveCpuSssp);
+  if (!run) return kExitOk;
+  const auto& [options, chosen_backend, g] = *run;
+  // The graphs store weights as uint32 (gpu) and float (cpu). auto runs where both hold every
+  // weight exactly, else on the reference; gpu refuses weights it would round.
+  const auto& weights = g.read.edges.weight;
+  const auto first_inexact = [&](auto&& exact) {
+    return std::find_if(weights.begin(), weights.end(), [&](double w) { return !exact(w); });
+  };
+  const auto gpu_bad =
+      first_inexact([](double w) { return w >= 0 && w <= 4294967295.0 && w == std::floor(w); });
+  const auto cpu_bad =
+      first_inexact([](double w) { return static_cast<double>(static_cast<float>(w)) == w; });
+  const bool exact_weights = gpu_bad == weights.end() && cpu_bad == weights.end();
+  const std::string backend = options["backend"].as<std::string>() == "auto" && !exact_weights
+                                  ? "reference"
+                                  : chosen_backend;
+  if (backend == "gpu" && gpu_bad != weights.end()) {
+    throw UsageError(fmt::format(
+        "sssp --backend gpu: {} entry {} has weight {}, but the GPU graph stores integer weights "
+        "(0..2^32-1); use --backend cpu or reference",
+        g.path, gpu_bad - weights.begin() + 1, *gpu_bad));
+  }
+  if (backend == "cpu" && cpu_bad != weights.end()) {
+    std::cerr << "warpgraph: note: sssp --backend cpu stores the weights as float, which does not "
+                 "hold every weight of this file exactly (e.g. entry "
+              << cpu_bad - weights.begin() + 1 << ")\n";
+  }
+  const cxxopts::ParseResult* r = &options;
+  const auto t0 = Clock::now();
+  std::vector<double> dist;
+#ifdef WG_CLI_HAVE_CPU_SSSP
+  if (backend == "cpu") {
+    cpu::DynamicGraph graph(cpu::GraphOptions{.directed = directed_view(g),
+                                              .weighted = g.read.edges.weighted(),
+                                              .threads = cpu_threads_option(*r)});
+    graph.build(g.read.edges);
+    dist = cpu::sssp(graph, source).distance;
+  }
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+  if (backend == "gpu") {
+    GpuTraversalTimes times;
+    dist = gpu_sssp_distances(g.read.edges, directed_view(g), source, times);
+  }
+#endif
+  if (backend == "reference") dist = reference::sssp(g.read.edges, source, directed_view(g));
+  const double seconds = seconds_since(t0);
+  std::uint64_t reached = 0;
+  double farthest = 0;
+  for (double d : dist) {
+    if (std::isfinite(d)) {
+      ++reached;
+      farthest = std::max(farthest, d);
+    }
+  }
+  if (r->count("output")) {
+    write_per_vertex((*r)["output"].as<std::string>(), g, dist, [](double d) {
+      return std::isfinite(d) ? fmt::format("{:.17g}", d) : std::string("inf");
+    });
+  }
+  if (r->count("json")) {
+    print_json(graph_command_json("sssp", backend, g,
+                                  {{"source", vertex_to_user(g, source)},
+                                   {"reached", reached},
+                                   {"max_distance", farthest},
+                                   {"seconds", seconds}}));
+    return kExitOk;
+  }
+  print_source_rows(g, source, reached);
+  print_row("farthest", fmt::format("{:.6g}{}", farthest,
+                                    g.read.edges.weighted() ? "" : " (unweighted: hops)"));
+  print_row("backend", backend);
+  print_row("time", fmt::format("read {}, sssp {}", format_ms(g.read_seconds), format_ms(seconds)));
+  return kExitOk;
+}
+
+}  // namespace wg::cli
