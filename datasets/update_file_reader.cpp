@@ -20,6 +20,7 @@
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/text_scan.hpp>
+#include <warpgraph/datasets/detail/time_windows.hpp>
 #include <warpgraph/datasets/limits.hpp>
 
 namespace wg::datasets {
@@ -448,8 +449,7 @@ UpdateStream parse_temporal_snap_parallel(std::string_view text, std::uint64_t w
     if (!segs[k].entries.empty()) heap.push({segs[k].entries[0].t, k});
   UpdateStream s;
   s.initial.symmetric = symmetric;
-  std::uint64_t t0 = 0, current = 0;
-  bool first = true;
+  detail::TimeWindowBatcher batches(s, window, symmetric);
   while (!heap.empty()) {
     const std::size_t k = heap.top().second;
     heap.pop();
@@ -460,19 +460,7 @@ UpdateStream parse_temporal_snap_parallel(std::string_view text, std::uint64_t w
     std::size_t& i = pos[k];
     while (i < es.size() && (es[i].t < limit || (es[i].t == limit && k < limit_seg))) {
       const TimedEntry& en = es[i++];
-      if (first) {
-        t0 = static_cast<std::uint64_t>(en.t);
-        first = false;
-      }
-      const std::uint64_t slot = (static_cast<std::uint64_t>(en.t) - t0) / window;
-      if (s.batches.empty() || slot != current) {
-        UpdateBatch batch;
-        batch.edges.symmetric = symmetric;
-        s.batches.push_back(std::move(batch));
-        current = slot;
-      }
-      s.batches.back().edges.src.push_back(en.u);
-      s.batches.back().edges.dst.push_back(en.v);
+      batches.add(en.t, en.u, en.v);
     }
     if (i < es.size()) heap.push({es[i].t, k});
   }

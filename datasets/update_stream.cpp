@@ -9,6 +9,7 @@
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/random.hpp>
 #include <warpgraph/datasets/detail/text_scan.hpp>
+#include <warpgraph/datasets/detail/time_windows.hpp>
 #include <warpgraph/datasets/limits.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
@@ -386,20 +387,8 @@ UpdateStream parse_temporal_snap(std::string_view text, std::uint64_t window, bo
                    [](const Entry& a, const Entry& b) { return a.t < b.t; });
   UpdateStream s;
   s.initial.symmetric = symmetric;
-  const std::uint64_t t0 = static_cast<std::uint64_t>(entries.front().t);
-  std::uint64_t current = 0;
-  for (const Entry& en : entries) {
-    // Offsets from the earliest time in unsigned arithmetic: no overflow for any int64 range.
-    const std::uint64_t slot = (static_cast<std::uint64_t>(en.t) - t0) / window;
-    if (s.batches.empty() || slot != current) {
-      UpdateBatch batch;
-      batch.edges.symmetric = symmetric;
-      s.batches.push_back(std::move(batch));
-      current = slot;
-    }
-    s.batches.back().edges.src.push_back(en.u);
-    s.batches.back().edges.dst.push_back(en.v);
-  }
+  detail::TimeWindowBatcher batches(s, window, symmetric);
+  for (const Entry& en : entries) batches.add(en.t, en.u, en.v);
   set_vertices(s, max_id + 1);
   return s;
 }
