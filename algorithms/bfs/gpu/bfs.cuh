@@ -308,6 +308,17 @@ DynamicBfs<Graph>::DynamicBfs(Graph& graph, vertex_t source, const DynamicBfsOpt
 }
 
 template <GpuDynamicGraph Graph>
+sp::DynamicCore<Graph> DynamicBfs<Graph>::dynamic_core() {
+  return {*graph_,
+          state_,
+          source_,
+          source_live_,
+          true,
+          options_.recompute_fraction,
+          options_.recompute_batch_fraction};
+}
+
+template <GpuDynamicGraph Graph>
 void DynamicBfs<Graph>::recompute() {
   const cudaStream_t s = graph_->stream();
   sp::ensure_size(state_, graph_->num_vertices(), s);
@@ -337,37 +348,19 @@ DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(DeviceEdges batch) {
 
 template <GpuDynamicGraph Graph>
 BatchEffect DynamicBfs<Graph>::after_insert(const ChangedEdges& added) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              true,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   return core.after_insert(added, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
 void DynamicBfs<Graph>::before_erase(const ChangedEdges& removed) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              true,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   core.before_erase(removed, erase_n0_, erase_seeded_);
 }
 
 template <GpuDynamicGraph Graph>
 BatchEffect DynamicBfs<Graph>::after_erase(const ChangedEdges&) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              true,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   const BatchEffect e = core.after_erase(erase_n0_, erase_seeded_, [&] { recompute(); });
   erase_seeded_ = false;
   return e;
@@ -375,44 +368,20 @@ BatchEffect DynamicBfs<Graph>::after_erase(const ChangedEdges&) {
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<VertexEraseResult> DynamicBfs<Graph>::erase_vertices(std::span<const vertex_t> ids) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              true,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   return core.erase_vertices(ids, [&] { recompute(); });
 }
 
+/// Host batches: uploaded chunk by chunk as the graph's EdgeList overloads upload them (ids past
+/// the range grow it), each chunk followed as a device batch.
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_edges(const EdgeList& batch) {
-  check_sizes(batch);
-  graph_->grow_vertices(batch.num_vertices);
-  DynamicUpdate<UpdateResult> out;
-  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), Graph::ref_type::weighted, true,
-                      graph_->stream(), [&](const HostBatchUpload& up, DeviceEdges part) {
-                        graph_->grow_vertices(up.id_range);
-                        const auto r = insert_edges(part);
-                        out.update += r.update;
-                        out.changed += r.changed;
-                        out.recomputed = out.recomputed || r.recomputed;
-                      });
-  return out;
+  return insert_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(const EdgeList& batch) {
-  check_sizes(batch);
-  DynamicUpdate<UpdateResult> out;
-  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), false, false, graph_->stream(),
-                      [&](const HostBatchUpload&, DeviceEdges part) {
-                        const auto r = erase_edges(part);
-                        out.update += r.update;
-                        out.changed += r.changed;
-                        out.recomputed = out.recomputed || r.recomputed;
-                      });
-  return out;
+  return erase_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>

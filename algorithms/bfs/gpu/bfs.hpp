@@ -115,6 +115,8 @@ class DynamicBfs {
   Graph& graph() noexcept { return *graph_; }
 
  private:
+  /// The shared repair machinery over this object's state (defined where it is complete).
+  sp::DynamicCore<Graph> dynamic_core();
   Graph* graph_;
   vertex_t source_;
   bool source_live_ = true;

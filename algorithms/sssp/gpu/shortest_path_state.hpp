@@ -32,4 +32,10 @@ struct ShortestPathState {
   std::uint64_t n = 0;
 };
 
+namespace sp {
+/// The repair machinery both dynamic searches run on (sssp/gpu/detail/dynamic_core.cuh).
+template <class Graph>
+struct DynamicCore;
+}  // namespace sp
+
 }  // namespace wg::gpu

@@ -64,6 +64,17 @@ DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const DynamicSssp
 }
 
 template <GpuDynamicGraph Graph>
+sp::DynamicCore<Graph> DynamicSssp<Graph>::dynamic_core() {
+  return {*graph_,
+          state_,
+          source_,
+          source_live_,
+          options_.sssp.unit_weights,
+          options_.recompute_fraction,
+          options_.recompute_batch_fraction};
+}
+
+template <GpuDynamicGraph Graph>
 void DynamicSssp<Graph>::recompute() {
   const cudaStream_t s = graph_->stream();
   sp::ensure_size(state_, graph_->num_vertices(), s);
@@ -81,13 +92,7 @@ DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(DeviceEdges batch) 
   // change the length of a present edge, which the listing does not show.
   if (!Graph::ref_type::weighted || options_.sssp.unit_weights)
     return insert_observed(*graph_, batch, *this);
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              options_.sssp.unit_weights,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   return core.insert(batch, [&] { recompute(); });
 }
 
@@ -99,37 +104,19 @@ DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(DeviceEdges batch) {
 
 template <GpuDynamicGraph Graph>
 BatchEffect DynamicSssp<Graph>::after_insert(const ChangedEdges& added) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              options_.sssp.unit_weights,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   return core.after_insert(added, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
 void DynamicSssp<Graph>::before_erase(const ChangedEdges& removed) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              options_.sssp.unit_weights,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   core.before_erase(removed, erase_n0_, erase_seeded_);
 }
 
 template <GpuDynamicGraph Graph>
 BatchEffect DynamicSssp<Graph>::after_erase(const ChangedEdges&) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              options_.sssp.unit_weights,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   const BatchEffect e = core.after_erase(erase_n0_, erase_seeded_, [&] { recompute(); });
   erase_seeded_ = false;
   return e;
@@ -137,13 +124,7 @@ BatchEffect DynamicSssp<Graph>::after_erase(const ChangedEdges&) {
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices(std::span<const vertex_t> ids) {
-  sp::DynamicCore<Graph> core{*graph_,
-                              state_,
-                              source_,
-                              source_live_,
-                              options_.sssp.unit_weights,
-                              options_.recompute_fraction,
-                              options_.recompute_batch_fraction};
+  sp::DynamicCore<Graph> core = dynamic_core();
   return core.erase_vertices(ids, [&] { recompute(); });
 }
 
@@ -151,6 +132,8 @@ DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices(std::span<co
 /// grow it, weights become values), then applied as device batches.
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(const EdgeList& batch) {
+  if (!Graph::ref_type::weighted || options_.sssp.unit_weights)
+    return insert_observed(*graph_, batch, *this);
   check_sizes(batch);
   graph_->grow_vertices(batch.num_vertices);
   DynamicUpdate<UpdateResult> out;
@@ -167,16 +150,7 @@ DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(const EdgeList& bat
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(const EdgeList& batch) {
-  check_sizes(batch);
-  DynamicUpdate<UpdateResult> out;
-  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), false, false, graph_->stream(),
-                      [&](const HostBatchUpload&, DeviceEdges part) {
-                        const auto r = erase_edges(part);
-                        out.update += r.update;
-                        out.changed += r.changed;
-                        out.recomputed = out.recomputed || r.recomputed;
-                      });
-  return out;
+  return erase_observed(*graph_, batch, *this);
 }
 
 template <GpuDynamicGraph Graph>
