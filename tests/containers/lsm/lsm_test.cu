@@ -146,7 +146,9 @@ TYPED_TEST(LsmModel, BuildThenUpdates) {
   using L = wg::Lsm<Key>;
   wg::CudaStream stream;
   std::mt19937_64 rng(13);
-  L lsm({.batch_size = 128, .num_levels = 8}, stream);
+  // b scales with the data: the built level (one, of b * 2^i >= distinct keys) keeps room for
+  // the batches after it at every scale.
+  L lsm({.batch_size = test_size(128, 16), .num_levels = 8}, stream);
   const auto pool = key_pool<Key>(test_size(2000, 200), L::max_key, rng);
   std::vector<Key> keys;
   std::vector<u32> values;
