@@ -4,8 +4,9 @@
 // cleanup keeping every answer, bulk build, single-element batches, the capacity error and the
 // key-domain error leaving the LSM unchanged, range's answer slot at every size. Both key
 // widths.
-// Size: WG_GPU_TEST_SCALE multiplies the batch sizes (default 1); WG_GPU_TEST_BATCHES sets the
-// mixed test's batch count (default 40).
+// Size: WG_GPU_TEST_SCALE (default 12) scales the batch sizes by 2^(scale - 12) and shrinks the
+// batch counts below 12 (test_sizes.hpp; 8 under compute-sanitizer); WG_GPU_TEST_BATCHES sets the
+// mixed test's batch count (default 40, 14 at scale 9 or below).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,20 +20,17 @@
 #include <warpgraph/containers/lsm/lsm.cuh>
 
 #include "../sorted_array/model_check.cuh"
+#include "../sorted_array/test_sizes.hpp"
 
 namespace {
 
 using namespace wg::test;
 
-/// WG_GPU_TEST_BATCHES: batches of the mixed model test (default 40; fewer under a sanitizer).
+/// WG_GPU_TEST_BATCHES: batches of the mixed model test (default 40 at the default scale, 14 at
+/// the sanitizer's scales: two cleanups either way).
 int batches() {
   const char* s = std::getenv("WG_GPU_TEST_BATCHES");
-  return s ? std::max(1, std::atoi(s)) : 40;
-}
-
-std::size_t scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? std::max(1, std::atoi(s)) : 1;
+  return s ? std::max(1, std::atoi(s)) : test_rounds(40, 14);
 }
 
 template <class Key>
@@ -74,7 +72,7 @@ TYPED_TEST(LsmModel, MixedBatchesMatchStdMap) {
   using L = wg::Lsm<Key>;
   wg::CudaStream stream;
   std::mt19937_64 rng(sizeof(Key) * 31);
-  const std::uint64_t b = 256 * scale();
+  const std::uint64_t b = test_size(256, 16);
   L lsm({.batch_size = b, .num_levels = 10}, stream);
   const auto pool = key_pool<Key>(6 * b, L::max_key, rng);
   std::map<Key, u32> model;
@@ -120,7 +118,8 @@ TYPED_TEST(LsmModel, SingleElementBatchesAndEraseOnly) {
   const auto pool = key_pool<Key>(64, L::max_key, rng);
   std::map<Key, u32> model;
   u32 next = 1;
-  for (int i = 0; i < 150; ++i) {
+  const int steps = test_rounds(150, 48);
+  for (int i = 0; i < steps; ++i) {
     const Key k = pool[rng() % pool.size()];
     if (i % 4 == 3) {
       ASSERT_EQ(lsm.erase(upload(std::vector<Key>{k}, stream).data(), 1, stream), 1u);
@@ -137,7 +136,7 @@ TYPED_TEST(LsmModel, SingleElementBatchesAndEraseOnly) {
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
-  EXPECT_EQ(lsm.resident(), 150u);  // nothing dropped before a cleanup
+  EXPECT_EQ(lsm.resident(), std::uint64_t(steps));  // nothing dropped before a cleanup
   EXPECT_EQ(lsm.cleanup(stream), model.size());
   check_queries(lsm, model, pool, L::max_key, rng, stream, "after cleanup");
 }
@@ -147,13 +146,16 @@ TYPED_TEST(LsmModel, BuildThenUpdates) {
   using L = wg::Lsm<Key>;
   wg::CudaStream stream;
   std::mt19937_64 rng(13);
-  L lsm({.batch_size = 128, .num_levels = 8}, stream);
-  const auto pool = key_pool<Key>(2000, L::max_key, rng);
+  // b scales with the data: the built level (one, of b * 2^i >= distinct keys) keeps room for
+  // the batches after it at every scale.
+  L lsm({.batch_size = test_size(128, 16), .num_levels = 8}, stream);
+  const auto pool = key_pool<Key>(test_size(2000, 200), L::max_key, rng);
   std::vector<Key> keys;
   std::vector<u32> values;
   std::map<Key, u32> model;
-  for (std::size_t i = 0; i < 3000; ++i) {
-    keys.push_back(pool[rng() % 1000]);
+  const std::size_t n = test_size(3000, 300);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys.push_back(pool[rng() % (pool.size() / 2)]);  // half the pool: duplicates and absent keys
     values.push_back(static_cast<u32>(i + 1));
     model[keys.back()] = values.back();
   }
@@ -163,8 +165,10 @@ TYPED_TEST(LsmModel, BuildThenUpdates) {
   EXPECT_EQ(lsm.num_nonempty_levels(), 1u);
   check_queries(lsm, model, pool, L::max_key, rng, stream, "after build");
   u32 next = 10000;
-  for (int batch = 0; batch < 6; ++batch) {
-    mixed_batch(lsm, model, pool, 100 + rng() % 300, rng, next, stream);
+  const int rounds = test_rounds(6, 3);
+  for (int batch = 0; batch < rounds; ++batch) {
+    mixed_batch(lsm, model, pool, test_size(100, 16) + rng() % test_size(300, 48), rng, next,
+                stream);
     check_queries(lsm, model, pool, L::max_key, rng, stream, "after build + batches");
     if (::testing::Test::HasFatalFailure()) return;
   }

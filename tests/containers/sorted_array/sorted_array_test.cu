@@ -1,10 +1,10 @@
 // GPU tests of wg::SortedArray against std::map: random insert batches (duplicates inside a
 // batch, last occurrence wins) and erase batches (present, absent, duplicated keys), every query
 // kind after every batch, bulk build, and the capacity error leaving the array unchanged.
-// Both key widths. Size: WG_GPU_TEST_SCALE multiplies the batch sizes (default 1).
+// Both key widths. Size: WG_GPU_TEST_SCALE (default 12) scales the sizes by 2^(scale - 12) and
+// shrinks the batch count below 12 (test_sizes.hpp; 8 under compute-sanitizer).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <limits>
 #include <map>
 #include <random>
@@ -14,15 +14,11 @@
 #include <warpgraph/containers/sorted_array/sorted_array.cuh>
 
 #include "model_check.cuh"
+#include "test_sizes.hpp"
 
 namespace {
 
 using namespace wg::test;
-
-std::size_t scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? std::max(1, std::atoi(s)) : 1;
-}
 
 template <class Key>
 class SortedArrayModel : public ::testing::Test {};
@@ -47,13 +43,14 @@ TYPED_TEST(SortedArrayModel, RandomBatchesMatchStdMap) {
   const Key max_key = std::numeric_limits<Key>::max();
   wg::CudaStream stream;
   std::mt19937_64 rng(sizeof(Key) * 17);
-  const std::size_t n = 2000 * scale();
+  const std::size_t n = test_size(2000, 128);
   const auto pool = key_pool<Key>(n, max_key, rng);
   wg::SortedArray<Key> sa({.capacity = 2 * n}, stream);
   std::map<Key, u32> model;
   std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
   u32 next_value = 1;
-  for (int batch = 0; batch < 24; ++batch) {
+  const int batches = test_rounds(24, 9);  // every third an erase batch
+  for (int batch = 0; batch < batches; ++batch) {
     const std::size_t m = 1 + rng() % (n / 3);
     std::vector<Key> keys(m);
     for (auto& k : keys) k = pool[pick(rng)];
@@ -85,16 +82,17 @@ TYPED_TEST(SortedArrayModel, BuildKeepsLastOccurrence) {
   using Key = TypeParam;
   wg::CudaStream stream;
   std::mt19937_64 rng(5);
-  const auto pool = key_pool<Key>(3000, std::numeric_limits<Key>::max(), rng);
+  const auto pool = key_pool<Key>(test_size(3000, 192), std::numeric_limits<Key>::max(), rng);
   std::vector<Key> keys;
   std::vector<u32> values;
   std::map<Key, u32> model;
-  for (std::size_t i = 0; i < 5000; ++i) {
-    keys.push_back(pool[rng() % 1500]);
+  const std::size_t n = test_size(5000, 320);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys.push_back(pool[rng() % (pool.size() / 2)]);  // half the pool: duplicates and absent keys
     values.push_back(static_cast<u32>(i));
     model[keys.back()] = values.back();
   }
-  wg::SortedArray<Key> sa({.capacity = 5000}, stream);
+  wg::SortedArray<Key> sa({.capacity = n}, stream);
   ASSERT_EQ(
       sa.build(upload(keys, stream).data(), upload(values, stream).data(), keys.size(), stream),
       model.size());

@@ -2,19 +2,26 @@
 // beside the paper's K40c one: Table II (insertion rate min / max / harmonic mean over resident
 // batch counts r, b = 2^16..2^24, n = 2^27 total), Table III (lookup, all / none present, n =
 // 2^24), Table IV (count and range, expected L = 8 and 1024), the cleanup rate (Section V-D) and
-// bulk build; the sorted array and the slab hash map on the same workloads where they apply.
+// bulk build. The sorted array, the B-tree (wg::BTree) and the slab hash map run the same
+// workloads where they apply: the same keys inserted batch by batch into a growing structure
+// (Table II; the sorted array only where n / b <= 128, its merges being O(n) per batch), the same
+// queries at the same resident counts (Tables III and IV; the slab map has no key order, so no
+// count or range: "n/a"). Every JSON record names its "structure" (lsm, sorted_array, btree,
+// slab_map).
 //
 //   lsm_bench [--quick] [--min-log2 16] [--max-log2 24] [--total-log2 27] [--samples 24]
-//             [--json FILE] [--only 2,3,4,cleanup,slab] [--range-slot N]
+//             [--json FILE] [--only 2,3,4,cleanup,build,slab,btree] [--range-slot N]
 // Rates are harmonic means over r (as the paper); queries: r*b of them per sampled r (capped for
 // L = 1024, whose answers would not fit). --samples bounds how many r values are measured per b
-// (evenly spaced, ends included; all of them when fewer).
+// (evenly spaced, ends included; all of them when fewer). "slab" and "btree" in --only add those
+// structures to the tables asked for.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +29,8 @@
 
 #include <tools/bench/cuda_timer.cuh>
 #include <tools/bench/harness.hpp>
+#include <tools/bench/lsm/k40c_tables.hpp>
+#include <warpgraph/containers/btree/btree.cuh>
 #include <warpgraph/containers/core/cuda_stream.hpp>
 #include <warpgraph/containers/lsm/lsm.cuh>
 #include <warpgraph/containers/slab_hash/slab_hash.cuh>
@@ -29,10 +38,12 @@
 
 namespace {
 
+using namespace lsm_bench;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using Lsm = wg::Lsm<u32>;
 using Sa = wg::SortedArray<u32>;
+using BTree = wg::BTree<u32>;
 
 __host__ __device__ inline u32 mix(u64 x) {
   x ^= x >> 33;
@@ -61,6 +72,17 @@ unsigned grid(u64 n) {
   return static_cast<unsigned>(std::min<u64>((n + 255) / 256, 1u << 20));
 }
 
+/// Nodes for n random inserts into the B-tree (about n / 10 used; btree_bench's margin).
+u64 btree_nodes(u64 n) {
+  return n / 5 + 4096;
+}
+wg::slab::SlabTableConfig slab_config(u64 n) {
+  wg::slab::SlabTableConfig cfg;
+  cfg.expected_keys = n;
+  cfg.load_factor = 0.6;
+  return cfg;
+}
+
 struct Stat {
   std::vector<double> rates;  // M/s
   double min() const { return rates.empty() ? 0 : *std::min_element(rates.begin(), rates.end()); }
@@ -68,53 +90,10 @@ struct Stat {
   double mean() const { return wg::bench::harmonic_mean(rates); }
 };
 
-// The paper's K40c figures (M/s), by log2 b.
-struct Row3 {
-  double min, max, mean, sa;
+/// Which structures run besides the LSM and the sorted array.
+struct Peers {
+  bool slab = false, btree = false;
 };
-const std::map<int, std::pair<Row3, Row3>> kTable2 = {  // LSM {min,max,mean}, SA {min,max,mean}
-    {27, {{727.8, 727.8, 727.8, 0}, {727.8, 727.8, 727.8, 0}}},
-    {26, {{585.3, 727.7, 648.8, 0}, {583.1, 727.7, 647.4, 0}}},
-    {25, {{421.1, 727.1, 585.5, 0}, {472.2, 726.8, 561.2, 0}}},
-    {24, {{270.3, 727.1, 537.9, 0}, {346.0, 727.0, 459.2, 0}}},
-    {23, {{155.5, 726.3, 485.2, 0}, {224.0, 723.2, 334.0, 0}}},
-    {22, {{84.3, 714.8, 441.2, 0}, {132.6, 709.9, 219.2, 0}}},
-    {21, {{44.0, 694.0, 398.1, 0}, {74.2, 691.2, 131.2, 0}}},
-    {20, {{22.4, 664.2, 354.1, 0}, {39.8, 658.7, 73.8, 0}}},
-    {19, {{11.3, 558.2, 289.4, 0}, {20.5, 555.9, 39.4, 0}}},
-    {18, {{5.6, 432.0, 220.7, 0}, {10.5, 422.1, 20.3, 0}}},
-    {17, {{2.8, 326.8, 159.9, 0}, {2.6, 319.1, 10.3, 0}}},
-    {16, {{1.4, 194.3, 98.0, 0}, {1.3, 184.8, 5.2, 0}}},
-    {15, {{0.7, 101.4, 58.4, 0}, {0.6, 95.9, 2.6, 0}}}};
-const std::map<int, std::pair<Row3, Row3>> kTable3 = {  // none {min,max,mean,SA}, all {...}
-    {24, {{116.8, 116.8, 116.8, 106.8}, {106.8, 106.8, 106.8, 116.7}}},
-    {23, {{116.8, 133.1, 124.4, 112.4}, {106.8, 118.6, 112.4, 124.3}}},
-    {22, {{61.6, 183.1, 105.9, 113.9}, {74.7, 142.2, 104.7, 128.9}}},
-    {21, {{41.4, 237.4, 84.0, 118.4}, {51.7, 194.7, 91.1, 132.9}}},
-    {20, {{30.7, 291.3, 68.4, 120.3}, {39.3, 251.1, 77.6, 135.0}}},
-    {19, {{25.2, 331.7, 57.7, 123.4}, {32.0, 299.2, 67.5, 138.7}}},
-    {18, {{22.0, 361.5, 51.1, 125.4}, {27.2, 332.0, 60.7, 141.2}}},
-    {17, {{19.5, 376.7, 47.4, 126.8}, {24.3, 347.3, 56.7, 143.0}}},
-    {16, {{18.1, 386.1, 45.5, 127.6}, {22.7, 365.7, 54.9, 144.1}}}};
-const std::map<int, std::pair<Row3, Row3>> kTable4Count = {  // L=8 {min,max,mean,SA}, L=1024
-    {20, {{27.0, 103.7, 48.0, 73.5}, {2.58, 4.17, 3.01, 4.10}}},
-    {19, {{22.4, 94.1, 39.8, 68.6}, {2.51, 4.13, 2.86, 4.09}}},
-    {18, {{19.0, 82.9, 35.1, 63.0}, {2.44, 4.10, 2.79, 4.08}}},
-    {17, {{16.2, 67.6, 27.4, 56.1}, {2.36, 4.06, 2.63, 4.04}}},
-    {16, {{15.1, 44.7, 23.9, 47.3}, {2.32, 3.99, 2.57, 3.99}}}};
-const std::map<int, std::pair<Row3, Row3>> kTable4Range = {
-    {20, {{23.2, 72.1, 38.4, 42.2}, {1.27, 1.80, 1.43, 1.81}}},
-    {19, {{19.4, 63.2, 31.9, 38.2}, {1.25, 1.81, 1.37, 1.81}}},
-    {18, {{14.6, 50.5, 24.9, 33.8}, {1.23, 1.81, 1.35, 1.81}}},
-    {17, {{12.9, 36.3, 19.8, 29.1}, {1.20, 1.81, 1.28, 1.81}}},
-    {16, {{11.0, 23.0, 15.1, 25.0}, {1.18, 1.76, 1.27, 1.80}}}};
-
-template <class M>
-Row3 paper(const M& table, int log2b, bool second) {
-  auto it = table.find(log2b);
-  if (it == table.end()) return {0, 0, 0, 0};
-  return second ? it->second.second : it->second.first;
-}
 
 struct Ctx {
   cudaStream_t stream;
@@ -135,28 +114,40 @@ std::vector<u64> sample_r(u64 batches, int samples) {
   return r;
 }
 
+/// The structure a series measures, from its prefix.
+const char* structure_of(const std::string& series) {
+  if (series.rfind("lsm_", 0) == 0) return "lsm";
+  if (series.rfind("sa_", 0) == 0) return "sorted_array";
+  if (series.rfind("btree_", 0) == 0) return "btree";
+  return "slab_map";
+}
+
 void print_stat(const std::string& label, const Stat& s, const Row3& p) {
-  std::printf("%-34s min %9.1f max %9.1f mean %9.1f M/s | K40c %7.1f %7.1f %7.1f (mean x%.1f)\n",
+  std::printf("%-36s min %9.1f max %9.1f mean %9.1f M/s | K40c %7.1f %7.1f %7.1f (mean x%.1f)\n",
               label.c_str(), s.min(), s.max(), s.mean(), p.min, p.max, p.mean,
               p.mean > 0 ? s.mean() / p.mean : 0.0);
 }
 
-void record(Ctx& ctx, const char* table, const std::string& what, int log2b, const Stat& s,
-            const Row3& p) {
+/// One JSON record; `paper_what` names the K40c figure beside it ("" when the paper has none).
+void record(Ctx& ctx, const char* table, const std::string& series, int log2b, const Stat& s,
+            const Row3& p, const char* paper_what) {
   const std::string t = table;
-  const std::string figure = what == "lsm_build" ? "GPU LSM bulk build rate (n = 2^27)"
+  const bool build = series.find("_build") != std::string::npos;
+  const std::string figure = build        ? "GPU LSM bulk build rate (n = 2^27)"
                              : t == "II"  ? "GPU LSM Table II: insertion rate (harmonic mean)"
                              : t == "III" ? "GPU LSM Table III: lookup rate (harmonic mean)"
                              : t == "IV"  ? "GPU LSM Table IV: count and range rate (harmonic mean)"
                                           : "GPU LSM cleanup rate";
   ctx.report.add({{"bench", "lsm_table" + t},
                   {"figure", figure},
-                  {"series", what},
+                  {"series", series},
+                  {"structure", structure_of(series)},
                   {"x", log2b},
                   {"x_label", "log2 b"},
                   {"value", s.mean()},
                   {"paper", p.mean},
-                  {"what", what},
+                  {"paper_what", paper_what},
+                  {"what", series},
                   {"log2_b", log2b},
                   {"min", s.min()},
                   {"max", s.max()},
@@ -169,66 +160,107 @@ void record(Ctx& ctx, const char* table, const std::string& what, int log2b, con
                   {"gpu", wg::bench::gpu_name()}});
 }
 
+void emit(Ctx& ctx, const char* table, const std::string& label, const std::string& series,
+          int log2b, const Stat& s, const Row3& p, const char* paper_what) {
+  print_stat(label, s, p);
+  record(ctx, table, series, log2b, s, p, paper_what);
+}
+
+/// Inserts batches 0 .. batches - 1 of b elements, timing each: the rates of a growing structure.
+template <class F>
+Stat grow(cudaStream_t s, u64 batches, u64 b, F&& insert_batch) {
+  Stat st;
+  for (u64 r = 0; r < batches; ++r)
+    st.rates.push_back(b / wg::bench::cuda_seconds(s, [&] { insert_batch(r); }) * 1e-6);
+  return st;
+}
+
 // ---- Table II: insertion rate over every resident batch count --------------------------------
-void table2(Ctx& ctx, int log2b, int total_log2, bool with_sa, bool with_slab) {
+void table2(Ctx& ctx, int log2b, int total_log2, bool with_sa, bool lsm_build, Peers peers) {
   const u64 b = u64(1) << log2b, n = u64(1) << total_log2, batches = n / b;
   cudaStream_t s = ctx.stream;
   wg::DeviceBuffer<u32> keys(n, s), values(n, s);
   make_keys<<<grid(n), 256, 0, s>>>(keys.data(), n, 1000 + log2b, 0);
   make_keys<<<grid(n), 256, 0, s>>>(values.data(), n, 77, 1);
-  u32 levels = 1;
-  while ((b << levels) - b < n) ++levels;
-  Lsm lsm({.batch_size = b, .num_levels = levels}, s);
-  Stat st;
-  for (u64 r = 0; r < batches; ++r) {
-    const double sec = wg::bench::cuda_seconds(
-        s, [&] { lsm.insert(keys.data() + r * b, values.data() + r * b, b, s); });
-    st.rates.push_back(b / sec * 1e-6);
+  const u32* K = keys.data();
+  const u32* V = values.data();
+  const std::string tag = " b=2^" + std::to_string(log2b);
+  {
+    u32 levels = 1;
+    while ((b << levels) - b < n) ++levels;
+    Lsm lsm({.batch_size = b, .num_levels = levels}, s);
+    const Stat st = grow(s, batches, b, [&](u64 r) { lsm.insert(K + r * b, V + r * b, b, s); });
+    emit(ctx, "II", "II  LSM insert" + tag, "lsm_insert", log2b, st, paper(kTable2, log2b, false),
+         "K40c LSM");
+    if (lsm_build) {  // bulk build of all n (the paper: 728 M/s on the K40c for LSM and SA)
+      Stat bl;
+      for (int i = 0; i < 3; ++i)
+        bl.rates.push_back(n / wg::bench::cuda_seconds(s, [&] { lsm.build(K, V, n, s); }) * 1e-6);
+      emit(ctx, "II", "II  LSM bulk build" + tag, "lsm_build", log2b, bl, {0, 0, kSortBuild, 0},
+           "K40c LSM");
+    }
   }
-  print_stat("II  LSM insert b=2^" + std::to_string(log2b), st, paper(kTable2, log2b, false));
-  record(ctx, "II", "lsm_insert", log2b, st, paper(kTable2, log2b, false));
   if (with_sa) {
     Sa sa({.capacity = n}, s);
-    Stat ss;
-    for (u64 r = 0; r < batches; ++r) {
-      const double sec = wg::bench::cuda_seconds(
-          s, [&] { sa.insert(keys.data() + r * b, values.data() + r * b, b, s); });
-      ss.rates.push_back(b / sec * 1e-6);
-    }
-    print_stat("II  SA  insert b=2^" + std::to_string(log2b), ss, paper(kTable2, log2b, true));
-    record(ctx, "II", "sa_insert", log2b, ss, paper(kTable2, log2b, true));
+    const Stat st = grow(s, batches, b, [&](u64 r) { sa.insert(K + r * b, V + r * b, b, s); });
+    emit(ctx, "II", "II  SA  insert" + tag, "sa_insert", log2b, st, paper(kTable2, log2b, true),
+         "K40c SA");
   }
-  if (with_slab) {
-    wg::slab::SlabTableConfig cfg;
-    cfg.expected_keys = n;
-    cfg.load_factor = 0.6;
-    wg::slab::SlabMap map(cfg, s);
-    Stat sh;
-    for (u64 r = 0; r < batches; ++r) {
-      const double sec = wg::bench::cuda_seconds(
-          s, [&] { (void)map.insert(keys.data() + r * b, values.data() + r * b, b, s); });
-      sh.rates.push_back(b / sec * 1e-6);
-    }
-    print_stat("II  slab map insert b=2^" + std::to_string(log2b), sh, {0, 0, 361.7, 0});
-    record(ctx, "II", "slab_map_insert", log2b, sh, {0, 0, 361.7, 0});
+  if (peers.btree) {
+    BTree tree({.node_capacity = btree_nodes(n)}, s);
+    const Stat st = grow(s, batches, b, [&](u64 r) { tree.insert(K + r * b, V + r * b, b, s); });
+    emit(ctx, "II", "II  B-tree insert" + tag, "btree_insert", log2b, st, {0, 0, 0, 0}, "");
   }
-  // Bulk build of all n (the paper: 728 M/s on the K40c for both LSM and SA).
-  Stat bl;
-  for (int i = 0; i < 3; ++i)
-    bl.rates.push_back(
-        n / wg::bench::cuda_seconds(s, [&] { lsm.build(keys.data(), values.data(), n, s); }) *
-        1e-6);
-  print_stat("II  LSM bulk build n=2^" + std::to_string(total_log2), bl, {0, 0, 728.0, 0});
-  record(ctx, "II", "lsm_build", log2b, bl, {0, 0, 728.0, 0});
+  if (peers.slab) {
+    wg::slab::SlabMap map(slab_config(n), s);
+    const Stat st =
+        grow(s, batches, b, [&](u64 r) { (void)map.insert(K + r * b, V + r * b, b, s); });
+    emit(ctx, "II", "II  slab map insert" + tag, "slab_map_insert", log2b, st,
+         {0, 0, kCuckooBuild, 0}, "K40c cuckoo hash (bulk build)");
+  }
+}
+
+// ---- Bulk build of n elements by the structures that have one (the LSM's is in table2) --------
+void bulk_builds(Ctx& ctx, int total_log2, Peers peers) {
+  const u64 n = u64(1) << total_log2;
+  cudaStream_t s = ctx.stream;
+  wg::DeviceBuffer<u32> keys(n, s), values(n, s);
+  make_keys<<<grid(n), 256, 0, s>>>(keys.data(), n, 1000 + total_log2, 0);
+  make_keys<<<grid(n), 256, 0, s>>>(values.data(), n, 77, 1);
+  const std::string tag = " n=2^" + std::to_string(total_log2);
+  auto three = [&](auto&& fn) {
+    Stat st;
+    for (int i = 0; i < 3; ++i) st.rates.push_back(n / wg::bench::cuda_seconds(s, fn) * 1e-6);
+    return st;
+  };
+  {
+    Sa sa({.capacity = n}, s);
+    emit(ctx, "II", "II  SA  bulk build" + tag, "sa_build", 0,
+         three([&] { sa.build(keys.data(), values.data(), n, s); }), {0, 0, kSortBuild, 0},
+         "K40c SA");
+  }
+  if (peers.btree) {
+    BTree tree({.node_capacity = btree_nodes(n)}, s);
+    emit(ctx, "II", "II  B-tree bulk build" + tag, "btree_build", 0,
+         three([&] { tree.build(keys.data(), values.data(), n, s); }), {0, 0, 0, 0}, "");
+  }
+  if (peers.slab) {
+    wg::slab::SlabMap map(slab_config(n), s);
+    emit(ctx, "II", "II  slab map bulk build" + tag, "slab_map_build", 0,
+         three([&] { map.build(keys.data(), values.data(), n, 0.6, s); }), {0, 0, kCuckooBuild, 0},
+         "K40c cuckoo hash");
+  }
 }
 
 // ---- Tables III and IV: queries at every (sampled) resident batch count ------------------------
-void tables34(Ctx& ctx, int log2b, int total_log2, bool lookups, bool ranges) {
+void tables34(Ctx& ctx, int log2b, int total_log2, bool lookups, bool ranges, Peers peers) {
   const u64 b = u64(1) << log2b, n = u64(1) << total_log2, batches = n / b;
   cudaStream_t s = ctx.stream;
   wg::DeviceBuffer<u32> keys(n, s), values(n, s), absent(n, s), k1(n, s), k2(n, s), out(n, s);
-  wg::DeviceBuffer<u64> counts(n, s);
+  wg::DeviceBuffer<u32> counts32(n, s), rk, rv;
+  wg::DeviceBuffer<u64> counts(n, s), offsets(n + 1, s);
   wg::DeviceBuffer<std::uint8_t> found(n, s);
+  wg::DeviceBuffer<bool> found_b(n, s);
   make_keys<<<grid(n), 256, 0, s>>>(keys.data(), n, 5000 + log2b, 0);
   make_keys<<<grid(n), 256, 0, s>>>(absent.data(), n, 9000 + log2b, 1);
   make_keys<<<grid(n), 256, 0, s>>>(values.data(), n, 3, 1);
@@ -238,27 +270,43 @@ void tables34(Ctx& ctx, int log2b, int total_log2, bool lookups, bool ranges) {
   if (ctx.range_slot >= 0) lo.range_slot = static_cast<u32>(ctx.range_slot);
   Lsm lsm(lo, s);
   Sa sa({.capacity = n}, s);
+  // The B-tree and the slab map grow batch by batch beside the LSM (untimed), as in Table II.
+  std::optional<BTree> tree;
+  std::optional<wg::slab::SlabMap> map;
+  if (peers.btree) tree.emplace(wg::btree::BTreeOptions{.node_capacity = btree_nodes(n)}, s);
+  if (peers.slab) map.emplace(slab_config(n), s);
   const auto rs = sample_r(batches, ctx.samples);
-  Stat none, all, sa_none, sa_all;
-  Stat cnt[2], rng[2], sa_cnt[2], sa_rng[2];
+  Stat none, all, sa_none, sa_all, bt_none, bt_all, sl_none, sl_all;
+  Stat cnt[2], rng[2], sa_cnt[2], sa_rng[2], bt_cnt[2], bt_rng[2];
   const u64 Ls[2] = {8, 1024};
   u64 inserted = 0;
   for (u64 r : rs) {
-    while (inserted < r) {
-      lsm.insert(keys.data() + inserted * b, values.data() + inserted * b, b, s);
-      ++inserted;
+    for (; inserted < r; ++inserted) {
+      const u32* K = keys.data() + inserted * b;
+      const u32* V = values.data() + inserted * b;
+      lsm.insert(K, V, b, s);
+      if (tree) tree->insert(K, V, b, s);
+      if (map) (void)map->insert(K, V, b, s);
     }
     const u64 m = r * b;  // resident elements = queries
     sa.build(keys.data(), values.data(), m, s);
     auto rate = [&](u64 q, auto&& fn) { return q / wg::bench::cuda_seconds(s, fn) * 1e-6; };
+    const u32 *A = absent.data(), *P = keys.data();
     if (lookups) {
-      none.rates.push_back(
-          rate(m, [&] { lsm.find(absent.data(), m, out.data(), found.data(), s); }));
-      all.rates.push_back(rate(m, [&] { lsm.find(keys.data(), m, out.data(), found.data(), s); }));
-      sa_none.rates.push_back(
-          rate(m, [&] { sa.find(absent.data(), m, out.data(), found.data(), s); }));
-      sa_all.rates.push_back(
-          rate(m, [&] { sa.find(keys.data(), m, out.data(), found.data(), s); }));
+      none.rates.push_back(rate(m, [&] { lsm.find(A, m, out.data(), found.data(), s); }));
+      all.rates.push_back(rate(m, [&] { lsm.find(P, m, out.data(), found.data(), s); }));
+      sa_none.rates.push_back(rate(m, [&] { sa.find(A, m, out.data(), found.data(), s); }));
+      sa_all.rates.push_back(rate(m, [&] { sa.find(P, m, out.data(), found.data(), s); }));
+      if (peers.btree) {
+        bt_none.rates.push_back(rate(m, [&] { tree->find(A, m, out.data(), found_b.data(), s); }));
+        bt_all.rates.push_back(rate(m, [&] { tree->find(P, m, out.data(), found_b.data(), s); }));
+      }
+      if (peers.slab) {
+        sl_none.rates.push_back(
+            rate(m, [&] { map->find_async(A, m, out.data(), found_b.data(), s); }));
+        sl_all.rates.push_back(
+            rate(m, [&] { map->find_async(P, m, out.data(), found_b.data(), s); }));
+      }
     }
     if (ranges) {
       for (int li = 0; li < 2; ++li) {
@@ -266,74 +314,63 @@ void tables34(Ctx& ctx, int log2b, int total_log2, bool lookups, bool ranges) {
         const u32 width = static_cast<u32>(std::min<double>(Ls[li] * 2147483648.0 / m, 2e9));
         const u64 q = std::min<u64>(m, (u64(1) << 26) / Ls[li]);  // answers must fit
         make_bounds<<<grid(q), 256, 0, s>>>(k1.data(), k2.data(), q, 17 * r + li, width);
-        cnt[li].rates.push_back(
-            rate(q, [&] { lsm.count(k1.data(), k2.data(), q, counts.data(), s); }));
-        sa_cnt[li].rates.push_back(
-            rate(q, [&] { sa.count(k1.data(), k2.data(), q, counts.data(), s); }));
-        rng[li].rates.push_back(rate(q, [&] { (void)lsm.range(k1.data(), k2.data(), q, s); }));
-        sa_rng[li].rates.push_back(rate(q, [&] { (void)sa.range(k1.data(), k2.data(), q, s); }));
+        const u32 *lo_k = k1.data(), *hi_k = k2.data();
+        cnt[li].rates.push_back(rate(q, [&] { lsm.count(lo_k, hi_k, q, counts.data(), s); }));
+        sa_cnt[li].rates.push_back(rate(q, [&] { sa.count(lo_k, hi_k, q, counts.data(), s); }));
+        rng[li].rates.push_back(rate(q, [&] { (void)lsm.range(lo_k, hi_k, q, s); }));
+        sa_rng[li].rates.push_back(rate(q, [&] { (void)sa.range(lo_k, hi_k, q, s); }));
+        if (peers.btree) {
+          bt_cnt[li].rates.push_back(
+              rate(q, [&] { tree->count(lo_k, hi_k, q, counts32.data(), s); }));
+          bt_rng[li].rates.push_back(
+              rate(q, [&] { tree->range(lo_k, hi_k, q, offsets.data(), rk, rv, s); }));
+        }
       }
     }
   }
   const std::string tag = " b=2^" + std::to_string(log2b);
   if (lookups) {
-    Row3 pn = paper(kTable3, log2b, false), pa = paper(kTable3, log2b, true);
-    print_stat("III LSM lookup none" + tag, none, pn);
-    print_stat("III LSM lookup all" + tag, all, pa);
-    print_stat("III SA  lookup none" + tag, sa_none, {0, 0, pn.sa, 0});
-    print_stat("III SA  lookup all" + tag, sa_all, {0, 0, pa.sa, 0});
-    record(ctx, "III", "lsm_lookup_none", log2b, none, pn);
-    record(ctx, "III", "lsm_lookup_all", log2b, all, pa);
-    record(ctx, "III", "sa_lookup_none", log2b, sa_none, {0, 0, pn.sa, 0});
-    record(ctx, "III", "sa_lookup_all", log2b, sa_all, {0, 0, pa.sa, 0});
+    const Row3 pn = paper(kTable3, log2b, false), pa = paper(kTable3, log2b, true);
+    emit(ctx, "III", "III LSM lookup none" + tag, "lsm_lookup_none", log2b, none, pn, "K40c LSM");
+    emit(ctx, "III", "III LSM lookup all" + tag, "lsm_lookup_all", log2b, all, pa, "K40c LSM");
+    emit(ctx, "III", "III SA  lookup none" + tag, "sa_lookup_none", log2b, sa_none,
+         {0, 0, pn.sa, 0}, "K40c SA");
+    emit(ctx, "III", "III SA  lookup all" + tag, "sa_lookup_all", log2b, sa_all, {0, 0, pa.sa, 0},
+         "K40c SA");
+    if (peers.btree) {
+      emit(ctx, "III", "III B-tree lookup none" + tag, "btree_lookup_none", log2b, bt_none,
+           {0, 0, 0, 0}, "");
+      emit(ctx, "III", "III B-tree lookup all" + tag, "btree_lookup_all", log2b, bt_all,
+           {0, 0, 0, 0}, "");
+    }
+    if (peers.slab) {
+      emit(ctx, "III", "III slab map lookup none" + tag, "slab_map_lookup_none", log2b, sl_none,
+           {0, 0, kCuckooNone, 0}, "K40c cuckoo hash");
+      emit(ctx, "III", "III slab map lookup all" + tag, "slab_map_lookup_all", log2b, sl_all,
+           {0, 0, kCuckooAll, 0}, "K40c cuckoo hash");
+    }
   }
   if (ranges) {
     for (int li = 0; li < 2; ++li) {
-      const std::string l = " L=" + std::to_string(Ls[li]) + tag;
-      Row3 pc = paper(kTable4Count, log2b, li == 1), pr = paper(kTable4Range, log2b, li == 1);
-      print_stat("IV  LSM count" + l, cnt[li], pc);
-      print_stat("IV  SA  count" + l, sa_cnt[li], {0, 0, pc.sa, 0});
-      print_stat("IV  LSM range" + l, rng[li], pr);
-      print_stat("IV  SA  range" + l, sa_rng[li], {0, 0, pr.sa, 0});
-      record(ctx, "IV", "lsm_count_L" + std::to_string(Ls[li]), log2b, cnt[li], pc);
-      record(ctx, "IV", "sa_count_L" + std::to_string(Ls[li]), log2b, sa_cnt[li], {0, 0, pc.sa, 0});
-      record(ctx, "IV", "lsm_range_L" + std::to_string(Ls[li]), log2b, rng[li], pr);
-      record(ctx, "IV", "sa_range_L" + std::to_string(Ls[li]), log2b, sa_rng[li], {0, 0, pr.sa, 0});
+      const std::string L = std::to_string(Ls[li]);
+      const std::string l = " L=" + L + tag;
+      const Row3 pc = paper(kTable4Count, log2b, li == 1), pr = paper(kTable4Range, log2b, li == 1);
+      emit(ctx, "IV", "IV  LSM count" + l, "lsm_count_L" + L, log2b, cnt[li], pc, "K40c LSM");
+      emit(ctx, "IV", "IV  SA  count" + l, "sa_count_L" + L, log2b, sa_cnt[li], {0, 0, pc.sa, 0},
+           "K40c SA");
+      emit(ctx, "IV", "IV  LSM range" + l, "lsm_range_L" + L, log2b, rng[li], pr, "K40c LSM");
+      emit(ctx, "IV", "IV  SA  range" + l, "sa_range_L" + L, log2b, sa_rng[li], {0, 0, pr.sa, 0},
+           "K40c SA");
+      if (peers.btree) {
+        emit(ctx, "IV", "IV  B-tree count" + l, "btree_count_L" + L, log2b, bt_cnt[li],
+             {0, 0, 0, 0}, "");
+        emit(ctx, "IV", "IV  B-tree range" + l, "btree_range_L" + L, log2b, bt_rng[li],
+             {0, 0, 0, 0}, "");
+      }
     }
+    if (peers.slab)
+      std::printf("IV  slab map count/range%s: n/a (a hash table has no key order)\n", tag.c_str());
   }
-}
-
-// ---- Slab hash map lookups at n resident (Table III's hash-table column)
-// -------------------------
-void slab_lookups(Ctx& ctx, int total_log2) {
-  const u64 n = u64(1) << total_log2;
-  cudaStream_t s = ctx.stream;
-  wg::DeviceBuffer<u32> keys(n, s), absent(n, s), out(n, s);
-  wg::DeviceBuffer<bool> found(n, s);
-  make_keys<<<grid(n), 256, 0, s>>>(keys.data(), n, 5000 + 24, 0);
-  make_keys<<<grid(n), 256, 0, s>>>(absent.data(), n, 9000 + 24, 1);
-  wg::slab::SlabTableConfig cfg;
-  cfg.expected_keys = n;
-  cfg.load_factor = 0.6;
-  wg::slab::SlabMap map(cfg, s);
-  map.insert(keys.data(), keys.data(), n, s);
-  Stat none, all;
-  for (int i = 0; i < 5; ++i) {
-    none.rates.push_back(
-        n /
-        wg::bench::cuda_seconds(
-            s, [&] { map.find_async(absent.data(), n, out.data(), found.data(), s); }) *
-        1e-6);
-    all.rates.push_back(
-        n /
-        wg::bench::cuda_seconds(
-            s, [&] { map.find_async(keys.data(), n, out.data(), found.data(), s); }) *
-        1e-6);
-  }
-  print_stat("III slab map lookup none n=2^" + std::to_string(total_log2), none, {0, 0, 498.9, 0});
-  print_stat("III slab map lookup all n=2^" + std::to_string(total_log2), all, {0, 0, 758.0, 0});
-  record(ctx, "III", "slab_lookup_none", 0, none, {0, 0, 498.9, 0});
-  record(ctx, "III", "slab_lookup_all", 0, all, {0, 0, 758.0, 0});
 }
 
 // ---- Cleanup (Section V-D): n = (2^k - 1) b with a fraction of stale elements -----------------
@@ -356,9 +393,17 @@ void cleanup_rate(Ctx& ctx, int log2b, int k, double stale, double paper_rate) {
   }
   const std::string label = "V-D cleanup b=2^" + std::to_string(log2b) + " n=(2^" +
                             std::to_string(k) + "-1)b " + std::to_string(int(stale * 100)) + "%";
-  print_stat(label, st, {0, 0, paper_rate, 0});
-  record(ctx, "V-D", "lsm_cleanup_" + std::to_string(int(stale * 100)), log2b, st,
-         {0, 0, paper_rate, 0});
+  emit(ctx, "V-D", label, "lsm_cleanup_" + std::to_string(int(stale * 100)), log2b, st,
+       {0, 0, paper_rate, 0}, "K40c LSM");
+}
+
+/// Prints the seconds since the previous call (the lead keeps the run within its budget).
+void lap(const char* what) {
+  static auto t0 = std::chrono::steady_clock::now();
+  const auto t1 = std::chrono::steady_clock::now();
+  std::printf("-- %s: %.1f s\n", what, std::chrono::duration<double>(t1 - t0).count());
+  std::fflush(stdout);
+  t0 = t1;
 }
 
 }  // namespace
@@ -379,8 +424,9 @@ int main(int argc, char** argv) {
       cxxopts::value<int>()->default_value("24"))(
       "range-slot", "LsmOptions::range_slot for Table IV (-1: default; 0: the two-walk scheme)",
       cxxopts::value<int>()->default_value("-1"))(
-      "only", "comma list of: 2,3,4,cleanup,slab",
-      cxxopts::value<std::string>()->default_value("2,3,4,cleanup,slab"))("help", "usage");
+      "only", "comma list of: 2,3,4,cleanup,build,slab,btree",
+      cxxopts::value<std::string>()->default_value("2,3,4,cleanup,build,slab,btree"))("help",
+                                                                                      "usage");
   auto args = opts.parse(argc, argv);
   if (args.count("help")) {
     std::printf("%s\n", opts.help().c_str());
@@ -399,6 +445,7 @@ int main(int argc, char** argv) {
   auto want = [&](const char* w) {
     return only.find("," + std::string(w) + ",") != std::string::npos;
   };
+  const Peers peers{.slab = want("slab"), .btree = want("btree")};
   wg::CudaStream stream;
   // Keep freed memory in the pool between batches (the default threshold returns it at every
   // synchronisation, and the LSM's merges allocate per batch).
@@ -409,26 +456,39 @@ int main(int argc, char** argv) {
   u64 threshold = ~u64(0);
   WG_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
   Ctx ctx{stream, {}, std::max(2, args["samples"].as<int>()), args["range-slot"].as<int>()};
-  std::printf("GPU: %s; K40c figures from the paper (M/s)\n", wg::bench::gpu_name().c_str());
+  std::printf("GPU: %s; K40c figures from the paper (M/s); the paper has no B-tree\n",
+              wg::bench::gpu_name().c_str());
+  lap("start");
   {  // warm-up: every kernel once, untimed
     Ctx warm{stream, {}, 2};
-    table2(warm, 10, 12, true, false);
-    tables34(warm, 10, 12, true, true);
+    const Peers all{.slab = true, .btree = true};
+    table2(warm, 10, 12, true, true, all);
+    bulk_builds(warm, 12, all);
+    tables34(warm, 10, 12, true, true, all);
     cleanup_rate(warm, 10, 3, 0.1, 0);
   }
-  if (want("2"))
+  lap("warm-up");
+  if (want("2")) {
     for (int l = min_log2; l <= max_log2 && l <= total_log2; ++l)
-      table2(ctx, l, total_log2, /*with_sa=*/(total_log2 - l) <= 7, want("slab") && l == 20);
-  if (want("3") || want("4"))
+      table2(ctx, l, total_log2, /*with_sa=*/(total_log2 - l) <= 7, want("build"), peers);
+    lap("Table II");
+  }
+  if (want("build")) {
+    bulk_builds(ctx, total_log2, peers);
+    lap("bulk builds");
+  }
+  if (want("3") || want("4")) {
     for (int l = min_log2; l <= max_log2 && l <= query_log2; ++l)
-      tables34(ctx, l, query_log2, want("3"), want("4") && l <= 20);
-  if (want("slab") && want("3")) slab_lookups(ctx, query_log2);
+      tables34(ctx, l, query_log2, want("3"), want("4") && l <= 20, peers);
+    lap("Tables III and IV");
+  }
   if (want("cleanup")) {
     const int b1 = quick ? 14 : 20, b2 = quick ? 13 : 19;
     cleanup_rate(ctx, b1, 6, 0.1, 1870.2);
     cleanup_rate(ctx, b1, 6, 0.5, 1828.2);
     cleanup_rate(ctx, b2, 7, 0.1, 1842.5);
     cleanup_rate(ctx, b2, 7, 0.5, 1794.3);
+    lap("cleanup");
   }
   const std::string json = args["json"].as<std::string>();
   if (!json.empty()) ctx.report.write(json);
