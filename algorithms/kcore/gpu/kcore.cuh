@@ -3,8 +3,10 @@
 // against any DeviceGraphView (core_numbers(view, n, core, stream)); a graph type plugs into the
 // rest by satisfying GpuDynamicGraph and one explicit instantiation line in a .cu of its own.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
@@ -114,13 +116,15 @@ DynamicCoreNumbers<Graph>::DynamicCoreNumbers(Graph& graph,
   kcore_detail::require_undirected(graph);
   // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
   const cudaStream_t stream = graph.stream();
-  counters_ = DeviceBuffer<unsigned long long>(8, stream, "core counters");
-  for (auto* b : {&core_, &stamp_, &mark_, &old_core_, &claim_, &slot_edge_, &remaining_,
+  static_assert(std::tuple_size_v<decltype(host_)> == kcore_detail::kCounters);
+  counters_ = DeviceBuffer<unsigned long long>(kcore_detail::kCounters, stream, "core counters");
+  for (auto* b : {&core_, &stamp_, &pass_, &mark_, &old_core_, &claim_, &slot_edge_, &remaining_,
                   &next_remaining_, &round_})
     *b = DeviceBuffer<std::uint32_t>(0, stream);
   for (auto* b : {&cand_, &queue_, &touched_}) *b = DeviceBuffer<vertex_t>(0, stream);
   for (auto* b : {&in_batch_, &state_}) *b = DeviceBuffer<std::uint8_t>(0, stream);
   count_ = DeviceBuffer<std::int32_t>(0, stream);
+  dec_ = DeviceBuffer<std::int32_t>(0, stream);
   slots_ = DeviceBuffer<unsigned long long>(0, stream);
   recompute();
 }
@@ -132,6 +136,8 @@ void DynamicCoreNumbers<Graph>::recompute() {
   const std::uint64_t cap = std::max<std::uint64_t>(n_, 1);
   core_.resize_discard(cap, "core numbers");
   stamp_.resize_discard(cap, "candidate stamps");
+  pass_.resize_discard(cap, "candidate passes");
+  dec_.resize_discard(cap, "fallen neighbours");
   mark_.resize_discard(cap, "batch marks");
   old_core_.resize_discard(cap, "old core numbers");
   claim_.resize_discard(cap, "round claims");
@@ -141,6 +147,8 @@ void DynamicCoreNumbers<Graph>::recompute() {
   touched_.resize_discard(cap, "changed vertices");
   in_batch_.resize_discard(cap, "batch endpoints");
   stamp_.fill_bytes(0, stream);
+  pass_.fill_bytes(0, stream);
+  dec_.fill_bytes(0, stream);
   mark_.fill_bytes(0, stream);
   claim_.fill_bytes(0xFF, stream);
   in_batch_.fill_bytes(0, stream);
@@ -154,13 +162,15 @@ void DynamicCoreNumbers<Graph>::grow() {
   if (n <= n_) return;
   const cudaStream_t stream = graph_->stream();
   // Copies of the kept state; the scratch arrays are re-made (their contents are per round).
-  auto grow_keep = [&](DeviceBuffer<std::uint32_t>& b, int fill, const char* what) {
+  auto grow_keep = [&]<class T>(DeviceBuffer<T>& b, int fill, const char* what) {
     b.reserve(n, what);
     b.resize_discard(n);
-    WG_CUDA_TRY(cudaMemsetAsync(b.data() + n_, fill, (n - n_) * sizeof(std::uint32_t), stream));
+    WG_CUDA_TRY(cudaMemsetAsync(b.data() + n_, fill, (n - n_) * sizeof(T), stream));
   };
   grow_keep(core_, 0, "core numbers");
   grow_keep(stamp_, 0, "candidate stamps");
+  grow_keep(pass_, 0, "candidate passes");
+  grow_keep(dec_, 0, "fallen neighbours");
   grow_keep(mark_, 0, "batch marks");
   grow_keep(claim_, 0xFF, "round claims");
   grow_keep(old_core_, 0, "old core numbers");
@@ -186,6 +196,7 @@ CoreNumbers DynamicCoreNumbers<Graph>::result() const {
 template <GpuDynamicGraph Graph>
 void DynamicCoreNumbers<Graph>::begin_batch() {
   rounds_ = 0;
+  batch_arcs_ = 0;
   touched_count_ = 0;
   if (++batch_epoch_ == kcore_detail::kUnset) {
     mark_.fill_bytes(0, graph_->stream());
@@ -301,11 +312,10 @@ template <GpuDynamicGraph Graph>
 bool DynamicCoreNumbers<Graph>::run_round(const ChangedEdges& edges, std::uint64_t size,
                                           bool insert, std::uint64_t arcs_budget) {
   using namespace kcore_detail;
-  using View = typename Graph::ref_type;
   const cudaStream_t stream = graph_->stream();
-  const View g = graph_->ref();
   if (epoch_ == kUnset - 1) {
     stamp_.fill_bytes(0, stream);
+    pass_.fill_bytes(0, stream);
     epoch_ = 0;
   }
   const std::uint32_t epoch = ++epoch_;
@@ -316,57 +326,146 @@ bool DynamicCoreNumbers<Graph>::run_round(const ChangedEdges& edges, std::uint64
                             .mask = slots_.size() - 1,
                             .bits = edges.key_bits,
                             .visible_state = static_cast<std::uint8_t>(insert ? 1 : 0)};
-  // counters: [0] candidates, [1] queue, [2] arcs scanned (whole batch), [3] touched.
+  // The round's list and queue sizes and their degree sums start at zero; [2] and [3] run over
+  // the whole batch.
   const unsigned long long zero2[2] = {0, 0};
   WG_CUDA_TRY(
       cudaMemcpyAsync(counters_.data(), zero2, sizeof zero2, cudaMemcpyHostToDevice, stream));
-  roots_kernel<<<grid_for(size), kBlock, 0, stream>>>(edges.keys, edges.key_bits, round_.data(),
-                                                      size, core_.data(), stamp_.data(), epoch,
-                                                      cand_.data(), counters_.data());
+  WG_CUDA_TRY(
+      cudaMemcpyAsync(counters_.data() + 8, zero2, sizeof zero2, cudaMemcpyHostToDevice, stream));
+  roots_kernel<<<grid_for(size), kBlock, 0, stream>>>(
+      graph_->ref(), edges.keys, edges.key_bits, round_.data(), size, core_.data(), stamp_.data(),
+      epoch, cand_.data(), counters_.data());
   WG_CUDA_CHECK_LAST();
-  unsigned long long host[4];
-  auto read = [&] {
-    WG_CUDA_TRY(
-        cudaMemcpyAsync(host, counters_.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
-    WG_CUDA_TRY(cudaStreamSynchronize(stream));
-  };
-  read();
-  // The candidates: level-synchronous traversal through vertices of the same number.
-  std::uint64_t lo = 0, hi = host[0];
+  return insert ? insert_round(batch, epoch, arcs_budget) : erase_round(batch, epoch, arcs_budget);
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::read_counters() {
+  const cudaStream_t stream = graph_->stream();
+  WG_CUDA_TRY(cudaMemcpyAsync(host_.data(), counters_.data(), sizeof host_, cudaMemcpyDeviceToHost,
+                              stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  batch_arcs_ = host_[2];
+}
+
+template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::insert_round(const kcore_detail::BatchEdgeView& batch,
+                                             std::uint32_t epoch, std::uint64_t arcs_budget) {
+  using namespace kcore_detail;
+  using View = typename Graph::ref_type;
+  const cudaStream_t stream = graph_->stream();
+  const View g = graph_->ref();
+  read_counters();
+  // Examined vertices: the roots, then the number-c neighbours of those that passed (mcd > c).
+  // Each level is priced before it runs (two scans of the examined vertices' arcs), so a batch
+  // cut by the budget has scanned at most arcs_budget arcs.
+  std::uint64_t lo = 0, hi = host_[0], priced = 0;
   while (lo < hi) {
-    expand_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
-        g, batch, cand_.data(), lo, hi, core_.data(), stamp_.data(), epoch, cand_.data(),
-        counters_.data());
+    if (host_[2] + 2 * (host_[8] - priced) > arcs_budget) return false;
+    priced = host_[8];
+    examine_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
+        g, batch, cand_.data(), lo, hi, core_.data(), stamp_.data(), pass_.data(), epoch,
+        count_.data(), counters_.data());
     WG_CUDA_CHECK_LAST();
-    read();
-    if (host[2] > arcs_budget) return false;
+    read_counters();
     lo = hi;
-    hi = host[0];
+    hi = host_[0];
   }
-  const std::uint64_t candidates = hi;
-  count_kernel<View><<<grid_for(candidates * 32), kBlock, 0, stream>>>(
-      g, batch, cand_.data(), candidates, core_.data(), count_.data(), insert, queue_.data(),
-      counters_.data());
+  const std::uint64_t examined = hi;
+  // Counting and peeling scan the passed vertices' arcs at most twice.
+  if (host_[2] + 2 * host_[9] > arcs_budget) return false;
+  count_kernel<View><<<grid_for(examined * 32), kBlock, 0, stream>>>(
+      g, batch, cand_.data(), examined, core_.data(), pass_.data(), epoch, count_.data(),
+      queue_.data(), counters_.data());
   WG_CUDA_CHECK_LAST();
-  read();
+  read_counters();
   lo = 0;
-  hi = host[1];
+  hi = host_[1];
   while (lo < hi) {
     round_peel_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
-        g, batch, queue_.data(), lo, hi, core_.data(), stamp_.data(), epoch, count_.data(), insert,
-        queue_.data(), counters_.data());
+        g, batch, queue_.data(), lo, hi, core_.data(), pass_.data(), epoch, count_.data(),
+        counters_.data());
     WG_CUDA_CHECK_LAST();
-    read();
+    read_counters();
     lo = hi;
-    hi = host[1];
+    hi = host_[1];
   }
-  apply_kernel<<<grid_for(candidates), kBlock, 0, stream>>>(
-      cand_.data(), candidates, insert, core_.data(), count_.data(), mark_.data(), batch_epoch_,
-      old_core_.data(), touched_.data(), counters_.data());
+  rise_kernel<<<grid_for(examined), kBlock, 0, stream>>>(
+      cand_.data(), examined, core_.data(), pass_.data(), epoch, count_.data(), mark_.data(),
+      batch_epoch_, old_core_.data(), touched_.data(), counters_.data());
   WG_CUDA_CHECK_LAST();
-  read();
-  touched_count_ = host[3];
+  read_counters();
+  touched_count_ = host_[3];
   return true;
+}
+
+template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::erase_round(const kcore_detail::BatchEdgeView& batch,
+                                            std::uint32_t epoch, std::uint64_t arcs_budget) {
+  using namespace kcore_detail;
+  using View = typename Graph::ref_type;
+  const cudaStream_t stream = graph_->stream();
+  const View g = graph_->ref();
+  read_counters();
+  // Touched list cand_ (roots, then the uncounted number-c neighbours of fallen vertices), each
+  // counted once; fallen queue queue_, each scanned once. Both priced before each launch.
+  std::uint64_t tlo = 0, qlo = 0, tpriced = 0, qpriced = 0;
+  bool ok = true;
+  while (ok && (tlo < host_[0] || qlo < host_[1])) {
+    if (tlo < host_[0]) {
+      if (host_[2] + (host_[8] - tpriced) > arcs_budget) {
+        ok = false;
+        break;
+      }
+      const std::uint64_t thi = host_[0];
+      tpriced = host_[8];
+      erase_count_kernel<View><<<grid_for((thi - tlo) * 32), kBlock, 0, stream>>>(
+          g, batch, cand_.data(), tlo, thi, core_.data(), pass_.data(), epoch, count_.data(),
+          dec_.data(), queue_.data(), counters_.data());
+      WG_CUDA_CHECK_LAST();
+      tlo = thi;
+      read_counters();
+    }
+    if (qlo < host_[1]) {
+      if (host_[2] + (host_[9] - qpriced) > arcs_budget) {
+        ok = false;
+        break;
+      }
+      const std::uint64_t qhi = host_[1];
+      qpriced = host_[9];
+      fall_kernel<View><<<grid_for((qhi - qlo) * 32), kBlock, 0, stream>>>(
+          g, batch, queue_.data(), qlo, qhi, core_.data(), stamp_.data(), pass_.data(), epoch,
+          count_.data(), dec_.data(), cand_.data(), counters_.data());
+      WG_CUDA_CHECK_LAST();
+      qlo = qhi;
+      read_counters();
+    }
+  }
+  // Every listed vertex has been counted unless the round was cut; either way dec goes back to
+  // zero.
+  fall_apply_kernel<<<grid_for(host_[0]), kBlock, 0, stream>>>(
+      cand_.data(), host_[0], ok, core_.data(), count_.data(), dec_.data(), mark_.data(),
+      batch_epoch_, old_core_.data(), touched_.data(), counters_.data());
+  WG_CUDA_CHECK_LAST();
+  read_counters();
+  touched_count_ = host_[3];
+  return ok;
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicCoreNumbers<Graph>::arcs_budget() const {
+  return static_cast<std::uint64_t>(options_.recompute_work * 2.0 *
+                                    static_cast<double>(graph_->num_edges()));
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::count_batch(bool recomputed, bool cut) {
+  ++stats_.batches;
+  (recomputed ? stats_.recomputed : stats_.incremental) += 1;
+  stats_.cut += cut;
+  stats_.rounds += rounds_;
+  stats_.arcs_scanned += batch_arcs_;
 }
 
 template <GpuDynamicGraph Graph>
@@ -374,11 +473,11 @@ BatchEffect DynamicCoreNumbers<Graph>::after_insert(const ChangedEdges& added) {
   BatchEffect e;
   grow();
   begin_batch();
-  e.recomputed =
-      added.size &&
-      (too_many(added.size) ||
-       !update(added, true,
-               static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges())));
+  if (!added.size) return e;
+  const bool early = too_many(added.size);
+  const bool cut = !early && !update(added, true, arcs_budget());
+  e.recomputed = early || cut;
+  count_batch(e.recomputed, cut);
   e.changed = e.recomputed ? recompute_counting() : end_batch();
   return e;
 }
@@ -389,18 +488,19 @@ void DynamicCoreNumbers<Graph>::before_erase(const ChangedEdges& removed) {
   begin_batch();
   // Processed before the edges go: each round sees the earlier rounds' edges and its own as
   // removed (hidden), the later ones still present.
-  erase_pending_recompute_ =
-      removed.size &&
-      (too_many(removed.size) ||
-       !update(removed, false,
-               static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges())));
+  erase_pending_recompute_ = erase_cut_ = false;
+  if (!removed.size) return;
+  const bool early = too_many(removed.size);
+  erase_cut_ = !early && !update(removed, false, arcs_budget());
+  erase_pending_recompute_ = early || erase_cut_;
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges&) {
+BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges& removed) {
   BatchEffect e;
   e.recomputed = erase_pending_recompute_;
-  erase_pending_recompute_ = false;
+  if (removed.size) count_batch(e.recomputed, erase_cut_);
+  erase_pending_recompute_ = erase_cut_ = false;
   e.changed = e.recomputed ? recompute_counting() : end_batch();
   return e;
 }
@@ -428,6 +528,7 @@ DynamicUpdate<VertexEraseResult> DynamicCoreNumbers<Graph>::erase_vertices(
   begin_batch();
   r.update = graph_->erase_vertices(std::vector<vertex_t>(ids.begin(), ids.end()));
   r.recomputed = true;
+  count_batch(true, false);
   r.changed = recompute_counting();
   return r;
 }

@@ -21,24 +21,49 @@
 // Dynamic (DynamicCoreNumbers): keeps the numbers exact while batches are applied through it.
 // The batch's added (removed) edges are split into rounds, each a matching (no vertex in two
 // edges of one round: a greedy pass, each vertex claiming its smallest edge). When every vertex
-// gains (loses) at most one edge, every core number changes by at most one, and a vertex of
-// number c can change only if it is reachable from an endpoint of number c = min(core[u],
-// core[v]) of a round edge {u, v} through vertices of number c (Sariyuce et al.'s subcore, per
-// level; levels do not interact, so a round handles all of its levels at once). Per round, on the
-// graph holding the earlier rounds' changes: the candidates are collected by a level-synchronous
-// traversal from those endpoints; each candidate counts its neighbours of number >= its own;
-// candidates are peeled on the device (insertion: count <= c cannot rise; deletion: count < c
-// cannot stay), each peeled one lowering its same-number candidate neighbours' counts; the
-// survivors rise (insertion), the peeled fall (deletion). Later rounds' edges (insertion) and the
-// round's and earlier ones (deletion, processed before the batch leaves the graph) are hidden
-// by a hash set of the batch's edges. Cost per round O(candidates' arcs) plus a few
-// synchronisations per traversal level. A batch of more new (removed) edges than
-// recompute_fraction of the graph's edges, or whose rounds scan more than recompute_work of the
-// graph's arcs, or that needs more than max_rounds rounds, is answered by the static peeling
-// (its changes undone first).
+// gains (loses) at most one edge, every number changes by at most one, and only at the level
+// K = min(core[u], core[v]) of a round edge {u, v}, through vertices of number K (Sariyuce et
+// al.'s subcore theorem); levels do not interact, so a round handles all of its levels at once,
+// on the graph holding the earlier rounds' changes. Later rounds' edges (insertion) and the
+// round's and earlier ones (deletion, processed before the batch leaves the graph) are hidden by
+// a hash set of the batch's edges. Numbers below are those before the round.
+//
+// Insertion round, level K. mcd(w) = w's neighbours of number >= K, the round's edges counted.
+// Claim: the set S of vertices that rise to K + 1 has mcd > K everywhere, and each connected
+// piece of S holds a root (an endpoint of number K). First, a w in S has K + 1 neighbours in the
+// new (K + 1)-core, each of number >= K before. Second, let C be a piece of S without a root:
+// a round edge at a vertex of C leads to a vertex of number < K (not in the new (K + 1)-core, a
+// number rises by one at most) or of number >= K (then the C end, of number K, is a root); so
+// every vertex of C has K + 1 neighbours in C or of number > K through old edges, and C would
+// have been in the old (K + 1)-core. Hence a traversal from the roots that enters only vertices
+// of number K with mcd > K (each examined vertex scans its arcs once for mcd; those that pass
+// scan again to reach their number-K neighbours) finds a superset P of S. Each vertex of P
+// counts its neighbours of number > K or in P; P is peeled on the device (count <= K: cannot
+// rise; each peeled vertex lowers its P neighbours' counts) and the rest, exactly S, rises:
+// S is in P and satisfies the rule, and whatever survives the rule is in the new (K + 1)-core.
+// The examined vertices are P and its number-K neighbours, far fewer than the subcore on graphs
+// whose low shells are large.
+//
+// Deletion round, level K: a local peeling from the roots. support(w) = w's neighbours of number
+// >= K that have not fallen (round edges hidden). Before the round every vertex of number K has
+// support >= K; only roots lose support from the round itself, and others only by falling
+// neighbours. A root is counted first; support < K: it falls; a fallen vertex lowers the support
+// of its number-K neighbours (counted ones fall when they cross below K; uncounted ones are
+// counted next, their lost support recorded meanwhile). Only the fallen vertices and their
+// neighbours are scanned, once each; the fallen ones lose one.
+//
+// Cost per round: O(arcs of the examined / touched vertices) plus one synchronisation per
+// traversal level. Decided before trying: a batch of more new (removed) edges than
+// recompute_fraction of the graph's edges, or with a vertex in more than max_rounds of its edges,
+// goes straight to the static peeling. Each traversal level is priced (its vertices' arcs)
+// before it is launched, and a batch whose scans would pass recompute_work of the graph's arcs
+// stops there (its changes undone) and is answered by the static peeling: the work wasted is at
+// most that fraction of the static peeling's scan of every arc. stats() counts which path each
+// batch took.
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds join with core number 0. Errors: wg::CapacityError when device memory runs out.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -53,6 +78,9 @@
 namespace wg::gpu {
 
 struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
+namespace kcore_detail {
+struct BatchEdgeView;  // kcore_kernels.cuh
+}
 
 struct CoreNumbers {
   std::vector<std::uint32_t> core;  ///< per vertex id: its core number
@@ -65,18 +93,29 @@ CoreNumbers core_numbers(const Graph& graph);
 
 struct DynamicCoreNumbersOptions {
   /// Batches whose new (removed) edges number more than this fraction of the graph's edges are
-  /// answered by the static peeling, which then costs less than the rounds' traversals.
+  /// answered by the static peeling without trying the rounds, which then cost more.
   double recompute_fraction = 0.05;
-  /// A batch whose rounds have scanned more than this fraction of the graph's arcs stops, undoes
-  /// its changes and is answered by the static peeling (which scans each arc about once): one
-  /// edge's subcore can be most of a graph with large shells.
-  double recompute_work = 0.5;
+  /// The rounds of one batch may scan at most this fraction of the graph's arcs (the static
+  /// peeling scans each arc about once); a level that would pass it is not launched, the batch's
+  /// changes are undone and the static peeling answers. This bounds the work wasted by a batch
+  /// that falls back to this fraction of the static peeling's.
+  double recompute_work = 0.1;
   /// A batch that needs more rounds than this is answered by the static peeling: every round
   /// costs a few synchronisations whatever its size. A vertex in more than max_rounds of the
   /// batch's edges (each round is a matching) sends the batch there before any round runs; a
   /// greedy plan that still runs past max_rounds rounds (it may need up to twice the largest
   /// multiplicity) stops there, its changes undone.
   std::uint32_t max_rounds = 64;
+};
+
+/// What the batches applied through a DynamicCoreNumbers cost, cumulative since construction.
+struct DynamicCoreNumbersStats {
+  std::uint64_t batches = 0;       ///< batches that changed at least one edge
+  std::uint64_t incremental = 0;   ///< of those, answered by the rounds
+  std::uint64_t recomputed = 0;    ///< of those, answered by the static peeling
+  std::uint64_t cut = 0;           ///< of the recomputed, stopped mid-way by a budget
+  std::uint64_t rounds = 0;        ///< rounds run (also by batches cut later)
+  std::uint64_t arcs_scanned = 0;  ///< arcs scanned by the rounds
 };
 
 /// Keeps the core numbers of an undirected GPU graph exact while batches are applied through
@@ -115,6 +154,8 @@ class DynamicCoreNumbers {
   void recompute();
   /// Rounds the last batch ran (0 when it was recomputed or changed no edge).
   std::uint32_t last_rounds() const noexcept { return rounds_; }
+  /// Which path the batches took (recompute() and the constructor do not count).
+  const DynamicCoreNumbersStats& stats() const noexcept { return stats_; }
   Graph& graph() noexcept { return *graph_; }
 
  private:
@@ -123,9 +164,18 @@ class DynamicCoreNumbers {
   void begin_batch();
   /// Processes the edges, round by round; false: over a budget (the changes are undone).
   bool update(const ChangedEdges& edges, bool insert, std::uint64_t arcs_budget);
-  /// One round (round_[0..size)) on the graph as the batch's hash set shows it.
+  /// One round (round_[0..size)) on the graph as the batch's hash set shows it; false: cut
+  /// by the budget before its changes were applied.
   bool run_round(const ChangedEdges& edges, std::uint64_t size, bool insert,
                  std::uint64_t arcs_budget);
+  bool insert_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch,
+                    std::uint64_t arcs_budget);
+  bool erase_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch,
+                   std::uint64_t arcs_budget);
+  /// Copies the round counters to host_ (synchronises the stream).
+  void read_counters();
+  std::uint64_t arcs_budget() const;
+  void count_batch(bool recomputed, bool cut);
   /// The vertices whose number this batch changed (and forgets the batch's records).
   std::uint64_t end_batch();
   /// Undoes this batch's changes, then peels from scratch; returns the numbers that moved.
@@ -140,11 +190,13 @@ class DynamicCoreNumbers {
   DynamicCoreNumbersOptions options_;
   std::uint64_t n_ = 0;
   DeviceBuffer<std::uint32_t> core_;
-  DeviceBuffer<std::uint32_t> stamp_;     ///< candidate of the round with this epoch
+  DeviceBuffer<std::uint32_t> stamp_;     ///< examined / touched in the round with this epoch
+  DeviceBuffer<std::uint32_t> pass_;      ///< passed mcd (insertion) / counted (deletion)
   DeviceBuffer<std::uint32_t> mark_;      ///< number recorded in this batch (batch epoch)
   DeviceBuffer<std::uint32_t> old_core_;  ///< the number before this batch (marked vertices)
   DeviceBuffer<std::uint32_t> claim_;     ///< round building: smallest edge claiming a vertex
-  DeviceBuffer<std::int32_t> count_;      ///< a candidate's neighbours of number >= its own
+  DeviceBuffer<std::int32_t> count_;      ///< a candidate's neighbours that may hold it
+  DeviceBuffer<std::int32_t> dec_;        ///< deletion: fallen neighbours (zero between rounds)
   DeviceBuffer<vertex_t> cand_, queue_, touched_;
   DeviceBuffer<std::uint8_t> in_batch_;  ///< endpoint of an edge of the batch
   DeviceBuffer<unsigned long long> counters_;
@@ -154,7 +206,11 @@ class DynamicCoreNumbers {
   DeviceBuffer<std::uint8_t> state_;
   std::uint32_t epoch_ = 0, batch_epoch_ = 0, rounds_ = 0;
   std::uint64_t touched_count_ = 0;
-  bool erase_pending_recompute_ = false;  ///< before_erase went over a budget
+  bool erase_pending_recompute_ = false;       ///< before_erase chose the static peeling
+  bool erase_cut_ = false;                     ///< ... after trying the rounds
+  std::array<unsigned long long, 10> host_{};  ///< the round counters, as last read
+  std::uint64_t batch_arcs_ = 0;               ///< arcs the batch's rounds scanned
+  DynamicCoreNumbersStats stats_;
 };
 
 extern template CoreNumbers core_numbers(const DynamicGraph<SlabSetAdjacency>&);

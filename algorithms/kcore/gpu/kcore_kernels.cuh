@@ -241,57 +241,168 @@ __global__ inline void select_round_kernel(const std::uint64_t* keys, unsigned b
   }
 }
 
-/// The round's roots: the endpoints of number min(core[u], core[v]) become candidates.
-__global__ inline void roots_kernel(const std::uint64_t* keys, unsigned bits,
-                                    const std::uint32_t* round, std::uint64_t size,
-                                    const std::uint32_t* core, std::uint32_t* stamp,
-                                    std::uint32_t epoch, vertex_t* cand,
-                                    unsigned long long* counters) {
+// Round counters (counters[i]): [0] candidate (insertion) or touched (deletion) list size,
+// [1] peeling / falling queue size, [2] arcs scanned by the batch, [3] changed-vertex records,
+// [4] round size, [5] remaining edges, [6] changed numbers, [7] largest multiplicity, [8] summed
+// degrees of the vertices appended to list [0] this round, [9] the same for the queue (deletion)
+// or for the candidates that passed (insertion). [8] and [9] let the host price the next level
+// before launching it.
+inline constexpr int kCounters = 10;
+
+template <class View>
+__device__ __forceinline__ void append_priced(const View& g, vertex_t* list,
+                                              unsigned long long* size,
+                                              unsigned long long* degree_sum, vertex_t v) {
+  append(list, size, v);
+  atomicAdd(degree_sum, static_cast<unsigned long long>(g.degree(v)));
+}
+
+/// The round's roots: the endpoints of number min(core[u], core[v]) join the list
+/// (counters[0], degrees in counters[8]).
+template <class View>
+__global__ void roots_kernel(View g, const std::uint64_t* keys, unsigned bits,
+                             const std::uint32_t* round, std::uint64_t size,
+                             const std::uint32_t* core, std::uint32_t* stamp, std::uint32_t epoch,
+                             vertex_t* cand, unsigned long long* counters) {
   const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
   for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < size;
        j += std::uint64_t{gridDim.x} * blockDim.x) {
     const std::uint64_t key = keys[round[j]];
     const auto u = static_cast<vertex_t>(key >> bits), v = static_cast<vertex_t>(key & lo);
     const std::uint32_t k = min(core[u], core[v]);
-    if (core[u] == k && atomicExch(stamp + u, epoch) != epoch) append(cand, counters, u);
-    if (core[v] == k && atomicExch(stamp + v, epoch) != epoch) append(cand, counters, v);
+    if (core[u] == k && atomicExch(stamp + u, epoch) != epoch)
+      append_priced(g, cand, counters, counters + 8, u);
+    if (core[v] == k && atomicExch(stamp + v, epoch) != epoch)
+      append_priced(g, cand, counters, counters + 8, v);
   }
 }
 
-/// One warp per candidate of cand[lo, hi): its visible neighbours of the same number become
-/// candidates (counters[0]); counters[2] adds the arcs scanned.
+// ---- insertion round --------------------------------------------------------------------------
+
+/// One warp per examined vertex u of cand[lo, hi), number c: mcd(u) = its visible neighbours of
+/// number >= c. mcd <= c: u cannot rise (count 0, not passed). Otherwise u passes (pass[u] =
+/// epoch, degree in counters[9]) and its visible neighbours of number c not yet examined join
+/// the list (counters[0], degrees in counters[8]). counters[2] adds the arcs scanned.
 template <class View>
-__global__ void expand_kernel(View g, BatchEdgeView batch, const vertex_t* cand, std::uint64_t lo,
-                              std::uint64_t hi, const std::uint32_t* core, std::uint32_t* stamp,
-                              std::uint32_t epoch, vertex_t* cand_out,
-                              unsigned long long* counters) {
+__global__ void examine_kernel(View g, BatchEdgeView batch, vertex_t* cand, std::uint64_t lo,
+                               std::uint64_t hi, const std::uint32_t* core, std::uint32_t* stamp,
+                               std::uint32_t* pass, std::uint32_t epoch, std::int32_t* count,
+                               unsigned long long* counters) {
   for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
     const vertex_t u = cand[lo + i];
     const std::uint32_t c = core[u];
-    if (tile.thread_rank() == 0)
-      atomicAdd(counters + 2, static_cast<unsigned long long>(g.degree(u)));
+    const auto deg = static_cast<unsigned long long>(g.degree(u));
+    unsigned mine = 0;
+    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
+      if (core[w] >= c && batch.visible(u, w)) ++mine;
+    });
+    const unsigned mcd = __reduce_add_sync(kFull, mine);
+    if (mcd <= c) {  // warp-uniform
+      if (tile.thread_rank() == 0) {
+        count[u] = 0;
+        atomicAdd(counters + 2, deg);
+      }
+      return;
+    }
+    if (tile.thread_rank() == 0) {
+      pass[u] = epoch;
+      count[u] = 0;
+      atomicAdd(counters + 2, 2 * deg);
+      atomicAdd(counters + 9, deg);
+    }
     g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
       if (core[w] != c || !batch.visible(u, w)) return;
       if (relaxed_load(stamp + w) != epoch && atomicExch(stamp + w, epoch) != epoch)
-        append(cand_out, counters, w);
+        append_priced(g, cand, counters, counters + 8, w);
     });
   });
 }
 
-/// The peeling threshold: a candidate of number c with count <= threshold is peeled
-/// (insertion: it cannot rise to c + 1; deletion: it cannot keep c).
-__device__ __forceinline__ std::int32_t peel_threshold(std::uint32_t c, bool insert) {
-  return insert ? static_cast<std::int32_t>(c) : static_cast<std::int32_t>(c) - 1;
-}
-
-/// One warp per candidate: count[u] = its visible neighbours of number >= core[u]; those at or
-/// below the threshold start the peeling (queue, counters[1]).
+/// One warp per examined vertex that passed, number c: count[u] = its visible neighbours of
+/// number > c or of number c that passed (the vertices that may hold it in the (c + 1)-core);
+/// count <= c starts the peeling (queue, counters[1]).
 template <class View>
 __global__ void count_kernel(View g, BatchEdgeView batch, const vertex_t* cand, std::uint64_t size,
-                             const std::uint32_t* core, std::int32_t* count, bool insert,
-                             vertex_t* queue, unsigned long long* counters) {
+                             const std::uint32_t* core, const std::uint32_t* pass,
+                             std::uint32_t epoch, std::int32_t* count, vertex_t* queue,
+                             unsigned long long* counters) {
   for_each_warp_item(size, [&](const warp_tile& tile, std::uint64_t i) {
     const vertex_t u = cand[i];
+    if (pass[u] != epoch) return;  // warp-uniform
+    const std::uint32_t c = core[u];
+    unsigned mine = 0;
+    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
+      const std::uint32_t cw = core[w];
+      if ((cw > c || (cw == c && pass[w] == epoch)) && batch.visible(u, w)) ++mine;
+    });
+    const auto total = static_cast<std::int32_t>(__reduce_add_sync(kFull, mine));
+    if (tile.thread_rank() == 0) {
+      count[u] = total;
+      if (total <= static_cast<std::int32_t>(c)) append(queue, counters + 1, u);
+    }
+  });
+}
+
+/// One warp per peeled candidate of queue[lo, hi), number c: its passed neighbours of number c
+/// lose one count; the decrement that takes one from c + 1 to c queues it.
+template <class View>
+__global__ void round_peel_kernel(View g, BatchEdgeView batch, vertex_t* queue, std::uint64_t lo,
+                                  std::uint64_t hi, const std::uint32_t* core,
+                                  const std::uint32_t* pass, std::uint32_t epoch,
+                                  std::int32_t* count, unsigned long long* counters) {
+  for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
+    const vertex_t u = queue[lo + i];
+    const std::uint32_t c = core[u];
+    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
+      if (core[w] != c || pass[w] != epoch || !batch.visible(u, w)) return;
+      if (atomicSub(count + w, 1) == static_cast<std::int32_t>(c) + 1)
+        append(queue, counters + 1, w);
+    });
+  });
+}
+
+/// Records u's number before its first change in the batch (touched, counters[3]).
+__device__ __forceinline__ void record_change(vertex_t u, std::uint32_t c, std::uint32_t* mark,
+                                              std::uint32_t batch_epoch, std::uint32_t* old_core,
+                                              vertex_t* touched, unsigned long long* counters) {
+  if (mark[u] != batch_epoch) {
+    mark[u] = batch_epoch;
+    old_core[u] = c;
+    append(touched, counters + 3, u);
+  }
+}
+
+/// One thread per examined vertex: those that passed and kept a count above their number rise.
+__global__ inline void rise_kernel(const vertex_t* cand, std::uint64_t size, std::uint32_t* core,
+                                   const std::uint32_t* pass, std::uint32_t epoch,
+                                   const std::int32_t* count, std::uint32_t* mark,
+                                   std::uint32_t batch_epoch, std::uint32_t* old_core,
+                                   vertex_t* touched, unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t u = cand[i];
+    const std::uint32_t c = core[u];
+    if (pass[u] != epoch || count[u] <= static_cast<std::int32_t>(c)) continue;
+    record_change(u, c, mark, batch_epoch, old_core, touched, counters);
+    core[u] = c + 1;
+  }
+}
+
+// ---- deletion round ---------------------------------------------------------------------------
+// A local peeling per level c: support(u) = count[u] - dec[u], count[u] = u's visible neighbours
+// of number >= c when u was first counted, dec[u] = its neighbours that fell since it was first
+// reached. dec is zero outside rounds (reset over the touched list at the round's end).
+
+/// One warp per touched vertex of list[lo, hi), number c: count[u] as above, counted (pass[u] =
+/// epoch); support < c: u falls (queue, counters[1], degrees in counters[9]).
+template <class View>
+__global__ void erase_count_kernel(View g, BatchEdgeView batch, const vertex_t* list,
+                                   std::uint64_t lo, std::uint64_t hi, const std::uint32_t* core,
+                                   std::uint32_t* pass, std::uint32_t epoch, std::int32_t* count,
+                                   const std::int32_t* dec, vertex_t* queue,
+                                   unsigned long long* counters) {
+  for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
+    const vertex_t u = list[lo + i];
     const std::uint32_t c = core[u];
     unsigned mine = 0;
     g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
@@ -300,49 +411,60 @@ __global__ void count_kernel(View g, BatchEdgeView batch, const vertex_t* cand, 
     const auto total = static_cast<std::int32_t>(__reduce_add_sync(kFull, mine));
     if (tile.thread_rank() == 0) {
       count[u] = total;
-      if (total <= peel_threshold(c, insert)) append(queue, counters + 1, u);
+      pass[u] = epoch;
+      atomicAdd(counters + 2, static_cast<unsigned long long>(g.degree(u)));
+      if (total - dec[u] < static_cast<std::int32_t>(c))
+        append_priced(g, queue, counters + 1, counters + 9, u);
     }
   });
 }
 
-/// One warp per peeled candidate of queue[lo, hi): its candidate neighbours of the same number
-/// lose one count; the decrement that reaches the threshold queues them.
+/// One warp per fallen vertex of queue[lo, hi), number c: each visible neighbour w of number c
+/// loses one support (dec[w] += 1). A counted w whose support goes from c to c - 1 falls
+/// (queue); an uncounted one joins the touched list (counters[0]) to be counted next.
 template <class View>
-__global__ void round_peel_kernel(View g, BatchEdgeView batch, const vertex_t* queue,
-                                  std::uint64_t lo, std::uint64_t hi, const std::uint32_t* core,
-                                  const std::uint32_t* stamp, std::uint32_t epoch,
-                                  std::int32_t* count, bool insert, vertex_t* queue_out,
-                                  unsigned long long* counters) {
+__global__ void fall_kernel(View g, BatchEdgeView batch, vertex_t* queue, std::uint64_t lo,
+                            std::uint64_t hi, const std::uint32_t* core, std::uint32_t* stamp,
+                            const std::uint32_t* pass, std::uint32_t epoch,
+                            const std::int32_t* count, std::int32_t* dec, vertex_t* list,
+                            unsigned long long* counters) {
   for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
     const vertex_t u = queue[lo + i];
     const std::uint32_t c = core[u];
-    const std::int32_t t = peel_threshold(c, insert);
+    if (tile.thread_rank() == 0)
+      atomicAdd(counters + 2, static_cast<unsigned long long>(g.degree(u)));
     g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
-      if (core[w] != c || stamp[w] != epoch || !batch.visible(u, w)) return;
-      if (atomicSub(count + w, 1) == t + 1) append(queue_out, counters + 1, w);
+      if (core[w] != c || !batch.visible(u, w)) return;
+      // pass[] is written only by erase_count_kernel (an earlier launch): stable here.
+      if (pass[w] == epoch) {
+        const std::int32_t before = atomicAdd(dec + w, 1);
+        if (count[w] - before == static_cast<std::int32_t>(c))
+          append_priced(g, queue, counters + 1, counters + 9, w);
+      } else {
+        if (relaxed_load(stamp + w) != epoch && atomicExch(stamp + w, epoch) != epoch)
+          append_priced(g, list, counters, counters + 8, w);
+        atomicAdd(dec + w, 1);
+      }
     });
   });
 }
 
-/// One thread per candidate: insertion raises the unpeeled, deletion lowers the peeled. The
-/// first change of a vertex in the batch records its old number (touched, counters[3]).
-__global__ inline void apply_kernel(const vertex_t* cand, std::uint64_t size, bool insert,
-                                    std::uint32_t* core, const std::int32_t* count,
-                                    std::uint32_t* mark, std::uint32_t batch_epoch,
-                                    std::uint32_t* old_core, vertex_t* touched,
-                                    unsigned long long* counters) {
+/// One thread per touched vertex: the fallen ones (support below their number) lose one; dec
+/// goes back to zero. With apply false, only the reset (a round cut by the budget).
+__global__ inline void fall_apply_kernel(const vertex_t* list, std::uint64_t size, bool apply,
+                                         std::uint32_t* core, const std::int32_t* count,
+                                         std::int32_t* dec, std::uint32_t* mark,
+                                         std::uint32_t batch_epoch, std::uint32_t* old_core,
+                                         vertex_t* touched, unsigned long long* counters) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const vertex_t u = cand[i];
+    const vertex_t u = list[i];
     const std::uint32_t c = core[u];
-    const bool peeled = count[u] <= peel_threshold(c, insert);
-    if (insert == peeled) continue;
-    if (mark[u] != batch_epoch) {
-      mark[u] = batch_epoch;
-      old_core[u] = c;
-      append(touched, counters + 3, u);
+    if (apply && count[u] - dec[u] < static_cast<std::int32_t>(c)) {
+      record_change(u, c, mark, batch_epoch, old_core, touched, counters);
+      core[u] = c - 1;
     }
-    core[u] = insert ? c + 1 : c - 1;
+    dec[u] = 0;
   }
 }
 
