@@ -20,11 +20,12 @@
 namespace wg::gpu {
 
 /// Core numbers of a symmetric device view (every edge stored both ways: an undirected graph)
-/// over ids [0, n): core_device (n entries) receives them. Stream-ordered, synchronises once per
+/// over ids [0, n): core_device (n entries) receives them; *syncs (when given) adds the host
+/// synchronisations it made. Stream-ordered, synchronises once per
 /// frontier; returns the largest number.
 template <DeviceGraphView View>
 std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* core_device,
-                           cudaStream_t stream) {
+                           cudaStream_t stream, std::uint64_t* syncs = nullptr) {
   using namespace kcore_detail;
   if (n == 0) return 0;
   DeviceBuffer<std::uint32_t> deg(n, stream, "remaining degrees");
@@ -62,6 +63,7 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
     WG_CUDA_TRY(
         cudaMemcpyAsync(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (syncs) ++*syncs;
     std::uint64_t size = host[0];
     if (size == 0) {
       // Nothing at this level: the next level with a vertex is the least remaining degree.
@@ -79,6 +81,7 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
       WG_CUDA_TRY(cudaMemcpyAsync(host, counters.data(), sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, stream));
       WG_CUDA_TRY(cudaStreamSynchronize(stream));
+      if (syncs) ++*syncs;
       size = host[0];
       std::swap(frontier, next);
     }
@@ -114,6 +117,11 @@ DynamicCoreNumbers<Graph>::DynamicCoreNumbers(Graph& graph,
                                               const DynamicCoreNumbersOptions& options)
     : graph_(&graph), options_(options) {
   kcore_detail::require_undirected(graph);
+  int device = 0, sms = 1;
+  WG_CUDA_TRY(cudaGetDevice(&device));
+  WG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  // Level kernels read their sizes on the device: one full-occupancy grid, warps striding.
+  level_grid_ = static_cast<unsigned>(std::max(sms, 1)) * (2048u / kBlock);
   // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
   const cudaStream_t stream = graph.stream();
   static_assert(std::tuple_size_v<decltype(host_)> == kcore_detail::kCounters);
@@ -153,7 +161,8 @@ void DynamicCoreNumbers<Graph>::recompute() {
   claim_.fill_bytes(0xFF, stream);
   in_batch_.fill_bytes(0, stream);
   epoch_ = batch_epoch_ = 0;
-  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream);
+  static_syncs_ = 0;
+  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream, &static_syncs_);
 }
 
 template <GpuDynamicGraph Graph>
@@ -196,6 +205,7 @@ CoreNumbers DynamicCoreNumbers<Graph>::result() const {
 template <GpuDynamicGraph Graph>
 void DynamicCoreNumbers<Graph>::begin_batch() {
   rounds_ = 0;
+  syncs_ = 0;
   batch_arcs_ = 0;
   touched_count_ = 0;
   if (++batch_epoch_ == kcore_detail::kUnset) {
@@ -235,7 +245,8 @@ std::uint64_t DynamicCoreNumbers<Graph>::recompute_counting() {
   // old_core_ holds the numbers before the batch; the fresh ones go to core_.
   WG_CUDA_TRY(cudaMemcpyAsync(old_core_.data(), core_.data(), n_ * sizeof(std::uint32_t),
                               cudaMemcpyDeviceToDevice, stream));
-  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream);
+  static_syncs_ = 0;
+  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream, &static_syncs_);
   counters_.fill_bytes(0, stream);
   kcore_detail::diff_kernel<<<grid_for(n_), kBlock, 0, stream>>>(core_.data(), old_core_.data(), n_,
                                                                  counters_.data());
@@ -244,8 +255,7 @@ std::uint64_t DynamicCoreNumbers<Graph>::recompute_counting() {
 }
 
 template <GpuDynamicGraph Graph>
-bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert,
-                                       std::uint64_t arcs_budget) {
+bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert) {
   using namespace kcore_detail;
   const cudaStream_t stream = graph_->stream();
   const std::uint64_t m = edges.size;
@@ -276,7 +286,15 @@ bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert,
   multiplicity_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
                                                           count_.data(), false, counters_.data());
   WG_CUDA_CHECK_LAST();
-  if (counters_.to_host()[7] > options_.max_rounds) ok = false;
+  read_counters();
+  // Decided before trying: every round costs a few synchronisations, and the batch needs at
+  // least as many rounds as its busiest vertex has edges.
+  const unsigned long long least_rounds = host_[7];
+  if (least_rounds > options_.max_rounds ||
+      options_.sync_cost_arcs * 3.0 * static_cast<double>(least_rounds) > budget_) {
+    ok = false;
+    early_ = true;
+  }
   while (r && ok) {
     if (++rounds_ > options_.max_rounds) {
       ok = false;
@@ -294,23 +312,25 @@ bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert,
     claim_kernel<<<grid_for(r), kBlock, 0, stream>>>(edges.keys, edges.key_bits, remaining_.data(),
                                                      r, claim_.data(), false);
     WG_CUDA_CHECK_LAST();
-    unsigned long long sizes[2];
-    WG_CUDA_TRY(
-        cudaMemcpyAsync(sizes, counters_.data() + 4, sizeof sizes, cudaMemcpyDeviceToHost, stream));
-    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    // The roots are listed before the host learns the round's size (one synchronisation less).
+    const BatchEdgeView batch = start_round(edges, r, insert);
+    read_counters();
     std::swap(remaining_, next_remaining_);
-    r = sizes[1];
-    ok = run_round(edges, sizes[0], insert, arcs_budget);
+    r = host_[5];
+    ok = insert ? insert_round(batch, epoch_) : erase_round(batch, epoch_);
   }
   unmark_batch_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
                                                           in_batch_.data());
   WG_CUDA_CHECK_LAST();
+  read_counters();  // the last round's changes
+  touched_count_ = host_[3];
   return ok;
 }
 
 template <GpuDynamicGraph Graph>
-bool DynamicCoreNumbers<Graph>::run_round(const ChangedEdges& edges, std::uint64_t size,
-                                          bool insert, std::uint64_t arcs_budget) {
+kcore_detail::BatchEdgeView DynamicCoreNumbers<Graph>::start_round(const ChangedEdges& edges,
+                                                                   std::uint64_t bound,
+                                                                   bool insert) {
   using namespace kcore_detail;
   const cudaStream_t stream = graph_->stream();
   if (epoch_ == kUnset - 1) {
@@ -319,25 +339,22 @@ bool DynamicCoreNumbers<Graph>::run_round(const ChangedEdges& edges, std::uint64
     epoch_ = 0;
   }
   const std::uint32_t epoch = ++epoch_;
-  const BatchEdgeView batch{.slots = slots_.data(),
-                            .slot_edge = slot_edge_.data(),
-                            .state = state_.data(),
-                            .in_batch = in_batch_.data(),
-                            .mask = slots_.size() - 1,
-                            .bits = edges.key_bits,
-                            .visible_state = static_cast<std::uint8_t>(insert ? 1 : 0)};
-  // The round's list and queue sizes and their degree sums start at zero; [2] and [3] run over
-  // the whole batch.
-  const unsigned long long zero2[2] = {0, 0};
-  WG_CUDA_TRY(
-      cudaMemcpyAsync(counters_.data(), zero2, sizeof zero2, cudaMemcpyHostToDevice, stream));
-  WG_CUDA_TRY(
-      cudaMemcpyAsync(counters_.data() + 8, zero2, sizeof zero2, cudaMemcpyHostToDevice, stream));
-  roots_kernel<<<grid_for(size), kBlock, 0, stream>>>(
-      graph_->ref(), edges.keys, edges.key_bits, round_.data(), size, core_.data(), stamp_.data(),
-      epoch, cand_.data(), counters_.data());
+  // The round's list and queue sizes, degree sums, level ranges and cut flag start at zero;
+  // [2] and [3] run over the whole batch, [4] and [5] describe this round.
+  WG_CUDA_TRY(cudaMemsetAsync(counters_.data(), 0, 2 * sizeof(unsigned long long), stream));
+  WG_CUDA_TRY(cudaMemsetAsync(counters_.data() + 8, 0, (kCounters - 8) * sizeof(unsigned long long),
+                              stream));
+  roots_kernel<<<grid_for(bound), kBlock, 0, stream>>>(
+      graph_->ref(), edges.keys, edges.key_bits, round_.data(), counters_.data() + 4, core_.data(),
+      stamp_.data(), epoch, cand_.data(), counters_.data());
   WG_CUDA_CHECK_LAST();
-  return insert ? insert_round(batch, epoch, arcs_budget) : erase_round(batch, epoch, arcs_budget);
+  return BatchEdgeView{.slots = slots_.data(),
+                       .slot_edge = slot_edge_.data(),
+                       .state = state_.data(),
+                       .in_batch = in_batch_.data(),
+                       .mask = slots_.size() - 1,
+                       .bits = edges.key_bits,
+                       .visible_state = static_cast<std::uint8_t>(insert ? 1 : 0)};
 }
 
 template <GpuDynamicGraph Graph>
@@ -346,117 +363,100 @@ void DynamicCoreNumbers<Graph>::read_counters() {
   WG_CUDA_TRY(cudaMemcpyAsync(host_.data(), counters_.data(), sizeof host_, cudaMemcpyDeviceToHost,
                               stream));
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  ++syncs_;
   batch_arcs_ = host_[2];
 }
 
 template <GpuDynamicGraph Graph>
+unsigned long long DynamicCoreNumbers<Graph>::level_budget() const {
+  // What is left of the batch's budget once the synchronisations so far and the next one are
+  // paid for; the advance kernel compares it with the arcs scanned plus the next level's price.
+  const double spent = options_.sync_cost_arcs * static_cast<double>(syncs_ + 1);
+  return budget_ > spent ? static_cast<unsigned long long>(budget_ - spent) : 0ull;
+}
+
+template <GpuDynamicGraph Graph>
 bool DynamicCoreNumbers<Graph>::insert_round(const kcore_detail::BatchEdgeView& batch,
-                                             std::uint32_t epoch, std::uint64_t arcs_budget) {
+                                             std::uint32_t epoch) {
   using namespace kcore_detail;
   using View = typename Graph::ref_type;
   const cudaStream_t stream = graph_->stream();
   const View g = graph_->ref();
-  read_counters();
-  // Examined vertices: the roots, then the number-c neighbours of those that passed (mcd > c).
-  // Each level is priced before it runs (two scans of the examined vertices' arcs), so a batch
-  // cut by the budget has scanned at most arcs_budget arcs.
-  std::uint64_t lo = 0, hi = host_[0], priced = 0;
-  while (lo < hi) {
-    if (host_[2] + 2 * (host_[8] - priced) > arcs_budget) return false;
-    priced = host_[8];
-    examine_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
-        g, batch, cand_.data(), lo, hi, core_.data(), stamp_.data(), pass_.data(), epoch,
-        count_.data(), counters_.data());
+  const unsigned steps = std::max(1u, options_.levels_per_sync);
+  unsigned long long* c = counters_.data();
+  // Examined vertices: the roots, then the number-c neighbours of those that passed (mcd > c),
+  // level by level, each level priced at two scans of its vertices' arcs before it runs.
+  do {
+    const unsigned long long budget = level_budget();
+    for (unsigned s = 0; s < steps; ++s) {
+      advance_kernel<<<1, 1, 0, stream>>>(c, 0, 2, budget);
+      examine_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
+          g, batch, cand_.data(), c + kListRange, core_.data(), stamp_.data(), pass_.data(), epoch,
+          count_.data(), c);
+    }
     WG_CUDA_CHECK_LAST();
     read_counters();
-    lo = hi;
-    hi = host_[0];
-  }
-  const std::uint64_t examined = hi;
+    if (host_[kCutFlag]) return false;
+  } while (host_[0] > host_[kListRange + 1]);
+  const std::uint64_t examined = host_[0];
   // Counting and peeling scan the passed vertices' arcs at most twice.
-  if (host_[2] + 2 * host_[9] > arcs_budget) return false;
+  if (host_[2] + 2 * host_[9] > level_budget()) return false;
   count_kernel<View><<<grid_for(examined * 32), kBlock, 0, stream>>>(
       g, batch, cand_.data(), examined, core_.data(), pass_.data(), epoch, count_.data(),
-      queue_.data(), counters_.data());
+      queue_.data(), c);
   WG_CUDA_CHECK_LAST();
-  read_counters();
-  lo = 0;
-  hi = host_[1];
-  while (lo < hi) {
-    round_peel_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
-        g, batch, queue_.data(), lo, hi, core_.data(), pass_.data(), epoch, count_.data(),
-        counters_.data());
+  do {
+    for (unsigned s = 0; s < steps; ++s) {
+      advance_kernel<<<1, 1, 0, stream>>>(c, 1, 0, ~0ull);  // priced above
+      round_peel_kernel<View>
+          <<<level_grid_, kBlock, 0, stream>>>(g, batch, queue_.data(), c + kQueueRange,
+                                               core_.data(), pass_.data(), epoch, count_.data(), c);
+    }
     WG_CUDA_CHECK_LAST();
     read_counters();
-    lo = hi;
-    hi = host_[1];
-  }
+  } while (host_[1] > host_[kQueueRange + 1]);
   rise_kernel<<<grid_for(examined), kBlock, 0, stream>>>(
       cand_.data(), examined, core_.data(), pass_.data(), epoch, count_.data(), mark_.data(),
-      batch_epoch_, old_core_.data(), touched_.data(), counters_.data());
-  WG_CUDA_CHECK_LAST();
-  read_counters();
-  touched_count_ = host_[3];
+      batch_epoch_, old_core_.data(), touched_.data(), c);
+  WG_CUDA_CHECK_LAST();  // the next read (next round or update's end) sees its changes
   return true;
 }
 
 template <GpuDynamicGraph Graph>
 bool DynamicCoreNumbers<Graph>::erase_round(const kcore_detail::BatchEdgeView& batch,
-                                            std::uint32_t epoch, std::uint64_t arcs_budget) {
+                                            std::uint32_t epoch) {
   using namespace kcore_detail;
   using View = typename Graph::ref_type;
   const cudaStream_t stream = graph_->stream();
   const View g = graph_->ref();
-  read_counters();
+  const unsigned steps = std::max(1u, options_.levels_per_sync);
+  unsigned long long* c = counters_.data();
   // Touched list cand_ (roots, then the uncounted number-c neighbours of fallen vertices), each
-  // counted once; fallen queue queue_, each scanned once. Both priced before each launch.
-  std::uint64_t tlo = 0, qlo = 0, tpriced = 0, qpriced = 0;
-  bool ok = true;
-  while (ok && (tlo < host_[0] || qlo < host_[1])) {
-    if (tlo < host_[0]) {
-      if (host_[2] + (host_[8] - tpriced) > arcs_budget) {
-        ok = false;
-        break;
-      }
-      const std::uint64_t thi = host_[0];
-      tpriced = host_[8];
-      erase_count_kernel<View><<<grid_for((thi - tlo) * 32), kBlock, 0, stream>>>(
-          g, batch, cand_.data(), tlo, thi, core_.data(), pass_.data(), epoch, count_.data(),
-          dec_.data(), queue_.data(), counters_.data());
-      WG_CUDA_CHECK_LAST();
-      tlo = thi;
-      read_counters();
+  // counted once; fallen queue queue_, each scanned once; each level priced before it runs.
+  do {
+    const unsigned long long budget = level_budget();
+    for (unsigned s = 0; s < steps; ++s) {
+      advance_kernel<<<1, 1, 0, stream>>>(c, 0, 1, budget);
+      erase_count_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
+          g, batch, cand_.data(), c + kListRange, core_.data(), pass_.data(), epoch, count_.data(),
+          dec_.data(), queue_.data(), c);
+      advance_kernel<<<1, 1, 0, stream>>>(c, 1, 1, budget);
+      fall_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
+          g, batch, queue_.data(), c + kQueueRange, core_.data(), stamp_.data(), pass_.data(),
+          epoch, count_.data(), dec_.data(), cand_.data(), c);
     }
-    if (qlo < host_[1]) {
-      if (host_[2] + (host_[9] - qpriced) > arcs_budget) {
-        ok = false;
-        break;
-      }
-      const std::uint64_t qhi = host_[1];
-      qpriced = host_[9];
-      fall_kernel<View><<<grid_for((qhi - qlo) * 32), kBlock, 0, stream>>>(
-          g, batch, queue_.data(), qlo, qhi, core_.data(), stamp_.data(), pass_.data(), epoch,
-          count_.data(), dec_.data(), cand_.data(), counters_.data());
-      WG_CUDA_CHECK_LAST();
-      qlo = qhi;
-      read_counters();
-    }
-  }
+    WG_CUDA_CHECK_LAST();
+    read_counters();
+  } while (!host_[kCutFlag] &&
+           (host_[0] > host_[kListRange + 1] || host_[1] > host_[kQueueRange + 1]));
   // Every listed vertex has been counted unless the round was cut; either way dec goes back to
   // zero.
+  const bool ok = !host_[kCutFlag];
   fall_apply_kernel<<<grid_for(host_[0]), kBlock, 0, stream>>>(
       cand_.data(), host_[0], ok, core_.data(), count_.data(), dec_.data(), mark_.data(),
-      batch_epoch_, old_core_.data(), touched_.data(), counters_.data());
-  WG_CUDA_CHECK_LAST();
-  read_counters();
-  touched_count_ = host_[3];
+      batch_epoch_, old_core_.data(), touched_.data(), c);
+  WG_CUDA_CHECK_LAST();  // the next read (next round or update's end) sees its changes
   return ok;
-}
-
-template <GpuDynamicGraph Graph>
-std::uint64_t DynamicCoreNumbers<Graph>::arcs_budget() const {
-  return static_cast<std::uint64_t>(options_.recompute_work * 2.0 *
-                                    static_cast<double>(graph_->num_edges()));
 }
 
 template <GpuDynamicGraph Graph>
@@ -469,15 +469,26 @@ void DynamicCoreNumbers<Graph>::count_batch(bool recomputed, bool cut) {
 }
 
 template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::try_rounds(const ChangedEdges& edges, bool insert) {
+  // budget_: the static peeling's cost in arcs (each arc once, plus its synchronisations as
+  // measured by the last one) times recompute_work.
+  budget_ =
+      options_.recompute_work * (2.0 * static_cast<double>(graph_->num_edges()) +
+                                 options_.sync_cost_arcs * static_cast<double>(static_syncs_));
+  early_ = too_many(edges.size);
+  const bool ok = !early_ && update(edges, insert);  // update sets early_ when it decides so
+  cut_ = !ok && !early_;
+  return ok;
+}
+
+template <GpuDynamicGraph Graph>
 BatchEffect DynamicCoreNumbers<Graph>::after_insert(const ChangedEdges& added) {
   BatchEffect e;
   grow();
   begin_batch();
   if (!added.size) return e;
-  const bool early = too_many(added.size);
-  const bool cut = !early && !update(added, true, arcs_budget());
-  e.recomputed = early || cut;
-  count_batch(e.recomputed, cut);
+  e.recomputed = !try_rounds(added, true);
+  count_batch(e.recomputed, cut_);
   e.changed = e.recomputed ? recompute_counting() : end_batch();
   return e;
 }
@@ -488,19 +499,17 @@ void DynamicCoreNumbers<Graph>::before_erase(const ChangedEdges& removed) {
   begin_batch();
   // Processed before the edges go: each round sees the earlier rounds' edges and its own as
   // removed (hidden), the later ones still present.
-  erase_pending_recompute_ = erase_cut_ = false;
+  erase_pending_recompute_ = cut_ = false;
   if (!removed.size) return;
-  const bool early = too_many(removed.size);
-  erase_cut_ = !early && !update(removed, false, arcs_budget());
-  erase_pending_recompute_ = early || erase_cut_;
+  erase_pending_recompute_ = !try_rounds(removed, false);
 }
 
 template <GpuDynamicGraph Graph>
 BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges& removed) {
   BatchEffect e;
   e.recomputed = erase_pending_recompute_;
-  if (removed.size) count_batch(e.recomputed, erase_cut_);
-  erase_pending_recompute_ = erase_cut_ = false;
+  if (removed.size) count_batch(e.recomputed, cut_);
+  erase_pending_recompute_ = cut_ = false;
   e.changed = e.recomputed ? recompute_counting() : end_batch();
   return e;
 }

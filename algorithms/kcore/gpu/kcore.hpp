@@ -106,6 +106,14 @@ struct DynamicCoreNumbersOptions {
   /// greedy plan that still runs past max_rounds rounds (it may need up to twice the largest
   /// multiplicity) stops there, its changes undone.
   std::uint32_t max_rounds = 64;
+  /// The price of one host synchronisation (a level's launch and the copy of its counters),
+  /// in arcs scanned in the same time. It weighs the rounds' synchronisations against their
+  /// scans, and the static peeling's (counted when it last ran) against its scan of every arc.
+  double sync_cost_arcs = 100000;
+  /// Traversal levels enqueued per synchronisation: level kernels read their sizes on the
+  /// device, so a round whose traversal is k levels deep synchronises about k / levels_per_sync
+  /// times, at the price of a few empty launches at its end.
+  std::uint32_t levels_per_sync = 4;
 };
 
 /// What the batches applied through a DynamicCoreNumbers cost, cumulative since construction.
@@ -163,18 +171,21 @@ class DynamicCoreNumbers {
   /// A new epoch for the batch's change records.
   void begin_batch();
   /// Processes the edges, round by round; false: over a budget (the changes are undone).
-  bool update(const ChangedEdges& edges, bool insert, std::uint64_t arcs_budget);
-  /// One round (round_[0..size)) on the graph as the batch's hash set shows it; false: cut
-  /// by the budget before its changes were applied.
-  bool run_round(const ChangedEdges& edges, std::uint64_t size, bool insert,
-                 std::uint64_t arcs_budget);
-  bool insert_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch,
-                    std::uint64_t arcs_budget);
-  bool erase_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch,
-                   std::uint64_t arcs_budget);
+  bool update(const ChangedEdges& edges, bool insert);
+  /// Prices the batch (budget_) and runs the rounds unless decided against; sets early_, cut_.
+  bool try_rounds(const ChangedEdges& edges, bool insert);
+  /// A new round epoch; lists the round's roots (round_, at most `bound` edges, its size on the
+  /// device). Returns the batch's edges as the round sees them.
+  kcore_detail::BatchEdgeView start_round(const ChangedEdges& edges, std::uint64_t bound,
+                                          bool insert);
+  /// The round after start_round and a read_counters(); false: cut by the budget before its
+  /// changes were applied.
+  bool insert_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch);
+  bool erase_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch);
   /// Copies the round counters to host_ (synchronises the stream).
   void read_counters();
-  std::uint64_t arcs_budget() const;
+  /// The arcs the next synchronised group of levels may bring the batch's scans to.
+  unsigned long long level_budget() const;
   void count_batch(bool recomputed, bool cut);
   /// The vertices whose number this batch changed (and forgets the batch's records).
   std::uint64_t end_batch();
@@ -206,9 +217,14 @@ class DynamicCoreNumbers {
   DeviceBuffer<std::uint8_t> state_;
   std::uint32_t epoch_ = 0, batch_epoch_ = 0, rounds_ = 0;
   std::uint64_t touched_count_ = 0;
-  bool erase_pending_recompute_ = false;       ///< before_erase chose the static peeling
-  bool erase_cut_ = false;                     ///< ... after trying the rounds
-  std::array<unsigned long long, 10> host_{};  ///< the round counters, as last read
+  bool erase_pending_recompute_ = false;  ///< before_erase chose the static peeling
+  bool early_ = false;              ///< the batch was sent to the static peeling before any round
+  bool cut_ = false;                ///< the batch's rounds were stopped by the budget
+  double budget_ = 0;               ///< the batch's budget, in arcs (see try_rounds)
+  std::uint64_t syncs_ = 0;         ///< host synchronisations of the batch's rounds
+  std::uint64_t static_syncs_ = 0;  ///< those of the last static peeling
+  unsigned level_grid_ = 1;         ///< blocks of the device-sized level kernels
+  std::array<unsigned long long, 18> host_{};  ///< the round counters, as last read
   std::uint64_t batch_arcs_ = 0;               ///< arcs the batch's rounds scanned
   DynamicCoreNumbersStats stats_;
 };

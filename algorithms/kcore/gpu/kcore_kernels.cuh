@@ -247,7 +247,30 @@ __global__ inline void select_round_kernel(const std::uint64_t* keys, unsigned b
 // degrees of the vertices appended to list [0] this round, [9] the same for the queue (deletion)
 // or for the candidates that passed (insertion). [8] and [9] let the host price the next level
 // before launching it.
-inline constexpr int kCounters = 10;
+// [10, 11] the list's level being processed, [12] the summed degrees of the list up to it;
+// [13, 14] and [15] the same for the queue; [16] set when a level was not launched (budget).
+inline constexpr int kCounters = 18;
+inline constexpr int kListRange = 10, kQueueRange = 13, kCutFlag = 16;
+
+/// One thread: the next level of list `which` (0: list, counters[0]; 1: queue, counters[1]) is
+/// what was appended since the last level; it is priced at `factor` times its summed degrees and
+/// not launched (range left empty, cut flag set) when the arcs scanned so far plus that price
+/// pass `budget`. Level kernels read their range from counters[range]: the host enqueues several
+/// levels per synchronisation.
+__global__ inline void advance_kernel(unsigned long long* c, int which, unsigned long long factor,
+                                      unsigned long long budget) {
+  unsigned long long* r = c + (which ? kQueueRange : kListRange);
+  const unsigned long long lo = r[1], next = c[which];
+  r[0] = lo;
+  if (c[kCutFlag] || next == lo) return;  // r[1] stays lo: an empty level
+  const unsigned long long price = factor * (c[8 + which] - r[2]);
+  if (c[2] + price > budget) {
+    c[kCutFlag] = 1;
+    return;
+  }
+  r[1] = next;
+  r[2] = c[8 + which];
+}
 
 template <class View>
 __device__ __forceinline__ void append_priced(const View& g, vertex_t* list,
@@ -259,12 +282,14 @@ __device__ __forceinline__ void append_priced(const View& g, vertex_t* list,
 
 /// The round's roots: the endpoints of number min(core[u], core[v]) join the list
 /// (counters[0], degrees in counters[8]).
+/// The round's size is read on the device (*round_size, written by an earlier launch).
 template <class View>
 __global__ void roots_kernel(View g, const std::uint64_t* keys, unsigned bits,
-                             const std::uint32_t* round, std::uint64_t size,
+                             const std::uint32_t* round, const unsigned long long* round_size,
                              const std::uint32_t* core, std::uint32_t* stamp, std::uint32_t epoch,
                              vertex_t* cand, unsigned long long* counters) {
   const std::uint64_t lo = (std::uint64_t{1} << bits) - 1;
+  const std::uint64_t size = *round_size;
   for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < size;
        j += std::uint64_t{gridDim.x} * blockDim.x) {
     const std::uint64_t key = keys[round[j]];
@@ -284,10 +309,11 @@ __global__ void roots_kernel(View g, const std::uint64_t* keys, unsigned bits,
 /// epoch, degree in counters[9]) and its visible neighbours of number c not yet examined join
 /// the list (counters[0], degrees in counters[8]). counters[2] adds the arcs scanned.
 template <class View>
-__global__ void examine_kernel(View g, BatchEdgeView batch, vertex_t* cand, std::uint64_t lo,
-                               std::uint64_t hi, const std::uint32_t* core, std::uint32_t* stamp,
-                               std::uint32_t* pass, std::uint32_t epoch, std::int32_t* count,
-                               unsigned long long* counters) {
+__global__ void examine_kernel(View g, BatchEdgeView batch, vertex_t* cand,
+                               const unsigned long long* range, const std::uint32_t* core,
+                               std::uint32_t* stamp, std::uint32_t* pass, std::uint32_t epoch,
+                               std::int32_t* count, unsigned long long* counters) {
+  const std::uint64_t lo = range[0], hi = range[1];  // set by advance_kernel
   for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
     const vertex_t u = cand[lo + i];
     const std::uint32_t c = core[u];
@@ -346,10 +372,11 @@ __global__ void count_kernel(View g, BatchEdgeView batch, const vertex_t* cand, 
 /// One warp per peeled candidate of queue[lo, hi), number c: its passed neighbours of number c
 /// lose one count; the decrement that takes one from c + 1 to c queues it.
 template <class View>
-__global__ void round_peel_kernel(View g, BatchEdgeView batch, vertex_t* queue, std::uint64_t lo,
-                                  std::uint64_t hi, const std::uint32_t* core,
+__global__ void round_peel_kernel(View g, BatchEdgeView batch, vertex_t* queue,
+                                  const unsigned long long* range, const std::uint32_t* core,
                                   const std::uint32_t* pass, std::uint32_t epoch,
                                   std::int32_t* count, unsigned long long* counters) {
+  const std::uint64_t lo = range[0], hi = range[1];  // set by advance_kernel
   for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
     const vertex_t u = queue[lo + i];
     const std::uint32_t c = core[u];
@@ -397,10 +424,11 @@ __global__ inline void rise_kernel(const vertex_t* cand, std::uint64_t size, std
 /// epoch); support < c: u falls (queue, counters[1], degrees in counters[9]).
 template <class View>
 __global__ void erase_count_kernel(View g, BatchEdgeView batch, const vertex_t* list,
-                                   std::uint64_t lo, std::uint64_t hi, const std::uint32_t* core,
+                                   const unsigned long long* range, const std::uint32_t* core,
                                    std::uint32_t* pass, std::uint32_t epoch, std::int32_t* count,
                                    const std::int32_t* dec, vertex_t* queue,
                                    unsigned long long* counters) {
+  const std::uint64_t lo = range[0], hi = range[1];  // set by advance_kernel
   for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
     const vertex_t u = list[lo + i];
     const std::uint32_t c = core[u];
@@ -423,11 +451,12 @@ __global__ void erase_count_kernel(View g, BatchEdgeView batch, const vertex_t* 
 /// loses one support (dec[w] += 1). A counted w whose support goes from c to c - 1 falls
 /// (queue); an uncounted one joins the touched list (counters[0]) to be counted next.
 template <class View>
-__global__ void fall_kernel(View g, BatchEdgeView batch, vertex_t* queue, std::uint64_t lo,
-                            std::uint64_t hi, const std::uint32_t* core, std::uint32_t* stamp,
-                            const std::uint32_t* pass, std::uint32_t epoch,
+__global__ void fall_kernel(View g, BatchEdgeView batch, vertex_t* queue,
+                            const unsigned long long* range, const std::uint32_t* core,
+                            std::uint32_t* stamp, const std::uint32_t* pass, std::uint32_t epoch,
                             const std::int32_t* count, std::int32_t* dec, vertex_t* list,
                             unsigned long long* counters) {
+  const std::uint64_t lo = range[0], hi = range[1];  // set by advance_kernel
   for_each_warp_item(hi - lo, [&](const warp_tile& tile, std::uint64_t i) {
     const vertex_t u = queue[lo + i];
     const std::uint32_t c = core[u];
