@@ -205,7 +205,7 @@ CoreNumbers DynamicCoreNumbers<Graph>::result() const {
 template <GpuDynamicGraph Graph>
 void DynamicCoreNumbers<Graph>::begin_batch() {
   rounds_ = 0;
-  syncs_ = 0;
+  syncs_ = launches_ = 0;
   batch_arcs_ = 0;
   touched_count_ = 0;
   if (++batch_epoch_ == kcore_detail::kUnset) {
@@ -290,8 +290,10 @@ bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert) {
   // Decided before trying: every round costs a few synchronisations, and the batch needs at
   // least as many rounds as its busiest vertex has edges.
   const unsigned long long least_rounds = host_[7];
+  const double round_syncs =
+      1.0 + kLaunchSyncs * (kSelectLaunches + 4.0 * std::max(1u, options_.levels_per_sync) + 5.0);
   if (least_rounds > options_.max_rounds ||
-      options_.sync_cost_arcs * 3.0 * static_cast<double>(least_rounds) > budget_) {
+      options_.sync_cost_arcs * round_syncs * static_cast<double>(least_rounds) > budget_) {
     ok = false;
     early_ = true;
   }
@@ -312,12 +314,13 @@ bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert) {
     claim_kernel<<<grid_for(r), kBlock, 0, stream>>>(edges.keys, edges.key_bits, remaining_.data(),
                                                      r, claim_.data(), false);
     WG_CUDA_CHECK_LAST();
-    // The roots are listed before the host learns the round's size (one synchronisation less).
+    // The round is enqueued behind its selection: one synchronisation per round (more only
+    // for traversals deeper than levels_per_sync); its size stays on the device.
     const BatchEdgeView batch = start_round(edges, r, insert);
-    read_counters();
+    launches_ += kSelectLaunches;
     std::swap(remaining_, next_remaining_);
-    r = host_[5];
     ok = insert ? insert_round(batch, epoch_) : erase_round(batch, epoch_);
+    r = host_[5];
   }
   unmark_batch_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
                                                           in_batch_.data());
@@ -371,7 +374,8 @@ template <GpuDynamicGraph Graph>
 unsigned long long DynamicCoreNumbers<Graph>::level_budget() const {
   // What is left of the batch's budget once the synchronisations so far and the next one are
   // paid for; the advance kernel compares it with the arcs scanned plus the next level's price.
-  const double spent = options_.sync_cost_arcs * static_cast<double>(syncs_ + 1);
+  const double spent = options_.sync_cost_arcs *
+                       (static_cast<double>(syncs_ + 1) + kcore_detail::kLaunchSyncs * launches_);
   return budget_ > spent ? static_cast<unsigned long long>(budget_ - spent) : 0ull;
 }
 
@@ -384,9 +388,11 @@ bool DynamicCoreNumbers<Graph>::insert_round(const kcore_detail::BatchEdgeView& 
   const View g = graph_->ref();
   const unsigned steps = std::max(1u, options_.levels_per_sync);
   unsigned long long* c = counters_.data();
-  // Examined vertices: the roots, then the number-c neighbours of those that passed (mcd > c),
-  // level by level, each level priced at two scans of its vertices' arcs before it runs.
-  do {
+  // The whole round is enqueued, then one synchronisation; a traversal or a peeling deeper than
+  // `steps` levels enqueues it again (the finished phases' kernels return at once). Examined
+  // vertices: the roots, then the number-c neighbours of those that passed (mcd > c), each level
+  // priced at two scans of its vertices' arcs before it runs.
+  for (;;) {
     const unsigned long long budget = level_budget();
     for (unsigned s = 0; s < steps; ++s) {
       advance_kernel<<<1, 1, 0, stream>>>(c, 0, 2, budget);
@@ -394,32 +400,27 @@ bool DynamicCoreNumbers<Graph>::insert_round(const kcore_detail::BatchEdgeView& 
           g, batch, cand_.data(), c + kListRange, core_.data(), stamp_.data(), pass_.data(), epoch,
           count_.data(), c);
     }
-    WG_CUDA_CHECK_LAST();
-    read_counters();
-    if (host_[kCutFlag]) return false;
-  } while (host_[0] > host_[kListRange + 1]);
-  const std::uint64_t examined = host_[0];
-  // Counting and peeling scan the passed vertices' arcs at most twice.
-  if (host_[2] + 2 * host_[9] > level_budget()) return false;
-  count_kernel<View><<<grid_for(examined * 32), kBlock, 0, stream>>>(
-      g, batch, cand_.data(), examined, core_.data(), pass_.data(), epoch, count_.data(),
-      queue_.data(), c);
-  WG_CUDA_CHECK_LAST();
-  do {
+    gate_kernel<<<1, 1, 0, stream>>>(c, 0, budget);
+    count_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
+        g, batch, cand_.data(), core_.data(), pass_.data(), epoch, count_.data(), queue_.data(), c);
+    gate_kernel<<<1, 1, 0, stream>>>(c, 1, budget);
     for (unsigned s = 0; s < steps; ++s) {
-      advance_kernel<<<1, 1, 0, stream>>>(c, 1, 0, ~0ull);  // priced above
+      advance_kernel<<<1, 1, 0, stream>>>(c, 1, 0, ~0ull);  // priced by gate 0
       round_peel_kernel<View>
           <<<level_grid_, kBlock, 0, stream>>>(g, batch, queue_.data(), c + kQueueRange,
                                                core_.data(), pass_.data(), epoch, count_.data(), c);
     }
+    gate_kernel<<<1, 1, 0, stream>>>(c, 2, budget);
+    rise_kernel<<<level_grid_, kBlock, 0, stream>>>(cand_.data(), core_.data(), pass_.data(), epoch,
+                                                    count_.data(), mark_.data(), batch_epoch_,
+                                                    old_core_.data(), touched_.data(), c);
+    gate_kernel<<<1, 1, 0, stream>>>(c, 3, budget);
     WG_CUDA_CHECK_LAST();
     read_counters();
-  } while (host_[1] > host_[kQueueRange + 1]);
-  rise_kernel<<<grid_for(examined), kBlock, 0, stream>>>(
-      cand_.data(), examined, core_.data(), pass_.data(), epoch, count_.data(), mark_.data(),
-      batch_epoch_, old_core_.data(), touched_.data(), c);
-  WG_CUDA_CHECK_LAST();  // the next read (next round or update's end) sees its changes
-  return true;
+    launches_ += 4 * steps + 5;
+    if (host_[kCutFlag]) return false;
+    if (host_[kPhase] == kDone) return true;
+  }
 }
 
 template <GpuDynamicGraph Graph>
@@ -432,8 +433,9 @@ bool DynamicCoreNumbers<Graph>::erase_round(const kcore_detail::BatchEdgeView& b
   const unsigned steps = std::max(1u, options_.levels_per_sync);
   unsigned long long* c = counters_.data();
   // Touched list cand_ (roots, then the uncounted number-c neighbours of fallen vertices), each
-  // counted once; fallen queue queue_, each scanned once; each level priced before it runs.
-  do {
+  // counted once; fallen queue queue_, each scanned once; each level priced before it runs. As
+  // for insertion, the round is enqueued whole and enqueued again while it has not finished.
+  for (;;) {
     const unsigned long long budget = level_budget();
     for (unsigned s = 0; s < steps; ++s) {
       advance_kernel<<<1, 1, 0, stream>>>(c, 0, 1, budget);
@@ -445,18 +447,24 @@ bool DynamicCoreNumbers<Graph>::erase_round(const kcore_detail::BatchEdgeView& b
           g, batch, queue_.data(), c + kQueueRange, core_.data(), stamp_.data(), pass_.data(),
           epoch, count_.data(), dec_.data(), cand_.data(), c);
     }
+    gate_kernel<<<1, 1, 0, stream>>>(c, 4, budget);
+    fall_apply_kernel<<<level_grid_, kBlock, 0, stream>>>(
+        cand_.data(), true, core_.data(), count_.data(), dec_.data(), mark_.data(), batch_epoch_,
+        old_core_.data(), touched_.data(), c);
+    gate_kernel<<<1, 1, 0, stream>>>(c, 3, budget);
     WG_CUDA_CHECK_LAST();
     read_counters();
-  } while (!host_[kCutFlag] &&
-           (host_[0] > host_[kListRange + 1] || host_[1] > host_[kQueueRange + 1]));
-  // Every listed vertex has been counted unless the round was cut; either way dec goes back to
-  // zero.
-  const bool ok = !host_[kCutFlag];
-  fall_apply_kernel<<<grid_for(host_[0]), kBlock, 0, stream>>>(
-      cand_.data(), host_[0], ok, core_.data(), count_.data(), dec_.data(), mark_.data(),
-      batch_epoch_, old_core_.data(), touched_.data(), c);
-  WG_CUDA_CHECK_LAST();  // the next read (next round or update's end) sees its changes
-  return ok;
+    launches_ += 4 * steps + 3;
+    if (host_[kPhase] == kDone) return true;
+    if (host_[kCutFlag]) {
+      // Nothing applied; dec goes back to zero over the listed vertices.
+      fall_apply_kernel<<<level_grid_, kBlock, 0, stream>>>(
+          cand_.data(), false, core_.data(), count_.data(), dec_.data(), mark_.data(), batch_epoch_,
+          old_core_.data(), touched_.data(), c);
+      WG_CUDA_CHECK_LAST();
+      return false;
+    }
+  }
 }
 
 template <GpuDynamicGraph Graph>

@@ -106,14 +106,15 @@ struct DynamicCoreNumbersOptions {
   /// greedy plan that still runs past max_rounds rounds (it may need up to twice the largest
   /// multiplicity) stops there, its changes undone.
   std::uint32_t max_rounds = 64;
-  /// The price of one host synchronisation (a level's launch and the copy of its counters),
-  /// in arcs scanned in the same time. It weighs the rounds' synchronisations against their
-  /// scans, and the static peeling's (counted when it last ran) against its scan of every arc.
+  /// The price of one host synchronisation (with the copy of the counters), in arcs scanned in
+  /// the same time; a launch counts a quarter of it. It weighs the rounds' synchronisations and
+  /// launches against their scans, and the static peeling's synchronisations (counted when it
+  /// last ran) against its scan of every arc.
   double sync_cost_arcs = 100000;
   /// Traversal levels enqueued per synchronisation: level kernels read their sizes on the
   /// device, so a round whose traversal is k levels deep synchronises about k / levels_per_sync
   /// times, at the price of a few empty launches at its end.
-  std::uint32_t levels_per_sync = 4;
+  std::uint32_t levels_per_sync = 3;
 };
 
 /// What the batches applied through a DynamicCoreNumbers cost, cumulative since construction.
@@ -222,6 +223,7 @@ class DynamicCoreNumbers {
   bool cut_ = false;                ///< the batch's rounds were stopped by the budget
   double budget_ = 0;               ///< the batch's budget, in arcs (see try_rounds)
   std::uint64_t syncs_ = 0;         ///< host synchronisations of the batch's rounds
+  double launches_ = 0;             ///< launches and copies of the batch's rounds
   std::uint64_t static_syncs_ = 0;  ///< those of the last static peeling
   unsigned level_grid_ = 1;         ///< blocks of the device-sized level kernels
   std::array<unsigned long long, 18> host_{};  ///< the round counters, as last read

@@ -250,7 +250,54 @@ __global__ inline void select_round_kernel(const std::uint64_t* keys, unsigned b
 // [10, 11] the list's level being processed, [12] the summed degrees of the list up to it;
 // [13, 14] and [15] the same for the queue; [16] set when a level was not launched (budget).
 inline constexpr int kCounters = 18;
-inline constexpr int kListRange = 10, kQueueRange = 13, kCutFlag = 16;
+// Host-side prices: a launch enqueued behind others costs about this fraction of a host
+// synchronisation; a round's selection and roots take kSelectLaunches launches and copies.
+inline constexpr double kLaunchSyncs = 0.25;
+inline constexpr double kSelectLaunches = 7;
+
+inline constexpr int kListRange = 10, kQueueRange = 13, kCutFlag = 16, kPhase = 17;
+
+// A round's phases (counters[kPhase]), moved on by gate_kernel so that the host can enqueue a
+// whole round and synchronise once: kernels of a later phase do nothing until it is reached.
+// Insertion: examining -> counting -> peeling -> applying -> done; deletion: examining (the
+// alternating count / fall levels) -> applying -> done.
+inline constexpr unsigned long long kExamining = 0, kCounting = 1, kPeeling = 2, kApplying = 3,
+                                    kDone = 4;
+
+/// One thread. Gate `step`:
+///   0 (insertion): examining -> counting once the list stopped growing (the last level was
+///     empty), unless cut; counting and peeling are priced first (two scans of the passed
+///     vertices' arcs, counters[9]) and cut when past `budget`.
+///   1: counting -> peeling.
+///   2 (insertion): peeling -> applying once the queue stopped growing.
+///   3: applying -> done.
+///   4 (deletion): examining -> applying once neither the list nor the queue grows, unless cut.
+__global__ inline void gate_kernel(unsigned long long* c, int step, unsigned long long budget) {
+  unsigned long long& phase = c[kPhase];
+  const bool list_done = c[0] == c[kListRange + 1], queue_done = c[1] == c[kQueueRange + 1];
+  switch (step) {
+    case 0:
+      if (phase == kExamining && !c[kCutFlag] && list_done) {
+        if (c[2] + 2 * c[9] > budget)
+          c[kCutFlag] = 1;
+        else
+          phase = kCounting;
+      }
+      break;
+    case 1:
+      if (phase == kCounting) phase = kPeeling;
+      break;
+    case 2:
+      if (phase == kPeeling && queue_done) phase = kApplying;
+      break;
+    case 3:
+      if (phase == kApplying) phase = kDone;
+      break;
+    default:
+      if (phase == kExamining && !c[kCutFlag] && list_done && queue_done) phase = kApplying;
+      break;
+  }
+}
 
 /// One thread: the next level of list `which` (0: list, counters[0]; 1: queue, counters[1]) is
 /// what was appended since the last level; it is priced at `factor` times its summed degrees and
@@ -348,10 +395,13 @@ __global__ void examine_kernel(View g, BatchEdgeView batch, vertex_t* cand,
 /// number > c or of number c that passed (the vertices that may hold it in the (c + 1)-core);
 /// count <= c starts the peeling (queue, counters[1]).
 template <class View>
-__global__ void count_kernel(View g, BatchEdgeView batch, const vertex_t* cand, std::uint64_t size,
+__global__ void count_kernel(View g, BatchEdgeView batch, const vertex_t* cand,
                              const std::uint32_t* core, const std::uint32_t* pass,
                              std::uint32_t epoch, std::int32_t* count, vertex_t* queue,
                              unsigned long long* counters) {
+  // Runs in the counting phase only; the list no longer grows then.
+  if (counters[kPhase] != kCounting) return;
+  const std::uint64_t size = counters[0];
   for_each_warp_item(size, [&](const warp_tile& tile, std::uint64_t i) {
     const vertex_t u = cand[i];
     if (pass[u] != epoch) return;  // warp-uniform
@@ -399,12 +449,15 @@ __device__ __forceinline__ void record_change(vertex_t u, std::uint32_t c, std::
   }
 }
 
-/// One thread per examined vertex: those that passed and kept a count above their number rise.
-__global__ inline void rise_kernel(const vertex_t* cand, std::uint64_t size, std::uint32_t* core,
+/// One thread per examined vertex (counters[0] of them), in the applying phase: those that
+/// passed and kept a count above their number rise.
+__global__ inline void rise_kernel(const vertex_t* cand, std::uint32_t* core,
                                    const std::uint32_t* pass, std::uint32_t epoch,
                                    const std::int32_t* count, std::uint32_t* mark,
                                    std::uint32_t batch_epoch, std::uint32_t* old_core,
                                    vertex_t* touched, unsigned long long* counters) {
+  if (counters[kPhase] != kApplying) return;
+  const std::uint64_t size = counters[0];
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const vertex_t u = cand[i];
@@ -478,13 +531,16 @@ __global__ void fall_kernel(View g, BatchEdgeView batch, vertex_t* queue,
   });
 }
 
-/// One thread per touched vertex: the fallen ones (support below their number) lose one; dec
-/// goes back to zero. With apply false, only the reset (a round cut by the budget).
-__global__ inline void fall_apply_kernel(const vertex_t* list, std::uint64_t size, bool apply,
-                                         std::uint32_t* core, const std::int32_t* count,
-                                         std::int32_t* dec, std::uint32_t* mark,
-                                         std::uint32_t batch_epoch, std::uint32_t* old_core,
-                                         vertex_t* touched, unsigned long long* counters) {
+/// One thread per touched vertex (counters[0] of them): the fallen ones (support below their
+/// number) lose one; dec goes back to zero. Runs in the applying phase; with apply false (a
+/// round cut by the budget), only the reset, whatever the phase.
+__global__ inline void fall_apply_kernel(const vertex_t* list, bool apply, std::uint32_t* core,
+                                         const std::int32_t* count, std::int32_t* dec,
+                                         std::uint32_t* mark, std::uint32_t batch_epoch,
+                                         std::uint32_t* old_core, vertex_t* touched,
+                                         unsigned long long* counters) {
+  if (apply && counters[kPhase] != kApplying) return;
+  const std::uint64_t size = counters[0];
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const vertex_t u = list[i];
