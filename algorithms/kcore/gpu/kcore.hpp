@@ -52,14 +52,21 @@
 // counted next, their lost support recorded meanwhile). Only the fallen vertices and their
 // neighbours are scanned, once each; the fallen ones lose one.
 //
-// Cost per round: O(arcs of the examined / touched vertices) plus one synchronisation per
-// traversal level. Decided before trying: a batch of more new (removed) edges than
-// recompute_fraction of the graph's edges, or with a vertex in more than max_rounds of its edges,
-// goes straight to the static peeling. Each traversal level is priced (its vertices' arcs)
-// before it is launched, and a batch whose scans would pass recompute_work of the graph's arcs
-// stops there (its changes undone) and is answered by the static peeling: the work wasted is at
-// most that fraction of the static peeling's scan of every arc. stats() counts which path each
-// batch took.
+// Rounds on the device: level kernels read their level's range from device counters (an
+// advance kernel moves it and prices the level first), and phase gates move a round from
+// traversal to counting, peeling and applying on the device, so the host enqueues a round whole
+// behind its selection and synchronises once per round (again only when a traversal or peeling
+// runs deeper than levels_per_sync levels).
+//
+// Cost and fallback, in arcs: the static peeling costs its scan of every arc plus
+// sync_cost_arcs per synchronisation (counted when it last ran); a batch may spend
+// recompute_work of that (scans, synchronisations and launches). Decided before trying: a batch
+// of more new (removed) edges than recompute_fraction of the graph's edges, or whose busiest
+// vertex (in k of its edges: at least k rounds) prices its rounds alone past the budget or past
+// max_rounds, goes straight to the static peeling. Each level is priced (its vertices' summed
+// degrees) before it is launched; a level that would pass the budget is not launched, the
+// batch's changes are undone and the static peeling answers: the work wasted is at most
+// recompute_work of the static peeling's. stats() counts which path each batch took.
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds join with core number 0. Errors: wg::CapacityError when device memory runs out.

@@ -5,10 +5,14 @@
 // decrement takes a vertex from k + 1 to k is the only one that writes its core number and
 // queues it; other threads read core numbers through relaxed atomic loads and may see a vertex
 // as remaining a moment after it was queued: their decrement then finds it at or below k and
-// does nothing more. Dynamic rounds: candidate stamps are claimed by atomicExch (one thread adds
-// a vertex to the list); counts change only by atomicSub with the same one-crossing rule. Core
-// numbers are read-only within each of those kernels and written by the apply kernel alone, one
-// thread per candidate. Kernels on one stream see each other's writes.
+// does nothing more. Dynamic rounds: stamps are claimed by atomicExch (one thread lists a
+// vertex); counts and dec change only by atomicSub / atomicAdd, and a vertex is queued by the one
+// update that crosses its threshold. pass[] and count[] of a vertex are written by lane 0 of
+// the warp that examines (counts) it and read by other warps only in later launches; core
+// numbers are read-only in every round kernel but the applying ones (rise, fall_apply: one
+// thread per vertex, each vertex listed once). Level ranges, phases and the cut flag are written
+// by one-thread kernels between launches. Kernels on one stream see each other's writes.
+
 #include <cuda/atomic>
 
 #include <cstdint>
