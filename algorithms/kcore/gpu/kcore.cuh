@@ -12,6 +12,7 @@
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
 #include <warpgraph/algorithms/kcore/gpu/kcore_kernels.cuh>
+#include <warpgraph/algorithms/kcore/gpu/kcore_round_kernels.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
