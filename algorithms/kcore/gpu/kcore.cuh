@@ -3,13 +3,16 @@
 // against any DeviceGraphView (core_numbers(view, n, core, stream)); a graph type plugs into the
 // rest by satisfying GpuDynamicGraph and one explicit instantiation line in a .cu of its own.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
 #include <warpgraph/algorithms/kcore/gpu/kcore_kernels.cuh>
+#include <warpgraph/algorithms/kcore/gpu/kcore_round_kernels.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
@@ -18,11 +21,12 @@
 namespace wg::gpu {
 
 /// Core numbers of a symmetric device view (every edge stored both ways: an undirected graph)
-/// over ids [0, n): core_device (n entries) receives them. Stream-ordered, synchronises once per
+/// over ids [0, n): core_device (n entries) receives them; *syncs (when given) adds the host
+/// synchronisations it made. Stream-ordered, synchronises once per
 /// frontier; returns the largest number.
 template <DeviceGraphView View>
 std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* core_device,
-                           cudaStream_t stream) {
+                           cudaStream_t stream, std::uint64_t* syncs = nullptr) {
   using namespace kcore_detail;
   if (n == 0) return 0;
   DeviceBuffer<std::uint32_t> deg(n, stream, "remaining degrees");
@@ -60,6 +64,7 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
     WG_CUDA_TRY(
         cudaMemcpyAsync(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (syncs) ++*syncs;
     std::uint64_t size = host[0];
     if (size == 0) {
       // Nothing at this level: the next level with a vertex is the least remaining degree.
@@ -77,6 +82,7 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
       WG_CUDA_TRY(cudaMemcpyAsync(host, counters.data(), sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, stream));
       WG_CUDA_TRY(cudaStreamSynchronize(stream));
+      if (syncs) ++*syncs;
       size = host[0];
       std::swap(frontier, next);
     }
@@ -112,15 +118,22 @@ DynamicCoreNumbers<Graph>::DynamicCoreNumbers(Graph& graph,
                                               const DynamicCoreNumbersOptions& options)
     : graph_(&graph), options_(options) {
   kcore_detail::require_undirected(graph);
+  int device = 0, sms = 1;
+  WG_CUDA_TRY(cudaGetDevice(&device));
+  WG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  // Level kernels read their sizes on the device: one full-occupancy grid, warps striding.
+  level_grid_ = static_cast<unsigned>(std::max(sms, 1)) * (2048u / kBlock);
   // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
   const cudaStream_t stream = graph.stream();
-  counters_ = DeviceBuffer<unsigned long long>(8, stream, "core counters");
-  for (auto* b : {&core_, &stamp_, &mark_, &old_core_, &claim_, &slot_edge_, &remaining_,
+  static_assert(std::tuple_size_v<decltype(host_)> == kcore_detail::kCounters);
+  counters_ = DeviceBuffer<unsigned long long>(kcore_detail::kCounters, stream, "core counters");
+  for (auto* b : {&core_, &stamp_, &pass_, &mark_, &old_core_, &claim_, &slot_edge_, &remaining_,
                   &next_remaining_, &round_})
     *b = DeviceBuffer<std::uint32_t>(0, stream);
   for (auto* b : {&cand_, &queue_, &touched_}) *b = DeviceBuffer<vertex_t>(0, stream);
   for (auto* b : {&in_batch_, &state_}) *b = DeviceBuffer<std::uint8_t>(0, stream);
   count_ = DeviceBuffer<std::int32_t>(0, stream);
+  dec_ = DeviceBuffer<std::int32_t>(0, stream);
   slots_ = DeviceBuffer<unsigned long long>(0, stream);
   recompute();
 }
@@ -132,6 +145,8 @@ void DynamicCoreNumbers<Graph>::recompute() {
   const std::uint64_t cap = std::max<std::uint64_t>(n_, 1);
   core_.resize_discard(cap, "core numbers");
   stamp_.resize_discard(cap, "candidate stamps");
+  pass_.resize_discard(cap, "candidate passes");
+  dec_.resize_discard(cap, "fallen neighbours");
   mark_.resize_discard(cap, "batch marks");
   old_core_.resize_discard(cap, "old core numbers");
   claim_.resize_discard(cap, "round claims");
@@ -141,11 +156,14 @@ void DynamicCoreNumbers<Graph>::recompute() {
   touched_.resize_discard(cap, "changed vertices");
   in_batch_.resize_discard(cap, "batch endpoints");
   stamp_.fill_bytes(0, stream);
+  pass_.fill_bytes(0, stream);
+  dec_.fill_bytes(0, stream);
   mark_.fill_bytes(0, stream);
   claim_.fill_bytes(0xFF, stream);
   in_batch_.fill_bytes(0, stream);
   epoch_ = batch_epoch_ = 0;
-  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream);
+  static_syncs_ = 0;
+  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream, &static_syncs_);
 }
 
 template <GpuDynamicGraph Graph>
@@ -154,13 +172,15 @@ void DynamicCoreNumbers<Graph>::grow() {
   if (n <= n_) return;
   const cudaStream_t stream = graph_->stream();
   // Copies of the kept state; the scratch arrays are re-made (their contents are per round).
-  auto grow_keep = [&](DeviceBuffer<std::uint32_t>& b, int fill, const char* what) {
+  auto grow_keep = [&]<class T>(DeviceBuffer<T>& b, int fill, const char* what) {
     b.reserve(n, what);
     b.resize_discard(n);
-    WG_CUDA_TRY(cudaMemsetAsync(b.data() + n_, fill, (n - n_) * sizeof(std::uint32_t), stream));
+    WG_CUDA_TRY(cudaMemsetAsync(b.data() + n_, fill, (n - n_) * sizeof(T), stream));
   };
   grow_keep(core_, 0, "core numbers");
   grow_keep(stamp_, 0, "candidate stamps");
+  grow_keep(pass_, 0, "candidate passes");
+  grow_keep(dec_, 0, "fallen neighbours");
   grow_keep(mark_, 0, "batch marks");
   grow_keep(claim_, 0xFF, "round claims");
   grow_keep(old_core_, 0, "old core numbers");
@@ -186,6 +206,8 @@ CoreNumbers DynamicCoreNumbers<Graph>::result() const {
 template <GpuDynamicGraph Graph>
 void DynamicCoreNumbers<Graph>::begin_batch() {
   rounds_ = 0;
+  syncs_ = launches_ = 0;
+  batch_arcs_ = 0;
   touched_count_ = 0;
   if (++batch_epoch_ == kcore_detail::kUnset) {
     mark_.fill_bytes(0, graph_->stream());
@@ -224,7 +246,8 @@ std::uint64_t DynamicCoreNumbers<Graph>::recompute_counting() {
   // old_core_ holds the numbers before the batch; the fresh ones go to core_.
   WG_CUDA_TRY(cudaMemcpyAsync(old_core_.data(), core_.data(), n_ * sizeof(std::uint32_t),
                               cudaMemcpyDeviceToDevice, stream));
-  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream);
+  static_syncs_ = 0;
+  if (n_) core_numbers(graph_->ref(), n_, core_.data(), stream, &static_syncs_);
   counters_.fill_bytes(0, stream);
   kcore_detail::diff_kernel<<<grid_for(n_), kBlock, 0, stream>>>(core_.data(), old_core_.data(), n_,
                                                                  counters_.data());
@@ -233,8 +256,7 @@ std::uint64_t DynamicCoreNumbers<Graph>::recompute_counting() {
 }
 
 template <GpuDynamicGraph Graph>
-bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert,
-                                       std::uint64_t arcs_budget) {
+bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert) {
   using namespace kcore_detail;
   const cudaStream_t stream = graph_->stream();
   const std::uint64_t m = edges.size;
@@ -265,7 +287,17 @@ bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert,
   multiplicity_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
                                                           count_.data(), false, counters_.data());
   WG_CUDA_CHECK_LAST();
-  if (counters_.to_host()[7] > options_.max_rounds) ok = false;
+  read_counters();
+  // Decided before trying: every round costs a few synchronisations, and the batch needs at
+  // least as many rounds as its busiest vertex has edges.
+  const unsigned long long least_rounds = host_[7];
+  const double round_syncs =
+      1.0 + kLaunchSyncs * (kSelectLaunches + 4.0 * std::max(1u, options_.levels_per_sync) + 5.0);
+  if (least_rounds > options_.max_rounds ||
+      options_.sync_cost_arcs * round_syncs * static_cast<double>(least_rounds) > budget_) {
+    ok = false;
+    early_ = true;
+  }
   while (r && ok) {
     if (++rounds_ > options_.max_rounds) {
       ok = false;
@@ -283,90 +315,179 @@ bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert,
     claim_kernel<<<grid_for(r), kBlock, 0, stream>>>(edges.keys, edges.key_bits, remaining_.data(),
                                                      r, claim_.data(), false);
     WG_CUDA_CHECK_LAST();
-    unsigned long long sizes[2];
-    WG_CUDA_TRY(
-        cudaMemcpyAsync(sizes, counters_.data() + 4, sizeof sizes, cudaMemcpyDeviceToHost, stream));
-    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    // The round is enqueued behind its selection: one synchronisation per round (more only
+    // for traversals deeper than levels_per_sync); its size stays on the device.
+    const BatchEdgeView batch = start_round(edges, r, insert);
+    launches_ += kSelectLaunches;
     std::swap(remaining_, next_remaining_);
-    r = sizes[1];
-    ok = run_round(edges, sizes[0], insert, arcs_budget);
+    ok = insert ? insert_round(batch, epoch_) : erase_round(batch, epoch_);
+    r = host_[5];
   }
   unmark_batch_kernel<<<grid_for(m), kBlock, 0, stream>>>(edges.keys, m, edges.key_bits,
                                                           in_batch_.data());
   WG_CUDA_CHECK_LAST();
+  read_counters();  // the last round's changes
+  touched_count_ = host_[3];
   return ok;
 }
 
 template <GpuDynamicGraph Graph>
-bool DynamicCoreNumbers<Graph>::run_round(const ChangedEdges& edges, std::uint64_t size,
-                                          bool insert, std::uint64_t arcs_budget) {
+kcore_detail::BatchEdgeView DynamicCoreNumbers<Graph>::start_round(const ChangedEdges& edges,
+                                                                   std::uint64_t bound,
+                                                                   bool insert) {
+  using namespace kcore_detail;
+  const cudaStream_t stream = graph_->stream();
+  if (epoch_ == kUnset - 1) {
+    stamp_.fill_bytes(0, stream);
+    pass_.fill_bytes(0, stream);
+    epoch_ = 0;
+  }
+  const std::uint32_t epoch = ++epoch_;
+  // The round's list and queue sizes, degree sums, level ranges and cut flag start at zero;
+  // [2] and [3] run over the whole batch, [4] and [5] describe this round.
+  WG_CUDA_TRY(cudaMemsetAsync(counters_.data(), 0, 2 * sizeof(unsigned long long), stream));
+  WG_CUDA_TRY(cudaMemsetAsync(counters_.data() + 8, 0, (kCounters - 8) * sizeof(unsigned long long),
+                              stream));
+  roots_kernel<<<grid_for(bound), kBlock, 0, stream>>>(
+      graph_->ref(), edges.keys, edges.key_bits, round_.data(), counters_.data() + 4, core_.data(),
+      stamp_.data(), epoch, cand_.data(), counters_.data());
+  WG_CUDA_CHECK_LAST();
+  return BatchEdgeView{.slots = slots_.data(),
+                       .slot_edge = slot_edge_.data(),
+                       .state = state_.data(),
+                       .in_batch = in_batch_.data(),
+                       .mask = slots_.size() - 1,
+                       .bits = edges.key_bits,
+                       .visible_state = static_cast<std::uint8_t>(insert ? 1 : 0)};
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::read_counters() {
+  const cudaStream_t stream = graph_->stream();
+  WG_CUDA_TRY(cudaMemcpyAsync(host_.data(), counters_.data(), sizeof host_, cudaMemcpyDeviceToHost,
+                              stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  ++syncs_;
+  batch_arcs_ = host_[2];
+}
+
+template <GpuDynamicGraph Graph>
+unsigned long long DynamicCoreNumbers<Graph>::level_budget() const {
+  // What is left of the batch's budget once the synchronisations so far and the next one are
+  // paid for; the advance kernel compares it with the arcs scanned plus the next level's price.
+  const double spent = options_.sync_cost_arcs *
+                       (static_cast<double>(syncs_ + 1) + kcore_detail::kLaunchSyncs * launches_);
+  return budget_ > spent ? static_cast<unsigned long long>(budget_ - spent) : 0ull;
+}
+
+template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::insert_round(const kcore_detail::BatchEdgeView& batch,
+                                             std::uint32_t epoch) {
   using namespace kcore_detail;
   using View = typename Graph::ref_type;
   const cudaStream_t stream = graph_->stream();
   const View g = graph_->ref();
-  if (epoch_ == kUnset - 1) {
-    stamp_.fill_bytes(0, stream);
-    epoch_ = 0;
-  }
-  const std::uint32_t epoch = ++epoch_;
-  const BatchEdgeView batch{.slots = slots_.data(),
-                            .slot_edge = slot_edge_.data(),
-                            .state = state_.data(),
-                            .in_batch = in_batch_.data(),
-                            .mask = slots_.size() - 1,
-                            .bits = edges.key_bits,
-                            .visible_state = static_cast<std::uint8_t>(insert ? 1 : 0)};
-  // counters: [0] candidates, [1] queue, [2] arcs scanned (whole batch), [3] touched.
-  const unsigned long long zero2[2] = {0, 0};
-  WG_CUDA_TRY(
-      cudaMemcpyAsync(counters_.data(), zero2, sizeof zero2, cudaMemcpyHostToDevice, stream));
-  roots_kernel<<<grid_for(size), kBlock, 0, stream>>>(edges.keys, edges.key_bits, round_.data(),
-                                                      size, core_.data(), stamp_.data(), epoch,
-                                                      cand_.data(), counters_.data());
-  WG_CUDA_CHECK_LAST();
-  unsigned long long host[4];
-  auto read = [&] {
-    WG_CUDA_TRY(
-        cudaMemcpyAsync(host, counters_.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
-    WG_CUDA_TRY(cudaStreamSynchronize(stream));
-  };
-  read();
-  // The candidates: level-synchronous traversal through vertices of the same number.
-  std::uint64_t lo = 0, hi = host[0];
-  while (lo < hi) {
-    expand_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
-        g, batch, cand_.data(), lo, hi, core_.data(), stamp_.data(), epoch, cand_.data(),
-        counters_.data());
+  const unsigned steps = std::max(1u, options_.levels_per_sync);
+  unsigned long long* c = counters_.data();
+  // The whole round is enqueued, then one synchronisation; a traversal or a peeling deeper than
+  // `steps` levels enqueues it again (the finished phases' kernels return at once). Examined
+  // vertices: the roots, then the number-c neighbours of those that passed (mcd > c), each level
+  // priced at two scans of its vertices' arcs before it runs.
+  for (;;) {
+    const unsigned long long budget = level_budget();
+    for (unsigned s = 0; s < steps; ++s) {
+      advance_kernel<<<1, 1, 0, stream>>>(c, 0, 2, budget);
+      examine_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
+          g, batch, cand_.data(), c + kListRange, core_.data(), stamp_.data(), pass_.data(), epoch,
+          count_.data(), c);
+    }
+    gate_kernel<<<1, 1, 0, stream>>>(c, 0, budget);
+    count_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
+        g, batch, cand_.data(), core_.data(), pass_.data(), epoch, count_.data(), queue_.data(), c);
+    gate_kernel<<<1, 1, 0, stream>>>(c, 1, budget);
+    for (unsigned s = 0; s < steps; ++s) {
+      advance_kernel<<<1, 1, 0, stream>>>(c, 1, 0, ~0ull);  // priced by gate 0
+      round_peel_kernel<View>
+          <<<level_grid_, kBlock, 0, stream>>>(g, batch, queue_.data(), c + kQueueRange,
+                                               core_.data(), pass_.data(), epoch, count_.data(), c);
+    }
+    gate_kernel<<<1, 1, 0, stream>>>(c, 2, budget);
+    rise_kernel<<<level_grid_, kBlock, 0, stream>>>(cand_.data(), core_.data(), pass_.data(), epoch,
+                                                    count_.data(), mark_.data(), batch_epoch_,
+                                                    old_core_.data(), touched_.data(), c);
+    gate_kernel<<<1, 1, 0, stream>>>(c, 3, budget);
     WG_CUDA_CHECK_LAST();
-    read();
-    if (host[2] > arcs_budget) return false;
-    lo = hi;
-    hi = host[0];
+    read_counters();
+    launches_ += 4 * steps + 5;
+    if (host_[kCutFlag]) return false;
+    if (host_[kPhase] == kDone) return true;
   }
-  const std::uint64_t candidates = hi;
-  count_kernel<View><<<grid_for(candidates * 32), kBlock, 0, stream>>>(
-      g, batch, cand_.data(), candidates, core_.data(), count_.data(), insert, queue_.data(),
-      counters_.data());
-  WG_CUDA_CHECK_LAST();
-  read();
-  lo = 0;
-  hi = host[1];
-  while (lo < hi) {
-    round_peel_kernel<View><<<grid_for((hi - lo) * 32), kBlock, 0, stream>>>(
-        g, batch, queue_.data(), lo, hi, core_.data(), stamp_.data(), epoch, count_.data(), insert,
-        queue_.data(), counters_.data());
+}
+
+template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::erase_round(const kcore_detail::BatchEdgeView& batch,
+                                            std::uint32_t epoch) {
+  using namespace kcore_detail;
+  using View = typename Graph::ref_type;
+  const cudaStream_t stream = graph_->stream();
+  const View g = graph_->ref();
+  const unsigned steps = std::max(1u, options_.levels_per_sync);
+  unsigned long long* c = counters_.data();
+  // Touched list cand_ (roots, then the uncounted number-c neighbours of fallen vertices), each
+  // counted once; fallen queue queue_, each scanned once; each level priced before it runs. As
+  // for insertion, the round is enqueued whole and enqueued again while it has not finished.
+  for (;;) {
+    const unsigned long long budget = level_budget();
+    for (unsigned s = 0; s < steps; ++s) {
+      advance_kernel<<<1, 1, 0, stream>>>(c, 0, 1, budget);
+      erase_count_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
+          g, batch, cand_.data(), c + kListRange, core_.data(), pass_.data(), epoch, count_.data(),
+          dec_.data(), queue_.data(), c);
+      advance_kernel<<<1, 1, 0, stream>>>(c, 1, 1, budget);
+      fall_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
+          g, batch, queue_.data(), c + kQueueRange, core_.data(), stamp_.data(), pass_.data(),
+          epoch, count_.data(), dec_.data(), cand_.data(), c);
+    }
+    gate_kernel<<<1, 1, 0, stream>>>(c, 4, budget);
+    fall_apply_kernel<<<level_grid_, kBlock, 0, stream>>>(
+        cand_.data(), true, core_.data(), count_.data(), dec_.data(), mark_.data(), batch_epoch_,
+        old_core_.data(), touched_.data(), c);
+    gate_kernel<<<1, 1, 0, stream>>>(c, 3, budget);
     WG_CUDA_CHECK_LAST();
-    read();
-    lo = hi;
-    hi = host[1];
+    read_counters();
+    launches_ += 4 * steps + 3;
+    if (host_[kPhase] == kDone) return true;
+    if (host_[kCutFlag]) {
+      // Nothing applied; dec goes back to zero over the listed vertices.
+      fall_apply_kernel<<<level_grid_, kBlock, 0, stream>>>(
+          cand_.data(), false, core_.data(), count_.data(), dec_.data(), mark_.data(), batch_epoch_,
+          old_core_.data(), touched_.data(), c);
+      WG_CUDA_CHECK_LAST();
+      return false;
+    }
   }
-  apply_kernel<<<grid_for(candidates), kBlock, 0, stream>>>(
-      cand_.data(), candidates, insert, core_.data(), count_.data(), mark_.data(), batch_epoch_,
-      old_core_.data(), touched_.data(), counters_.data());
-  WG_CUDA_CHECK_LAST();
-  read();
-  touched_count_ = host[3];
-  return true;
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::count_batch(bool recomputed, bool cut) {
+  ++stats_.batches;
+  (recomputed ? stats_.recomputed : stats_.incremental) += 1;
+  stats_.cut += cut;
+  stats_.rounds += rounds_;
+  stats_.arcs_scanned += batch_arcs_;
+}
+
+template <GpuDynamicGraph Graph>
+bool DynamicCoreNumbers<Graph>::try_rounds(const ChangedEdges& edges, bool insert) {
+  // budget_: the static peeling's cost in arcs (each arc once, plus its synchronisations as
+  // measured by the last one) times recompute_work.
+  budget_ =
+      options_.recompute_work * (2.0 * static_cast<double>(graph_->num_edges()) +
+                                 options_.sync_cost_arcs * static_cast<double>(static_syncs_));
+  early_ = too_many(edges.size);
+  const bool ok = !early_ && update(edges, insert);  // update sets early_ when it decides so
+  cut_ = !ok && !early_;
+  return ok;
 }
 
 template <GpuDynamicGraph Graph>
@@ -374,11 +495,9 @@ BatchEffect DynamicCoreNumbers<Graph>::after_insert(const ChangedEdges& added) {
   BatchEffect e;
   grow();
   begin_batch();
-  e.recomputed =
-      added.size &&
-      (too_many(added.size) ||
-       !update(added, true,
-               static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges())));
+  if (!added.size) return e;
+  e.recomputed = !try_rounds(added, true);
+  count_batch(e.recomputed, cut_);
   e.changed = e.recomputed ? recompute_counting() : end_batch();
   return e;
 }
@@ -389,18 +508,17 @@ void DynamicCoreNumbers<Graph>::before_erase(const ChangedEdges& removed) {
   begin_batch();
   // Processed before the edges go: each round sees the earlier rounds' edges and its own as
   // removed (hidden), the later ones still present.
-  erase_pending_recompute_ =
-      removed.size &&
-      (too_many(removed.size) ||
-       !update(removed, false,
-               static_cast<std::uint64_t>(options_.recompute_work * 2.0 * graph_->num_edges())));
+  erase_pending_recompute_ = cut_ = false;
+  if (!removed.size) return;
+  erase_pending_recompute_ = !try_rounds(removed, false);
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges&) {
+BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges& removed) {
   BatchEffect e;
   e.recomputed = erase_pending_recompute_;
-  erase_pending_recompute_ = false;
+  if (removed.size) count_batch(e.recomputed, cut_);
+  erase_pending_recompute_ = cut_ = false;
   e.changed = e.recomputed ? recompute_counting() : end_batch();
   return e;
 }
@@ -428,6 +546,7 @@ DynamicUpdate<VertexEraseResult> DynamicCoreNumbers<Graph>::erase_vertices(
   begin_batch();
   r.update = graph_->erase_vertices(std::vector<vertex_t>(ids.begin(), ids.end()));
   r.recomputed = true;
+  count_batch(true, false);
   r.changed = recompute_counting();
   return r;
 }

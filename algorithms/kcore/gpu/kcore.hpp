@@ -21,24 +21,56 @@
 // Dynamic (DynamicCoreNumbers): keeps the numbers exact while batches are applied through it.
 // The batch's added (removed) edges are split into rounds, each a matching (no vertex in two
 // edges of one round: a greedy pass, each vertex claiming its smallest edge). When every vertex
-// gains (loses) at most one edge, every core number changes by at most one, and a vertex of
-// number c can change only if it is reachable from an endpoint of number c = min(core[u],
-// core[v]) of a round edge {u, v} through vertices of number c (Sariyuce et al.'s subcore, per
-// level; levels do not interact, so a round handles all of its levels at once). Per round, on the
-// graph holding the earlier rounds' changes: the candidates are collected by a level-synchronous
-// traversal from those endpoints; each candidate counts its neighbours of number >= its own;
-// candidates are peeled on the device (insertion: count <= c cannot rise; deletion: count < c
-// cannot stay), each peeled one lowering its same-number candidate neighbours' counts; the
-// survivors rise (insertion), the peeled fall (deletion). Later rounds' edges (insertion) and the
-// round's and earlier ones (deletion, processed before the batch leaves the graph) are hidden
-// by a hash set of the batch's edges. Cost per round O(candidates' arcs) plus a few
-// synchronisations per traversal level. A batch of more new (removed) edges than
-// recompute_fraction of the graph's edges, or whose rounds scan more than recompute_work of the
-// graph's arcs, or that needs more than max_rounds rounds, is answered by the static peeling
-// (its changes undone first).
+// gains (loses) at most one edge, every number changes by at most one, and only at the level
+// K = min(core[u], core[v]) of a round edge {u, v}, through vertices of number K (Sariyuce et
+// al.'s subcore theorem); levels do not interact, so a round handles all of its levels at once,
+// on the graph holding the earlier rounds' changes. Later rounds' edges (insertion) and the
+// round's and earlier ones (deletion, processed before the batch leaves the graph) are hidden by
+// a hash set of the batch's edges. Numbers below are those before the round.
+//
+// Insertion round, level K. mcd(w) = w's neighbours of number >= K, the round's edges counted.
+// Claim: the set S of vertices that rise to K + 1 has mcd > K everywhere, and each connected
+// piece of S holds a root (an endpoint of number K). First, a w in S has K + 1 neighbours in the
+// new (K + 1)-core, each of number >= K before. Second, let C be a piece of S without a root:
+// a round edge at a vertex of C leads to a vertex of number < K (not in the new (K + 1)-core, a
+// number rises by one at most) or of number >= K (then the C end, of number K, is a root); so
+// every vertex of C has K + 1 neighbours in C or of number > K through old edges, and C would
+// have been in the old (K + 1)-core. Hence a traversal from the roots that enters only vertices
+// of number K with mcd > K (each examined vertex scans its arcs once for mcd; those that pass
+// scan again to reach their number-K neighbours) finds a superset P of S. Each vertex of P
+// counts its neighbours of number > K or in P; P is peeled on the device (count <= K: cannot
+// rise; each peeled vertex lowers its P neighbours' counts) and the rest, exactly S, rises:
+// S is in P and satisfies the rule, and whatever survives the rule is in the new (K + 1)-core.
+// The examined vertices are P and its number-K neighbours, far fewer than the subcore on graphs
+// whose low shells are large.
+//
+// Deletion round, level K: a local peeling from the roots. support(w) = w's neighbours of number
+// >= K that have not fallen (round edges hidden). Before the round every vertex of number K has
+// support >= K; only roots lose support from the round itself, and others only by falling
+// neighbours. A root is counted first; support < K: it falls; a fallen vertex lowers the support
+// of its number-K neighbours (counted ones fall when they cross below K; uncounted ones are
+// counted next, their lost support recorded meanwhile). Only the fallen vertices and their
+// neighbours are scanned, once each; the fallen ones lose one.
+//
+// Rounds on the device: level kernels read their level's range from device counters (an
+// advance kernel moves it and prices the level first), and phase gates move a round from
+// traversal to counting, peeling and applying on the device, so the host enqueues a round whole
+// behind its selection and synchronises once per round (again only when a traversal or peeling
+// runs deeper than levels_per_sync levels).
+//
+// Cost and fallback, in arcs: the static peeling costs its scan of every arc plus
+// sync_cost_arcs per synchronisation (counted when it last ran); a batch may spend
+// recompute_work of that (scans, synchronisations and launches). Decided before trying: a batch
+// of more new (removed) edges than recompute_fraction of the graph's edges, or whose busiest
+// vertex (in k of its edges: at least k rounds) prices its rounds alone past the budget or past
+// max_rounds, goes straight to the static peeling. Each level is priced (its vertices' summed
+// degrees) before it is launched; a level that would pass the budget is not launched, the
+// batch's changes are undone and the static peeling answers: the work wasted is at most
+// recompute_work of the static peeling's. stats() counts which path each batch took.
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds join with core number 0. Errors: wg::CapacityError when device memory runs out.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -53,6 +85,9 @@
 namespace wg::gpu {
 
 struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
+namespace kcore_detail {
+struct BatchEdgeView;  // kcore_kernels.cuh
+}
 
 struct CoreNumbers {
   std::vector<std::uint32_t> core;  ///< per vertex id: its core number
@@ -65,18 +100,38 @@ CoreNumbers core_numbers(const Graph& graph);
 
 struct DynamicCoreNumbersOptions {
   /// Batches whose new (removed) edges number more than this fraction of the graph's edges are
-  /// answered by the static peeling, which then costs less than the rounds' traversals.
+  /// answered by the static peeling without trying the rounds, which then cost more.
   double recompute_fraction = 0.05;
-  /// A batch whose rounds have scanned more than this fraction of the graph's arcs stops, undoes
-  /// its changes and is answered by the static peeling (which scans each arc about once): one
-  /// edge's subcore can be most of a graph with large shells.
-  double recompute_work = 0.5;
+  /// The rounds of one batch may scan at most this fraction of the graph's arcs (the static
+  /// peeling scans each arc about once); a level that would pass it is not launched, the batch's
+  /// changes are undone and the static peeling answers. This bounds the work wasted by a batch
+  /// that falls back to this fraction of the static peeling's.
+  double recompute_work = 0.1;
   /// A batch that needs more rounds than this is answered by the static peeling: every round
   /// costs a few synchronisations whatever its size. A vertex in more than max_rounds of the
   /// batch's edges (each round is a matching) sends the batch there before any round runs; a
   /// greedy plan that still runs past max_rounds rounds (it may need up to twice the largest
   /// multiplicity) stops there, its changes undone.
   std::uint32_t max_rounds = 64;
+  /// The price of one host synchronisation (with the copy of the counters), in arcs scanned in
+  /// the same time; a launch counts a quarter of it. It weighs the rounds' synchronisations and
+  /// launches against their scans, and the static peeling's synchronisations (counted when it
+  /// last ran) against its scan of every arc.
+  double sync_cost_arcs = 100000;
+  /// Traversal levels enqueued per synchronisation: level kernels read their sizes on the
+  /// device, so a round whose traversal is k levels deep synchronises about k / levels_per_sync
+  /// times, at the price of a few empty launches at its end.
+  std::uint32_t levels_per_sync = 3;
+};
+
+/// What the batches applied through a DynamicCoreNumbers cost, cumulative since construction.
+struct DynamicCoreNumbersStats {
+  std::uint64_t batches = 0;       ///< batches that changed at least one edge
+  std::uint64_t incremental = 0;   ///< of those, answered by the rounds
+  std::uint64_t recomputed = 0;    ///< of those, answered by the static peeling
+  std::uint64_t cut = 0;           ///< of the recomputed, stopped mid-way by a budget
+  std::uint64_t rounds = 0;        ///< rounds run (also by batches cut later)
+  std::uint64_t arcs_scanned = 0;  ///< arcs scanned by the rounds
 };
 
 /// Keeps the core numbers of an undirected GPU graph exact while batches are applied through
@@ -115,6 +170,8 @@ class DynamicCoreNumbers {
   void recompute();
   /// Rounds the last batch ran (0 when it was recomputed or changed no edge).
   std::uint32_t last_rounds() const noexcept { return rounds_; }
+  /// Which path the batches took (recompute() and the constructor do not count).
+  const DynamicCoreNumbersStats& stats() const noexcept { return stats_; }
   Graph& graph() noexcept { return *graph_; }
 
  private:
@@ -122,10 +179,22 @@ class DynamicCoreNumbers {
   /// A new epoch for the batch's change records.
   void begin_batch();
   /// Processes the edges, round by round; false: over a budget (the changes are undone).
-  bool update(const ChangedEdges& edges, bool insert, std::uint64_t arcs_budget);
-  /// One round (round_[0..size)) on the graph as the batch's hash set shows it.
-  bool run_round(const ChangedEdges& edges, std::uint64_t size, bool insert,
-                 std::uint64_t arcs_budget);
+  bool update(const ChangedEdges& edges, bool insert);
+  /// Prices the batch (budget_) and runs the rounds unless decided against; sets early_, cut_.
+  bool try_rounds(const ChangedEdges& edges, bool insert);
+  /// A new round epoch; lists the round's roots (round_, at most `bound` edges, its size on the
+  /// device). Returns the batch's edges as the round sees them.
+  kcore_detail::BatchEdgeView start_round(const ChangedEdges& edges, std::uint64_t bound,
+                                          bool insert);
+  /// The round after start_round and a read_counters(); false: cut by the budget before its
+  /// changes were applied.
+  bool insert_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch);
+  bool erase_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch);
+  /// Copies the round counters to host_ (synchronises the stream).
+  void read_counters();
+  /// The arcs the next synchronised group of levels may bring the batch's scans to.
+  unsigned long long level_budget() const;
+  void count_batch(bool recomputed, bool cut);
   /// The vertices whose number this batch changed (and forgets the batch's records).
   std::uint64_t end_batch();
   /// Undoes this batch's changes, then peels from scratch; returns the numbers that moved.
@@ -140,11 +209,13 @@ class DynamicCoreNumbers {
   DynamicCoreNumbersOptions options_;
   std::uint64_t n_ = 0;
   DeviceBuffer<std::uint32_t> core_;
-  DeviceBuffer<std::uint32_t> stamp_;     ///< candidate of the round with this epoch
+  DeviceBuffer<std::uint32_t> stamp_;     ///< examined / touched in the round with this epoch
+  DeviceBuffer<std::uint32_t> pass_;      ///< passed mcd (insertion) / counted (deletion)
   DeviceBuffer<std::uint32_t> mark_;      ///< number recorded in this batch (batch epoch)
   DeviceBuffer<std::uint32_t> old_core_;  ///< the number before this batch (marked vertices)
   DeviceBuffer<std::uint32_t> claim_;     ///< round building: smallest edge claiming a vertex
-  DeviceBuffer<std::int32_t> count_;      ///< a candidate's neighbours of number >= its own
+  DeviceBuffer<std::int32_t> count_;      ///< a candidate's neighbours that may hold it
+  DeviceBuffer<std::int32_t> dec_;        ///< deletion: fallen neighbours (zero between rounds)
   DeviceBuffer<vertex_t> cand_, queue_, touched_;
   DeviceBuffer<std::uint8_t> in_batch_;  ///< endpoint of an edge of the batch
   DeviceBuffer<unsigned long long> counters_;
@@ -154,7 +225,17 @@ class DynamicCoreNumbers {
   DeviceBuffer<std::uint8_t> state_;
   std::uint32_t epoch_ = 0, batch_epoch_ = 0, rounds_ = 0;
   std::uint64_t touched_count_ = 0;
-  bool erase_pending_recompute_ = false;  ///< before_erase went over a budget
+  bool erase_pending_recompute_ = false;  ///< before_erase chose the static peeling
+  bool early_ = false;              ///< the batch was sent to the static peeling before any round
+  bool cut_ = false;                ///< the batch's rounds were stopped by the budget
+  double budget_ = 0;               ///< the batch's budget, in arcs (see try_rounds)
+  std::uint64_t syncs_ = 0;         ///< host synchronisations of the batch's rounds
+  double launches_ = 0;             ///< launches and copies of the batch's rounds
+  std::uint64_t static_syncs_ = 0;  ///< those of the last static peeling
+  unsigned level_grid_ = 1;         ///< blocks of the device-sized level kernels
+  std::array<unsigned long long, 18> host_{};  ///< the round counters, as last read
+  std::uint64_t batch_arcs_ = 0;               ///< arcs the batch's rounds scanned
+  DynamicCoreNumbersStats stats_;
 };
 
 extern template CoreNumbers core_numbers(const DynamicGraph<SlabSetAdjacency>&);
