@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -46,9 +47,13 @@ namespace wg::bench::algo {
 class Rows {
  public:
   explicit Rows(std::string path) : path_(std::move(path)) {}
+  /// Adds the row and rewrites the file (through a temporary renamed over it: a run killed
+  /// mid-write leaves the previous complete file).
   void add(nlohmann::json row) {
     report_.add(std::move(row));
-    report_.write(path_);
+    report_.write(path_ + ".tmp");
+    if (std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)
+      throw std::runtime_error(path_ + ": cannot write");
   }
 
  private:
@@ -191,6 +196,11 @@ inline DynamicInput split_for_updates(const EdgeList& all) {
   return in;
 }
 
+/// The same split with integer lengths 1..max_len on both parts (with_lengths).
+inline DynamicInput with_lengths(const DynamicInput& in, unsigned max_len) {
+  return {with_lengths(in.base, max_len), with_lengths(in.held, max_len)};
+}
+
 /// `count` edges of the graph (its export: each undirected edge once, its weight), a random
 /// sample in random order, for the deletions.
 template <class Graph>
@@ -224,15 +234,14 @@ void note_last_run(const Dyn& d, nlohmann::json& extra) {
   }
 }
 
-/// The dynamic rows of one algorithm (see the file comment). make(graph) builds the dynamic
-/// object (Dyn) over a graph; Dyn has insert_edges / erase_edges (DeviceEdges) returning a
-/// DynamicUpdate, and recompute().
+/// The dynamic rows of one algorithm (see the file comment) on `in` (split_for_updates; with
+/// weights for a weighted Graph). make(graph) builds the dynamic object (Dyn) over a graph; Dyn has
+/// insert_edges / erase_edges (DeviceEdges) returning a DynamicUpdate, and recompute().
 template <class Graph, class Dyn, class Make>
 void dynamic_rows(const Plan& plan, const Deadline& deadline, Rows& rows, const std::string& algo,
-                  const std::string& structure, const EdgeList& whole, Make&& make) {
+                  const std::string& structure, const DynamicInput& in, Make&& make) {
   const std::string gpu = wg::bench::gpu_name();
   const std::string graph_name = "rmat" + std::to_string(plan.dyn_scale);
-  const DynamicInput in = split_for_updates(whole);
   Graph a(0), b(0);
   a.build(in.base);
   b.build(in.base);

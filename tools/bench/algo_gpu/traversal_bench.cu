@@ -208,8 +208,8 @@ int main(int argc, char** argv) {
     }
   }
   if (plan.run_dynamic()) {
-    const EdgeList whole =
-        wg::datasets::generate_rmat({.scale = plan.dyn_scale, .edge_factor = 16, .seed = 2});
+    const DynamicInput whole = split_for_updates(
+        wg::datasets::generate_rmat({.scale = plan.dyn_scale, .edge_factor = 16, .seed = 2}));
     if (plan.wants_algo("bfs")) {
       using G = wg::gpu::Graph;
       guarded_dynamic(rows, "bfs", [&] {
