@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -59,6 +60,31 @@ class Rows {
  private:
   std::string path_;
   wg::bench::Report report_;
+};
+
+/// The answers of one graph's rows (a count, a reach) per algorithm: every structure must give
+/// the same, or the row is flagged (a wrong answer is no measurement).
+class Answers {
+ public:
+  /// Records `value` for `algo`; false (and a MISMATCH line) when an earlier structure of the
+  /// same graph gave another.
+  bool agree(const std::string& graph, const std::string& algo, const std::string& structure,
+             std::uint64_t value) {
+    if (graph != graph_) {
+      graph_ = graph;
+      first_.clear();
+    }
+    const auto [it, fresh] = first_.try_emplace(algo, value, structure);
+    if (fresh || it->second.first == value) return true;
+    std::printf("  MISMATCH %s %s: %s gives %llu, %s gave %llu\n", graph.c_str(), algo.c_str(),
+                structure.c_str(), static_cast<unsigned long long>(value),
+                it->second.second.c_str(), static_cast<unsigned long long>(it->second.first));
+    return false;
+  }
+
+ private:
+  std::string graph_;
+  std::map<std::string, std::pair<std::uint64_t, std::string>> first_;
 };
 
 /// Times run() (which returns the row's iteration count) with CUDA events on `stream`: one

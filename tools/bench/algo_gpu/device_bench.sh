@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The GPU algorithm benchmarks of issue 34 on the GPU machine, in one job, within BUDGET seconds
-# (default 360): every step's timeout is cut to what is left, and each bench gets a --time-limit
+# (default 400; about 6-7 minutes on an H200 reach R-MAT s24): every step's timeout is cut to what is left, and each bench gets a --time-limit
 # a little under it and writes its JSON after every row, so a cut run still reports. Run from
 # the project root after the device build (binaries in $B/tools/bench/algo_gpu), with the shared
 # datasets in .wgdata/ and the peers in .peers/ (../shared/peers/README.md):
 #   bash tools/bench/algo_gpu/device_bench.sh
 #   MAXS=22 BMAX=16 BSTEP=1 BUDGET=300 bash tools/bench/algo_gpu/device_bench.sh
+# GUNROCK_MTX: Gunrock's R-MAT s20 file (default .wgdata/rmat20.mtx, made by the peers' generator
+# when absent).
 # Order (most wanted first): Gunrock's bfs/sssp/pr on its R-MAT s20 file; ours, static, on that
 # file, the shared real graphs and R-MAT s20 (slab, CSR, B-tree); dynamic per-batch rows on
 # R-MAT s20 (batches 2^BMIN..2^BMAX, step BSTEP); Gunrock's tc; static R-MAT s21..s$MAXS.
@@ -18,7 +20,7 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 export CUDA_MODULE_LOADING=EAGER
 T0=$(date +%s)
-BUDGET=${BUDGET:-360}
+BUDGET=${BUDGET:-400}
 MAXS=${MAXS:-24}
 BMIN=${BMIN:-4}
 BMAX=${BMAX:-20}
@@ -51,7 +53,7 @@ for b in traversal_bench global_bench; do
 done
 
 # Gunrock's R-MAT s20 file (the peers' generator) and Gunrock's searches and PageRank on it.
-G=${GUNROCK_MTX:-.wgdata/rmat20_gunrock.mtx}
+G=${GUNROCK_MTX:-.wgdata/rmat20.mtx}
 if [ ! -s "$G" ] && [ -f .peers/run.sh ]; then
   mkdir -p "$(dirname "$G")"
   step 60 bash .peers/run.sh rmat 20 16 "$G" > "$OUT/rmat20_gen.log" 2>&1
@@ -107,7 +109,8 @@ gunrock tc 60 -r
 # Ours, static, larger R-MAT scales (each scale a process of its own: a cut loses one scale).
 for ((s = 21; s <= MAXS; s++)); do
   for b in traversal global; do
-    want=$((20 * (s - 19)))
+    want=$((15 << (s - 20)))
+    [ $want -gt 200 ] && want=200
     step $want "$BIN/${b}_bench" --only static --min-scale $s --max-scale $s --reps "$REPS" \
       --time-limit "$(limit $want)" --json "$OUT/${b}_static_s$s.json" \
       > "$OUT/${b}_static_s$s.log" 2>&1

@@ -54,13 +54,17 @@ struct Context {
   const Deadline& deadline;
   Rows& rows;
   std::string gpu;
+  Answers answers;
 };
 
+/// answer: the row's count (components, largest core, triangles; -1: none) that every structure
+/// must agree on.
 void record(Context& c, const GraphSpec& g, const std::string& structure, const char* algo,
             const StaticMeasure& m, std::uint64_t n, std::uint64_t edges, double gunrock_ms,
-            nlohmann::json extra = nlohmann::json::object()) {
+            nlohmann::json extra, std::int64_t answer = -1) {
   print_static(g, structure, algo, m, edges, gunrock_ms);
   nlohmann::json row = static_row(algo, g, structure, m, n, edges, c.gpu);
+  if (answer >= 0 && !c.answers.agree(g.name, algo, structure, answer)) row["mismatch"] = true;
   if (g.gunrock && gunrock_ms > 0) row["gunrock_published_ms"] = gunrock_ms;
   for (auto it = extra.begin(); it != extra.end(); ++it) row[it.key()] = it.value();
   c.rows.add(std::move(row));
@@ -78,7 +82,8 @@ void time_view(Context& c, const GraphSpec& g, const std::string& structure, con
       count = wg::gpu::connected_components(v, n, labels.data(), s, true);
       return std::int64_t{0};
     });
-    record(c, g, structure, "cc", m, n, edges, 0, {{"components", count}});
+    record(c, g, structure, "cc", m, n, edges, 0, {{"components", count}},
+           static_cast<std::int64_t>(count));
   }
   if (p.wants_algo("kcore")) {
     wg::DeviceBuffer<std::uint32_t> core(n, s, "core numbers");
@@ -87,7 +92,7 @@ void time_view(Context& c, const GraphSpec& g, const std::string& structure, con
       max_core = wg::gpu::core_numbers(v, n, core.data(), s);
       return std::int64_t{0};
     });
-    record(c, g, structure, "kcore", m, n, edges, 0, {{"max_core", max_core}});
+    record(c, g, structure, "kcore", m, n, edges, 0, {{"max_core", max_core}}, max_core);
   }
   wg::DeviceBuffer<double> rank(n, s, "ranks");
   auto pagerank = [&](const char* algo, const wg::gpu::PageRankOptions& o, double gunrock_ms) {
@@ -117,7 +122,7 @@ void time_tc(Context& c, const GraphSpec& g, const std::string& structure, std::
     return std::int64_t{0};
   });
   record(c, g, structure, "tc", m, n, edges, g.gunrock ? kGunrockTcMs : 0,
-         {{"triangles", triangles}});
+         {{"triangles", triangles}}, static_cast<std::int64_t>(triangles));
 }
 
 template <class F>
@@ -160,7 +165,7 @@ void static_graph(Context& c, const GraphSpec& g) {
     guarded(c, g, "csr", [&] {
       const wg::gpu::CsrGraph<false> cg(csr, false, 0);
       csr = {};
-      time_view(c, g, "csr", cg.ref(), n, m, cg.stream());
+      time_view(c, g, "csr", cg.ref(), cg.num_vertices(), m, cg.stream());
     });
   }
   csr = {};
@@ -168,9 +173,9 @@ void static_graph(Context& c, const GraphSpec& g) {
     guarded(c, g, "btree", [&] {
       wg::gpu::BTreeGraph<false> bt(0);
       bt.build(e);
-      time_view(c, g, "btree", bt.ref(), n, m, bt.stream());
+      time_view(c, g, "btree", bt.ref(), bt.num_vertices(), m, bt.stream());
       if (tc)
-        time_tc(c, g, "btree", n, m, bt.stream(),
+        time_tc(c, g, "btree", bt.num_vertices(), m, bt.stream(),
                 [&] { return wg::gpu::count_triangles_sorted(bt); });
     });
   }
@@ -190,7 +195,7 @@ int main(int argc, char** argv) {
   }
   const Deadline deadline(plan.time_limit);
   Rows rows(plan.json);
-  Context c{plan, deadline, rows, wg::bench::gpu_name()};
+  Context c{plan, deadline, rows, wg::bench::gpu_name(), {}};
   std::printf("# global_bench on %s\n", c.gpu.c_str());
   if (plan.run_static()) {
     for (const GraphSpec& g : static_graphs(plan)) {
