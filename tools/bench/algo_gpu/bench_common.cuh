@@ -268,6 +268,10 @@ void dynamic_rows(const Plan& plan, const Deadline& deadline, Rows& rows, const 
                   const std::string& structure, const DynamicInput& in, Make&& make) {
   const std::string gpu = wg::bench::gpu_name();
   const std::string graph_name = "rmat" + std::to_string(plan.dyn_scale);
+  if (deadline.passed()) {  // before the graphs are built
+    rows.add(skipped_row("dynamic", algo, graph_name, structure, "time limit", gpu));
+    return;
+  }
   Graph a(0), b(0);
   a.build(in.base);
   b.build(in.base);
