@@ -7,8 +7,6 @@ traversal_bench and global_bench (static time beside Gunrock, dynamic update aga
     /usr/bin/python3 tools/bench/plot_tables.py stream  tools/bench/stream/results/stream_h200.json OUT/
     /usr/bin/python3 tools/bench/plot_tables.py --gunrock FILE static STATIC_JSON... OUT/
     /usr/bin/python3 tools/bench/plot_tables.py dynamic DYNAMIC_JSON... OUT/
-    /usr/bin/python3 tools/bench/plot_tables.py --gunrock FILE algorithms JSON... OUT/  # both
-    /usr/bin/python3 tools/bench/plot_tables.py --gunrock FILE markdown JSON...  # tables, stdout
 """
 import argparse
 import collections
@@ -82,7 +80,8 @@ def stream(plt, recs, out):
 
 
 def algo_gpu():
-    """tools/bench/algo_gpu/plot_algorithms.py (the GPU algorithm benchmarks' plots and tables)."""
+    """tools/bench/algo_gpu/plot_algorithms.py: the plots (and, run as a script, the markdown
+    tables) of traversal_bench and global_bench, rows of either shape."""
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "algo_gpu"))
     import plot_algorithms
@@ -90,24 +89,23 @@ def algo_gpu():
 
 
 def static(plt, recs, gunrock, out):
-    """Static algorithm times per graph: slab graph, our CSR, B-tree graph, Gunrock."""
+    """Static algorithm times per graph (slab graph, our CSR, B-tree graph, Gunrock) and rates
+    against the R-MAT scale; dynamic rows among the files are left to `dynamic`."""
     algo_gpu().plot_static(plt, recs, gunrock, out, save)
 
 
 def dynamic(plt, recs, out):
-    """Per algorithm: recompute / update per batch size, insert and mixed; and the times."""
-    algo_gpu().plot_dynamic(plt, recs, out, save)
+    """Per algorithm: recompute / update per batch size (dynamic_speedup), and both times."""
+    fig = algo_gpu().plot_dynamic(plt, recs, out, save)
+    save(plt, fig, out, "dynamic_algorithms")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("kind", choices=["btree", "stream", "static", "dynamic", "algorithms", "markdown"])
+    ap.add_argument("kind", choices=["btree", "stream", "static", "dynamic"])
     ap.add_argument("json", nargs="+")
     ap.add_argument("--gunrock", default="", help="gunrock_*.txt: 'ALGO ... Elapsed Time : MS' lines")
     args = ap.parse_args()
-    if args.kind == "markdown":  # tables on stdout, every argument a JSON file (no matplotlib)
-        print(algo_gpu().markdown(load(args.json), args.gunrock))
-        return
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -119,10 +117,7 @@ def main():
         stream(plt, recs, out)
     elif args.kind == "static":
         static(plt, recs, args.gunrock, out)
-    elif args.kind == "dynamic":
-        dynamic(plt, recs, out)
-    else:  # algorithms: the static and dynamic rows of both benches, mixed in any order
-        static(plt, recs, args.gunrock, out)
+    else:
         dynamic(plt, recs, out)
 
 

@@ -120,13 +120,15 @@ for ((s = 21; s <= MAXS; s++)); do
 done
 
 # Tables (no matplotlib needed) and plots (when matplotlib is there).
-P=tools/bench/plot_tables.py
 if command -v python3 > /dev/null; then
-  python3 $P markdown --gunrock "$GR" "$OUT"/*_static_*.json "$OUT"/*_dynamic.json \
-    > "$OUT/RESULTS_SECTION.md" 2> "$OUT/plot.log"
+  python3 tools/bench/algo_gpu/plot_algorithms.py markdown --gunrock "$GR" "$OUT"/*_static_*.json \
+    "$OUT"/*_dynamic.json > "$OUT/RESULTS_SECTION.md" 2> "$OUT/plot.log"
   echo "tables rc=$?"
-  python3 -c "import matplotlib" 2> /dev/null &&
-    python3 $P algorithms --gunrock "$GR" "$OUT"/*_static_*.json "$OUT"/*_dynamic.json \
-      "$OUT/plots" >> "$OUT/plot.log" 2>&1 && echo "plots in $OUT/plots"
+  if python3 -c "import matplotlib" 2> /dev/null; then
+    P=tools/bench/plot_tables.py
+    python3 $P --gunrock "$GR" static "$OUT"/*_static_*.json "$OUT/plots" >> "$OUT/plot.log" 2>&1
+    python3 $P dynamic "$OUT"/*_dynamic.json "$OUT/plots" >> "$OUT/plot.log" 2>&1
+    echo "plots in $OUT/plots rc=$?"
+  fi
 fi
 echo "total $(($(date +%s) - T0)) s"

@@ -1,5 +1,11 @@
-"""Plots and tables of the GPU algorithm benchmarks (traversal_bench, global_bench; issue 34),
-called through tools/bench/plot_tables.py (kinds static, dynamic, algorithms, markdown).
+"""Plots and tables of the GPU algorithm benchmarks (traversal_bench, global_bench; issue 34).
+
+Plots, through tools/bench/plot_tables.py (any mix of the benches' JSON files; each kind takes
+the rows it draws):
+    /usr/bin/python3 tools/bench/plot_tables.py --gunrock GUNROCK_TXT static JSON... OUT/
+    /usr/bin/python3 tools/bench/plot_tables.py dynamic JSON... OUT/
+Tables (markdown on stdout, no matplotlib needed):
+    python3 tools/bench/algo_gpu/plot_algorithms.py markdown [--gunrock GUNROCK_TXT] JSON...
 
 Reads the rows of both benches in their current shape (bench_plan.hpp: ms, structure,
 batch_log2, update_ms, ...) and in the earlier one (seconds, update_seconds, batch, graphs named
@@ -178,11 +184,15 @@ def plot_static(plt, recs, gunrock_path, out, save):
 
 
 def plot_dynamic(plt, recs, out, save):
-    """Per algorithm: recompute time / update time per batch size, insert and mixed."""
+    """Per algorithm: recompute time / update time per batch size, insert and mixed, saved as
+    dynamic_speedup; returns the figure of both times per batch (the caller saves it)."""
     from matplotlib.ticker import MaxNLocator
     groups = dynamic_rows(recs)
     if not groups:
-        return
+        fig, ax = plt.subplots(figsize=(4, 1))
+        ax.axis("off")
+        ax.text(0.5, 0.5, "no dynamic rows", ha="center", va="center")
+        return fig
     algos = [a for a in DYN_ORDER if a in groups] + sorted(set(groups) - set(DYN_ORDER))
     fig, axes = plt.subplots(1, len(algos), figsize=(3.4 * len(algos), 3.6), squeeze=False)
     for ax, algo in zip(axes[0], algos):
@@ -227,7 +237,7 @@ def plot_dynamic(plt, recs, out, save):
     axes[0][0].set_ylabel("ms per batch")
     axes[0][0].legend(fontsize=6)
     fig.suptitle("Dynamic algorithms: apply + update against apply + recompute", fontsize=10)
-    save(plt, fig, out, "dynamic_algorithms")
+    return fig
 
 
 def _ms(v):
@@ -315,3 +325,23 @@ def markdown(recs, gunrock_path):
                 add(f"| {ALGO_TITLE.get(a, a)}, {s} | " + " | ".join(cells) + " |")
         add("")
     return "\n".join(lines)
+
+
+def main():
+    import argparse
+    import json
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("kind", choices=["markdown"])
+    ap.add_argument("json", nargs="+")
+    ap.add_argument("--gunrock", default="", help="'ALGO ... Elapsed Time : MS' lines")
+    args = ap.parse_args()
+    recs = []
+    for p in args.json:
+        with open(p) as f:
+            recs += json.load(f)
+    print(markdown(recs, args.gunrock))
+
+
+if __name__ == "__main__":
+    main()
