@@ -120,15 +120,18 @@ for ((s = 21; s <= MAXS; s++)); do
 done
 
 # Tables (no matplotlib needed) and plots (when matplotlib is there).
-if command -v python3 > /dev/null; then
-  python3 tools/bench/algo_gpu/plot_algorithms.py markdown --gunrock "$GR" "$OUT"/*_static_*.json \
-    "$OUT"/*_dynamic.json > "$OUT/RESULTS_SECTION.md" 2> "$OUT/plot.log"
+shopt -s nullglob
+ST=("$OUT"/*_static_*.json)
+DY=("$OUT"/*_dynamic.json)
+if command -v python3 > /dev/null && [ $((${#ST[@]} + ${#DY[@]})) -gt 0 ]; then
+  python3 tools/bench/algo_gpu/plot_algorithms.py markdown --gunrock "$GR" "${ST[@]}" "${DY[@]}" \
+    > "$OUT/RESULTS_SECTION.md" 2> "$OUT/plot.log"
   echo "tables rc=$?"
   if python3 -c "import matplotlib" 2> /dev/null; then
     P=tools/bench/plot_tables.py
-    python3 $P --gunrock "$GR" static "$OUT"/*_static_*.json "$OUT/plots" >> "$OUT/plot.log" 2>&1
-    python3 $P dynamic "$OUT"/*_dynamic.json "$OUT/plots" >> "$OUT/plot.log" 2>&1
-    echo "plots in $OUT/plots rc=$?"
+    [ ${#ST[@]} -gt 0 ] && python3 $P --gunrock "$GR" static "${ST[@]}" "$OUT/plots" >> "$OUT/plot.log" 2>&1
+    [ ${#DY[@]} -gt 0 ] && python3 $P dynamic "${DY[@]}" "$OUT/plots" >> "$OUT/plot.log" 2>&1
+    echo "plots in $OUT/plots"
   fi
 fi
 echo "total $(($(date +%s) - T0)) s"
