@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU algorithm benchmarks of issue 34 on the GPU machine, in one job, within BUDGET seconds
-# (default 400, meant to reach R-MAT s24 on an H200; the steps are ordered so that a short budget
-# loses the largest scales first): every step's timeout is cut to what is left, and each bench gets a --time-limit
+# (default 400, meant to reach R-MAT s24 on an H200; the steps are ordered so that a short
+# budget loses the largest scales first): every step's timeout is cut to what is left, each bench
+# gets a --time-limit
 # a little under it and writes its JSON after every row, so a cut run still reports. Run from
 # the project root after the device build (binaries in $B/tools/bench/algo_gpu), with the shared
 # datasets in .wgdata/ and the peers in .peers/ (../shared/peers/README.md):
@@ -13,7 +14,8 @@
 # file, the shared real graphs and R-MAT s20 (slab, CSR, B-tree); dynamic per-batch rows on
 # R-MAT s20 (batches 2^BMIN..2^BMAX, step BSTEP); Gunrock's tc; static R-MAT s21..s$MAXS.
 # Output in $OUT: *.json (rows), *.log, gunrock_r20.txt (the lines plot_tables.py reads),
-# RESULTS_SECTION.md (tables: plot_tables.py markdown) and plots/ when matplotlib is there.
+# RESULTS_SECTION.md (tables: algo_gpu/plot_algorithms.py markdown) and plots/ when matplotlib
+# is there.
 set -u
 B=${B:-build-device}
 BIN=$B/tools/bench/algo_gpu
