@@ -2,8 +2,8 @@
 # The GPU algorithm benchmarks of issue 34 on the GPU machine, in one job, within BUDGET seconds
 # (default 400, meant to reach R-MAT s24 on an H200; the steps are ordered so that a short
 # budget loses the largest scales first): every step's timeout is cut to what is left, each bench
-# gets a --time-limit
-# a little under it and writes its JSON after every row, so a cut run still reports. Run from
+# gets a --time-limit a little under it and writes its JSON after every row, so a cut run still
+# reports. Run from
 # the project root after the device build (binaries in $B/tools/bench/algo_gpu), with the shared
 # datasets in .wgdata/ and the peers in .peers/ (../shared/peers/README.md):
 #   bash tools/bench/algo_gpu/device_bench.sh
