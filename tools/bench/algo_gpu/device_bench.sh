@@ -3,9 +3,9 @@
 # (default 400, meant to reach R-MAT s24 on an H200; the steps are ordered so that a short
 # budget loses the largest scales first): every step's timeout is cut to what is left, each bench
 # gets a --time-limit a little under it and writes its JSON after every row, so a cut run still
-# reports. Run from
-# the project root after the device build (binaries in $B/tools/bench/algo_gpu), with the shared
-# datasets in .wgdata/ and the peers in .peers/ (../shared/peers/README.md):
+# reports. Run from the project root after the device build (binaries in
+# $B/tools/bench/algo_gpu), with the shared datasets in .wgdata/ and the peers in .peers/
+# (../shared/peers/README.md):
 #   bash tools/bench/algo_gpu/device_bench.sh
 #   MAXS=22 BMAX=16 BSTEP=1 BUDGET=300 bash tools/bench/algo_gpu/device_bench.sh
 # GUNROCK_MTX: Gunrock's R-MAT s20 file (default .wgdata/rmat20.mtx, made by the peers' generator
