@@ -80,56 +80,24 @@ def stream(plt, recs, out):
     save(plt, fig, out, "stream_ingest_rates")
 
 
+def algo_gpu():
+    """tools/bench/algo_gpu/plot_algorithms.py: the plots (and, run as a script, the markdown
+    tables) of traversal_bench and global_bench, rows of either shape."""
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "algo_gpu"))
+    import plot_algorithms
+    return plot_algorithms
+
+
 def static(plt, recs, gunrock, out):
-    """Static algorithm times on the Gunrock R-MAT s20 file: slab graph, CSR, Gunrock."""
-    bars = collections.OrderedDict()
-    for r in recs:
-        if not str(r.get("graph", "")).endswith(".mtx"):
-            continue
-        ms = r["ms"] if "ms" in r else 1e3 * r["seconds"]
-        name = r["algorithm"].replace("pagerank_", "pr ").replace("_", " ")
-        bars[f'{name}\n{r.get("structure", "slab")}'] = ms
-    for line in open(gunrock) if gunrock else []:
-        m = re.match(r"(\w+) .*Elapsed Time : ([0-9.]+)", line)
-        if m and m.group(1) != "tc":
-            bars[f"{m.group(1)}\nGunrock"] = float(m.group(2))
-    fig, ax = plt.subplots(figsize=(max(6, 0.95 * len(bars)), 4))
-    colors = ["black" if "Gunrock" in k else "tab:blue" for k in bars]
-    ax.bar(range(len(bars)), list(bars.values()), color=colors)
-    ax.set_xticks(range(len(bars)))
-    ax.set_xticklabels(list(bars.keys()), fontsize=7)
-    ax.set_yscale("log")
-    ax.set_ylabel("ms (median)")
-    ax.set_title("Static algorithms, R-MAT s20 ef16 (Gunrock's file and GPU call)", fontsize=10)
-    ax.grid(alpha=0.3, axis="y")
-    save(plt, fig, out, "static_algorithms_rmat20")
+    """Static algorithm times per graph (slab graph, our CSR, B-tree graph, Gunrock) and rates
+    against the R-MAT scale; dynamic rows among the files are left to `dynamic`."""
+    algo_gpu().plot_static(plt, recs, gunrock, out, save)
 
 
 def dynamic(plt, recs, out):
-    """Per algorithm: update time against apply + recompute per batch size, insert and mixed."""
-    groups = collections.defaultdict(lambda: collections.defaultdict(dict))
-    for r in recs:
-        algo = r["algorithm"].replace("dynamic_", "")
-        batch = r.get("batch_log2")
-        if batch is None:
-            batch = int(r["batch"]).bit_length() - 1
-        upd = r["update_ms"] if "update_ms" in r else 1e3 * r["update_seconds"]
-        rec = r["recompute_ms"] if "recompute_ms" in r else 1e3 * r["recompute_seconds"]
-        groups[algo][r["stream"]][batch] = (upd, rec)
-    algos = sorted(groups)
-    fig, axes = plt.subplots(1, len(algos), figsize=(3.3 * len(algos), 3.4), squeeze=False)
-    for ax, algo in zip(axes[0], algos):
-        for stream_kind, pts in sorted(groups[algo].items()):
-            xs = sorted(pts)
-            ax.plot(xs, [pts[x][0] for x in xs], "o-", label=f"{stream_kind}: update")
-            ax.plot(xs, [pts[x][1] for x in xs], "--", label=f"{stream_kind}: recompute")
-        ax.set_yscale("log")
-        ax.set_title(algo, fontsize=9)
-        ax.set_xlabel("log2 batch edges")
-        ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("ms per batch")
-    axes[0][0].legend(fontsize=6)
-    fig.suptitle("Dynamic algorithms: apply + update against apply + recompute", fontsize=10)
+    """Per algorithm: recompute / update per batch size (dynamic_speedup), and both times."""
+    fig = algo_gpu().plot_dynamic(plt, recs, out, save)
     save(plt, fig, out, "dynamic_algorithms")
 
 
