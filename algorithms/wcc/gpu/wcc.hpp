@@ -23,9 +23,11 @@
 //    1. certificates (wcc_certify.cuh), on the graph after the batch: an endpoint left with
 //       degree 0 splits off alone; otherwise the endpoints are shown still connected by a walk
 //       of length <= 3 (a common neighbour, or a neighbour of one adjacent to a neighbour of the
-//       other), reading a bounded number of arcs per edge. A component all of whose deleted
-//       edges are decided keeps its label; only its isolated vertices move. O(b * budget) work,
-//       no O(n) pass, one synchronisation;
+//       other); failing that (undirected graphs), a search from each endpoint of at most 64
+//       vertices either reaches the other endpoint or exhausts a closed piece, which splits off
+//       when no other deleted edge touches it. Each edge reads a bounded number of arcs. A
+//       component all of whose deleted edges are decided keeps its label; only its isolated
+//       vertices and pieces move. O(b * budget) work, no O(n) pass, one synchronisation;
 //    2. the components with an undecided edge are reset, each member its own root, and the
 //       union-find runs again over those members' arcs only: O(n + arcs of those components).
 //       When they hold more than recompute_fraction of the ids, the static computation runs
@@ -35,9 +37,7 @@
 //       label first (DynamicUpdate::recomputed).
 //    Why not "recompute the components that lost an edge" alone: on skewed graphs nearly every
 //    deleted edge lies in the giant component, which made every deletion batch a recomputation
-//    plus the cost of finding out; most such edges have a common neighbour.
-//    Pieces of more than one vertex that split off are not certified (a bounded search that
-//    exhausts a small side would be): their component takes tier 2;
+//    plus the cost of finding out; most such edges have a common neighbour or hang a leaf;
 //  - vertex deletions: the erased vertices' components are recomputed the same way; the erased
 //    ids become components of their own.
 // DynamicUpdate::changed counts the vertices whose label moved. Ids the graph adds (EdgeList
@@ -98,6 +98,7 @@ struct DynamicComponentsOptions {
 struct DeletionStats {
   std::uint64_t certified = 0;   ///< edges whose endpoints were shown still connected
   std::uint64_t isolated = 0;    ///< edges whose endpoint split off alone
+  std::uint64_t pieces = 0;      ///< edges whose one side split off as a small piece
   std::uint64_t undecided = 0;   ///< edges left to the recomputation of their component
   std::uint64_t restricted = 0;  ///< batches that recomputed the flagged components only
   std::uint64_t recomputed = 0;  ///< batches answered by the static computation
@@ -141,6 +142,8 @@ class DynamicComponents {
 
  private:
   void grow();
+  /// rep_ and ecount_ sized to n ids and cleared.
+  void reset_endpoint_marks(std::uint64_t n);
   /// After the components whose label is flagged lost edges: returns the labels changed.
   std::uint64_t split_flagged(bool& recomputed);
   std::uint64_t recompute_counting();
@@ -166,8 +169,12 @@ class DynamicComponents {
   DeviceBuffer<std::uint8_t> flag_;  ///< per label: its component lost an edge
   DeviceBuffer<vertex_t> members_;   ///< the affected vertices
   DeviceBuffer<unsigned long long> counters_;
-  DeviceBuffer<vertex_t> claim_;      ///< per removed edge: the isolated vertex it splits off
-  DeviceBuffer<vertex_t> old_label_;  ///< per removed edge: its component's label before
+  DeviceBuffer<vertex_t> claim_;        ///< per removed edge: the isolated vertex it splits off
+  DeviceBuffer<vertex_t> old_label_;    ///< per removed edge: its component's label before
+  DeviceBuffer<vertex_t> rep_;          ///< per id: smallest removed partner (kNone between calls)
+  DeviceBuffer<std::uint32_t> ecount_;  ///< per id: removed edges (0 between calls)
+  DeviceBuffer<vertex_t> piece_;        ///< per removed edge: the piece it splits off
+  DeviceBuffer<std::uint32_t> piece_size_;  ///< per removed edge: that piece's size (or 0)
   std::uint64_t count_ = 0;
   DeletionStats stats_;
 };

@@ -15,13 +15,20 @@
 //    degree is not walked but probed against T (has_edge(a, b), b in T). The walk reads at most
 //    `budget` arcs and probes per pair (a hub is walked in part: for_each_neighbor_slot_part
 //    where the view offers it);
+//  - small piece (undirected graphs): otherwise a bounded search from each endpoint in turn
+//    (at most kPieceCap vertices, `budget` arcs) either reaches the other endpoint (connected)
+//    or exhausts a closed set S: S is then a new component, and when the edge is the only
+//    deleted edge touching S (ecount: deleted edges per endpoint) it is decided;
 //  - otherwise the edge is undecided, and C is flagged for the restricted recomputation.
 // Why this is exact: in a component C with no undecided edge, every deleted edge that joins two
-// new components has an isolated endpoint (the others were shown connected), no deleted edge
-// joins two isolated vertices (undecided), and each isolated vertex's partners lie in one new
-// component; since C was connected, C minus its isolated vertices is one component. Its label
-// stays min(C) because a component whose smallest id became isolated is flagged too. So the
-// only labels that move are the isolated vertices' (to themselves).
+// new components has an isolated endpoint or a piece S on one side (the others were shown
+// connected). A piece touches no other deleted edge, so it is a leaf of the graph whose nodes
+// are C's new components and whose links are the deleted edges; no deleted edge joins two
+// isolated vertices (undecided), and each isolated vertex's partners lie in one new component.
+// Since C was connected, C minus its isolated vertices and pieces is one component. Its label
+// stays min(C) because a component whose smallest id left it (isolated or in a piece) is
+// flagged. So the only labels that move are those of the isolated vertices (to themselves) and
+// of the pieces (to min(S)); each is written by the one edge that decided it.
 //
 // Memory order: kernels are separated by launches on one stream; within certify_kernel the
 // graph, rep and label are read-only, flag bytes are only set to 1, and each warp's shared
@@ -43,43 +50,48 @@ inline constexpr unsigned kCertifyWarps = 4;     ///< warps per block of certify
 inline constexpr unsigned kTargetCap = 128;      ///< q's neighbours held in shared memory
 inline constexpr unsigned kTargetSlots = 256;    ///< their hash slots (load <= 1/2)
 inline constexpr unsigned kFirstLevelCap = 128;  ///< p's neighbours kept for the second level
+inline constexpr unsigned kPieceCap = 64;        ///< vertices of a piece that may split off
 
 /// Per-edge decision codes (certify_kernel's output, for the counters).
-enum : unsigned { kCertConnected = 0, kCertIsolated = 1, kCertUndecided = 2 };
+enum : unsigned { kCertConnected = 0, kCertIsolated = 1, kCertPiece = 2, kCertUndecided = 3 };
+/// Counters of a certification: [0..3] the codes' edges, then the labels moved and the
+/// components added by apply_splits_kernel.
+inline constexpr unsigned kCertMoved = 4, kCertAdded = 5, kCertCounters = 6;
 
 __device__ __forceinline__ bool isolated(std::uint32_t degree, bool directed) {
   return !directed && degree == 0;
 }
 
-/// rep[x] = kNone for every isolated endpoint x (undirected graphs).
-template <class View>
-__global__ void rep_reset_kernel(View g, const std::uint64_t* keys, std::uint64_t m, unsigned bits,
-                                 vertex_t* rep) {
+/// For each endpoint x of a removed edge: rep[x] = its smallest partner, ecount[x] = its removed
+/// edges (rep is kNone and ecount 0 on entry; reset_endpoints_kernel restores that).
+__global__ inline void mark_endpoints_kernel(const std::uint64_t* keys, std::uint64_t m,
+                                             unsigned bits, vertex_t* rep, std::uint32_t* ecount) {
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const auto u = static_cast<vertex_t>(keys[i] >> bits),
                v = static_cast<vertex_t>(keys[i] & mask);
-    if (g.degree(u) == 0)
-      cuda::atomic_ref<vertex_t, cuda::thread_scope_device>(rep[u]).store(
-          kNone, cuda::memory_order_relaxed);
-    if (g.degree(v) == 0)
-      cuda::atomic_ref<vertex_t, cuda::thread_scope_device>(rep[v]).store(
-          kNone, cuda::memory_order_relaxed);
+    atomicMin(rep + u, v);
+    atomicMin(rep + v, u);
+    atomicAdd(ecount + u, 1u);
+    atomicAdd(ecount + v, 1u);
   }
 }
 
-/// rep[x] = the smallest partner of each isolated endpoint x.
-template <class View>
-__global__ void rep_min_kernel(View g, const std::uint64_t* keys, std::uint64_t m, unsigned bits,
-                               vertex_t* rep) {
+/// rep[x] = kNone, ecount[x] = 0 again for the endpoints.
+__global__ inline void reset_endpoints_kernel(const std::uint64_t* keys, std::uint64_t m,
+                                              unsigned bits, vertex_t* rep, std::uint32_t* ecount) {
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const auto u = static_cast<vertex_t>(keys[i] >> bits),
-               v = static_cast<vertex_t>(keys[i] & mask);
-    if (g.degree(u) == 0) atomicMin(rep + u, v);
-    if (g.degree(v) == 0) atomicMin(rep + v, u);
+    const vertex_t ends[2] = {static_cast<vertex_t>(keys[i] >> bits),
+                              static_cast<vertex_t>(keys[i] & mask)};
+    for (const vertex_t x : ends) {
+      cuda::atomic_ref<vertex_t, cuda::thread_scope_device>(rep[x]).store(
+          kNone, cuda::memory_order_relaxed);
+      cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(ecount[x]).store(
+          0u, cuda::memory_order_relaxed);
+    }
   }
 }
 
@@ -142,7 +154,12 @@ __device__ bool certify_pair(const View& g, const warp_tile& tile, CertifyScratc
     std::swap(p, q);
     std::swap(dp, dq);
   }
-  if (dp == 0) return false;
+  if (dq == 0) return false;
+  // A directed graph's endpoint without out-arcs: walk from the other one (T is then empty).
+  if (dp == 0) {
+    std::swap(p, q);
+    std::swap(dp, dq);
+  }
   const unsigned lane = tile.thread_rank();
   // The direct edge (a pair made for an isolated vertex's partners may be adjacent).
   if (tile.shfl(lane == 0 ? static_cast<unsigned>(g.has_edge(p, q)) : 0u, 0)) return true;
@@ -170,7 +187,7 @@ __device__ bool certify_pair(const View& g, const warp_tile& tile, CertifyScratc
 
   // Level 1: p's neighbours (a common neighbour certifies); kept for level 2.
   unsigned num_first = 0;
-  left -=
+  const std::uint32_t walked =
       walk_limited(g, tile, p, dp, static_cast<std::uint32_t>(left), [&](vertex_t a, bool valid) {
         if (found) return;
         const bool hit = valid && in_targets(a);
@@ -181,7 +198,7 @@ __device__ bool certify_pair(const View& g, const warp_tile& tile, CertifyScratc
         if (keep && pos < kFirstLevelCap) sc.first[pos] = a;
         num_first = min(num_first + __popc(mask), kFirstLevelCap);
       });
-  if (big) left -= dp;  // the probes
+  left -= big ? 2 * std::int64_t{walked} : walked;  // big: a probe per arc
   tile.sync();
   if (found) return true;
 
@@ -189,7 +206,7 @@ __device__ bool certify_pair(const View& g, const warp_tile& tile, CertifyScratc
   for (unsigned j = 0; j < num_first && left > 0 && !found; ++j) {
     const vertex_t a = sc.first[j];
     const std::uint32_t da = g.degree(a);
-    if (!big && da > num_targets) {
+    if (!big && num_targets > 0 && da > num_targets) {
       bool hit = false;
       for (unsigned k = lane; k < num_targets; k += 32) hit = hit || g.has_edge(a, sc.targets[k]);
       found = tile.ballot(hit) != 0;
@@ -208,21 +225,70 @@ __device__ bool certify_pair(const View& g, const warp_tile& tile, CertifyScratc
   return found;
 }
 
+/// Whole warp: a search from p in the graph without the edge (p, q), of at most kPieceCap
+/// vertices and about `budget` arcs. Returns 1 when it reaches q, 2 when it exhausts a closed set
+/// S (left in sc.first[0..size)) touched by no removed edge but (p, q) (ecount), 0 otherwise.
+template <class View>
+__device__ unsigned search_piece(const View& g, const warp_tile& tile, CertifyScratch& sc,
+                                 vertex_t p, vertex_t q, std::uint32_t budget,
+                                 const std::uint32_t* ecount, unsigned& size) {
+  const unsigned lane = tile.thread_rank();
+  tile.sync();  // earlier reads of the scratch are done
+  for (unsigned s = lane; s < kTargetSlots; s += 32) sc.slots[s] = kNone;
+  tile.sync();
+  if (lane == 0) {
+    sc.slots[slot_of(p)] = p;
+    sc.first[0] = p;
+  }
+  tile.sync();
+  unsigned head = 0, tail = 1;
+  std::int64_t left = budget;
+  bool eligible = ecount[p] == 1, reached = false, overflow = false;
+  while (head < tail && !reached && !overflow) {
+    const vertex_t x = sc.first[head++];
+    left -= g.degree(x);
+    if (left < 0) {
+      overflow = true;
+      break;
+    }
+    g.for_each_neighbor_slot(tile, x, [&](vertex_t w, bool valid) {
+      if (reached || overflow) return;
+      reached = tile.ballot(valid && w == q) != 0;
+      if (reached) return;
+      const bool fresh = valid && set_insert(sc.slots, w);
+      const unsigned mask = tile.ballot(fresh);
+      if (tail + __popc(mask) > kPieceCap) {
+        overflow = true;
+        return;
+      }
+      if (fresh) sc.first[tail + __popc(mask & ((1u << lane) - 1))] = w;
+      tail += __popc(mask);
+      if (tile.ballot(fresh && ecount[w] != 0)) eligible = false;
+    });
+    tile.sync();  // the queue's new entries are visible to every lane
+  }
+  size = tail;
+  if (reached) return 1;
+  return !overflow && eligible ? 2 : 0;
+}
+
 /// One warp per deleted edge: decides it (see the header), flags the old label of an undecided
-/// edge's component, records per edge its old label and the isolated vertex it claims (the edge
-/// to that vertex's smallest partner; kNone otherwise). counters[0..2] += connected, isolated
-/// claims, undecided. Blocks of kCertifyWarps warps.
+/// edge's component, and records per edge its old label, the isolated vertex it claims (the edge
+/// to that vertex's smallest partner; kNone otherwise) and the piece it splits off (piece[i *
+/// kPieceCap ..], piece_size[i], 0 when none). counters[code] += 1 per edge. Blocks of
+/// kCertifyWarps warps.
 template <class View>
 __global__ void __launch_bounds__(kCertifyWarps * 32)
     certify_kernel(View g, const std::uint64_t* keys, std::uint64_t m, unsigned bits, bool directed,
-                   const vertex_t* rep, const vertex_t* label, std::uint8_t* flag, vertex_t* claim,
-                   vertex_t* old_label, std::uint32_t budget, unsigned long long* counters) {
+                   const vertex_t* rep, const std::uint32_t* ecount, const vertex_t* label,
+                   std::uint8_t* flag, vertex_t* claim, vertex_t* old_label, vertex_t* piece,
+                   std::uint32_t* piece_size, std::uint32_t budget, unsigned long long* counters) {
   __shared__ CertifyScratch scratch[kCertifyWarps];
   const warp_tile tile = this_warp();
   CertifyScratch& sc = scratch[threadIdx.x / 32];
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
   const unsigned lane = tile.thread_rank();
-  unsigned tally[3] = {0, 0, 0};
+  unsigned tally[4] = {0, 0, 0, 0};
   for_each_warp_item(m, [&](const warp_tile&, std::uint64_t i) {
     const auto u = static_cast<vertex_t>(keys[i] >> bits),
                v = static_cast<vertex_t>(keys[i] & mask);
@@ -230,6 +296,7 @@ __global__ void __launch_bounds__(kCertifyWarps * 32)
     const bool iu = isolated(g.degree(u), directed), iv = isolated(g.degree(v), directed);
     unsigned code = kCertUndecided;
     vertex_t claimed = kNone;
+    unsigned size = 0;
     if (iu && iv) {
       code = kCertUndecided;
     } else if (iu || iv) {
@@ -245,41 +312,77 @@ __global__ void __launch_bounds__(kCertifyWarps * 32)
       } else {
         code = certify_pair(g, tile, sc, y, r, budget) ? kCertConnected : kCertUndecided;
       }
-    } else {
-      code = certify_pair(g, tile, sc, u, v, budget) ? kCertConnected : kCertUndecided;
+    } else if (certify_pair(g, tile, sc, u, v, budget)) {
+      code = kCertConnected;
+    } else if (!directed) {
+      // A piece may not hold the component's label (the rest's new label would be unknown):
+      // then the other side is tried.
+      auto holds_label = [&] {
+        bool holds = false;
+        for (unsigned k = lane; k < size; k += 32) holds = holds || sc.first[k] == l;
+        return tile.ballot(holds) != 0;
+      };
+      unsigned found = search_piece(g, tile, sc, u, v, budget, ecount, size);
+      if (found == 2 && holds_label()) found = 0;
+      if (found == 0) {
+        found = search_piece(g, tile, sc, v, u, budget, ecount, size);
+        if (found == 2 && holds_label()) found = 0;
+      }
+      if (found == 1) {
+        code = kCertConnected;
+      } else if (found == 2) {
+        code = kCertPiece;
+        for (unsigned k = lane; k < size; k += 32) piece[i * kPieceCap + k] = sc.first[k];
+      }
     }
     if (lane == 0) {
       if (code == kCertUndecided) flag[l] = 1;
       claim[i] = claimed;
       old_label[i] = l;
+      piece_size[i] = code == kCertPiece ? size : 0;
     }
     ++tally[code];
   });
   // tally is warp-uniform: lane 0 adds it.
   if (lane == 0)
-    for (unsigned c = 0; c < 3; ++c)
+    for (unsigned c = 0; c < 4; ++c)
       if (tally[c]) atomicAdd(counters + c, static_cast<unsigned long long>(tally[c]));
 }
 
-/// The claimed isolated vertices of components left unflagged become components of their own
-/// (label and parent); counters[3] counts them.
-__global__ inline void apply_isolated_kernel(const vertex_t* claim, const vertex_t* old_label,
-                                             std::uint64_t m, const std::uint8_t* flag,
-                                             vertex_t* label, vertex_t* parent,
-                                             unsigned long long* counters) {
+/// The claimed isolated vertices and the pieces of components left unflagged become components
+/// of their own (label and parent: the vertex itself, the piece's smallest id);
+/// counters[kCertMoved] += the labels moved, counters[kCertAdded] += the components added.
+__global__ inline void apply_splits_kernel(const vertex_t* claim, const vertex_t* old_label,
+                                           const vertex_t* piece, const std::uint32_t* piece_size,
+                                           std::uint64_t m, const std::uint8_t* flag,
+                                           vertex_t* label, vertex_t* parent,
+                                           unsigned long long* counters) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < m; base += stride) {
     const std::uint64_t i = base + threadIdx.x;
-    bool apply = false;
-    if (i < m) {
+    unsigned moved = 0, added = 0;
+    if (i < m && !flag[old_label[i]]) {
       const vertex_t x = claim[i];
-      apply = x != kNone && !flag[old_label[i]];
-      if (apply) {
+      if (x != kNone) {
         label[x] = x;
         store_parent(parent, x, x);
+        moved = added = 1;
+      }
+      const std::uint32_t size = piece_size[i];
+      if (size) {
+        const vertex_t* s = piece + i * kPieceCap;
+        vertex_t root = s[0];
+        for (std::uint32_t k = 1; k < size; ++k) root = min(root, s[k]);
+        for (std::uint32_t k = 0; k < size; ++k) {
+          label[s[k]] = root;
+          store_parent(parent, s[k], root);
+        }
+        moved = size;
+        added = 1;
       }
     }
-    warp_add(counters + 3, apply);
+    warp_add(counters + kCertMoved, moved);
+    warp_add(counters + kCertAdded, added);
   }
 }
 

@@ -115,7 +115,7 @@ TEST(GpuDynamicComponents, HandMadeBatches) {
 struct DeletionCase {
   std::uint64_t n;
   std::vector<std::pair<wg::vertex_t, wg::vertex_t>> edges, dels;
-  wg::gpu::DeletionStats want;  ///< certified, isolated, undecided, restricted, recomputed, direct
+  wg::gpu::DeletionStats want;  ///< the tiers this one batch must take
 };
 
 void run_deletion_case(const DeletionCase& c, const wg::gpu::DynamicComponentsOptions& options,
@@ -137,6 +137,7 @@ void run_deletion_case(const DeletionCase& c, const wg::gpu::DynamicComponentsOp
   const wg::gpu::DeletionStats& s = dyn.deletion_stats();
   EXPECT_EQ(s.certified, c.want.certified);
   EXPECT_EQ(s.isolated, c.want.isolated);
+  EXPECT_EQ(s.pieces, c.want.pieces);
   EXPECT_EQ(s.undecided, c.want.undecided);
   EXPECT_EQ(s.restricted, c.want.restricted);
   EXPECT_EQ(s.recomputed, c.want.recomputed);
@@ -163,13 +164,21 @@ TEST(GpuDynamicComponents, DeletionCertificates) {
                    .edges = {{1, 2}, {2, 3}, {3, 4}, {4, 1}},
                    .dels = {{1, 2}},
                    .want = {.certified = 1}});
-  // 7-cycle: the endpoints stay connected, but only by a walk of length 6: undecided, and the
-  // (small) component is recomputed alone.
+  // 7-cycle: the endpoints stay connected only by a walk of length 6, which the bounded search
+  // finds.
   {
-    DeletionCase c{.n = 9, .want = {.undecided = 1, .restricted = 1}};
+    DeletionCase c{.n = 9, .want = {.certified = 1}};
     add_path(c.edges, 1, 7);
     c.edges.emplace_back(7, 1);
     c.dels = {{3, 4}};
+    cases.push_back(c);
+  }
+  // A 200-cycle: past the search's reach, undecided; the component is recomputed alone.
+  {
+    DeletionCase c{.n = 202, .want = {.undecided = 1, .restricted = 1}};
+    add_path(c.edges, 1, 200);
+    c.edges.emplace_back(200, 1);
+    c.dels = {{100, 101}};
     cases.push_back(c);
   }
   // A leaf splits off alone: certified without recomputing; its label moves.
@@ -199,11 +208,32 @@ TEST(GpuDynamicComponents, DeletionCertificates) {
                    .edges = {{1, 2}, {3, 4}},
                    .dels = {{1, 2}},
                    .want = {.undecided = 1, .restricted = 1}});
-  // A piece of two vertices splits off a triangle: not certified, restricted path.
+  // A piece of two vertices splits off a triangle (the search from 3 exhausts the triangle
+  // first, which holds the label, so the other side is searched).
   cases.push_back({.n = 8,
                    .edges = {{1, 2}, {2, 3}, {3, 1}, {3, 4}, {4, 5}},
                    .dels = {{3, 4}},
-                   .want = {.undecided = 1, .restricted = 1}});
+                   .want = {.pieces = 1}});
+  // The same, but the piece 4-5 also touches the removed (5, 6): undecided (the triangle holds
+  // the label 1, so it is no piece either), and 6 isolated; recomputed alone.
+  cases.push_back({.n = 8,
+                   .edges = {{1, 2}, {2, 3}, {3, 1}, {3, 4}, {4, 5}, {5, 6}},
+                   .dels = {{3, 4}, {5, 6}},
+                   .want = {.isolated = 1, .undecided = 1, .restricted = 1}});
+  // A 100-cycle with a path 100-101-102 hanging from 50: cutting (50, 100) splits the piece off;
+  // cutting (101, 102) as well touches the piece, which is then undecided (102 isolated).
+  for (const bool both : {false, true}) {
+    DeletionCase c{.n = 110};
+    add_path(c.edges, 0, 100);
+    c.edges.emplace_back(99, 0);
+    c.edges.emplace_back(50, 100);
+    add_path(c.edges, 100, 3);
+    c.dels = {{50, 100}};
+    if (both) c.dels.emplace_back(101, 102);
+    c.want = both ? wg::gpu::DeletionStats{.isolated = 1, .undecided = 1, .restricted = 1}
+                  : wg::gpu::DeletionStats{.pieces = 1};
+    cases.push_back(c);
+  }
   // Mixed: one certified, one isolated, in one component (all decided).
   cases.push_back({.n = 8,
                    .edges = {{1, 2}, {2, 3}, {3, 1}, {3, 4}, {3, 6}, {4, 6}, {6, 7}},
@@ -266,7 +296,7 @@ void stream_case(bool directed, const wg::gpu::DynamicComponentsOptions& options
   if (fraction <= 0 && certify <= 0) EXPECT_GT(recomputed, 0u);
   const wg::gpu::DeletionStats& s = dyn.deletion_stats();
   if (certify <= 0) {
-    EXPECT_EQ(s.certified + s.isolated + s.undecided, 0u);
+    EXPECT_EQ(s.certified + s.isolated + s.pieces + s.undecided, 0u);
   } else if (!directed) {
     EXPECT_GT(s.certified + s.isolated, 0u);  // leaves and common neighbours abound in R-MAT
   }
