@@ -7,7 +7,8 @@
 //  - isolated endpoint (undirected graphs only): an endpoint x left with degree 0 is a component
 //    of its own. Its deleted edges' other endpoints (its partners) must all stay connected to
 //    one another: each is paired with rep[x], the smallest partner, and that pair is certified
-//    as below (the edge to rep[x] itself needs nothing);
+//    as below (the edge to rep[x] itself needs nothing). An edge whose two endpoints are both
+//    left isolated is decided only when it was the only edge of each (the component {u, v});
 //  - connected: u ~ v is shown by a walk of length at most 3 in the graph after the batch: from
 //    the lower-degree endpoint p, its neighbours a (one shared with q: a common neighbour), then
 //    a's neighbours, each tested against q's neighbourhood T (held in shared memory when q has
@@ -23,8 +24,9 @@
 // Why this is exact: in a component C with no undecided edge, every deleted edge that joins two
 // new components has an isolated endpoint or a piece S on one side (the others were shown
 // connected). A piece touches no other deleted edge, so it is a leaf of the graph whose nodes
-// are C's new components and whose links are the deleted edges; no deleted edge joins two
-// isolated vertices (undecided), and each isolated vertex's partners lie in one new component.
+// are C's new components and whose links are the deleted edges; a deleted edge joins two
+// isolated vertices only when it was their only edge (C = {u, v}; otherwise undecided), and
+// each isolated vertex's partners lie in one new component.
 // Since C was connected, C minus its isolated vertices and pieces is one component. Its label
 // stays min(C) because a component whose smallest id left it (isolated or in a piece) is
 // flagged. So the only labels that move are those of the isolated vertices (to themselves) and
@@ -298,7 +300,11 @@ __global__ void __launch_bounds__(kCertifyWarps * 32)
     vertex_t claimed = kNone;
     unsigned size = 0;
     if (iu && iv) {
-      code = kCertUndecided;
+      // Each had this edge only: the component was {u, v} (u < v, its label u); v leaves it.
+      if (ecount[u] == 1 && ecount[v] == 1) {
+        code = kCertIsolated;
+        claimed = v;
+      }
     } else if (iu || iv) {
       const vertex_t x = iu ? u : v, y = iu ? v : u;
       const vertex_t r = rep[x];

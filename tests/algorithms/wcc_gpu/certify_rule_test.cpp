@@ -88,6 +88,10 @@ std::vector<int> rule_labels(const Adj& before, const Adj& after,
     const int l = label[u];
     bool undecided = true;
     if (iso(u) && iso(v)) {
+      if (ecount[u] == 1 && ecount[v] == 1) {
+        undecided = false;
+        claim[i] = v;
+      }
     } else if (iso(u) || iso(v)) {
       const int x = iso(u) ? u : v, y = iso(u) ? v : u, r = rep[x];
       if (x == l) {

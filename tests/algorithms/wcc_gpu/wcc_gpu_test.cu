@@ -203,11 +203,14 @@ TEST(GpuDynamicComponents, DeletionCertificates) {
                    .edges = {{0, 1}, {1, 2}, {2, 3}, {3, 1}},
                    .dels = {{0, 1}},
                    .want = {.undecided = 1, .restricted = 1}});
-  // An edge of two vertices: both isolated, undecided (recomputed alone).
+  // An edge of two vertices: both left isolated, the component was {1, 2}; 2 moves.
+  cases.push_back({.n = 5, .edges = {{1, 2}, {3, 4}}, .dels = {{1, 2}}, .want = {.isolated = 1}});
+  // A path 1-2-3 cut twice: all three isolated; (1, 2) joins two isolated vertices, 2 had two
+  // removed edges: undecided, recomputed alone.
   cases.push_back({.n = 5,
-                   .edges = {{1, 2}, {3, 4}},
-                   .dels = {{1, 2}},
-                   .want = {.undecided = 1, .restricted = 1}});
+                   .edges = {{1, 2}, {2, 3}},
+                   .dels = {{1, 2}, {2, 3}},
+                   .want = {.undecided = 2, .restricted = 1}});
   // A piece of two vertices splits off a triangle (the search from 3 exhausts the triangle
   // first, which holds the label, so the other side is searched).
   cases.push_back({.n = 8,
