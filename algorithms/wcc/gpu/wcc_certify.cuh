@@ -16,6 +16,9 @@
 //    degree is not walked but probed against T (has_edge(a, b), b in T). The walk reads at most
 //    `budget` arcs and probes per pair (a hub is walked in part: for_each_neighbor_slot_part
 //    where the view offers it);
+//    Why a walk met from both sides and not a plain search from one endpoint: on skewed graphs
+//    the second level of a one-sided search is the hubs' neighbour lists, past any budget,
+//    while probing the other endpoint's neighbourhood finds the meeting point in O(1) each;
 //  - small piece (undirected graphs): otherwise a bounded search from each endpoint in turn
 //    (at most kPieceCap vertices, `budget` arcs) either reaches the other endpoint (connected)
 //    or exhausts a closed set S: S is then a new component, and when the edge is the only
