@@ -9,6 +9,7 @@
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
+#include <warpgraph/algorithms/wcc/gpu/wcc_certify.cuh>
 #include <warpgraph/algorithms/wcc/gpu/wcc_kernels.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
@@ -60,11 +61,18 @@ DynamicComponents<Graph>::DynamicComponents(Graph& graph, const DynamicComponent
     : graph_(&graph), options_(options) {
   // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
   const cudaStream_t stream = graph.stream();
-  counters_ = DeviceBuffer<unsigned long long>(3, stream, "component counters");
+  counters_ =
+      DeviceBuffer<unsigned long long>(wcc_detail::kCertCounters, stream, "component counters");
   label_ = DeviceBuffer<vertex_t>(0, stream);
   parent_ = DeviceBuffer<vertex_t>(0, stream);
   flag_ = DeviceBuffer<std::uint8_t>(0, stream);
   members_ = DeviceBuffer<vertex_t>(0, stream);
+  claim_ = DeviceBuffer<vertex_t>(0, stream);
+  old_label_ = DeviceBuffer<vertex_t>(0, stream);
+  rep_ = DeviceBuffer<vertex_t>(0, stream);
+  ecount_ = DeviceBuffer<std::uint32_t>(0, stream);
+  piece_ = DeviceBuffer<vertex_t>(0, stream);
+  piece_size_ = DeviceBuffer<std::uint32_t>(0, stream);
   recompute();
 }
 
@@ -76,6 +84,7 @@ void DynamicComponents<Graph>::recompute() {
   parent_.resize_discard(n_, "union-find parents");
   flag_.resize_discard(n_, "component flags");
   members_.resize_discard(n_, "affected vertices");
+  reset_endpoint_marks(n_);
   if (n_ == 0) {
     count_ = 0;
     return;
@@ -84,6 +93,15 @@ void DynamicComponents<Graph>::recompute() {
   count_ = connected_components(graph_->ref(), n_, parent_.data(), stream, !graph_->directed());
   WG_CUDA_TRY(cudaMemcpyAsync(label_.data(), parent_.data(), n_ * sizeof(vertex_t),
                               cudaMemcpyDeviceToDevice, stream));
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicComponents<Graph>::reset_endpoint_marks(std::uint64_t n) {
+  const cudaStream_t stream = graph_->stream();
+  rep_.resize_discard(n, "endpoint partners");
+  ecount_.resize_discard(n, "endpoint removed edges");
+  rep_.fill_bytes(0xFF, stream);  // kNone
+  ecount_.fill_bytes(0, stream);
 }
 
 template <GpuDynamicGraph Graph>
@@ -98,6 +116,7 @@ void DynamicComponents<Graph>::grow() {
   flag_.resize_discard(n, "component flags");
   flag_.fill_bytes(0, stream);
   members_.resize_discard(n, "affected vertices");
+  reset_endpoint_marks(n);
   wcc_detail::init_parents_kernel<<<grid_for(n - n_), kBlock, 0, stream>>>(label_.data(), n_, n);
   wcc_detail::init_parents_kernel<<<grid_for(n - n_), kBlock, 0, stream>>>(parent_.data(), n_, n);
   WG_CUDA_CHECK_LAST();
@@ -194,15 +213,91 @@ BatchEffect DynamicComponents<Graph>::after_insert(const ChangedEdges& added) {
 }
 
 template <GpuDynamicGraph Graph>
-void DynamicComponents<Graph>::before_erase(const ChangedEdges& removed) {
+void DynamicComponents<Graph>::before_erase(const ChangedEdges&) {
+  // The labels are still those of the graph with the edges when after_erase reads them.
   grow();
-  if (removed.size) flag_removed(removed);
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicComponents<Graph>::certify_removed(const ChangedEdges& removed,
+                                                        std::uint32_t per_edge,
+                                                        std::uint64_t& undecided) {
+  using namespace wcc_detail;
+  const cudaStream_t stream = graph_->stream();
+  const std::uint64_t b = removed.size;
+  const bool directed = graph_->directed();
+  const auto g = graph_->ref();
+  claim_.resize_discard(b, "removed-edge claims");
+  old_label_.resize_discard(b, "removed-edge labels");
+  piece_size_.resize_discard(b, "removed-edge pieces");
+  piece_.resize_discard(directed ? 1 : b * kPieceCap, "split-off pieces");
+  counters_.fill_bytes(0, stream);
+  if (!directed) {
+    mark_endpoints_kernel<<<grid_for(b), kBlock, 0, stream>>>(removed.keys, b, removed.key_bits,
+                                                              rep_.data(), ecount_.data());
+    WG_CUDA_CHECK_LAST();
+  }
+  const std::uint64_t blocks =
+      std::min<std::uint64_t>((b + kCertifyWarps - 1) / kCertifyWarps, std::uint64_t{1} << 16);
+  certify_kernel<typename Graph::ref_type>
+      <<<static_cast<unsigned>(blocks), kCertifyWarps * 32, 0, stream>>>(
+          g, removed.keys, b, removed.key_bits, directed, rep_.data(), ecount_.data(),
+          label_.data(), flag_.data(), claim_.data(), old_label_.data(), piece_.data(),
+          piece_size_.data(), per_edge, counters_.data());
+  WG_CUDA_CHECK_LAST();
+  apply_splits_kernel<<<grid_for(b), kBlock, 0, stream>>>(
+      claim_.data(), old_label_.data(), piece_.data(), piece_size_.data(), b, flag_.data(),
+      label_.data(), parent_.data(), counters_.data());
+  WG_CUDA_CHECK_LAST();
+  if (!directed) {
+    reset_endpoints_kernel<<<grid_for(b), kBlock, 0, stream>>>(removed.keys, b, removed.key_bits,
+                                                               rep_.data(), ecount_.data());
+    WG_CUDA_CHECK_LAST();
+  }
+  const auto c = counters_.to_host(stream, kCertCounters);
+  stats_.certified += c[kCertConnected];
+  stats_.isolated += c[kCertIsolated];
+  stats_.pieces += c[kCertPiece];
+  stats_.undecided += c[kCertUndecided];
+  undecided = c[kCertUndecided];
+  count_ += c[kCertAdded];
+  return c[kCertMoved];
 }
 
 template <GpuDynamicGraph Graph>
 BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
   BatchEffect e;
-  if (removed.size) e.changed = split_flagged(e.recomputed);
+  const std::uint64_t b = removed.size;
+  if (b == 0) return e;
+  bool split = false;  // tier 2 ran
+  if (options_.certify_fraction <= 0) {
+    flag_removed(removed);  // label_ still holds the labels from before the erasure
+    e.changed = split_flagged(e.recomputed);
+    split = true;
+  } else {
+    // Decide before trying: the budget per edge, from the batch's share of the static cost.
+    const double total =
+        std::max(static_cast<double>(options_.certify_min_arcs),
+                 options_.certify_fraction * static_cast<double>(n_ + graph_->num_edges()));
+    const double per_edge = std::min(static_cast<double>(options_.certify_arcs_per_edge),
+                                     total / static_cast<double>(b));
+    if (per_edge < static_cast<double>(options_.certify_min_arcs_per_edge)) {
+      ++stats_.direct;
+      e.recomputed = true;
+      e.changed = recompute_counting();
+    } else {
+      std::uint64_t undecided = 0;
+      e.changed = certify_removed(removed, static_cast<std::uint32_t>(per_edge), undecided);
+      if (undecided) {
+        e.changed += split_flagged(e.recomputed);
+        split = true;
+      }
+    }
+  }
+  if (e.recomputed)
+    ++stats_.recomputed;
+  else if (split)
+    ++stats_.restricted;
   return e;
 }
 

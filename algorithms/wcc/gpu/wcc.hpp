@@ -19,11 +19,25 @@
 // Dynamic (DynamicComponents): keeps the labels exact while batches are applied through it.
 //  - insertions: each added edge unites its endpoints' trees (one thread per edge), then every
 //    vertex is pointed at its root again (an O(n) streaming pass): O(b + n), no adjacency read;
-//  - deletions: the components that lost an edge (their labels, read before the edges go) are
-//    reset, each member its own root, and the union-find runs again over those members' arcs
-//    only: O(n + arcs of those components). When they hold more than
-//    DynamicComponentsOptions::recompute_fraction of the ids, the static computation runs
-//    instead (see the option);
+//  - deletions, in three tiers chosen before any work (DynamicComponentsOptions::certify_*):
+//    1. certificates (wcc_certify.cuh), on the graph after the batch: an endpoint left with
+//       degree 0 splits off alone; otherwise the endpoints are shown still connected by a walk
+//       of length <= 3 (a common neighbour, or a neighbour of one adjacent to a neighbour of the
+//       other); failing that (undirected graphs), a search from each endpoint of at most 64
+//       vertices either reaches the other endpoint or exhausts a closed piece, which splits off
+//       when no other deleted edge touches it. Each edge reads a bounded number of arcs. A
+//       component all of whose deleted edges are decided keeps its label; only its isolated
+//       vertices and pieces move. O(b * budget) work, no O(n) pass, one synchronisation;
+//    2. the components with an undecided edge are reset, each member its own root, and the
+//       union-find runs again over those members' arcs only: O(n + arcs of those components).
+//       When they hold more than recompute_fraction of the ids, the static computation runs
+//       instead (see the option);
+//    3. a batch so large that its certificate budget per edge falls below
+//       certify_min_arcs_per_edge goes straight to the static computation, without reading a
+//       label first (DynamicUpdate::recomputed).
+//    Why not "recompute the components that lost an edge" alone: on skewed graphs nearly every
+//    deleted edge lies in the giant component, which made every deletion batch a recomputation
+//    plus the cost of finding out; most such edges have a common neighbour or hang a leaf;
 //  - vertex deletions: the erased vertices' components are recomputed the same way; the erased
 //    ids become components of their own.
 // DynamicUpdate::changed counts the vertices whose label moved. Ids the graph adds (EdgeList
@@ -60,6 +74,35 @@ struct DynamicComponentsOptions {
   /// computation over the whole graph instead: the restricted pass then reads about as many
   /// arcs, and adds the per-vertex label checks and the member list on top.
   double recompute_fraction = 0.25;
+  /// The deletion certificates of one batch (chunk) may read at most this fraction of
+  /// num_vertices() + num_edges() arcs and adjacency probes in all, so that a batch whose
+  /// certificates fail pays about this much on top of the recomputation it then needs (the
+  /// certificates' reads are scattered, the static pass streams: hence a small fraction).
+  /// 0 turns the certificates off: every deletion batch takes the restricted / static path.
+  double certify_fraction = 0.05;
+  /// Floor of that batch budget in arcs: on small graphs the budget would otherwise forbid any
+  /// certificate, while a launch costs more than these reads.
+  std::uint64_t certify_min_arcs = std::uint64_t{1} << 16;
+  /// Ceiling of the budget of one deleted edge (arcs + probes): a walk of length <= 3 that has
+  /// not met the other endpoint within this is unlikely to.
+  std::uint32_t certify_arcs_per_edge = 1024;
+  /// The switch to the static computation: when the batch budget divided by the deleted edges
+  /// falls below this (a 32-slot slab, about one neighbour list), the certificates cannot
+  /// succeed for most edges, and the batch is recomputed directly, reading no label first.
+  std::uint32_t certify_min_arcs_per_edge = 32;
+};
+
+/// What the deletion tiers did, summed since construction (or reset_deletion_stats()): edges,
+/// except where a field says batches. Exact counts, read back with the batch's one
+/// synchronisation.
+struct DeletionStats {
+  std::uint64_t certified = 0;   ///< edges whose endpoints were shown still connected
+  std::uint64_t isolated = 0;    ///< edges whose endpoint split off alone
+  std::uint64_t pieces = 0;      ///< edges whose one side split off as a small piece
+  std::uint64_t undecided = 0;   ///< edges left to the recomputation of their component
+  std::uint64_t restricted = 0;  ///< batches that recomputed the flagged components only
+  std::uint64_t recomputed = 0;  ///< batches answered by the static computation
+  std::uint64_t direct = 0;      ///< of those, batches too large to try certificates
 };
 
 /// Keeps the connected components of a GPU graph exact while batches are applied through it.
@@ -78,8 +121,8 @@ class DynamicComponents {
   /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
   /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
   /// the graph's update. after_insert unites the added edges' trees and relabels (nothing to do
-  /// without an added edge); before_erase flags the components the edges are in; after_erase
-  /// splits the flagged components (see the class comment).
+  /// without an added edge); before_erase only grows the id range; after_erase decides the
+  /// removed edges on the graph without them (see the class comment).
   BatchEffect after_insert(const ChangedEdges& added);
   void before_erase(const ChangedEdges& removed);
   BatchEffect after_erase(const ChangedEdges& removed);
@@ -90,17 +133,26 @@ class DynamicComponents {
   /// until the next call.
   const vertex_t* labels_device() const noexcept { return label_.data(); }
   std::uint64_t count() const noexcept { return count_; }
+  /// What the deletion tiers did (see DeletionStats).
+  const DeletionStats& deletion_stats() const noexcept { return stats_; }
+  void reset_deletion_stats() noexcept { stats_ = {}; }
   /// Static computation from scratch.
   void recompute();
   Graph& graph() noexcept { return *graph_; }
 
  private:
   void grow();
+  /// rep_ and ecount_ sized to n ids and cleared.
+  void reset_endpoint_marks(std::uint64_t n);
   /// After the components whose label is flagged lost edges: returns the labels changed.
   std::uint64_t split_flagged(bool& recomputed);
   std::uint64_t recompute_counting();
   void unite_added(const ChangedEdges& added);
   void flag_removed(const ChangedEdges& removed);
+  /// Tier 1 (see the class comment): decides each removed edge, flags the components left
+  /// undecided and splits off the isolated vertices of the others; returns the labels changed.
+  std::uint64_t certify_removed(const ChangedEdges& removed, std::uint32_t per_edge,
+                                std::uint64_t& undecided);
   /// Points every vertex at its root, copies the roots to the labels, recounts the components;
   /// returns the labels that moved.
   std::uint64_t relabel_all();
@@ -117,7 +169,14 @@ class DynamicComponents {
   DeviceBuffer<std::uint8_t> flag_;  ///< per label: its component lost an edge
   DeviceBuffer<vertex_t> members_;   ///< the affected vertices
   DeviceBuffer<unsigned long long> counters_;
+  DeviceBuffer<vertex_t> claim_;        ///< per removed edge: the isolated vertex it splits off
+  DeviceBuffer<vertex_t> old_label_;    ///< per removed edge: its component's label before
+  DeviceBuffer<vertex_t> rep_;          ///< per id: smallest removed partner (kNone between calls)
+  DeviceBuffer<std::uint32_t> ecount_;  ///< per id: removed edges (0 between calls)
+  DeviceBuffer<vertex_t> piece_;        ///< per removed edge: the piece it splits off
+  DeviceBuffer<std::uint32_t> piece_size_;  ///< per removed edge: that piece's size (or 0)
   std::uint64_t count_ = 0;
+  DeletionStats stats_;
 };
 
 extern template Components connected_components(const DynamicGraph<SlabSetAdjacency>&);

@@ -1,8 +1,9 @@
 // GPU connected components: static labels on every shared dataset and on directed R-MAT graphs
 // (weakly connected), and dynamic labels after every batch of R-MAT insert/delete streams
-// (undirected and directed; duplicates, self-loops, absent edges; the restricted split and the
-// recompute paths), after hand-made batches and after vertex deletions, all equal to the
-// Boost.Graph reference on an independent host model of the graph.
+// (undirected and directed, sparse and dense; duplicates, self-loops, absent edges; the
+// deletion certificates, the restricted split and the recompute paths, certificates on and off),
+// after hand-made batches (each certificate case, with the tier it must take) and after vertex
+// deletions, all equal to the Boost.Graph reference on an independent host model of the graph.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -109,20 +110,177 @@ TEST(GpuDynamicComponents, HandMadeBatches) {
   }
 }
 
+/// Builds `edges` on n vertices, erases `dels` through DynamicComponents (certificates on, the
+/// restricted path for what they leave), checks the labels, the changed count and the stats.
+struct DeletionCase {
+  std::uint64_t n;
+  std::vector<std::pair<wg::vertex_t, wg::vertex_t>> edges, dels;
+  wg::gpu::DeletionStats want;  ///< the tiers this one batch must take
+};
+
+void run_deletion_case(const DeletionCase& c, const wg::gpu::DynamicComponentsOptions& options,
+                       bool check_stats) {
+  SetGraph g(c.n);
+  GraphModel m(c.n, false);
+  const EdgeList e = batch(c.n, c.edges);
+  g.build(e);
+  m.insert(e);
+  wg::gpu::DynamicComponents<SetGraph> dyn(g, options);
+  expect_reference(m, dyn.result());
+  const auto before = dyn.result();
+  const EdgeList d = batch(c.n, c.dels);
+  const auto r = dyn.erase_edges(d);
+  ASSERT_EQ(r.update, m.erase(d));
+  expect_reference(m, dyn.result());
+  EXPECT_EQ(r.changed, wg::count_changed(before.component, dyn.result().component));
+  if (!check_stats) return;
+  const wg::gpu::DeletionStats& s = dyn.deletion_stats();
+  EXPECT_EQ(s.certified, c.want.certified);
+  EXPECT_EQ(s.isolated, c.want.isolated);
+  EXPECT_EQ(s.pieces, c.want.pieces);
+  EXPECT_EQ(s.undecided, c.want.undecided);
+  EXPECT_EQ(s.restricted, c.want.restricted);
+  EXPECT_EQ(s.recomputed, c.want.recomputed);
+  EXPECT_EQ(s.direct, c.want.direct);
+  EXPECT_EQ(r.recomputed, c.want.recomputed > 0);
+}
+
+/// A path 0 - 1 - ... - (len - 1) starting at `first`.
+void add_path(std::vector<std::pair<wg::vertex_t, wg::vertex_t>>& es, wg::vertex_t first,
+              wg::vertex_t len) {
+  for (wg::vertex_t i = 0; i + 1 < len; ++i) es.emplace_back(first + i, first + i + 1);
+}
+
+TEST(GpuDynamicComponents, DeletionCertificates) {
+  WG_REQUIRE_GPU();
+  std::vector<DeletionCase> cases;
+  // Triangle 0-1-2 plus a tail: (0, 1) has the common neighbour 2.
+  cases.push_back({.n = 6,
+                   .edges = {{0, 1}, {1, 2}, {2, 0}, {2, 3}},
+                   .dels = {{0, 1}},
+                   .want = {.certified = 1}});
+  // 4-cycle 1-2-3-4: after (1, 2) goes, 1 - 4 - 3 - 2 is a walk of length 3.
+  cases.push_back({.n = 6,
+                   .edges = {{1, 2}, {2, 3}, {3, 4}, {4, 1}},
+                   .dels = {{1, 2}},
+                   .want = {.certified = 1}});
+  // 7-cycle: the endpoints stay connected only by a walk of length 6, which the bounded search
+  // finds.
+  {
+    DeletionCase c{.n = 9, .want = {.certified = 1}};
+    add_path(c.edges, 1, 7);
+    c.edges.emplace_back(7, 1);
+    c.dels = {{3, 4}};
+    cases.push_back(c);
+  }
+  // A 200-cycle: past the search's reach, undecided; the component is recomputed alone.
+  {
+    DeletionCase c{.n = 202, .want = {.undecided = 1, .restricted = 1}};
+    add_path(c.edges, 1, 200);
+    c.edges.emplace_back(200, 1);
+    c.dels = {{100, 101}};
+    cases.push_back(c);
+  }
+  // A leaf splits off alone: certified without recomputing; its label moves.
+  cases.push_back({.n = 6,
+                   .edges = {{1, 2}, {2, 3}, {3, 1}, {3, 5}},
+                   .dels = {{3, 5}},
+                   .want = {.isolated = 1}});
+  // A hub 4 whose edges all go: its partners 1, 2, 3 stay connected through 5 (the pairs
+  // (2, 1) and (3, 1) with its smallest partner are certified).
+  cases.push_back({.n = 7,
+                   .edges = {{4, 1}, {4, 2}, {4, 3}, {1, 5}, {2, 5}, {3, 5}},
+                   .dels = {{4, 1}, {2, 4}, {4, 3}},
+                   .want = {.certified = 2, .isolated = 1}});
+  // A hub 8 between two triangles that nothing else joins: the pair of its partners is
+  // undecided and the component is recomputed (it splits in three).
+  cases.push_back({.n = 9,
+                   .edges = {{8, 2}, {8, 5}, {2, 3}, {3, 4}, {4, 2}, {5, 6}, {6, 7}, {7, 5}},
+                   .dels = {{2, 8}, {5, 8}},
+                   .want = {.isolated = 1, .undecided = 1, .restricted = 1}});
+  // The component's smallest id is isolated: the rest's label is unknown, so recomputed.
+  cases.push_back({.n = 5,
+                   .edges = {{0, 1}, {1, 2}, {2, 3}, {3, 1}},
+                   .dels = {{0, 1}},
+                   .want = {.undecided = 1, .restricted = 1}});
+  // An edge of two vertices: both left isolated, the component was {1, 2}; 2 moves.
+  cases.push_back({.n = 5, .edges = {{1, 2}, {3, 4}}, .dels = {{1, 2}}, .want = {.isolated = 1}});
+  // A path 1-2-3 cut twice: all three isolated; (1, 2) joins two isolated vertices, 2 had two
+  // removed edges: undecided, recomputed alone.
+  cases.push_back({.n = 5,
+                   .edges = {{1, 2}, {2, 3}},
+                   .dels = {{1, 2}, {2, 3}},
+                   .want = {.undecided = 2, .restricted = 1}});
+  // A piece of two vertices splits off a triangle (the search from 3 exhausts the triangle
+  // first, which holds the label, so the other side is searched).
+  cases.push_back({.n = 8,
+                   .edges = {{1, 2}, {2, 3}, {3, 1}, {3, 4}, {4, 5}},
+                   .dels = {{3, 4}},
+                   .want = {.pieces = 1}});
+  // The same, but the piece 4-5 also touches the removed (5, 6): undecided (the triangle holds
+  // the label 1, so it is no piece either), and 6 isolated; recomputed alone.
+  cases.push_back({.n = 8,
+                   .edges = {{1, 2}, {2, 3}, {3, 1}, {3, 4}, {4, 5}, {5, 6}},
+                   .dels = {{3, 4}, {5, 6}},
+                   .want = {.isolated = 1, .undecided = 1, .restricted = 1}});
+  // A 100-cycle with a path 100-101-102 hanging from 50: cutting (50, 100) splits the piece off;
+  // cutting (101, 102) as well touches the piece, which is then undecided (102 isolated).
+  for (const bool both : {false, true}) {
+    DeletionCase c{.n = 110};
+    add_path(c.edges, 0, 100);
+    c.edges.emplace_back(99, 0);
+    c.edges.emplace_back(50, 100);
+    add_path(c.edges, 100, 3);
+    c.dels = {{50, 100}};
+    if (both) c.dels.emplace_back(101, 102);
+    c.want = both ? wg::gpu::DeletionStats{.isolated = 1, .undecided = 1, .restricted = 1}
+                  : wg::gpu::DeletionStats{.pieces = 1};
+    cases.push_back(c);
+  }
+  // Mixed: one certified, one isolated, in one component (all decided).
+  cases.push_back({.n = 8,
+                   .edges = {{1, 2}, {2, 3}, {3, 1}, {3, 4}, {3, 6}, {4, 6}, {6, 7}},
+                   .dels = {{1, 2}, {6, 7}, {3, 4}},
+                   .want = {.certified = 2, .isolated = 1}});
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    run_deletion_case(cases[i], {.recompute_fraction = 1.0}, true);
+    // Certificates off: the same answers.
+    run_deletion_case(cases[i], {.recompute_fraction = 1.0, .certify_fraction = 0}, false);
+  }
+}
+
+TEST(GpuDynamicComponents, BigSplitFallsBack) {
+  WG_REQUIRE_GPU();
+  // A long path cut in the middle: undecided, and the component holds every id, so the static
+  // computation runs (default recompute_fraction).
+  DeletionCase c{.n = 400, .want = {.undecided = 1, .recomputed = 1}};
+  add_path(c.edges, 0, 400);
+  c.dels = {{200, 201}};
+  run_deletion_case(c, {}, true);
+  // A batch too large for its budget goes to the static computation without certificates.
+  DeletionCase d{.n = 400, .want = {.recomputed = 1, .direct = 1}};
+  add_path(d.edges, 0, 400);
+  for (wg::vertex_t i = 0; i < 100; i += 2) d.dels.emplace_back(i, i + 1);
+  run_deletion_case(d, {.certify_min_arcs = 64, .certify_min_arcs_per_edge = 32}, true);
+}
+
 template <class Graph>
-void stream_case(bool directed, double fraction, std::uint64_t batch_size, std::uint64_t seed) {
+void stream_case(bool directed, const wg::gpu::DynamicComponentsOptions& options,
+                 std::uint64_t batch_size, std::uint64_t seed, double edge_factor = 2) {
+  const double fraction = options.recompute_fraction, certify = options.certify_fraction;
   WG_REQUIRE_GPU();
   // A sparse R-MAT (edge factor 2): many components, so deletions split and insertions merge.
   // Batches shrink with the graph (WG_GPU_TEST_SCALE below the default 11, as under the
   // sanitizer), so that every stream still has several insertion and deletion batches.
   const unsigned scale = wg::test::gpu_test_scale();
   if (scale < 11) batch_size = std::max<std::uint64_t>(batch_size >> (12 - scale), 4);
-  const auto stream = wg::test::gpu_rmat_stream(scale, 2, batch_size, directed, seed);
+  const auto stream = wg::test::gpu_rmat_stream(scale, edge_factor, batch_size, directed, seed);
   Graph g(0, {.directed = directed});
   GraphModel m(0, directed);
   m.clear(stream.initial.num_vertices);
   ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
-  wg::gpu::DynamicComponents<Graph> dyn(g, {.recompute_fraction = fraction});
+  wg::gpu::DynamicComponents<Graph> dyn(g, options);
   expect_reference(m, dyn.result());
   std::vector<wg::vertex_t> before = dyn.result().component;
   std::size_t splits = 0;
@@ -138,23 +296,59 @@ void stream_case(bool directed, double fraction, std::uint64_t batch_size, std::
     EXPECT_EQ(recomputed, 0u);
     EXPECT_GT(splits, 0u);
   }
-  if (fraction <= 0) EXPECT_GT(recomputed, 0u);
+  if (fraction <= 0 && certify <= 0) EXPECT_GT(recomputed, 0u);
+  const wg::gpu::DeletionStats& s = dyn.deletion_stats();
+  if (certify <= 0) {
+    EXPECT_EQ(s.certified + s.isolated + s.pieces + s.undecided, 0u);
+  } else if (!directed) {
+    EXPECT_GT(s.certified + s.isolated, 0u);  // leaves and common neighbours abound in R-MAT
+  }
 }
 
 TEST(GpuDynamicComponents, UndirectedStreamRestricted) {
-  stream_case<SetGraph>(false, 1.0, 256, 3);
+  stream_case<SetGraph>(false, {.recompute_fraction = 1.0}, 256, 3);
 }
 TEST(GpuDynamicComponents, UndirectedStreamDefault) {
-  stream_case<SetGraph>(false, 0.25, 512, 4);
+  stream_case<SetGraph>(false, {}, 512, 4);
 }
 TEST(GpuDynamicComponents, UndirectedStreamRecomputes) {
-  stream_case<SetGraph>(false, 0.0, 512, 5);
+  stream_case<SetGraph>(false, {.recompute_fraction = 0.0, .certify_fraction = 0}, 512, 5);
+}
+TEST(GpuDynamicComponents, UndirectedStreamCertificatesOnly) {
+  // Every component with an undecided edge recomputed in full: only certificates keep it dynamic.
+  stream_case<SetGraph>(false, {.recompute_fraction = 0.0}, 512, 5);
+}
+TEST(GpuDynamicComponents, UndirectedStreamNoCertificates) {
+  // Budget 0: always the restricted path, the same answers.
+  stream_case<SetGraph>(false, {.recompute_fraction = 1.0, .certify_fraction = 0}, 256, 3);
 }
 TEST(GpuDynamicComponents, DirectedStreamRestricted) {
-  stream_case<SetGraph>(true, 1.0, 256, 6);
+  stream_case<SetGraph>(true, {.recompute_fraction = 1.0}, 256, 6);
 }
 TEST(GpuDynamicComponents, MapAdjacencyStream) {
-  stream_case<MapGraph>(false, 1.0, 512, 7);
+  stream_case<MapGraph>(false, {.recompute_fraction = 1.0}, 512, 7);
+}
+TEST(GpuDynamicComponents, DenseStreamHubs) {
+  // Edge factor 16: hubs of degree past the shared-memory target set and past the per-edge
+  // budget (partial walks); most deletions inside the giant component.
+  stream_case<SetGraph>(false, {}, 512, 12, 16);
+}
+TEST(GpuDynamicComponents, DenseStreamSmallBudget) {
+  // 40 arcs per edge (a batch budget that never binds): walks stop early, more edges are
+  // undecided, the answers stay exact.
+  stream_case<SetGraph>(false,
+                        {.recompute_fraction = 1.0,
+                         .certify_fraction = 100.0,
+                         .certify_min_arcs = 0,
+                         .certify_arcs_per_edge = 40,
+                         .certify_min_arcs_per_edge = 0},
+                        512, 13, 16);
+}
+TEST(GpuDynamicComponents, DirectedDenseStream) {
+  stream_case<SetGraph>(true, {}, 512, 14, 8);
+}
+TEST(GpuDynamicComponents, MapAdjacencyDenseStream) {
+  stream_case<MapGraph>(false, {}, 512, 15, 16);
 }
 
 TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
