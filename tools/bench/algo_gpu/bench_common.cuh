@@ -308,9 +308,25 @@ void dynamic_rows(const Plan& plan, const Deadline& deadline, Rows& rows, const 
         WG_CUDA_TRY(cudaDeviceSynchronize());
         recomputed = false;
         extra = nlohmann::json::object();
+        [[maybe_unused]] const auto stats0 = [&] {
+          if constexpr (requires { da.stats().cut; })
+            return da.stats();
+          else
+            return 0;
+        }();
         const double t = wg::bench::cuda_seconds(s, [&] {
           if (del) {
+            if constexpr (requires { da.deletion_stats(); }) da.reset_deletion_stats();
             const auto r = da.erase_edges(rem.view());
+            if constexpr (requires { da.deletion_stats(); }) {
+              const auto& st = da.deletion_stats();
+              extra["certified"] = st.certified;
+              extra["isolated"] = st.isolated;
+              extra["pieces"] = st.pieces;
+              extra["undecided"] = st.undecided;
+              extra["recomputed_batches"] = st.recomputed;
+              extra["direct_batches"] = st.direct;
+            }
             recomputed = recomputed || r.recomputed;
             dm.changed = r.changed;
             note_last_run(da, extra);
@@ -320,6 +336,10 @@ void dynamic_rows(const Plan& plan, const Deadline& deadline, Rows& rows, const 
           dm.changed = del ? dm.changed + r.changed : r.changed;
           note_last_run(da, extra);
         });
+        if constexpr (requires { da.stats().cut; }) {  // k-core: which path the batch took
+          extra["incremental"] = da.stats().incremental - stats0.incremental;
+          extra["cut"] = da.stats().cut - stats0.cut;
+        }
         da.erase_edges(add.view());  // undo, untimed
         if (del) da.insert_edges(rem.view());
         return t;
