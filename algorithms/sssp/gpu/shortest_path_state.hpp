@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/core/pinned_buffer.hpp>
 #include <warpgraph/containers/core/types.hpp>
 
 namespace wg::gpu {
@@ -27,6 +28,7 @@ struct ShortestPathState {
   DeviceBuffer<std::uint32_t> len_old, len_now;
   DeviceBuffer<std::uint8_t> found_old, found_now, longer;
   DeviceBuffer<unsigned long long> counters;  ///< see sp::Counter (sssp/gpu/detail/kernels.cuh)
+  PinnedBuffer<unsigned long long> counters_host;  ///< where the host reads them (pinned)
   std::uint32_t round = 0;
   std::uint32_t epoch = 0;  ///< the current batch's stamp in `touch`
   /// Relaxation rounds launched one after another before the host reads the queue's length

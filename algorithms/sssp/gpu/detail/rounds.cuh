@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,11 +20,15 @@ namespace wg::gpu::sp {
 
 // ---- host side ------------------------------------------------------------------------------
 
-inline void read_counters(const ShortestPathState& st, unsigned long long* out,
-                          cudaStream_t stream) {
-  WG_CUDA_TRY(cudaMemcpyAsync(out, st.counters.data(), kNumCounters * sizeof(unsigned long long),
+/// The counters, on the host (one copy into pinned memory and a synchronisation).
+inline void read_counters(ShortestPathState& st, unsigned long long* out, cudaStream_t stream) {
+  constexpr std::size_t bytes = kNumCounters * sizeof(unsigned long long);
+  if (st.counters_host.size() < kNumCounters)
+    st.counters_host = PinnedBuffer<unsigned long long>(kNumCounters);
+  WG_CUDA_TRY(cudaMemcpyAsync(st.counters_host.data(), st.counters.data(), bytes,
                               cudaMemcpyDeviceToHost, stream));
   WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  std::memcpy(out, st.counters_host.data(), bytes);
 }
 inline void zero_counter(ShortestPathState& st, Counter c, cudaStream_t stream) {
   WG_CUDA_TRY(cudaMemsetAsync(st.counters.data() + c, 0, sizeof(unsigned long long), stream));
