@@ -146,6 +146,9 @@ struct DynamicCore {
     if (lengths) {
       graph.find_values(DeviceEdges{.src = batch.src, .dst = batch.dst, .size = m},
                         st.len_now.data(), st.found_now.data());
+    }
+    // Only an entry whose edge was present (or invalid: `ignored` too) can make an arc longer.
+    if (lengths && out.update.ignored) {
       increased_kernel<<<grid_for(m), kBlock, 0, s>>>(st.len_old.data(), st.found_old.data(),
                                                       st.len_now.data(), st.found_now.data(), m,
                                                       st.longer.data());
@@ -187,6 +190,8 @@ struct DynamicCore {
         st.mark.data(), st.affected.data(), st.counters.data());
     WG_CUDA_CHECK_LAST();
     out.update = graph.erase_edges(batch);
+    // A removed tree arc is present, so a batch that removed nothing marked nobody.
+    if (out.update.applied == 0) return out;
     const BatchEffect e = repair(n0, recompute);
     out.changed = e.changed;
     out.recomputed = e.recomputed;
