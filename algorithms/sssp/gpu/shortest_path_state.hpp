@@ -28,7 +28,15 @@ struct ShortestPathState {
   DeviceBuffer<std::uint32_t> len_old, len_now;
   DeviceBuffer<std::uint8_t> found_old, found_now, longer;
   DeviceBuffer<unsigned long long> counters;  ///< see sp::Counter (sssp/gpu/detail/kernels.cuh)
-  PinnedBuffer<unsigned long long> counters_host;  ///< where the host reads them (pinned)
+  /// Where the host reads them: mapped pinned memory that a one-thread kernel copies the
+  /// counters to, then a sequence number (the last word) once they are all written.
+  PinnedBuffer<unsigned long long> counters_host;
+  unsigned long long* counters_mapped = nullptr;  ///< counters_host as the device sees it
+  unsigned long long read_sequence = 0;
+  /// How long the host polls counters_host for a read's sequence number before it synchronises
+  /// with the stream (which also reports a failed kernel): polling returns as soon as the copy
+  /// lands, sooner than a synchronisation.
+  std::uint32_t read_spin_us = 2000;
   std::uint32_t round = 0;
   std::uint32_t epoch = 0;  ///< the current batch's stamp in `touch`
   /// Relaxation rounds launched one after another before the host reads the queue's length

@@ -85,6 +85,17 @@ struct ChangeTrack {
   std::uint64_t limit = 0;
 };
 
+/// One thread: copies the counters to host-mapped memory, then (after a system-scope fence, so
+/// the host that sees the tag sees the words) the read's sequence number after them.
+__global__ inline void publish_counters_kernel(const unsigned long long* counters,
+                                               unsigned long long* host,
+                                               unsigned long long sequence) {
+  volatile unsigned long long* const to = host;
+  for (int k = 0; k < kNumCounters; ++k) to[k] = counters[k];
+  __threadfence_system();
+  to[kNumCounters] = sequence;
+}
+
 __device__ inline void note_change(const ChangeTrack& ct, vertex_t v,
                                    unsigned long long* counters) {
   if (ct.touch && v < ct.limit && atomicExch(ct.touch + v, ct.epoch) != ct.epoch)

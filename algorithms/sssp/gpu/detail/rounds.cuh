@@ -4,8 +4,10 @@
 #include <cuda/atomic>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,15 +22,35 @@ namespace wg::gpu::sp {
 
 // ---- host side ------------------------------------------------------------------------------
 
-/// The counters, on the host (one copy into pinned memory and a synchronisation).
+/// The counters, on the host: a one-thread kernel copies them to mapped pinned memory and then
+/// writes the read's sequence number, which the host polls for (ShortestPathState::
+/// read_spin_us), then synchronises with the stream if it has not come. Everything enqueued
+/// before the call has finished when it returns (the copy runs after it on the stream).
 inline void read_counters(ShortestPathState& st, unsigned long long* out, cudaStream_t stream) {
-  constexpr std::size_t bytes = kNumCounters * sizeof(unsigned long long);
-  if (st.counters_host.size() < kNumCounters)
-    st.counters_host = PinnedBuffer<unsigned long long>(kNumCounters);
-  WG_CUDA_TRY(cudaMemcpyAsync(st.counters_host.data(), st.counters.data(), bytes,
-                              cudaMemcpyDeviceToHost, stream));
-  WG_CUDA_TRY(cudaStreamSynchronize(stream));
-  std::memcpy(out, st.counters_host.data(), bytes);
+  if (st.counters_host.size() < kNumCounters + 1) {
+    st.counters_host = PinnedBuffer<unsigned long long>(kNumCounters + 1, cudaHostAllocMapped);
+    std::memset(st.counters_host.data(), 0, st.counters_host.bytes());
+    void* d = nullptr;
+    WG_CUDA_TRY(cudaHostGetDevicePointer(&d, st.counters_host.data(), 0));
+    st.counters_mapped = static_cast<unsigned long long*>(d);
+  }
+  const unsigned long long sequence = ++st.read_sequence;
+  publish_counters_kernel<<<1, 1, 0, stream>>>(st.counters.data(), st.counters_mapped, sequence);
+  WG_CUDA_CHECK_LAST();
+  unsigned long long* const tag = st.counters_host.data() + kNumCounters;
+  const auto landed = [&] { return __atomic_load_n(tag, __ATOMIC_ACQUIRE) == sequence; };
+  const std::chrono::microseconds spin{st.read_spin_us};
+  const auto t0 = std::chrono::steady_clock::now();
+  for (unsigned spins = 1; !landed(); ++spins) {
+    if (spins % 64 == 0 && std::chrono::steady_clock::now() - t0 >= spin) {
+      WG_CUDA_TRY(cudaStreamSynchronize(stream));
+      if (!landed())
+        throw std::logic_error("wg::gpu::sssp: the counters' copy finished without its tag (bug)");
+      break;
+    }
+  }
+  for (int k = 0; k < kNumCounters; ++k)
+    out[k] = __atomic_load_n(st.counters_host.data() + k, __ATOMIC_RELAXED);
 }
 inline void zero_counter(ShortestPathState& st, Counter c, cudaStream_t stream) {
   WG_CUDA_TRY(cudaMemsetAsync(st.counters.data() + c, 0, sizeof(unsigned long long), stream));
