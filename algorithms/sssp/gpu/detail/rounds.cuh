@@ -305,12 +305,14 @@ std::uint64_t expand_affected(const View& g, ShortestPathState& st, std::uint64_
 /// takes its best arc from an unaffected neighbour (pull_kernel, which also resets it), then the
 /// rounds run from them and from whatever `seed(round)` queues on the same stamp (the arcs of an
 /// insertion batch), and the affected vertices whose distance moved are counted (their marks
-/// cleared). Returns the vertices whose distance moved (ct), with c the last counters read.
+/// cleared). Returns the vertices whose distance moved (ct). Called once per batch, after
+/// DynamicCore::begin_batch.
 template <class View, class Seed>
 std::uint64_t repair_and_relax(const View& g, ShortestPathState& st, std::uint64_t count,
                                std::uint64_t seed_bound, bool unit, const ChangeTrack& ct,
                                cudaStream_t stream, Seed&& seed) {
-  const std::uint32_t round = start_queue(st, stream);
+  // The ring of queue counts is zero: the batch began with every counter zero (begin_batch).
+  const std::uint32_t round = next_round(st, stream);
   if (count) {
     pull_kernel<<<grid_for(count * 32), kBlock, 0, stream>>>(
         g, st.affected.data(), count, st.keys.data(), st.mark.data(), st.old_dist.data(), ct,
