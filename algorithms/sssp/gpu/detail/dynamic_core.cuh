@@ -3,13 +3,15 @@
 // through the graph's own batch calls (insert_edges / erase_edges: deduplicated in the graph's
 // one fused pass), then the update of the result from the batch's raw entries (rounds.cuh).
 //
-// Host synchronisations per batch (small batches, no recomputation):
-//  - insertion, unit lengths: the graph's wait for its pass, then one per rounds_per_check
-//    relaxation rounds (the changed count comes with the last);
-//  - insertion, weighted: the same, plus one for the count of present tree arcs the batch made
-//    longer, and one per level of the subtrees below them when there are any;
-//  - deletion: the graph's wait, one for the count of removed tree arcs (the batch ends there
-//    when there is none), one per subtree level, then the rounds as above.
+// Host synchronisations per batch (small batches, no recomputation; "a check" is one read of the
+// counters through mapped memory, after rounds_per_check relaxation rounds or subtree levels):
+//  - insertion, unit lengths: the graph's wait for its pass, then a check per rounds_per_check
+//    rounds (the changed count comes with the last);
+//  - insertion, weighted: the same, and when the batch hit present edges, one check for the
+//    tree arcs it made longer, and when there are any, one per rounds_per_check subtree levels;
+//  - deletion: the graph's wait (the batch ends there when it removed nothing), one check for
+//    the removed tree arcs (ends there when none), one per rounds_per_check subtree levels, then
+//    the rounds as above.
 // `changed` is counted on the device as the distances move (ChangeTrack), with an O(n)
 // comparison only when a batch is answered by the static computation.
 #include <cuda/atomic>

@@ -36,7 +36,9 @@ enum Counter : int {
   kFar = 10,
   kFarNext = 11,
   kFarMin = 12,
-  kNumCounters = 13
+  kExpBegin = 13,  ///< the subtree walk's current level: affected[kExpBegin .. kExpEnd)
+  kExpEnd = 14,
+  kNumCounters = 15
 };
 inline constexpr int kRingSlots = 3;
 
@@ -391,13 +393,16 @@ __global__ inline void seed_vertices_kernel(const vertex_t* ids, std::uint64_t m
   }
 }
 
-/// One level of the subtree walk: a warp per affected vertex u in [begin, end) marks u's tree
-/// children (neighbours w with parent[w] == u).
+/// One level of the subtree walk: a warp per affected vertex u of the level (affected[begin ..
+/// end), the window in counters[kExpBegin], [kExpEnd]) marks u's tree children (neighbours w
+/// with parent[w] == u), appending them to the list. Nothing once the list passed `budget`.
 template <class View>
-__global__ void expand_subtree_kernel(View g, std::uint64_t begin, std::uint64_t end,
-                                      const std::uint64_t* keys, std::uint32_t* mark,
-                                      vertex_t* affected, unsigned long long* counters) {
+__global__ void expand_subtree_kernel(View g, std::uint64_t budget, const std::uint64_t* keys,
+                                      std::uint32_t* mark, vertex_t* affected,
+                                      unsigned long long* counters) {
   const warp_tile tile = this_warp();
+  const std::uint64_t begin = counters[kExpBegin], end = counters[kExpEnd];
+  if (end > budget) return;
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = begin + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
        i < end; i += warps) {
@@ -407,6 +412,15 @@ __global__ void expand_subtree_kernel(View g, std::uint64_t begin, std::uint64_t
       const std::uint64_t kw = keys[w];
       if (kw != kNoKey && parent_of(kw) == u && w != u) mark_affected(w, mark, affected, counters);
     });
+  }
+}
+
+/// One thread: the subtree walk's next level is what the last one appended (first: the whole
+/// list so far), so levels follow each other on the stream with no host step between them.
+__global__ inline void expand_window_kernel(unsigned long long* counters, bool first) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    counters[kExpBegin] = first ? 0 : counters[kExpEnd];
+    counters[kExpEnd] = counters[kAffected];
   }
 }
 

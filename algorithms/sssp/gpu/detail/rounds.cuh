@@ -278,27 +278,38 @@ inline std::uint64_t count_changed_since_snapshot(ShortestPathState& st, std::ui
 
 /// Walks the affected subtrees down from the st.affected entries listed so far (count in
 /// counters[kAffected]). Returns the affected count, or UINT64_MAX when it passed `budget`
-/// (the marks are then all cleared).
+/// (the marks are then all cleared). One synchronisation for the count, then one per
+/// st.rounds_per_check levels (each level's window is set on the device).
 template <class View>
 std::uint64_t expand_affected(const View& g, ShortestPathState& st, std::uint64_t budget,
                               cudaStream_t stream) {
   unsigned long long c[kNumCounters];
   read_counters(st, c, stream);
-  std::uint64_t begin = 0, end = c[kAffected];
-  while (begin < end && end <= budget) {
-    expand_subtree_kernel<<<grid_for((end - begin) * 32), kBlock, 0, stream>>>(
-        g, begin, end, st.keys.data(), st.mark.data(), st.affected.data(), st.counters.data());
+  std::uint64_t known = c[kAffected];  // the next level's size
+  if (known && known <= budget) {
+    const unsigned per_check = std::max<std::uint32_t>(st.rounds_per_check, 1);
+    expand_window_kernel<<<1, 32, 0, stream>>>(st.counters.data(), true);
     WG_CUDA_CHECK_LAST();
-    read_counters(st, c, stream);
-    begin = end;
-    end = c[kAffected];
+    while (true) {
+      for (unsigned k = 0; k < per_check; ++k) {
+        const unsigned full = resident_grid();
+        expand_subtree_kernel<<<k == 0 ? std::min(grid_for(known * 32), full) : full, kBlock, 0,
+                                stream>>>(g, budget, st.keys.data(), st.mark.data(),
+                                          st.affected.data(), st.counters.data());
+        expand_window_kernel<<<1, 32, 0, stream>>>(st.counters.data(), false);
+        WG_CUDA_CHECK_LAST();
+      }
+      read_counters(st, c, stream);
+      if (c[kAffected] > budget || c[kExpBegin] == c[kExpEnd]) break;
+      known = c[kExpEnd] - c[kExpBegin];
+    }
   }
-  if (end > budget) {
+  if (c[kAffected] > budget) {
     st.mark.fill_bytes(0, stream);
     zero_counter(st, kAffected, stream);
     return ~std::uint64_t{0};
   }
-  return end;
+  return c[kAffected];
 }
 
 /// Repairs the `count` affected vertices listed by expand_affected (undirected graphs): each
