@@ -301,6 +301,7 @@ DynamicBfs<Graph>::DynamicBfs(Graph& graph, vertex_t source, const DynamicBfsOpt
     : graph_(&graph), source_(source), options_(options) {
   state_.split_degree = options.bfs.split_degree;
   state_.split_parts = options.bfs.split_parts;
+  state_.rounds_per_check = options.bfs.rounds_per_check;
   if (source >= graph.num_vertices())
     throw InvalidArgument("wg::gpu::DynamicBfs: source " + std::to_string(source) +
                           " is not below the id bound " + std::to_string(graph.num_vertices()));
@@ -336,14 +337,14 @@ void DynamicBfs<Graph>::recompute() {
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_edges(DeviceEdges batch) {
-  // Unit lengths: the new edges are all the propagation needs.
-  return insert_observed(*graph_, batch, *this);
+  sp::DynamicCore<Graph> core = dynamic_core();
+  return core.insert(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(DeviceEdges batch) {
-  // Only the present edges are listed: the tree arcs among them are the ones marked.
-  return erase_observed(*graph_, batch, *this);
+  sp::DynamicCore<Graph> core = dynamic_core();
+  return core.erase(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
@@ -376,12 +377,13 @@ DynamicUpdate<VertexEraseResult> DynamicBfs<Graph>::erase_vertices(std::span<con
 /// the range grow it), each chunk followed as a device batch.
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_edges(const EdgeList& batch) {
-  return insert_observed(*graph_, batch, *this);
+  return sp::insert_host_batch(*graph_, batch,
+                               [&](DeviceEdges part) { return insert_edges(part); });
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
+  return sp::erase_host_batch(*graph_, batch, [&](DeviceEdges part) { return erase_edges(part); });
 }
 
 template <GpuDynamicGraph Graph>

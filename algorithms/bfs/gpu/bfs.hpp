@@ -28,7 +28,9 @@
 // a vertex of a directed graph recomputes (no in-arcs on the device). The static BFS answers
 // instead when a repair resets more than DynamicBfsOptions::recompute_fraction of the ids, or an
 // insertion batch brings more than recompute_batch_fraction of the graph's edges: past those the
-// direction-optimising static search costs less than the propagation rounds.
+// direction-optimising static search costs less than the propagation rounds. The batch goes to
+// the graph whole and the propagation runs BfsOptions::rounds_per_check levels per host
+// synchronisation, `changed` counted on the device (see DynamicSssp in sssp.hpp).
 //
 // Errors: wg::InvalidArgument for a source past the id range; wg::CapacityError for GPU memory.
 #include <cstdint>
@@ -67,6 +69,10 @@ struct BfsOptions {
   /// the same fields.
   std::uint32_t split_degree = 4096;
   std::uint32_t split_parts = 64;
+  /// DynamicBfs's propagation: relaxation rounds launched before the host checks the queue
+  /// (SsspOptions::rounds_per_check). The static search checks every level (it chooses the
+  /// direction from the frontier's size).
+  std::uint32_t rounds_per_check = 4;
 };
 
 template <GpuDynamicGraph Graph>

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/core/pinned_buffer.hpp>
 #include <warpgraph/containers/core/types.hpp>
 
 namespace wg::gpu {
@@ -20,9 +21,27 @@ struct ShortestPathState {
   DeviceBuffer<std::uint32_t> in_far;    ///< 1 while a vertex is in the far pile
   DeviceBuffer<std::uint32_t> stamp;     ///< round in which a vertex was last queued
   DeviceBuffer<std::uint32_t> mark;      ///< 1 for affected vertices during a repair, else 0
-  DeviceBuffer<std::uint32_t> snapshot;  ///< distances before a batch (changed counts)
-  DeviceBuffer<unsigned long long> counters;  ///< see sp::Counter (sssp.cuh)
+  DeviceBuffer<std::uint32_t> snapshot;  ///< distances before a recomputed batch (changed counts)
+  DeviceBuffer<std::uint32_t> touch;     ///< batch (epoch) that last changed a vertex (n)
+  DeviceBuffer<std::uint32_t> old_dist;  ///< a repair's affected vertices' distances before (n)
+  /// Scratch of weighted insertion batches, kept between batches (grown to the largest).
+  DeviceBuffer<std::uint32_t> len_old, len_now;
+  DeviceBuffer<std::uint8_t> found_old, found_now, longer;
+  DeviceBuffer<unsigned long long> counters;  ///< see sp::Counter (sssp/gpu/detail/kernels.cuh)
+  /// Where the host reads them: mapped pinned memory that a one-thread kernel copies the
+  /// counters to, then a sequence number (the last word) once they are all written.
+  PinnedBuffer<unsigned long long> counters_host;
+  unsigned long long* counters_mapped = nullptr;  ///< counters_host as the device sees it
+  unsigned long long read_sequence = 0;
+  /// How long the host polls counters_host for a read's sequence number before it synchronises
+  /// with the stream (which also reports a failed kernel): polling returns as soon as the copy
+  /// lands, sooner than a synchronisation.
+  std::uint32_t read_spin_us = 2000;
   std::uint32_t round = 0;
+  std::uint32_t epoch = 0;  ///< the current batch's stamp in `touch`
+  /// Relaxation rounds launched one after another before the host reads the queue's length
+  /// (SsspOptions / BfsOptions::rounds_per_check).
+  std::uint32_t rounds_per_check = 4;
   /// Queued vertices of more than split_degree neighbours are relaxed by split_parts warps each
   /// (SsspOptions / BfsOptions fields of the same names; 0: never split).
   std::uint32_t split_degree = 4096;

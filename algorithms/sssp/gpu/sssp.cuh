@@ -36,6 +36,7 @@ SsspResult sssp(const View& g, std::uint64_t num_vertices, vertex_t source, cuda
   st.split_degree = options.split_degree;
   st.split_parts = options.split_parts;
   st.near_far_delta = options.near_far_delta;
+  st.rounds_per_check = options.rounds_per_check;
   sp::static_sssp(g, num_vertices, source, st, options.unit_weights, stream);
   return sp::download(st, num_vertices, stream);
 }
@@ -56,6 +57,7 @@ DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const DynamicSssp
     : graph_(&graph), source_(source), options_(options) {
   state_.split_degree = options.sssp.split_degree;
   state_.split_parts = options.sssp.split_parts;
+  state_.rounds_per_check = options.sssp.rounds_per_check;
   state_.near_far_delta = options.sssp.near_far_delta;
   if (source >= graph.num_vertices())
     throw InvalidArgument("wg::gpu::DynamicSssp: source " + std::to_string(source) +
@@ -88,18 +90,14 @@ void DynamicSssp<Graph>::recompute() {
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(DeviceEdges batch) {
-  // Unit lengths: the new edges are all the propagation needs. Real weights: a batch may also
-  // change the length of a present edge, which the listing does not show.
-  if (!Graph::ref_type::weighted || options_.sssp.unit_weights)
-    return insert_observed(*graph_, batch, *this);
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.insert(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(DeviceEdges batch) {
-  // Only the present edges are listed: the tree arcs among them are the ones marked.
-  return erase_observed(*graph_, batch, *this);
+  sp::DynamicCore<Graph> core = dynamic_core();
+  return core.erase(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
@@ -132,25 +130,13 @@ DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices(std::span<co
 /// grow it, weights become values), then applied as device batches.
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(const EdgeList& batch) {
-  if (!Graph::ref_type::weighted || options_.sssp.unit_weights)
-    return insert_observed(*graph_, batch, *this);
-  check_sizes(batch);
-  graph_->grow_vertices(batch.num_vertices);
-  DynamicUpdate<UpdateResult> out;
-  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), Graph::ref_type::weighted, true,
-                      graph_->stream(), [&](const HostBatchUpload& up, DeviceEdges part) {
-                        graph_->grow_vertices(up.id_range);
-                        const auto r = insert_edges(part);
-                        out.update += r.update;
-                        out.changed += r.changed;
-                        out.recomputed = out.recomputed || r.recomputed;
-                      });
-  return out;
+  return sp::insert_host_batch(*graph_, batch,
+                               [&](DeviceEdges part) { return insert_edges(part); });
 }
 
 template <GpuDynamicGraph Graph>
 DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
+  return sp::erase_host_batch(*graph_, batch, [&](DeviceEdges part) { return erase_edges(part); });
 }
 
 template <GpuDynamicGraph Graph>

@@ -32,7 +32,16 @@
 //    as above; erasing the source leaves every vertex unreached from then on.
 // The switches to the static computation are DynamicSsspOptions fields (an insertion batch with
 // more new edges than recompute_batch_fraction of the graph's edges; a repair that affects more
-// than recompute_fraction of the ids). Counting `changed` costs an O(n) pass per batch.
+// than recompute_fraction of the ids).
+// Batches go to the graph whole (its insert_edges / erase_edges: one deduplicating pass), and
+// the update starts from the batch's raw entries (repeats, self-loops and invalid ids are
+// harmless there; lengths are read back from the graph). Relaxation rounds read their queue's
+// length on the device, so SsspOptions::rounds_per_check of them run between two host
+// synchronisations. `changed` is counted as the distances move (the first improvement of a
+// vertex in a batch, and the reset vertices whose distance differs after their repair): no O(n)
+// pass, except when a batch is answered by the static computation. Scratch is kept between
+// batches. If the graph throws during a batch (wg::CapacityError), the result is unspecified
+// until recompute().
 //
 // Errors: wg::InvalidArgument for a source past the id range; wg::CapacityError (GPU memory,
 // 32-bit distances).
@@ -73,6 +82,11 @@ struct SsspOptions {
   /// vertex is then mostly expanded once its distance is final instead of at every improvement.
   /// A few times a typical arc length suits; 0: plain rounds (every improvement expanded).
   std::uint32_t near_far_delta = 64;
+  /// Relaxation rounds launched one after another (each reads its queue's length on the
+  /// device) before the host reads whether the queue ran dry: one synchronisation per this many
+  /// rounds instead of one per round, at the price of up to this many - 1 launches that find an
+  /// empty queue. At least 1.
+  std::uint32_t rounds_per_check = 4;
 };
 
 /// Static SSSP on a GPU dynamic graph (the view-level template is in sssp.cuh).

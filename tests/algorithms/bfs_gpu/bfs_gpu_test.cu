@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/bfs/gpu/bfs.cuh>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
@@ -99,10 +100,12 @@ TEST(BfsGpu, SourceOutOfRangeThrows) {
   EXPECT_THROW(wg::gpu::DynamicBfs<wg::gpu::Graph>(g, 9), wg::InvalidArgument);
 }
 
-/// Replays an R-MAT stream through DynamicBfs, checking after every batch.
+/// Replays an R-MAT stream through DynamicBfs, checking after every batch. observed: the batches
+/// go through the observer calls (insert_observed / erase_observed: the graph applies them and
+/// lists the changed edges) instead of the class's own insert_edges / erase_edges.
 template <class Graph>
 void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicBfsOptions& options,
-            bool expect_repairs) {
+            bool expect_repairs, bool observed = false) {
   WG_REQUIRE_GPU();
   const EdgeList whole = wg::datasets::generate_rmat(
       {.scale = test_scale(), .edge_factor = 8, .seed = 7, .symmetric = !directed});
@@ -118,7 +121,10 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicBfsOp
     SCOPED_TRACE("batch " + std::to_string(b++));
     const std::vector<std::int64_t> before = dyn.result().level;
     const bool insert = batch.kind == wg::datasets::UpdateBatch::Kind::insert;
-    const auto r = insert ? dyn.insert_edges(batch.edges) : dyn.erase_edges(batch.edges);
+    const auto r = observed
+                       ? (insert ? wg::gpu::insert_observed(g, batch.edges, dyn)
+                                 : wg::gpu::erase_observed(g, batch.edges, dyn))
+                       : (insert ? dyn.insert_edges(batch.edges) : dyn.erase_edges(batch.edges));
     EXPECT_EQ(r.update.entries(), batch.edges.size());
     const wg::gpu::BfsResult after = dyn.result();
     expect_bfs(after, g.export_coo(), directed, source);
@@ -156,6 +162,28 @@ TEST(DynamicBfsGpu, UndirectedRecompute) {
 }
 TEST(DynamicBfsGpu, DirectedRepair) {
   replay<wg::gpu::Graph>(true, 256, kAlwaysRepair, true);
+}
+// Rounds checked by the host after every round, and after 16 (most batches then launch rounds
+// that find an empty queue).
+TEST(DynamicBfsGpu, UndirectedRepairCheckEveryRound) {
+  replay<wg::gpu::Graph>(
+      false, 256,
+      {.bfs = {.rounds_per_check = 1}, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9},
+      true);
+}
+TEST(DynamicBfsGpu, UndirectedRepairManyRoundsPerCheck) {
+  replay<wg::gpu::Graph>(false, 64,
+                         {.bfs = {.split_degree = 3, .split_parts = 5, .rounds_per_check = 16},
+                          .recompute_fraction = 2.0,
+                          .recompute_batch_fraction = 1e9},
+                         true);
+}
+// The observer calls (the CLI's stream): the graph applies the batch, DynamicBfs follows.
+TEST(DynamicBfsGpu, UndirectedObserved) {
+  replay<wg::gpu::Graph>(false, 256, kAlwaysRepair, true, true);
+}
+TEST(DynamicBfsGpu, DirectedObservedDefaults) {
+  replay<wg::gpu::Graph>(true, 128, {}, false, true);
 }
 TEST(DynamicBfsGpu, WeightedGraphUnitLevels) {
   replay<wg::gpu::WeightedGraph>(false, 256, kAlwaysRepair, true);

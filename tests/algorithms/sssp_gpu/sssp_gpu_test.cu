@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/bfs/gpu/bfs.cuh>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/algorithms/sssp/gpu/sssp.cuh>
 #include <warpgraph/datasets/generators.hpp>
@@ -71,6 +72,12 @@ TEST_P(SsspGpuDataset, StaticMatchesReference) {
     // Near-far with several threshold steps, and plain rounds.
     for (std::uint32_t delta : {0u, 16u, 1000u})  // (long-diameter road graphs: not 1)
       expect_sssp(wg::gpu::sssp(g, s, {.near_far_delta = delta}), coo, false, s, false);
+    // The host checking the queue after every round, and after 16.
+    expect_sssp(wg::gpu::sssp(g, s, {.near_far_delta = 16, .rounds_per_check = 1}), coo, false, s,
+                false);
+    expect_sssp(
+        wg::gpu::sssp(csr, s, {.split_degree = 2, .split_parts = 3, .rounds_per_check = 16}), coo,
+        false, s, false);
     expect_sssp(wg::gpu::sssp(csr, s, {.split_degree = 3, .split_parts = 2, .near_far_delta = 50}),
                 coo, false, s, false);
     // Hubs split over several warps.
@@ -117,8 +124,10 @@ TEST(SsspGpu, ZeroWeightsAndDirected) {
 
 /// Weighted stream: initial R-MAT, then insertion batches (new edges, present edges with new
 /// weights, repeats, self-loops) and deletion batches (present and absent edges).
+/// observed: the batches go through the observer calls (insert_observed / erase_observed), and
+/// insertion batches hold no present edge (the observer sees new edges only).
 void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicSsspOptions& options,
-            int batches) {
+            int batches, bool observed = false) {
   WG_REQUIRE_GPU();
   const unsigned scale = test_scale();
   const EdgeList initial =
@@ -147,18 +156,33 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicSsspO
         batch.dst.push_back(coo.dst[k]);
         batch.weight.push_back(1);
       }
-      r = dyn.erase_edges(batch);
+      r = observed ? wg::gpu::erase_observed(g, batch, dyn) : dyn.erase_edges(batch);
     } else {
       batch = wg::test::random_weighted_batch(n, batch_size, 20, 200 + b, !directed);
-      // Present edges with new weights (increases and decreases).
-      const EdgeList coo = g.export_coo();
-      for (std::uint64_t i = 0; i < batch_size / 4 && i < coo.size(); ++i) {
-        const std::size_t k = (i * 7919 + b * 104729) % coo.size();
-        batch.src.push_back(coo.src[k]);
-        batch.dst.push_back(coo.dst[k]);
-        batch.weight.push_back(static_cast<double>(1 + (i * 13 + b) % 40));
+      if (observed) {
+        const std::vector<std::uint8_t> present = g.has_edges(batch);
+        EdgeList kept;
+        kept.num_vertices = batch.num_vertices;
+        kept.symmetric = batch.symmetric;
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+          if (present[i]) continue;
+          kept.src.push_back(batch.src[i]);
+          kept.dst.push_back(batch.dst[i]);
+          kept.weight.push_back(batch.weight[i]);
+        }
+        batch = kept;
+        r = wg::gpu::insert_observed(g, batch, dyn);
+      } else {
+        // Present edges with new weights (increases and decreases).
+        const EdgeList coo = g.export_coo();
+        for (std::uint64_t i = 0; i < batch_size / 4 && i < coo.size(); ++i) {
+          const std::size_t k = (i * 7919 + b * 104729) % coo.size();
+          batch.src.push_back(coo.src[k]);
+          batch.dst.push_back(coo.dst[k]);
+          batch.weight.push_back(static_cast<double>(1 + (i * 13 + b) % 40));
+        }
+        r = dyn.insert_edges(batch);
       }
-      r = dyn.insert_edges(batch);
     }
     EXPECT_EQ(r.update.entries(), batch.size());
     const wg::gpu::SsspResult after = dyn.result();
@@ -199,6 +223,33 @@ TEST(DynamicSsspGpu, UndirectedDefaults) {
 }
 TEST(DynamicSsspGpu, Directed) {
   replay(true, 256, kAlwaysRepair, 12);
+}
+// Rounds checked by the host after every round, and after 16.
+TEST(DynamicSsspGpu, CheckEveryRound) {
+  replay(
+      false, 256,
+      {.sssp = {.rounds_per_check = 1}, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9},
+      9);
+}
+TEST(DynamicSsspGpu, ManyRoundsPerCheckSplitHubs) {
+  replay(false, 128,
+         {.sssp = {.split_degree = 2, .split_parts = 5, .rounds_per_check = 16},
+          .recompute_fraction = 2.0,
+          .recompute_batch_fraction = 1e9},
+         9);
+}
+TEST(DynamicSsspGpu, DirectedManyRoundsPerCheck) {
+  replay(
+      true, 256,
+      {.sssp = {.rounds_per_check = 7}, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9},
+      9);
+}
+// The observer calls (the CLI's stream): the graph applies the batch, DynamicSssp follows.
+TEST(DynamicSsspGpu, UndirectedObserved) {
+  replay(false, 256, kAlwaysRepair, 12, true);
+}
+TEST(DynamicSsspGpu, DirectedObserved) {
+  replay(true, 128, {}, 9, true);
 }
 TEST(DynamicSsspGpu, AlwaysRecomputeNearFarSteps) {
   replay(false, 256,

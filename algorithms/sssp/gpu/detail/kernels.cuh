@@ -21,17 +21,26 @@ namespace wg::gpu::sp {
 
 inline constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
 inline constexpr std::uint32_t kInf = 0xFFFFFFFFu;
+/// Words of ShortestPathState::counters. The queue counts of the relaxation rounds are a ring
+/// of three: round i (counted from the seeding) reads its count from slot i % 3, appends to slot
+/// (i + 1) % 3 and zeroes slot (i + 2) % 3 (the one round i + 1 appends to), so rounds follow
+/// each other on the stream with no host step between them. The heavy-vertex counts are a ring
+/// of three the same way (round i lists into slot i % 3 and zeroes slot (i + 1) % 3).
 enum Counter : int {
-  kQueued = 0,
-  kOverflow = 1,
-  kChanged = 2,
-  kAffected = 3,
-  kHeavy = 4,
-  kFar = 5,
-  kFarNext = 6,
-  kFarMin = 7,
-  kNumCounters = 8
+  kQueue0 = 0,           ///< kQueue0 .. kQueue0 + 2: queue counts (the seeders append to kQueue0)
+  kHeavy0 = 3,           ///< kHeavy0 .. kHeavy0 + 2: heavy vertices listed by a round
+  kChanged = 6,          ///< vertices whose distance a batch lowered (ChangeTrack)
+  kOverflow = 7,         ///< a distance reached 2^32 - 1
+  kAffected = 8,         ///< vertices a deletion repair resets
+  kAffectedChanged = 9,  ///< of those, the ones whose distance differs after the repair
+  kFar = 10,
+  kFarNext = 11,
+  kFarMin = 12,
+  kExpBegin = 13,  ///< the subtree walk's current level: affected[kExpBegin .. kExpEnd)
+  kExpEnd = 14,
+  kNumCounters = 15
 };
+inline constexpr int kRingSlots = 3;
 
 __host__ __device__ constexpr std::uint64_t make_key(std::uint32_t d, vertex_t p) {
   return (std::uint64_t{d} << 32) | p;
@@ -60,10 +69,39 @@ __device__ inline bool improve(std::uint64_t* keys, vertex_t v, std::uint32_t d,
   return false;
 }
 
-/// Queues v for the round `round` unless it already is.
+/// Queues v for the round `round` unless it already is (*count: the queue's length).
 __device__ inline void push(vertex_t v, std::uint32_t* stamp, std::uint32_t round, vertex_t* queue,
-                            unsigned long long* counters) {
-  if (atomicExch(stamp + v, round) != round) queue[atomicAdd(counters + kQueued, 1ull)] = v;
+                            unsigned long long* count) {
+  if (atomicExch(stamp + v, round) != round) queue[atomicAdd(count, 1ull)] = v;
+}
+
+/// Which vertices a dynamic batch changed, counted as it goes instead of by an O(n) comparison:
+/// the first improvement of a vertex in a batch (epoch) adds one to counters[kChanged]. Exact
+/// because an improvement only lowers a distance, and the vertices a repair resets (whose
+/// distance may come back to its old value) are stamped by the pull and counted apart
+/// (count_affected_kernel). Ids from `limit` on (added by the batch) are not counted.
+/// touch == nullptr: nothing counted (static searches).
+struct ChangeTrack {
+  std::uint32_t* touch = nullptr;
+  std::uint32_t epoch = 0;
+  std::uint64_t limit = 0;
+};
+
+/// One thread: copies the counters to host-mapped memory, then (after a system-scope fence, so
+/// the host that sees the tag sees the words) the read's sequence number after them.
+__global__ inline void publish_counters_kernel(const unsigned long long* counters,
+                                               unsigned long long* host,
+                                               unsigned long long sequence) {
+  volatile unsigned long long* const to = host;
+  for (int k = 0; k < kNumCounters; ++k) to[k] = counters[k];
+  __threadfence_system();
+  to[kNumCounters] = sequence;
+}
+
+__device__ inline void note_change(const ChangeTrack& ct, vertex_t v,
+                                   unsigned long long* counters) {
+  if (ct.touch && v < ct.limit && atomicExch(ct.touch + v, ct.epoch) != ct.epoch)
+    atomicAdd(counters + kChanged, 1ull);
 }
 
 /// Near-far: improved vertices at or past `threshold` go to the far pile (kInf: none do).
@@ -76,9 +114,10 @@ struct NearFar {
 /// Queues an improved vertex w (distance d) for the next round, or in the far pile (once).
 __device__ inline void queue_improved(vertex_t w, std::uint32_t d, const NearFar& nf,
                                       std::uint32_t* stamp, std::uint32_t round, vertex_t* next,
+                                      unsigned long long* next_count,
                                       unsigned long long* counters) {
   if (d < nf.threshold)
-    push(w, stamp, round, next, counters);
+    push(w, stamp, round, next, next_count);
   else if (atomicExch(nf.in_far + w, 1u) == 0u)
     nf.far[atomicAdd(counters + kFar, 1ull)] = w;
 }
@@ -127,59 +166,87 @@ __device__ inline std::uint64_t warp_min(const warp_tile& tile, std::uint64_t x)
   return x;
 }
 
+/// Where a relaxation round (ring index `slot`, see Counter) reads, appends and clears, and
+/// what it counts.
+struct RoundArgs {
+  std::uint64_t* keys;
+  const vertex_t* queue;
+  vertex_t* next;
+  unsigned long long* counters;
+  std::uint32_t* stamp;
+  std::uint32_t round;  ///< the stamp of the next queue
+  int slot;
+  bool unit;
+  vertex_t* heavy;
+  std::uint32_t split_degree;  ///< 0: no heavy list
+  NearFar nf;
+  ChangeTrack ct;
+};
+
+/// Relaxes u's arcs (or part `part` of `parts`) from distance du.
+template <class View>
+__device__ void relax_arcs(const View& g, const warp_tile& tile, vertex_t u, std::uint32_t du,
+                           std::uint32_t part, std::uint32_t parts, const RoundArgs& a) {
+  unsigned long long* const next_count = a.counters + kQueue0 + (a.slot + 1) % kRingSlots;
+  const auto relax = [&](vertex_t w, std::uint32_t len) {
+    const std::uint32_t nd = extend(du, len, a.counters);
+    if (nd != kInf && improve(a.keys, w, nd, u)) {
+      note_change(a.ct, w, a.counters);
+      queue_improved(w, nd, a.nf, a.stamp, a.round, a.next, next_count, a.counters);
+    }
+  };
+  if (parts == 1)
+    for_each_arc(g, tile, u, a.unit, relax);
+  else
+    for_each_arc_part(g, tile, u, part, parts, a.unit, relax);
+}
+
 /// One relaxation round: a warp per queued vertex u relaxes u's arcs; improved vertices are
-/// queued for the next round.
+/// queued for the next round. The count is read on the device (counters[kQueue0 + slot]), so a
+/// round can be launched before the host knows it; a grid of any size strides over the queue.
 /// A queued vertex of more than split_degree neighbours (split_degree > 0) is listed in `heavy`
 /// for relax_heavy_kernel instead.
 template <class View>
-__global__ void relax_kernel(View g, const vertex_t* queue, std::uint64_t count,
-                             std::uint64_t* keys, vertex_t* next, unsigned long long* counters,
-                             std::uint32_t* stamp, std::uint32_t round, bool unit, vertex_t* heavy,
-                             std::uint32_t split_degree, NearFar nf) {
+__global__ void relax_kernel(View g, RoundArgs a) {
   const warp_tile tile = this_warp();
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    // No kernel of this round reads or appends to these two (see Counter).
+    a.counters[kQueue0 + (a.slot + 2) % kRingSlots] = 0;
+    a.counters[kHeavy0 + (a.slot + 1) % kRingSlots] = 0;
+  }
+  const std::uint64_t count = a.counters[kQueue0 + a.slot];
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
        i += warps) {
-    const vertex_t u = queue[i];
+    const vertex_t u = a.queue[i];
     std::uint64_t ku = 0;
-    if (tile.thread_rank() == 0) ku = load_key(keys, u);
+    if (tile.thread_rank() == 0) ku = load_key(a.keys, u);
     const std::uint32_t du = dist_of(tile.shfl(ku, 0));
     if (du == kInf) continue;
-    if (split_degree && g.degree(u) > split_degree) {
-      if (tile.thread_rank() == 0) heavy[atomicAdd(counters + kHeavy, 1ull)] = u;
+    if (a.split_degree && g.degree(u) > a.split_degree) {
+      if (tile.thread_rank() == 0) a.heavy[atomicAdd(a.counters + kHeavy0 + a.slot, 1ull)] = u;
       continue;
     }
-    for_each_arc(g, tile, u, unit, [&](vertex_t w, std::uint32_t len) {
-      const std::uint32_t nd = extend(du, len, counters);
-      if (nd != kInf && improve(keys, w, nd, u))
-        queue_improved(w, nd, nf, stamp, round, next, counters);
-    });
+    relax_arcs(g, tile, u, du, 0, 1, a);
   }
 }
 
-/// The heavy vertices relax_kernel listed (count in counters[kHeavy], written by that kernel),
-/// `parts` warps each, one part of the arcs per warp.
+/// The heavy vertices relax_kernel listed (count in counters[kHeavy0 + slot], written by that
+/// kernel), `parts` warps each, one part of the arcs per warp.
 template <class View>
-__global__ void relax_heavy_kernel(View g, const vertex_t* heavy, std::uint32_t parts,
-                                   std::uint64_t* keys, vertex_t* next,
-                                   unsigned long long* counters, std::uint32_t* stamp,
-                                   std::uint32_t round, bool unit, NearFar nf) {
+__global__ void relax_heavy_kernel(View g, RoundArgs a, std::uint32_t parts) {
   const warp_tile tile = this_warp();
-  const std::uint64_t items = counters[kHeavy] * parts;
+  const std::uint64_t items = a.counters[kHeavy0 + a.slot] * parts;
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < items;
        i += warps) {
-    const vertex_t u = heavy[i / parts];
+    const vertex_t u = a.heavy[i / parts];
     const auto part = static_cast<std::uint32_t>(i % parts);
     std::uint64_t ku = 0;
-    if (tile.thread_rank() == 0) ku = load_key(keys, u);
+    if (tile.thread_rank() == 0) ku = load_key(a.keys, u);
     const std::uint32_t du = dist_of(tile.shfl(ku, 0));
     if (du == kInf) continue;
-    for_each_arc_part(g, tile, u, part, parts, unit, [&](vertex_t w, std::uint32_t len) {
-      const std::uint32_t nd = extend(du, len, counters);
-      if (nd != kInf && improve(keys, w, nd, u))
-        queue_improved(w, nd, nf, stamp, round, next, counters);
-    });
+    relax_arcs(g, tile, u, du, part, parts, a);
   }
 }
 
@@ -192,7 +259,7 @@ __global__ void seed_source_kernel(View g, vertex_t source, std::uint64_t* keys,
     keys[source] = make_key(0, source);
     stamp[source] = round;
     queue[0] = source;
-    counters[kQueued] = 1;
+    counters[kQueue0] = 1;
   }
 }
 
@@ -220,7 +287,7 @@ __global__ inline void seed_arcs_kernel(const std::uint64_t* edge_keys, const st
                                         std::uint64_t m, unsigned key_bits, std::uint64_t n,
                                         bool directed, bool unit, std::uint64_t* keys,
                                         vertex_t* queue, unsigned long long* counters,
-                                        std::uint32_t* stamp, std::uint32_t round) {
+                                        std::uint32_t* stamp, std::uint32_t round, ChangeTrack ct) {
   const std::uint64_t mask = (std::uint64_t{1} << key_bits) - 1;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
@@ -234,7 +301,38 @@ __global__ inline void seed_arcs_kernel(const std::uint64_t* edge_keys, const st
       const std::uint32_t d = dist_of(load_key(keys, from));
       if (d == kInf) continue;
       const std::uint32_t nd = extend(d, len, counters);
-      if (nd != kInf && improve(keys, to, nd, from)) push(to, stamp, round, queue, counters);
+      if (nd != kInf && improve(keys, to, nd, from)) {
+        note_change(ct, to, counters);
+        push(to, stamp, round, queue, counters + kQueue0);
+      }
+    }
+  }
+}
+
+/// seed_arcs_kernel for a raw batch (entries as given: repeats, self-loops, ids out of range or
+/// not live), after the graph applied it: entry i's arc src -> dst (and dst -> src when
+/// undirected) is relaxed with length lengths[i] (kInf: skipped), or 1 when lengths is null.
+/// Each valid entry's edge is in the graph then, so every relaxation is of a real arc.
+template <class View>
+__global__ void seed_raw_kernel(View g, const vertex_t* src, const vertex_t* dst,
+                                const std::uint32_t* lengths, std::uint64_t m, bool directed,
+                                std::uint64_t* keys, vertex_t* queue, unsigned long long* counters,
+                                std::uint32_t* stamp, std::uint32_t round, ChangeTrack ct) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t a = src[i], b = dst[i];
+    if (a == b || !g.is_live(a) || !g.is_live(b)) continue;
+    const std::uint32_t len = lengths ? lengths[i] : 1u;
+    if (len == kInf) continue;  // an edge the graph does not hold
+    for (int dir = 0; dir < (directed ? 1 : 2); ++dir) {
+      const vertex_t from = dir ? b : a, to = dir ? a : b;
+      const std::uint32_t d = dist_of(load_key(keys, from));
+      if (d == kInf) continue;
+      const std::uint32_t nd = extend(d, len, counters);
+      if (nd != kInf && improve(keys, to, nd, from)) {
+        note_change(ct, to, counters);
+        push(to, stamp, round, queue, counters + kQueue0);
+      }
     }
   }
 }
@@ -265,6 +363,25 @@ __global__ inline void seed_tree_arcs_kernel(const std::uint64_t* edge_keys,
   }
 }
 
+/// seed_tree_arcs_kernel for a raw batch (src[i], dst[i]; repeats, self-loops and ids out of
+/// range are harmless): an arc u -> v with parent[v] == u is in the graph (the parents are a
+/// tree of its arcs), so no presence test is needed.
+__global__ inline void seed_tree_arcs_raw_kernel(const vertex_t* src, const vertex_t* dst,
+                                                 const std::uint8_t* flags, std::uint64_t m,
+                                                 std::uint64_t n, bool directed,
+                                                 const std::uint64_t* keys, std::uint32_t* mark,
+                                                 vertex_t* affected, unsigned long long* counters) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    if (flags && !flags[i]) continue;
+    const vertex_t a = src[i], b = dst[i];
+    if (a >= n || b >= n || a == b) continue;
+    const std::uint64_t kb = keys[b], ka = keys[a];  // no kernel writes keys meanwhile
+    if (kb != kNoKey && parent_of(kb) == a) mark_affected(b, mark, affected, counters);
+    if (!directed && ka != kNoKey && parent_of(ka) == b) mark_affected(a, mark, affected, counters);
+  }
+}
+
 /// Reached vertices among `ids` (vertex deletions) are affected.
 __global__ inline void seed_vertices_kernel(const vertex_t* ids, std::uint64_t m, std::uint64_t n,
                                             std::uint64_t* keys, std::uint32_t* mark,
@@ -276,13 +393,16 @@ __global__ inline void seed_vertices_kernel(const vertex_t* ids, std::uint64_t m
   }
 }
 
-/// One level of the subtree walk: a warp per affected vertex u in [begin, end) marks u's tree
-/// children (neighbours w with parent[w] == u).
+/// One level of the subtree walk: a warp per affected vertex u of the level (affected[begin ..
+/// end), the window in counters[kExpBegin], [kExpEnd]) marks u's tree children (neighbours w
+/// with parent[w] == u), appending them to the list. Nothing once the list passed `budget`.
 template <class View>
-__global__ void expand_subtree_kernel(View g, std::uint64_t begin, std::uint64_t end,
-                                      const std::uint64_t* keys, std::uint32_t* mark,
-                                      vertex_t* affected, unsigned long long* counters) {
+__global__ void expand_subtree_kernel(View g, std::uint64_t budget, const std::uint64_t* keys,
+                                      std::uint32_t* mark, vertex_t* affected,
+                                      unsigned long long* counters) {
   const warp_tile tile = this_warp();
+  const std::uint64_t begin = counters[kExpBegin], end = counters[kExpEnd];
+  if (end > budget) return;
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = begin + (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
        i < end; i += warps) {
@@ -295,11 +415,13 @@ __global__ void expand_subtree_kernel(View g, std::uint64_t begin, std::uint64_t
   }
 }
 
-__global__ inline void reset_kernel(const vertex_t* affected, std::uint64_t count,
-                                    std::uint64_t* keys) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
-    keys[affected[i]] = kNoKey;
+/// One thread: the subtree walk's next level is what the last one appended (first: the whole
+/// list so far), so levels follow each other on the stream with no host step between them.
+__global__ inline void expand_window_kernel(unsigned long long* counters, bool first) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    counters[kExpBegin] = first ? 0 : counters[kExpEnd];
+    counters[kExpEnd] = counters[kAffected];
+  }
 }
 
 __global__ inline void clear_marks_kernel(const vertex_t* affected, std::uint64_t count,
@@ -309,34 +431,58 @@ __global__ inline void clear_marks_kernel(const vertex_t* affected, std::uint64_
     mark[affected[i]] = 0;
 }
 
-/// A warp per affected (reset) live vertex v: v takes its best arc from an unaffected
-/// neighbour (undirected graphs: the arc w -> v has the length of v -> w) and is queued if any.
-/// Only affected keys are written, only unaffected ones read.
+/// A warp per affected vertex v (the reset and the pull in one): v takes its best arc from an
+/// unaffected neighbour (undirected graphs: the arc w -> v has the length of v -> w), or no
+/// key when it has none or is not live, and is queued if reached. old_dist[i] keeps v's distance
+/// before (count_affected_kernel compares), and v is stamped in ct so that later improvements
+/// of it are not counted twice. Only affected keys are written, only unaffected ones read.
 template <class View>
 __global__ void pull_kernel(View g, const vertex_t* affected, std::uint64_t count,
-                            std::uint64_t* keys, const std::uint32_t* mark, vertex_t* queue,
-                            unsigned long long* counters, std::uint32_t* stamp, std::uint32_t round,
-                            bool unit) {
+                            std::uint64_t* keys, const std::uint32_t* mark, std::uint32_t* old_dist,
+                            ChangeTrack ct, vertex_t* queue, unsigned long long* counters,
+                            std::uint32_t* stamp, std::uint32_t round, bool unit) {
   const warp_tile tile = this_warp();
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
        i += warps) {
     const vertex_t v = affected[i];
-    if (!g.is_live(v)) continue;
     std::uint64_t best = kNoKey;
-    for_each_arc(g, tile, v, unit, [&](vertex_t w, std::uint32_t len) {
-      if (mark[w]) return;
-      const std::uint32_t dw = dist_of(keys[w]);
-      if (dw == kInf) return;
-      const std::uint32_t nd = extend(dw, len, counters);
-      if (nd != kInf && make_key(nd, w) < best) best = make_key(nd, w);
-    });
+    if (g.is_live(v)) {  // warp-uniform
+      for_each_arc(g, tile, v, unit, [&](vertex_t w, std::uint32_t len) {
+        if (mark[w]) return;
+        const std::uint32_t dw = dist_of(keys[w]);
+        if (dw == kInf) return;
+        const std::uint32_t nd = extend(dw, len, counters);
+        if (nd != kInf && make_key(nd, w) < best) best = make_key(nd, w);
+      });
+    }
     best = warp_min(tile, best);
-    if (tile.thread_rank() == 0 && best != kNoKey) {
+    if (tile.thread_rank() == 0) {
+      old_dist[i] = dist_of(keys[v]);
+      if (ct.touch && v < ct.limit) ct.touch[v] = ct.epoch;
       keys[v] = best;
-      push(v, stamp, round, queue, counters);
+      if (best != kNoKey) push(v, stamp, round, queue, counters + kQueue0);
     }
   }
+}
+
+/// After a repair: the affected vertices whose distance differs from old_dist (ids below
+/// `limit`) into counters[kAffectedChanged]; their marks cleared (the pull was their last
+/// reader).
+__global__ inline void count_affected_kernel(const vertex_t* affected, std::uint64_t count,
+                                             const std::uint32_t* old_dist,
+                                             const std::uint64_t* keys, std::uint64_t limit,
+                                             std::uint32_t* mark, unsigned long long* counters) {
+  unsigned long long c = 0;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const vertex_t v = affected[i];
+    c += v < limit && dist_of(keys[v]) != old_dist[i];
+    mark[v] = 0;
+  }
+  const warp_tile tile = this_warp();
+  for (int o = 16; o > 0; o /= 2) c += tile.shfl_xor(c, o);
+  if (tile.thread_rank() == 0 && c) atomicAdd(counters + kAffectedChanged, c);
 }
 
 __global__ inline void fill_keys_kernel(std::uint64_t* keys, std::uint64_t begin,
@@ -366,7 +512,7 @@ __global__ inline void far_filter_kernel(std::uint64_t* keys, const vertex_t* fa
     const vertex_t v = far[i];
     if (dist_of(keys[v]) < threshold) {
       in_far[v] = 0;
-      push(v, stamp, round, queue, counters);
+      push(v, stamp, round, queue, counters + kQueue0);
     } else {
       far_next[atomicAdd(counters + kFarNext, 1ull)] = v;
     }

@@ -4,7 +4,10 @@
 #include <cuda/atomic>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,14 +22,42 @@ namespace wg::gpu::sp {
 
 // ---- host side ------------------------------------------------------------------------------
 
-inline void read_counters(const ShortestPathState& st, unsigned long long* out,
-                          cudaStream_t stream) {
-  WG_CUDA_TRY(cudaMemcpyAsync(out, st.counters.data(), kNumCounters * sizeof(unsigned long long),
-                              cudaMemcpyDeviceToHost, stream));
-  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+/// The counters, on the host: a one-thread kernel copies them to mapped pinned memory and then
+/// writes the read's sequence number, which the host polls for (ShortestPathState::
+/// read_spin_us), then synchronises with the stream if it has not come. Everything enqueued
+/// before the call has finished when it returns (the copy runs after it on the stream).
+inline void read_counters(ShortestPathState& st, unsigned long long* out, cudaStream_t stream) {
+  if (st.counters_host.size() < kNumCounters + 1) {
+    st.counters_host = PinnedBuffer<unsigned long long>(kNumCounters + 1, cudaHostAllocMapped);
+    std::memset(st.counters_host.data(), 0, st.counters_host.bytes());
+    void* d = nullptr;
+    WG_CUDA_TRY(cudaHostGetDevicePointer(&d, st.counters_host.data(), 0));
+    st.counters_mapped = static_cast<unsigned long long*>(d);
+  }
+  const unsigned long long sequence = ++st.read_sequence;
+  publish_counters_kernel<<<1, 1, 0, stream>>>(st.counters.data(), st.counters_mapped, sequence);
+  WG_CUDA_CHECK_LAST();
+  unsigned long long* const tag = st.counters_host.data() + kNumCounters;
+  const auto landed = [&] { return __atomic_load_n(tag, __ATOMIC_ACQUIRE) == sequence; };
+  const std::chrono::microseconds spin{st.read_spin_us};
+  const auto t0 = std::chrono::steady_clock::now();
+  for (unsigned spins = 1; !landed(); ++spins) {
+    if (spins % 64 == 0 && std::chrono::steady_clock::now() - t0 >= spin) {
+      WG_CUDA_TRY(cudaStreamSynchronize(stream));
+      if (!landed())
+        throw std::logic_error("wg::gpu::sssp: the counters' copy finished without its tag (bug)");
+      break;
+    }
+  }
+  for (int k = 0; k < kNumCounters; ++k)
+    out[k] = __atomic_load_n(st.counters_host.data() + k, __ATOMIC_RELAXED);
 }
 inline void zero_counter(ShortestPathState& st, Counter c, cudaStream_t stream) {
   WG_CUDA_TRY(cudaMemsetAsync(st.counters.data() + c, 0, sizeof(unsigned long long), stream));
+}
+inline void zero_counters(ShortestPathState& st, Counter first, int words, cudaStream_t stream) {
+  WG_CUDA_TRY(
+      cudaMemsetAsync(st.counters.data() + first, 0, words * sizeof(unsigned long long), stream));
 }
 
 /// Sizes the state for n ids: keys of new ids unreached, the scratch re-made (all marks 0).
@@ -57,18 +88,28 @@ inline void ensure_size(ShortestPathState& st, std::uint64_t n, cudaStream_t str
   st.mark = DeviceBuffer<std::uint32_t>(cap, stream, "sssp marks");
   st.mark.fill_bytes(0, stream);
   st.snapshot = DeviceBuffer<std::uint32_t>(cap, stream, "sssp snapshot");
+  st.touch = DeviceBuffer<std::uint32_t>(cap, stream, "sssp change stamps");
+  st.touch.fill_bytes(0, stream);
+  st.old_dist = DeviceBuffer<std::uint32_t>(cap, stream, "sssp repair distances");
   st.round = 0;
+  st.epoch = 0;
   st.n = n;
 }
 
-/// Starts a queueing round: a fresh stamp, the queue count 0.
-inline std::uint32_t begin_round(ShortestPathState& st, cudaStream_t stream) {
-  if (++st.round == 0) {  // stamps wrapped: forget them all
+/// The stamp of a new queue (stamps wrapped: all forgotten).
+inline std::uint32_t next_round(ShortestPathState& st, cudaStream_t stream) {
+  if (++st.round == 0) {
     st.stamp.fill_bytes(0, stream);
     st.round = 1;
   }
-  zero_counter(st, kQueued, stream);
   return st.round;
+}
+
+/// Starts a queue that seeders append to (counters[kQueue0]): the ring of queue and heavy counts
+/// zeroed, a fresh stamp.
+inline std::uint32_t start_queue(ShortestPathState& st, cudaStream_t stream) {
+  zero_counters(st, kQueue0, 2 * kRingSlots, stream);
+  return next_round(st, stream);
 }
 
 inline void check_overflow(const unsigned long long* c) {
@@ -77,31 +118,75 @@ inline void check_overflow(const unsigned long long* c) {
                         "a path is 2^32 - 1 or longer: distances are 32-bit");
 }
 
-/// Runs relaxation rounds from the `count` vertices in st.queue until no distance improves.
-template <class View>
-void relax_rounds(const View& g, ShortestPathState& st, std::uint64_t count, bool unit,
-                  cudaStream_t stream, const NearFar& nf = {}) {
-  unsigned long long c[kNumCounters];
-  while (count) {
-    const std::uint32_t round = begin_round(st, stream);
-    zero_counter(st, kHeavy, stream);
-    relax_kernel<<<grid_for(count * 32), kBlock, 0, stream>>>(
-        g, st.queue.data(), count, st.keys.data(), st.next.data(), st.counters.data(),
-        st.stamp.data(), round, unit, st.heavy.data(), st.split_parts > 1 ? st.split_degree : 0,
-        nf);
-    WG_CUDA_CHECK_LAST();
-    if (st.split_parts > 1 && st.split_degree) {
-      // Sized without a round trip: the kernel strides over however many vertices were listed.
-      const std::uint64_t most = std::min<std::uint64_t>(count, 256) * st.split_parts;
-      relax_heavy_kernel<<<grid_for(most * 32), kBlock, 0, stream>>>(
-          g, st.heavy.data(), st.split_parts, st.keys.data(), st.next.data(), st.counters.data(),
-          st.stamp.data(), round, unit, nf);
+/// A grid that fills the GPU once (multiprocessors x resident threads): rounds whose queue
+/// length only the device knows stride over it.
+inline unsigned resident_grid() {
+  static const unsigned grid = [] {
+    int dev = 0, sms = 0, threads = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) !=
+            cudaSuccess)
+      sms = threads = 0;
+    (void)cudaGetLastError();
+    return grid_for(
+        std::max<std::uint64_t>(std::uint64_t(sms) * std::uint64_t(threads), 32 * 1024));
+  }();
+  return grid;
+}
+
+struct NoHostStep {
+  void operator()() const noexcept {}
+};
+
+/// Runs relaxation rounds from the queue in st.queue (its length in counters[kQueue0], at most
+/// `bound`; the rest of the ring zero: start_queue) until no distance improves. Rounds are
+/// launched st.rounds_per_check at a time, each reading its queue's length on the device; then
+/// before_check() may enqueue more work and the host reads the counters into c (one
+/// synchronisation). An empty queue's round costs a launch whose warps find nothing to do.
+/// On return c holds the counters as the last round left them.
+template <class View, class BeforeCheck = NoHostStep>
+void relax_rounds(const View& g, ShortestPathState& st, std::uint64_t bound, bool unit,
+                  cudaStream_t stream, unsigned long long* c, const NearFar& nf = {},
+                  const ChangeTrack& ct = {}, BeforeCheck&& before_check = {}) {
+  const unsigned per_check = std::max<std::uint32_t>(st.rounds_per_check, 1);
+  const bool split = st.split_parts > 1 && st.split_degree;
+  std::uint64_t known = bound;  // an upper bound of the next round's queue length
+  for (unsigned i = 0;;) {
+    for (unsigned k = 0; k < per_check && known; ++k, ++i) {
+      const unsigned full = resident_grid();
+      const RoundArgs a{.keys = st.keys.data(),
+                        .queue = st.queue.data(),
+                        .next = st.next.data(),
+                        .counters = st.counters.data(),
+                        .stamp = st.stamp.data(),
+                        .round = next_round(st, stream),
+                        .slot = static_cast<int>(i % kRingSlots),
+                        .unit = unit,
+                        .heavy = st.heavy.data(),
+                        .split_degree = split ? st.split_degree : 0,
+                        .nf = nf,
+                        .ct = ct};
+      // The first round after a check is sized by what the host knows; later ones fill the GPU.
+      relax_kernel<<<k == 0 ? std::min(grid_for(known * 32), full) : full, kBlock, 0, stream>>>(g,
+                                                                                                a);
       WG_CUDA_CHECK_LAST();
+      if (split) {
+        const unsigned grid =
+            k == 0 ? std::min(grid_for(std::min<std::uint64_t>(known, 256) * st.split_parts * 32),
+                              full)
+                   : full;
+        relax_heavy_kernel<<<grid, kBlock, 0, stream>>>(g, a, st.split_parts);
+        WG_CUDA_CHECK_LAST();
+      }
+      std::swap(st.queue, st.next);
     }
+    before_check();
     read_counters(st, c, stream);
     check_overflow(c);
-    count = c[kQueued];
-    std::swap(st.queue, st.next);
+    if (!known) return;
+    known = c[kQueue0 + i % kRingSlots];
+    if (!known) return;
   }
 }
 
@@ -113,14 +198,13 @@ void static_sssp(const View& g, std::uint64_t n, vertex_t source, ShortestPathSt
   fill_keys_kernel<<<grid_for(n), kBlock, 0, stream>>>(st.keys.data(), 0, n);
   WG_CUDA_CHECK_LAST();
   zero_counter(st, kOverflow, stream);
-  const std::uint32_t round = begin_round(st, stream);
+  const std::uint32_t round = start_queue(st, stream);
   seed_source_kernel<<<1, 32, 0, stream>>>(g, source, st.keys.data(), st.queue.data(),
                                            st.counters.data(), st.stamp.data(), round);
   WG_CUDA_CHECK_LAST();
   unsigned long long c[kNumCounters];
-  read_counters(st, c, stream);
   if (unit || !st.near_far_delta) {
-    relax_rounds(g, st, c[kQueued], unit, stream);
+    relax_rounds(g, st, 1, unit, stream, c);
     return;
   }
   // Near-far: the rounds expand vertices below the threshold; the rest wait in the far pile
@@ -128,10 +212,9 @@ void static_sssp(const View& g, std::uint64_t n, vertex_t source, ShortestPathSt
   zero_counter(st, kFar, stream);
   st.in_far.fill_bytes(0, stream);  // (a search stopped by an error may have left flags set)
   NearFar nf{st.far.data(), st.in_far.data(), st.near_far_delta};
-  std::uint64_t count = c[kQueued];
+  std::uint64_t count = 1;
   while (true) {
-    relax_rounds(g, st, count, unit, stream, nf);
-    read_counters(st, c, stream);
+    relax_rounds(g, st, count, unit, stream, c, nf);  // c: the counters after the last round
     const std::uint64_t far_count = c[kFar];
     if (!far_count) break;
     WG_CUDA_TRY(
@@ -143,14 +226,14 @@ void static_sssp(const View& g, std::uint64_t n, vertex_t source, ShortestPathSt
     const std::uint64_t next_threshold =
         std::max<std::uint64_t>(nf.threshold, c[kFarMin]) + st.near_far_delta;
     nf.threshold = static_cast<std::uint32_t>(std::min<std::uint64_t>(next_threshold, kInf));
-    const std::uint32_t round = begin_round(st, stream);
+    const std::uint32_t round = start_queue(st, stream);
     zero_counter(st, kFarNext, stream);
     far_filter_kernel<<<grid_for(far_count), kBlock, 0, stream>>>(
         st.keys.data(), st.far.data(), far_count, st.far_next.data(), st.in_far.data(),
         nf.threshold, st.stamp.data(), round, st.queue.data(), st.counters.data());
     WG_CUDA_CHECK_LAST();
     read_counters(st, c, stream);
-    count = c[kQueued];
+    count = c[kQueue0];
     std::swap(st.far, st.far_next);
     nf.far = st.far.data();
     WG_CUDA_TRY(cudaMemcpyAsync(st.counters.data() + kFar, st.counters.data() + kFarNext,
@@ -195,52 +278,72 @@ inline std::uint64_t count_changed_since_snapshot(ShortestPathState& st, std::ui
 
 /// Walks the affected subtrees down from the st.affected entries listed so far (count in
 /// counters[kAffected]). Returns the affected count, or UINT64_MAX when it passed `budget`
-/// (the marks are then all cleared).
+/// (the marks are then all cleared). One synchronisation for the count, then one per
+/// st.rounds_per_check levels (each level's window is set on the device).
 template <class View>
 std::uint64_t expand_affected(const View& g, ShortestPathState& st, std::uint64_t budget,
                               cudaStream_t stream) {
   unsigned long long c[kNumCounters];
   read_counters(st, c, stream);
-  std::uint64_t begin = 0, end = c[kAffected];
-  while (begin < end && end <= budget) {
-    expand_subtree_kernel<<<grid_for((end - begin) * 32), kBlock, 0, stream>>>(
-        g, begin, end, st.keys.data(), st.mark.data(), st.affected.data(), st.counters.data());
+  std::uint64_t known = c[kAffected];  // the next level's size
+  if (known && known <= budget) {
+    const unsigned per_check = std::max<std::uint32_t>(st.rounds_per_check, 1);
+    expand_window_kernel<<<1, 32, 0, stream>>>(st.counters.data(), true);
     WG_CUDA_CHECK_LAST();
-    read_counters(st, c, stream);
-    begin = end;
-    end = c[kAffected];
+    while (true) {
+      for (unsigned k = 0; k < per_check; ++k) {
+        const unsigned full = resident_grid();
+        expand_subtree_kernel<<<k == 0 ? std::min(grid_for(known * 32), full) : full, kBlock, 0,
+                                stream>>>(g, budget, st.keys.data(), st.mark.data(),
+                                          st.affected.data(), st.counters.data());
+        expand_window_kernel<<<1, 32, 0, stream>>>(st.counters.data(), false);
+        WG_CUDA_CHECK_LAST();
+      }
+      read_counters(st, c, stream);
+      if (c[kAffected] > budget || c[kExpBegin] == c[kExpEnd]) break;
+      known = c[kExpEnd] - c[kExpBegin];
+    }
   }
-  if (end > budget) {
+  if (c[kAffected] > budget) {
     st.mark.fill_bytes(0, stream);
     zero_counter(st, kAffected, stream);
     return ~std::uint64_t{0};
   }
-  return end;
+  return c[kAffected];
 }
 
-/// Resets the `count` affected vertices, pulls each from its unaffected neighbours, clears the
-/// marks and runs the rounds (also from `extra` vertices already queued in this round: none
-/// here). Undirected graphs only.
-template <class View>
-void repair_affected(const View& g, ShortestPathState& st, std::uint64_t count, bool unit,
-                     cudaStream_t stream) {
+/// Repairs the `count` affected vertices listed by expand_affected (undirected graphs): each
+/// takes its best arc from an unaffected neighbour (pull_kernel, which also resets it), then the
+/// rounds run from them and from whatever `seed(round)` queues on the same stamp (the arcs of an
+/// insertion batch), and the affected vertices whose distance moved are counted (their marks
+/// cleared). Returns the vertices whose distance moved (ct). Called once per batch, after
+/// DynamicCore::begin_batch.
+template <class View, class Seed>
+std::uint64_t repair_and_relax(const View& g, ShortestPathState& st, std::uint64_t count,
+                               std::uint64_t seed_bound, bool unit, const ChangeTrack& ct,
+                               cudaStream_t stream, Seed&& seed) {
+  // The ring of queue counts is zero: the batch began with every counter zero (begin_batch).
+  const std::uint32_t round = next_round(st, stream);
   if (count) {
-    reset_kernel<<<grid_for(count), kBlock, 0, stream>>>(st.affected.data(), count, st.keys.data());
-    WG_CUDA_CHECK_LAST();
-    const std::uint32_t round = begin_round(st, stream);
     pull_kernel<<<grid_for(count * 32), kBlock, 0, stream>>>(
-        g, st.affected.data(), count, st.keys.data(), st.mark.data(), st.queue.data(),
-        st.counters.data(), st.stamp.data(), round, unit);
+        g, st.affected.data(), count, st.keys.data(), st.mark.data(), st.old_dist.data(), ct,
+        st.queue.data(), st.counters.data(), st.stamp.data(), round, unit);
     WG_CUDA_CHECK_LAST();
-    clear_marks_kernel<<<grid_for(count), kBlock, 0, stream>>>(st.affected.data(), count,
-                                                               st.mark.data());
-    WG_CUDA_CHECK_LAST();
-    zero_counter(st, kAffected, stream);
-    unsigned long long c[kNumCounters];
-    read_counters(st, c, stream);
-    check_overflow(c);
-    relax_rounds(g, st, c[kQueued], unit, stream);
   }
+  seed(round);
+  unsigned long long c[kNumCounters];
+  // The affected count is taken after every group of rounds (O(affected), on the stream before
+  // the read): the one after the last group is the answer, with no synchronisation of its own.
+  relax_rounds(g, st, count + seed_bound, unit, stream, c, NearFar{}, ct, [&] {
+    if (!count) return;
+    zero_counter(st, kAffectedChanged, stream);
+    count_affected_kernel<<<grid_for(count), kBlock, 0, stream>>>(
+        st.affected.data(), count, st.old_dist.data(), st.keys.data(), ct.limit, st.mark.data(),
+        st.counters.data());
+    WG_CUDA_CHECK_LAST();
+  });
+  if (count) zero_counter(st, kAffected, stream);
+  return c[kChanged] + (count ? c[kAffectedChanged] : 0);
 }
 
 }  // namespace wg::gpu::sp
