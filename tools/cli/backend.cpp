@@ -80,6 +80,10 @@ std::string default_backend() {
   return "reference";
 }
 
+bool resolves_to_gpu(const std::string& name) {
+  return (name == "gpu" || name == "auto") && gpu_backend_usable();
+}
+
 std::string auto_stream_backend(const AutoBackendRule& rule, std::uint64_t vertices,
                                 std::uint64_t entries, std::uint64_t batch_size) {
   const std::string preferred = default_backend();
