@@ -4,10 +4,12 @@
 # Writes logs and JSON to "$OUT". Total under 4 minutes on an H100 (each step time-limited).
 #   1. stream_ingest_test, then under compute-sanitizer memcheck and racecheck (small scale);
 #   2. stream_bench: batch sizes 2^12..2^24 (resident, sync host, StreamIngest pageable/pinned,
-#      pinned/pageable copies alone) and file replay of 10^8 updates, plain and gzip;
+#      pinned/pageable copies alone, and a stage breakdown per size), file replay of 10^8
+#      updates, plain and gzip, and a 2^24-edge SNAP file built into the GPU graph after its read
+#      and while it is parsed;
 #   3. warpgraph stream --backend gpu --verify (generated) and --updates (a generated 80 MB file,
 #      streamed: read, parsed and applied at once);
-#   4. stream_bench 2^18..2^22 again with --spin-us 0 (waiting threads sleep at once: the
+#   4. stream_bench 2^18..2^21 again with --spin-us 0 (waiting threads sleep at once: the
 #      wake-ups the default polling avoids), for the breakdown beside step 2's;
 #   5. warpgraph tc --backend gpu on bundled graphs (built while the file is parsed) against the
 #      reference backend's count.
@@ -34,8 +36,8 @@ WG_GPU_TEST_SCALE=8 timeout 60 compute-sanitizer --tool racecheck --error-exitco
 echo "racecheck rc=$?"; tail -3 "$OUT/stream_racecheck.log"
 echo "tests done at $(( $(date +%s) - T0 )) s"
 
-timeout 150 $B/tools/bench/stream/stream_bench --reps ${REPS:-2} --replay-updates ${UPDATES:-100000000} \
-  --replay-dir /tmp --json "$OUT/stream_bench.json" > "$OUT/stream_bench.log" 2>&1
+timeout 170 $B/tools/bench/stream/stream_bench --reps ${REPS:-2} --replay-updates ${UPDATES:-100000000} \
+  --build-edges 16777216 --replay-dir /tmp --json "$OUT/stream_bench.json" > "$OUT/stream_bench.log" 2>&1
 echo "stream_bench rc=$?"; cut -c1-200 "$OUT/stream_bench.log"
 echo "bench done at $(( $(date +%s) - T0 )) s"
 
@@ -59,8 +61,8 @@ PY
   timeout 60 $W stream --backend gpu --updates /tmp/ingest_updates.txt --json > "$OUT/cli_updates.json" 2>>"$OUT/cli.log"
   echo "cli --updates --json rc=$?"; tail -16 "$OUT/cli.log" | cut -c1-200
 fi
-timeout 45 $B/tools/bench/stream/stream_bench --reps 2 --min-log2 18 --max-log2 22 --no-replay \
-  --spin-us 0 --json "$OUT/stream_bench_spin0.json" > "$OUT/stream_bench_spin0.log" 2>&1
+timeout 45 $B/tools/bench/stream/stream_bench --reps 2 --min-log2 18 --max-log2 21 --no-replay \
+  --build-edges 0 --spin-us 0 --json "$OUT/stream_bench_spin0.json" > "$OUT/stream_bench_spin0.log" 2>&1
 echo "stream_bench --spin-us 0 rc=$?"; cut -c1-200 "$OUT/stream_bench_spin0.log"
 
 if [ -x "$W" ]; then

@@ -13,9 +13,10 @@
 // device (StreamIngestOptions::time_copies): the seconds each stage was busy (host staging and
 // copy issue, device host-to-device time, apply), what waited (the caller for a slot, the apply
 // thread for a copy), the wall time, the overlap (sum of the stages / wall: 1 = serial, 3 = all
-// busy at once) and the stage that limits. Then file replay end to end (read, parse on host
-// threads, ingest; a generated update file of --replay-updates lines, plain and gzip): seconds,
-// updates/s, text bytes/s.
+// busy at once) and the stage that limits. Last, a generated SNAP graph file of --build-edges
+// edges built into the GPU graph after its read, and while it is parsed (EdgeUpload). Then file
+// replay end to end (read, parse on host threads, ingest; a generated update file of
+// --replay-updates lines, plain and gzip): seconds, updates/s, text bytes/s.
 //
 //   stream_bench [--json FILE] [--min-log2 12] [--max-log2 24] [--reps 3] [--quick]
 //                [--replay-updates N] [--replay-dir DIR] [--no-replay] [--copy-threads 8]
@@ -30,6 +31,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,6 +45,7 @@
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/datasets/update_file_reader.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/gpu/host_batch.hpp>
 #include <warpgraph/graph/gpu/stream_ingest.hpp>
 
 #include "../harness.hpp"
@@ -62,6 +65,7 @@ struct Options {
   int copy_threads = 8, staging_log2 = 22, slots = 3;
   unsigned parse_threads = 0;
   std::uint32_t spin_us = 200;
+  std::uint64_t build_edges = std::uint64_t{1} << 25;
 };
 
 std::uint64_t splitmix(std::uint64_t& x) {
@@ -365,6 +369,81 @@ void replay(const Options& o, wg::bench::Report& report) {
   std::filesystem::remove(gz);
 }
 
+/// A graph file into the GPU graph: read_graph then build(EdgeList) (the plain load), against
+/// the build from an EdgeUpload fed while the file is parsed (read_graph's on_edges: the CLI's gpu
+/// backend). A SNAP file of `edges` uniform random edges.
+void file_build(const Options& o, std::uint64_t edges, wg::bench::Report& report) {
+  const std::uint64_t nv = std::max<std::uint64_t>(1u << 16, edges / 8);
+  const std::string dir =
+      o.replay_dir.empty() ? std::filesystem::temp_directory_path().string() : o.replay_dir;
+  const std::string path = dir + "/stream_bench_graph.txt";
+  {
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+    std::vector<std::string> parts(threads);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        std::uint64_t seed = 1000 + t;
+        char buf[32];
+        for (std::uint64_t i = t; i < edges; i += threads) {
+          const std::uint64_t r = splitmix(seed);
+          auto e = std::to_chars(buf, buf + 32, (r & 0xFFFFFFFFu) % nv).ptr;
+          parts[t].append(buf, e);
+          parts[t] += '\t';
+          e = std::to_chars(buf, buf + 32, (r >> 32) % nv).ptr;
+          parts[t].append(buf, e);
+          parts[t] += '\n';
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+    std::ofstream f(path, std::ios::binary);
+    for (const std::string& p : parts) f.write(p.data(), static_cast<std::streamsize>(p.size()));
+    if (!f) throw std::runtime_error(path + ": cannot write");
+  }
+  const double bytes = static_cast<double>(std::filesystem::file_size(path));
+  const wg::bench::MeasureOptions reps{.warmup = 1, .repetitions = std::min(o.reps, 2)};
+  std::uint64_t built_edges[2] = {0, 0};
+  const double plain = wg::bench::measure(reps, [&] {
+                         return wg::bench::wall_seconds([&] {
+                           const auto r = wg::datasets::read_graph(path);
+                           Graph g(0);
+                           g.build(r.edges);
+                           WG_CUDA_TRY(cudaStreamSynchronize(g.stream()));
+                           built_edges[0] = g.num_edges();
+                         });
+                       }).median();
+  const double piped =
+      wg::bench::measure(reps, [&] {
+        return wg::bench::wall_seconds([&] {
+          Graph g(0);
+          wg::gpu::EdgeUpload up(false, g.stream());
+          wg::datasets::ReadOptions ro;
+          ro.on_edges = [&](const wg::datasets::EdgeChunk& c) {
+            up.append(c.src, c.dst, c.weight, c.size);
+          };
+          const auto r = wg::datasets::read_graph(path, ro);
+          const std::uint64_t n = up.size();
+          const wg::gpu::HostBatchUpload u = up.finish();
+          g.build(u.view(n), std::max<std::uint64_t>(r.edges.num_vertices, u.id_range));
+          WG_CUDA_TRY(cudaStreamSynchronize(g.stream()));
+          built_edges[1] = g.num_edges();
+        });
+      }).median();
+  std::printf(
+      "\ngraph file build (%llu edges, %.0f MB SNAP): read + build %.3f s, built while parsed "
+      "%.3f s (%.2fx)%s\n",
+      static_cast<unsigned long long>(edges), bytes / 1e6, plain, piped, plain / piped,
+      built_edges[0] == built_edges[1] ? "" : "  EDGE COUNTS DIFFER");
+  report.add({{"bench", "stream_file_build"},
+              {"edges", edges},
+              {"text_bytes", bytes},
+              {"plain_seconds", plain},
+              {"pipelined_seconds", piped},
+              {"same_edges", built_edges[0] == built_edges[1]}});
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -386,7 +465,9 @@ int main(int argc, char** argv) {
       "parse-threads", "Update-file parsing threads (0: hardware)",
       cxxopts::value<unsigned>()->default_value("0"))(
       "spin-us", "StreamIngestOptions::wait_spin_us (0: waiting threads sleep at once)",
-      cxxopts::value<std::uint32_t>()->default_value("200"))("h,help", "Help");
+      cxxopts::value<std::uint32_t>()->default_value("200"))(
+      "build-edges", "Edges of the generated graph file built both ways (0: skip)",
+      cxxopts::value<std::uint64_t>()->default_value("33554432"))("h,help", "Help");
   const auto r = cli.parse(argc, argv);
   if (r.count("help")) {
     std::printf("%s\n", cli.help().c_str());
@@ -409,6 +490,8 @@ int main(int argc, char** argv) {
   o.slots = r["slots"].as<int>();
   o.parse_threads = r["parse-threads"].as<unsigned>();
   o.spin_us = r["spin-us"].as<std::uint32_t>();
+  o.build_edges = r["build-edges"].as<std::uint64_t>();
+  if (r.count("quick") && !r.count("build-edges")) o.build_edges = std::uint64_t{1} << 22;
 
   cudaDeviceProp prop{};
   WG_CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
@@ -417,6 +500,7 @@ int main(int argc, char** argv) {
   wg::bench::Report report;
   batch_sizes(o, report);
   if (o.replay) replay(o, report);
+  if (o.build_edges) file_build(o, o.build_edges, report);
   if (!o.json.empty()) report.write(o.json);
   return 0;
 }
