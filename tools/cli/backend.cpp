@@ -40,6 +40,9 @@ std::vector<std::string> gpu_adjacencies() {
 bool gpu_backend_usable() {
   return false;
 }
+datasets::EdgeChunkFn gpu_graph_upload_sink() {
+  return {};
+}
 #endif
 
 std::vector<std::string> available_backends() {

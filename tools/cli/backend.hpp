@@ -117,6 +117,10 @@ bool is_backend_name(const std::string& name);
 /// another backend with an adjacency other than "slab" is an error.
 std::unique_ptr<GraphBackend> make_backend(const std::string& name, unsigned cpu_threads = 0,
                                            const std::string& adjacency = "slab");
+/// For the commands that build their own GPU graph (bfs, sssp, cc, kcore, pagerank): an on_edges
+/// callback for load_graph that copies the file to the device while it is parsed, for their
+/// build (gpu_preload.cuh). Empty in builds without the gpu backend.
+datasets::EdgeChunkFn gpu_graph_upload_sink();
 /// True when `name` ("gpu", or "auto" on a machine with a usable GPU) makes the gpu backend.
 bool resolves_to_gpu(const std::string& name);
 /// The name "auto" resolves to on this machine, for one-shot commands (tc): gpu when usable,

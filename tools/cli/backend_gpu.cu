@@ -27,6 +27,7 @@
 #endif
 
 #include "backend.hpp"
+#include "gpu_preload.cuh"
 #include "graph_backend.hpp"
 #include "ingest_pipeline.cuh"
 #if WG_CLI_HAVE_GPU_ALGORITHMS
@@ -95,6 +96,10 @@ std::unique_ptr<GraphBackend> make_gpu_backend(const std::string& adjacency) {
   // Graph files are copied to the device while they are parsed (load_graph's on_edges).
   backend->set_preload([] { return std::make_unique<GpuPreload<gpu::Graph>>(); });
   return backend;
+}
+
+datasets::EdgeChunkFn gpu_graph_upload_sink() {
+  return start_gpu_upload();
 }
 
 bool gpu_backend_usable() {

@@ -73,4 +73,9 @@ if [ -x "$W" ]; then
     echo "tc $g: gpu (pipelined build) $a, reference $b $([ "$a" = "$b" ] && echo OK || echo MISMATCH)"
   done
 fi
+# The CLI's GPU commands (their graphs are now built while the file is parsed) against the reference.
+if [ -x $B/tests/tools/tools_cli_tests ]; then
+  timeout 120 $B/tests/tools/tools_cli_tests --gtest_filter='*Gpu*:*gpu*' > "$OUT/cli_gpu_tests.log" 2>&1
+  echo "tools_cli_tests (gpu) rc=$?"; grep -E "PASSED|FAILED|SKIPPED \]" "$OUT/cli_gpu_tests.log" | head -20
+fi
 echo "all done at $(( $(date +%s) - T0 )) s"
