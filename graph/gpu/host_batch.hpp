@@ -60,6 +60,11 @@ struct EdgeUploadOptions {
 ///   HostBatchUpload u = up.finish();
 ///   g.build(u.view(up.size()), std::max(num_vertices, u.id_range));  // == g.build(edge_list)
 ///
+/// Why a copy to build from, not a build chunk by chunk: the bulk build sizes each table for its
+/// exact degree, known once every entry is in; inserting each chunk as it comes would make other
+/// tables (grown and rebuilt under the inserts). The parse, the copies and the check overlap;
+/// the build runs once, on the device-resident list.
+///
 /// with_values: keep the weights (pieces pass weight arrays, all or none) and convert them in
 /// finish(); without, weights are ignored. The device arrays belong to `stream` (allocated and
 /// freed on it); the copies run on the upload's own stream. The caller's piece may be reused
