@@ -149,8 +149,19 @@ static ReadResult read_graph_impl(const std::string& path, const ReadOptions& op
   }
   ReadResult r;
   if (format == FileFormat::matrix_market) {
-    r = parse_matrix_market(text, path, parse_progress);
-    if (options.compact_ids) compact_ids_in_place(r);
+    // Compacted ids are known only at the end: then the whole list goes in one chunk.
+    r = detail::parse_matrix_market_text(text, path, parse_progress,
+                                         options.compact_ids ? EdgeChunkFn{} : options.on_edges);
+    if (options.compact_ids) {
+      compact_ids_in_place(r);
+      if (options.on_edges && r.edges.size()) {
+        options.on_edges({.src = r.edges.src.data(),
+                          .dst = r.edges.dst.data(),
+                          .weight = r.edges.weighted() ? r.edges.weight.data() : nullptr,
+                          .size = r.edges.size(),
+                          .offset = 0});
+      }
+    }
   } else {
     r = detail::parse_snap_text(text, options, path, parse_progress);
   }

@@ -35,6 +35,18 @@ enum class FileFormat { automatic, matrix_market, snap };
 /// Called now and then with (bytes consumed, total bytes or 0 if unknown) during long reads.
 using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
+/// A run of parsed edges handed to ReadOptions::on_edges while the file is still being parsed:
+/// entries offset .. offset + size - 1 of the result's edge list (weight: null unless the file
+/// has weights). The memory is the reader's, valid during the call only.
+struct EdgeChunk {
+  const vertex_t* src = nullptr;
+  const vertex_t* dst = nullptr;
+  const double* weight = nullptr;
+  std::uint64_t size = 0;
+  std::uint64_t offset = 0;
+};
+using EdgeChunkFn = std::function<void(const EdgeChunk&)>;
+
 struct ReadOptions {
   FileFormat format = FileFormat::automatic;  ///< automatic: "%%MatrixMarket" header => MM
   /// Renumber ids to 0..n-1 in order of first appearance, so that vertex storage is
@@ -45,6 +57,14 @@ struct ReadOptions {
   /// undirected graphs (ego-Facebook, road networks, ...) store each edge once.
   bool snap_undirected = true;
   ProgressFn progress;  ///< optional
+  /// Optional: the edges as they are parsed, so a consumer (a GPU upload) works while later
+  /// parts of the file are still parsed. Called on the reading thread, in file order, with
+  /// non-empty chunks that, when read_graph returns, concatenate to the result's edges (weight
+  /// set in every chunk iff the result is weighted). A file with an error may have had chunks
+  /// before the line at fault handed over before read_graph throws. With compact_ids (ids are
+  /// renumbered at the end) the whole list comes in one chunk after the parse. The text is then
+  /// parsed in segments of a few MiB by the parsing threads, handed over in order.
+  EdgeChunkFn on_edges;
 };
 
 /// Matrix Market header facts (kept for `warpgraph info` and for tests).

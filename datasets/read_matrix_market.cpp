@@ -197,18 +197,29 @@ std::uint64_t mm_entry_line(const char* begin, const char* end, std::uint64_t fi
   return line;
 }
 
-ReadResult parse_mm_impl(std::string_view text, const std::string& name,
-                         const ProgressFn& progress) {
+ReadResult parse_mm_impl(std::string_view text, const std::string& name, const ProgressFn& progress,
+                         const EdgeChunkFn& on_edges) {
   text = strip_bom(text);
   MmLayout lay = read_mm_preamble(text, name);
   const auto& h = lay.header;
   const char* end = text.data() + text.size();
-  auto chunks = detail::parse_in_chunks<MmChunk>(
-      lay.body, end,
-      [&](MmChunk& c, const char* b, const char* e, std::atomic<std::uint64_t>& done) {
-        parse_mm_chunk(c, b, e, h, done);
-      },
-      progress);
+  const auto parse = [&](MmChunk& c, const char* b, const char* e,
+                         std::atomic<std::uint64_t>& done) { parse_mm_chunk(c, b, e, h, done); };
+  std::uint64_t offset = 0;
+  const bool weighted = h.field != MatrixMarketHeader::Field::pattern;
+  auto chunks = on_edges ? detail::parse_in_segments<MmChunk>(
+                               lay.body, end, parse,
+                               [&](const MmChunk& c) {
+                                 if (c.src.empty()) return;
+                                 on_edges({.src = c.src.data(),
+                                           .dst = c.dst.data(),
+                                           .weight = weighted ? c.weight.data() : nullptr,
+                                           .size = c.src.size(),
+                                           .offset = offset});
+                                 offset += c.src.size();
+                               },
+                               progress)
+                         : detail::parse_in_chunks<MmChunk>(lay.body, end, parse, progress);
   const std::uint64_t first_line = lay.size_line + 1;
   std::uint64_t found = 0, lines = lay.size_line;
   for (auto& c : chunks) lines += c.lines;
@@ -249,7 +260,13 @@ ReadResult parse_mm_impl(std::string_view text, const std::string& name,
 
 ReadResult parse_matrix_market(std::string_view text, const std::string& name,
                                const ProgressFn& progress) {
-  return parse_mm_impl(text, name, progress);
+  return parse_mm_impl(text, name, progress, {});
+}
+
+ReadResult detail::parse_matrix_market_text(std::string_view text, const std::string& name,
+                                            const ProgressFn& progress,
+                                            const EdgeChunkFn& on_edges) {
+  return parse_mm_impl(text, name, progress, on_edges);
 }
 
 }  // namespace wg::datasets

@@ -89,12 +89,27 @@ ReadResult parse_snap_impl(std::string_view text, const ReadOptions& options,
   if (only_space(text)) throw ParseError(name, 0, "empty file");
   const char* begin = text.data();
   const char* end = begin + text.size();
-  auto chunks = detail::parse_in_chunks<SnapChunk<Id>>(
-      begin, end,
-      [](SnapChunk<Id>& c, const char* b, const char* e, std::atomic<std::uint64_t>& done) {
-        parse_snap_chunk(c, b, e, done);
-      },
-      progress);
+  const auto parse = [](SnapChunk<Id>& c, const char* b, const char* e,
+                        std::atomic<std::uint64_t>& done) { parse_snap_chunk(c, b, e, done); };
+  std::vector<SnapChunk<Id>> chunks;
+  if constexpr (sizeof(Id) == 4) {
+    std::uint64_t offset = 0;
+    if (options.on_edges) {
+      chunks = detail::parse_in_segments<SnapChunk<Id>>(
+          begin, end, parse,
+          [&](const SnapChunk<Id>& c) {
+            if (c.src.empty()) return;
+            options.on_edges({.src = c.src.data(),
+                              .dst = c.dst.data(),
+                              .weight = c.fields == 3 ? c.weight.data() : nullptr,
+                              .size = c.src.size(),
+                              .offset = offset});
+            offset += c.src.size();
+          },
+          progress);
+    }
+  }
+  if (chunks.empty()) chunks = detail::parse_in_chunks<SnapChunk<Id>>(begin, end, parse, progress);
   auto [bad, bad_line] = detail::first_error(chunks, 1);
   // Weight columns must agree across chunks too: the first disagreeing chunk before `bad` wins.
   int fields = 0;
@@ -148,6 +163,14 @@ ReadResult parse_snap_impl(std::string_view text, const ReadOptions& options,
       std::vector<Id>().swap(c.dst);
     }
     r.edges.num_vertices = r.original_ids.size();
+    // The ids were renumbered at the end: the whole list in one chunk.
+    if (options.on_edges && r.edges.size()) {
+      options.on_edges({.src = r.edges.src.data(),
+                        .dst = r.edges.dst.data(),
+                        .weight = r.edges.weighted() ? r.edges.weight.data() : nullptr,
+                        .size = r.edges.size(),
+                        .offset = 0});
+    }
   }
   return r;
 }

@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +27,9 @@ namespace wg::datasets::detail {
 struct ChunkPolicy {
   std::size_t min_chunk_bytes = std::size_t{16} << 20;
   unsigned max_threads = 0;
+  /// Segment size when the chunks are handed over in order while later ones parse
+  /// (parse_in_segments): small enough that the consumer starts early.
+  std::size_t stream_segment_bytes = std::size_t{8} << 20;
 };
 inline ChunkPolicy& chunk_policy() {
   static ChunkPolicy policy;
@@ -86,6 +91,91 @@ std::vector<State> parse_in_chunks(const char* begin, const char* end, const Par
   for (auto& w : workers) w.join();
   for (auto& f : failures)
     if (f) std::rethrow_exception(f);
+  return states;
+}
+
+/// parse_in_chunks with the text cut into segments of chunk_policy().stream_segment_bytes, parsed
+/// by a pool of threads, and ready(state) called on the calling thread for each segment in
+/// order as soon as it and those before it are parsed, up to the first segment with an error
+/// (included: its state holds what was parsed before the bad line). Returns every segment's
+/// state, in order, for the same post-processing as parse_in_chunks'. An exception from ready()
+/// stops the parse and is rethrown once the threads have stopped.
+template <class State, class Parse, class Ready>
+std::vector<State> parse_in_segments(const char* begin, const char* end, const Parse& parse,
+                                     const Ready& ready, const ProgressFn& progress) {
+  const std::size_t size = static_cast<std::size_t>(end - begin);
+  const std::size_t step = std::max<std::size_t>(1, chunk_policy().stream_segment_bytes);
+  std::vector<const char*> cuts{begin};
+  while (static_cast<std::size_t>(end - cuts.back()) > step) {
+    const char* guess = cuts.back() + step;
+    const void* nl = std::memchr(guess, '\n', static_cast<std::size_t>(end - guess));
+    if (!nl || static_cast<const char*>(nl) + 1 == end) break;
+    cuts.push_back(static_cast<const char*>(nl) + 1);
+  }
+  cuts.push_back(end);
+  const std::size_t n = cuts.size() - 1;
+  const ChunkPolicy& p = chunk_policy();
+  const unsigned hw = p.max_threads
+                          ? p.max_threads
+                          : std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  const auto threads = static_cast<unsigned>(std::min<std::size_t>(hw, n));
+
+  std::vector<State> states(n);
+  std::vector<std::exception_ptr> failures(n);
+  std::vector<char> done(n, 0);  // under m
+  std::mutex m;
+  std::condition_variable cv;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> bytes_done{0};
+  std::vector<std::thread> workers;
+  workers.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    workers.emplace_back([&] {
+      for (std::size_t i; !stop.load() && (i = next.fetch_add(1)) < n;) {
+        try {
+          parse(states[i], cuts[i], cuts[i + 1], bytes_done);
+        } catch (...) {
+          failures[i] = std::current_exception();
+        }
+        {
+          std::lock_guard lock(m);
+          done[i] = 1;
+        }
+        cv.notify_all();
+      }
+    });
+  }
+  std::exception_ptr failure;
+  bool delivering = true;
+  for (std::size_t i = 0; i < n && !failure; ++i) {
+    {
+      std::unique_lock lock(m);
+      while (!done[i]) {
+        cv.wait_for(lock, std::chrono::milliseconds(10));
+        if (progress && !done[i]) {
+          lock.unlock();
+          progress(std::min<std::uint64_t>(bytes_done.load(), size), size);
+          lock.lock();
+        }
+      }
+    }
+    if (failures[i]) {
+      failure = failures[i];
+      break;
+    }
+    if (!delivering) continue;
+    try {
+      ready(static_cast<const State&>(states[i]));
+    } catch (...) {
+      failure = std::current_exception();
+      break;
+    }
+    if (states[i].error_line) delivering = false;
+  }
+  if (failure) stop.store(true);
+  for (auto& w : workers) w.join();
+  if (failure) std::rethrow_exception(failure);
   return states;
 }
 

@@ -144,7 +144,11 @@ class DataLines {
 
 /// Parses SNAP text (ReadOptions::compact_ids picks 64-bit ids renumbered in order of first
 /// appearance, else 32-bit ids kept as they are); `progress` replaces options.progress.
+/// With options.on_edges, the chunks are handed over as ReadOptions::on_edges says.
 ReadResult parse_snap_text(std::string_view text, const ReadOptions& options,
                            const std::string& name, const ProgressFn& progress);
+/// parse_matrix_market, handing the edges to `on_edges` (if set) as they are parsed.
+ReadResult parse_matrix_market_text(std::string_view text, const std::string& name,
+                                    const ProgressFn& progress, const EdgeChunkFn& on_edges);
 
 }  // namespace wg::datasets::detail

@@ -54,59 +54,93 @@ std::int64_t nanos_since(std::chrono::steady_clock::time_point t0) {
       .count();
 }
 
-/// Persistent host threads that copy one chunk's arrays in parallel: run(parts, f) calls f(i)
-/// for i = 0 .. parts-1, part 0 on the caller's thread, and returns when all are done.
+/// A pause for a polling loop (lets the core's sibling thread run).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+/// Polls `ready` for up to `us` microseconds; true as soon as it holds.
+template <class Ready>
+bool spin_for(std::uint32_t us, const Ready& ready) {
+  if (ready()) return true;
+  if (us == 0) return false;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  for (unsigned i = 1;; ++i) {
+    if (ready()) return true;
+    if ((i & 63u) == 0 && std::chrono::steady_clock::now() >= end) return false;
+    cpu_relax();
+  }
+}
+
+/// Persistent host threads that copy one chunk's arrays in parallel: run(f) calls f(i) for
+/// i = 0 .. threads()-1, part 0 on the caller's thread, and returns when all are done. Idle
+/// workers poll for spin_us before they sleep, and the caller polls for their completion, so a
+/// chunk's copy does not wait for threads to wake up.
 class CopyPool {
  public:
-  explicit CopyPool(int threads) {
+  CopyPool(int threads, std::uint32_t spin_us) : spin_us_(spin_us) {
     for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
   }
   ~CopyPool() {
     {
       std::lock_guard lock(m_);
-      stop_ = true;
+      stop_.store(true);
     }
     cv_.notify_all();
     for (auto& t : workers_) t.join();
   }
   int threads() const { return static_cast<int>(workers_.size()) + 1; }
   void run(const std::function<void(int)>& f) {
+    // Every worker finished the previous task (run waited for it): none reads task_ now. The
+    // generation's release publishes task_ and pending_ to the workers' acquire.
+    task_ = &f;
+    pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
     {
-      std::lock_guard lock(m_);
-      task_ = &f;
-      pending_ = static_cast<int>(workers_.size());
-      ++generation_;
+      std::lock_guard lock(m_);  // a worker about to sleep sees the new generation
+      generation_.fetch_add(1, std::memory_order_release);
     }
     cv_.notify_all();
     f(0);
-    std::unique_lock lock(m_);
-    done_.wait(lock, [&] { return pending_ == 0; });
-    task_ = nullptr;
+    const auto all_done = [&] { return pending_.load(std::memory_order_acquire) == 0; };
+    if (!spin_for(spin_us_, all_done)) {
+      std::unique_lock lock(m_);
+      done_.wait(lock, all_done);
+    }
   }
 
  private:
   void work(int i) {
     std::uint64_t seen = 0;
     for (;;) {
-      const std::function<void(int)>* task = nullptr;
-      {
+      const auto has_work = [&] {
+        return stop_.load(std::memory_order_acquire) ||
+               generation_.load(std::memory_order_acquire) != seen;
+      };
+      if (!spin_for(spin_us_, has_work)) {
         std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-        task = task_;
+        cv_.wait(lock, has_work);
       }
-      (*task)(i);
-      std::lock_guard lock(m_);
-      if (--pending_ == 0) done_.notify_one();
+      if (stop_.load(std::memory_order_acquire)) return;
+      seen = generation_.load(std::memory_order_acquire);
+      (*task_)(i);
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        // Under the lock: the caller either saw pending_ == 0 or is already waiting.
+        std::lock_guard lock(m_);
+        done_.notify_one();
+      }
     }
   }
+  std::uint32_t spin_us_;
   std::mutex m_;
   std::condition_variable cv_, done_;
   const std::function<void(int)>* task_ = nullptr;
-  int pending_ = 0;
-  std::uint64_t generation_ = 0;
-  bool stop_ = false;
+  std::atomic<int> pending_{0};
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};
   std::vector<std::thread> workers_;
 };
 
@@ -141,6 +175,7 @@ struct StreamIngest<Graph>::Impl {
     DeviceBuffer<unsigned long long> d_check;
     cudaEvent_t copied = nullptr;    // on the copy stream, after the copy (and check)
     cudaEvent_t consumed = nullptr;  // on the graph's stream, after the chunk's update
+    cudaEvent_t copy_start = nullptr, copy_end = nullptr;  // options.time_copies only
   };
   /// One chunk queued for the apply thread (slot -1: an empty batch).
   struct Job {
@@ -154,7 +189,11 @@ struct StreamIngest<Graph>::Impl {
   };
 
   Impl(Graph& g, const StreamIngestOptions& o, ApplyFn a, BatchFn cb)
-      : graph(g), opt(o), apply(std::move(a)), on_batch(std::move(cb)), pool(o.copy_threads) {
+      : graph(g),
+        opt(o),
+        apply(std::move(a)),
+        on_batch(std::move(cb)),
+        pool(o.copy_threads, o.wait_spin_us) {
     if (opt.slots < 2) throw InvalidArgument("StreamIngest: slots must be at least 2");
     if (opt.staging_entries == 0)
       throw InvalidArgument("StreamIngest: staging_entries must be positive");
@@ -183,9 +222,14 @@ struct StreamIngest<Graph>::Impl {
       }
       WG_CUDA_TRY(cudaEventCreateWithFlags(&sl.copied, cudaEventDisableTiming));
       WG_CUDA_TRY(cudaEventCreateWithFlags(&sl.consumed, cudaEventDisableTiming));
+      if (opt.time_copies) {
+        WG_CUDA_TRY(cudaEventCreate(&sl.copy_start));
+        WG_CUDA_TRY(cudaEventCreate(&sl.copy_end));
+      }
       // The first copy into the slot waits for this: nothing to wait for yet.
       WG_CUDA_TRY(cudaEventRecord(sl.consumed, s));
       free_slots.push_back(static_cast<int>(i));
+      free_count.fetch_add(1, std::memory_order_relaxed);
     }
     // The slots' allocations are stream-ordered on the copy stream: done before any use.
     WG_CUDA_TRY(cudaStreamSynchronize(s));
@@ -196,6 +240,7 @@ struct StreamIngest<Graph>::Impl {
     {
       std::lock_guard lock(m);
       stop = true;
+      stopping.store(true, std::memory_order_release);
     }
     queue_cv.notify_all();
     if (applier.joinable()) applier.join();
@@ -206,25 +251,38 @@ struct StreamIngest<Graph>::Impl {
     for (Slot& sl : slots) {
       if (sl.copied) (void)cudaEventDestroy(sl.copied);
       if (sl.consumed) (void)cudaEventDestroy(sl.consumed);
+      if (sl.copy_start) (void)cudaEventDestroy(sl.copy_start);
+      if (sl.copy_end) (void)cudaEventDestroy(sl.copy_end);
     }
   }
 
+  // The waits below poll an atomic count first (options.wait_spin_us), then sleep; the other
+  // side notifies only a thread that sleeps (flagged under m), so the pipeline's critical path
+  // (the apply thread releasing a slot, the caller queueing a chunk) makes no system call while
+  // the other side polls.
   int acquire_slot() {
     const auto t0 = std::chrono::steady_clock::now();
+    spin_for(opt.wait_spin_us, [&] { return free_count.load(std::memory_order_acquire) > 0; });
     std::unique_lock lock(m);
+    caller_sleeps = true;
     slot_cv.wait(lock, [&] { return !free_slots.empty(); });
+    caller_sleeps = false;
     const int s = free_slots.front();
     free_slots.pop_front();
+    free_count.fetch_sub(1, std::memory_order_relaxed);
     wait_slot_ns += nanos_since(t0);
     return s;
   }
 
   void enqueue(Job j) {
+    bool wake = false;
     {
       std::lock_guard lock(m);
       queue.push_back(std::move(j));
+      queued.fetch_add(1, std::memory_order_release);
+      wake = applier_sleeps;
     }
-    queue_cv.notify_one();
+    if (wake) queue_cv.notify_one();
   }
 
   /// Copies entries [off, off + n) of a pageable batch into slot `s`'s staging memory.
@@ -253,6 +311,7 @@ struct StreamIngest<Graph>::Impl {
                   std::uint64_t n, bool checked) {
     const cudaStream_t s = copy_stream.get();
     WG_CUDA_TRY(cudaStreamWaitEvent(s, sl.consumed, 0));
+    if (sl.copy_start) WG_CUDA_TRY(cudaEventRecord(sl.copy_start, s));
     WG_CUDA_TRY(
         cudaMemcpyAsync(sl.d_src.data(), src, n * sizeof(vertex_t), cudaMemcpyHostToDevice, s));
     WG_CUDA_TRY(
@@ -261,6 +320,7 @@ struct StreamIngest<Graph>::Impl {
       WG_CUDA_TRY(
           cudaMemcpyAsync(sl.d_weight.data(), w, n * sizeof(double), cudaMemcpyHostToDevice, s));
     }
+    if (sl.copy_end) WG_CUDA_TRY(cudaEventRecord(sl.copy_end, s));
     if (checked) {
       WG_CUDA_TRY(cudaMemsetAsync(sl.d_check.data(), 0, sl.d_check.bytes(), s));
       check_chunk_kernel<<<grid_for(n), kBlock, 0, s>>>(
@@ -289,6 +349,10 @@ struct StreamIngest<Graph>::Impl {
                                 .result = {},
                                 .stream = graph.stream()};
     std::future<UpdateResult> fut = batch->promise.get_future();
+    if (!busy) {
+      busy = true;
+      busy_since = std::chrono::steady_clock::now();
+    }
     ++submitted_batches;
     const bool insert = kind == UpdateKind::insert;
     // As the EdgeList overloads: inserts are checked (id range, weights), erases are not.
@@ -340,11 +404,14 @@ struct StreamIngest<Graph>::Impl {
 
   void release_slot(int s) {
     if (s < 0) return;
+    bool wake = false;
     {
       std::lock_guard lock(m);
       free_slots.push_back(s);
+      free_count.fetch_add(1, std::memory_order_release);
+      wake = caller_sleeps;
     }
-    slot_cv.notify_one();
+    if (wake) slot_cv.notify_one();
   }
 
   void finish(Batch& b, std::exception_ptr e) {
@@ -372,6 +439,11 @@ struct StreamIngest<Graph>::Impl {
       const auto t0 = std::chrono::steady_clock::now();
       WG_CUDA_TRY(cudaEventSynchronize(sl.copied));
       wait_copy_ns += nanos_since(t0);
+      if (sl.copy_start) {
+        float ms = 0;
+        WG_CUDA_TRY(cudaEventElapsedTime(&ms, sl.copy_start, sl.copy_end));
+        h2d_ns += static_cast<std::int64_t>(static_cast<double>(ms) * 1e6);
+      }
       if (j.checked) {
         if (sl.h_check[1]) {
           const std::uint64_t i = ~sl.h_check[1];
@@ -406,11 +478,18 @@ struct StreamIngest<Graph>::Impl {
     for (;;) {
       Job j;
       {
+        spin_for(opt.wait_spin_us, [&] {
+          return queued.load(std::memory_order_acquire) > 0 ||
+                 stopping.load(std::memory_order_acquire);
+        });
         std::unique_lock lock(m);
+        applier_sleeps = true;
         queue_cv.wait(lock, [&] { return stop || !queue.empty(); });
+        applier_sleeps = false;
         if (queue.empty()) return;  // stop, and nothing left
         j = std::move(queue.front());
         queue.pop_front();
+        queued.fetch_sub(1, std::memory_order_relaxed);
       }
       Batch& b = *j.batch;
       if (j.error && !failure) {
@@ -477,6 +556,10 @@ struct StreamIngest<Graph>::Impl {
   void drain() {
     std::unique_lock lock(m);
     done_cv.wait(lock, [&] { return completed_batches == submitted_batches; });
+    if (busy) {
+      busy = false;
+      wall_ns += nanos_since(busy_since);
+    }
     if (failure && !failure_reported) {
       failure_reported = true;
       std::rethrow_exception(failure);
@@ -497,14 +580,22 @@ struct StreamIngest<Graph>::Impl {
   std::deque<int> free_slots;
   std::deque<Job> queue;
   bool stop = false;
+  bool caller_sleeps = false, applier_sleeps = false;  // under m: notify them
+  // Mirrors of free_slots.size() and queue.size() (written under m) for the polling waits.
+  std::atomic<int> free_count{0};
+  std::atomic<std::int64_t> queued{0};
+  std::atomic<bool> stopping{false};
   std::uint64_t submitted_batches = 0;  // caller's thread only
+  bool busy = false;                    // caller's thread only: submitted since the last drain
+  std::chrono::steady_clock::time_point busy_since;
   std::uint64_t completed_batches = 0;  // under m
   // Written by the apply thread only; read by drain() after completed_batches (under m) says
   // every batch is done.
   std::exception_ptr failure;
   std::string failure_what;
   bool failure_reported = false;
-  std::atomic<std::int64_t> stage_ns{0}, wait_slot_ns{0}, apply_ns{0}, wait_copy_ns{0};
+  std::atomic<std::int64_t> stage_ns{0}, wait_slot_ns{0}, apply_ns{0}, wait_copy_ns{0}, h2d_ns{0},
+      wall_ns{0};
   std::thread applier;  // last: started once everything else exists
 };
 
@@ -555,7 +646,9 @@ typename StreamIngest<Graph>::StageSeconds StreamIngest<Graph>::stage_seconds() 
   return {.stage = 1e-9 * static_cast<double>(impl_->stage_ns.load()),
           .wait_slot = 1e-9 * static_cast<double>(impl_->wait_slot_ns.load()),
           .apply = 1e-9 * static_cast<double>(impl_->apply_ns.load()),
-          .wait_copy = 1e-9 * static_cast<double>(impl_->wait_copy_ns.load())};
+          .wait_copy = 1e-9 * static_cast<double>(impl_->wait_copy_ns.load()),
+          .h2d = 1e-9 * static_cast<double>(impl_->h2d_ns.load()),
+          .wall = 1e-9 * static_cast<double>(impl_->wall_ns.load())};
 }
 
 template class StreamIngest<DynamicGraph<SlabSetAdjacency>>;

@@ -24,6 +24,13 @@
 //    semantics: each chunk is a batch of its own, so an edge repeated in a later chunk counts as
 //    `ignored`, not `duplicates`; set the graph's max_chunk to staging_entries to compare with
 //    the synchronous path). submit() blocks while every slot is busy (back-pressure).
+//  - Hand-offs. The caller waiting for a slot, the apply thread waiting for a chunk and the copy
+//    threads waiting for work poll for wait_spin_us before they sleep, and are woken only when
+//    they sleep: with small chunks a sleeping thread's wake-up, once or more per chunk, would
+//    otherwise sit on the critical path between two updates. Nothing on the way waits for the
+//    whole device: the apply thread waits for its chunk's event, the copy stream for the slot's
+//    "consumed" event, and the copy stream is a non-blocking stream (no implicit ordering with
+//    the legacy default stream a graph may use).
 //  - Results: a std::future per batch, fulfilled in submission order after the batch's last
 //    chunk and its on_batch callback. Futures because they carry a failed batch's exception to
 //    the caller (CapacityError, InvalidArgument for a bad weight) and let a caller that keeps
@@ -98,6 +105,15 @@ struct StreamIngestOptions {
   /// Chunks smaller than this many entries are staged by the caller's thread alone (starting
   /// threads would cost more than the copy).
   std::uint64_t parallel_copy_from = std::uint64_t{1} << 16;
+  /// How long (microseconds) a waiting thread polls before it sleeps: the caller for a free
+  /// slot, the apply thread for the next chunk, the copy threads for work and the caller for
+  /// them. Waking a sleeping thread costs microseconds on the pipeline's critical path, once or
+  /// more per chunk, which small chunks cannot hide; polling keeps a core busy while it lasts.
+  /// 0: sleep at once.
+  std::uint32_t wait_spin_us = 200;
+  /// Time each chunk's host-to-device copies with CUDA events (StageSeconds::h2d): two timing
+  /// events per chunk, for benchmarks that break the pipeline down by stage.
+  bool time_copies = false;
 };
 
 /// What the on_batch callback is told after each batch.
@@ -143,11 +159,15 @@ class StreamIngest {
 
   /// Time each stage was busy since construction (seconds): the stage with the largest share
   /// limits the pipeline's rate.
+  /// The overlap achieved is (stage + h2d + apply) / wall: 1 when the stages ran one after
+  /// another, up to 3 when all three were busy all the time.
   struct StageSeconds {
     double stage = 0;      ///< submit(): waiting excluded, staging copies and copy issue
     double wait_slot = 0;  ///< submit() waiting for a free slot (the later stages limit)
     double apply = 0;      ///< apply thread: the graph's updates and callbacks
     double wait_copy = 0;  ///< apply thread waiting for a chunk's copy (copy or staging limits)
+    double h2d = 0;        ///< device time of the host-to-device copies (options.time_copies)
+    double wall = 0;       ///< from each first submit() to the drain() that ended it, summed
   };
   StageSeconds stage_seconds() const;
 

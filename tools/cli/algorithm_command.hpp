@@ -191,7 +191,9 @@ inline std::optional<ReferenceCommandRun> start_algorithm_command(CommandOptions
   auto r = cmd.parse(argc, argv);
   if (!r) return std::nullopt;
   ReferenceCommandRun run{*r, algorithm_backend(*r, cmd.command(), has_cpu, has_gpu), {}};
-  run.graph = load_graph(cmd.files()[0], reader_options(*r));
+  // gpu: the file goes to the device while it is parsed (gpu_preload.cuh).
+  run.graph = load_graph(cmd.files()[0], reader_options(*r),
+                         run.backend == "gpu" ? gpu_graph_upload_sink() : datasets::EdgeChunkFn{});
   return run;
 }
 

@@ -40,6 +40,9 @@ std::vector<std::string> gpu_adjacencies() {
 bool gpu_backend_usable() {
   return false;
 }
+datasets::EdgeChunkFn gpu_graph_upload_sink() {
+  return {};
+}
 #endif
 
 std::vector<std::string> available_backends() {
@@ -78,6 +81,10 @@ std::string default_backend() {
     if (std::find(names.begin(), names.end(), preferred) != names.end()) return preferred;
   }
   return "reference";
+}
+
+bool resolves_to_gpu(const std::string& name) {
+  return (name == "gpu" || name == "auto") && gpu_backend_usable();
 }
 
 std::string auto_stream_backend(const AutoBackendRule& rule, std::uint64_t vertices,

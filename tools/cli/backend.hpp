@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 #include "tracked_algorithm.hpp"
@@ -73,6 +74,10 @@ class GraphBackend {
   /// Seconds the backend took to start when it was made (the gpu backend: the CUDA context),
   /// which no build or batch time includes.
   virtual double startup_seconds() const { return 0; }
+  /// A consumer for datasets::ReadOptions::on_edges that takes the graph file's edges while it
+  /// is parsed (the gpu backend uploads them), or an empty function. The next build() whose
+  /// edges are that file's (same entry count) builds from what it took; others ignore it.
+  virtual datasets::EdgeChunkFn preload_sink() { return {}; }
   /// A pipeline over this backend's graph (made empty if there is none yet), or nullptr when
   /// the backend applies batches one at a time only (always while results are tracked).
   virtual std::unique_ptr<BatchPipeline> pipeline(BatchPipeline::Done) { return nullptr; }
@@ -112,6 +117,12 @@ bool is_backend_name(const std::string& name);
 /// another backend with an adjacency other than "slab" is an error.
 std::unique_ptr<GraphBackend> make_backend(const std::string& name, unsigned cpu_threads = 0,
                                            const std::string& adjacency = "slab");
+/// For the commands that build their own GPU graph (bfs, sssp, cc, kcore, pagerank): an on_edges
+/// callback for load_graph that copies the file to the device while it is parsed, for their
+/// build (gpu_preload.cuh). Empty in builds without the gpu backend.
+datasets::EdgeChunkFn gpu_graph_upload_sink();
+/// True when `name` ("gpu", or "auto" on a machine with a usable GPU) makes the gpu backend.
+bool resolves_to_gpu(const std::string& name);
 /// The name "auto" resolves to on this machine, for one-shot commands (tc): gpu when usable,
 /// else cpu (else reference).
 std::string default_backend();

@@ -27,6 +27,7 @@
 #endif
 
 #include "backend.hpp"
+#include "gpu_preload.cuh"
 #include "graph_backend.hpp"
 #include "ingest_pipeline.cuh"
 #if WG_CLI_HAVE_GPU_ALGORITHMS
@@ -75,7 +76,7 @@ std::unique_ptr<GraphBackend> make_gpu_backend(const std::string& adjacency) {
         [] { return std::make_unique<gpu::BTreeSetGraph>(0); });
   }
 #endif
-  return std::make_unique<GpuSetBackend>(
+  auto backend = std::make_unique<GpuSetBackend>(
       GraphBackendOptions{.name = "gpu", .startup_seconds = startup},
       [] { return std::make_unique<gpu::Graph>(0); },
       [](gpu::Graph& g, gpu::IncrementalTriangleCounter<gpu::Graph>& c,
@@ -92,6 +93,13 @@ std::unique_ptr<GraphBackend> make_gpu_backend(const std::string& adjacency) {
       GpuSetBackend::MakeTracked{}
 #endif
   );
+  // Graph files are copied to the device while they are parsed (load_graph's on_edges).
+  backend->set_preload([] { return std::make_unique<GpuPreload<gpu::Graph>>(); });
+  return backend;
+}
+
+datasets::EdgeChunkFn gpu_graph_upload_sink() {
+  return start_gpu_upload();
 }
 
 bool gpu_backend_usable() {

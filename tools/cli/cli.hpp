@@ -141,8 +141,10 @@ void check_id_range(const std::string& file, std::uint64_t line, std::uint64_t i
 /// ReadOptions from --format / --compact-ids / --directed.
 datasets::ReadOptions reader_options(const cxxopts::ParseResult& r);
 /// Reads a graph file, showing a progress line on stderr for long reads on a terminal, and
-/// checks its id range (check_id_range) before returning.
-InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options);
+/// checks its id range (check_id_range) before returning. on_edges (optional): the edges as
+/// they are parsed (datasets::ReadOptions::on_edges; GraphBackend::preload_sink).
+InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options,
+                      const datasets::EdgeChunkFn& on_edges = {});
 /// The file being read or processed, for messages that have no other context (main's
 /// out-of-memory message); set by load_graph and by stream for its update files.
 void set_current_input(const std::string& path);

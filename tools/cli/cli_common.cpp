@@ -262,12 +262,14 @@ void check_id_range(const std::string& file, std::uint64_t line, std::uint64_t i
   }
 }
 
-InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options) {
+InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options,
+                      const datasets::EdgeChunkFn& on_edges) {
   set_current_input(path);
   InputGraph g;
   g.path = path;
   g.directed = !options.snap_undirected;
   datasets::ReadOptions with_progress = options;
+  if (on_edges) with_progress.on_edges = on_edges;
   ProgressLine progress;
   const auto t0 = std::chrono::steady_clock::now();
   if (progress.enabled()) {

@@ -363,8 +363,14 @@ int run_stream(int argc, const char* const* argv) {
 
   // ---- input and stream ----
   std::optional<InputGraph> input;
+  // The gpu backend is made first when FILE is the initial graph as read: it copies the file's
+  // edges to the device while the file is parsed.
+  std::unique_ptr<GraphBackend> early_backend;
+  if (!generated && !cmd.files().empty() && resolves_to_gpu(backend_name))
+    early_backend = make_backend(backend_name, cpu_threads_option(*parsed), adjacency);
   if (!cmd.files().empty()) {
-    input = load_graph(cmd.files()[0], reader_options(r));
+    input = load_graph(cmd.files()[0], reader_options(r),
+                       early_backend ? early_backend->preload_sink() : datasets::EdgeChunkFn{});
   } else if (generated) {
     input = load_graph(bundled_graph_path(), reader_options(r));
   }
@@ -430,7 +436,8 @@ int run_stream(int argc, const char* const* argv) {
     chosen = auto_stream_backend(rule, vertices, entries, batch);
   }
   std::unique_ptr<GraphBackend> backend =
-      make_backend(chosen, cpu_threads_option(*parsed), adjacency);
+      early_backend ? std::move(early_backend)
+                    : make_backend(chosen, cpu_threads_option(*parsed), adjacency);
   backend->track(algorithms);
   const BatchOutcome initial = backend->build(stream.initial);
   std::ostream& lines = json_out ? std::cerr : std::cout;

@@ -159,7 +159,9 @@ int run_pagerank(int argc, const char* const* argv) {
   }
   options.max_iterations = static_cast<int>(max_iterations);
   const std::uint64_t top = (*r)["top"].as<std::uint64_t>();
-  const InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  const InputGraph g =
+      load_graph(cmd.files()[0], reader_options(*r),
+                 backend == "gpu" ? gpu_graph_upload_sink() : datasets::EdgeChunkFn{});
   const auto t0 = Clock::now();
   reference::PageRankResult pr;
   double build_seconds = 0;

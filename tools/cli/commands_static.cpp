@@ -90,10 +90,17 @@ int run_tc(int argc, const char* const* argv) {
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
   const std::string backend_name = backend_option(*r);
-  InputGraph g = load_graph(cmd.files()[0], reader_options(*r));
+  // The gpu backend is made first: it copies the file's edges to the device while it is parsed.
+  std::unique_ptr<GraphBackend> backend;
+  if (resolves_to_gpu(backend_name))
+    backend =
+        make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));
+  InputGraph g = load_graph(cmd.files()[0], reader_options(*r),
+                            backend ? backend->preload_sink() : datasets::EdgeChunkFn{});
   g.read.edges.symmetric = true;  // triangles are counted on the undirected graph
-  std::unique_ptr<GraphBackend> backend =
-      make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));
+  if (!backend)
+    backend =
+        make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));
   const BatchOutcome built = backend->build(g.read.edges);
   std::vector<std::uint64_t> per_vertex;
   if (r->count("output")) {

@@ -9,6 +9,8 @@
 #include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
+#include "gpu_preload.cuh"
+
 namespace wg::cli::gpu_global {
 namespace {
 
@@ -25,9 +27,9 @@ gpu::Graph build(const EdgeList& edges, bool directed, Times& times) {
   if (edges.weighted()) {
     EdgeList plain = edges;
     plain.weight.clear();
-    g.build(plain);
+    build_gpu_graph(g, plain);
   } else {
-    g.build(edges);
+    build_gpu_graph(g, edges);  // from the file's upload when there is one (gpu_preload.cuh)
   }
   // The whole id range, isolated ids included (as the reference numbers them).
   g.grow_vertices(edges.num_vertices);

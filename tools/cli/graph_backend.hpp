@@ -61,6 +61,18 @@ concept DeviceObservableGraph = requires(Graph& g, Counter& c, const EdgeList& b
   { apply_tracked_gpu(g, c, batch, true, tracked, seconds, effects) } -> std::same_as<UpdateResult>;
 };
 
+/// A graph file's edges taken while the file is parsed (GraphBackend::preload_sink), then built
+/// into a graph: the gpu backend's copy to the device overlaps the parse (ingest_pipeline.cuh).
+template <class Graph>
+class GraphPreload {
+ public:
+  virtual ~GraphPreload() = default;
+  virtual void add(const datasets::EdgeChunk& chunk) = 0;
+  virtual std::uint64_t size() const = 0;
+  /// graph.build(edges), from the edges taken (which are `edges`' entries, in order).
+  virtual void build(Graph& graph, const EdgeList& edges) = 0;
+};
+
 template <class Graph, class Counter>
 class DynamicGraphBackend final : public GraphBackend {
  public:
@@ -79,6 +91,15 @@ class DynamicGraphBackend final : public GraphBackend {
         make_graph_(std::move(make_graph)),
         make_pipeline_(std::move(make_pipeline)),
         make_tracked_(std::move(make_tracked)) {}
+
+  using MakePreload = std::function<std::unique_ptr<GraphPreload<Graph>>()>;
+  /// Builds from files take their edges while the file is parsed (preload_sink).
+  void set_preload(MakePreload make_preload) { make_preload_ = std::move(make_preload); }
+  datasets::EdgeChunkFn preload_sink() override {
+    if (!make_preload_) return {};
+    preload_ = make_preload_();
+    return [p = preload_.get()](const datasets::EdgeChunk& c) { p->add(c); };
+  }
 
   void track(const std::vector<AlgorithmSpec>& specs) override {
     specs_.clear();
@@ -103,7 +124,12 @@ class DynamicGraphBackend final : public GraphBackend {
     counter_.reset();
     graph_.reset();
     graph_ = make_graph_();
-    graph_->build(edges);
+    if (preload_ && preload_->size() == edges.size()) {
+      preload_->build(*graph_, edges);
+    } else {
+      graph_->build(edges);
+    }
+    preload_.reset();
     const auto c0 = Clock::now();
     counter_ = std::make_unique<Counter>(*graph_);  // static count of the built graph
     BatchOutcome out{graph_->num_edges(), counter_->total(), 0, {}};
@@ -253,6 +279,8 @@ class DynamicGraphBackend final : public GraphBackend {
   std::function<std::unique_ptr<Graph>()> make_graph_;
   MakePipeline make_pipeline_;
   MakeTracked make_tracked_;
+  MakePreload make_preload_;
+  std::unique_ptr<GraphPreload<Graph>> preload_;  ///< the file read for the next build
   std::vector<AlgorithmSpec> specs_;  ///< tracked besides the count, in the order asked for
   std::unique_ptr<Graph> graph_;
   std::unique_ptr<Counter> counter_;

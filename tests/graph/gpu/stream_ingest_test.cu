@@ -5,19 +5,29 @@
 // agree, and at the end has_edges does. Batches are larger and smaller than the staging slots,
 // empty, from pageable memory that the caller overwrites as soon as submit() returns, and from
 // caller-pinned memory. WG_GPU_TEST_SCALE (default 11) sets the R-MAT scale.
+// Graph files built through EdgeUpload while they are parsed (read_graph's on_edges, as the CLI's
+// gpu backend builds them) give the graph that build(EdgeList) gives: contents, degrees, counts,
+// on the bundled graphs and on generated files larger than the staging slots; bad lines and bad
+// weights fail with the same messages.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
+#include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/pinned_buffer.hpp>
+#include <warpgraph/datasets/detail/parallel_lines.hpp>
 #include <warpgraph/datasets/generators.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/gpu/host_batch.hpp>
 #include <warpgraph/graph/gpu/stream_ingest.hpp>
 
 #include "../../support/test_support.hpp"
@@ -309,6 +319,169 @@ TEST(StreamIngest, TriangleCounterHook) {
     ASSERT_EQ(totals[i], r.total) << "batch " << i;
   }
   EXPECT_EQ(pipe_tc.recount(), sync_tc.total());
+}
+
+// ---- graph files: the pipelined build (EdgeUpload fed by read_graph's on_edges) ----------------
+
+/// Small segments and slots, so that a few-MB file is many chunks and many staged copies.
+struct SmallSegments {
+  SmallSegments() {
+    wg::datasets::detail::chunk_policy() = {.min_chunk_bytes = std::size_t{1} << 16,
+                                            .max_threads = 4,
+                                            .stream_segment_bytes = std::size_t{1} << 15};
+  }
+  ~SmallSegments() { wg::datasets::detail::chunk_policy() = {}; }
+};
+
+template <class Graph>
+void expect_same_graph(const Graph& want, const Graph& got) {
+  ASSERT_EQ(got.num_vertices(), want.num_vertices());
+  ASSERT_EQ(got.num_live_vertices(), want.num_live_vertices());
+  ASSERT_EQ(got.num_edges(), want.num_edges());
+  ASSERT_EQ(got.degrees(), want.degrees());
+  const EdgeList a = want.export_coo(), b = got.export_coo();
+  ASSERT_EQ(b.src, a.src);
+  ASSERT_EQ(b.dst, a.dst);
+  ASSERT_EQ(b.weight, a.weight);
+}
+
+/// Reads `path` twice: plainly, then built into a graph through EdgeUpload while it is parsed.
+/// Returns the error messages (empty when it worked) of both ways, after comparing the graphs.
+template <class Graph>
+std::pair<std::string, std::string> build_both(const std::string& path,
+                                               const wg::gpu::EdgeUploadOptions& uo) {
+  std::string plain_error, piped_error;
+  Graph want(0), got(0);
+  try {
+    const auto r = wg::datasets::read_graph(path);
+    const UpdateResult built = want.build(r.edges);
+    EXPECT_EQ(built.entries(), r.edges.size());
+  } catch (const wg::Error& e) {
+    plain_error = e.what();
+  }
+  try {
+    wg::gpu::EdgeUpload up(Graph::is_weighted, got.stream(), uo);
+    wg::datasets::ReadOptions o;
+    std::uint64_t chunks = 0;
+    o.on_edges = [&](const wg::datasets::EdgeChunk& c) {
+      up.append(c.src, c.dst, c.weight, c.size);
+      ++chunks;
+    };
+    const auto r = wg::datasets::read_graph(path, o);
+    EXPECT_EQ(up.size(), r.edges.size());
+    const std::uint64_t n = up.size();
+    const wg::gpu::HostBatchUpload u = up.finish();
+    EXPECT_EQ(up.size(), 0u);
+    const UpdateResult built =
+        got.build(u.view(n), std::max<std::uint64_t>(r.edges.num_vertices, u.id_range));
+    EXPECT_EQ(built.entries(), n);
+    if (r.edges.size() > (std::size_t{1} << 15)) EXPECT_GT(chunks, 1u);
+  } catch (const wg::Error& e) {
+    piped_error = e.what();
+  }
+  if (plain_error.empty() && piped_error.empty()) expect_same_graph(want, got);
+  return {plain_error, piped_error};
+}
+
+class PipelinedBuild : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(PipelinedBuild, SameGraphAsThePlainBuild) {
+  WG_REQUIRE_DATASET(path, GetParam());
+  SmallSegments small;
+  for (std::uint64_t staging : {std::uint64_t{1} << 12, std::uint64_t{1} << 20}) {
+    const auto [a, b] =
+        build_both<wg::gpu::Graph>(path, {.staging_entries = staging, .slots = 2, .reserve = 0});
+    EXPECT_EQ(a, "");
+    EXPECT_EQ(b, "");
+    // Weighted: the same graph, or the same error for a weight outside uint32.
+    const auto [c, d] = build_both<wg::gpu::WeightedGraph>(
+        path, {.staging_entries = staging, .slots = 3, .reserve = 1000});
+    EXPECT_EQ(d, c);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Bundled, PipelinedBuild, wg::test::kBundledGraphs,
+                         wg::test::graph_test_name);
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::path(::testing::TempDir()) / name).string();
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  return path;
+}
+
+/// A generated R-MAT file (SNAP, or Matrix Market with weights) of 2^scale * 8 entries.
+std::string rmat_text(unsigned scale, bool mm) {
+  const EdgeList g = wg::datasets::generate_rmat(
+      {.scale = scale, .edge_factor = 8, .seed = 17, .symmetric = true});
+  std::string t;
+  if (mm) {
+    t = "%%MatrixMarket matrix coordinate real general\n" + std::to_string(1u << scale) + " " +
+        std::to_string(1u << scale) + " " + std::to_string(g.size()) + "\n";
+  }
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    t += std::to_string(g.src[i] + (mm ? 1 : 0)) + " " + std::to_string(g.dst[i] + (mm ? 1 : 0));
+    if (mm) t += " " + std::to_string(i % 1000) + ".5";
+    t += "\n";
+  }
+  return t;
+}
+
+TEST(PipelinedBuild, GeneratedFilesLargerThanTheSlots) {
+  SmallSegments small;
+  const unsigned scale = std::max(test_scale(), 12u);
+  for (bool mm : {false, true}) {
+    const std::string path = write_file(mm ? "rmat.mtx" : "rmat.txt", rmat_text(scale, mm));
+    const wg::gpu::EdgeUploadOptions uo{.staging_entries = 1000, .slots = 2, .reserve = 0};
+    const auto [a, b] = build_both<wg::gpu::Graph>(path, uo);
+    EXPECT_EQ(a, "");
+    EXPECT_EQ(b, "");
+    const auto [c, d] = build_both<wg::gpu::WeightedGraph>(path, uo);
+    EXPECT_EQ(c, "");
+    EXPECT_EQ(d, "");
+  }
+}
+
+TEST(PipelinedBuild, BadLinesAndWeightsFailAlike) {
+  SmallSegments small;
+  std::string snap = rmat_text(12, false);
+  snap.insert(snap.find('\n', snap.size() * 3 / 4) + 1, "17 x3\n");
+  std::string mm = rmat_text(12, true);
+  std::string bad_weight = mm;
+  bad_weight.insert(bad_weight.find('\n', bad_weight.size() / 2) + 1, "3 4 -2.5\n");
+  // (one entry more than the size line declares: also a parse error, reported at the end)
+  const std::string unweighted_bad = write_file("bad.txt", snap);
+  const std::string too_many = write_file("too_many.mtx", mm + "1 2 3\n");
+  const std::string negative = write_file("negative.mtx", bad_weight);
+  const wg::gpu::EdgeUploadOptions uo{.staging_entries = 1000, .slots = 2, .reserve = 0};
+  for (const std::string& p : {unweighted_bad, too_many}) {
+    const auto [a, b] = build_both<wg::gpu::Graph>(p, uo);
+    EXPECT_NE(a, "") << p;
+    EXPECT_EQ(b, a) << p;
+  }
+  // The size line of `negative` declares one entry less than it has: the parse fails first.
+  std::string fixed = bad_weight;
+  {
+    const std::size_t l1 = fixed.find('\n') + 1, l2 = fixed.find('\n', l1);
+    const std::string line = fixed.substr(l1, l2 - l1);
+    const std::size_t sp = line.rfind(' ');
+    const std::uint64_t entries = std::stoull(line.substr(sp + 1)) + 1;
+    fixed.replace(l1, l2 - l1, line.substr(0, sp + 1) + std::to_string(entries));
+  }
+  const std::string weight_path = write_file("weight.mtx", fixed);
+  {
+    const auto [a, b] = build_both<wg::gpu::WeightedGraph>(weight_path, uo);
+    EXPECT_NE(a.find("is outside the uint32 value range"), std::string::npos) << a;
+    EXPECT_EQ(b, a);
+    // An unweighted graph ignores weights, both ways.
+    const auto [c, d] = build_both<wg::gpu::Graph>(weight_path, uo);
+    EXPECT_EQ(c, "");
+    EXPECT_EQ(d, "");
+  }
+  {
+    const auto [a, b] = build_both<wg::gpu::WeightedGraph>(negative, uo);
+    EXPECT_NE(a, "");
+    EXPECT_EQ(b, a);
+  }
 }
 
 }  // namespace
