@@ -119,24 +119,23 @@ template <class Tile>
 __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hint* hint) const {
   using detail::Access;
   using detail::kNoNode;
-  bool from_hint = hint && hint->leaf != kNoNode && k >= hint->key;
-  std::uint32_t cur = from_hint ? hint->leaf : root(tile);
-  std::uint32_t parent = from_hint ? hint->parent : kNoNode;
+  // `level` is cur's level when known (the hint's start, counted down), -1 when counted from
+  // the root; `path` collects the nodes passed for the next key's hint. Any node on the path is
+  // a valid start or restart for k (see Hint), and a wrong-level entry costs only reads: a
+  // parent that does not hold cur is detected below before a split uses it.
+  Hint path = hint ? *hint : Hint{};
+  int level = hint ? hint->start_level(k) : -1;
+  std::uint32_t cur = level >= 0 ? path.node[level] : root(tile);
+  std::uint32_t parent = level >= 0 && level + 1 < kHintLevels ? path.node[level + 1] : kNoNode;
   unsigned backoff = 32;
   for (;;) {
     Snap s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
-      if (from_hint) {
-        cur = root(tile);
-        parent = kNoNode;
-      } else {
-        cur = s.link();  // parent stays the last-known one
-      }
-      from_hint = false;
+      cur = s.link();  // parent stays the last-known one
       continue;
     }
-    from_hint = false;
     if (!s.leaf() && detail::occupied(tile, s) < L::kSlots) {
+      path.descend(level, cur, s.high);
       parent = cur;
       cur = detail::child_for(tile, s, k);
       continue;
@@ -148,8 +147,10 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
       if (parent != kNoNode) {
         cur = parent;
         parent = kNoNode;
+        if (level >= 0) ++level;
       } else {
         cur = root(tile);
+        level = -1;
       }
       continue;
     }
@@ -164,6 +165,7 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
     if (used < L::kSlots || match) {
       if (!s.leaf()) {  // split by someone else since the first read
         unlatch(tile, cur);
+        path.descend(level, cur, s.high);
         parent = cur;
         cur = detail::child_for(tile, s, k);
         continue;
@@ -171,7 +173,10 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
       const unsigned slot = match ? __ffs(match) - 1 : __ffs(tile.ballot(s.key == kEmptyKey)) - 1;
       if (tile.thread_rank() == 0) L::store_slot(nodes_ + cur, slot, k, v);
       unlatch(tile, cur);
-      if (hint) *hint = Hint{cur, parent, k};
+      if (hint) {
+        path.arrive(cur, s.high, k);
+        *hint = path;
+      }
       return match ? InsertStatus::kReplaced : InsertStatus::kInserted;
     }
     // Full: split it now (proactively, also for inner nodes). Without a free node, a full
@@ -182,6 +187,7 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
       if (base == kNoNode) {
         unlatch(tile, cur);
         if (s.leaf()) return InsertStatus::kOutOfNodes;
+        path.descend(level, cur, s.high);
         parent = cur;
         cur = child;
         continue;
@@ -194,6 +200,7 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
     if (parent == kNoNode) {
       unlatch(tile, cur);
       cur = root(tile);
+      level = -1;
       continue;
     }
     if (!try_latch(tile, parent)) {
@@ -213,12 +220,15 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
       if (!holds) {  // not the true parent (it split): find that from here by side links
         cur = parent;
         parent = kNoNode;
+        if (level >= 0) ++level;
       } else if (!pool_exhausted(tile)) {  // full parent: the descent from the root splits it
         cur = root(tile);
         parent = kNoNode;
+        level = -1;
       } else if (s.leaf()) {
         return InsertStatus::kOutOfNodes;
       } else {
+        path.descend(level, cur, s.high);
         parent = cur;
         cur = child;
       }
@@ -258,7 +268,7 @@ __device__ bool BTreeRef<Key>::erase(const Tile& tile, Key k, Hint* hint) const 
     const unsigned match = tile.ballot(s.key == k);
     if (match && tile.thread_rank() == 0) L::erase_slot(nodes_ + cur, __ffs(match) - 1);
     unlatch(tile, cur);
-    if (hint) *hint = Hint{cur, detail::kNoNode, k};
+    if (hint) hint->arrive(cur, s.high, k);
     return match != 0;
   }
 }
