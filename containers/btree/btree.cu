@@ -163,30 +163,35 @@ std::uint64_t BTree<Key, Value>::update(const Key* keys, const Value* values, st
 }
 
 template <class Key, class Value>
+void BTree<Key, Value>::sort_queries(const Key* keys, std::uint64_t n, DeviceBuffer<Key>& sorted,
+                                     DeviceBuffer<std::uint32_t>& order,
+                                     cudaStream_t stream) const {
+  if (!options_.sort_queries_from || n < options_.sort_queries_from || n > 0x7FFFFFFFull) return;
+  // Sorted queries with their positions: a tile's consecutive queries then share most of their
+  // path, which its Hint skips; answers are written back to the positions.
+  sorted = DeviceBuffer<Key>(n, stream, "BTree sorted queries");
+  order = DeviceBuffer<std::uint32_t>(n, stream, "BTree query order");
+  DeviceBuffer<std::uint32_t> iota(n, stream, "BTree query order");
+  detail::iota_kernel<<<grid_for(n), options_.block_threads, 0, stream>>>(iota.data(), n);
+  WG_CUDA_CHECK_LAST();
+  std::size_t bytes = 0;
+  const int items = static_cast<int>(n);
+  WG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted.data(), iota.data(),
+                                              order.data(), items, 0, 8 * sizeof(Key), stream));
+  DeviceBuffer<unsigned char> temp(bytes, stream, "BTree sort scratch");
+  WG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys, sorted.data(), iota.data(),
+                                              order.data(), items, 0, 8 * sizeof(Key), stream));
+}
+
+template <class Key, class Value>
 std::uint64_t BTree<Key, Value>::find(const Key* keys, std::uint64_t n, Value* out_values,
                                       bool* out_found, cudaStream_t stream) const {
   if (n == 0) return 0;
   auto& counters = const_cast<DeviceBuffer<unsigned long long>&>(counters_);
   DeviceBuffer<Key> sorted;
   DeviceBuffer<std::uint32_t> order;
-  if (options_.sort_find_from && n >= options_.sort_find_from && n <= 0xFFFFFFFFull) {
-    // Sorted queries with their positions: a tile's consecutive queries then share most of
-    // their path, which its Hint skips, and answers are written back to the positions.
-    sorted = DeviceBuffer<Key>(n, stream, "BTree sorted queries");
-    order = DeviceBuffer<std::uint32_t>(n, stream, "BTree query order");
-    DeviceBuffer<std::uint32_t> iota(n, stream, "BTree query order");
-    detail::iota_kernel<<<grid_for(n), options_.block_threads, 0, stream>>>(iota.data(), n);
-    WG_CUDA_CHECK_LAST();
-    std::size_t bytes = 0;
-    const int items = static_cast<int>(n);
-    WG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted.data(), iota.data(),
-                                                order.data(), items, 0, 8 * sizeof(Key), stream));
-    DeviceBuffer<unsigned char> temp(bytes, stream, "BTree sort scratch");
-    WG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys, sorted.data(),
-                                                iota.data(), order.data(), items, 0,
-                                                8 * sizeof(Key), stream));
-    keys = sorted.data();
-  }
+  sort_queries(keys, n, sorted, order, stream);
+  if (!order.empty()) keys = sorted.data();
   counters.fill_bytes(0, stream);
   detail::find_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
       ref(), keys, order.empty() ? nullptr : order.data(), n, out_values, out_found,
@@ -200,9 +205,14 @@ std::uint64_t BTree<Key, Value>::count(const Key* lo, const Key* hi, std::uint64
                                        std::uint32_t* out_counts, cudaStream_t stream) const {
   if (n == 0) return 0;
   auto& counters = const_cast<DeviceBuffer<unsigned long long>&>(counters_);
+  DeviceBuffer<Key> sorted;
+  DeviceBuffer<std::uint32_t> order;
+  sort_queries(lo, n, sorted, order, stream);
+  if (!order.empty()) lo = sorted.data();
   counters.fill_bytes(0, stream);
   detail::count_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-      ref(), lo, hi, n, out_counts, nullptr, nullptr, counters.data());
+      ref(), lo, hi, order.empty() ? nullptr : order.data(), n, out_counts, nullptr, nullptr,
+      counters.data());
   WG_CUDA_CHECK_LAST();
   return read_counts(counters_, stream).c[detail::kDone];
 }
@@ -218,12 +228,17 @@ std::uint64_t BTree<Key, Value>::range(const Key* lo, const Key* hi, std::uint64
     return 0;
   }
   auto& counters = const_cast<DeviceBuffer<unsigned long long>&>(counters_);
+  DeviceBuffer<Key> sorted;
+  DeviceBuffer<std::uint32_t> order;
+  sort_queries(lo, n, sorted, order, stream);
+  if (!order.empty()) lo = sorted.data();
+  const std::uint32_t* ord = order.empty() ? nullptr : order.data();
   counters.fill_bytes(0, stream);
   // Counts into out_offsets[0, n), scanned in place into out_offsets[0, n]: the scan over n + 1
   // items reads the zero written at out_offsets[n] and leaves the total there.
   DeviceBuffer<std::uint32_t> leaves(n, stream, "BTree range start leaves");
   detail::count_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-      ref(), lo, hi, n, nullptr, out_offsets, leaves.data(), counters.data());
+      ref(), lo, hi, ord, n, nullptr, out_offsets, leaves.data(), counters.data());
   WG_CUDA_CHECK_LAST();
   std::size_t bytes = 0;
   WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, out_offsets, out_offsets,
@@ -236,7 +251,7 @@ std::uint64_t BTree<Key, Value>::range(const Key* lo, const Key* hi, std::uint64
   out_values.resize_discard(total, "BTree range values");
   if (total) {
     detail::range_fill_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-        ref(), lo, hi, n, out_offsets, leaves.data(), out_keys.data(), out_values.data());
+        ref(), lo, hi, ord, n, out_offsets, leaves.data(), out_keys.data(), out_values.data());
     WG_CUDA_CHECK_LAST();
   }
   return total;

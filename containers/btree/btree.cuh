@@ -65,10 +65,11 @@ struct BTreeOptions {
   /// the last value of every duplicated key win. false: for batches already sorted, grouped by
   /// key or free of duplicates (a key repeated apart keeps an unspecified one of its values).
   bool sort_updates = true;
-  /// find() sorts batches of at least this many queries first (a copy, with their positions),
-  /// so that a tile's consecutive queries share most of their path and its Hint skips it;
-  /// answers still go to the queries' positions. 0: never sort.
-  std::uint64_t sort_find_from = std::uint64_t{1} << 14;
+  /// find(), count() and range() sort batches of at least this many queries first (a copy of
+  /// the keys or lower bounds, with their positions), so that a tile's consecutive queries share
+  /// most of their path and its Hint skips it; answers still go to the queries' positions.
+  /// 0: never sort.
+  std::uint64_t sort_queries_from = std::uint64_t{1} << 14;
   /// Threads per block of every kernel (a multiple of 32).
   int block_threads = 256;
 };
@@ -141,8 +142,8 @@ class BTree {
 
   // ---- queries (device spans; outputs may be null where noted) ----
   /// out_values[i] = value of keys[i] (unchanged when absent; may be null); out_found[i]
-  /// (may be null). Returns how many were present. Batches of options.sort_find_from queries
-  /// or more are answered in key order (a sorted copy).
+  /// (may be null). Returns how many were present. Batches of options.sort_queries_from queries
+  /// or more are answered in key order (a sorted copy); so are count() and range().
   std::uint64_t find(const Key* keys, std::uint64_t n, Value* out_values, bool* out_found,
                      cudaStream_t stream) const;
   /// out_counts[i] = number of keys in [lo[i], hi[i]] (0 when lo > hi). Returns the sum.
@@ -191,6 +192,8 @@ class BTree {
   }
 
  private:
+  void sort_queries(const Key* keys, std::uint64_t n, DeviceBuffer<Key>& sorted,
+                    DeviceBuffer<std::uint32_t>& order, cudaStream_t stream) const;
   std::uint64_t update(const Key* keys, const Value* values, std::uint64_t n,
                        std::uint8_t* out_flags, bool erasing, bool presorted, cudaStream_t stream);
   unsigned grid_for(std::uint64_t n) const;

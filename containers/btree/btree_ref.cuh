@@ -181,12 +181,13 @@ class BTreeRef {
   /// already and are skipped there, so no key is counted twice.
   /// start_leaf (may be null; written when lo <= hi < kEmptyKey): the leaf the walk started
   /// at, for range_from.
+  /// hint (may be null): as find's, for ranges walked in increasing lo.
   template <Access A, bool kRanked, class Tile, class F>
   __device__ std::uint32_t range(const Tile& tile, Key lo, Key hi, F&& f,
-                                 std::uint32_t* start_leaf = nullptr) const {
+                                 std::uint32_t* start_leaf = nullptr, Hint* hint = nullptr) const {
     if (lo > hi || lo == kEmptyKey) return 0;
     Snap s;
-    const std::uint32_t cur = find_leaf<A>(tile, lo, s, nullptr);
+    const std::uint32_t cur = find_leaf<A>(tile, lo, s, hint);
     if (start_leaf) *start_leaf = cur;
     return scan_leaves<A, kRanked>(tile, s, lo, hi, f);
   }

@@ -124,19 +124,24 @@ __global__ void find_kernel(BTreeRef<Key> ref, const Key* keys, const std::uint3
   add_counts(this_tile<Layout<Key>::kLanes>(), counters, found, 0, 0);
 }
 
-/// out_leaves (may be null): each query's start leaf, for range_fill_kernel.
+/// out_leaves (may be null): each query's start leaf, for range_fill_kernel. order (may be
+/// null): lo is sorted and lo[i] is query order[i] (hi[order[i]] its upper bound; counts go to
+/// order[i], leaves stay at i), walked with a Hint.
 template <class Key>
-__global__ void count_kernel(BTreeRef<Key> ref, const Key* lo, const Key* hi, std::uint64_t n,
-                             std::uint32_t* out_counts, std::uint64_t* out_counts64,
-                             std::uint32_t* out_leaves, unsigned long long* counters) {
+__global__ void count_kernel(BTreeRef<Key> ref, const Key* lo, const Key* hi,
+                             const std::uint32_t* order, std::uint64_t n, std::uint32_t* out_counts,
+                             std::uint64_t* out_counts64, std::uint32_t* out_leaves,
+                             unsigned long long* counters) {
   unsigned long long total = 0;
+  Hint hint;
   for_each_tile_chunk<Layout<Key>::kLanes>(n, [&](const auto& tile, std::uint64_t i) {
+    const std::uint64_t q = order ? order[i] : i;
     std::uint32_t leaf = kNoNode;
     const std::uint32_t c = ref.template range<Access::kReadOnly, false>(
-        tile, lo[i], hi[i], [](Key, Key, std::uint32_t) {}, &leaf);
+        tile, lo[i], hi[q], [](Key, Key, std::uint32_t) {}, &leaf, order ? &hint : nullptr);
     if (tile.thread_rank() == 0) {
-      if (out_counts) out_counts[i] = c;
-      if (out_counts64) out_counts64[i] = c;
+      if (out_counts) out_counts[q] = c;
+      if (out_counts64) out_counts64[q] = c;
       if (out_leaves) out_leaves[i] = leaf;
     }
     total += c;
@@ -145,15 +150,17 @@ __global__ void count_kernel(BTreeRef<Key> ref, const Key* lo, const Key* hi, st
 }
 
 /// The second pass of range(): queries with hits only, each from the start leaf count_kernel
-/// found (the tree is unchanged in between), writing at its offset.
+/// found (the tree is unchanged in between), writing at its offset. lo, order as count_kernel's.
 template <class Key>
-__global__ void range_fill_kernel(BTreeRef<Key> ref, const Key* lo, const Key* hi, std::uint64_t n,
+__global__ void range_fill_kernel(BTreeRef<Key> ref, const Key* lo, const Key* hi,
+                                  const std::uint32_t* order, std::uint64_t n,
                                   const std::uint64_t* offsets, const std::uint32_t* leaves,
                                   Key* out_keys, Key* out_values) {
   for_each_tile_chunk<Layout<Key>::kLanes>(n, [&](const auto& tile, std::uint64_t i) {
-    const std::uint64_t base = offsets[i];
-    if (offsets[i + 1] == base) return;
-    ref.template range_from<Access::kReadOnly, true>(tile, leaves[i], lo[i], hi[i],
+    const std::uint64_t q = order ? order[i] : i;
+    const std::uint64_t base = offsets[q];
+    if (offsets[q + 1] == base) return;
+    ref.template range_from<Access::kReadOnly, true>(tile, leaves[i], lo[i], hi[q],
                                                      [&](Key k, Key v, std::uint32_t idx) {
                                                        out_keys[base + idx] = k;
                                                        out_values[base + idx] = v;

@@ -36,28 +36,6 @@ __global__ void arcs_kernel(const std::uint64_t* keys, const std::uint32_t* valu
   }
 }
 
-/// Degree changes of arcs whose flag says they change (insert: !present; erase: present), and
-/// the per-edge flag (of the edge's first arc) for the caller: new (insert) or present (erase).
-__global__ void apply_degrees_kernel(const std::uint64_t* arcs, const bool* present,
-                                     std::uint64_t num_arcs, unsigned per, bool inserting,
-                                     std::uint32_t* degrees, std::uint8_t* edge_flags,
-                                     unsigned long long* changed_arcs) {
-  unsigned long long local = 0;
-  WG_GRID_STRIDE(i, num_arcs) {
-    const bool changes = inserting ? !present[i] : present[i];
-    if (changes) {
-      const vertex_t u = static_cast<vertex_t>(arcs[i] >> 32);
-      if (inserting)
-        atomicAdd(degrees + u, 1u);
-      else
-        atomicSub(degrees + u, 1u);
-      ++local;
-    }
-    if (edge_flags && i % per == 0) edge_flags[i / per] = changes ? 1 : 0;
-  }
-  if (local) atomicAdd(changed_arcs, local);
-}
-
 /// Prepared edge i ((u << bits) | v) -> compact arc keys for the update sort: arcs[per * i] =
 /// the same key (u -> v) and, when `both`, arcs[2i + 1] = (v << bits) | u; pos[j] = j.
 __global__ void compact_arcs_kernel(const std::uint64_t* keys, std::uint64_t n, unsigned bits,

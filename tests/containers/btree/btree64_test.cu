@@ -158,8 +158,8 @@ TEST(BTree64, SortedBatchesFlagEachKey) {
   wg::CudaStream s;
   const std::uint64_t n = btree_test_size(5000);
   const u64 range = 3 * n;
-  // sort_find_from = 1: every find of expect_matches goes the sorted way (hint per tile).
-  Tree t({.node_capacity = 1 << 18, .sort_find_from = 1}, s);
+  // sort_queries_from = 1: every find of expect_matches goes the sorted way (hint per tile).
+  Tree t({.node_capacity = 1 << 18, .sort_queries_from = 1}, s);
   Model m;
   std::mt19937_64 rng(23);
   for (int batch = 0; batch < 12; ++batch) {
