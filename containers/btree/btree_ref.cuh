@@ -238,6 +238,17 @@ class BTreeRef {
   template <class Tile>
   __device__ bool erase(const Tile& tile, Key k, Hint* hint = nullptr) const;
 
+  /// Erases keys[i] (not kEmptyKey, the last of its equal keys) and, under the same leaf
+  /// latch, each following key of the batch up to `end` that stays non-decreasing and below the
+  /// leaf's high key (a later key of an unsorted batch may lie left of the leaf: the run stops
+  /// at the first decrease). Of equal keys only the last is erased (the others are reported not
+  /// erased). done(j, erased) is called by every lane for each j handled; returns the index
+  /// after the last one (> i). keys[0, n) is the whole batch (for the equal-key test).
+  template <class Tile, class F>
+  __device__ std::uint64_t erase_run(const Tile& tile, const Key* keys, std::uint64_t i,
+                                     std::uint64_t end, std::uint64_t n, Hint* hint,
+                                     F&& done) const;
+
   // ---- leaf walks, for layers that read key ranges leaf by leaf (the graph's sorted adjacency) --
   /// A tile's snapshot of one leaf: lane l < kTileLanes - 1 holds slot l (key kEmptyKey when
   /// empty; slots are unordered), every lane the high key and link(); leaves come in key order.

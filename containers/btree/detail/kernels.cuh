@@ -13,15 +13,22 @@ __device__ inline auto this_tile() {
   return cg::tiled_partition<kLanes>(cg::this_thread_block());
 }
 
-template <unsigned kLanes, class F>
-__device__ inline void for_each_tile_chunk(std::uint64_t n, F&& f) {
-  const auto tile = this_tile<kLanes>();
+/// This tile's contiguous chunk [*begin, *end) of [0, n).
+template <unsigned kLanes>
+__device__ inline void tile_chunk(std::uint64_t n, std::uint64_t* begin, std::uint64_t* end) {
   const std::uint64_t tiles_per_block = blockDim.x / kLanes;
   const std::uint64_t tiles = std::uint64_t{gridDim.x} * tiles_per_block;
   const std::uint64_t t = std::uint64_t{blockIdx.x} * tiles_per_block + threadIdx.x / kLanes;
   const std::uint64_t chunk = (n + tiles - 1) / tiles;
-  const std::uint64_t begin = t * chunk;
-  const std::uint64_t end = begin + chunk < n ? begin + chunk : n;
+  *begin = t * chunk < n ? t * chunk : n;
+  *end = *begin + chunk < n ? *begin + chunk : n;
+}
+
+template <unsigned kLanes, class F>
+__device__ inline void for_each_tile_chunk(std::uint64_t n, F&& f) {
+  const auto tile = this_tile<kLanes>();
+  std::uint64_t begin, end;
+  tile_chunk<kLanes>(n, &begin, &end);
   for (std::uint64_t i = begin; i < end; ++i) f(tile, i);
 }
 
@@ -79,28 +86,35 @@ __global__ void insert_kernel(BTreeRef<Key> ref, const Key* keys, const Key* val
   if (tile.thread_rank() == 0 && unsorted) atomicAdd(counters + kUnsorted, unsorted);
 }
 
+/// Erase: each run of keys that fall in one leaf (BTreeRef::erase_run) under one latch.
 template <class Key>
 __global__ void erase_kernel(BTreeRef<Key> ref, const Key* keys, std::uint64_t n,
                              unsigned long long* counters, std::uint8_t* out_flags,
                              bool check_sorted) {
   unsigned long long erased = 0, rejected = 0, unsorted = 0;
   Hint hint;
-  for_each_tile_chunk<Layout<Key>::kLanes>(n, [&](const auto& tile, std::uint64_t i) {
-    const Key k = keys[i];
-    const bool lead = tile.thread_rank() == 0;
-    if (check_sorted && i > 0 && keys[i - 1] > k) ++unsorted;
-    std::uint8_t flag = 0;
-    if ((i + 1 < n && keys[i + 1] == k) || k == Layout<Key>::kEmpty) {
-      rejected += k == Layout<Key>::kEmpty && !(i + 1 < n && keys[i + 1] == k);
-    } else {
-      flag = ref.erase(tile, k, &hint);
-      erased += flag;
-    }
-    if (out_flags && lead) out_flags[i] = flag;
-  });
   const auto tile = this_tile<Layout<Key>::kLanes>();
+  const bool lead = tile.thread_rank() == 0;
+  std::uint64_t begin, end;
+  tile_chunk<Layout<Key>::kLanes>(n, &begin, &end);
+  const auto done = [&](std::uint64_t j, bool e) {
+    if (check_sorted && j > 0 && keys[j - 1] > keys[j]) ++unsorted;
+    erased += e;
+    if (out_flags && lead) out_flags[j] = e ? 1 : 0;
+  };
+  for (std::uint64_t i = begin; i < end;) {
+    const Key k = keys[i];
+    const bool repeated = i + 1 < n && keys[i + 1] == k;
+    if (repeated || k == Layout<Key>::kEmpty) {
+      rejected += k == Layout<Key>::kEmpty && !repeated;
+      done(i, false);
+      ++i;
+      continue;
+    }
+    i = ref.erase_run(tile, keys, i, end, n, &hint, done);
+  }
   add_counts(tile, counters, erased, 0, rejected);
-  if (tile.thread_rank() == 0 && unsorted) atomicAdd(counters + kUnsorted, unsorted);
+  if (lead && unsorted) atomicAdd(counters + kUnsorted, unsorted);
 }
 
 /// order (may be null): keys are sorted and keys[i] is query order[i] (answers go there); the

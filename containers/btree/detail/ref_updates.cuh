@@ -273,4 +273,49 @@ __device__ bool BTreeRef<Key>::erase(const Tile& tile, Key k, Hint* hint) const 
   }
 }
 
+template <class Key>
+template <class Tile, class F>
+__device__ std::uint64_t BTreeRef<Key>::erase_run(const Tile& tile, const Key* keys,
+                                                  std::uint64_t i, std::uint64_t end,
+                                                  std::uint64_t n, Hint* hint, F&& done) const {
+  using detail::Access;
+  const Key k = keys[i];
+  Snap s;
+  std::uint32_t cur = find_leaf<Access::kConcurrent>(tile, k, s, hint);
+  unsigned backoff = 32;
+  for (;;) {  // latch the leaf holding k (as erase)
+    if (!try_latch(tile, cur)) {
+      __nanosleep(backoff);
+      if (backoff < 1024) backoff *= 2;
+      s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
+      if (k >= s.high) cur = s.link();
+      continue;
+    }
+    s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
+    if (k < s.high) break;
+    unlatch(tile, cur);
+    cur = s.link();
+  }
+  // Under the latch nobody else changes the leaf: s stays exact for the slots not erased here,
+  // and every key in [k, s.high) belongs to this leaf.
+  std::uint64_t j = i;
+  for (;;) {
+    const Key kj = keys[j];
+    bool erased = false;
+    if (!(j + 1 < n && keys[j + 1] == kj)) {
+      const unsigned match = tile.ballot(s.key == kj);
+      if (match && tile.thread_rank() == 0) L::erase_slot(nodes_ + cur, __ffs(match) - 1);
+      erased = match != 0;
+    }
+    done(j, erased);
+    ++j;
+    if (j >= end) break;
+    const Key next = keys[j];
+    if (next < kj || next >= s.high) break;  // kEmptyKey >= any high key: never in a run
+  }
+  unlatch(tile, cur);
+  if (hint) hint->arrive(cur, s.high, keys[j - 1]);
+  return j;
+}
+
 }  // namespace wg::btree
