@@ -238,6 +238,16 @@ class BTreeRef {
   template <class Tile>
   __device__ bool erase(const Tile& tile, Key k, Hint* hint = nullptr) const;
 
+  /// Inserts keys[i] (not kEmptyKey, the last of its equal keys) with values[i] and, under the
+  /// same leaf latch, each following key up to `end` that stays non-decreasing and below the
+  /// leaf's high key while the leaf has room (equal keys: only the last one's value is stored).
+  /// done(j, status) is called by every lane for each j handled (kReplaced for an equal key
+  /// skipped); returns the index after the last one (> i).
+  template <class Tile, class F>
+  __device__ std::uint64_t insert_run(const Tile& tile, const Key* keys, const Key* values,
+                                      std::uint64_t i, std::uint64_t end, std::uint64_t n,
+                                      Hint* hint, F&& done) const;
+
   /// Erases keys[i] (not kEmptyKey, the last of its equal keys) and, under the same leaf
   /// latch, each following key of the batch up to `end` that stays non-decreasing and below the
   /// leaf's high key (a later key of an unsorted batch may lie left of the leaf: the run stops
@@ -325,6 +335,11 @@ class BTreeRef {
   }
 
  private:
+  /// insert() with more(cur, snapshot, k) called under the leaf's latch once k is stored (the
+  /// snapshot updated with k); more returns the largest key it stored (k when none).
+  template <class Tile, class More>
+  __device__ InsertStatus insert_impl(const Tile& tile, Key k, Key v, Hint* hint,
+                                      More&& more) const;
   template <class Tile>
   __device__ bool try_latch(const Tile& tile, std::uint32_t idx) const;
   template <class Tile>

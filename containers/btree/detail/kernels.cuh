@@ -59,31 +59,37 @@ __global__ void init_kernel(BTreeRef<Key> ref) {
 
 /// out_flags (may be null): 1 where keys[i] was added (insert) or erased (erase), else 0.
 /// check_sorted: counts keys smaller than their predecessor (the *_sorted entry points).
+/// Insert: each run of keys that fall in one leaf with room (BTreeRef::insert_run) under one
+/// latch.
 template <class Key>
 __global__ void insert_kernel(BTreeRef<Key> ref, const Key* keys, const Key* values,
                               std::uint64_t n, unsigned long long* counters,
                               std::uint8_t* out_flags, bool check_sorted) {
   unsigned long long added = 0, failed = 0, rejected = 0, unsorted = 0;
   Hint hint;
-  for_each_tile_chunk<Layout<Key>::kLanes>(n, [&](const auto& tile, std::uint64_t i) {
-    const Key k = keys[i];
-    const bool lead = tile.thread_rank() == 0;
-    if (check_sorted && i > 0 && keys[i - 1] > k) ++unsorted;
-    std::uint8_t flag = 0;
-    if ((i + 1 < n && keys[i + 1] == k) || k == Layout<Key>::kEmpty) {
-      // sorted batch: the last pair of a key wins; the reserved key is rejected
-      rejected += k == Layout<Key>::kEmpty && !(i + 1 < n && keys[i + 1] == k);
-    } else {
-      const InsertStatus st = ref.insert(tile, k, values[i], &hint);
-      added += st == InsertStatus::kInserted;
-      failed += st == InsertStatus::kOutOfNodes;
-      flag = st == InsertStatus::kInserted;
-    }
-    if (out_flags && lead) out_flags[i] = flag;
-  });
   const auto tile = this_tile<Layout<Key>::kLanes>();
+  const bool lead = tile.thread_rank() == 0;
+  std::uint64_t begin, end;
+  tile_chunk<Layout<Key>::kLanes>(n, &begin, &end);
+  const auto done = [&](std::uint64_t j, InsertStatus st) {
+    if (check_sorted && j > 0 && keys[j - 1] > keys[j]) ++unsorted;
+    added += st == InsertStatus::kInserted;
+    failed += st == InsertStatus::kOutOfNodes;
+    if (out_flags && lead) out_flags[j] = st == InsertStatus::kInserted ? 1 : 0;
+  };
+  for (std::uint64_t i = begin; i < end;) {
+    const Key k = keys[i];
+    const bool repeated = i + 1 < n && keys[i + 1] == k;
+    if (repeated || k == Layout<Key>::kEmpty) {  // the last pair of a key wins
+      rejected += k == Layout<Key>::kEmpty && !repeated;
+      done(i, InsertStatus::kReplaced);
+      ++i;
+      continue;
+    }
+    i = ref.insert_run(tile, keys, values, i, end, n, &hint, done);
+  }
   add_counts(tile, counters, added, failed, rejected);
-  if (tile.thread_rank() == 0 && unsorted) atomicAdd(counters + kUnsorted, unsorted);
+  if (lead && unsorted) atomicAdd(counters + kUnsorted, unsorted);
 }
 
 /// Erase: each run of keys that fall in one leaf (BTreeRef::erase_run) under one latch.

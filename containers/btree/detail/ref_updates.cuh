@@ -117,6 +117,48 @@ __device__ Key BTreeRef<Key>::split(const Tile& tile, std::uint32_t cur, const S
 template <class Key>
 template <class Tile>
 __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hint* hint) const {
+  return insert_impl(tile, k, v, hint, [](std::uint32_t, Snap&, Key last) { return last; });
+}
+
+template <class Key>
+template <class Tile, class F>
+__device__ std::uint64_t BTreeRef<Key>::insert_run(const Tile& tile, const Key* keys,
+                                                   const Key* values, std::uint64_t i,
+                                                   std::uint64_t end, std::uint64_t n, Hint* hint,
+                                                   F&& done) const {
+  std::uint64_t j = i + 1;
+  // Called under the leaf's latch after keys[i] is in: the following keys that stay in the
+  // leaf's range (and non-decreasing) go into it while it has room (the first that would need
+  // a split ends the run; its own insert splits).
+  const auto more = [&](std::uint32_t cur, Snap& s, Key last) -> Key {
+    const unsigned lane = tile.thread_rank();
+    while (j < end) {
+      const Key kj = keys[j];
+      if (kj < last || kj >= s.high) break;     // kEmptyKey >= any high key: never in a run
+      if (!(j + 1 < n && keys[j + 1] == kj)) {  // of equal keys the last one's value lands
+        const unsigned match = tile.ballot(s.key == kj);
+        const unsigned free = tile.ballot(lane < L::kSlots && s.key == kEmptyKey);
+        if (!match && !free) break;
+        const unsigned slot = match ? __ffs(match) - 1 : __ffs(free) - 1;
+        if (lane == 0) L::store_slot(nodes_ + cur, slot, kj, values[j]);
+        if (lane == slot) s.key = kj;
+        done(j, match ? InsertStatus::kReplaced : InsertStatus::kInserted);
+      } else {
+        done(j, InsertStatus::kReplaced);  // not applied: a later equal key is
+      }
+      last = kj;
+      ++j;
+    }
+    return last;
+  };
+  done(i, insert_impl(tile, keys[i], values[i], hint, more));
+  return j;
+}
+
+template <class Key>
+template <class Tile, class More>
+__device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key v, Hint* hint,
+                                                   More&& more) const {
   using detail::Access;
   using detail::kNoNode;
   // `level` is cur's level when known (the hint's start, counted down), -1 when counted from
@@ -172,9 +214,11 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
       }
       const unsigned slot = match ? __ffs(match) - 1 : __ffs(tile.ballot(s.key == kEmptyKey)) - 1;
       if (tile.thread_rank() == 0) L::store_slot(nodes_ + cur, slot, k, v);
+      if (tile.thread_rank() == slot) s.key = k;
+      const Key last = more(cur, s, k);
       unlatch(tile, cur);
       if (hint) {
-        path.arrive(cur, s.high, k);
+        path.arrive(cur, s.high, last);
         *hint = path;
       }
       return match ? InsertStatus::kReplaced : InsertStatus::kInserted;

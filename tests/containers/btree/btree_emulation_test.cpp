@@ -220,14 +220,33 @@ TEST(BTreeEmulation, BatchesMatchStdMap) {
           m[k[i]] = v[i];
         }
         std::atomic<std::uint64_t> got{0};
-        run_tiles(k.size(), 3, [&](const Tile& tile, std::uint64_t i, Hint& h) {
-          if (i + 1 < k.size() && k[i + 1] == k[i]) return;
-          const InsertStatus s = ref.insert(tile, k[i], v[i], sorted ? &h : nullptr);
-          if (tile.thread_rank() == 0) {
-            EXPECT_NE(s, InsertStatus::kOutOfNodes);
-            got += s == InsertStatus::kInserted;
-          }
-        });
+        if (batch == 4) {  // insert_run (the insert kernel's way): a leaf's keys under one latch
+          run_tile_chunks(
+              k.size(), 3, [&](const Tile& tile, std::uint64_t b, std::uint64_t e, Hint& h) {
+                const auto done = [&](std::uint64_t, InsertStatus st) {
+                  if (tile.thread_rank() == 0) {
+                    EXPECT_NE(st, InsertStatus::kOutOfNodes);
+                    got += st == InsertStatus::kInserted;
+                  }
+                };
+                for (std::uint64_t i = b; i < e;) {
+                  if ((i + 1 < k.size() && k[i + 1] == k[i]) || k[i] == kNone) {
+                    ++i;
+                    continue;
+                  }
+                  i = ref.insert_run(tile, k.data(), v.data(), i, e, k.size(), &h, done);
+                }
+              });
+        } else {
+          run_tiles(k.size(), 3, [&](const Tile& tile, std::uint64_t i, Hint& h) {
+            if (i + 1 < k.size() && k[i + 1] == k[i]) return;
+            const InsertStatus s = ref.insert(tile, k[i], v[i], sorted ? &h : nullptr);
+            if (tile.thread_rank() == 0) {
+              EXPECT_NE(s, InsertStatus::kOutOfNodes);
+              got += s == InsertStatus::kInserted;
+            }
+          });
+        }
         ASSERT_EQ(got.load(), want);
       }
       check_queries(t, m, rng, range);
