@@ -269,7 +269,11 @@ BatchEffect DynamicPageRank<Graph>::after_insert(const ChangedEdges& added) {
   grow();
   BatchEffect e;
   if (added.size == 0 && n_ == before_n) {
-    run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+    if (!defer_) run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+    return e;
+  }
+  if (defer_) {
+    pending_ = true;
     return e;
   }
   return warm_start();
@@ -287,6 +291,32 @@ DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::apply(const Batch& batch, bo
   // A deletion that removed nothing calls no observer: it ran no iteration.
   run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
   return erase_observed(*graph_, batch, *this);
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<PageRankMixedUpdate> DynamicPageRank<Graph>::update(const EdgeList& erase,
+                                                                  const EdgeList& insert) {
+  DynamicUpdate<PageRankMixedUpdate> r;
+  BatchEffect ignored[1];
+  defer_ = true;
+  pending_ = false;
+  try {
+    r.update.erased = erase_observed(*graph_, erase, std::span<BatchEffect>(ignored), *this);
+    r.update.inserted = insert_observed(*graph_, insert, std::span<BatchEffect>(ignored), *this);
+  } catch (...) {
+    defer_ = false;
+    throw;
+  }
+  defer_ = false;
+  if (pending_) {
+    pending_ = false;
+    const BatchEffect e = warm_start();
+    r.changed = e.changed;
+    r.recomputed = e.recomputed;
+  } else {
+    run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+  }
+  return r;
 }
 
 template <GpuDynamicGraph Graph>

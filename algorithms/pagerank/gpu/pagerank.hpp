@@ -84,9 +84,10 @@ struct PageRankOptions {
   /// Vertices of more out-arcs than this are split over several warps (0: every vertex with an
   /// out-arc is split; views without partial walks never split). A warp walks a vertex's
   /// neighbours serially, so one hub of 10^5 arcs in a warp would outlast the whole iteration.
-  std::uint32_t split_degree = 2048;
-  /// Out-arcs per warp of a split vertex (>= 1).
-  std::uint32_t arcs_per_part = 1024;
+  std::uint32_t split_degree = 512;
+  /// Out-arcs per warp of a split vertex (>= 1): a warp walks them in about arcs / 20 dependent
+  /// slab loads (hash adjacency at its default load factor).
+  std::uint32_t arcs_per_part = 256;
   /// At most this many warps per split vertex (>= 1).
   std::uint32_t max_parts = 4096;
   /// The host enqueues this many iterations (>= 1) before it reads the device's stop decision;
@@ -134,6 +135,11 @@ struct PageRankWorkspace {
   DeviceBuffer<PageRankState> state;
 };
 
+/// What a mixed step (DynamicPageRank::update) did to the graph.
+struct PageRankMixedUpdate {
+  UpdateResult erased, inserted;
+};
+
 /// Static PageRank of a GPU graph (the ranks copied to the host).
 template <GpuDynamicGraph Graph>
 PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {});
@@ -149,6 +155,10 @@ class DynamicPageRank {
   DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  /// A mixed step: erases `erase`, then inserts `insert`, through the graph, and converges once
+  /// (erase_edges then insert_edges would converge twice, each warm start about as long). The
+  /// ranks, changed and recomputed are those of one warm start after both batches.
+  DynamicUpdate<PageRankMixedUpdate> update(const EdgeList& erase, const EdgeList& insert);
   /// Erases the vertices (and their edges) through the graph, then warm-starts: the erased ids
   /// stay in the formula as dangling vertices without edges, as in the reference.
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
@@ -187,6 +197,8 @@ class DynamicPageRank {
   int cold_iterations_ = 0;  ///< of the last cold start (0: none to predict from)
   double cold_rate_ = 0;     ///< its mean change ratio per iteration
   PageRankWorkspace work_;
+  bool defer_ = false;    ///< inside update(): observers only note that the graph changed
+  bool pending_ = false;  ///< a deferred change awaits its warm start
   DeviceBuffer<double> rank_, before_;
   DeviceBuffer<unsigned long long> counter_;
   PageRankRun run_;

@@ -277,6 +277,47 @@ TEST(GpuDynamicPageRank, WarmStartRestartsCold) {
   }
 }
 
+// A mixed step (erase, then insert, one warm start) after every pair of batches of a stream.
+TEST(GpuDynamicPageRank, MixedUpdateConvergesOnce) {
+  WG_REQUIRE_GPU();
+  for (const bool directed : {false, true}) {
+    const auto stream = wg::test::gpu_rmat_stream(wg::test::gpu_test_scale(), 8, 512, directed, 16);
+    SetGraph g(0, {.directed = directed});
+    GraphModel m(0, directed);
+    m.clear(stream.initial.num_vertices);
+    g.build(stream.initial);
+    m.insert(stream.initial);
+    wg::gpu::DynamicPageRank<SetGraph> dyn(g, {.tolerance = kTol});
+    EdgeList none;  // a self-loop: dropped, changes nothing
+    none.num_vertices = stream.initial.num_vertices;
+    none.symmetric = stream.initial.symmetric;
+    none.src = {0};
+    none.dst = {0};
+    for (std::size_t i = 0; i < stream.batches.size() && i < 12; ++i) {
+      const auto& b = stream.batches[i];
+      const bool erase = b.kind == wg::datasets::UpdateBatch::Kind::erase;
+      // Alternately an erase with an insert of nothing, and an insert with the last erase.
+      const EdgeList& del = erase ? b.edges : none;
+      const EdgeList& add = erase ? none : b.edges;
+      const auto r = dyn.update(del, add);
+      EXPECT_EQ(r.update.erased, m.erase(del));
+      EXPECT_EQ(r.update.inserted, m.insert(add));
+      if (r.update.erased.applied + r.update.inserted.applied == 0)
+        EXPECT_EQ(dyn.last_run().iterations, 0);
+      expect_close(dyn.result().rank, wg::test::reference_edges(m), directed);
+    }
+    // Both halves in one step: insert a batch's edges while erasing the previous batch's.
+    for (std::size_t i = 1; i < stream.batches.size() && i < 6; ++i) {
+      const auto& prev = stream.batches[i - 1].edges;
+      const auto& next = stream.batches[i].edges;
+      const auto r = dyn.update(prev, next);
+      EXPECT_EQ(r.update.erased, m.erase(prev));
+      EXPECT_EQ(r.update.inserted, m.insert(next));
+      expect_close(dyn.result().rank, wg::test::reference_edges(m), directed);
+    }
+  }
+}
+
 // The switch's prediction (host only): change_k ~ first * rate^(k - 1).
 TEST(PageRankWarmLimit, Prediction) {
   using namespace wg::gpu::pr_detail;
