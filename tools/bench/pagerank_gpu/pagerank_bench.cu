@@ -6,7 +6,9 @@
 //    max-change and L1 rules; and the wall time of the host call pagerank(graph) (ranks copied);
 //  - options: --split-degree, --arcs-per-part, --check-every (PageRankOptions fields);
 //  - dynamic: an insertion batch of 2^k held-out edges applied through DynamicPageRank (warm
-//    start) against the same batch applied to the graph plus a recompute, undone in between.
+//    start) against the same batch applied to the graph plus a recompute, undone in between; and
+//    a mixed step (2^k edges erased, 2^k inserted) through DynamicPageRank::update (one warm
+//    start) against the same graph update plus a recompute.
 //   pagerank_bench [--mtx FILE | --scale N] [--reps N] [--batch-log K] [--json FILE] [...]
 #include <cuda_runtime_api.h>
 
@@ -142,9 +144,15 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> order(all.size());
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), std::mt19937_64(7));
-  EdgeList held;
+  EdgeList held, kept;  // kept: edges of the base graph that the mixed step erases
   held.num_vertices = all.num_vertices;
   held.symmetric = all.symmetric;
+  kept.num_vertices = all.num_vertices;
+  kept.symmetric = all.symmetric;
+  for (std::size_t i = batch; i < 2 * batch && i < order.size(); ++i) {
+    kept.src.push_back(all.src[order[i]]);
+    kept.dst.push_back(all.dst[order[i]]);
+  }
   for (std::size_t i = 0; i < batch; ++i) {
     held.src.push_back(all.src[order[i]]);
     held.dst.push_back(all.dst[order[i]]);
@@ -218,6 +226,44 @@ int main(int argc, char** argv) {
                 {"cold_iterations", cold_it},
                 {"recomputed", recomputed},
                 {"speedup", recompute / update},
+                {"gpu", wg::bench::gpu_name()}});
+    report.write(args.json);
+
+    // Mixed: erase `kept` and insert `held` in one step (one warm start), against the same graph
+    // update and a recompute; undone (the reverse step) untimed.
+    const double mixed = median([&] {
+      const double s = wg::bench::wall_seconds([&] {
+        recomputed = dyn.update(kept, held).recomputed;
+        warm_it = dyn.last_run().iterations;
+      });
+      dyn.update(held, kept);
+      return s;
+    });
+    const double mixed_recompute = median([&] {
+      const double s = wg::bench::wall_seconds([&] {
+        g.erase_edges(kept);
+        g.insert_edges(held);
+        dyn.recompute();
+      });
+      g.erase_edges(held);
+      g.insert_edges(kept);
+      dyn.recompute();
+      return s;
+    });
+    std::printf(
+        "  dynamic %-16s mixed %zu + %zu: update %.3f ms (%d it%s), recompute %.3f ms: "
+        "speedup %.2f\n",
+        name, kept.size(), held.size(), mixed * 1e3, warm_it, recomputed ? ", restarted cold" : "",
+        mixed_recompute * 1e3, mixed_recompute / mixed);
+    report.add({{"section", "dynamic_mixed"},
+                {"input", input},
+                {"rule", name},
+                {"batch", kept.size() + held.size()},
+                {"update_seconds", mixed},
+                {"recompute_seconds", mixed_recompute},
+                {"warm_iterations", warm_it},
+                {"recomputed", recomputed},
+                {"speedup", mixed_recompute / mixed},
                 {"gpu", wg::bench::gpu_name()}});
     report.write(args.json);
   }
