@@ -43,11 +43,14 @@
 // start: the last cold start's iteration count C and its mean contraction rate r per iteration
 // are remembered; a warm start runs one iteration, predicts from that change c the iterations it
 // still needs (log(tolerance / c) / log r), and restarts cold from 1/n when the total would
-// exceed C (PageRankOptions::warm_restart_ratio x C; DynamicUpdate::recomputed is then true). So a
-// warm start costs at most about C + 1 iterations, never much more than a recompute. Once it has
-// run C iterations it goes on (a restart would cost C more). DynamicUpdate::changed counts the
-// vertices whose rank moved by more than tolerance / n in the batch. The buffers are kept between
-// batches (no allocation per batch while the graph does not grow).
+// exceed C (PageRankOptions::warm_restart_ratio x C; DynamicUpdate::recomputed is then true). The
+// prediction uses the cold start's mean rate, which its fast first iterations make optimistic, so
+// a warm start predicted within C may still run past it; it then goes on (a restart would cost C
+// more). A mixed step through update(erase, insert) converges once; erase_edges then
+// insert_edges converge twice, which may together cost more than one recompute.
+// DynamicUpdate::changed counts the vertices whose rank moved by more than tolerance / n in the
+// batch. The buffers are kept between batches (no allocation per batch while the graph does not
+// grow).
 //
 // Every change to the graph must go through the object (or be followed by recompute()).
 // Errors: wg::InvalidArgument when damping lies outside [0, 1], tolerance < 0,
