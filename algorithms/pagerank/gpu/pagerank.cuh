@@ -10,7 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include <cub/device/device_scan.cuh>
+
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
+#include <warpgraph/algorithms/pagerank/gpu/detail/pagerank_kernels.cuh>
+#include <warpgraph/algorithms/pagerank/gpu/detail/warm_limit.hpp>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
@@ -21,142 +25,27 @@
 namespace wg::gpu {
 namespace pr_detail {
 
-inline constexpr unsigned kFull = 0xFFFFFFFFu;
-
-/// Per-iteration sums, on the device: the dangling rank (of the current ranks), and the L1 and
-/// largest change of the iteration (the largest as the bits of a non-negative double, which
-/// order as the doubles do).
-struct Sums {
-  double dangling;
-  double l1;
-  unsigned long long max_bits;
-};
-
-__device__ __forceinline__ double warp_sum(double x) {
-  for (int o = 16; o > 0; o /= 2) x += __shfl_down_sync(kFull, x, o);
-  return x;
-}
-__device__ __forceinline__ double warp_max(double x) {
-  for (int o = 16; o > 0; o /= 2) x = fmax(x, __shfl_down_sync(kFull, x, o));
-  return x;
-}
-
-/// contrib[v] = rank[v] / outdeg(v) (0 without out-arcs, whose rank goes to sums->dangling);
-/// acc (directed push), when given, is zeroed.
-template <class View>
-__global__ void contrib_kernel(View g, std::uint64_t n, const double* rank, double* contrib,
-                               double* acc, Sums* sums) {
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  double dangling = 0;
-  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
-    const std::uint64_t v = base + threadIdx.x;
-    if (v < n) {
-      const auto u = static_cast<vertex_t>(v);
-      const std::uint32_t deg = g.is_live(u) ? g.degree(u) : 0;
-      const double r = rank[v];
-      contrib[v] = deg ? r / deg : 0.0;
-      if (!deg) dangling += r;
-      if (acc) acc[v] = 0;
-    }
-  }
-  dangling = warp_sum(dangling);
-  if ((threadIdx.x & 31) == 0 && dangling != 0) atomicAdd(&sums->dangling, dangling);
-}
-
-/// Adds one vertex's new rank to the iteration's change (lane-local accumulators).
-__device__ __forceinline__ void account(double now, double before, double& l1, double& mx) {
-  const double diff = fabs(now - before);
-  l1 += diff;
-  mx = fmax(mx, diff);
-}
-
-__device__ __forceinline__ void flush(const warp_tile& tile, double l1, double mx, Sums* sums) {
-  l1 = warp_sum(l1);
-  mx = warp_max(mx);
-  if (tile.thread_rank() == 0) {
-    if (l1 != 0) atomicAdd(&sums->l1, l1);
-    if (mx != 0)
-      atomicMax(&sums->max_bits, static_cast<unsigned long long>(__double_as_longlong(mx)));
-  }
-}
-
-/// Undirected: one warp per vertex pulls its neighbours' contributions.
-template <class View>
-__global__ void pull_kernel(View g, std::uint64_t n, const double* contrib, const double* rank,
-                            double* next, Sums* sums, double base, double damping) {
-  const warp_tile tile = this_warp();
-  const double spread = sums->dangling / static_cast<double>(n);
-  double l1 = 0, mx = 0;
-  for_each_warp_item(n, [&](const warp_tile& t, std::uint64_t i) {
-    const auto v = static_cast<vertex_t>(i);
-    double s = 0;
-    if (g.is_live(v) && g.degree(v) > 0)  // warp-uniform
-      g.for_each_neighbor(t, v, [&](vertex_t w, auto...) { s += contrib[w]; });
-    s = warp_sum(s);
-    if (t.thread_rank() == 0) {
-      const double now = base + damping * (s + spread);
-      account(now, rank[v], l1, mx);
-      next[v] = now;
-    }
-  });
-  flush(tile, l1, mx, sums);
-}
-
-/// Directed: one warp per vertex pushes its contribution to its out-neighbours.
-template <class View>
-__global__ void push_kernel(View g, std::uint64_t n, const double* contrib, double* acc) {
-  for_each_warp_item(n, [&](const warp_tile& t, std::uint64_t i) {
-    const auto u = static_cast<vertex_t>(i);
-    if (!g.is_live(u) || g.degree(u) == 0) return;  // warp-uniform
-    const double c = contrib[u];
-    g.for_each_neighbor(t, u, [&](vertex_t w, auto...) { atomicAdd(acc + w, c); });
-  });
-}
-
-__global__ inline void finish_push_kernel(std::uint64_t n, const double* acc, const double* rank,
-                                          double* next, Sums* sums, double base, double damping) {
-  const warp_tile tile = this_warp();
-  const double spread = sums->dangling / static_cast<double>(n);
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  double l1 = 0, mx = 0;
-  for (std::uint64_t b = std::uint64_t{blockIdx.x} * blockDim.x; b < n; b += stride) {
-    const std::uint64_t v = b + threadIdx.x;
-    if (v < n) {
-      const double now = base + damping * (acc[v] + spread);
-      account(now, rank[v], l1, mx);
-      next[v] = now;
-    }
-  }
-  flush(tile, l1, mx, sums);
-}
-
-__global__ inline void fill_kernel(double* x, std::uint64_t first, std::uint64_t n, double value) {
-  for (std::uint64_t v = first + std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
-       v += std::uint64_t{gridDim.x} * blockDim.x)
-    x[v] = value;
-}
-
-/// *moved += ids whose ranks differ by more than eps (one atomic per warp and step).
-__global__ inline void moved_kernel(const double* a, const double* b, std::uint64_t n, double eps,
-                                    unsigned long long* moved) {
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
-    const std::uint64_t v = base + threadIdx.x;
-    const unsigned c = __reduce_add_sync(kFull, v < n && fabs(a[v] - b[v]) > eps ? 1u : 0u);
-    if ((threadIdx.x & 31) == 0 && c) atomicAdd(moved, static_cast<unsigned long long>(c));
-  }
-}
-
 inline void check_options(const PageRankOptions& o) {
   if (!(o.damping >= 0 && o.damping <= 1))
     throw InvalidArgument("pagerank: damping outside [0, 1]");
   if (!(o.tolerance >= 0)) throw InvalidArgument("pagerank: tolerance < 0");
   if (o.max_iterations < 0) throw InvalidArgument("pagerank: max_iterations < 0");
+  if (o.arcs_per_part < 1) throw InvalidArgument("pagerank: arcs_per_part < 1");
+  if (o.max_parts < 1) throw InvalidArgument("pagerank: max_parts < 1");
+  if (o.iterations_per_check < 1) throw InvalidArgument("pagerank: iterations_per_check < 1");
+  if (!(o.warm_restart_ratio >= 0)) throw InvalidArgument("pagerank: warm_restart_ratio < 0");
 }
 
-/// Warps for one-warp-per-vertex kernels: enough to fill the GPU, each striding over vertices.
-inline unsigned warp_grid(std::uint64_t n) {
-  return grid_for(n * 32, std::uint64_t{1} << 16);
+/// Blocks of kBlock threads that fill the GPU with `kernel` (SMs x resident blocks per SM),
+/// at most `need`: the grids whose blocks each add one atomic per sum.
+template <class Kernel>
+unsigned resident_grid(Kernel kernel, std::uint64_t need) {
+  int device = 0, sms = 0, per_sm = 0;
+  WG_CUDA_TRY(cudaGetDevice(&device));
+  WG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  WG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0));
+  const std::uint64_t full = std::uint64_t(std::max(sms, 1)) * std::max(per_sm, 1);
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(need, 1, full));
 }
 
 }  // namespace pr_detail
@@ -164,10 +53,16 @@ inline unsigned warp_grid(std::uint64_t n) {
 /// PageRank of a device view over ids [0, n) (n == the graph's id range: every id is a vertex
 /// of the formula). directed: the view's arcs go one way (push); else every edge is stored both
 /// ways (pull). rank_device (n entries) holds the start when warm, else is set to 1/n first; it
-/// receives the ranks. Stream-ordered; synchronises once per iteration.
+/// receives the ranks. work: scratch kept between runs (a fresh one when null). limit (warm runs
+/// only): gives up the warm start after its first iteration when the prediction exceeds the
+/// cold start's count, and returns with restarted = true and rank_device unchanged in meaning
+/// (the caller runs cold). Stream-ordered; synchronises once at the start and once per
+/// options.iterations_per_check iterations.
 template <DeviceGraphView View>
 PageRankRun pagerank(const View& view, std::uint64_t n, bool directed, double* rank_device,
-                     cudaStream_t stream, const PageRankOptions& options, bool warm = false) {
+                     cudaStream_t stream, const PageRankOptions& options, bool warm = false,
+                     PageRankWorkspace* work = nullptr,
+                     const pr_detail::WarmLimit* limit = nullptr) {
   using namespace pr_detail;
   check_options(options);
   PageRankRun run;
@@ -175,46 +70,104 @@ PageRankRun pagerank(const View& view, std::uint64_t n, bool directed, double* r
     run.converged = true;
     return run;
   }
-  if (!warm) {
-    fill_kernel<<<grid_for(n), kBlock, 0, stream>>>(rank_device, 0, n,
-                                                    1.0 / static_cast<double>(n));
+  PageRankWorkspace local;
+  PageRankWorkspace& w = work ? *work : local;
+  auto size = [&](auto& buf, std::uint64_t count, const char* what) {
+    if (buf.stream() != stream || buf.capacity() < count)
+      buf = std::remove_reference_t<decltype(buf)>(count, stream, what);
+    else
+      buf.resize_discard(count, what);
+  };
+  size(w.next, n, "next ranks");
+  size(w.contrib, n, "rank contributions");
+  size(w.contrib_next, n, "next rank contributions");
+  size(w.acc, directed ? n : 1, "pushed ranks");
+  size(w.state, 1, "pagerank state");
+
+  // Hubs: parts per vertex, scanned; the host needs only the total (grid size, scratch).
+  constexpr bool kSplit = kHasParts<View>;
+  std::uint32_t hub_items = 0;
+  if constexpr (kSplit) {
+    size(w.parts, n + 1, "pagerank parts");
+    size(w.offsets, n + 1, "pagerank part offsets");
+    parts_kernel<View><<<grid_for(n + 1), kBlock, 0, stream>>>(
+        view, n, options.split_degree, options.arcs_per_part, options.max_parts, w.parts.data());
     WG_CUDA_CHECK_LAST();
-  }
-  DeviceBuffer<double> next(n, stream, "next ranks"), contrib(n, stream, "rank contributions");
-  DeviceBuffer<double> acc(directed ? n : 0, stream, "pushed ranks");
-  DeviceBuffer<Sums> sums(1, stream, "pagerank sums");
-  double* cur = rank_device;
-  double* nxt = next.data();
-  const double base = (1.0 - options.damping) / static_cast<double>(n);
-  Sums host{};
-  while (run.iterations < options.max_iterations) {
-    WG_CUDA_TRY(cudaMemsetAsync(sums.data(), 0, sizeof(Sums), stream));
-    contrib_kernel<View><<<grid_for(n), kBlock, 0, stream>>>(
-        view, n, cur, contrib.data(), directed ? acc.data() : nullptr, sums.data());
-    if (directed) {
-      push_kernel<View><<<warp_grid(n), kBlock, 0, stream>>>(view, n, contrib.data(), acc.data());
-      finish_push_kernel<<<grid_for(n), kBlock, 0, stream>>>(n, acc.data(), cur, nxt, sums.data(),
-                                                             base, options.damping);
-    } else {
-      pull_kernel<View><<<warp_grid(n), kBlock, 0, stream>>>(view, n, contrib.data(), cur, nxt,
-                                                             sums.data(), base, options.damping);
-    }
-    WG_CUDA_CHECK_LAST();
-    WG_CUDA_TRY(cudaMemcpyAsync(&host, sums.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
+    std::size_t temp = 0;
+    WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp, w.parts.data(), w.offsets.data(),
+                                              static_cast<std::int64_t>(n + 1), stream));
+    size(w.scan_temp, std::max<std::size_t>(temp, 1), "pagerank scan");
+    WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(w.scan_temp.data(), temp, w.parts.data(),
+                                              w.offsets.data(), static_cast<std::int64_t>(n + 1),
+                                              stream));
+    WG_CUDA_TRY(cudaMemcpyAsync(&hub_items, w.offsets.data() + n, sizeof hub_items,
+                                cudaMemcpyDeviceToHost, stream));
     WG_CUDA_TRY(cudaStreamSynchronize(stream));
-    std::swap(cur, nxt);
-    ++run.iterations;
-    const double change = options.stop == PageRankOptions::Stop::l1
-                              ? host.l1
-                              : __builtin_bit_cast(double, host.max_bits);
-    if (change < options.tolerance) {
-      run.converged = true;
+    size(w.hub_acc, std::max<std::uint32_t>(hub_items, 1), "hub sums");
+    size(w.tickets, std::max<std::uint32_t>(hub_items, 1), "hub tickets");
+    w.hub_acc.fill_bytes(0, stream);
+    w.tickets.fill_bytes(0, stream);
+  }
+
+  WG_CUDA_TRY(cudaMemsetAsync(w.state.data(), 0, sizeof(PageRankState), stream));
+  init_kernel<View><<<resident_grid(init_kernel<View>, grid_for(n)), kBlock, 0, stream>>>(
+      view, n, !warm, rank_device, w.contrib.data(), directed ? w.acc.data() : nullptr,
+      w.state.data());
+  WG_CUDA_CHECK_LAST();
+
+  const Params prm{.n = n,
+                   .base = (1.0 - options.damping) / static_cast<double>(n),
+                   .damping = options.damping,
+                   .tolerance = options.tolerance,
+                   .max_iterations = options.max_iterations,
+                   .max_rule = options.stop == PageRankOptions::Stop::max_change};
+  double* rank[2] = {rank_device, w.next.data()};
+  double* contrib[2] = {w.contrib.data(), w.contrib_next.data()};
+  const std::uint32_t* offsets = kSplit ? w.offsets.data() : nullptr;
+  const std::uint64_t warp_items = (std::uint64_t{hub_items} + n) * 32;
+  const unsigned pull_blocks =
+      directed ? 0 : resident_grid(pull_kernel<View, kSplit>, grid_for(warp_items));
+  const unsigned push_blocks =
+      directed ? resident_grid(push_kernel<View, kSplit>, grid_for(warp_items)) : 0;
+  const unsigned finish_blocks =
+      directed ? resident_grid(finish_push_kernel<View>, grid_for(n)) : 0;
+
+  PageRankState host{};
+  int launched = 0;
+  int chunk = limit ? 1 : options.iterations_per_check;
+  while (launched < options.max_iterations) {
+    const int count = std::min(chunk, options.max_iterations - launched);
+    for (int k = 0; k < count; ++k, ++launched) {
+      const int a = launched & 1, b = a ^ 1;
+      if (directed) {
+        push_kernel<View, kSplit><<<push_blocks, kBlock, 0, stream>>>(
+            view, prm, contrib[a], w.acc.data(), offsets, w.state.data());
+        finish_push_kernel<View><<<finish_blocks, kBlock, 0, stream>>>(
+            view, prm, w.acc.data(), rank[a], rank[b], contrib[b], w.state.data());
+      } else {
+        pull_kernel<View, kSplit><<<pull_blocks, kBlock, 0, stream>>>(
+            view, prm, rank[a], rank[b], contrib[a], contrib[b], offsets, w.hub_acc.data(),
+            w.tickets.data(), w.state.data());
+      }
+      WG_CUDA_CHECK_LAST();
+    }
+    WG_CUDA_TRY(
+        cudaMemcpyAsync(&host, w.state.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (host.done) break;
+    if (limit && launched == 1 && give_up_warm(*limit, host.first_change, options.tolerance)) {
+      run.restarted = true;
       break;
     }
+    chunk = options.iterations_per_check;
   }
-  if (cur != rank_device) {
-    WG_CUDA_TRY(
-        cudaMemcpyAsync(rank_device, cur, n * sizeof(double), cudaMemcpyDeviceToDevice, stream));
+  run.iterations = host.iterations;
+  run.converged = host.converged != 0;
+  run.first_change = host.first_change;
+  run.last_change = host.last_change;
+  if (run.iterations & 1) {
+    WG_CUDA_TRY(cudaMemcpyAsync(rank_device, w.next.data(), n * sizeof(double),
+                                cudaMemcpyDeviceToDevice, stream));
   }
   return run;
 }
@@ -253,7 +206,10 @@ template <GpuDynamicGraph Graph>
 void DynamicPageRank<Graph>::recompute() {
   n_ = graph_->num_vertices();
   rank_.resize_discard(std::max<std::uint64_t>(n_, 1), "ranks");
-  run_ = pagerank(graph_->ref(), n_, graph_->directed(), rank_.data(), graph_->stream(), options_);
+  run_ = pagerank(graph_->ref(), n_, graph_->directed(), rank_.data(), graph_->stream(), options_,
+                  false, &work_);
+  cold_iterations_ = run_.iterations;
+  cold_rate_ = pr_detail::mean_rate(run_);
 }
 
 template <GpuDynamicGraph Graph>
@@ -278,18 +234,31 @@ PageRankResult DynamicPageRank<Graph>::result() const {
 }
 
 template <GpuDynamicGraph Graph>
-std::uint64_t DynamicPageRank<Graph>::warm_start() {
+BatchEffect DynamicPageRank<Graph>::warm_start() {
   const cudaStream_t stream = graph_->stream();
   before_.resize_discard(std::max<std::uint64_t>(n_, 1), "ranks before the batch");
   WG_CUDA_TRY(cudaMemcpyAsync(before_.data(), rank_.data(), n_ * sizeof(double),
                               cudaMemcpyDeviceToDevice, stream));
-  run_ = pagerank(graph_->ref(), n_, graph_->directed(), rank_.data(), stream, options_, true);
+  BatchEffect e;
+  // The switch to a cold start (pagerank.hpp): only with a cold run to predict from.
+  const pr_detail::WarmLimit limit{.cold_iterations = cold_iterations_,
+                                   .cold_rate = cold_rate_,
+                                   .ratio = options_.warm_restart_ratio};
+  const bool predict = pr_detail::can_predict(cold_iterations_, cold_rate_);
+  run_ = pagerank(graph_->ref(), n_, graph_->directed(), rank_.data(), stream, options_, true,
+                  &work_, predict ? &limit : nullptr);
+  if (run_.restarted) {
+    recompute();
+    run_.restarted = true;
+    e.recomputed = true;
+  }
   counter_.fill_bytes(0, stream);
   pr_detail::moved_kernel<<<grid_for(n_), kBlock, 0, stream>>>(
       rank_.data(), before_.data(), n_, options_.tolerance / static_cast<double>(n_),
       counter_.data());
   WG_CUDA_CHECK_LAST();
-  return counter_.to_host()[0];
+  e.changed = counter_.to_host()[0];
+  return e;
 }
 
 template <GpuDynamicGraph Graph>
@@ -300,11 +269,14 @@ BatchEffect DynamicPageRank<Graph>::after_insert(const ChangedEdges& added) {
   grow();
   BatchEffect e;
   if (added.size == 0 && n_ == before_n) {
-    run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+    if (!defer_) run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
     return e;
   }
-  e.changed = warm_start();
-  return e;
+  if (defer_) {
+    pending_ = true;
+    return e;
+  }
+  return warm_start();
 }
 
 template <GpuDynamicGraph Graph>
@@ -322,12 +294,42 @@ DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::apply(const Batch& batch, bo
 }
 
 template <GpuDynamicGraph Graph>
+DynamicUpdate<PageRankMixedUpdate> DynamicPageRank<Graph>::update(const EdgeList& erase,
+                                                                  const EdgeList& insert) {
+  DynamicUpdate<PageRankMixedUpdate> r;
+  BatchEffect ignored[1];
+  defer_ = true;
+  pending_ = false;
+  try {
+    r.update.erased = erase_observed(*graph_, erase, std::span<BatchEffect>(ignored), *this);
+    r.update.inserted = insert_observed(*graph_, insert, std::span<BatchEffect>(ignored), *this);
+  } catch (...) {
+    defer_ = false;
+    throw;
+  }
+  defer_ = false;
+  if (pending_) {
+    pending_ = false;
+    const BatchEffect e = warm_start();
+    r.changed = e.changed;
+    r.recomputed = e.recomputed;
+  } else {
+    run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+  }
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
 DynamicUpdate<VertexEraseResult> DynamicPageRank<Graph>::erase_vertices(
     std::span<const vertex_t> ids) {
   DynamicUpdate<VertexEraseResult> r;
   r.update = graph_->erase_vertices(std::vector<vertex_t>(ids.begin(), ids.end()));
   grow();
-  if (r.update.vertices) r.changed = warm_start();
+  if (r.update.vertices) {
+    const BatchEffect e = warm_start();
+    r.changed = e.changed;
+    r.recomputed = e.recomputed;
+  }
   return r;
 }
 

@@ -22,22 +22,40 @@
 // bitwise equal.
 //
 // Static: undirected graphs pull (a vertex's in-neighbours are its neighbours): one warp per
-// vertex sums its neighbours' rank / degree, no atomics. Directed graphs push (the device view
-// gives out-arcs only, and a transposed copy would have to be rebuilt after every batch): one
+// vertex sums its neighbours' rank / degree, no atomics on ranks. Directed graphs push (the device
+// view gives out-arcs only, and a transposed copy would have to be rebuilt after every batch): one
 // warp per vertex adds its rank / outdeg to each out-neighbour's accumulator with a double
-// atomicAdd. Per iteration O(n + m) work and one synchronisation (the change is read back);
-// three n-double arrays.
+// atomicAdd. A vertex of more than PageRankOptions::split_degree out-arcs (a hub) is split over
+// ceil(degree / arcs_per_part) warps (views with the partial walks: slab, B-tree, CSR), so one
+// hub does not hold up the whole iteration. Per iteration O(n + m) work in one kernel (pull) or
+// two (push); the change is reduced per block, and the stop (tolerance or max_iterations) is
+// decided on the device, exactly as stated above, by the last block of the iteration. The host
+// enqueues iterations_per_check iterations at a time and then reads the decision (kernels
+// launched after the stop return at once), so the result and the iteration count are those of a
+// loop that checked after every iteration. Memory: five n-double arrays (six when directed) and
+// two (n + 1)-uint32 arrays; one synchronisation at the start (the number of hub parts) and one
+// per iterations_per_check iterations.
 //
 // Dynamic (DynamicPageRank): after a batch that changed the graph, the iteration runs again from
 // the previous ranks (a warm start; ids the graph added start at 0, which keeps the sum 1) to the
 // same tolerance, so the accuracy bound above holds after every batch; a batch that changed
-// nothing iterates not at all; vertex deletions warm-start the same way. DynamicUpdate::changed
-// counts the vertices whose rank moved by more than tolerance / n in the batch; recomputed is
-// always false.
+// nothing iterates not at all; vertex deletions warm-start the same way. The switch to a cold
+// start: the last cold start's iteration count C and its mean contraction rate r per iteration
+// are remembered; a warm start runs one iteration, predicts from that change c the iterations it
+// still needs (log(tolerance / c) / log r), and restarts cold from 1/n when the total would
+// exceed C (PageRankOptions::warm_restart_ratio x C; DynamicUpdate::recomputed is then true). The
+// prediction uses the cold start's mean rate, which its fast first iterations make optimistic, so
+// a warm start predicted within C may still run past it; it then goes on (a restart would cost C
+// more). A mixed step through update(erase, insert) converges once; erase_edges then
+// insert_edges converge twice, which may together cost more than one recompute.
+// DynamicUpdate::changed counts the vertices whose rank moved by more than tolerance / n in the
+// batch. The buffers are kept between batches (no allocation per batch while the graph does not
+// grow).
 //
 // Every change to the graph must go through the object (or be followed by recompute()).
-// Errors: wg::InvalidArgument when damping lies outside [0, 1], tolerance < 0 or
-// max_iterations < 0; wg::CapacityError when device memory runs out.
+// Errors: wg::InvalidArgument when damping lies outside [0, 1], tolerance < 0,
+// max_iterations < 0, arcs_per_part, max_parts or iterations_per_check < 1, or
+// warm_restart_ratio < 0; wg::CapacityError when device memory runs out.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -66,6 +84,22 @@ struct PageRankOptions {
   /// Stop after this many iterations even when not converged (>= 0).
   int max_iterations = 1000;
   Stop stop = Stop::l1;
+  /// Vertices of more out-arcs than this are split over several warps (0: every vertex with an
+  /// out-arc is split; views without partial walks never split). A warp walks a vertex's
+  /// neighbours serially, so one hub of 10^5 arcs in a warp would outlast the whole iteration.
+  std::uint32_t split_degree = 512;
+  /// Out-arcs per warp of a split vertex (>= 1): a warp walks them in about arcs / 20 dependent
+  /// slab loads (hash adjacency at its default load factor).
+  std::uint32_t arcs_per_part = 256;
+  /// At most this many warps per split vertex (>= 1).
+  std::uint32_t max_parts = 4096;
+  /// The host enqueues this many iterations (>= 1) before it reads the device's stop decision;
+  /// kernels past the stop return at once, so a larger value only saves synchronisations.
+  int iterations_per_check = 4;
+  /// DynamicPageRank restarts a warm start cold when its predicted iterations exceed this times
+  /// those of the last cold start (>= 0; 1: never much slower than a recompute; 0: restart
+  /// whenever one iteration did not converge; huge: never restart).
+  double warm_restart_ratio = 1.0;
 };
 
 struct PageRankResult {
@@ -78,6 +112,35 @@ struct PageRankResult {
 struct PageRankRun {
   int iterations = 0;
   bool converged = false;
+  double first_change = 0;  ///< change of the first iteration (as the stop rule measures it)
+  double last_change = 0;   ///< change of the last iteration
+  bool restarted = false;   ///< a warm start given up for a cold one (DynamicPageRank)
+};
+
+/// The device-side state of a run (pr_detail kernels): the sums of the current iteration and
+/// the stop decision. Plain data; one per run, on the device.
+struct PageRankState {
+  double dangling;              ///< dangling rank of the current ranks
+  double dangling_next;         ///< of the ranks this iteration writes
+  double l1;                    ///< this iteration's sum of |change|
+  unsigned long long max_bits;  ///< its largest |change|, as the bits of a non-negative double
+  double first_change, last_change;
+  unsigned blocks_done;  ///< blocks that ended this iteration
+  int iterations;        ///< iterations completed
+  int done, converged;
+};
+
+/// Scratch of a run, kept by DynamicPageRank between batches (resized, never shrunk).
+struct PageRankWorkspace {
+  DeviceBuffer<double> next, contrib, contrib_next, acc, hub_acc;
+  DeviceBuffer<std::uint32_t> parts, offsets, tickets;
+  DeviceBuffer<unsigned char> scan_temp;
+  DeviceBuffer<PageRankState> state;
+};
+
+/// What a mixed step (DynamicPageRank::update) did to the graph.
+struct PageRankMixedUpdate {
+  UpdateResult erased, inserted;
 };
 
 /// Static PageRank of a GPU graph (the ranks copied to the host).
@@ -95,6 +158,10 @@ class DynamicPageRank {
   DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  /// A mixed step: erases `erase`, then inserts `insert`, through the graph, and converges once
+  /// (erase_edges then insert_edges would converge twice, each warm start about as long). The
+  /// ranks, changed and recomputed are those of one warm start after both batches.
+  DynamicUpdate<PageRankMixedUpdate> update(const EdgeList& erase, const EdgeList& insert);
   /// Erases the vertices (and their edges) through the graph, then warm-starts: the erased ids
   /// stay in the formula as dangling vertices without edges, as in the reference.
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
@@ -115,18 +182,26 @@ class DynamicPageRank {
   const PageRankRun& last_run() const noexcept { return run_; }
   /// Static PageRank from scratch, from 1/n.
   void recompute();
+  /// Iterations of the last cold start (the warm-start cap's reference).
+  int cold_iterations() const noexcept { return cold_iterations_; }
   Graph& graph() noexcept { return *graph_; }
 
  private:
   void grow();
-  /// Iterates from the current ranks; returns the vertices moved by more than tolerance / n.
-  std::uint64_t warm_start();
+  /// Iterates from the current ranks (or restarts cold, pagerank.hpp); changed: the vertices
+  /// moved by more than tolerance / n.
+  BatchEffect warm_start();
   template <class Batch>
   DynamicUpdate<UpdateResult> apply(const Batch& batch, bool insert);
 
   Graph* graph_;
   PageRankOptions options_;
   std::uint64_t n_ = 0;
+  int cold_iterations_ = 0;  ///< of the last cold start (0: none to predict from)
+  double cold_rate_ = 0;     ///< its mean change ratio per iteration
+  PageRankWorkspace work_;
+  bool defer_ = false;    ///< inside update(): observers only note that the graph changed
+  bool pending_ = false;  ///< a deferred change awaits its warm start
   DeviceBuffer<double> rank_, before_;
   DeviceBuffer<unsigned long long> counter_;
   PageRankRun run_;
