@@ -295,10 +295,9 @@ std::uint64_t DynamicComponents<Graph>::certify_removed(const ChangedEdges& remo
     // Before the splits are applied: the second tier's flags and claims decide them too.
     search_kernel<typename Graph::ref_type>
         <<<static_cast<unsigned>(limit), kSearchWarps * 32, 0, stream>>>(
-            g, items, limit, ecount_.data(), old_label_.data(), flag_.data(), claim_.data(),
-            search_table_.data(), search_lists_.data(), layout, search_gen_,
-            search_piece_len_.data(), search_piece_side_.data(), search_piece_root_.data(),
-            counters_.data());
+            g, items, limit, ecount_.data(), old_label_.data(), flag_.data(), search_table_.data(),
+            search_lists_.data(), layout, search_gen_, search_piece_len_.data(),
+            search_piece_side_.data(), search_piece_root_.data(), counters_.data());
     WG_CUDA_CHECK_LAST();
   }
   apply_splits_kernel<<<grid_for(b), kBlock, 0, stream>>>(
@@ -319,9 +318,9 @@ std::uint64_t DynamicComponents<Graph>::certify_removed(const ChangedEdges& remo
   }
   const auto c = counters_.to_host(stream, kSearchCounters);
   // The listed edges are among the first tier's undecided; those the second tier decided move.
-  const std::uint64_t searched = c[kSearchConnected] + c[kSearchIsolated] + c[kSearchPieces];
+  const std::uint64_t searched = c[kSearchConnected] + c[kSearchPieces];
   stats_.certified += c[kCertConnected] + c[kSearchConnected];
-  stats_.isolated += c[kCertIsolated] + c[kSearchIsolated];
+  stats_.isolated += c[kCertIsolated];
   stats_.pieces += c[kCertPiece] + c[kSearchPieces];
   stats_.searched += searched;
   undecided = c[kCertUndecided] - searched;

@@ -8,8 +8,8 @@
 // the graph after the batch (undirected only): level-synchronous, always expanding the side with
 // the smaller frontier; a frontier's arcs are charged before it is expanded, and a search whose
 // next level would pass `budget` arcs stops. It decides:
-//  - the sides meet: the pair is connected (an edge (u, v): certified; a pair for an isolated x:
-//    x splits off alone, as in the first tier);
+//  - the sides meet: the pair is connected (certified; for a pair of an isolated x's partners,
+//    x is split off by the edge to its smallest partner, as in the first tier);
 //  - one side's frontier empties: that side S is a component of its own. For an edge (u, v) it
 //    splits off when, as in the first tier, no other deleted edge touches S (ecount is 1 at the
 //    side's endpoint, 0 elsewhere) and S does not hold the component's label; such a side being
@@ -46,8 +46,7 @@ inline constexpr unsigned kHubCap = 64;      ///< hubs of one level walked by th
 
 /// Counters of the second tier, after the first tier's (kCertCounters).
 inline constexpr unsigned kSearchListed = kCertListed, kSearchConnected = kCertCounters,
-                          kSearchIsolated = kCertCounters + 1, kSearchPieces = kCertCounters + 2,
-                          kSearchCounters = kCertCounters + 3;
+                          kSearchPieces = kCertCounters + 1, kSearchCounters = kCertCounters + 2;
 
 /// Per search: the slots of its table (a power of two) and the length of each side's list.
 struct SearchLayout {
@@ -97,8 +96,8 @@ __device__ inline bool search_contains(const std::uint64_t* table, std::uint64_t
 
 /// The block's shared state of one search.
 struct SearchShared {
-  unsigned long long degree_sum;
-  unsigned head[2], tail[2];  ///< each side's list: [head, tail) is its frontier
+  unsigned long long level[2];  ///< each side's frontier arcs (summed when not known)
+  unsigned head[2], tail[2];    ///< each side's list: [head, tail) is its frontier
   int met, bad[2], overflow;
   unsigned num_hubs;
   vertex_t hubs[kHubCap];
@@ -110,17 +109,15 @@ enum : unsigned { kSearchUndecided = 0, kSearchMet = 1, kSearchPiece0 = 2, kSear
 
 /// One block (kSearchWarps warps) per listed item j < counters[kSearchListed] (when at most
 /// `limit`; otherwise every listed item's component is flagged). Writes piece_len[j] (the size of
-/// the piece it splits off: side piece_side[j]'s list, or 0), piece_root[j] (its smallest id),
-/// claim[edge] for a met pair of an isolated vertex; flags the
-/// components of items left undecided; counts the decisions. Scratch per block j: table
+/// the piece it splits off: side piece_side[j]'s list, or 0), piece_root[j] (its smallest id);
+/// flags the components of items left undecided; counts the decisions. Scratch per block j: table
 /// (layout.table_slots keys) and lists (2 * layout.list_len ids).
 template <class View>
 __global__ void __launch_bounds__(kSearchWarps * 32)
     search_kernel(View g, const SearchItem* items, std::uint64_t limit, const std::uint32_t* ecount,
-                  const vertex_t* old_label, std::uint8_t* flag, vertex_t* claim,
-                  std::uint64_t* table, vertex_t* lists, SearchLayout layout, std::uint32_t gen,
-                  std::uint32_t* piece_len, std::uint8_t* piece_side, vertex_t* piece_root,
-                  unsigned long long* counters) {
+                  const vertex_t* old_label, std::uint8_t* flag, std::uint64_t* table,
+                  vertex_t* lists, SearchLayout layout, std::uint32_t gen, std::uint32_t* piece_len,
+                  std::uint8_t* piece_side, vertex_t* piece_root, unsigned long long* counters) {
   __shared__ SearchShared sh;
   const std::uint64_t listed =
       cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(counters[kSearchListed])
@@ -154,11 +151,13 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
     sh.bad[0] = pair_only || ecount[it.p] != 1 || it.p == l;
     sh.bad[1] = pair_only || ecount[it.q] != 1 || it.q == l;
     sh.num_hubs = 0;
-    sh.degree_sum = 0;
+    sh.level[0] = sh.level[1] = 0;
     sh.root = kNone;
   }
   __syncthreads();
   std::uint64_t used = 0;
+  bool known[2] = {false, false};
+  unsigned long long cost[2] = {0, 0};
   unsigned result = kSearchUndecided;
   while (true) {
     // Every thread reads the same shared state (the last writes were before a barrier).
@@ -178,25 +177,38 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
       break;
     }
     if (empty0 && empty1) break;
-    const unsigned side = empty0 ? 1u : empty1 ? 0u : (t0 - h0 <= t1 - h1 ? 0u : 1u);
+    // Each side's next level costs its frontier's arcs; a side's cost is summed once per level
+    // (known[] is block-uniform). The cheaper side is expanded: a small piece or a side away
+    // from the hubs goes first.
+    unsigned long long mine[2] = {0, 0};
+    for (unsigned sd = 0; sd < 2; ++sd) {
+      const unsigned b = sd ? h1 : h0, e = sd ? t1 : t0;
+      if (known[sd]) continue;
+      for (unsigned k = b + threadIdx.x; k < e; k += blockDim.x) mine[sd] += g.degree(list[sd][k]);
+      if (mine[sd]) atomicAdd(&sh.level[sd], mine[sd]);
+    }
+    __syncthreads();
+    for (unsigned sd = 0; sd < 2; ++sd)
+      if (!known[sd]) {
+        cost[sd] = sh.level[sd];
+        known[sd] = true;
+      }
+    const unsigned side = empty0 ? 1u : empty1 ? 0u : (cost[0] <= cost[1] ? 0u : 1u);
     const unsigned begin = side ? h1 : h0, end = side ? t1 : t0;
     vertex_t* own = list[side];
-    // The level's arcs, charged before it is expanded; its hubs.
-    unsigned long long mine = 0;
+    const unsigned long long level = cost[side];
+    if (used + level > layout.budget) break;  // uniform: shared values
+    used += level;
+    // The level's hubs, walked by every warp in part.
     for (unsigned k = begin + threadIdx.x; k < end; k += blockDim.x) {
-      const std::uint32_t d = g.degree(own[k]);
-      mine += d;
-      if (d >= layout.hub_degree) {
+      if (g.degree(own[k]) >= layout.hub_degree) {
         const unsigned pos = atomicAdd(&sh.num_hubs, 1u);
         if (pos < kHubCap) sh.hubs[pos] = own[k];
       }
     }
-    if (mine) atomicAdd(&sh.degree_sum, mine);
     __syncthreads();
-    const unsigned long long level = sh.degree_sum;
     const unsigned num_hubs = sh.num_hubs;
-    if (used + level > layout.budget || num_hubs > kHubCap) break;  // uniform: shared values
-    used += level;
+    if (num_hubs > kHubCap) break;  // cannot be within the budget (hub_degree); a guard
 
     const std::uint64_t other_side = side ^ 1u;
     auto visit = [&](vertex_t w, bool valid) {
@@ -241,8 +253,9 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
       else
         sh.head[0] = end;
       sh.num_hubs = 0;
-      sh.degree_sum = 0;
+      sh.level[side] = 0;
     }
+    known[side] = false;
     __syncthreads();
   }
   // result is block-uniform. A piece: its smallest id.
@@ -263,8 +276,7 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
     if (piece) {
       atomicAdd(counters + kSearchPieces, 1ull);
     } else if (result == kSearchMet) {
-      if (pair_only) claim[it.edge] = it.x;
-      atomicAdd(counters + (pair_only ? kSearchIsolated : kSearchConnected), 1ull);
+      atomicAdd(counters + kSearchConnected, 1ull);
     } else {
       flag[l] = 1;
     }
@@ -273,7 +285,7 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
 
 /// One block per listed item: a piece whose component was left unflagged becomes a component
 /// of its own (labels and parents: its smallest id); counters[kCertMoved] += its size,
-/// counters[kCertAdded] += 1. (A met pair's claim is applied by apply_splits_kernel.)
+/// counters[kCertAdded] += 1.
 __global__ inline void apply_search_kernel(const SearchItem* items, std::uint64_t limit,
                                            const vertex_t* old_label, const std::uint8_t* flag,
                                            const vertex_t* lists, SearchLayout layout,
