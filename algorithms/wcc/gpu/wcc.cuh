@@ -292,7 +292,7 @@ std::uint64_t DynamicComponents<Graph>::certify_removed(const ChangedEdges& remo
           piece_size_.data(), per_edge, counters_.data(), items);
   WG_CUDA_CHECK_LAST();
   if (limit) {
-    // Before the splits are applied: the second tier's flags and claims decide them too.
+    // Before the splits are applied: the flags it leaves decide which of them apply.
     search_kernel<typename Graph::ref_type>
         <<<static_cast<unsigned>(limit), kSearchWarps * 32, 0, stream>>>(
             g, items, limit, ecount_.data(), old_label_.data(), flag_.data(), search_table_.data(),

@@ -306,14 +306,16 @@ TEST(GpuDynamicComponents, SecondTier) {
     c.dels = {{200, 201}, {300, 301}};
     cases.push_back(c);
   }
-  // A hub 0 of 1500 leaves; leaf 1000 leads by the path 1000..1100 back to leaf 5. Cutting
-  // (0, 1000): the second tier walks the hub in parts (its degree is past hub_degree) and meets.
+  // Two hubs: 0 with leaves 1..999, 1000 with leaves 1001..2000; leaf 5 of 0 is joined to
+  // leaf 2000 of 1000. Cutting (0, 1000): past the first tier's budget; the second tier expands
+  // the cheaper side, hub 0 (walked in parts by every warp: its degree is past hub_degree), then
+  // its leaves, then 2000, which meets 1000.
   {
-    DeletionCase c{.n = 1101, .want = {.certified = 1, .searched = 1}};
+    DeletionCase c{.n = 2001, .want = {.certified = 1, .searched = 1}};
     for (wg::vertex_t i = 1; i <= 999; ++i) c.edges.emplace_back(0, i);
+    for (wg::vertex_t i = 1001; i <= 2000; ++i) c.edges.emplace_back(1000, i);
     c.edges.emplace_back(0, 1000);
-    add_path(c.edges, 1000, 101);
-    c.edges.emplace_back(1100, 5);
+    c.edges.emplace_back(5, 2000);
     c.dels = {{0, 1000}};
     cases.push_back(c);
   }
