@@ -23,7 +23,9 @@
 //    (at most kPieceCap vertices, `budget` arcs) either reaches the other endpoint (connected)
 //    or exhausts a closed set S: S is then a new component, and when the edge is the only
 //    deleted edge touching S (ecount: deleted edges per endpoint) it is decided;
-//  - otherwise the edge is undecided, and C is flagged for the restricted recomputation.
+//  - otherwise the edge is undecided, and C is flagged for the restricted recomputation (or,
+//    when the second tier runs, the edge is listed for its larger search: wcc_search.cuh, which
+//    flags C when that fails too).
 // Why this is exact: in a component C with no undecided edge, every deleted edge that joins two
 // new components has an isolated endpoint or a piece S on one side (the others were shown
 // connected). A piece touches no other deleted edge, so it is a leaf of the graph whose nodes

@@ -27,7 +27,8 @@
 // Hubs: a frontier vertex of degree >= hub_degree is walked by every warp of the block in part
 // (for_each_neighbor_slot_part where the view offers it).
 //
-// Memory order: one block per search; its table and lists are its own. Within a level only the
+// Memory order: one block per search; its table and lists are its own. Shared flags and counters
+// are changed by atomics between barriers and read plainly only after one. Within a level only the
 // expanded side's keys are inserted (atomicCAS), while the other side's keys, written in earlier
 // levels, are only read; levels are separated by __syncthreads, which orders the block's global
 // and shared accesses. Table reads are relaxed atomic loads (inserts of the same level race with
@@ -212,12 +213,11 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
 
     const std::uint64_t other_side = side ^ 1u;
     auto visit = [&](vertex_t w, bool valid) {
+      // No early exit on a meeting within the level: the rest of the level costs at most its
+      // charged arcs, and the flag is then read only after the barrier (no shared-memory race).
       if (!valid) return;
-      if (cuda::atomic_ref<int, cuda::thread_scope_block>(sh.met).load(cuda::memory_order_relaxed))
-        return;
       if (search_contains(tab, slots, gen, search_key(gen, w, other_side))) {
-        cuda::atomic_ref<int, cuda::thread_scope_block>(sh.met).store(1,
-                                                                      cuda::memory_order_relaxed);
+        atomicOr(&sh.met, 1);
         return;
       }
       const unsigned fresh = search_insert(tab, slots, gen, search_key(gen, w, side));
