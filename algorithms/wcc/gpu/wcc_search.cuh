@@ -6,8 +6,10 @@
 // the pair to connect, and for a pair made for an isolated vertex x, x) instead of flagging its
 // component. search_kernel then runs one bidirectional search per listed edge, one block each, on
 // the graph after the batch (undirected only): level-synchronous, always expanding the side with
-// the smaller frontier; a frontier's arcs are charged before it is expanded, and a search whose
-// next level would pass `budget` arcs stops. It decides:
+// the cheaper frontier (its arcs, charged before it is expanded). When the next level would pass
+// `budget` arcs, the side whose vertices below hub_degree cost the least expands those alone (a
+// partial level: its hubs stay in its set, to be met, but it can no longer be a piece); when
+// even that would pass the budget, the search stops. It decides:
 //  - the sides meet: the pair is connected (certified; for a pair of an isolated x's partners,
 //    x is split off by the edge to its smallest partner, as in the first tier);
 //  - one side's frontier empties: that side S is a component of its own. For an edge (u, v) it
@@ -98,6 +100,7 @@ __device__ inline bool search_contains(const std::uint64_t* table, std::uint64_t
 /// The block's shared state of one search.
 struct SearchShared {
   unsigned long long level[2];  ///< each side's frontier arcs (summed when not known)
+  unsigned long long light[2];  ///< of those, the arcs of its vertices below hub_degree
   unsigned head[2], tail[2];    ///< each side's list: [head, tail) is its frontier
   int met, bad[2], overflow;
   unsigned num_hubs;
@@ -153,12 +156,13 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
     sh.bad[1] = pair_only || ecount[it.q] != 1 || it.q == l;
     sh.num_hubs = 0;
     sh.level[0] = sh.level[1] = 0;
+    sh.light[0] = sh.light[1] = 0;
     sh.root = kNone;
   }
   __syncthreads();
   std::uint64_t used = 0;
   bool known[2] = {false, false};
-  unsigned long long cost[2] = {0, 0};
+  unsigned long long cost[2] = {0, 0}, light[2] = {0, 0};
   unsigned result = kSearchUndecided;
   while (true) {
     // Every thread reads the same shared state (the last writes were before a barrier).
@@ -181,27 +185,41 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
     // Each side's next level costs its frontier's arcs; a side's cost is summed once per level
     // (known[] is block-uniform). The cheaper side is expanded: a small piece or a side away
     // from the hubs goes first.
-    unsigned long long mine[2] = {0, 0};
     for (unsigned sd = 0; sd < 2; ++sd) {
       const unsigned b = sd ? h1 : h0, e = sd ? t1 : t0;
       if (known[sd]) continue;
-      for (unsigned k = b + threadIdx.x; k < e; k += blockDim.x) mine[sd] += g.degree(list[sd][k]);
-      if (mine[sd]) atomicAdd(&sh.level[sd], mine[sd]);
+      unsigned long long mine = 0, mine_light = 0;
+      for (unsigned k = b + threadIdx.x; k < e; k += blockDim.x) {
+        const std::uint32_t d = g.degree(list[sd][k]);
+        mine += d;
+        if (d < layout.hub_degree) mine_light += d;
+      }
+      if (mine) atomicAdd(&sh.level[sd], mine);
+      if (mine_light) atomicAdd(&sh.light[sd], mine_light);
     }
     __syncthreads();
     for (unsigned sd = 0; sd < 2; ++sd)
       if (!known[sd]) {
         cost[sd] = sh.level[sd];
+        light[sd] = sh.light[sd];
         known[sd] = true;
       }
-    const unsigned side = empty0 ? 1u : empty1 ? 0u : (cost[0] <= cost[1] ? 0u : 1u);
+    unsigned side = empty0 ? 1u : empty1 ? 0u : (cost[0] <= cost[1] ? 0u : 1u);
+    // A level past the budget: where the hubs cost too much, the side's other vertices are
+    // expanded alone (a partial level). It can still meet the other side (the hubs stay in its
+    // set), but no longer exhaust a closed set: it is marked bad (never a piece).
+    bool partial = false;
+    if (used + cost[side] > layout.budget) {
+      if (!empty0 && !empty1 && light[side ^ 1u] < light[side]) side ^= 1u;
+      if (light[side] == 0 || used + light[side] > layout.budget) break;  // uniform
+      partial = true;
+    }
     const unsigned begin = side ? h1 : h0, end = side ? t1 : t0;
     vertex_t* own = list[side];
-    const unsigned long long level = cost[side];
-    if (used + level > layout.budget) break;  // uniform: shared values
-    used += level;
-    // The level's hubs, walked by every warp in part.
-    for (unsigned k = begin + threadIdx.x; k < end; k += blockDim.x) {
+    used += partial ? light[side] : cost[side];
+    if (partial && threadIdx.x == 0) atomicOr(&sh.bad[side], 1);
+    // The level's hubs, walked by every warp in part (none in a partial level).
+    for (unsigned k = begin + threadIdx.x; k < end && !partial; k += blockDim.x) {
       if (g.degree(own[k]) >= layout.hub_degree) {
         const unsigned pos = atomicAdd(&sh.num_hubs, 1u);
         if (pos < kHubCap) sh.hubs[pos] = own[k];
@@ -240,7 +258,7 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
     // Ordinary vertices: a warp each; hubs: every warp a part (warp-uniform branches).
     for (unsigned k = begin + warp; k < end; k += kSearchWarps) {
       const vertex_t x = own[k];
-      if (parts && g.degree(x) >= layout.hub_degree) continue;
+      if ((parts || partial) && g.degree(x) >= layout.hub_degree) continue;
       g.for_each_neighbor_slot(tile, x, visit);
     }
     if constexpr (parts)
@@ -254,6 +272,7 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
         sh.head[0] = end;
       sh.num_hubs = 0;
       sh.level[side] = 0;
+      sh.light[side] = 0;
     }
     known[side] = false;
     __syncthreads();
