@@ -123,7 +123,7 @@ struct DeletionStats {
   std::uint64_t isolated = 0;    ///< edges whose endpoint split off alone
   std::uint64_t pieces = 0;      ///< edges whose one side split off as a small piece
   std::uint64_t undecided = 0;   ///< edges left to the recomputation of their component
-  std::uint64_t searched = 0;    ///< of the certified, isolated and pieces: by the second tier
+  std::uint64_t searched = 0;    ///< of the certified and pieces: decided by the second tier
   std::uint64_t restricted = 0;  ///< batches that recomputed the flagged components only
   std::uint64_t recomputed = 0;  ///< batches answered by the static computation
   std::uint64_t direct = 0;      ///< of those, batches too large to try certificates
