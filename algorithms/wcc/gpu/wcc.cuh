@@ -11,6 +11,7 @@
 #include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
 #include <warpgraph/algorithms/wcc/gpu/wcc_certify.cuh>
 #include <warpgraph/algorithms/wcc/gpu/wcc_kernels.cuh>
+#include <warpgraph/algorithms/wcc/gpu/wcc_search.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
@@ -62,7 +63,7 @@ DynamicComponents<Graph>::DynamicComponents(Graph& graph, const DynamicComponent
   // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
   const cudaStream_t stream = graph.stream();
   counters_ =
-      DeviceBuffer<unsigned long long>(wcc_detail::kCertCounters, stream, "component counters");
+      DeviceBuffer<unsigned long long>(wcc_detail::kSearchCounters, stream, "component counters");
   label_ = DeviceBuffer<vertex_t>(0, stream);
   parent_ = DeviceBuffer<vertex_t>(0, stream);
   flag_ = DeviceBuffer<std::uint8_t>(0, stream);
@@ -73,6 +74,12 @@ DynamicComponents<Graph>::DynamicComponents(Graph& graph, const DynamicComponent
   ecount_ = DeviceBuffer<std::uint32_t>(0, stream);
   piece_ = DeviceBuffer<vertex_t>(0, stream);
   piece_size_ = DeviceBuffer<std::uint32_t>(0, stream);
+  search_items_ = DeviceBuffer<std::uint64_t>(0, stream);
+  search_table_ = DeviceBuffer<std::uint64_t>(0, stream);
+  search_lists_ = DeviceBuffer<vertex_t>(0, stream);
+  search_piece_len_ = DeviceBuffer<std::uint32_t>(0, stream);
+  search_piece_side_ = DeviceBuffer<std::uint8_t>(0, stream);
+  search_piece_root_ = DeviceBuffer<vertex_t>(0, stream);
   recompute();
 }
 
@@ -237,29 +244,87 @@ std::uint64_t DynamicComponents<Graph>::certify_removed(const ChangedEdges& remo
                                                               rep_.data(), ecount_.data());
     WG_CUDA_CHECK_LAST();
   }
+  // The second tier (undirected): how many edges it may search and each one's budget.
+  std::uint64_t limit = 0;
+  SearchLayout layout{};
+  if (!directed && options_.search_arcs_per_edge > 0) {
+    limit = std::max<std::uint64_t>(
+        options_.search_max_edges,
+        static_cast<std::uint64_t>(options_.search_edge_fraction * static_cast<double>(b)));
+    limit = std::min(limit, b);
+    const double total =
+        std::max(static_cast<double>(options_.search_min_arcs),
+                 options_.search_fraction * static_cast<double>(n_ + graph_->num_edges()));
+    const double search_budget = std::min(static_cast<double>(options_.search_arcs_per_edge),
+                                          total / static_cast<double>(limit));
+    if (limit == 0 || search_budget < 1) {
+      limit = 0;
+    } else {
+      layout.budget = static_cast<std::uint32_t>(search_budget);
+      layout.list_len = std::uint64_t{layout.budget} + 2;
+      layout.table_slots = 1;
+      while (layout.table_slots < 2 * layout.list_len) layout.table_slots <<= 1;
+      // A level's hubs fit the shared list whenever the level fits the budget.
+      layout.hub_degree = std::max<std::uint32_t>(256, layout.budget / kHubCap + 1);
+      search_items_.resize_discard(3 * b, "second-tier items");
+      const std::uint64_t table = limit * layout.table_slots;
+      if (table > search_table_.size()) {
+        search_table_.resize_discard(table, "second-tier visited tables");
+        search_table_.fill_bytes(0, stream);  // generation 0: empty for every launch
+      }
+      if (++search_gen_ >= (std::uint32_t{1} << 31)) {
+        search_table_.fill_bytes(0, stream);
+        search_gen_ = 1;
+      }
+      search_lists_.resize_discard(limit * 2 * layout.list_len, "second-tier visited lists");
+      search_piece_len_.resize_discard(limit, "second-tier pieces");
+      search_piece_side_.resize_discard(limit, "second-tier piece sides");
+      search_piece_root_.resize_discard(limit, "second-tier piece roots");
+    }
+  }
+  auto* items = limit ? reinterpret_cast<SearchItem*>(search_items_.data()) : nullptr;
   const std::uint64_t blocks =
       std::min<std::uint64_t>((b + kCertifyWarps - 1) / kCertifyWarps, std::uint64_t{1} << 16);
   certify_kernel<typename Graph::ref_type>
       <<<static_cast<unsigned>(blocks), kCertifyWarps * 32, 0, stream>>>(
           g, removed.keys, b, removed.key_bits, directed, rep_.data(), ecount_.data(),
           label_.data(), flag_.data(), claim_.data(), old_label_.data(), piece_.data(),
-          piece_size_.data(), per_edge, counters_.data());
+          piece_size_.data(), per_edge, counters_.data(), items);
   WG_CUDA_CHECK_LAST();
+  if (limit) {
+    // Before the splits are applied: the flags it leaves decide which of them apply.
+    search_kernel<typename Graph::ref_type>
+        <<<static_cast<unsigned>(limit), kSearchWarps * 32, 0, stream>>>(
+            g, items, limit, ecount_.data(), old_label_.data(), flag_.data(), search_table_.data(),
+            search_lists_.data(), layout, search_gen_, search_piece_len_.data(),
+            search_piece_side_.data(), search_piece_root_.data(), counters_.data());
+    WG_CUDA_CHECK_LAST();
+  }
   apply_splits_kernel<<<grid_for(b), kBlock, 0, stream>>>(
       claim_.data(), old_label_.data(), piece_.data(), piece_size_.data(), b, flag_.data(),
       label_.data(), parent_.data(), counters_.data());
   WG_CUDA_CHECK_LAST();
+  if (limit) {
+    apply_search_kernel<<<static_cast<unsigned>(limit), kBlock, 0, stream>>>(
+        items, limit, old_label_.data(), flag_.data(), search_lists_.data(), layout,
+        search_piece_len_.data(), search_piece_side_.data(), search_piece_root_.data(),
+        label_.data(), parent_.data(), counters_.data());
+    WG_CUDA_CHECK_LAST();
+  }
   if (!directed) {
     reset_endpoints_kernel<<<grid_for(b), kBlock, 0, stream>>>(removed.keys, b, removed.key_bits,
                                                                rep_.data(), ecount_.data());
     WG_CUDA_CHECK_LAST();
   }
-  const auto c = counters_.to_host(stream, kCertCounters);
-  stats_.certified += c[kCertConnected];
+  const auto c = counters_.to_host(stream, kSearchCounters);
+  // The listed edges are among the first tier's undecided; those the second tier decided move.
+  const std::uint64_t searched = c[kSearchConnected] + c[kSearchPieces];
+  stats_.certified += c[kCertConnected] + c[kSearchConnected];
   stats_.isolated += c[kCertIsolated];
-  stats_.pieces += c[kCertPiece];
-  stats_.undecided += c[kCertUndecided];
-  undecided = c[kCertUndecided];
+  stats_.pieces += c[kCertPiece] + c[kSearchPieces];
+  stats_.searched += searched;
+  undecided = c[kCertUndecided] - searched;
+  stats_.undecided += undecided;
   count_ += c[kCertAdded];
   return c[kCertMoved];
 }

@@ -28,6 +28,14 @@
 //       when no other deleted edge touches it. Each edge reads a bounded number of arcs. A
 //       component all of whose deleted edges are decided keeps its label; only its isolated
 //       vertices and pieces move. O(b * budget) work, no O(n) pass, one synchronisation;
+//    1b. a second, larger search for the few edges left undecided (wcc_search.cuh; undirected
+//       graphs; DynamicComponentsOptions::search_*): per edge, a bidirectional level-synchronous
+//       search from both endpoints on the graph after the batch, up to search_arcs_per_edge
+//       arcs, one block each in one launch: the sides meet (connected), or one side is exhausted
+//       and splits off as a piece under the first tier's rules (no other deleted edge touches it,
+//       it does not hold the component's label), or the edge stays undecided. It runs only when
+//       the undecided edges are few (search_max_edges, search_edge_fraction), its total reads
+//       bounded by search_fraction of the graph; no extra synchronisation;
 //    2. the components with an undecided edge are reset, each member its own root, and the
 //       union-find runs again over those members' arcs only: O(n + arcs of those components).
 //       When they hold more than recompute_fraction of the ids, the static computation runs
@@ -90,6 +98,21 @@ struct DynamicComponentsOptions {
   /// falls below this (a 32-slot slab, about one neighbour list), the certificates cannot
   /// succeed for most edges, and the batch is recomputed directly, reading no label first.
   std::uint32_t certify_min_arcs_per_edge = 32;
+  /// The second tier's budget per undecided edge, in arcs (a search stops before a level that
+  /// would pass it); 0 turns the second tier off. Large enough to find the long cycles and the
+  /// large split-off pieces that the first tier's 64-vertex search cannot, small enough that a
+  /// few dozen such searches cost a fraction of one static pass.
+  std::uint32_t search_arcs_per_edge = std::uint32_t{1} << 15;
+  /// The second tier runs when the searchable undecided edges of a batch are at most
+  /// max(search_max_edges, search_edge_fraction * deleted edges); past that the batch is not one
+  /// of a few hard edges, and the recomputation is the cheaper answer.
+  std::uint32_t search_max_edges = 64;
+  double search_edge_fraction = 0.01;
+  /// All searches of a batch read at most max(search_min_arcs, search_fraction * (n + m)) arcs:
+  /// the per-edge budget shrinks to fit. Their scratch is about 40 bytes per arc of that total
+  /// (a visited table at load <= 1/2 and the visited lists), kept between batches.
+  double search_fraction = 0.1;
+  std::uint64_t search_min_arcs = std::uint64_t{1} << 20;
 };
 
 /// What the deletion tiers did, summed since construction (or reset_deletion_stats()): edges,
@@ -100,6 +123,7 @@ struct DeletionStats {
   std::uint64_t isolated = 0;    ///< edges whose endpoint split off alone
   std::uint64_t pieces = 0;      ///< edges whose one side split off as a small piece
   std::uint64_t undecided = 0;   ///< edges left to the recomputation of their component
+  std::uint64_t searched = 0;    ///< of the certified and pieces: decided by the second tier
   std::uint64_t restricted = 0;  ///< batches that recomputed the flagged components only
   std::uint64_t recomputed = 0;  ///< batches answered by the static computation
   std::uint64_t direct = 0;      ///< of those, batches too large to try certificates
@@ -175,6 +199,16 @@ class DynamicComponents {
   DeviceBuffer<std::uint32_t> ecount_;  ///< per id: removed edges (0 between calls)
   DeviceBuffer<vertex_t> piece_;        ///< per removed edge: the piece it splits off
   DeviceBuffer<std::uint32_t> piece_size_;  ///< per removed edge: that piece's size (or 0)
+  // The second tier (wcc_search.cuh): listed edges (SearchItem, 3 words each), per search its
+  // visited table (keys tagged with search_gen_, so never cleared between launches) and lists,
+  // per listed edge the piece it splits off.
+  DeviceBuffer<std::uint64_t> search_items_;
+  DeviceBuffer<std::uint64_t> search_table_;
+  DeviceBuffer<vertex_t> search_lists_;
+  DeviceBuffer<std::uint32_t> search_piece_len_;
+  DeviceBuffer<std::uint8_t> search_piece_side_;
+  DeviceBuffer<vertex_t> search_piece_root_;
+  std::uint32_t search_gen_ = 0;
   std::uint64_t count_ = 0;
   DeletionStats stats_;
 };

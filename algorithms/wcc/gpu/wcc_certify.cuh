@@ -23,7 +23,9 @@
 //    (at most kPieceCap vertices, `budget` arcs) either reaches the other endpoint (connected)
 //    or exhausts a closed set S: S is then a new component, and when the edge is the only
 //    deleted edge touching S (ecount: deleted edges per endpoint) it is decided;
-//  - otherwise the edge is undecided, and C is flagged for the restricted recomputation.
+//  - otherwise the edge is undecided, and C is flagged for the restricted recomputation (or,
+//    when the second tier runs, the edge is listed for its larger search: wcc_search.cuh, which
+//    flags C when that fails too).
 // Why this is exact: in a component C with no undecided edge, every deleted edge that joins two
 // new components has an isolated endpoint or a piece S on one side (the others were shown
 // connected). A piece touches no other deleted edge, so it is a leaf of the graph whose nodes
@@ -60,8 +62,17 @@ inline constexpr unsigned kPieceCap = 64;        ///< vertices of a piece that m
 /// Per-edge decision codes (certify_kernel's output, for the counters).
 enum : unsigned { kCertConnected = 0, kCertIsolated = 1, kCertPiece = 2, kCertUndecided = 3 };
 /// Counters of a certification: [0..3] the codes' edges, then the labels moved and the
-/// components added by apply_splits_kernel.
-inline constexpr unsigned kCertMoved = 4, kCertAdded = 5, kCertCounters = 6;
+/// components added by apply_splits_kernel (and apply_search_kernel), then the undecided edges
+/// listed for the second tier (wcc_search.cuh).
+inline constexpr unsigned kCertMoved = 4, kCertAdded = 5, kCertListed = 6, kCertCounters = 7;
+
+/// One undecided edge the second tier (wcc_search.cuh) may search: connect p and q; x != kNone:
+/// a pair made for the isolated vertex x (connected => x splits off alone), else the edge (p, q)
+/// itself.
+struct SearchItem {
+  std::uint64_t edge;
+  vertex_t p, q, x, pad;
+};
 
 __device__ __forceinline__ bool isolated(std::uint32_t degree, bool directed) {
   return !directed && degree == 0;
@@ -278,16 +289,18 @@ __device__ unsigned search_piece(const View& g, const warp_tile& tile, CertifySc
 }
 
 /// One warp per deleted edge: decides it (see the header), flags the old label of an undecided
-/// edge's component, and records per edge its old label, the isolated vertex it claims (the edge
-/// to that vertex's smallest partner; kNone otherwise) and the piece it splits off (piece[i *
-/// kPieceCap ..], piece_size[i], 0 when none). counters[code] += 1 per edge. Blocks of
-/// kCertifyWarps warps.
+/// edge's component (or, with search_items, lists it there for the second tier when it can be
+/// searched: counters[kCertListed] items), and records per edge its old label, the isolated vertex
+/// it claims (the edge to that vertex's smallest partner; kNone otherwise) and the piece it splits
+/// off (piece[i * kPieceCap ..], piece_size[i], 0 when none). counters[code] += 1 per edge. Blocks
+/// of kCertifyWarps warps.
 template <class View>
 __global__ void __launch_bounds__(kCertifyWarps * 32)
     certify_kernel(View g, const std::uint64_t* keys, std::uint64_t m, unsigned bits, bool directed,
                    const vertex_t* rep, const std::uint32_t* ecount, const vertex_t* label,
                    std::uint8_t* flag, vertex_t* claim, vertex_t* old_label, vertex_t* piece,
-                   std::uint32_t* piece_size, std::uint32_t budget, unsigned long long* counters) {
+                   std::uint32_t* piece_size, std::uint32_t budget, unsigned long long* counters,
+                   SearchItem* search_items) {
   __shared__ CertifyScratch scratch[kCertifyWarps];
   const warp_tile tile = this_warp();
   CertifyScratch& sc = scratch[threadIdx.x / 32];
@@ -302,6 +315,7 @@ __global__ void __launch_bounds__(kCertifyWarps * 32)
     unsigned code = kCertUndecided;
     vertex_t claimed = kNone;
     unsigned size = 0;
+    SearchItem item{.edge = i, .p = kNone, .q = kNone, .x = kNone, .pad = 0};  // p: searchable
     if (iu && iv) {
       // Each had this edge only: the component was {u, v} (u < v, its label u); v leaves it.
       if (ecount[u] == 1 && ecount[v] == 1) {
@@ -320,6 +334,7 @@ __global__ void __launch_bounds__(kCertifyWarps * 32)
         code = kCertUndecided;  // x's smallest partner is isolated too (an edge of two isolated)
       } else {
         code = certify_pair(g, tile, sc, y, r, budget) ? kCertConnected : kCertUndecided;
+        if (code == kCertUndecided) item = {.edge = i, .p = y, .q = r, .x = x, .pad = 0};
       }
     } else if (certify_pair(g, tile, sc, u, v, budget)) {
       code = kCertConnected;
@@ -342,10 +357,17 @@ __global__ void __launch_bounds__(kCertifyWarps * 32)
       } else if (found == 2) {
         code = kCertPiece;
         for (unsigned k = lane; k < size; k += 32) piece[i * kPieceCap + k] = sc.first[k];
+      } else {
+        item = {.edge = i, .p = u, .q = v, .x = kNone, .pad = 0};
       }
     }
     if (lane == 0) {
-      if (code == kCertUndecided) flag[l] = 1;
+      if (code == kCertUndecided) {
+        if (search_items && item.p != kNone)
+          search_items[atomicAdd(counters + kCertListed, 1ull)] = item;  // the second tier's
+        else
+          flag[l] = 1;
+      }
       claim[i] = claimed;
       old_label[i] = l;
       piece_size[i] = code == kCertPiece ? size : 0;

@@ -4,8 +4,10 @@
 // label and that no other removed edge touches), the flagged components recomputed, the rest
 // keeping their labels but for isolated vertices and pieces. The certificate is any sound one: a
 // coin decides whether a true connection is certified, so the rule is checked for every subset
-// of certificates the GPU walks may find. Thousands of small random graphs and batches, each
-// compared with labels computed from scratch. CPU only (the rule's exactness, not the kernels).
+// of certificates the GPU walks may find. The second tier (wcc_search.cuh) as well: the undecided
+// edges it may search listed, searched only when few, a met pair or an eligible side decided.
+// Thousands of small random graphs and batches, each compared with labels computed from scratch.
+// CPU only (the rule's exactness, not the kernels).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,13 +61,19 @@ int search(const Adj& g, int p, int q, std::size_t cap, std::vector<int>& piece)
 }
 
 struct Outcome {
-  std::size_t decided = 0, undecided = 0;
+  std::size_t decided = 0, undecided = 0, searched = 0;
+};
+
+/// The second tier (wcc_search.cuh): limit = most listed edges searched (0: off), reach = the
+/// largest side a search may exhaust.
+struct SecondTier {
+  std::size_t limit = 0, reach = 0;
 };
 
 /// Applies the rule for the removal of `dels` (present edges, u < v) from g; returns the labels.
 std::vector<int> rule_labels(const Adj& before, const Adj& after,
                              const std::vector<std::pair<int, int>>& dels, std::mt19937_64& rng,
-                             std::size_t cap, Outcome& out) {
+                             std::size_t cap, Outcome& out, SecondTier second = {}) {
   const int n = static_cast<int>(before.size());
   std::vector<int> label = labels_of(before);
   const std::vector<int> truth_after = labels_of(after);  // only for the coin's sound choices
@@ -83,10 +91,17 @@ std::vector<int> rule_labels(const Adj& before, const Adj& after,
   std::vector<char> flag(n, 0);
   std::vector<int> claim(dels.size(), kNone);
   std::vector<std::vector<int>> pieces(dels.size());
+  struct Listed {
+    std::size_t edge;
+    int p, q;
+    bool pair;
+  };
+  std::vector<Listed> listed;  // undecided edges the second tier may search
   for (std::size_t i = 0; i < dels.size(); ++i) {
     const auto [u, v] = dels[i];
     const int l = label[u];
     bool undecided = true;
+    Listed item{i, kNone, kNone, false};
     if (iso(u) && iso(v)) {
       if (ecount[u] == 1 && ecount[v] == 1) {
         undecided = false;
@@ -101,6 +116,7 @@ std::vector<int> rule_labels(const Adj& before, const Adj& after,
       } else if (iso(r)) {
       } else {
         undecided = !certify(y, r);
+        if (undecided) item = {i, y, r, true};
       }
     } else if (certify(u, v)) {
       undecided = false;
@@ -120,9 +136,44 @@ std::vector<int> rule_labels(const Adj& before, const Adj& after,
       }
       if (found != 0) undecided = false;
       if (found == 2) pieces[i] = s;
+      if (found == 0) item = {i, u, v, false};
     }
-    if (undecided) flag[l] = 1;
+    if (undecided && second.limit > 0 && item.p != kNone)
+      listed.push_back(item);
+    else if (undecided)
+      flag[l] = 1;
     ++(undecided ? out.undecided : out.decided);
+  }
+  // The second tier: a sound connection (the coin: the budget may run out first), else a side
+  // within reach that is eligible as in the first tier (never for an isolated vertex's pair).
+  for (const Listed& it : listed) {
+    const int l = label[dels[it.edge].first];
+    bool decided = false;
+    if (listed.size() <= second.limit) {
+      if (certify(it.p, it.q)) {
+        decided = true;
+      } else if (!it.pair && truth_after[it.p] != truth_after[it.q]) {
+        for (const int x : {it.p, it.q}) {
+          std::vector<int> side;
+          for (int w = 0; w < n; ++w)
+            if (truth_after[w] == truth_after[x]) side.push_back(w);
+          bool ok = side.size() <= second.reach && ecount[x] == 1;
+          for (int w : side) ok = ok && (w == x || ecount[w] == 0) && w != l;
+          if (ok) {
+            pieces[it.edge] = side;
+            decided = true;
+            break;
+          }
+        }
+      }
+    }
+    if (decided) {
+      --out.undecided;
+      ++out.decided;
+      ++out.searched;
+    } else {
+      flag[l] = 1;
+    }
   }
   // Apply to the unflagged components, then recompute the flagged ones from scratch.
   const std::vector<int> old = label;
@@ -164,12 +215,15 @@ TEST(CertifyRule, EqualsRecomputationOnRandomGraphs) {
       after[v].erase(u);
     }
     const std::size_t cap = 1 + rng() % 8;  // small, so that searches also overflow
-    const auto got = rule_labels(g, after, dels, rng, cap, total);
+    // Half the trials with the second tier, of a random edge limit and reach.
+    const SecondTier second = trial % 2 ? SecondTier{1 + rng() % 4, 1 + rng() % 16} : SecondTier{};
+    const auto got = rule_labels(g, after, dels, rng, cap, total, second);
     ASSERT_EQ(got, labels_of(after)) << "trial " << trial;
   }
   // Both outcomes occur often enough for the comparison to mean something.
   EXPECT_GT(total.decided, 10000u);
   EXPECT_GT(total.undecided, 1000u);
+  EXPECT_GT(total.searched, 500u);
 }
 
 }  // namespace

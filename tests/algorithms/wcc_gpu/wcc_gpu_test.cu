@@ -139,6 +139,7 @@ void run_deletion_case(const DeletionCase& c, const wg::gpu::DynamicComponentsOp
   EXPECT_EQ(s.isolated, c.want.isolated);
   EXPECT_EQ(s.pieces, c.want.pieces);
   EXPECT_EQ(s.undecided, c.want.undecided);
+  EXPECT_EQ(s.searched, c.want.searched);
   EXPECT_EQ(s.restricted, c.want.restricted);
   EXPECT_EQ(s.recomputed, c.want.recomputed);
   EXPECT_EQ(s.direct, c.want.direct);
@@ -244,8 +245,10 @@ TEST(GpuDynamicComponents, DeletionCertificates) {
                    .want = {.certified = 2, .isolated = 1}});
   for (std::size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE("case " + std::to_string(i));
-    run_deletion_case(cases[i], {.recompute_fraction = 1.0}, true);
-    // Certificates off: the same answers.
+    // The first tier alone (the second tier would decide some of the undecided ones).
+    run_deletion_case(cases[i], {.recompute_fraction = 1.0, .search_arcs_per_edge = 0}, true);
+    // Both tiers, and certificates off: the same answers.
+    run_deletion_case(cases[i], {.recompute_fraction = 1.0}, false);
     run_deletion_case(cases[i], {.recompute_fraction = 1.0, .certify_fraction = 0}, false);
   }
 }
@@ -257,12 +260,95 @@ TEST(GpuDynamicComponents, BigSplitFallsBack) {
   DeletionCase c{.n = 400, .want = {.undecided = 1, .recomputed = 1}};
   add_path(c.edges, 0, 400);
   c.dels = {{200, 201}};
-  run_deletion_case(c, {}, true);
+  run_deletion_case(c, {.search_arcs_per_edge = 0}, true);
   // A batch too large for its budget goes to the static computation without certificates.
   DeletionCase d{.n = 400, .want = {.recomputed = 1, .direct = 1}};
   add_path(d.edges, 0, 400);
   for (wg::vertex_t i = 0; i < 100; i += 2) d.dels.emplace_back(i, i + 1);
   run_deletion_case(d, {.certify_min_arcs = 64, .certify_min_arcs_per_edge = 32}, true);
+}
+
+TEST(GpuDynamicComponents, SecondTier) {
+  WG_REQUIRE_GPU();
+  const wg::gpu::DynamicComponentsOptions both{.recompute_fraction = 1.0};
+  std::vector<DeletionCase> cases;
+  // A 200-cycle cut once: past the first tier's 64-vertex search; the second meets.
+  {
+    DeletionCase c{.n = 202, .want = {.certified = 1, .searched = 1}};
+    add_path(c.edges, 1, 200);
+    c.edges.emplace_back(200, 1);
+    c.dels = {{100, 101}};
+    cases.push_back(c);
+  }
+  // A 400-path cut in the middle: the side 201..399 (199 vertices, no label 0) splits off.
+  {
+    DeletionCase c{.n = 400, .want = {.pieces = 1, .searched = 1}};
+    add_path(c.edges, 0, 400);
+    c.dels = {{200, 201}};
+    cases.push_back(c);
+  }
+  // An isolated vertex 201 whose partners 1 and 100 lie 99 apart on a 200-cycle: the pair
+  // (100, 1) is past the walk of length 3, the second tier connects it.
+  {
+    DeletionCase c{.n = 203, .want = {.certified = 1, .isolated = 1, .searched = 1}};
+    add_path(c.edges, 1, 200);
+    c.edges.emplace_back(200, 1);
+    c.edges.emplace_back(201, 1);
+    c.edges.emplace_back(201, 100);
+    c.dels = {{201, 1}, {100, 201}};
+    cases.push_back(c);
+  }
+  // A 400-path cut twice: (300, 301) splits off 301..399 in the second tier; (200, 201) is
+  // undecided (one side holds the label 0, the other touches (300, 301)); recomputed alone.
+  {
+    DeletionCase c{.n = 400, .want = {.pieces = 1, .undecided = 1, .searched = 1, .restricted = 1}};
+    add_path(c.edges, 0, 400);
+    c.dels = {{200, 201}, {300, 301}};
+    cases.push_back(c);
+  }
+  // Two hubs: 0 with leaves 1..999, 1000 with leaves 1001..2000; leaf 5 of 0 is joined to
+  // leaf 2000 of 1000. Cutting (0, 1000): past the first tier's budget; the second tier expands
+  // the cheaper side, hub 0 (walked in parts by every warp: its degree is past hub_degree), then
+  // its leaves, then 2000, which meets 1000.
+  {
+    DeletionCase c{.n = 2001, .want = {.certified = 1, .searched = 1}};
+    for (wg::vertex_t i = 1; i <= 999; ++i) c.edges.emplace_back(0, i);
+    for (wg::vertex_t i = 1001; i <= 2000; ++i) c.edges.emplace_back(1000, i);
+    c.edges.emplace_back(0, 1000);
+    c.edges.emplace_back(5, 2000);
+    c.dels = {{0, 1000}};
+    cases.push_back(c);
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE("second tier case " + std::to_string(i));
+    run_deletion_case(cases[i], both, true);
+  }
+  // Budget exhausted: the 200-cycle with 64 arcs per search stays undecided.
+  {
+    DeletionCase c = cases[0];
+    c.want = {.undecided = 1, .restricted = 1};
+    run_deletion_case(c, {.recompute_fraction = 1.0, .search_arcs_per_edge = 64}, true);
+    // The path piece of 199 vertices as well.
+    DeletionCase d = cases[1];
+    d.want = {.undecided = 1, .restricted = 1};
+    run_deletion_case(d, {.recompute_fraction = 1.0, .search_arcs_per_edge = 64}, true);
+  }
+  // Too many undecided edges for the second tier (two 200-cycles, at most one search): both
+  // fall back; with room for two, both are certified.
+  {
+    DeletionCase c{.n = 402};
+    add_path(c.edges, 1, 200);
+    c.edges.emplace_back(200, 1);
+    add_path(c.edges, 201, 200);
+    c.edges.emplace_back(400, 201);
+    c.dels = {{100, 101}, {300, 301}};
+    c.want = {.undecided = 2, .restricted = 1};
+    run_deletion_case(
+        c, {.recompute_fraction = 1.0, .search_max_edges = 1, .search_edge_fraction = 0}, true);
+    c.want = {.certified = 2, .searched = 2};
+    run_deletion_case(
+        c, {.recompute_fraction = 1.0, .search_max_edges = 2, .search_edge_fraction = 0}, true);
+  }
 }
 
 template <class Graph>
@@ -343,6 +429,20 @@ TEST(GpuDynamicComponents, DenseStreamSmallBudget) {
                          .certify_arcs_per_edge = 40,
                          .certify_min_arcs_per_edge = 0},
                         512, 13, 16);
+}
+TEST(GpuDynamicComponents, DenseStreamSecondTierSmall) {
+  // The second tier with small budgets and room for few searches: many searches give up or
+  // are not run, the rest decide; the answers stay exact.
+  stream_case<SetGraph>(false,
+                        {.recompute_fraction = 1.0,
+                         .certify_arcs_per_edge = 40,
+                         .search_arcs_per_edge = 300,
+                         .search_max_edges = 8,
+                         .search_edge_fraction = 0},
+                        512, 16, 16);
+}
+TEST(GpuDynamicComponents, DenseStreamFirstTierOnly) {
+  stream_case<SetGraph>(false, {.recompute_fraction = 1.0, .search_arcs_per_edge = 0}, 512, 17, 16);
 }
 TEST(GpuDynamicComponents, DirectedDenseStream) {
   stream_case<SetGraph>(true, {}, 512, 14, 8);

@@ -324,6 +324,7 @@ void dynamic_rows(const Plan& plan, const Deadline& deadline, Rows& rows, const 
               extra["isolated"] = st.isolated;
               extra["pieces"] = st.pieces;
               extra["undecided"] = st.undecided;
+              if constexpr (requires { st.searched; }) extra["searched"] = st.searched;
               extra["recomputed_batches"] = st.recomputed;
               extra["direct_batches"] = st.direct;
             }
