@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The lead's device call: build the given targets, then run the steps of a plan file (one
 # "SECONDS LOGNAME COMMAND..." per line; lines starting with "&" run in the background and are
-# waited for at the end). Logs go to /tmp/o, packed into $OUT/o.tgz after every step, so a call
+# waited for at the end, or at a line "wait"). Logs go to /tmp/o, packed into $OUT/o.tgz after every step, so a call
 # cut short still returns what it ran.   bash scripts/device-call.sh PLAN TARGET...
 set -uo pipefail
 plan=$1; shift
@@ -15,6 +15,10 @@ echo "build $(($(date +%s) - T0)) s"
 pids=()
 while IFS= read -r line; do
   [[ -z $line || $line == \#* ]] && continue
+  if [[ $line == wait ]]; then
+    for p in "${pids[@]}"; do wait "$p"; done
+    pids=(); snap; continue
+  fi
   bg=0; [[ $line == \&* ]] && { bg=1; line=${line:1}; }
   read -r lim log cmd <<< "$line"
   if [ $bg = 1 ]; then

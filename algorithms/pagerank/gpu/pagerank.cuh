@@ -296,6 +296,19 @@ DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::apply(const Batch& batch, bo
 template <GpuDynamicGraph Graph>
 DynamicUpdate<PageRankMixedUpdate> DynamicPageRank<Graph>::update(const EdgeList& erase,
                                                                   const EdgeList& insert) {
+  return mixed(erase, insert);
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<PageRankMixedUpdate> DynamicPageRank<Graph>::update(DeviceEdges erase,
+                                                                  DeviceEdges insert) {
+  return mixed(erase, insert);
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<PageRankMixedUpdate> DynamicPageRank<Graph>::mixed(const Batch& erase,
+                                                                 const Batch& insert) {
   DynamicUpdate<PageRankMixedUpdate> r;
   BatchEffect ignored[1];
   defer_ = true;

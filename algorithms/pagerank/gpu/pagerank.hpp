@@ -162,6 +162,7 @@ class DynamicPageRank {
   /// (erase_edges then insert_edges would converge twice, each warm start about as long). The
   /// ranks, changed and recomputed are those of one warm start after both batches.
   DynamicUpdate<PageRankMixedUpdate> update(const EdgeList& erase, const EdgeList& insert);
+  DynamicUpdate<PageRankMixedUpdate> update(DeviceEdges erase, DeviceEdges insert);
   /// Erases the vertices (and their edges) through the graph, then warm-starts: the erased ids
   /// stay in the formula as dangling vertices without edges, as in the reference.
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
@@ -193,6 +194,8 @@ class DynamicPageRank {
   BatchEffect warm_start();
   template <class Batch>
   DynamicUpdate<UpdateResult> apply(const Batch& batch, bool insert);
+  template <class Batch>
+  DynamicUpdate<PageRankMixedUpdate> mixed(const Batch& erase, const Batch& insert);
 
   Graph* graph_;
   PageRankOptions options_;

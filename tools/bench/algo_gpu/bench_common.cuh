@@ -315,6 +315,15 @@ void dynamic_rows(const Plan& plan, const Deadline& deadline, Rows& rows, const 
             return 0;
         }();
         const double t = wg::bench::cuda_seconds(s, [&] {
+          if constexpr (requires { da.update(rem.view(), add.view()); }) {
+            if (del) {  // one mixed step that converges once (PageRank)
+              const auto r = da.update(rem.view(), add.view());
+              recomputed = r.recomputed;
+              dm.changed = r.changed;
+              note_last_run(da, extra);
+              return;
+            }
+          }
           if (del) {
             if constexpr (requires { da.deletion_stats(); }) da.reset_deletion_stats();
             const auto r = da.erase_edges(rem.view());
