@@ -7,9 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <set>
 #include <thread>
@@ -448,3 +453,151 @@ TEST(BTreeEmulation, SplitInFlightCountsEachKeyOnce) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The insert kernel's loop (detail/kernels.cuh insert_kernel) over a tile's chunk, with the
+/// tile's per-key flags (1: added).
+void insert_chunks(BTreeRef<Key> ref, const std::vector<Key>& k, const std::vector<Key>& v,
+                   unsigned tiles, std::vector<std::uint8_t>& flags) {
+  run_tile_chunks(k.size(), tiles,
+                  [&](const Tile& tile, std::uint64_t b, std::uint64_t e, Hint& h) {
+                    const auto done = [&](std::uint64_t j, InsertStatus st) {
+                      if (tile.thread_rank() == 0) flags[j] = st == InsertStatus::kInserted ? 1 : 0;
+                    };
+                    for (std::uint64_t i = b; i < e;) {
+                      if ((i + 1 < k.size() && k[i + 1] == k[i]) || k[i] == kNone) {
+                        done(i, InsertStatus::kReplaced);
+                        ++i;
+                        continue;
+                      }
+                      i = ref.insert_run(tile, k.data(), v.data(), i, e, k.size(), &h, done);
+                    }
+                  });
+}
+
+/// Tiles of the exhaustion test (WG_EMU_TILES: more tiles, more contention; default 6).
+unsigned emu_tiles() {
+  const char* e = std::getenv("WG_EMU_TILES");
+  return e ? static_cast<unsigned>(std::atoi(e)) : 6u;
+}
+
+/// Fails the test (instead of hanging ctest) when the body runs longer than `seconds`.
+struct Watchdog {
+  explicit Watchdog(int seconds)
+      : th([this, seconds] {
+          std::unique_lock<std::mutex> lock(mu);
+          if (!cv.wait_for(lock, std::chrono::seconds(seconds), [this] { return stop; })) {
+            std::fprintf(stderr, "watchdog: the batch did not finish in %d s (a hang)\n", seconds);
+            std::abort();
+          }
+        }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stop = true;
+    }
+    cv.notify_all();
+    th.join();
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stop = false;
+  std::thread th;
+};
+
+}  // namespace
+
+// BTreeGraph's update path on a tiny pool: sorted batches of graph-like arcs (many keys per leaf)
+// inserted by insert_run the way insert_kernel does, the pool exhausted part way; then the graph's
+// retry (the present pairs rebuilt into a larger tree, the whole batch again, the flags of both
+// passes combined) must finish and give each new key's flag exactly once.
+TEST(BTreeEmulation, ExhaustedSortedBatchRetryFinishes) {
+  std::mt19937 rng(11);
+  Model m;
+  std::unique_ptr<HostTree<Key>> t = std::make_unique<HostTree<Key>>(64);
+  for (int batch = 0; batch < 4; ++batch) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    std::vector<Key> k(3000);
+    for (auto& x : k) x = kBase + Key(rng() % 1500) * 4096 + rng() % 1500;
+    std::sort(k.begin(), k.end());
+    std::vector<Key> v(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i) v[i] = k[i] + 1;
+    std::vector<std::uint8_t> flags(k.size(), 0), retry(k.size(), 0);
+    Watchdog dog(120);
+    insert_chunks(t->ref(), k, v, emu_tiles(), flags);
+    if (t->state.exhausted) {
+      // The rebuild: the present pairs into a larger tree (sorted), then the batch again.
+      std::vector<Key> pk, pv;
+      for (const auto& [key, val] : t->pairs()) pk.push_back(key), pv.push_back(val);
+      auto bigger =
+          std::make_unique<HostTree<Key>>(static_cast<u32>(4 * (t->nodes.size() + k.size())));
+      std::vector<std::uint8_t> ignore(pk.size());
+      insert_chunks(bigger->ref(), pk, pv, 3, ignore);
+      ASSERT_EQ(bigger->state.exhausted, 0u);
+      t = std::move(bigger);
+      insert_chunks(t->ref(), k, v, emu_tiles(), retry);
+      ASSERT_EQ(t->state.exhausted, 0u);
+      for (std::size_t i = 0; i < k.size(); ++i) flags[i] |= retry[i];
+    }
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      if (i + 1 < k.size() && k[i + 1] == k[i]) {
+        ASSERT_EQ(flags[i], 0) << i;
+        continue;
+      }
+      ASSERT_EQ(flags[i], m.count(k[i]) == 0 ? 1 : 0) << "key " << k[i];
+      m[k[i]] = v[i];
+    }
+    check_queries(*t, m, rng, 1500 * 4096);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// A hint remembers inner nodes with the high keys they had: a node remembered while it was the
+// root keeps "covers every key" in the hint long after it split into the leftmost node of its
+// level. Starting there must not walk the whole level to the key (on the GPU, with thousands of
+// tiles growing an empty tree in one sorted batch, such walks on every operation and every latch
+// retry never finished): a start node from a hint that no longer covers the key restarts from
+// the root, so a stale hint costs about as much as none.
+TEST(BTreeEmulation, StaleHintCostsNoWalkAcrossTheLevel) {
+  const std::uint64_t n = 20000;
+  HostTree<Key> t(1 << 15);
+  BTreeRef<Key> ref = t.ref();
+  std::vector<Key> k(n), v(n);
+  for (std::uint64_t i = 0; i < n; ++i) k[i] = kBase + 3 * i, v[i] = i;
+  std::vector<std::uint8_t> flags(n);
+  Hint stale;
+  // A small tree (a root over a few leaves), the hint taken through its root.
+  const std::vector<Key> head(k.begin(), k.begin() + 20), head_v(v.begin(), v.begin() + 20);
+  insert_chunks(ref, head, head_v, 1, flags);
+  run_tiles(1, 1, [&](const Tile& tile, std::uint64_t, Hint&) {
+    Hint h;
+    Key got = 0;
+    EXPECT_TRUE(ref.find<Access::kConcurrent>(tile, k[0], &got, &h));
+    if (tile.thread_rank() == 0) stale = h;
+  });
+  ASSERT_NE(stale.node[1], detail::kNoNode);  // the root then, remembered as covering all keys
+  insert_chunks(ref, k, v, 1, flags);
+  ASSERT_EQ(t.check(n), "");
+  // Finds and replacing inserts of the top keys, each from a copy of the stale hint, then each
+  // from no hint: the stale starts may cost a read or so more, not a walk over ~n / 20 nodes.
+  const std::uint64_t q = 300;
+  const auto timed = [&](bool use_stale) {
+    Watchdog dog(120);
+    const auto t0 = std::chrono::steady_clock::now();
+    run_tiles(q, 1, [&](const Tile& tile, std::uint64_t i, Hint&) {
+      const std::uint64_t at = n - q + i;
+      Hint h = use_stale ? stale : Hint{};
+      Key got = 0;
+      EXPECT_TRUE(ref.find<Access::kConcurrent>(tile, k[at], &got, &h));
+      EXPECT_EQ(got, v[at]);
+      h = use_stale ? stale : Hint{};
+      EXPECT_EQ(ref.insert(tile, k[at], v[at], &h), InsertStatus::kReplaced);
+    });
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const double fresh = timed(false), from_stale = timed(true);
+  EXPECT_LT(from_stale, 10 * fresh + 0.5)
+      << "fresh " << fresh << " s, stale " << from_stale << " s";
+  ASSERT_EQ(t.check(n), "");
+}
