@@ -138,8 +138,10 @@ struct PageRankWorkspace {
   DeviceBuffer<PageRankState> state;
 };
 
-/// What a mixed step (DynamicPageRank::update) did to the graph (the shared MixedUpdate).
-using PageRankMixedUpdate = MixedUpdate;
+/// What a mixed step (DynamicPageRank::update) did to the graph.
+struct PageRankMixedUpdate {
+  UpdateResult erased, inserted;
+};
 
 /// Static PageRank of a GPU graph (the ranks copied to the host).
 template <GpuDynamicGraph Graph>
