@@ -34,12 +34,6 @@ enum class InsertStatus : std::uint32_t { kReplaced = 0, kInserted = 1, kOutOfNo
 /// <= the previous key, so the B-link walk right from it reaches the key's node on that level;
 /// the high key only decreases, so a key at or above the remembered one is past the node for
 /// good and that level is skipped without a read.
-///
-/// Valid is not cheap: a remembered node may have split many times since (a node remembered
-/// while it was the root keeps high kEmptyKey here and becomes the leftmost node of its level as
-/// the tree grows), and the walk right from it would cross up to its whole level. So a start
-/// node (or a parent taken from the hint) whose current high key is <= the key is left for the
-/// root, never walked right from: a stale hint costs one read and a descent.
 inline constexpr int kHintLevels = 3;
 struct Hint {
   std::uint32_t node[kHintLevels] = {detail::kNoNode, detail::kNoNode, detail::kNoNode};
@@ -320,27 +314,17 @@ class BTreeRef {
   __host__ __device__ std::uint32_t capacity() const { return capacity_; }
 
   /// The leaf whose range holds k (< kEmptyKey), with its snapshot in s. With a hint: starts
-  /// where the hint allows and leaves the path taken in it. A start node from the hint that no
-  /// longer covers k (split since) sends the walk to the root (see Hint: O(height), where the
-  /// walk right from a long-split node could cross its whole level).
+  /// where the hint allows and leaves the path taken in it.
   template <Access A, class Tile>
   __device__ std::uint32_t find_leaf(const Tile& tile, Key k, Snap& s, Hint* hint) const {
     int level = hint ? hint->start_level(k) : -1;
     std::uint32_t cur = level >= 0 ? hint->node[level] : root(tile);
-    bool from_hint = level >= 0;
     for (;;) {
       s = detail::read_node<A, Key>(tile, nodes_, cur);
       if (k >= s.high) {
-        if (from_hint) {
-          cur = root(tile);
-          level = -1;
-          from_hint = false;
-        } else {
-          cur = s.link();
-        }
+        cur = s.link();
         continue;
       }
-      from_hint = false;
       if (s.leaf()) {
         if (hint) hint->arrive(cur, s.high, k);
         return cur;

@@ -169,29 +169,16 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
   int level = hint ? hint->start_level(k) : -1;
   std::uint32_t cur = level >= 0 ? path.node[level] : root(tile);
   std::uint32_t parent = level >= 0 && level + 1 < kHintLevels ? path.node[level + 1] : kNoNode;
-  // cur / parent taken from the hint (not read on this descent): such a node may have split many
-  // times since it was remembered, so when it no longer covers k the walk restarts from the root
-  // instead of walking right (which could cross its whole level; see Hint).
-  bool stale = level >= 0, parent_stale = parent != kNoNode;
   unsigned backoff = 32;
   for (;;) {
     Snap s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
-      if (stale) {
-        cur = root(tile);
-        parent = kNoNode;
-        level = -1;
-        stale = parent_stale = false;
-      } else {
-        cur = s.link();  // parent stays the last-known one
-      }
+      cur = s.link();  // parent stays the last-known one
       continue;
     }
-    stale = false;
     if (!s.leaf() && detail::occupied(tile, s) < L::kSlots) {
       path.descend(level, cur, s.high);
       parent = cur;
-      parent_stale = false;
       cur = detail::child_for(tile, s, k);
       continue;
     }
@@ -201,9 +188,7 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
       if (backoff < 1024) backoff *= 2;
       if (parent != kNoNode) {
         cur = parent;
-        stale = parent_stale;
         parent = kNoNode;
-        parent_stale = false;
         if (level >= 0) ++level;
       } else {
         cur = root(tile);
@@ -224,7 +209,6 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
         unlatch(tile, cur);
         path.descend(level, cur, s.high);
         parent = cur;
-        parent_stale = false;
         cur = detail::child_for(tile, s, k);
         continue;
       }
@@ -249,14 +233,12 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
         if (s.leaf()) return InsertStatus::kOutOfNodes;
         path.descend(level, cur, s.high);
         parent = cur;
-        parent_stale = false;
         cur = child;
         continue;
       }
       split(tile, cur, s, base, base + 1);
       unlatch(tile, cur);
       parent = base + 1;
-      parent_stale = false;
       continue;  // re-read cur: k may now belong to the right half
     }
     if (parent == kNoNode) {
@@ -281,21 +263,17 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
       unlatch(tile, cur);
       if (!holds) {  // not the true parent (it split): find that from here by side links
         cur = parent;
-        stale = parent_stale;  // a hint's parent: from the root when it no longer covers k
         parent = kNoNode;
-        parent_stale = false;
         if (level >= 0) ++level;
       } else if (!pool_exhausted(tile)) {  // full parent: the descent from the root splits it
         cur = root(tile);
         parent = kNoNode;
-        parent_stale = false;
         level = -1;
       } else if (s.leaf()) {
         return InsertStatus::kOutOfNodes;
       } else {
         path.descend(level, cur, s.high);
         parent = cur;
-        parent_stale = false;
         cur = child;
       }
       continue;
