@@ -103,84 +103,42 @@ void BTree<Key, Value>::check_exhausted(std::uint64_t failed, const char* op, cu
 template <class Key, class Value>
 std::uint64_t BTree<Key, Value>::insert(const Key* keys, const Value* values, std::uint64_t n,
                                         cudaStream_t stream) {
-  return update(keys, values, n, nullptr, /*erasing=*/false, /*presorted=*/false, stream);
-}
-
-template <class Key, class Value>
-std::uint64_t BTree<Key, Value>::insert_sorted(const Key* keys, const Value* values,
-                                               std::uint64_t n, std::uint8_t* out_new,
-                                               cudaStream_t stream) {
-  return update(keys, values, n, out_new, /*erasing=*/false, /*presorted=*/true, stream);
-}
-
-template <class Key, class Value>
-std::uint64_t BTree<Key, Value>::erase(const Key* keys, std::uint64_t n, cudaStream_t stream) {
-  return update(keys, nullptr, n, nullptr, /*erasing=*/true, /*presorted=*/false, stream);
-}
-
-template <class Key, class Value>
-std::uint64_t BTree<Key, Value>::erase_sorted(const Key* keys, std::uint64_t n,
-                                              std::uint8_t* out_erased, cudaStream_t stream) {
-  return update(keys, nullptr, n, out_erased, /*erasing=*/true, /*presorted=*/true, stream);
-}
-
-template <class Key, class Value>
-std::uint64_t BTree<Key, Value>::update(const Key* keys, const Value* values, std::uint64_t n,
-                                        std::uint8_t* out_flags, bool erasing, bool presorted,
-                                        cudaStream_t stream) {
-  const char* op =
-      erasing ? (presorted ? "erase_sorted" : "erase") : (presorted ? "insert_sorted" : "insert");
   if (n == 0) return 0;
-  if (n > 0x7FFFFFFFull)
-    throw InvalidArgument(std::string("BTree::") + op + ": batch larger than 2^31 - 1");
+  if (n > 0x7FFFFFFFull) throw InvalidArgument("BTree::insert: batch larger than 2^31 - 1");
   DeviceBuffer<Key> sk, sv;
-  if (!presorted && options_.sort_updates) {
-    sort_batch<Key>(keys, erasing ? nullptr : values, n, sk, sv, stream);
+  if (options_.sort_updates) {
+    sort_batch<Key>(keys, values, n, sk, sv, stream);
     keys = sk.data();
-    if (!erasing) values = sv.data();
+    values = sv.data();
   }
   counters_.fill_bytes(0, stream);
-  if (erasing) {
-    detail::erase_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-        ref(), keys, n, counters_.data(), out_flags, presorted);
-  } else {
-    detail::insert_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-        ref(), keys, values, n, counters_.data(), out_flags, presorted);
-  }
+  detail::insert_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
+      ref(), keys, values, n, counters_.data());
   WG_CUDA_CHECK_LAST();
   const Counts c = read_counts(counters_, stream);
-  if (erasing)
-    size_ -= c.c[detail::kDone];
-  else
-    size_ += c.c[detail::kDone];
-  if (!erasing) check_exhausted(c.c[detail::kFailed], op, stream);
-  throw_rejected(c.c[detail::kRejected], op);
-  if (c.c[detail::kUnsorted])
-    throw InvalidArgument(std::string("BTree::") + op + ": " +
-                          std::to_string(c.c[detail::kUnsorted]) +
-                          " keys were smaller than the key before them (the batch was applied)");
+  size_ += c.c[detail::kDone];
+  check_exhausted(c.c[detail::kFailed], "insert", stream);
+  throw_rejected(c.c[detail::kRejected], "insert");
   return c.c[detail::kDone];
 }
 
 template <class Key, class Value>
-void BTree<Key, Value>::sort_queries(const Key* keys, std::uint64_t n, DeviceBuffer<Key>& sorted,
-                                     DeviceBuffer<std::uint32_t>& order,
-                                     cudaStream_t stream) const {
-  if (!options_.sort_queries_from || n < options_.sort_queries_from || n > 0x7FFFFFFFull) return;
-  // Sorted queries with their positions: a tile's consecutive queries then share most of their
-  // path, which its Hint skips; answers are written back to the positions.
-  sorted = DeviceBuffer<Key>(n, stream, "BTree sorted queries");
-  order = DeviceBuffer<std::uint32_t>(n, stream, "BTree query order");
-  DeviceBuffer<std::uint32_t> iota(n, stream, "BTree query order");
-  detail::iota_kernel<<<grid_for(n), options_.block_threads, 0, stream>>>(iota.data(), n);
+std::uint64_t BTree<Key, Value>::erase(const Key* keys, std::uint64_t n, cudaStream_t stream) {
+  if (n == 0) return 0;
+  if (n > 0x7FFFFFFFull) throw InvalidArgument("BTree::erase: batch larger than 2^31 - 1");
+  DeviceBuffer<Key> sk, sv;
+  if (options_.sort_updates) {
+    sort_batch<Key>(keys, nullptr, n, sk, sv, stream);
+    keys = sk.data();
+  }
+  counters_.fill_bytes(0, stream);
+  detail::erase_kernel<Key>
+      <<<grid_for(n), options_.block_threads, 0, stream>>>(ref(), keys, n, counters_.data());
   WG_CUDA_CHECK_LAST();
-  std::size_t bytes = 0;
-  const int items = static_cast<int>(n);
-  WG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted.data(), iota.data(),
-                                              order.data(), items, 0, 8 * sizeof(Key), stream));
-  DeviceBuffer<unsigned char> temp(bytes, stream, "BTree sort scratch");
-  WG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys, sorted.data(), iota.data(),
-                                              order.data(), items, 0, 8 * sizeof(Key), stream));
+  const Counts c = read_counts(counters_, stream);
+  size_ -= c.c[detail::kDone];
+  throw_rejected(c.c[detail::kRejected], "erase");
+  return c.c[detail::kDone];
 }
 
 template <class Key, class Value>
@@ -188,14 +146,9 @@ std::uint64_t BTree<Key, Value>::find(const Key* keys, std::uint64_t n, Value* o
                                       bool* out_found, cudaStream_t stream) const {
   if (n == 0) return 0;
   auto& counters = const_cast<DeviceBuffer<unsigned long long>&>(counters_);
-  DeviceBuffer<Key> sorted;
-  DeviceBuffer<std::uint32_t> order;
-  sort_queries(keys, n, sorted, order, stream);
-  if (!order.empty()) keys = sorted.data();
   counters.fill_bytes(0, stream);
   detail::find_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-      ref(), keys, order.empty() ? nullptr : order.data(), n, out_values, out_found,
-      counters.data());
+      ref(), keys, n, out_values, out_found, counters.data());
   WG_CUDA_CHECK_LAST();
   return read_counts(counters_, stream).c[detail::kDone];
 }
@@ -205,14 +158,9 @@ std::uint64_t BTree<Key, Value>::count(const Key* lo, const Key* hi, std::uint64
                                        std::uint32_t* out_counts, cudaStream_t stream) const {
   if (n == 0) return 0;
   auto& counters = const_cast<DeviceBuffer<unsigned long long>&>(counters_);
-  DeviceBuffer<Key> sorted;
-  DeviceBuffer<std::uint32_t> order;
-  sort_queries(lo, n, sorted, order, stream);
-  if (!order.empty()) lo = sorted.data();
   counters.fill_bytes(0, stream);
   detail::count_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-      ref(), lo, hi, order.empty() ? nullptr : order.data(), n, out_counts, nullptr, nullptr,
-      counters.data());
+      ref(), lo, hi, n, out_counts, nullptr, counters.data());
   WG_CUDA_CHECK_LAST();
   return read_counts(counters_, stream).c[detail::kDone];
 }
@@ -228,17 +176,11 @@ std::uint64_t BTree<Key, Value>::range(const Key* lo, const Key* hi, std::uint64
     return 0;
   }
   auto& counters = const_cast<DeviceBuffer<unsigned long long>&>(counters_);
-  DeviceBuffer<Key> sorted;
-  DeviceBuffer<std::uint32_t> order;
-  sort_queries(lo, n, sorted, order, stream);
-  if (!order.empty()) lo = sorted.data();
-  const std::uint32_t* ord = order.empty() ? nullptr : order.data();
   counters.fill_bytes(0, stream);
   // Counts into out_offsets[0, n), scanned in place into out_offsets[0, n]: the scan over n + 1
   // items reads the zero written at out_offsets[n] and leaves the total there.
-  DeviceBuffer<std::uint32_t> leaves(n, stream, "BTree range start leaves");
   detail::count_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-      ref(), lo, hi, ord, n, nullptr, out_offsets, leaves.data(), counters.data());
+      ref(), lo, hi, n, nullptr, out_offsets, counters.data());
   WG_CUDA_CHECK_LAST();
   std::size_t bytes = 0;
   WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, out_offsets, out_offsets,
@@ -251,7 +193,7 @@ std::uint64_t BTree<Key, Value>::range(const Key* lo, const Key* hi, std::uint64
   out_values.resize_discard(total, "BTree range values");
   if (total) {
     detail::range_fill_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-        ref(), lo, hi, ord, n, out_offsets, leaves.data(), out_keys.data(), out_values.data());
+        ref(), lo, hi, n, out_offsets, out_keys.data(), out_values.data());
     WG_CUDA_CHECK_LAST();
   }
   return total;

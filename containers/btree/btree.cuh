@@ -65,11 +65,6 @@ struct BTreeOptions {
   /// the last value of every duplicated key win. false: for batches already sorted, grouped by
   /// key or free of duplicates (a key repeated apart keeps an unspecified one of its values).
   bool sort_updates = true;
-  /// find(), count() and range() sort batches of at least this many queries first (a copy of
-  /// the keys or lower bounds, with their positions), so that a tile's consecutive queries share
-  /// most of their path and its Hint skips it; answers still go to the queries' positions.
-  /// 0: never sort.
-  std::uint64_t sort_queries_from = std::uint64_t{1} << 14;
   /// Threads per block of every kernel (a multiple of 32).
   int block_threads = 256;
 };
@@ -123,16 +118,6 @@ class BTree {
   std::uint64_t insert(const Key* keys, const Value* values, std::uint64_t n, cudaStream_t stream);
   /// Erases n keys (absent ones are ignored); returns how many were present.
   std::uint64_t erase(const Key* keys, std::uint64_t n, cudaStream_t stream);
-  /// insert() and erase() of a batch already in non-decreasing key order, applied as given (no
-  /// sort, whatever options.sort_updates says), with a flag per entry: out_new[i] = 1 iff
-  /// keys[i] was added (0 when it replaced a value, and for all but the last of equal keys,
-  /// whose last value wins); out_erased[i] = 1 iff keys[i] was present and erased. Either may be
-  /// null. Same returns and errors as insert() and erase(), and wg::InvalidArgument (after the
-  /// batch is applied, counts and flags exact) when a key is smaller than the key before it.
-  std::uint64_t insert_sorted(const Key* keys, const Value* values, std::uint64_t n,
-                              std::uint8_t* out_new, cudaStream_t stream);
-  std::uint64_t erase_sorted(const Key* keys, std::uint64_t n, std::uint8_t* out_erased,
-                             cudaStream_t stream);
   /// Replaces the contents by n unsorted pairs (sorted, deduplicated keeping the last pair of a
   /// key, then written bottom-up as full-to-build_fill leaves and inner levels); returns the
   /// number of distinct keys. Throws wg::CapacityError when the pool is too small.
@@ -142,8 +127,7 @@ class BTree {
 
   // ---- queries (device spans; outputs may be null where noted) ----
   /// out_values[i] = value of keys[i] (unchanged when absent; may be null); out_found[i]
-  /// (may be null). Returns how many were present. Batches of options.sort_queries_from queries
-  /// or more are answered in key order (a sorted copy); so are count() and range().
+  /// (may be null). Returns how many were present.
   std::uint64_t find(const Key* keys, std::uint64_t n, Value* out_values, bool* out_found,
                      cudaStream_t stream) const;
   /// out_counts[i] = number of keys in [lo[i], hi[i]] (0 when lo > hi). Returns the sum.
@@ -151,8 +135,7 @@ class BTree {
                       cudaStream_t stream) const;
   /// The pairs of every [lo[i], hi[i]], query after query, each query's in key order:
   /// out_offsets (n + 1 entries) gets the exclusive prefix sum of the counts, out_keys and
-  /// out_values are resized to the total, which is returned. Two passes: count (one descent per
-  /// query), then fill from the leaf each query's count started at (no second descent).
+  /// out_values are resized to the total, which is returned. Two passes (count, fill).
   std::uint64_t range(const Key* lo, const Key* hi, std::uint64_t n, std::uint64_t* out_offsets,
                       DeviceBuffer<Key>& out_keys, DeviceBuffer<Value>& out_values,
                       cudaStream_t stream) const;
@@ -192,10 +175,6 @@ class BTree {
   }
 
  private:
-  void sort_queries(const Key* keys, std::uint64_t n, DeviceBuffer<Key>& sorted,
-                    DeviceBuffer<std::uint32_t>& order, cudaStream_t stream) const;
-  std::uint64_t update(const Key* keys, const Value* values, std::uint64_t n,
-                       std::uint8_t* out_flags, bool erasing, bool presorted, cudaStream_t stream);
   unsigned grid_for(std::uint64_t n) const;
   detail::TreeState read_state(cudaStream_t stream) const;
   void check_exhausted(std::uint64_t failed, const char* op, cudaStream_t stream);

@@ -24,53 +24,12 @@ using detail::Access;
 /// What an insert did.
 enum class InsertStatus : std::uint32_t { kReplaced = 0, kInserted = 1, kOutOfNodes = 2 };
 
-/// Where a tile's previous operation went: its leaf and the kHintLevels - 1 inner nodes above it,
-/// each with the high key it had then, so that the next operation on a key >= the previous one
-/// starts at the lowest of them whose range still reaches it (sorted batches: neighbouring keys
-/// usually share a parent or a grandparent) instead of at the root. Start each tile with Hint{}.
-///
-/// Why a remembered node is always a valid start for such a key: its low key (the least key it
-/// may hold) never changes (a split keeps the left half, nodes are never merged or freed) and was
-/// <= the previous key, so the B-link walk right from it reaches the key's node on that level;
-/// the high key only decreases, so a key at or above the remembered one is past the node for
-/// good and that level is skipped without a read.
-inline constexpr int kHintLevels = 3;
+/// Where a tile's previous operation ended, so that the next one on a larger key can start at
+/// that leaf instead of at the root (sorted batches). Start each tile with Hint{}.
 struct Hint {
-  std::uint32_t node[kHintLevels] = {detail::kNoNode, detail::kNoNode, detail::kNoNode};
-  std::uint64_t high[kHintLevels] = {0, 0, 0};
+  std::uint32_t leaf = detail::kNoNode;
+  std::uint32_t parent = detail::kNoNode;
   std::uint64_t key = 0;
-
-  /// The lowest level (0 = leaf) to start k from, or -1: from the root.
-  __host__ __device__ int start_level(std::uint64_t k) const {
-    if (node[0] == detail::kNoNode || k < key) return -1;
-    for (int d = 0; d < kHintLevels; ++d)
-      if (node[d] != detail::kNoNode && k < high[d]) return d;
-    return -1;
-  }
-  /// A descent from inner node n (high key h) on `level` (-1: unknown, counted from the root,
-  /// so the last inner nodes passed become the parent and grandparent).
-  __host__ __device__ void descend(int& level, std::uint32_t n, std::uint64_t h) {
-    if (level < 0) {
-      for (int d = kHintLevels - 1; d > 1; --d) {
-        node[d] = node[d - 1];
-        high[d] = high[d - 1];
-      }
-      node[1] = n;
-      high[1] = h;
-      return;
-    }
-    if (level < kHintLevels) {
-      node[level] = n;
-      high[level] = h;
-    }
-    if (level > 0) --level;
-  }
-  /// The leaf reached by key k (high key h).
-  __host__ __device__ void arrive(std::uint32_t leaf, std::uint64_t h, std::uint64_t k) {
-    node[0] = leaf;
-    high[0] = h;
-    key = k;
-  }
 };
 
 /// Key: std::uint32_t (15 pairs per node, 16-lane tiles) or std::uint64_t (7 pairs, 8-lane
@@ -107,7 +66,8 @@ class BTreeRef {
   __device__ bool find(const Tile& tile, Key k, Key* value, Hint* hint = nullptr) const {
     if (k == kEmptyKey) return false;
     Snap s;
-    find_leaf<A>(tile, k, s, hint);
+    const std::uint32_t leaf = find_leaf<A>(tile, k, s, hint);
+    if (hint) *hint = Hint{leaf, detail::kNoNode, k};
     const unsigned b = tile.ballot(s.key == k);
     if (!b) return false;
     *value = tile.shfl(s.value, __ffs(b) - 1);
@@ -179,34 +139,11 @@ class BTreeRef {
   /// so a snapshot may pair the old high key (and every moved pair, not yet erased) with the
   /// link to the new right node: that node's pairs below the old high key were counted here
   /// already and are skipped there, so no key is counted twice.
-  /// start_leaf (may be null; written when lo <= hi < kEmptyKey): the leaf the walk started
-  /// at, for range_from.
-  /// hint (may be null): as find's, for ranges walked in increasing lo.
   template <Access A, bool kRanked, class Tile, class F>
-  __device__ std::uint32_t range(const Tile& tile, Key lo, Key hi, F&& f,
-                                 std::uint32_t* start_leaf = nullptr, Hint* hint = nullptr) const {
+  __device__ std::uint32_t range(const Tile& tile, Key lo, Key hi, F&& f) const {
     if (lo > hi || lo == kEmptyKey) return 0;
     Snap s;
-    const std::uint32_t cur = find_leaf<A>(tile, lo, s, hint);
-    if (start_leaf) *start_leaf = cur;
-    return scan_leaves<A, kRanked>(tile, s, lo, hi, f);
-  }
-
-  /// range() from the start_leaf an earlier range() of the same [lo, hi] returned, in the same
-  /// read-only phase (no update since): no descent.
-  template <Access A, bool kRanked, class Tile, class F>
-  __device__ std::uint32_t range_from(const Tile& tile, std::uint32_t leaf, Key lo, Key hi,
-                                      F&& f) const {
-    if (lo > hi || lo == kEmptyKey) return 0;
-    const Snap s = detail::read_node<A, Key>(tile, nodes_, leaf);
-    return scan_leaves<A, kRanked>(tile, s, lo, hi, f);
-  }
-
- private:
-  /// The walk of range() from the snapshot s of the leaf holding lo.
-  template <Access A, bool kRanked, class Tile, class F>
-  __device__ std::uint32_t scan_leaves(const Tile& tile, Snap s, Key lo, Key hi, F&& f) const {
-    std::uint32_t cur;
+    std::uint32_t cur = find_leaf<A>(tile, lo, s, nullptr);
     std::uint32_t total = 0;
     Key low = lo;
     for (;;) {
@@ -228,7 +165,6 @@ class BTreeRef {
     }
   }
 
- public:
   /// Inserts (k, v) or replaces the value of k. kOutOfNodes when a split found the node pool
   /// exhausted (the tree is unchanged for k and the state's exhausted flag is set).
   template <class Tile>
@@ -237,27 +173,6 @@ class BTreeRef {
   /// Erases k; true when it was present. Leaves are never merged (an emptied leaf stays linked).
   template <class Tile>
   __device__ bool erase(const Tile& tile, Key k, Hint* hint = nullptr) const;
-
-  /// Inserts keys[i] (not kEmptyKey, the last of its equal keys) with values[i] and, under the
-  /// same leaf latch, each following key up to `end` that stays non-decreasing and below the
-  /// leaf's high key while the leaf has room (equal keys: only the last one's value is stored).
-  /// done(j, status) is called by every lane for each j handled (kReplaced for an equal key
-  /// skipped); returns the index after the last one (> i).
-  template <class Tile, class F>
-  __device__ std::uint64_t insert_run(const Tile& tile, const Key* keys, const Key* values,
-                                      std::uint64_t i, std::uint64_t end, std::uint64_t n,
-                                      Hint* hint, F&& done) const;
-
-  /// Erases keys[i] (not kEmptyKey, the last of its equal keys) and, under the same leaf
-  /// latch, each following key of the batch up to `end` that stays non-decreasing and below the
-  /// leaf's high key (a later key of an unsorted batch may lie left of the leaf: the run stops
-  /// at the first decrease). Of equal keys only the last is erased (the others are reported not
-  /// erased). done(j, erased) is called by every lane for each j handled; returns the index
-  /// after the last one (> i). keys[0, n) is the whole batch (for the equal-key test).
-  template <class Tile, class F>
-  __device__ std::uint64_t erase_run(const Tile& tile, const Key* keys, std::uint64_t i,
-                                     std::uint64_t end, std::uint64_t n, Hint* hint,
-                                     F&& done) const;
 
   // ---- leaf walks, for layers that read key ranges leaf by leaf (the graph's sorted adjacency) --
   /// A tile's snapshot of one leaf: lane l < kTileLanes - 1 holds slot l (key kEmptyKey when
@@ -313,33 +228,26 @@ class BTreeRef {
   __host__ __device__ detail::TreeState* state() const { return state_; }
   __host__ __device__ std::uint32_t capacity() const { return capacity_; }
 
-  /// The leaf whose range holds k (< kEmptyKey), with its snapshot in s. With a hint: starts
-  /// where the hint allows and leaves the path taken in it.
+  /// The leaf whose range holds k (< kEmptyKey), with its snapshot in s.
   template <Access A, class Tile>
-  __device__ std::uint32_t find_leaf(const Tile& tile, Key k, Snap& s, Hint* hint) const {
-    int level = hint ? hint->start_level(k) : -1;
-    std::uint32_t cur = level >= 0 ? hint->node[level] : root(tile);
+  __device__ std::uint32_t find_leaf(const Tile& tile, Key k, Snap& s, const Hint* hint) const {
+    bool from_hint = hint && hint->leaf != detail::kNoNode && k >= hint->key;
+    std::uint32_t cur = from_hint ? hint->leaf : root(tile);
     for (;;) {
       s = detail::read_node<A, Key>(tile, nodes_, cur);
       if (k >= s.high) {
-        cur = s.link();
+        // From a hint, a key past the leaf is usually far away: the root is the shorter path.
+        cur = from_hint ? root(tile) : s.link();
+        from_hint = false;
         continue;
       }
-      if (s.leaf()) {
-        if (hint) hint->arrive(cur, s.high, k);
-        return cur;
-      }
-      if (hint) hint->descend(level, cur, s.high);
+      from_hint = false;
+      if (s.leaf()) return cur;
       cur = detail::child_for(tile, s, k);
     }
   }
 
  private:
-  /// insert() with more(cur, snapshot, k) called under the leaf's latch once k is stored (the
-  /// snapshot updated with k); more returns the largest key it stored (k when none).
-  template <class Tile, class More>
-  __device__ InsertStatus insert_impl(const Tile& tile, Key k, Key v, Hint* hint,
-                                      More&& more) const;
   template <class Tile>
   __device__ bool try_latch(const Tile& tile, std::uint32_t idx) const;
   template <class Tile>

@@ -1,7 +1,6 @@
 // wg::gpu::BTreeGraph (btree_graph.hpp): the host side. Every batch is prepared (deduplicated,
-// canonical) by the shared prepare_batch, expanded to tree arcs, sorted, then applied as one
-// sorted tree batch whose per-arc flags (new / was present) give the degree changes and the
-// UpdateResult.
+// canonical) by the shared prepare_batch, expanded to tree arcs, looked up (which arcs are
+// present decides the degree changes and the UpdateResult), then applied as one tree batch.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -171,80 +170,17 @@ struct BTreeGraph<W>::Impl {
     return n;
   }
 
-  /// Scratch of the update path, kept between batches (resize_discard reuses it).
-  struct UpdateScratch {
-    DeviceBuffer<std::uint64_t> compact, compact_sorted, arcs, values;
-    DeviceBuffer<std::uint32_t> pos, pos_sorted;
-    DeviceBuffer<std::uint8_t> flags, retry_flags;
-    DeviceBuffer<char> sort_temp;
-  } scratch;
-
-  /// One insert or erase batch in one sorted tree pass: the prepared edges' arcs (both
-  /// directions when undirected) are radix sorted on 2 x key_bits bits with their positions,
-  /// applied by the tree in that order (insert_sorted / erase_sorted, which flag each arc that
-  /// changed, so no lookup pass is needed), then the flags give the degree changes and each
-  /// edge's flag. Returns the number of arcs that changed.
-  std::uint64_t update(const PreparedBatch& b, bool inserting, std::uint8_t* edge_flags) {
-    const unsigned per = opt.directed ? 1 : 2;
-    const std::uint64_t n = b.size * per;
-    if (n > 0x7FFFFFFFull)
-      throw InvalidArgument("BTreeGraph: a batch of " + std::to_string(n) +
-                            " arcs (max_chunk is too large: 2^31 - 1 arcs at most)");
-    UpdateScratch& x = scratch;
-    x.compact.resize_discard(n, "BTreeGraph arcs");
-    if (!opt.directed) x.compact_sorted.resize_discard(n, "BTreeGraph arcs");
-    x.arcs.resize_discard(n, "BTreeGraph arcs");
-    x.pos.resize_discard(n, "BTreeGraph arc positions");
-    if (!opt.directed) x.pos_sorted.resize_discard(n, "BTreeGraph arc positions");
-    x.flags.resize_discard(n, "BTreeGraph arc flags");
-    k::compact_arcs_kernel<<<grid_for(b.size), kBlock, 0, stream>>>(
-        b.keys.data(), b.size, b.key_bits, !opt.directed, x.compact.data(), x.pos.data());
+  /// Looks the arcs up and applies their degree changes; returns how many arcs change.
+  std::uint64_t presence(const DeviceBuffer<std::uint64_t>& arcs, std::uint64_t n, bool inserting,
+                         std::uint8_t* edge_flags) {
+    DeviceBuffer<bool> found(n, stream, "BTreeGraph found flags");
+    tree->find(arcs.data(), n, nullptr, found.data(), stream);
+    zero_counter();
+    k::apply_degrees_kernel<<<grid_for(n), kBlock, 0, stream>>>(
+        arcs.data(), found.data(), n, opt.directed ? 1 : 2, inserting, degrees.data(), edge_flags,
+        counter.data());
     WG_CUDA_CHECK_LAST();
-    // Directed: the prepared keys (sorted by prepare_batch) are the arcs in order already.
-    const std::uint64_t* sorted = x.compact.data();
-    const std::uint32_t* pos = x.pos.data();
-    if (!opt.directed) {
-      sort_keys(x.compact.data(), x.compact_sorted.data(), n, static_cast<int>(2 * b.key_bits),
-                x.sort_temp, stream, x.pos.data(), x.pos_sorted.data());
-      sorted = x.compact_sorted.data();
-      pos = x.pos_sorted.data();
-    }
-    if (inserting) x.values.resize_discard(n, "BTreeGraph arc values");
-    k::tree_arcs_kernel<<<grid_for(n), kBlock, 0, stream>>>(
-        sorted, pos, n, b.key_bits, per, W && !b.values.empty() ? b.values.data() : nullptr,
-        x.arcs.data(), inserting ? x.values.data() : nullptr);
-    WG_CUDA_CHECK_LAST();
-    std::uint64_t changed = 0;
-    if (!inserting) {
-      changed = tree->erase_sorted(x.arcs.data(), n, x.flags.data(), stream);
-    } else {
-      // The pool first: the insert must not run out of nodes half way (reserve_for's bound
-      // makes the tree's CapacityError unreachable).
-      reserve_for(n);
-      try {
-        changed = tree->insert_sorted(x.arcs.data(), x.values.data(), n, x.flags.data(), stream);
-      } catch (const CapacityError&) {
-        // Not expected (reserve_for's bound): the batch is partly in. Inserts replace, so the
-        // whole batch again into a larger pool completes it; an arc is new when either pass
-        // added it.
-        try {
-          reserve_for(n, /*force=*/true);
-          x.retry_flags.resize_discard(n, "BTreeGraph arc flags");
-          tree->insert_sorted(x.arcs.data(), x.values.data(), n, x.retry_flags.data(), stream);
-        } catch (const CapacityError&) {
-          resync();
-          throw;
-        }
-        k::or_flags_kernel<<<grid_for(n), kBlock, 0, stream>>>(x.flags.data(), x.retry_flags.data(),
-                                                               n);
-        WG_CUDA_CHECK_LAST();
-        changed = count_flags(x.flags.data(), n, stream);
-      }
-    }
-    k::apply_flags_kernel<<<grid_for(n), kBlock, 0, stream>>>(
-        x.arcs.data(), pos, x.flags.data(), n, per, inserting, degrees.data(), edge_flags);
-    WG_CUDA_CHECK_LAST();
-    return changed;
+    return read_counter();
   }
 };
 
@@ -276,7 +212,25 @@ UpdateResult BTreeGraph<W>::insert_prepared(const PreparedBatch& batch,
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
-  const std::uint64_t added_arcs = im.update(batch, /*inserting=*/true, is_new_device);
+  DeviceBuffer<std::uint64_t> arcs, values;
+  const std::uint64_t n = im.expand(batch, arcs, &values);
+  // The pool first: the insert must not run out of nodes half way (reserve_for's bound makes
+  // the tree's CapacityError unreachable).
+  im.reserve_for(n);
+  const std::uint64_t added_arcs = im.presence(arcs, n, true, is_new_device);
+  try {
+    im.tree->insert(arcs.data(), values.data(), n, im.stream);
+  } catch (const CapacityError&) {
+    // Not expected (reserve_for's bound): the batch is partly in. Inserts replace, so the
+    // whole batch again into a larger pool completes it; the flags and counts above stand.
+    try {
+      im.reserve_for(n, /*force=*/true);
+      im.tree->insert(arcs.data(), values.data(), n, im.stream);
+    } catch (const CapacityError&) {
+      im.resync();
+      throw;
+    }
+  }
   const std::uint64_t added = im.opt.directed ? added_arcs : added_arcs / 2;
   r.applied = added;
   r.ignored += batch.size - added;
@@ -290,7 +244,10 @@ UpdateResult BTreeGraph<W>::erase_prepared(const PreparedBatch& batch,
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
-  const std::uint64_t gone_arcs = im.update(batch, /*inserting=*/false, was_present_device);
+  DeviceBuffer<std::uint64_t> arcs;
+  const std::uint64_t n = im.expand(batch, arcs, nullptr);
+  const std::uint64_t gone_arcs = im.presence(arcs, n, false, was_present_device);
+  im.tree->erase(arcs.data(), n, im.stream);
   const std::uint64_t removed = im.opt.directed ? gone_arcs : gone_arcs / 2;
   r.applied = removed;
   r.ignored += batch.size - removed;

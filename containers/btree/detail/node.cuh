@@ -58,15 +58,7 @@ struct TreeState {
 };
 
 /// Counters of a batch in device memory (summed per tile, added once, read by the host).
-/// kUnsorted: keys of a *_sorted batch smaller than the key before them.
-enum Counter : int {
-  kDone = 0,
-  kFailed = 1,
-  kRejected = 2,
-  kErased = 3,
-  kUnsorted = 4,
-  kNumCounters = 5
-};
+enum Counter : int { kDone = 0, kFailed = 1, kRejected = 2, kErased = 3, kNumCounters = 4 };
 
 /// How a kernel reads nodes: kReadOnly when nothing writes the tree during the kernel (plain
 /// cached loads), kConcurrent when other tiles may write (acquire loads, L1 bypassed).

@@ -117,67 +117,26 @@ __device__ Key BTreeRef<Key>::split(const Tile& tile, std::uint32_t cur, const S
 template <class Key>
 template <class Tile>
 __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hint* hint) const {
-  return insert_impl(tile, k, v, hint, [](std::uint32_t, Snap&, Key last) { return last; });
-}
-
-template <class Key>
-template <class Tile, class F>
-__device__ std::uint64_t BTreeRef<Key>::insert_run(const Tile& tile, const Key* keys,
-                                                   const Key* values, std::uint64_t i,
-                                                   std::uint64_t end, std::uint64_t n, Hint* hint,
-                                                   F&& done) const {
-  std::uint64_t j = i + 1;
-  // Called under the leaf's latch after keys[i] is in: the following keys that stay in the
-  // leaf's range (and non-decreasing) go into it while it has room (the first that would need
-  // a split ends the run; its own insert splits).
-  const auto more = [&](std::uint32_t cur, Snap& s, Key last) -> Key {
-    const unsigned lane = tile.thread_rank();
-    while (j < end) {
-      const Key kj = keys[j];
-      if (kj < last || kj >= s.high) break;     // kEmptyKey >= any high key: never in a run
-      if (!(j + 1 < n && keys[j + 1] == kj)) {  // of equal keys the last one's value lands
-        const unsigned match = tile.ballot(s.key == kj);
-        const unsigned free = tile.ballot(lane < L::kSlots && s.key == kEmptyKey);
-        if (!match && !free) break;
-        const unsigned slot = match ? __ffs(match) - 1 : __ffs(free) - 1;
-        if (lane == 0) L::store_slot(nodes_ + cur, slot, kj, values[j]);
-        if (lane == slot) s.key = kj;
-        done(j, match ? InsertStatus::kReplaced : InsertStatus::kInserted);
-      } else {
-        done(j, InsertStatus::kReplaced);  // not applied: a later equal key is
-      }
-      last = kj;
-      ++j;
-    }
-    return last;
-  };
-  done(i, insert_impl(tile, keys[i], values[i], hint, more));
-  return j;
-}
-
-template <class Key>
-template <class Tile, class More>
-__device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key v, Hint* hint,
-                                                   More&& more) const {
   using detail::Access;
   using detail::kNoNode;
-  // `level` is cur's level when known (the hint's start, counted down), -1 when counted from
-  // the root; `path` collects the nodes passed for the next key's hint. Any node on the path is
-  // a valid start or restart for k (see Hint), and a wrong-level entry costs only reads: a
-  // parent that does not hold cur is detected below before a split uses it.
-  Hint path = hint ? *hint : Hint{};
-  int level = hint ? hint->start_level(k) : -1;
-  std::uint32_t cur = level >= 0 ? path.node[level] : root(tile);
-  std::uint32_t parent = level >= 0 && level + 1 < kHintLevels ? path.node[level + 1] : kNoNode;
+  bool from_hint = hint && hint->leaf != kNoNode && k >= hint->key;
+  std::uint32_t cur = from_hint ? hint->leaf : root(tile);
+  std::uint32_t parent = from_hint ? hint->parent : kNoNode;
   unsigned backoff = 32;
   for (;;) {
     Snap s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
     if (k >= s.high) {
-      cur = s.link();  // parent stays the last-known one
+      if (from_hint) {
+        cur = root(tile);
+        parent = kNoNode;
+      } else {
+        cur = s.link();  // parent stays the last-known one
+      }
+      from_hint = false;
       continue;
     }
+    from_hint = false;
     if (!s.leaf() && detail::occupied(tile, s) < L::kSlots) {
-      path.descend(level, cur, s.high);
       parent = cur;
       cur = detail::child_for(tile, s, k);
       continue;
@@ -189,10 +148,8 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
       if (parent != kNoNode) {
         cur = parent;
         parent = kNoNode;
-        if (level >= 0) ++level;
       } else {
         cur = root(tile);
-        level = -1;
       }
       continue;
     }
@@ -207,20 +164,14 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
     if (used < L::kSlots || match) {
       if (!s.leaf()) {  // split by someone else since the first read
         unlatch(tile, cur);
-        path.descend(level, cur, s.high);
         parent = cur;
         cur = detail::child_for(tile, s, k);
         continue;
       }
       const unsigned slot = match ? __ffs(match) - 1 : __ffs(tile.ballot(s.key == kEmptyKey)) - 1;
       if (tile.thread_rank() == 0) L::store_slot(nodes_ + cur, slot, k, v);
-      if (tile.thread_rank() == slot) s.key = k;
-      const Key last = more(cur, s, k);
       unlatch(tile, cur);
-      if (hint) {
-        path.arrive(cur, s.high, last);
-        *hint = path;
-      }
+      if (hint) *hint = Hint{cur, parent, k};
       return match ? InsertStatus::kReplaced : InsertStatus::kInserted;
     }
     // Full: split it now (proactively, also for inner nodes). Without a free node, a full
@@ -231,7 +182,6 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
       if (base == kNoNode) {
         unlatch(tile, cur);
         if (s.leaf()) return InsertStatus::kOutOfNodes;
-        path.descend(level, cur, s.high);
         parent = cur;
         cur = child;
         continue;
@@ -244,7 +194,6 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
     if (parent == kNoNode) {
       unlatch(tile, cur);
       cur = root(tile);
-      level = -1;
       continue;
     }
     if (!try_latch(tile, parent)) {
@@ -264,15 +213,12 @@ __device__ InsertStatus BTreeRef<Key>::insert_impl(const Tile& tile, Key k, Key 
       if (!holds) {  // not the true parent (it split): find that from here by side links
         cur = parent;
         parent = kNoNode;
-        if (level >= 0) ++level;
       } else if (!pool_exhausted(tile)) {  // full parent: the descent from the root splits it
         cur = root(tile);
         parent = kNoNode;
-        level = -1;
       } else if (s.leaf()) {
         return InsertStatus::kOutOfNodes;
       } else {
-        path.descend(level, cur, s.high);
         parent = cur;
         cur = child;
       }
@@ -312,54 +258,9 @@ __device__ bool BTreeRef<Key>::erase(const Tile& tile, Key k, Hint* hint) const 
     const unsigned match = tile.ballot(s.key == k);
     if (match && tile.thread_rank() == 0) L::erase_slot(nodes_ + cur, __ffs(match) - 1);
     unlatch(tile, cur);
-    if (hint) hint->arrive(cur, s.high, k);
+    if (hint) *hint = Hint{cur, detail::kNoNode, k};
     return match != 0;
   }
-}
-
-template <class Key>
-template <class Tile, class F>
-__device__ std::uint64_t BTreeRef<Key>::erase_run(const Tile& tile, const Key* keys,
-                                                  std::uint64_t i, std::uint64_t end,
-                                                  std::uint64_t n, Hint* hint, F&& done) const {
-  using detail::Access;
-  const Key k = keys[i];
-  Snap s;
-  std::uint32_t cur = find_leaf<Access::kConcurrent>(tile, k, s, hint);
-  unsigned backoff = 32;
-  for (;;) {  // latch the leaf holding k (as erase)
-    if (!try_latch(tile, cur)) {
-      __nanosleep(backoff);
-      if (backoff < 1024) backoff *= 2;
-      s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
-      if (k >= s.high) cur = s.link();
-      continue;
-    }
-    s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
-    if (k < s.high) break;
-    unlatch(tile, cur);
-    cur = s.link();
-  }
-  // Under the latch nobody else changes the leaf: s stays exact for the slots not erased here,
-  // and every key in [k, s.high) belongs to this leaf.
-  std::uint64_t j = i;
-  for (;;) {
-    const Key kj = keys[j];
-    bool erased = false;
-    if (!(j + 1 < n && keys[j + 1] == kj)) {
-      const unsigned match = tile.ballot(s.key == kj);
-      if (match && tile.thread_rank() == 0) L::erase_slot(nodes_ + cur, __ffs(match) - 1);
-      erased = match != 0;
-    }
-    done(j, erased);
-    ++j;
-    if (j >= end) break;
-    const Key next = keys[j];
-    if (next < kj || next >= s.high) break;  // kEmptyKey >= any high key: never in a run
-  }
-  unlatch(tile, cur);
-  if (hint) hint->arrive(cur, s.high, keys[j - 1]);
-  return j;
 }
 
 }  // namespace wg::btree

@@ -36,61 +36,26 @@ __global__ void arcs_kernel(const std::uint64_t* keys, const std::uint32_t* valu
   }
 }
 
-/// Prepared edge i ((u << bits) | v) -> compact arc keys for the update sort: arcs[per * i] =
-/// the same key (u -> v) and, when `both`, arcs[2i + 1] = (v << bits) | u; pos[j] = j.
-__global__ void compact_arcs_kernel(const std::uint64_t* keys, std::uint64_t n, unsigned bits,
-                                    bool both, std::uint64_t* arcs, std::uint32_t* pos) {
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  const unsigned per = both ? 2 : 1;
-  WG_GRID_STRIDE(i, n) {
-    const std::uint64_t key = keys[i];
-    arcs[per * i] = key;
-    pos[per * i] = static_cast<std::uint32_t>(per * i);
-    if (both) {
-      arcs[per * i + 1] = ((key & mask) << bits) | (key >> bits);
-      pos[per * i + 1] = static_cast<std::uint32_t>(per * i + 1);
-    }
-  }
-}
-
-/// Sorted compact arcs -> tree keys (u << 32) | v, and each arc's value (edge pos / per's value)
-/// when `values` is given.
-__global__ void tree_arcs_kernel(const std::uint64_t* compact, const std::uint32_t* pos,
-                                 std::uint64_t n, unsigned bits, unsigned per,
-                                 const std::uint32_t* values, std::uint64_t* arcs,
-                                 std::uint64_t* arc_values) {
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  WG_GRID_STRIDE(i, n) {
-    const std::uint64_t c = compact[i];
-    arcs[i] = btree_arc_key(static_cast<vertex_t>(c >> bits), static_cast<vertex_t>(c & mask));
-    if (arc_values) arc_values[i] = values ? values[pos[i] / per] : 0;
-  }
-}
-
-/// After a sorted tree update with per-arc flags (sorted order): degree +-1 of each changed
-/// arc's source, and the flag of each edge's first arc (position pos % per == 0) into
-/// edge_flags[pos / per] (insert: new; erase: was present).
-__global__ void apply_flags_kernel(const std::uint64_t* arcs, const std::uint32_t* pos,
-                                   const std::uint8_t* flags, std::uint64_t n, unsigned per,
-                                   bool inserting, std::uint32_t* degrees,
-                                   std::uint8_t* edge_flags) {
-  WG_GRID_STRIDE(i, n) {
-    const std::uint8_t f = flags[i];
-    if (f) {
+/// Degree changes of arcs whose flag says they change (insert: !present; erase: present), and
+/// the per-edge flag (of the edge's first arc) for the caller: new (insert) or present (erase).
+__global__ void apply_degrees_kernel(const std::uint64_t* arcs, const bool* present,
+                                     std::uint64_t num_arcs, unsigned per, bool inserting,
+                                     std::uint32_t* degrees, std::uint8_t* edge_flags,
+                                     unsigned long long* changed_arcs) {
+  unsigned long long local = 0;
+  WG_GRID_STRIDE(i, num_arcs) {
+    const bool changes = inserting ? !present[i] : present[i];
+    if (changes) {
       const vertex_t u = static_cast<vertex_t>(arcs[i] >> 32);
       if (inserting)
         atomicAdd(degrees + u, 1u);
       else
         atomicSub(degrees + u, 1u);
+      ++local;
     }
-    const std::uint32_t p = pos[i];
-    if (edge_flags && p % per == 0) edge_flags[p / per] = f;
+    if (edge_flags && i % per == 0) edge_flags[i / per] = changes ? 1 : 0;
   }
-}
-
-/// a[i] |= b[i] (the flags of a batch applied in two goes).
-__global__ void or_flags_kernel(std::uint8_t* a, const std::uint8_t* b, std::uint64_t n) {
-  WG_GRID_STRIDE(i, n) a[i] |= b[i];
+  if (local) atomicAdd(changed_arcs, local);
 }
 
 /// All arcs new (bulk build): degree of each arc's source + 1.

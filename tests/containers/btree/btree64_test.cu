@@ -19,7 +19,6 @@
 #include <warpgraph/containers/btree/btree.cuh>
 #include <warpgraph/containers/core/cuda_stream.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
-#include <warpgraph/containers/core/error.hpp>
 
 namespace {
 
@@ -149,54 +148,6 @@ TEST(BTree64, RandomBatchesAndBuildMatchStdMap) {
     expect_matches(t, m, rng, range, s);
     if (HasFatalFailure()) return;
   }
-}
-
-// insert_sorted / erase_sorted (the graph's update path): sorted batches with repeats, a flag per
-// entry against the model (1 only on the last of equal keys, and only when new / present), then
-// an unsorted batch that is applied and reported.
-TEST(BTree64, SortedBatchesFlagEachKey) {
-  wg::CudaStream s;
-  const std::uint64_t n = btree_test_size(5000);
-  const u64 range = 3 * n;
-  // sort_queries_from = 1: every find of expect_matches goes the sorted way (hint per tile).
-  Tree t({.node_capacity = 1 << 18, .sort_queries_from = 1}, s);
-  Model m;
-  std::mt19937_64 rng(23);
-  for (int batch = 0; batch < 12; ++batch) {
-    SCOPED_TRACE("sorted batch " + std::to_string(batch));
-    std::vector<u64> k(n / 2 + rng() % n), v(k.size());
-    for (auto& x : k) x = random_key(rng, range);
-    std::sort(k.begin(), k.end());
-    for (auto& x : v) x = rng();
-    auto dk = DeviceBuffer<u64>::from_host(k, s), dv = DeviceBuffer<u64>::from_host(v, s);
-    DeviceBuffer<std::uint8_t> df(k.size(), s);
-    std::vector<std::uint8_t> expect(k.size(), 0);
-    std::uint64_t changed = 0;
-    const bool erasing = batch % 3 == 2;
-    for (std::size_t i = 0; i < k.size(); ++i) {
-      if (i + 1 < k.size() && k[i + 1] == k[i]) continue;
-      if (erasing) {
-        expect[i] = m.erase(k[i]) ? 1 : 0;
-      } else {
-        expect[i] = m.count(k[i]) ? 0 : 1;
-        m[k[i]] = v[i];
-      }
-      changed += expect[i];
-    }
-    const std::uint64_t got = erasing
-                                  ? t.erase_sorted(dk.data(), k.size(), df.data(), s)
-                                  : t.insert_sorted(dk.data(), dv.data(), k.size(), df.data(), s);
-    ASSERT_EQ(got, changed);
-    const auto f = df.to_host(s);
-    for (std::size_t i = 0; i < k.size(); ++i) ASSERT_EQ(f[i], expect[i]) << "entry " << i;
-    expect_matches(t, m, rng, range, s);
-    if (HasFatalFailure()) return;
-  }
-  std::vector<u64> bad{7 * range, 5 * range, 6 * range}, bv{1, 2, 3};
-  auto dk = DeviceBuffer<u64>::from_host(bad, s), dv = DeviceBuffer<u64>::from_host(bv, s);
-  EXPECT_THROW(t.insert_sorted(dk.data(), dv.data(), bad.size(), nullptr, s), wg::InvalidArgument);
-  for (std::size_t i = 0; i < bad.size(); ++i) m[bad[i]] = bv[i];
-  expect_matches(t, m, rng, range, s);
 }
 
 TEST(BTree64, ConcurrentMixedKeepsUntouchedKeys) {

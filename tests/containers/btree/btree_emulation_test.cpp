@@ -76,25 +76,6 @@ void run_tiles(std::uint64_t n, unsigned tiles,
   for (auto& th : threads) th.join();
 }
 
-/// As run_tiles, but body(tile, begin, end, hint) gets each tile's whole chunk (erase_run).
-void run_tile_chunks(
-    std::uint64_t n, unsigned tiles,
-    const std::function<void(const Tile&, std::uint64_t, std::uint64_t, Hint&)>& body) {
-  std::vector<std::unique_ptr<TileShared>> shared;
-  for (unsigned t = 0; t < tiles; ++t) shared.push_back(std::make_unique<TileShared>(kLanes));
-  std::vector<std::thread> threads;
-  const std::uint64_t chunk = (n + tiles - 1) / tiles;
-  for (unsigned t = 0; t < tiles; ++t)
-    for (unsigned lane = 0; lane < kLanes; ++lane)
-      threads.emplace_back([&, t, lane] {
-        const Tile tile{shared[t].get(), lane};
-        Hint hint;
-        const std::uint64_t begin = std::min(n, t * chunk), end = std::min(n, (t + 1) * chunk);
-        body(tile, begin, end, hint);
-      });
-  for (auto& th : threads) th.join();
-}
-
 bool same_pair(const std::pair<Key, Key>& a, const std::pair<const Key, Key>& b) {
   return a.first == b.first && a.second == b.second;
 }
@@ -190,27 +171,11 @@ TEST(BTreeEmulation, BatchesMatchStdMap) {
         std::set<Key> distinct(k.begin(), k.end());
         for (Key x : distinct) want += m.erase(x);
         std::atomic<std::uint64_t> got{0};
-        if (batch == 5) {  // erase_run (the erase kernel's way): a leaf's keys under one latch
-          run_tile_chunks(k.size(), 3,
-                          [&](const Tile& tile, std::uint64_t b, std::uint64_t e, Hint& h) {
-                            const auto done = [&](std::uint64_t, bool erased) {
-                              if (tile.thread_rank() == 0 && erased) ++got;
-                            };
-                            for (std::uint64_t i = b; i < e;) {
-                              if ((i + 1 < k.size() && k[i + 1] == k[i]) || k[i] == kNone) {
-                                ++i;
-                                continue;
-                              }
-                              i = ref.erase_run(tile, k.data(), i, e, k.size(), &h, done);
-                            }
-                          });
-        } else {
-          run_tiles(k.size(), 3, [&](const Tile& tile, std::uint64_t i, Hint& h) {
-            if (i + 1 < k.size() && k[i + 1] == k[i]) return;
-            const bool e = ref.erase(tile, k[i], sorted ? &h : nullptr);
-            if (tile.thread_rank() == 0 && e) ++got;
-          });
-        }
+        run_tiles(k.size(), 3, [&](const Tile& tile, std::uint64_t i, Hint& h) {
+          if (i + 1 < k.size() && k[i + 1] == k[i]) return;
+          const bool e = ref.erase(tile, k[i], sorted ? &h : nullptr);
+          if (tile.thread_rank() == 0 && e) ++got;
+        });
         ASSERT_EQ(got.load(), want);
       } else {
         std::uint64_t want = 0;
@@ -220,33 +185,14 @@ TEST(BTreeEmulation, BatchesMatchStdMap) {
           m[k[i]] = v[i];
         }
         std::atomic<std::uint64_t> got{0};
-        if (batch == 4) {  // insert_run (the insert kernel's way): a leaf's keys under one latch
-          run_tile_chunks(
-              k.size(), 3, [&](const Tile& tile, std::uint64_t b, std::uint64_t e, Hint& h) {
-                const auto done = [&](std::uint64_t, InsertStatus st) {
-                  if (tile.thread_rank() == 0) {
-                    EXPECT_NE(st, InsertStatus::kOutOfNodes);
-                    got += st == InsertStatus::kInserted;
-                  }
-                };
-                for (std::uint64_t i = b; i < e;) {
-                  if ((i + 1 < k.size() && k[i + 1] == k[i]) || k[i] == kNone) {
-                    ++i;
-                    continue;
-                  }
-                  i = ref.insert_run(tile, k.data(), v.data(), i, e, k.size(), &h, done);
-                }
-              });
-        } else {
-          run_tiles(k.size(), 3, [&](const Tile& tile, std::uint64_t i, Hint& h) {
-            if (i + 1 < k.size() && k[i + 1] == k[i]) return;
-            const InsertStatus s = ref.insert(tile, k[i], v[i], sorted ? &h : nullptr);
-            if (tile.thread_rank() == 0) {
-              EXPECT_NE(s, InsertStatus::kOutOfNodes);
-              got += s == InsertStatus::kInserted;
-            }
-          });
-        }
+        run_tiles(k.size(), 3, [&](const Tile& tile, std::uint64_t i, Hint& h) {
+          if (i + 1 < k.size() && k[i + 1] == k[i]) return;
+          const InsertStatus s = ref.insert(tile, k[i], v[i], sorted ? &h : nullptr);
+          if (tile.thread_rank() == 0) {
+            EXPECT_NE(s, InsertStatus::kOutOfNodes);
+            got += s == InsertStatus::kInserted;
+          }
+        });
         ASSERT_EQ(got.load(), want);
       }
       check_queries(t, m, rng, range);

@@ -191,11 +191,7 @@ class BTreeModel : public ::testing::TestWithParam<int> {};  // param: 0 sorted 
 TEST_P(BTreeModel, RandomBatchesMatchStdMap) {
   wg::CudaStream s;
   const std::uint64_t n = btree_test_size(6000);
-  // Sorted update batches go with sorted finds (sort_queries_from = 1), unsorted with unsorted.
-  BTree t({.node_capacity = 1 << 18,
-           .sort_updates = GetParam() == 0,
-           .sort_queries_from = GetParam() == 0 ? 1u : 0u},
-          s);
+  BTree t({.node_capacity = 1 << 18, .sort_updates = GetParam() == 0}, s);
   Model m;
   std::mt19937 rng(11 + GetParam());
   const u32 range = static_cast<u32>(4 * n);

@@ -2,20 +2,11 @@
 # The B-link tree benchmarks on the GPU machine, with the GpuBTree peer in the same job (so the
 # ratios compare one GPU). From the project root, after building build-device and copying
 # ../shared/peers to .peers:   bash tools/bench/btree/device_bench.sh
-# Writes btree.json, btree.txt, peers_gpubtree.txt to $OUT. About 2-3 minutes in all (TEST=1:
-# about one more).
+# Writes btree.json, btree.txt, peers_gpubtree.txt to $OUT. About 2-3 minutes in all.
 set -uo pipefail
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 export CUDA_MODULE_LOADING=EAGER
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$out/gpu.txt"
-# TEST=1: the tree's GPU tests first (model tests against std::map, validate() after every
-# batch; about a minute), so that a figure is never reported for a broken tree.
-if [ -n "${TEST:-}" ]; then
-  for t in btree_test btree64_test btree_concurrent_test; do
-    timeout 120 build-device/tests/containers/btree/$t > "$out/$t.txt" 2>&1
-    echo "$t rc=$?"; grep -E "FAILED|Failure" -A3 "$out/$t.txt" | head -20
-  done
-fi
 # The peer: insert, search, range (8 hits), delete at 2^20, 2^22, 2^24 keys.
 if [ -x .peers/bin/gpubtree_bench ]; then
   timeout 150 .peers/bin/gpubtree_bench 2>&1 | tee "$out/peers_gpubtree.txt"
