@@ -154,13 +154,7 @@ static ReadResult read_graph_impl(const std::string& path, const ReadOptions& op
                                          options.compact_ids ? EdgeChunkFn{} : options.on_edges);
     if (options.compact_ids) {
       compact_ids_in_place(r);
-      if (options.on_edges && r.edges.size()) {
-        options.on_edges({.src = r.edges.src.data(),
-                          .dst = r.edges.dst.data(),
-                          .weight = r.edges.weighted() ? r.edges.weight.data() : nullptr,
-                          .size = r.edges.size(),
-                          .offset = 0});
-      }
+      detail::hand_over_whole_list(r.edges, options.on_edges);
     }
   } else {
     r = detail::parse_snap_text(text, options, path, parse_progress);

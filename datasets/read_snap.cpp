@@ -163,14 +163,7 @@ ReadResult parse_snap_impl(std::string_view text, const ReadOptions& options,
       std::vector<Id>().swap(c.dst);
     }
     r.edges.num_vertices = r.original_ids.size();
-    // The ids were renumbered at the end: the whole list in one chunk.
-    if (options.on_edges && r.edges.size()) {
-      options.on_edges({.src = r.edges.src.data(),
-                        .dst = r.edges.dst.data(),
-                        .weight = r.edges.weighted() ? r.edges.weight.data() : nullptr,
-                        .size = r.edges.size(),
-                        .offset = 0});
-    }
+    detail::hand_over_whole_list(r.edges, options.on_edges);
   }
   return r;
 }
