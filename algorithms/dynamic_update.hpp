@@ -24,6 +24,12 @@ struct DynamicUpdate {
   bool recomputed = false;
 };
 
+/// What a mixed step (a dynamic class's update(erase, insert): erase one batch, then insert
+/// another, answered once) did to the graph: the erasure's and the insertion's results.
+struct MixedUpdate {
+  UpdateResult erased, inserted;
+};
+
 /// How many entries of `before` differ from those of `after` (the vertices whose value moved
 /// when a result is recomputed; ids `after` adds are not counted).
 template <class T>

@@ -204,10 +204,15 @@ CoreNumbers DynamicCoreNumbers<Graph>::result() const {
 }
 
 template <GpuDynamicGraph Graph>
-void DynamicCoreNumbers<Graph>::begin_batch() {
+void DynamicCoreNumbers<Graph>::begin_part() {
   rounds_ = 0;
   syncs_ = launches_ = 0;
   batch_arcs_ = 0;
+}
+
+template <GpuDynamicGraph Graph>
+void DynamicCoreNumbers<Graph>::begin_batch() {
+  begin_part();
   touched_count_ = 0;
   if (++batch_epoch_ == kcore_detail::kUnset) {
     mark_.fill_bytes(0, graph_->stream());
@@ -256,7 +261,7 @@ std::uint64_t DynamicCoreNumbers<Graph>::recompute_counting() {
 }
 
 template <GpuDynamicGraph Graph>
-bool DynamicCoreNumbers<Graph>::update(const ChangedEdges& edges, bool insert) {
+bool DynamicCoreNumbers<Graph>::run_rounds(const ChangedEdges& edges, bool insert) {
   using namespace kcore_detail;
   const cudaStream_t stream = graph_->stream();
   const std::uint64_t m = edges.size;
@@ -485,7 +490,7 @@ bool DynamicCoreNumbers<Graph>::try_rounds(const ChangedEdges& edges, bool inser
       options_.recompute_work * (2.0 * static_cast<double>(graph_->num_edges()) +
                                  options_.sync_cost_arcs * static_cast<double>(static_syncs_));
   early_ = too_many(edges.size);
-  const bool ok = !early_ && update(edges, insert);  // update sets early_ when it decides so
+  const bool ok = !early_ && run_rounds(edges, insert);  // which sets early_ when it decides so
   cut_ = !ok && !early_;
   return ok;
 }
@@ -494,6 +499,21 @@ template <GpuDynamicGraph Graph>
 BatchEffect DynamicCoreNumbers<Graph>::after_insert(const ChangedEdges& added) {
   BatchEffect e;
   grow();
+  if (in_step_) {
+    // A mixed step: the rounds as below, but a fallback only marks the step for its one
+    // static peeling (mixed()), and nothing is counted until the step ends.
+    begin_part();
+    if (!added.size) return e;
+    step_edges_ += added.size;
+    if (step_recompute_) {
+      count_batch(true, false);
+      return e;
+    }
+    const bool ok = try_rounds(added, true);
+    count_batch(!ok, cut_);
+    step_recompute_ = !ok;
+    return e;
+  }
   begin_batch();
   if (!added.size) return e;
   e.recomputed = !try_rounds(added, true);
@@ -505,11 +525,19 @@ BatchEffect DynamicCoreNumbers<Graph>::after_insert(const ChangedEdges& added) {
 template <GpuDynamicGraph Graph>
 void DynamicCoreNumbers<Graph>::before_erase(const ChangedEdges& removed) {
   grow();
-  begin_batch();
+  // A mixed step's parts share one epoch of change records (begin_part only).
+  if (in_step_)
+    begin_part();
+  else
+    begin_batch();
   // Processed before the edges go: each round sees the earlier rounds' edges and its own as
   // removed (hidden), the later ones still present.
   erase_pending_recompute_ = cut_ = false;
   if (!removed.size) return;
+  if (in_step_ && step_recompute_) {
+    erase_pending_recompute_ = true;  // the step's one peeling answers this chunk too
+    return;
+  }
   erase_pending_recompute_ = !try_rounds(removed, false);
 }
 
@@ -519,6 +547,12 @@ BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges& removed) 
   e.recomputed = erase_pending_recompute_;
   if (removed.size) count_batch(e.recomputed, cut_);
   erase_pending_recompute_ = cut_ = false;
+  if (in_step_) {
+    // The peeling, and the count of the numbers that moved, come once at the step's end.
+    step_edges_ += removed.size;
+    step_recompute_ = step_recompute_ || e.recomputed;
+    return BatchEffect{};
+  }
   e.changed = e.recomputed ? recompute_counting() : end_batch();
   return e;
 }
@@ -536,6 +570,62 @@ DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_any(const Batch& ba
   grow();
   begin_batch();  // a batch without a present edge reports no rounds
   return erase_observed(*graph_, batch, *this);
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<MixedUpdate> DynamicCoreNumbers<Graph>::mixed(const Batch& erase,
+                                                            const Batch& insert) {
+  const auto size = [](const Batch& b) -> std::uint64_t {
+    if constexpr (requires { b.size(); })
+      return b.size();
+    else
+      return b.size;
+  };
+  DynamicUpdate<MixedUpdate> r;
+  BatchEffect ignored[1];
+  grow();
+  // One epoch of change records for both parts: old_core_ keeps each touched vertex's number
+  // from before the step, so end_batch and recompute_counting (which first undoes the recorded
+  // changes) count exactly the vertices that moved over the whole step.
+  begin_batch();
+  // The up-front rule of the insertion (too_many), on the batch's size: its peeling would
+  // follow the erasure's rounds, so the rounds are not worth running.
+  step_recompute_ =
+      size(erase) > 0 && static_cast<double>(size(insert)) >
+                             options_.recompute_fraction * static_cast<double>(graph_->num_edges());
+  step_edges_ = 0;
+  in_step_ = true;
+  try {
+    r.update.erased = erase_observed(*graph_, erase, std::span<BatchEffect>(ignored), *this);
+    r.update.inserted = insert_observed(*graph_, insert, std::span<BatchEffect>(ignored), *this);
+  } catch (...) {
+    in_step_ = step_recompute_ = false;
+    throw;
+  }
+  in_step_ = false;
+  grow();
+  if (step_recompute_ && step_edges_) {
+    r.recomputed = true;
+    ++stats_.shared;
+    r.changed = recompute_counting();
+  } else {
+    r.changed = end_batch();
+  }
+  step_recompute_ = false;
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<MixedUpdate> DynamicCoreNumbers<Graph>::update(const EdgeList& erase,
+                                                             const EdgeList& insert) {
+  return mixed(erase, insert);
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<MixedUpdate> DynamicCoreNumbers<Graph>::update(DeviceEdges erase,
+                                                             DeviceEdges insert) {
+  return mixed(erase, insert);
 }
 
 template <GpuDynamicGraph Graph>

@@ -132,6 +132,10 @@ struct DynamicCoreNumbersStats {
   std::uint64_t cut = 0;           ///< of the recomputed, stopped mid-way by a budget
   std::uint64_t rounds = 0;        ///< rounds run (also by batches cut later)
   std::uint64_t arcs_scanned = 0;  ///< arcs scanned by the rounds
+  /// Mixed steps (update(erase, insert)) answered by their one static peeling; each part that
+  /// changed an edge is also counted above as a batch of its own (recomputed when the peeling
+  /// answered it, the rounds not tried or cut).
+  std::uint64_t shared = 0;
 };
 
 /// Keeps the core numbers of an undirected GPU graph exact while batches are applied through
@@ -146,6 +150,20 @@ class DynamicCoreNumbers {
   DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  /// A mixed step: erases `erase`, then inserts `insert`, through the graph; the numbers after
+  /// it are those of erase_edges(erase) then insert_edges(insert). The erasure runs its rounds
+  /// as erase_edges does; when it goes to the static peeling (by a rule or a budget), the
+  /// peeling is not run yet: the insertion only updates the graph, and one static peeling
+  /// answers both parts. Otherwise the insertion runs its rounds as insert_edges does (and may
+  /// itself end in the one peeling). Decided up front: when `erase` is not empty and `insert`
+  /// holds more entries than recompute_fraction of the graph's edges (its size before
+  /// deduplication: the rule insert_edges applies to the edges it adds), both batches go to the
+  /// graph and one static peeling answers, no round tried. changed: the vertices whose number
+  /// differs between before and after the step; recomputed: the static peeling answered it.
+  /// stats() counts each part as its own batch. Errors as insert_edges; after one, the numbers
+  /// may be stale: call recompute().
+  DynamicUpdate<MixedUpdate> update(const EdgeList& erase, const EdgeList& insert);
+  DynamicUpdate<MixedUpdate> update(DeviceEdges erase, DeviceEdges insert);
   /// Erases the vertices (and their edges) through the graph and answers by the static peeling
   /// (recomputed = true): the device view cannot list an erased vertex's edges afterwards, and
   /// listing them before would cost a walk of every erased vertex's table on the host side.
@@ -176,10 +194,13 @@ class DynamicCoreNumbers {
 
  private:
   void grow();
-  /// A new epoch for the batch's change records.
+  /// A new epoch for the batch's change records (begin_part, and the records' epoch).
   void begin_batch();
+  /// Resets the per-batch round counters and costs, keeping the change records (a mixed step's
+  /// parts share one epoch, so its records hold the numbers from before the step).
+  void begin_part();
   /// Processes the edges, round by round; false: over a budget (the changes are undone).
-  bool update(const ChangedEdges& edges, bool insert);
+  bool run_rounds(const ChangedEdges& edges, bool insert);
   /// Prices the batch (budget_) and runs the rounds unless decided against; sets early_, cut_.
   bool try_rounds(const ChangedEdges& edges, bool insert);
   /// A new round epoch; lists the round's roots (round_, at most `bound` edges, its size on the
@@ -204,6 +225,8 @@ class DynamicCoreNumbers {
   DynamicUpdate<UpdateResult> insert_any(const Batch& batch);
   template <class Batch>
   DynamicUpdate<UpdateResult> erase_any(const Batch& batch);
+  template <class Batch>
+  DynamicUpdate<MixedUpdate> mixed(const Batch& erase, const Batch& insert);
 
   Graph* graph_;
   DynamicCoreNumbersOptions options_;
@@ -226,6 +249,9 @@ class DynamicCoreNumbers {
   std::uint32_t epoch_ = 0, batch_epoch_ = 0, rounds_ = 0;
   std::uint64_t touched_count_ = 0;
   bool erase_pending_recompute_ = false;  ///< before_erase chose the static peeling
+  bool in_step_ = false;            ///< inside update(erase, insert): one epoch, peeling deferred
+  bool step_recompute_ = false;     ///< the step goes to one static peeling at its end
+  std::uint64_t step_edges_ = 0;    ///< edges the step changed so far
   bool early_ = false;              ///< the batch was sent to the static peeling before any round
   bool cut_ = false;                ///< the batch's rounds were stopped by the budget
   double budget_ = 0;               ///< the batch's budget, in arcs (see try_rounds)

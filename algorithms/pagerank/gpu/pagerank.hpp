@@ -138,10 +138,8 @@ struct PageRankWorkspace {
   DeviceBuffer<PageRankState> state;
 };
 
-/// What a mixed step (DynamicPageRank::update) did to the graph.
-struct PageRankMixedUpdate {
-  UpdateResult erased, inserted;
-};
+/// What a mixed step (DynamicPageRank::update) did to the graph (the shared MixedUpdate).
+using PageRankMixedUpdate = MixedUpdate;
 
 /// Static PageRank of a GPU graph (the ranks copied to the host).
 template <GpuDynamicGraph Graph>

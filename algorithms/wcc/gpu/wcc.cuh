@@ -163,7 +163,8 @@ std::uint64_t DynamicComponents<Graph>::split_flagged(bool& recomputed) {
   const std::uint64_t affected = counters_.to_host()[2];
   if (static_cast<double>(affected) > options_.recompute_fraction * static_cast<double>(n_)) {
     recomputed = true;
-    return recompute_counting();
+    // Inside a mixed step the computation runs once at its end (parent_ is rebuilt there).
+    return in_step_ ? 0 : recompute_counting();
   }
   hook_kernel<typename Graph::ref_type><<<grid_for(affected * 32), kBlock, 0, stream>>>(
       graph_->ref(), parent_.data(), members_.data(), affected, !graph_->directed());
@@ -214,8 +215,11 @@ BatchEffect DynamicComponents<Graph>::after_insert(const ChangedEdges& added) {
   grow();
   // Without an added edge no tree changed (new ids are their own roots already).
   if (added.size == 0) return e;
+  // A mixed step whose erasure deferred the static computation: it reads these edges too.
+  if (in_step_ && step_recompute_) return e;
   unite_added(added);
   e.changed = relabel_all();
+  if (in_step_ && e.changed) ++step_moves_;
   return e;
 }
 
@@ -334,6 +338,8 @@ BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
   BatchEffect e;
   const std::uint64_t b = removed.size;
   if (b == 0) return e;
+  // A mixed step whose earlier chunk deferred the static computation: it answers this one too.
+  if (in_step_ && step_recompute_) return e;
   bool split = false;  // tier 2 ran
   if (options_.certify_fraction <= 0) {
     flag_removed(removed);  // label_ still holds the labels from before the erasure
@@ -349,7 +355,7 @@ BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
     if (per_edge < static_cast<double>(options_.certify_min_arcs_per_edge)) {
       ++stats_.direct;
       e.recomputed = true;
-      e.changed = recompute_counting();
+      e.changed = in_step_ ? 0 : recompute_counting();  // a mixed step's runs at its end
     } else {
       std::uint64_t undecided = 0;
       e.changed = certify_removed(removed, static_cast<std::uint32_t>(per_edge), undecided);
@@ -363,6 +369,10 @@ BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
     ++stats_.recomputed;
   else if (split)
     ++stats_.restricted;
+  if (in_step_) {
+    step_recompute_ = e.recomputed;
+    if (e.changed) ++step_moves_;
+  }
   return e;
 }
 
@@ -377,6 +387,66 @@ template <class Batch>
 DynamicUpdate<UpdateResult> DynamicComponents<Graph>::erase_any(const Batch& batch) {
   grow();
   return erase_observed(*graph_, batch, *this);
+}
+
+template <GpuDynamicGraph Graph>
+template <class Batch>
+DynamicUpdate<MixedUpdate> DynamicComponents<Graph>::mixed(const Batch& erase,
+                                                           const Batch& insert) {
+  const cudaStream_t stream = graph_->stream();
+  DynamicUpdate<MixedUpdate> r;
+  BatchEffect effect[1];
+  grow();
+  // The labels before the step: the step's one static computation (or the comparison, when
+  // several chunks moved labels) counts the moves against them.
+  const std::uint64_t n0 = n_;
+  before_.resize_discard(std::max<std::uint64_t>(n0, 1), "labels before a mixed step");
+  if (n0)
+    WG_CUDA_TRY(cudaMemcpyAsync(before_.data(), label_.data(), n0 * sizeof(vertex_t),
+                                cudaMemcpyDeviceToDevice, stream));
+  step_recompute_ = false;
+  step_moves_ = 0;
+  in_step_ = true;
+  try {
+    r.update.erased = erase_observed(*graph_, erase, std::span<BatchEffect>(effect), *this);
+    r.update.inserted = insert_observed(*graph_, insert, std::span<BatchEffect>(effect), *this);
+  } catch (...) {
+    in_step_ = step_recompute_ = false;
+    throw;
+  }
+  in_step_ = false;
+  grow();
+  if (step_recompute_) {
+    step_recompute_ = false;
+    // Back to the labels before the step (chunks before the deferral may have moved some; ids
+    // the step added are still their own labels), so that the recount is the step's.
+    if (n0)
+      WG_CUDA_TRY(cudaMemcpyAsync(label_.data(), before_.data(), n0 * sizeof(vertex_t),
+                                  cudaMemcpyDeviceToDevice, stream));
+    ++stats_.shared;
+    r.recomputed = true;
+    r.changed = recompute_counting();
+  } else if (step_moves_ > 1) {
+    counters_.fill_bytes(0, stream);
+    wcc_detail::moved_kernel<<<grid_for(n_), kBlock, 0, stream>>>(label_.data(), before_.data(), n0,
+                                                                  n_, counters_.data());
+    WG_CUDA_CHECK_LAST();
+    r.changed = counters_.to_host()[0];
+  } else {
+    r.changed = effect[0].changed;  // one chunk moved labels, or none: its count is the step's
+  }
+  return r;
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<MixedUpdate> DynamicComponents<Graph>::update(const EdgeList& erase,
+                                                            const EdgeList& insert) {
+  return mixed(erase, insert);
+}
+
+template <GpuDynamicGraph Graph>
+DynamicUpdate<MixedUpdate> DynamicComponents<Graph>::update(DeviceEdges erase, DeviceEdges insert) {
+  return mixed(erase, insert);
 }
 
 template <GpuDynamicGraph Graph>

@@ -127,6 +127,9 @@ struct DeletionStats {
   std::uint64_t restricted = 0;  ///< batches that recomputed the flagged components only
   std::uint64_t recomputed = 0;  ///< batches answered by the static computation
   std::uint64_t direct = 0;      ///< of those, batches too large to try certificates
+  /// Of the recomputed, mixed-step erasures (update(erase, insert)) whose static computation
+  /// ran once at the step's end, after the step's insertion (which then did no work of its own).
+  std::uint64_t shared = 0;
 };
 
 /// Keeps the connected components of a GPU graph exact while batches are applied through it.
@@ -140,6 +143,18 @@ class DynamicComponents {
   DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
   DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
+  /// A mixed step: erases `erase`, then inserts `insert`, through the graph; the labels after it
+  /// are those of erase_edges(erase) then insert_edges(insert). The erasure runs its tiers as
+  /// erase_edges does; when it goes to the static computation (too large for certificates, or
+  /// its undecided edges' components too large), the computation is not run yet: the insertion
+  /// only updates the graph, and one static computation at the end answers both parts (two
+  /// calls would recompute, then unite and relabel). Otherwise the insertion unites and
+  /// relabels as insert_edges does. changed: the vertices whose label differs between before
+  /// and after the step (one O(n) comparison with a copy of the labels taken at the start,
+  /// when more than one part moved labels); recomputed: the static computation answered it.
+  /// Errors as insert_edges; after one, the labels may be stale: call recompute().
+  DynamicUpdate<MixedUpdate> update(const EdgeList& erase, const EdgeList& insert);
+  DynamicUpdate<MixedUpdate> update(DeviceEdges erase, DeviceEdges insert);
   DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
 
   /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
@@ -184,6 +199,8 @@ class DynamicComponents {
   DynamicUpdate<UpdateResult> insert_any(const Batch& batch);
   template <class Batch>
   DynamicUpdate<UpdateResult> erase_any(const Batch& batch);
+  template <class Batch>
+  DynamicUpdate<MixedUpdate> mixed(const Batch& erase, const Batch& insert);
 
   Graph* graph_;
   DynamicComponentsOptions options_;
@@ -210,6 +227,12 @@ class DynamicComponents {
   DeviceBuffer<vertex_t> search_piece_root_;
   std::uint32_t search_gen_ = 0;
   std::uint64_t count_ = 0;
+  // A mixed step (update(erase, insert)): the labels before it, whether its static computation
+  // is deferred to its end, and how many chunks moved labels on the way.
+  DeviceBuffer<vertex_t> before_;
+  bool in_step_ = false;
+  bool step_recompute_ = false;
+  std::uint64_t step_moves_ = 0;
   DeletionStats stats_;
 };
 

@@ -126,6 +126,20 @@ __global__ inline void count_roots_kernel(const vertex_t* parent, std::uint64_t 
   }
 }
 
+/// counters[0] += the ids v < n whose label differs from before[v] (from v itself for the ids
+/// v >= n_before that before does not cover: they joined as components of their own).
+__global__ inline void moved_kernel(const vertex_t* label, const vertex_t* before,
+                                    std::uint64_t n_before, std::uint64_t n,
+                                    unsigned long long* counters) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
+    const std::uint64_t v = base + threadIdx.x;
+    unsigned moved = 0;
+    if (v < n) moved = label[v] != (v < n_before ? before[v] : static_cast<vertex_t>(v));
+    warp_add(counters, moved);
+  }
+}
+
 /// flag[label[u]] = 1 for the source u of each key (both ends share a label).
 __global__ inline void flag_labels_kernel(const std::uint64_t* keys, std::uint64_t m, unsigned bits,
                                           const vertex_t* label, std::uint8_t* flag) {

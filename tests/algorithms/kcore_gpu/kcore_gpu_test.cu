@@ -383,4 +383,143 @@ TEST(GpuDynamicCoreNumbers, ForcedFallbacksAreCounted) {
   EXPECT_GT(st.incremental, 0u);
 }
 
+// Mixed steps (update(erase, insert)): after every step the numbers equal the reference and the
+// two-call path's (erase_edges then insert_edges on a twin graph), and changed counts exactly the
+// numbers that moved over the step. expect: 0 any path, 1 every step by the rounds, 2 every step
+// that changed an edge by the one static peeling.
+template <class Graph>
+wg::gpu::DynamicCoreNumbersStats mixed_stream_case(
+    double edge_factor, std::uint64_t batch_size, const wg::gpu::DynamicCoreNumbersOptions& options,
+    int expect, std::uint64_t seed) {
+  const auto stream =
+      wg::test::gpu_rmat_stream(wg::test::gpu_test_scale(), edge_factor, batch_size, false, seed);
+  Graph g(0), t(0);
+  GraphModel m(0, false);
+  m.clear(stream.initial.num_vertices);
+  EXPECT_EQ(g.build(stream.initial), m.insert(stream.initial));
+  t.build(stream.initial);
+  wg::gpu::DynamicCoreNumbers<Graph> dyn(g, options), twin(t, options);
+  std::vector<std::uint32_t> before = dyn.result().core;
+  std::size_t recomputed = 0, moved = 0;
+  const std::size_t steps =
+      wg::test::replay_mixed_gpu(stream, dyn, twin, m, [&](std::size_t, const auto& r) {
+        const auto now = dyn.result();
+        expect_reference(m, now);
+        ASSERT_EQ(now.core, twin.result().core);
+        EXPECT_EQ(r.changed, wg::count_changed(before, now.core));
+        recomputed += r.recomputed;
+        moved += r.update.erased.applied + r.update.inserted.applied > 0;
+        if (expect == 1) EXPECT_FALSE(r.recomputed);
+        if (expect == 2)
+          EXPECT_EQ(r.recomputed, r.update.erased.applied + r.update.inserted.applied > 0);
+        before = now.core;
+      });
+  EXPECT_GT(steps, 4u);
+  const auto& st = dyn.stats();
+  EXPECT_EQ(st.shared, recomputed);
+  if (expect == 2) EXPECT_EQ(recomputed, moved);
+  return st;
+}
+
+TEST(GpuDynamicCoreNumbers, MixedStepsByRounds) {
+  WG_REQUIRE_GPU();
+  const auto st = mixed_stream_case<SetGraph>(8, 256, kNoBudget, 1, 61);
+  EXPECT_EQ(st.recomputed, 0u);
+  EXPECT_GT(st.rounds, 0u);
+}
+TEST(GpuDynamicCoreNumbers, MixedStepsDefaultBudgets) {
+  WG_REQUIRE_GPU();
+  mixed_stream_case<SetGraph>(8, 512, {}, 0, 62);
+}
+TEST(GpuDynamicCoreNumbers, MixedStepsUpFrontRule) {
+  // recompute_fraction 0: every step with an erasure goes to one peeling, no round tried.
+  WG_REQUIRE_GPU();
+  const auto st = mixed_stream_case<SetGraph>(8, 256, {.recompute_fraction = 0}, 2, 63);
+  EXPECT_EQ(st.rounds, 0u);
+  EXPECT_EQ(st.incremental, 0u);
+}
+TEST(GpuDynamicCoreNumbers, MixedStepsCutErasures) {
+  // Every part tried and cut before its first level: the erasure's changes undone, the step
+  // answered by one peeling.
+  WG_REQUIRE_GPU();
+  const auto st = mixed_stream_case<SetGraph>(
+      8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e-9, .sync_cost_arcs = 0}, 2, 64);
+  EXPECT_GT(st.cut, 0u);
+}
+TEST(GpuDynamicCoreNumbers, MixedStepsFewRounds) {
+  // max_rounds 2: some parts fall back before or during their rounds, others do not.
+  WG_REQUIRE_GPU();
+  mixed_stream_case<SetGraph>(
+      8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 2}, 0, 65);
+}
+TEST(GpuDynamicCoreNumbers, MixedStepsMapAdjacency) {
+  WG_REQUIRE_GPU();
+  mixed_stream_case<MapGraph>(8, 256, kNoBudget, 1, 66);
+}
+
+TEST(GpuDynamicCoreNumbers, MixedStepsHandMade) {
+  // One step by the rounds, one whose erasure falls back (the insertion then only updates the
+  // graph), an empty erasure, an empty insertion, and a device-batch step; changed exact, the
+  // numbers those of the two calls and of the reference.
+  WG_REQUIRE_GPU();
+  constexpr std::uint64_t n = 14;
+  std::vector<std::pair<wg::vertex_t, wg::vertex_t>> k5;
+  for (wg::vertex_t u = 0; u < 5; ++u)
+    for (wg::vertex_t v = u + 1; v < 5; ++v) k5.emplace_back(u, v);
+  k5.insert(k5.end(), {{5, 6}, {6, 7}, {7, 8}, {8, 5}, {0, 5}, {9, 10}, {10, 11}, {9, 11}});
+  const EdgeList base = batch(n, k5);
+  struct Step {
+    EdgeList erase, insert;
+    bool recomputed;
+  };
+  // fallback_options sends an erasure of more than one edge to the peeling (max_rounds 1: a
+  // vertex in two of its edges), incremental ones stay by the rounds.
+  const wg::gpu::DynamicCoreNumbersOptions options{
+      .recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 1};
+  const Step steps[] = {
+      {batch(n, {{0, 1}}), batch(n, {{5, 7}}), false},                   // both by the rounds
+      {batch(n, {{0, 2}, {0, 3}}), batch(n, {{6, 8}, {12, 13}}), true},  // erasure falls back
+      {EdgeList{}, batch(n, {{0, 2}, {12, 9}}), false},                  // empty erasure
+      {batch(n, {{9, 10}, {11, 12}}), EdgeList{}, false},                // empty insertion
+      {batch(n, {{0, 4}, {4, 3}}), batch(n, {{9, 10}}), true},           // vertex 4 twice
+      {batch(n, {{3, 3}, {13, 1}}), batch(n, {{0, 1}}), false},          // nothing to erase
+  };
+  SetGraph g(n), t(n);
+  GraphModel m(n, false);
+  ASSERT_EQ(g.insert_edges(base), m.insert(base));
+  t.insert_edges(base);
+  wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g, options), twin(t, options);
+  for (std::size_t i = 0; i < std::size(steps); ++i) {
+    SCOPED_TRACE("step " + std::to_string(i));
+    const auto before = dyn.result();
+    const auto r = dyn.update(steps[i].erase, steps[i].insert);
+    ASSERT_EQ(r.update.erased, m.erase(steps[i].erase));
+    ASSERT_EQ(r.update.inserted, m.insert(steps[i].insert));
+    twin.erase_edges(steps[i].erase);
+    twin.insert_edges(steps[i].insert);
+    EXPECT_EQ(r.recomputed, steps[i].recomputed);
+    const auto now = dyn.result();
+    expect_reference(m, now);
+    ASSERT_EQ(now.core, twin.result().core);
+    EXPECT_EQ(r.changed, wg::count_changed(before.core, now.core));
+  }
+  EXPECT_EQ(dyn.stats().shared, 2u);
+  // Device batches: erase {5, 6}, insert {1, 2} and {10, 13}.
+  const cudaStream_t stream = g.stream();
+  const std::vector<wg::vertex_t> es{5}, ed{6}, is{1, 10}, id{2, 13};
+  const auto des = wg::DeviceBuffer<wg::vertex_t>::from_host(es, stream);
+  const auto ded = wg::DeviceBuffer<wg::vertex_t>::from_host(ed, stream);
+  const auto dis = wg::DeviceBuffer<wg::vertex_t>::from_host(is, stream);
+  const auto did = wg::DeviceBuffer<wg::vertex_t>::from_host(id, stream);
+  const auto before = dyn.result();
+  const auto r = dyn.update(wg::gpu::DeviceEdges{.src = des.data(), .dst = ded.data(), .size = 1},
+                            wg::gpu::DeviceEdges{.src = dis.data(), .dst = did.data(), .size = 2});
+  const EdgeList he = batch(n, {{5, 6}}), hi = batch(n, {{1, 2}, {10, 13}});
+  ASSERT_EQ(r.update.erased, m.erase(he));
+  ASSERT_EQ(r.update.inserted, m.insert(hi));
+  const auto now = dyn.result();
+  expect_reference(m, now);
+  EXPECT_EQ(r.changed, wg::count_changed(before.core, now.core));
+}
+
 }  // namespace

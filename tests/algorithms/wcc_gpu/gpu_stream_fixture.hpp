@@ -79,4 +79,37 @@ std::size_t replay_gpu(const datasets::UpdateStream& stream, Dynamic& dyn, Graph
   return recomputed;
 }
 
+/// Mixed steps (update(erase, insert)) from `stream`: an erase batch and the insert batch right
+/// after it make one step; a lone erase (insert) batch a step with an empty insertion (erasure).
+/// Each step goes through dyn.update(erase, insert), through twin.erase_edges(erase) then
+/// twin.insert_edges(insert) (the two-call path, on a twin graph built alike), and through the
+/// model; the updates must agree, then check(step, result) must pass. Returns the steps.
+template <class Dynamic, class Check>
+std::size_t replay_mixed_gpu(const datasets::UpdateStream& stream, Dynamic& dyn, Dynamic& twin,
+                             GraphModel& model, Check&& check) {
+  using Kind = datasets::UpdateBatch::Kind;
+  std::size_t step = 0;
+  for (std::size_t i = 0; i < stream.batches.size(); ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    EdgeList erase, insert;
+    if (stream.batches[i].kind == Kind::erase) {
+      erase = with_self_loops(stream.batches[i++].edges);
+      if (i < stream.batches.size() && stream.batches[i].kind == Kind::insert)
+        insert = with_self_loops(stream.batches[i++].edges);
+    } else {
+      insert = with_self_loops(stream.batches[i++].edges);
+    }
+    const auto r = dyn.update(erase, insert);
+    const auto te = twin.erase_edges(erase);
+    const auto ti = twin.insert_edges(insert);
+    EXPECT_EQ(r.update.erased, model.erase(erase));
+    EXPECT_EQ(r.update.inserted, model.insert(insert));
+    EXPECT_EQ(te.update, r.update.erased);
+    EXPECT_EQ(ti.update, r.update.inserted);
+    check(step, r);
+    if (::testing::Test::HasFatalFailure()) break;
+  }
+  return step;
+}
+
 }  // namespace wg::test

@@ -483,4 +483,130 @@ TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
   expect_reference(m, dyn.result());
 }
 
+// Mixed steps (update(erase, insert)): after every step the labels equal the reference and the
+// two-call path's (erase_edges then insert_edges on a twin graph), and changed counts exactly the
+// labels that moved over the step.
+template <class Graph>
+std::size_t mixed_stream_case(bool directed, const wg::gpu::DynamicComponentsOptions& options,
+                              std::uint64_t batch_size, std::uint64_t seed,
+                              double edge_factor = 2) {
+  const unsigned scale = wg::test::gpu_test_scale();
+  if (scale < 11) batch_size = std::max<std::uint64_t>(batch_size >> (12 - scale), 4);
+  const auto stream = wg::test::gpu_rmat_stream(scale, edge_factor, batch_size, directed, seed);
+  Graph g(0, {.directed = directed}), t(0, {.directed = directed});
+  GraphModel m(0, directed);
+  m.clear(stream.initial.num_vertices);
+  EXPECT_EQ(g.build(stream.initial), m.insert(stream.initial));
+  t.build(stream.initial);
+  wg::gpu::DynamicComponents<Graph> dyn(g, options), twin(t, options);
+  std::vector<wg::vertex_t> before = dyn.result().component;
+  std::size_t recomputed = 0;
+  const std::size_t steps =
+      wg::test::replay_mixed_gpu(stream, dyn, twin, m, [&](std::size_t, const auto& r) {
+        const auto now = dyn.result();
+        expect_reference(m, now);
+        const auto other = twin.result();
+        ASSERT_EQ(now.component, other.component);
+        ASSERT_EQ(now.count, other.count);
+        EXPECT_EQ(r.changed, wg::count_changed(before, now.component));
+        recomputed += r.recomputed;
+        before = now.component;
+      });
+  EXPECT_GT(steps, 4u);
+  EXPECT_EQ(dyn.deletion_stats().shared, recomputed);
+  return recomputed;
+}
+
+TEST(GpuDynamicComponents, MixedStepsDefault) {
+  WG_REQUIRE_GPU();
+  mixed_stream_case<SetGraph>(false, {}, 512, 71);
+}
+TEST(GpuDynamicComponents, MixedStepsRestricted) {
+  WG_REQUIRE_GPU();
+  EXPECT_EQ(mixed_stream_case<SetGraph>(false, {.recompute_fraction = 1.0}, 256, 72), 0u);
+}
+TEST(GpuDynamicComponents, MixedStepsRecompute) {
+  // Every erasure that removes an edge goes to the static computation, deferred to the end of
+  // its step.
+  WG_REQUIRE_GPU();
+  EXPECT_GT(
+      mixed_stream_case<SetGraph>(false, {.recompute_fraction = 0, .certify_fraction = 0}, 256, 73),
+      0u);
+}
+TEST(GpuDynamicComponents, MixedStepsDirected) {
+  WG_REQUIRE_GPU();
+  mixed_stream_case<SetGraph>(true, {.recompute_fraction = 0}, 256, 74);
+}
+TEST(GpuDynamicComponents, MixedStepsDenseMap) {
+  WG_REQUIRE_GPU();
+  mixed_stream_case<MapGraph>(false, {}, 512, 75, 8);
+}
+
+TEST(GpuDynamicComponents, MixedStepsHandMade) {
+  // A path 0..299 with leaves 300..309 (at 0..9) and isolated ids 310..319; the first tier only
+  // (search off), so cutting the path leaves its edge undecided and the component is recomputed.
+  WG_REQUIRE_GPU();
+  constexpr std::uint64_t n = 320;
+  std::vector<std::pair<wg::vertex_t, wg::vertex_t>> es;
+  add_path(es, 0, 300);
+  for (wg::vertex_t j = 0; j < 10; ++j) es.emplace_back(j, 300 + j);
+  const EdgeList base = batch(n, es);
+  struct Step {
+    EdgeList erase, insert;
+    bool recomputed;
+  };
+  const Step steps[] = {
+      // A leaf splits off, then joins an isolated id: incremental, two labels move.
+      {batch(n, {{0, 300}}), batch(n, {{300, 310}}), false},
+      // The path cut (falls back), and closed into a ring: one computation, no label moves.
+      {batch(n, {{150, 151}}), batch(n, {{0, 299}}), true},
+      {EdgeList{}, batch(n, {{311, 312}}), false},  // empty erasure
+      {batch(n, {{1, 301}}), EdgeList{}, false},    // empty insertion
+      // A leaf splits off (certificate) and the ring is cut (falls back); the leaf comes back:
+      // the computation counts against the labels before the step.
+      {batch(n, {{5, 305}, {100, 101}}), batch(n, {{305, 6}}), true},
+      {batch(n, {{313, 314}, {7, 7}}), batch(n, {{2, 302}}), false},  // nothing changes
+  };
+  const wg::gpu::DynamicComponentsOptions options{.search_arcs_per_edge = 0};
+  SetGraph g(n), t(n);
+  GraphModel m(n, false);
+  ASSERT_EQ(g.insert_edges(base), m.insert(base));
+  t.insert_edges(base);
+  wg::gpu::DynamicComponents<SetGraph> dyn(g, options), twin(t, options);
+  const std::uint64_t want_changed[] = {2, 0, 1, 1, 0, 0};
+  for (std::size_t i = 0; i < std::size(steps); ++i) {
+    SCOPED_TRACE("step " + std::to_string(i));
+    const auto before = dyn.result();
+    const auto r = dyn.update(steps[i].erase, steps[i].insert);
+    ASSERT_EQ(r.update.erased, m.erase(steps[i].erase));
+    ASSERT_EQ(r.update.inserted, m.insert(steps[i].insert));
+    twin.erase_edges(steps[i].erase);
+    twin.insert_edges(steps[i].insert);
+    EXPECT_EQ(r.recomputed, steps[i].recomputed);
+    const auto now = dyn.result();
+    expect_reference(m, now);
+    ASSERT_EQ(now.component, twin.result().component);
+    EXPECT_EQ(r.changed, wg::count_changed(before.component, now.component));
+    EXPECT_EQ(r.changed, want_changed[i]);
+  }
+  EXPECT_EQ(dyn.deletion_stats().shared, 2u);
+  // Device batches: the leaf 303 splits off and joins 315.
+  const cudaStream_t stream = g.stream();
+  const std::vector<wg::vertex_t> es_src{3}, es_dst{303}, is_src{303}, is_dst{315};
+  const auto des = wg::DeviceBuffer<wg::vertex_t>::from_host(es_src, stream);
+  const auto ded = wg::DeviceBuffer<wg::vertex_t>::from_host(es_dst, stream);
+  const auto dis = wg::DeviceBuffer<wg::vertex_t>::from_host(is_src, stream);
+  const auto did = wg::DeviceBuffer<wg::vertex_t>::from_host(is_dst, stream);
+  const auto before = dyn.result();
+  const auto r = dyn.update(wg::gpu::DeviceEdges{.src = des.data(), .dst = ded.data(), .size = 1},
+                            wg::gpu::DeviceEdges{.src = dis.data(), .dst = did.data(), .size = 1});
+  ASSERT_EQ(r.update.erased, m.erase(batch(n, {{3, 303}})));
+  ASSERT_EQ(r.update.inserted, m.insert(batch(n, {{303, 315}})));
+  EXPECT_FALSE(r.recomputed);
+  const auto now = dyn.result();
+  expect_reference(m, now);
+  EXPECT_EQ(r.changed, wg::count_changed(before.component, now.component));
+  EXPECT_EQ(r.changed, 2u);
+}
+
 }  // namespace
