@@ -562,9 +562,10 @@ TEST(GpuDynamicComponents, MixedStepsHandMade) {
       {batch(n, {{150, 151}}), batch(n, {{0, 299}}), true},
       {EdgeList{}, batch(n, {{311, 312}}), false},  // empty erasure
       {batch(n, {{1, 301}}), EdgeList{}, false},    // empty insertion
-      // A leaf splits off (certificate) and the ring is cut (falls back); the leaf comes back:
-      // the computation counts against the labels before the step.
-      {batch(n, {{5, 305}, {100, 101}}), batch(n, {{305, 6}}), true},
+      // A leaf splits off (certificate) and the path (151..299, 0..150 since step 1) is cut
+      // with more than 64 vertices on each side (falls back); the leaf comes back: the
+      // computation counts against the labels before the step (51..150 move).
+      {batch(n, {{5, 305}, {50, 51}}), batch(n, {{305, 6}}), true},
       {batch(n, {{313, 314}, {7, 7}}), batch(n, {{2, 302}}), false},  // nothing changes
   };
   const wg::gpu::DynamicComponentsOptions options{.search_arcs_per_edge = 0};
@@ -573,7 +574,7 @@ TEST(GpuDynamicComponents, MixedStepsHandMade) {
   ASSERT_EQ(g.insert_edges(base), m.insert(base));
   t.insert_edges(base);
   wg::gpu::DynamicComponents<SetGraph> dyn(g, options), twin(t, options);
-  const std::uint64_t want_changed[] = {2, 0, 1, 1, 0, 0};
+  const std::uint64_t want_changed[] = {2, 0, 1, 1, 100, 0};
   for (std::size_t i = 0; i < std::size(steps); ++i) {
     SCOPED_TRACE("step " + std::to_string(i));
     const auto before = dyn.result();
