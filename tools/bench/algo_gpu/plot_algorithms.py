@@ -183,10 +183,19 @@ def plot_static(plt, recs, gunrock_path, out, save):
     save(plt, fig, out, "static_rates_rmat")
 
 
+def _batch_axis(ax, algo):
+    """The shared look of a dynamic panel: log y, algorithm title, integer log2 batch x."""
+    from matplotlib.ticker import MaxNLocator
+    ax.set_yscale("log")
+    ax.set_title(ALGO_TITLE.get(algo, algo), fontsize=9)
+    ax.set_xlabel("log2 batch edges")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(alpha=0.3)
+
+
 def plot_dynamic(plt, recs, out, save):
     """Per algorithm: recompute time / update time per batch size, insert and mixed, saved as
     dynamic_speedup; returns the figure of both times per batch (the caller saves it)."""
-    from matplotlib.ticker import MaxNLocator
     groups = dynamic_rows(recs)
     if not groups:
         fig, ax = plt.subplots(figsize=(4, 1))
@@ -209,11 +218,7 @@ def plot_dynamic(plt, recs, out, save):
                         markerfacecolor="none" if pts[x][2] else color)
         ax.axhline(1, color="gray", lw=1)
         ax.axhline(10, color="green", lw=1, ls="--")
-        ax.set_yscale("log")
-        ax.set_title(ALGO_TITLE.get(algo, algo), fontsize=9)
-        ax.set_xlabel("log2 batch edges")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(alpha=0.3)
+        _batch_axis(ax, algo)
     axes[0][0].set_ylabel("speedup: recompute / update")
     axes[0][0].legend(fontsize=7)
     fig.suptitle("Dynamic: (apply + static recompute) / (apply + update); lines at 1x and 10x; "
@@ -229,11 +234,7 @@ def plot_dynamic(plt, recs, out, save):
             xs = sorted(pts)
             ax.plot(xs, [pts[x][0] for x in xs], "o-", color=color, label=f"{kind}: update")
             ax.plot(xs, [pts[x][1] for x in xs], "--", color=color, label=f"{kind}: recompute")
-        ax.set_yscale("log")
-        ax.set_title(ALGO_TITLE.get(algo, algo), fontsize=9)
-        ax.set_xlabel("log2 batch edges")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(alpha=0.3)
+        _batch_axis(ax, algo)
     axes[0][0].set_ylabel("ms per batch")
     axes[0][0].legend(fontsize=6)
     fig.suptitle("Dynamic algorithms: apply + update against apply + recompute", fontsize=10)
