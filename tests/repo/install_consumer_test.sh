@@ -5,6 +5,10 @@ set -euo pipefail
 build=$1 consumer=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+# Only headers go under include/: no data, fuzz corpus or empty folders of them.
+stray=$(find "$work/prefix/include" -type f ! -name '*.hpp' ! -name '*.cuh' ! -name '*.h' \
+          ! -name '*.inl'; find "$work/prefix/include" -type d \( -name data -o -name fuzz \))
+[ -z "$stray" ] || { echo "install put non-headers under include/:" >&2; echo "$stray" >&2; exit 1; }
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 cmake -S "$consumer" -B "$work/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \

@@ -248,7 +248,7 @@ def _ms(v):
 
 
 def markdown(recs, gunrock_path):
-    """The tables of RESULTS.md's issue-34 section, from the rows."""
+    """The tables of RESULTS.md (static and dynamic algorithms), from the rows."""
     rows = static_rows(recs)
     dyn = dynamic_rows(recs)
     gun = gunrock_times(gunrock_path)
