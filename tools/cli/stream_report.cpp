@@ -132,7 +132,7 @@ void write_stream_results(const OutputTarget& target, GraphBackend& backend,
 std::string verified_line(std::size_t batch, const std::vector<TrackedResult>& tracked) {
   std::string names = "tc";
   for (const TrackedResult& t : tracked) names += std::string(", ") + algorithm_name(t.spec.kind);
-  return fmt::format("verified after batch {}: {} agree with the reference", batch, names);
+  return fmt::format("batch {}: verified {} against the reference", batch, names);
 }
 
 void resolve_stream_sources(std::vector<AlgorithmSpec>& algorithms, std::uint64_t source,

@@ -49,8 +49,8 @@ void write_batch_csv(const OutputTarget& target, const std::vector<BatchRow>& ro
 void write_stream_results(const OutputTarget& target, GraphBackend& backend,
                           const InputGraph* input);
 
-/// The stderr line of a passing --verify-every check: "verified after batch N: tc, bfs agree
-/// with the reference".
+/// The stderr line of a passing --verify-every check: "batch N: verified tc, bfs against the
+/// reference".
 std::string verified_line(std::size_t batch, const std::vector<TrackedResult>& tracked);
 
 /// Sets the source of the tracked bfs/sssp to `source` as the user gave it (a file id under
