@@ -364,7 +364,7 @@ int run_stream(int argc, const char* const* argv) {
       r.count("verify-every") ? positive_option(r, "verify-every") : 0;
   std::vector<AlgorithmSpec> algorithms = parse_algorithms(
       r["algo"].as<std::string>(), static_cast<vertex_t>(r["source"].as<std::uint64_t>()));
-  const auto [per_vertex_out, batch_csv] = stream_outputs(r, cmd.files());
+  const StreamOutputs outputs = stream_outputs(r, cmd.files());
 
   // ---- input and stream ----
   std::optional<InputGraph> input;
@@ -447,7 +447,7 @@ int run_stream(int argc, const char* const* argv) {
                     : make_backend(chosen, cpu_threads_option(*parsed), adjacency);
   backend->track(algorithms);
   const BatchOutcome initial = backend->build(stream.initial);
-  std::ostream& lines = json_out ? std::cerr : std::cout;
+  std::ostream& lines = json_out || outputs.on_stdout() ? std::cerr : std::cout;
   BatchRunner runner(*backend, verbose, lines, streamed ? 0 : stream.batches.size(),
                      verify_every == 0);
   // --verify-every: the tracked results and the count against the reference of the backend's
@@ -545,13 +545,10 @@ int run_stream(int argc, const char* const* argv) {
     }
   }
   const bool verified_ok = verification && verification->problems.empty();
-  if (per_vertex_out) write_stream_results(*per_vertex_out, *backend, input ? &*input : nullptr);
-  if (batch_csv) {
-    std::vector<BatchRow> rows{{0, "initial", stream.initial.size(), &initial}};
-    for (const BatchRecord& b : records)
-      rows.push_back({b.index, b.insert ? "insert" : "erase", b.size, &b.outcome});
-    write_batch_csv(*batch_csv, rows);
-  }
+  if (outputs.per_vertex)
+    write_stream_results(*outputs.per_vertex, *backend, input ? &*input : nullptr);
+  if (outputs.batch_csv)
+    write_batch_csv(*outputs.batch_csv, stream.initial.size(), initial, records);
 
   if (json_out) {
     json j{{"command", "stream"},

@@ -11,7 +11,8 @@ int run_cc(int argc, const char* const* argv) {
   CommandOptions cmd("cc",
                      "Connected components of the undirected graph (weakly connected for "
                      "directed input). Isolated vertices are components of their own. With "
-                     "--output, each vertex's component is its smallest vertex id.",
+                     "--output, each vertex's component is the smallest id (as the file writes it) "
+                     "of its vertices.",
                      "FILE", 1, 1);
   const std::optional<ReferenceCommandRun> run = start_global_command(cmd, argc, argv);
   if (!run) return kExitOk;

@@ -29,6 +29,10 @@ nlohmann::json algorithm_outcome_json(const AlgorithmOutcome& a);
 /// (`files`, --updates, --temporal), at most one writes stdout, none with --json.
 struct StreamOutputs {
   std::optional<OutputTarget> per_vertex, batch_csv;
+  /// One of them writes stdout (the batch lines of --verbose then go to stderr).
+  bool on_stdout() const {
+    return (per_vertex && per_vertex->to_stdout()) || (batch_csv && batch_csv->to_stdout());
+  }
 };
 StreamOutputs stream_outputs(const cxxopts::ParseResult& r, const std::vector<std::string>& files);
 
@@ -42,6 +46,15 @@ struct BatchRow {
 /// Writes --batch-csv: batch,kind,entries,edges_changed,triangles,seconds, then for each tracked
 /// result ALGO_SUMMARY (e.g. cc_components), ALGO_seconds, ALGO_changed. O(rows).
 void write_batch_csv(const OutputTarget& target, const std::vector<BatchRow>& rows);
+/// The same from the initial build and stream's batch records (index, insert, size, outcome).
+template <class Records>
+void write_batch_csv(const OutputTarget& target, std::uint64_t initial_entries,
+                     const BatchOutcome& initial, const Records& records) {
+  std::vector<BatchRow> rows{{0, "initial", initial_entries, &initial}};
+  for (const auto& b : records)
+    rows.push_back({b.index, b.insert ? "insert" : "erase", b.size, &b.outcome});
+  write_batch_csv(target, rows);
+}
 
 /// stream -o: one row per vertex of the final graph: triangles, then each tracked result's
 /// values (bfs: level, parent; cc: component = smallest file id; pagerank: rank; kcore: core;
