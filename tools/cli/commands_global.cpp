@@ -152,6 +152,7 @@ int run_pagerank(int argc, const char* const* argv) {
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
   const std::string backend = algorithm_backend(*r, "pagerank", kHaveCpuAlgorithms, kHaveGpuGlobal);
+  (void)output_target(*r, cmd.files());  // a bad -o fails before any work
   reference::PageRankOptions options;
   options.damping = fraction_option(*r, "damping");
   options.tolerance = (*r)["tolerance"].as<double>();
