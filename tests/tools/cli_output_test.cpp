@@ -82,6 +82,10 @@ TEST(CliIssue44, StreamAutoPicksABackendThatKeepsEveryAlgoResult) {
 
 // ---- defect 7: --verify-every leaves a trace; summaries are labelled; --source must exist ----
 
+std::string fmt_batch(std::size_t b) {
+  return "batch " + std::to_string(b) + ": verified ";
+}
+
 TEST(CliIssue44, VerifyEveryReportsEachPassingCheck) {
   WG_REQUIRE_DATASET(path, "karate.mtx");
   const CliRun r = run_cli({"stream", path, "--backend", "reference", "--batch-size", "10",
@@ -89,11 +93,19 @@ TEST(CliIssue44, VerifyEveryReportsEachPassingCheck) {
   const json j = json_of(r);
   const std::size_t batches = j["batches"].size();
   ASSERT_GE(batches, 4u);
+  // A stream shorter than N batches is still checked once, at its end.
+  const json once = json_of(run_cli({"stream", path, "--backend", "reference", "--batch-size", "10",
+                                     "--verify-every", "1000", "--json"}));
+  EXPECT_EQ(once["verified"], true);
+  EXPECT_EQ(once["verify_every"]["checks_passed"], 1);
   EXPECT_EQ(j["verified"], true);
-  EXPECT_EQ(j["verify_every"]["checks_passed"].get<std::size_t>(), batches / 2);
+  // After every 2 batches and after the last.
+  const std::size_t checks = (batches + 1) / 2;
+  EXPECT_EQ(j["verify_every"]["checks_passed"].get<std::size_t>(), checks);
   std::size_t lines = 0;
   for (std::size_t at = 0; (at = r.err.find(": verified ", at)) != std::string::npos; ++at) ++lines;
-  EXPECT_EQ(lines, batches / 2) << r.err;
+  EXPECT_EQ(lines, checks) << r.err;
+  EXPECT_NE(r.err.find(fmt_batch(batches)), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("batch 2: verified tc against the reference"), std::string::npos) << r.err;
   // Without any check, nothing claims it was verified.
   const json plain =
@@ -316,6 +328,24 @@ TEST(CliIssue44, BfsParentsAndSsspPredecessorsFormShortestPathTrees) {
   expect_path_trees("sssp", karate, 3);
   expect_path_trees("bfs", netscience, 33);
   expect_path_trees("sssp", netscience, 33);
+}
+
+TEST(CliIssue44, ZeroWeightCyclesStillGiveATree) {
+  // 0, 1 and 2 all lie at distance 0: a predecessor rule "distance + length == distance" alone
+  // would allow the cycle 1 -> 2 -> 1; following predecessors must reach the source.
+  const std::string path = write_temp_file("zero.txt", "1 2 0\n2 1 0\n0 1 0\n2 3 5\n");
+  for (const std::string& backend : backends_here()) {
+    const std::string out = wg::test::temp_path(backend + "_zero.csv");
+    ASSERT_EQ(run_cli({"sssp", path, "--backend", backend, "-o", out}).exit_code, 0) << backend;
+    const auto rows = rows_of(slurp(out), ',');
+    ASSERT_EQ(rows.size(), 5u);
+    for (std::size_t v = 0; v < 4; ++v) {
+      std::size_t at = v, steps = 0;
+      while (at != 0 && steps++ < 4) at = std::stoul(rows[at + 1][2]);
+      EXPECT_EQ(at, 0u) << backend << ": vertex " << v << " does not lead to the source";
+    }
+    EXPECT_EQ(rows[4][1], "5") << backend;
+  }
 }
 
 // ---- stream -o and --batch-csv ----------------------------------------------------------------

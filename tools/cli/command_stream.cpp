@@ -17,7 +17,6 @@
 #include <warpgraph/datasets/update_stream.hpp>
 
 #include "backend.hpp"
-#include "backend_choice.hpp"
 #include "cli.hpp"
 #include "stream_check.hpp"
 #include "stream_report.hpp"
@@ -493,6 +492,7 @@ int run_stream(int argc, const char* const* argv) {
       submit(batch);
     }
   }
+  if (verify_every && submitted % verify_every) check_now(runner.last_triangles());
   const std::vector<BatchRecord> records = runner.finish();
   const std::uint64_t final_count =
       records.empty() ? initial.triangles : records.back().outcome.triangles;

@@ -12,6 +12,7 @@
 #include <warpgraph/datasets/update_stream.hpp>
 
 #include "backend.hpp"
+#include "backend_choice.hpp"  // what stream --backend auto runs on
 #include "cli.hpp"
 #include "output_writer.hpp"
 
