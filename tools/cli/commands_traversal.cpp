@@ -79,7 +79,8 @@ int run_bfs(int argc, const char* const* argv) {
     // Parents: a BFS tree of these levels (per_vertex.hpp), the same on every backend.
     std::vector<double> levels(level.size());
     for (std::size_t v = 0; v < level.size(); ++v)
-      levels[v] = level[v] < 0 ? std::numeric_limits<double>::infinity() : double(level[v]);
+      levels[v] =
+          level[v] < 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(level[v]);
     const std::vector<std::int64_t> parent =
         path_tree_parents(g.read.edges, directed_view(g), source, levels, true);
     write_table(*out, g, {level_column(levels), vertex_column("parent", parent, file_ids(g))});
@@ -138,7 +139,7 @@ int run_sssp(int argc, const char* const* argv) {
     throw UsageError(fmt::format(
         "{}: weight {} cannot be held (the {} backend stores {}); use --backend {}", place, written,
         backend, backend == "gpu" ? "integer weights 0..2^32-1" : "float",
-        backend == "gpu" ? "cpu or reference" : "reference"));
+        backend == "gpu" && cpu_bad == weights.end() ? "cpu or reference" : "reference"));
   }
   // One duplicate rule for every backend (their graphs would keep the first or the last).
   keep_lightest_duplicates(g.read.edges, directed_view(g));
