@@ -153,6 +153,20 @@ TEST(CliIssue44, StreamSourceOnNoEntryIsAnError) {
   }
 }
 
+TEST(CliIssue44, StreamUnderCompactIdsSpeaksTheFilesIds) {
+  if (!has_backend("cpu")) GTEST_SKIP() << "cpu backend not built";
+  const std::string path =
+      write_temp_file("sparse_stream.txt", "100 200\n200 300\n300 100\n300 7\n");
+  const CliRun r = run_cli({"stream", path, "--compact-ids", "--algo", "bfs,cc", "--source", "7",
+                            "--batch-size", "1", "-o", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // vertex, triangles, bfs level, bfs parent, component (the smallest file id: 7).
+  EXPECT_EQ(r.out, "100 1 2 300 7\n200 1 2 300 7\n300 1 1 7 7\n7 0 0 7 7\n");
+  const CliRun bad = run_cli({"stream", path, "--compact-ids", "--algo", "bfs"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--source 0 is not a vertex id of"), std::string::npos) << bad.err;
+}
+
 TEST(CliIssue44, TraversalFromAVertexWithoutEdgesWarns) {
   const std::string sparse = write_temp_file("sparse_bfs.txt", "5 6\n6 7\n");
   for (const char* command : {"bfs", "sssp"}) {
