@@ -14,11 +14,12 @@ cd "$tmp" || exit 1
 ulimit -v 4000000
 failures=0
 
-# check NAME WANT_RC PATTERN ARGS... : runs warpgraph ARGS and checks the outcome.
+# check NAME WANT_RC PATTERN ARGS... : runs warpgraph ARGS (stdin: $stdin_file, else /dev/null)
+# and checks the outcome.
 check() {
   local name=$1 want=$2 pattern=$3
   shift 3
-  timeout 60 "$W" "$@" >out.txt 2>err.txt
+  timeout 60 "$W" "$@" <"${stdin_file:-/dev/null}" >out.txt 2>err.txt
   local rc=$? ok=1 why=""
   local lines
   lines=$(wc -l <err.txt)
@@ -135,6 +136,22 @@ if ! "$W" --help | grep -q 'usable here: [^;]*gpu'; then
 fi
 check "--compact-ids makes id 2^31-1 work" 0 '' tc snap_limit_minus_1.txt --compact-ids
 check "--compact-ids on Matrix Market" 0 '' tc mm_sparse.mtx --compact-ids
+
+# ---- outputs never overwrite an input; FILE '-' reads stdin (issue 44) ------------------------
+printf '0 1\n1 2\n' >keep.txt
+cp keep.txt keep.orig
+check "-o names the input" 2 'keep.txt: refusing to overwrite' cc keep.txt -o ./keep.txt
+check "--batch-csv names the input" 2 'refusing to overwrite' stream keep.txt --batch-csv keep.txt
+check "-o - with --json" 2 '^warpgraph: --output -: ' cc keep.txt -o - --json
+cmp -s keep.txt keep.orig || { echo "  FAILED: keep.txt was overwritten"; failures=$((failures + 1)); }
+printf '\001\377\000garbage\n' >garbage.bin
+stdin_file=garbage.bin check "binary garbage on stdin" 1 '^warpgraph: -:1: ' tc -
+stdin_file=/dev/null check "empty stdin" 1 '^warpgraph: -: ' info -
+if "$W" --help | grep -q 'usable here: [^;]*cpu'; then
+  printf '0 1 1\n1 2 1e308\n' >weight_1e308.txt
+  check "weight 1e308 on cpu" 2 'weight_1e308.txt:2: weight 1e308 cannot be held' sssp \
+    weight_1e308.txt --backend cpu
+fi
 
 # ---- the readers' fuzz seed corpus ------------------------------------------------------------
 for f in "$SRC"/datasets/fuzz/corpus/matrix_market/* "$SRC"/datasets/fuzz/corpus/snap/*; do

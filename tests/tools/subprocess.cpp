@@ -41,12 +41,14 @@ std::string write_temp_file(const std::string& name, const std::string& text) {
   return path;
 }
 
-CliRun run_cli(const std::vector<std::string>& args) {
+namespace {
+
+CliRun run_cli_from(const std::vector<std::string>& args, const std::string& stdin_path) {
   const std::string out_path = temp_path("stdout"), err_path = temp_path("stderr");
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
-    const int in = ::open("/dev/null", O_RDONLY);
+    const int in = ::open(stdin_path.c_str(), O_RDONLY);
     const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (in < 0 || out < 0 || err < 0) ::_exit(126);
@@ -71,6 +73,19 @@ CliRun run_cli(const std::vector<std::string>& args) {
   run.err = slurp(err_path);
   std::remove(out_path.c_str());
   std::remove(err_path.c_str());
+  return run;
+}
+
+}  // namespace
+
+CliRun run_cli(const std::vector<std::string>& args) {
+  return run_cli_from(args, "/dev/null");
+}
+
+CliRun run_cli_with_input(const std::vector<std::string>& args, const std::string& input) {
+  const std::string path = write_temp_file("stdin", input);
+  CliRun run = run_cli_from(args, path);
+  std::remove(path.c_str());
   return run;
 }
 

@@ -13,6 +13,8 @@ struct CliRun {
 
 /// Runs `warpgraph args...` (the build's executable, WG_CLI_EXE) with stdin from /dev/null.
 CliRun run_cli(const std::vector<std::string>& args);
+/// The same with `input` on stdin (through a file).
+CliRun run_cli_with_input(const std::vector<std::string>& args, const std::string& input);
 
 /// A fresh path in the test's temporary folder (the file is not created).
 std::string temp_path(const std::string& name);

@@ -27,15 +27,19 @@ def main():
     ap.add_argument("--logx", action="store_true", help="logarithmic x axis (base 2: batch sizes)")
     args = ap.parse_args()
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     records = []
     for path in args.json:
         with open(path) as f:
             data = json.load(f)
+        if isinstance(data, dict) and data.get("command") == "stream":
+            # A `warpgraph stream --json` document has batches, not benchmark records.
+            sys.exit(f"{path} is the output of `warpgraph stream --json`, not benchmark records: "
+                     f"draw it with /usr/bin/python3 tools/plot_stream.py {path} -o stream.png")
         records.extend(data if isinstance(data, list) else [data])
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     figures = collections.OrderedDict()
     for r in records:
         if "x" not in r or "value" not in r:

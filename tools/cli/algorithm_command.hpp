@@ -26,6 +26,7 @@
 
 #include "backend.hpp"
 #include "cli.hpp"
+#include "output_writer.hpp"
 #ifdef WG_CLI_HAVE_GPU_GLOBAL
 #include "gpu_global.hpp"
 #endif
@@ -190,6 +191,7 @@ inline std::optional<ReferenceCommandRun> start_algorithm_command(CommandOptions
   cmd.add_output_options(true);
   auto r = cmd.parse(argc, argv);
   if (!r) return std::nullopt;
+  (void)output_target(*r, cmd.files());  // a bad -o fails before any work
   ReferenceCommandRun run{*r, algorithm_backend(*r, cmd.command(), has_cpu, has_gpu), {}};
   // gpu: the file goes to the device while it is parsed (gpu_preload.cuh).
   run.graph = load_graph(cmd.files()[0], reader_options(*r),

@@ -145,6 +145,9 @@ datasets::ReadOptions reader_options(const cxxopts::ParseResult& r);
 /// they are parsed (datasets::ReadOptions::on_edges; GraphBackend::preload_sink).
 InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options,
                       const datasets::EdgeChunkFn& on_edges = {});
+/// The path the readers open for a FILE argument: the path itself, or for "-" a temporary copy
+/// of stdin (made once per process, removed at exit; stdin_input.cpp).
+std::string readable_input_path(const std::string& path);
 /// The file being read or processed, for messages that have no other context (main's
 /// out-of-memory message); set by load_graph and by stream for its update files.
 void set_current_input(const std::string& path);
@@ -182,11 +185,6 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_{};
 };
 
-/// Writes "user_id value" lines (the --output file of per-vertex results). Throws naming the file.
-template <class Values, class Format>
-void write_per_vertex(const std::string& path, const InputGraph& g, const Values& values,
-                      Format&& format_value);
-
 /// "1 edge", "2 edges" (plural: singular + "s" unless given).
 std::string count_noun(std::uint64_t n, const std::string& singular,
                        const std::string& plural = "");
@@ -209,7 +207,7 @@ void print_json(const nlohmann::json& doc);
 double ms_since(std::chrono::steady_clock::time_point t0);
 double seconds_since(std::chrono::steady_clock::time_point t0);
 
-/// Opens an output file for writing or throws wg::Error naming it.
+/// Opens an output file for writing ("-": stdout) or throws wg::Error naming it.
 class OutputFile {
  public:
   explicit OutputFile(const std::string& path);
@@ -217,31 +215,13 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   void write(const std::string& text);
-  /// Flushes and checks for write errors (throws naming the file).
+  /// Flushes and checks for write errors (throws naming the file). Closing stdout sends
+  /// std::cout to stderr: what the command prints afterwards is its summary, not the rows.
   void close();
 
  private:
   std::string path_;
   std::FILE* file_ = nullptr;
 };
-
-template <class Values, class Format>
-void write_per_vertex(const std::string& path, const InputGraph& g, const Values& values,
-                      Format&& format_value) {
-  OutputFile out(path);
-  std::string buffer;
-  for (std::size_t v = 0; v < values.size(); ++v) {
-    buffer += std::to_string(vertex_to_user(g, static_cast<vertex_t>(v)));
-    buffer += ' ';
-    buffer += format_value(values[v]);
-    buffer += '\n';
-    if (buffer.size() > (1u << 20)) {
-      out.write(buffer);
-      buffer.clear();
-    }
-  }
-  out.write(buffer);
-  out.close();
-}
 
 }  // namespace wg::cli

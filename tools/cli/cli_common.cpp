@@ -131,8 +131,12 @@ void CommandOptions::add_output_options(bool output_file) {
   auto add = group("Output");
   add("json", "Print one JSON document on stdout instead of text");
   if (output_file) {
-    add("o,output", "Also write one 'vertex value' line per vertex to this file",
+    add("o,output",
+        "Also write one row per vertex (its id, then the values) to PATH ('-': stdout, the "
+        "summary then goes to stderr); never to an input file",
         cxxopts::value<std::string>(), "PATH");
+    add("output-format", "text (space-separated), csv, tsv or json; default by PATH's extension",
+        cxxopts::value<std::string>(), "FMT");
   }
 }
 
@@ -284,7 +288,17 @@ InputGraph load_graph(const std::string& path, const datasets::ReadOptions& opti
       }
     };
   }
-  g.read = datasets::read_graph(path, with_progress);
+  // "-": stdin, through a temporary copy; messages name "-", not the copy.
+  const std::string readable = readable_input_path(path);
+  try {
+    g.read = datasets::read_graph(readable, with_progress);
+  } catch (const Error& e) {
+    if (readable == path) throw;
+    std::string message = e.what();
+    for (std::size_t at; (at = message.find(readable)) != std::string::npos;)
+      message.replace(at, readable.size(), path);
+    throw Error(message);
+  }
   g.read_seconds = seconds_since(t0);
   progress.clear();
   if (g.read.original_ids.empty()) {
@@ -413,12 +427,12 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }
 
 OutputFile::OutputFile(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "wb");
+  file_ = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
   if (!file_) throw Error("cannot write '" + path + "': " + std::strerror(errno));
 }
 
 OutputFile::~OutputFile() {
-  if (file_) std::fclose(file_);
+  if (file_ && file_ != stdout) std::fclose(file_);
 }
 
 void OutputFile::write(const std::string& text) {
@@ -431,7 +445,13 @@ void OutputFile::write(const std::string& text) {
 void OutputFile::close() {
   const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
   const int err = errno;
-  std::fclose(file_);
+  if (file_ == stdout) {
+    // stdout holds the rows only: the command's summary rows go to stderr from now on.
+    std::cout.flush();
+    std::cout.rdbuf(std::cerr.rdbuf());
+  } else {
+    std::fclose(file_);
+  }
   file_ = nullptr;
   if (failed) throw Error("cannot write '" + path_ + "': " + std::strerror(err));
 }

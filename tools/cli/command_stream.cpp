@@ -19,6 +19,7 @@
 #include "backend.hpp"
 #include "cli.hpp"
 #include "stream_check.hpp"
+#include "stream_report.hpp"
 
 namespace wg::cli {
 namespace {
@@ -311,7 +312,9 @@ int run_stream(int argc, const char* const* argv) {
              "D");
   }
   cmd.add_adjacency_option();
-  cmd.add_output_options(false);
+  cmd.add_output_options(true);
+  cmd.group("Output")("batch-csv", "Write one CSV row per batch (and the initial build) to PATH",
+                      cxxopts::value<std::string>(), "PATH");
   auto parsed = cmd.parse(argc, argv);
   if (!parsed) return kExitOk;
   const cxxopts::ParseResult& r = *parsed;
@@ -358,8 +361,9 @@ int run_stream(int argc, const char* const* argv) {
   const bool check = r.count("verify") > 0;
   const std::uint64_t verify_every =
       r.count("verify-every") ? positive_option(r, "verify-every") : 0;
-  const std::vector<AlgorithmSpec> algorithms = parse_algorithms(
+  std::vector<AlgorithmSpec> algorithms = parse_algorithms(
       r["algo"].as<std::string>(), static_cast<vertex_t>(r["source"].as<std::uint64_t>()));
+  const StreamOutputs outputs = stream_outputs(r, cmd.files());
 
   // ---- input and stream ----
   std::optional<InputGraph> input;
@@ -413,6 +417,8 @@ int run_stream(int argc, const char* const* argv) {
   }
   stream.initial.symmetric = true;
   stream.initial.weight.clear();
+  resolve_stream_sources(algorithms, r["source"].as<std::uint64_t>(), streamed ? nullptr : &stream,
+                         generated ? "" : stream_source, input ? &*input : nullptr);
   const double stream_seconds = seconds_since(t_stream);
 
   // ---- run ----
@@ -433,19 +439,19 @@ int run_stream(int argc, const char* const* argv) {
     }
     const std::uint64_t vertices =
         generated ? input->read.edges.num_vertices : stream.initial.num_vertices;
-    chosen = auto_stream_backend(rule, vertices, entries, batch);
+    chosen = auto_stream_backend_for(rule, vertices, entries, batch, algorithms);
   }
   std::unique_ptr<GraphBackend> backend =
       early_backend ? std::move(early_backend)
                     : make_backend(chosen, cpu_threads_option(*parsed), adjacency);
   backend->track(algorithms);
   const BatchOutcome initial = backend->build(stream.initial);
-  std::ostream& lines = json_out ? std::cerr : std::cout;
+  std::ostream& lines = json_out || outputs.on_stdout() ? std::cerr : std::cout;
   BatchRunner runner(*backend, verbose, lines, streamed ? 0 : stream.batches.size(),
                      verify_every == 0);
   // --verify-every: the tracked results and the count against the reference of the backend's
   // graph; the first mismatch stops the stream.
-  std::size_t submitted = 0;
+  std::size_t submitted = 0, checks_passed = 0;
   const auto check_now = [&](std::uint64_t triangles) {
     const EdgeList graph = backend->export_edges();
     std::string problem = check_against_reference({.kind = AlgorithmKind::tc}, graph, {},
@@ -456,6 +462,8 @@ int run_stream(int argc, const char* const* argv) {
     }
     if (!problem.empty())
       throw CheckFailed(fmt::format("verification after batch {} failed: {}", submitted, problem));
+    ++checks_passed;
+    std::cerr << verified_line(submitted, backend->tracked()) << '\n';
   };
   const auto submit = [&](const datasets::UpdateBatch& batch) {
     runner.submit(batch);
@@ -484,6 +492,7 @@ int run_stream(int argc, const char* const* argv) {
       submit(batch);
     }
   }
+  if (verify_every && submitted % verify_every) check_now(runner.last_triangles());
   const std::vector<BatchRecord> records = runner.finish();
   const std::uint64_t final_count =
       records.empty() ? initial.triangles : records.back().outcome.triangles;
@@ -536,6 +545,10 @@ int run_stream(int argc, const char* const* argv) {
     }
   }
   const bool verified_ok = verification && verification->problems.empty();
+  if (outputs.per_vertex)
+    write_stream_results(*outputs.per_vertex, *backend, input ? &*input : nullptr);
+  if (outputs.batch_csv)
+    write_batch_csv(*outputs.batch_csv, stream.initial.size(), initial, records);
 
   if (json_out) {
     json j{{"command", "stream"},
@@ -578,15 +591,9 @@ int run_stream(int argc, const char* const* argv) {
                          {"triangles", b.outcome.triangles},
                          {"seconds", b.outcome.seconds}});
       if (!b.outcome.algorithms.empty()) {
-        json algos = json::array();
-        for (const AlgorithmOutcome& a : b.outcome.algorithms) {
-          algos.push_back({{"algo", algorithm_name(a.kind)},
-                           {"seconds", a.seconds},
-                           {"changed", a.changed},
-                           {"recomputed", a.recomputed},
-                           {"summary", a.summary}});
-        }
-        batches.back()["algorithms"] = std::move(algos);
+        json& algos = batches.back()["algorithms"] = json::array();
+        for (const AlgorithmOutcome& a : b.outcome.algorithms)
+          algos.push_back(algorithm_outcome_json(a));
       }
     }
     j["batches"] = std::move(batches);
@@ -607,7 +614,8 @@ int run_stream(int argc, const char* const* argv) {
                          {"initial_seconds", t.initial_seconds},
                          {"batch_seconds", t.batch_seconds},
                          {"recomputed_batches", t.recomputed},
-                         {"summary", t.summary}});
+                         {"summary", t.summary},
+                         {"summary_name", summary_name(t.kind)}});
       }
       j["algorithms"] = std::move(algos);
     }
@@ -625,10 +633,11 @@ int run_stream(int argc, const char* const* argv) {
       v["input_reference"] =
           verification->input_reference ? json(*verification->input_reference) : json(nullptr);
       j["verification"] = std::move(v);
-      j["verified"] = verified_ok;
-    } else {
-      j["verified"] = nullptr;
     }
+    // true or false once a check ran (--verify, or --verify-every: a failed one exits 1).
+    j["verified"] = verification ? json(verified_ok) : checks_passed ? json(true) : json(nullptr);
+    if (verify_every)
+      j["verify_every"] = {{"every", verify_every}, {"checks_passed", checks_passed}};
     print_json(j);
   } else {
     if (input) {
@@ -665,12 +674,8 @@ int run_stream(int argc, const char* const* argv) {
     for (const AlgorithmTotals& t : totals) {
       print_row(algorithm_name(t.kind),
                 fmt::format("{} {}, {} at build, {} in batches ({:.3f} ms a batch), {} recomputed",
-                            t.kind == AlgorithmKind::tc         ? "triangles"
-                            : t.kind == AlgorithmKind::cc       ? "components"
-                            : t.kind == AlgorithmKind::pagerank ? "iterations (last batch)"
-                            : t.kind == AlgorithmKind::kcore    ? "max core"
-                                                                : "reached",
-                            t.summary, format_ms(t.initial_seconds), format_ms(t.batch_seconds),
+                            summary_name(t.kind), t.summary, format_ms(t.initial_seconds),
+                            format_ms(t.batch_seconds),
                             records.empty() ? 0.0 : 1e3 * t.batch_seconds / records.size(),
                             t.recomputed));
     }

@@ -1,5 +1,7 @@
 // cc, kcore and pagerank: whole-graph results, on the gpu, cpu or reference backend.
 #include "algorithm_command.hpp"
+#include "output_writer.hpp"
+#include "per_vertex.hpp"
 
 namespace wg::cli {
 
@@ -9,7 +11,8 @@ int run_cc(int argc, const char* const* argv) {
   CommandOptions cmd("cc",
                      "Connected components of the undirected graph (weakly connected for "
                      "directed input). Isolated vertices are components of their own. With "
-                     "--output, each vertex's component is its smallest vertex id.",
+                     "--output, each vertex's component is the smallest id (as the file writes it) "
+                     "of its vertices.",
                      "FILE", 1, 1);
   const std::optional<ReferenceCommandRun> run = start_global_command(cmd, argc, argv);
   if (!run) return kExitOk;
@@ -42,9 +45,10 @@ int run_cc(int argc, const char* const* argv) {
   const std::uint64_t largest = size.empty() ? 0 : *std::max_element(size.begin(), size.end());
   const std::uint64_t isolated =
       static_cast<std::uint64_t>(std::count(size.begin(), size.end(), 1));
-  if (r->count("output")) {
-    write_per_vertex((*r)["output"].as<std::string>(), g, c.component,
-                     [&](vertex_t label) { return std::to_string(vertex_to_user(g, label)); });
+  if (const auto out = output_target(*r, {g.path})) {
+    // Labels as documented, in the file's ids: the member with the smallest file id.
+    const std::vector<std::int64_t> label = component_representatives(c.component, file_ids(g));
+    write_table(*out, g, {vertex_column("component", label, file_ids(g))});
   }
   if (r->count("json")) {
     print_json(graph_command_json("cc", backend, g,
@@ -107,9 +111,8 @@ int run_kcore(int argc, const char* const* argv) {
   const std::uint32_t max_core = core.empty() ? 0 : *std::max_element(core.begin(), core.end());
   std::vector<std::uint64_t> core_sizes(core.empty() ? 0 : std::size_t{max_core} + 1, 0);
   for (std::uint32_t c : core) ++core_sizes[c];
-  if (r->count("output")) {
-    write_per_vertex((*r)["output"].as<std::string>(), g, core,
-                     [](std::uint32_t c) { return std::to_string(c); });
+  if (const auto out = output_target(*r, {g.path})) {
+    write_table(*out, g, {number_column("core", core)});
   }
   if (r->count("json")) {
     const std::vector<std::uint64_t> first(
@@ -149,6 +152,7 @@ int run_pagerank(int argc, const char* const* argv) {
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
   const std::string backend = algorithm_backend(*r, "pagerank", kHaveCpuAlgorithms, kHaveGpuGlobal);
+  (void)output_target(*r, cmd.files());  // a bad -o fails before any work
   reference::PageRankOptions options;
   options.damping = fraction_option(*r, "damping");
   options.tolerance = (*r)["tolerance"].as<double>();
@@ -194,14 +198,16 @@ int run_pagerank(int argc, const char* const* argv) {
   std::vector<vertex_t> order(pr.rank.size());
   std::iota(order.begin(), order.end(), vertex_t{0});
   const std::size_t k = std::min<std::size_t>(top, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                    [&](vertex_t a, vertex_t b) {
-                      return pr.rank[a] > pr.rank[b] || (pr.rank[a] == pr.rank[b] && a < b);
-                    });
+  std::partial_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+      [&](vertex_t a, vertex_t b) {
+        // Ties: the smaller id of the file first.
+        return pr.rank[a] > pr.rank[b] ||
+               (pr.rank[a] == pr.rank[b] && vertex_to_user(g, a) < vertex_to_user(g, b));
+      });
   order.resize(k);
-  if (r->count("output")) {
-    write_per_vertex((*r)["output"].as<std::string>(), g, pr.rank,
-                     [](double x) { return fmt::format("{:.17g}", x); });
+  if (const auto out = output_target(*r, {g.path})) {
+    write_table(*out, g, {number_column("rank", pr.rank)});
   }
   if (r->count("json")) {
     json top_json = json::array();

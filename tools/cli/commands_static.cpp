@@ -2,6 +2,7 @@
 // GraphBackend (reference, cpu or gpu). The algorithm commands are in commands_traversal.cpp and
 // commands_global.cpp.
 #include "algorithm_command.hpp"
+#include "output_writer.hpp"
 
 namespace wg::cli {
 
@@ -90,6 +91,7 @@ int run_tc(int argc, const char* const* argv) {
   auto r = cmd.parse(argc, argv);
   if (!r) return kExitOk;
   const std::string backend_name = backend_option(*r);
+  const std::optional<OutputTarget> out = output_target(*r, cmd.files());
   // The gpu backend is made first: it copies the file's edges to the device while it is parsed.
   std::unique_ptr<GraphBackend> backend;
   if (resolves_to_gpu(backend_name))
@@ -103,14 +105,13 @@ int run_tc(int argc, const char* const* argv) {
         make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));
   const BatchOutcome built = backend->build(g.read.edges);
   std::vector<std::uint64_t> per_vertex;
-  if (r->count("output")) {
+  if (out) {
     const std::uint64_t again = backend->recount_triangles(&per_vertex);
     if (again != built.triangles) {
       throw Error(fmt::format("backend {}: build counted {} triangles but a recount gives {}",
                               backend->name(), built.triangles, again));
     }
-    write_per_vertex(r->operator[]("output").as<std::string>(), g, per_vertex,
-                     [](std::uint64_t t) { return std::to_string(t); });
+    write_table(*out, g, {number_column("triangles", per_vertex)});
   }
   if (r->count("json")) {
     print_json({{"command", "tc"},

@@ -1,5 +1,7 @@
 // bfs and sssp: a graph file and a --source vertex, on the gpu, cpu or reference backend.
 #include "algorithm_command.hpp"
+#include "output_writer.hpp"
+#include "per_vertex.hpp"
 
 namespace wg::cli {
 
@@ -16,8 +18,14 @@ std::optional<ReferenceCommandRun> start_traversal_command(const std::string& co
                             cxxopts::value<std::uint64_t>()->default_value("0"), "S");
   std::optional<ReferenceCommandRun> run =
       start_algorithm_command(cmd, true, has_cpu, kHaveGpuTraversal, argc, argv);
-  if (run)
+  if (run) {
     source = vertex_from_user(run->graph, run->options["source"].as<std::uint64_t>(), "source");
+    if (!on_some_entry(run->graph.read.edges, source)) {
+      std::cerr << fmt::format(
+          "warpgraph: warning: --source {} is on no edge of {}: it reaches only itself\n",
+          vertex_to_user(run->graph, source), run->graph.path);
+    }
+  }
   return run;
 }
 
@@ -67,9 +75,15 @@ int run_bfs(int argc, const char* const* argv) {
     ++level_sizes[l];
   }
   const std::uint64_t depth = level_sizes.empty() ? 0 : level_sizes.size() - 1;
-  if (r->count("output")) {
-    write_per_vertex((*r)["output"].as<std::string>(), g, level,
-                     [](std::int64_t l) { return std::to_string(l); });
+  if (const auto out = output_target(*r, {g.path})) {
+    // Parents: a BFS tree of these levels (per_vertex.hpp), the same on every backend.
+    std::vector<double> levels(level.size());
+    for (std::size_t v = 0; v < level.size(); ++v)
+      levels[v] =
+          level[v] < 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(level[v]);
+    const std::vector<std::int64_t> parent =
+        path_tree_parents(g.read.edges, directed_view(g), source, levels, true);
+    write_table(*out, g, {level_column(levels), vertex_column("parent", parent, file_ids(g))});
   }
   if (r->count("json")) {
     print_json(graph_command_json("bfs", backend, g,
@@ -92,19 +106,19 @@ int run_bfs(int argc, const char* const* argv) {
 
 int run_sssp(int argc, const char* const* argv) {
   vertex_t source = 0;
-  const std::optional<ReferenceCommandRun> run = start_traversal_command(
+  std::optional<ReferenceCommandRun> run = start_traversal_command(
       "sssp",
       "Single-source shortest paths from --source. Edge weights are "
       "the file's (Matrix Market real/integer, SNAP third column), 1 when "
-      "unweighted; negative weights are an error. For duplicate entries the "
-      "reference takes the smallest weight, gpu and cpu the last one. gpu needs "
-      "integer weights (it stores uint32: others are a usage error), cpu stores float; auto "
-      "runs on the reference unless every weight is an integer below 2^24.",
+      "unweighted; negative weights are an error. Duplicate entries are one edge of their "
+      "smallest weight on every backend. gpu stores integer weights (uint32), cpu float: a "
+      "weight they cannot hold exactly is an error naming its line; auto runs on the "
+      "reference unless every weight is an integer below 2^24.",
       argc, argv, source, kHaveCpuSssp);
   if (!run) return kExitOk;
-  const auto& [options, chosen_backend, g] = *run;
+  auto& [options, chosen_backend, g] = *run;
   // The graphs store weights as uint32 (gpu) and float (cpu). auto runs where both hold every
-  // weight exactly, else on the reference; gpu refuses weights it would round.
+  // weight exactly, else on the reference; an explicit gpu or cpu refuses a weight it cannot hold.
   const auto& weights = g.read.edges.weight;
   const auto first_inexact = [&](auto&& exact) {
     return std::find_if(weights.begin(), weights.end(), [&](double w) { return !exact(w); });
@@ -117,17 +131,18 @@ int run_sssp(int argc, const char* const* argv) {
   const std::string backend = options["backend"].as<std::string>() == "auto" && !exact_weights
                                   ? "reference"
                                   : chosen_backend;
-  if (backend == "gpu" && gpu_bad != weights.end()) {
+  const auto bad = backend == "gpu" ? gpu_bad : backend == "cpu" ? cpu_bad : weights.end();
+  if (bad != weights.end()) {
+    std::string written = fmt::format("{}", *bad);
+    const std::string place =
+        entry_place(g, static_cast<std::size_t>(bad - weights.begin()), &written);
     throw UsageError(fmt::format(
-        "sssp --backend gpu: {} entry {} has weight {}, but the GPU graph stores integer weights "
-        "(0..2^32-1); use --backend cpu or reference",
-        g.path, gpu_bad - weights.begin() + 1, *gpu_bad));
+        "{}: weight {} cannot be held (the {} backend stores {}); use --backend {}", place, written,
+        backend, backend == "gpu" ? "integer weights 0..2^32-1" : "float",
+        backend == "gpu" && cpu_bad == weights.end() ? "cpu or reference" : "reference"));
   }
-  if (backend == "cpu" && cpu_bad != weights.end()) {
-    std::cerr << "warpgraph: note: sssp --backend cpu stores the weights as float, which does not "
-                 "hold every weight of this file exactly (e.g. entry "
-              << cpu_bad - weights.begin() + 1 << ")\n";
-  }
+  // One duplicate rule for every backend (their graphs would keep the first or the last).
+  keep_lightest_duplicates(g.read.edges, directed_view(g));
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
   std::vector<double> dist;
@@ -156,10 +171,11 @@ int run_sssp(int argc, const char* const* argv) {
       farthest = std::max(farthest, d);
     }
   }
-  if (r->count("output")) {
-    write_per_vertex((*r)["output"].as<std::string>(), g, dist, [](double d) {
-      return std::isfinite(d) ? fmt::format("{:.17g}", d) : std::string("inf");
-    });
+  if (const auto out = output_target(*r, {g.path})) {
+    const std::vector<std::int64_t> predecessor =
+        path_tree_parents(g.read.edges, directed_view(g), source, dist, false);
+    write_table(*out, g,
+                {distance_column(dist), vertex_column("predecessor", predecessor, file_ids(g))});
   }
   if (r->count("json")) {
     print_json(graph_command_json("sssp", backend, g,

@@ -1,0 +1,62 @@
+#pragma once
+// What makes the CLI's per-vertex results mean the same on every backend and in the FILE's ids:
+// component labels as the smallest file id, parents and predecessors derived from levels and
+// distances, one duplicate-weight rule, and where in the file an entry was written (for
+// messages). Each backend computes levels, components and distances; these turn them into the
+// documented results, so that backends that agree on those agree on everything written.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <warpgraph/graph/edge_list.hpp>
+
+#include "cli.hpp"
+
+namespace wg::cli {
+
+/// No vertex (no parent: the source, or unreached).
+inline constexpr std::int64_t kNoVertex = -1;
+
+/// For each vertex, the member of its component with the smallest file id (`file_id` of a
+/// vertex), as an internal vertex: "the component's smallest vertex id" in the file's ids
+/// whatever labels a backend uses (`component[v]`: any label below component.size() shared
+/// by exactly the vertices of one component). O(n).
+template <class Label>
+std::vector<std::int64_t> component_representatives(
+    const std::vector<Label>& component, const std::function<std::uint64_t(std::size_t)>& file_id) {
+  std::vector<std::int64_t> best(component.size(), kNoVertex);
+  for (std::size_t v = 0; v < component.size(); ++v) {
+    std::int64_t& b = best[static_cast<std::size_t>(component[v])];
+    if (b == kNoVertex || file_id(v) < file_id(static_cast<std::size_t>(b)))
+      b = static_cast<std::int64_t>(v);
+  }
+  std::vector<std::int64_t> rep(component.size());
+  for (std::size_t v = 0; v < component.size(); ++v)
+    rep[v] = best[static_cast<std::size_t>(component[v])];
+  return rep;
+}
+
+/// A shortest-path tree consistent with `distance` (BFS levels with `unit_lengths`, else the
+/// edges' weights, 1 when unweighted): parent[v] is a u with an arc u -> v and distance[u] +
+/// length == distance[v], found by a breadth-first walk from `source` over such arcs (so zero
+/// lengths give a tree too; among candidates the first discovered wins). parent[source] ==
+/// source; kNoVertex for unreached vertices. O(n + m).
+std::vector<std::int64_t> path_tree_parents(const EdgeList& edges, bool directed, vertex_t source,
+                                            const std::vector<double>& distance, bool unit_lengths);
+
+/// Entries with the same endpoints ({u, v} undirected, (u, v) directed) are one edge of the
+/// smallest of their weights (the one a shortest path takes), kept at its first entry's place:
+/// every backend then builds the same simple graph. Returns the entries removed.
+/// O(m log m); unweighted lists are left as they are.
+std::uint64_t keep_lightest_duplicates(EdgeList& edges, bool directed);
+
+/// "FILE:LINE" of entry `index` of `g` (found by its ids and weight; the file is read again,
+/// so call it on error paths), or "FILE (entry N)" when no line matches. `weight_text` gets the
+/// weight as written there when found.
+std::string entry_place(const InputGraph& g, std::size_t index, std::string* weight_text = nullptr);
+
+/// True when some entry of `edges` names `v`.
+bool on_some_entry(const EdgeList& edges, vertex_t v);
+
+}  // namespace wg::cli

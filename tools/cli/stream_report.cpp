@@ -1,0 +1,168 @@
+// stream's reports besides its summary. See stream_report.hpp.
+#include "stream_report.hpp"
+
+#include <fmt/format.h>
+
+#include "per_vertex.hpp"
+
+namespace wg::cli {
+
+const char* summary_name(AlgorithmKind kind) {
+  switch (kind) {
+    case AlgorithmKind::tc:
+      return "triangles";
+    case AlgorithmKind::bfs:
+    case AlgorithmKind::sssp:
+      return "reached";
+    case AlgorithmKind::cc:
+      return "components";
+    case AlgorithmKind::pagerank:
+      return "iterations";
+    case AlgorithmKind::kcore:
+      return "max_core";
+  }
+  return "summary";
+}
+
+nlohmann::json algorithm_outcome_json(const AlgorithmOutcome& a) {
+  return {{"algo", algorithm_name(a.kind)}, {"seconds", a.seconds},
+          {"changed", a.changed},           {"recomputed", a.recomputed},
+          {"summary", a.summary},           {"summary_name", summary_name(a.kind)}};
+}
+
+StreamOutputs stream_outputs(const cxxopts::ParseResult& r, const std::vector<std::string>& files) {
+  std::vector<std::string> inputs = files;
+  for (const char* o : {"updates", "temporal"})
+    if (r.count(o)) inputs.push_back(r[o].as<std::string>());
+  StreamOutputs out{output_target(r, inputs), std::nullopt};
+  if (r.count("batch-csv")) {
+    out.batch_csv = OutputTarget{r["batch-csv"].as<std::string>(), TableFormat::csv};
+    check_output_path("batch-csv", out.batch_csv->path, inputs, r.count("json") > 0);
+    if (out.batch_csv->to_stdout() && out.per_vertex && out.per_vertex->to_stdout())
+      throw UsageError("--batch-csv - and -o -: only one of them can write stdout");
+  }
+  return out;
+}
+
+void write_batch_csv(const OutputTarget& target, const std::vector<BatchRow>& rows) {
+  std::vector<AlgorithmKind> kinds;
+  if (!rows.empty())
+    for (const AlgorithmOutcome& a : rows.front().outcome->algorithms) kinds.push_back(a.kind);
+  OutputFile out(target.path);
+  std::string text = "batch,kind,entries,edges_changed,triangles,seconds";
+  for (AlgorithmKind k : kinds) {
+    const std::string name = algorithm_name(k);
+    text += fmt::format(",{}_{},{}_seconds,{}_changed", name, summary_name(k), name, name);
+  }
+  text += '\n';
+  for (const BatchRow& r : rows) {
+    const BatchOutcome& o = *r.outcome;
+    text += fmt::format("{},{},{},{},{},{}", r.index, r.kind, r.entries, o.edges_changed,
+                        o.triangles, format_number(o.seconds));
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      if (i < o.algorithms.size() && o.algorithms[i].kind == kinds[i]) {
+        const AlgorithmOutcome& a = o.algorithms[i];
+        text +=
+            fmt::format(",{},{},{}", format_number(a.summary), format_number(a.seconds), a.changed);
+      } else {
+        text += ",,,";
+      }
+    }
+    text += '\n';
+    if (text.size() > (1u << 20)) {
+      out.write(text);
+      text.clear();
+    }
+  }
+  out.write(text);
+  out.close();
+}
+
+void write_stream_results(const OutputTarget& target, GraphBackend& backend,
+                          const InputGraph* input) {
+  const std::size_t n = backend.num_vertices();
+  const auto file_id = [input](std::size_t v) -> std::uint64_t {
+    return input ? vertex_to_user(*input, static_cast<vertex_t>(v)) : v;
+  };
+  std::vector<std::uint64_t> triangles;
+  backend.recount_triangles(&triangles);
+  const std::vector<TrackedResult> tracked = backend.tracked();
+  EdgeList graph;
+  for (const TrackedResult& t : tracked) {
+    if (t.spec.kind == AlgorithmKind::bfs || t.spec.kind == AlgorithmKind::sssp) {
+      graph = backend.export_edges();
+      break;
+    }
+  }
+  // Derived per-vertex data, kept alive while the columns read it.
+  std::vector<std::vector<std::int64_t>> vertices;
+  vertices.reserve(tracked.size());
+  std::vector<Column> columns{number_column("triangles", triangles)};
+  for (const TrackedResult& t : tracked) {
+    const std::string name = algorithm_name(t.spec.kind);
+    switch (t.spec.kind) {
+      case AlgorithmKind::bfs:
+      case AlgorithmKind::sssp: {
+        const bool bfs = t.spec.kind == AlgorithmKind::bfs;
+        vertices.push_back(path_tree_parents(graph, false, t.spec.source, t.values, true));
+        Column values = bfs ? level_column(t.values) : distance_column(t.values);
+        values.name = name + "_" + values.name;
+        columns.push_back(std::move(values));
+        columns.push_back(
+            vertex_column(name + (bfs ? "_parent" : "_predecessor"), vertices.back(), file_id));
+        break;
+      }
+      case AlgorithmKind::cc:
+        vertices.push_back(component_representatives(t.values, file_id));
+        columns.push_back(vertex_column("component", vertices.back(), file_id));
+        break;
+      case AlgorithmKind::pagerank:
+        columns.push_back(number_column("rank", t.values));
+        break;
+      case AlgorithmKind::kcore:
+        columns.push_back(number_column("core", t.values));
+        break;
+      case AlgorithmKind::tc:
+        break;
+    }
+  }
+  write_table(target, n, file_id, columns);
+}
+
+std::string verified_line(std::size_t batch, const std::vector<TrackedResult>& tracked) {
+  std::string names = "tc";
+  for (const TrackedResult& t : tracked) names += std::string(", ") + algorithm_name(t.spec.kind);
+  return fmt::format("batch {}: verified {} against the reference", batch, names);
+}
+
+void resolve_stream_sources(std::vector<AlgorithmSpec>& algorithms, std::uint64_t source,
+                            const datasets::UpdateStream* stream, const std::string& stream_file,
+                            const InputGraph* input) {
+  const bool compact = input && !input->read.original_ids.empty();
+  const auto id = [input](vertex_t v) -> std::uint64_t {
+    return input ? vertex_to_user(*input, v) : v;
+  };
+  for (AlgorithmSpec& spec : algorithms) {
+    if (spec.kind != AlgorithmKind::bfs && spec.kind != AlgorithmKind::sssp) continue;
+    spec.source =
+        compact ? vertex_from_user(*input, source, "source") : static_cast<vertex_t>(source);
+    if (!stream) continue;
+    bool named = on_some_entry(stream->initial, spec.source);
+    for (std::size_t b = 0; !named && b < stream->batches.size(); ++b)
+      named = on_some_entry(stream->batches[b].edges, spec.source);
+    if (named) continue;
+    const EdgeList& any = stream->initial.size() || stream->batches.empty()
+                              ? stream->initial
+                              : stream->batches.front().edges;
+    const std::string where = !input                ? stream_file
+                              : stream_file.empty() ? input->path
+                                                    : input->path + " and " + stream_file;
+    throw Error(fmt::format(
+        "--source {}: no entry of {} names vertex {}, so {} would reach only it; give --source "
+        "a vertex of the graph{}",
+        source, where, source, algorithm_name(spec.kind),
+        any.size() ? fmt::format(" (e.g. {})", id(any.src[0])) : std::string()));
+  }
+}
+
+}  // namespace wg::cli
