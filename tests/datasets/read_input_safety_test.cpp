@@ -93,4 +93,64 @@ TEST(InputSafety, FileGrownDuringTheReadIsAnError) {
   }
 }
 
+TEST(InputSafety, DevZeroFailsAtOnceAsBinaryData) {
+  try {
+    read_graph("/dev/zero");
+    ADD_FAILURE() << "no error";
+  } catch (const wg::ParseError& e) {
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_EQ(std::string(e.what()).rfind("/dev/zero:1: NUL byte at byte offset 0: binary data", 0),
+              0u)
+        << e.what();
+  }
+}
+
+// A FIFO whose writer comes late: the reader says that it waits (once), then reads what the
+// writer sends. The writer starts only when told of the wait, so the test has no timing race.
+TEST(InputSafety, FifoWithoutAWriterIsWaitedForWithANotice) {
+  wg::test::TempDir dir;
+  const std::string path = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  std::thread writer;
+  int notices = 0;
+  std::string notice;
+  ReadOptions o;
+  o.on_wait = [&](const std::string& message) {
+    ++notices;
+    notice = message;
+    writer = std::thread([&] {
+      FILE* f = std::fopen(path.c_str(), "w");
+      std::fputs("0 1\n1 2\n2 0\n", f);
+      std::fclose(f);
+    });
+  };
+  const auto r = read_graph(path, o);
+  if (writer.joinable()) writer.join();
+  EXPECT_EQ(notices, 1);
+  EXPECT_EQ(notice.rfind(path + ": waiting for data (a FIFO with no writer yet)", 0), 0u) << notice;
+  EXPECT_EQ(r.edges.size(), 3u);
+}
+
+// A pipe that already has a writer (`warpgraph tc <(zcat f.gz)`) reads like a file.
+TEST(InputSafety, PipeWithAWriterReads) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::thread writer([&] {
+    const std::string text = many_edges(100000);
+    const char* p = text.data();
+    std::size_t left = text.size();
+    while (left) {
+      const ssize_t n = ::write(fds[1], p, left);
+      if (n <= 0) break;
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  const auto r = read_graph("/dev/fd/" + std::to_string(fds[0]));
+  writer.join();
+  ::close(fds[0]);
+  EXPECT_EQ(r.edges.size(), 100000u);
+}
+
 }  // namespace
