@@ -18,29 +18,46 @@ std::string detail::exact_text(double w) {
   return ec == std::errc() ? std::string(buf, end) : std::to_string(w);
 }
 
+namespace {
+
+std::string negative_text(double w) {
+  return "negative weight " + detail::exact_text(w) + " (shortest paths need weights >= 0)";
+}
+std::string float_text(double w) {
+  return "weight " + detail::exact_text(w) +
+         " cannot be held exactly as a float (the cpu backend's weights; floats hold integers up "
+         "to 2^24 and about 7 digits)";
+}
+std::string uint32_text(double w) {
+  return "weight " + detail::exact_text(w) +
+         " cannot be held exactly as an unsigned 32-bit integer (the gpu backend's weights: "
+         "integers 0..4294967295)";
+}
+
+}  // namespace
+
+std::string detail::weight_problem(double w, WeightStorage storage, bool non_negative) {
+  if (non_negative && w < 0) return negative_text(w);
+  if (storage == WeightStorage::f32 && !fits_float(w)) return float_text(w);
+  if (storage == WeightStorage::u32 && !fits_uint32(w)) return uint32_text(w);
+  return {};
+}
+
 void check_weights(const ReadResult& r, const std::string& name, WeightStorage storage,
                    bool non_negative) {
   const WeightFacts& f = r.weight_facts;
   // The first line at fault in the file wins when several rules are broken.
   std::uint64_t line = 0;
   std::string problem;
-  const auto consider = [&](const WeightFacts::At& at, std::string text) {
+  const auto consider = [&](const WeightFacts::At& at, std::string (*text)(double)) {
     if (at.line && (!line || at.line < line)) {
       line = at.line;
-      problem = std::move(text);
+      problem = text(at.value);
     }
   };
-  if (non_negative)
-    consider(f.negative, "negative weight " + detail::exact_text(f.negative.value) +
-                             " (shortest paths need weights >= 0)");
-  if (storage == WeightStorage::f32)
-    consider(f.not_float, "weight " + detail::exact_text(f.not_float.value) +
-                              " cannot be held exactly as a float (the cpu backend's weights; "
-                              "floats hold integers up to 2^24 and about 7 digits)");
-  if (storage == WeightStorage::u32)
-    consider(f.not_uint32, "weight " + detail::exact_text(f.not_uint32.value) +
-                               " cannot be held exactly as an unsigned 32-bit integer (the gpu "
-                               "backend's weights: integers 0..4294967295)");
+  if (non_negative) consider(f.negative, negative_text);
+  if (storage == WeightStorage::f32) consider(f.not_float, float_text);
+  if (storage == WeightStorage::u32) consider(f.not_uint32, uint32_text);
   if (line) throw ParseError(name, line, problem);
 }
 

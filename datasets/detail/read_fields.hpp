@@ -11,6 +11,7 @@
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/text_scan.hpp>
+#include <warpgraph/datasets/detail/weights.hpp>
 #include <warpgraph/datasets/limits.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
@@ -99,10 +100,8 @@ inline bool parse_id_pair(ChunkStatus& c, const char*& p, const char* e, std::ui
 /// Records w (on chunk-local `line`) in the facts if it is the first of its kind there.
 inline void note_weight(WeightFacts& f, double w, std::uint64_t line) {
   if (w < 0 && !f.negative.line) f.negative = {line, w};
-  if (static_cast<double>(static_cast<float>(w)) != w && !f.not_float.line) f.not_float = {line, w};
-  if (!(w >= 0 && w < 4294967296.0 && w == static_cast<double>(static_cast<std::uint64_t>(w))) &&
-      !f.not_uint32.line)
-    f.not_uint32 = {line, w};
+  if (!fits_float(w) && !f.not_float.line) f.not_float = {line, w};
+  if (!fits_uint32(w) && !f.not_uint32.line) f.not_uint32 = {line, w};
 }
 
 /// Adds a chunk's facts (chunk-local lines, the chunk's first line being `base`) to `total`,

@@ -9,6 +9,17 @@
 
 namespace wg::datasets::detail {
 
+inline bool fits_float(double w) {
+  return static_cast<double>(static_cast<float>(w)) == w;
+}
+inline bool fits_uint32(double w) {
+  return w >= 0 && w < 4294967296.0 && w == static_cast<double>(static_cast<std::uint64_t>(w));
+}
+
+/// The problem with one weight under the rules ("" when none): a negative weight (when
+/// non_negative) first, then one `storage` cannot hold exactly. The messages of check_weights.
+std::string weight_problem(double w, WeightStorage storage, bool non_negative);
+
 /// The shortest text that reads back as w ("-3", "0.1", "1e+308"): messages never round.
 std::string exact_text(double w);
 
