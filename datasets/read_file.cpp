@@ -73,7 +73,8 @@ std::string line_start(std::string_view text, std::size_t offset) {
   const std::size_t nl = text.rfind('\n', offset);
   const std::size_t b = nl == std::string_view::npos ? 0 : nl + 1;
   std::string out(1, '\'');  // appended piece by piece: GCC 12 warns falsely about "'" + string
-  out += escape_bytes(text.substr(b), 40);
+  const std::size_t e = text.find('\n', offset);
+  out += escape_bytes(text.substr(b, e == std::string_view::npos ? e : e - b), 40);
   out += '\'';
   return out;
 }
@@ -95,6 +96,7 @@ TextProblem find_lone_cr(std::string_view text) {
   const std::string_view first = text.substr(0, nl);
   for (std::size_t i = first.find('\r'); i != std::string_view::npos; i = first.find('\r', i + 1)) {
     std::size_t j = i + 1;
+    if (first.substr(0, i).find('\0') != std::string_view::npos) return {};  // binary: a NUL
     while (j < first.size() && (first[j] == ' ' || first[j] == '\t' || first[j] == '\r')) ++j;
     if (j < first.size())
       return {i, 1,

@@ -35,7 +35,8 @@ struct TextProblem {
 /// The first NUL byte in text[from, end): O(bytes) with memchr. Lines count from text's start.
 TextProblem find_nul(std::string_view text, std::size_t from = 0);
 /// A lone-CR problem on the first line of `text` (O(first line)): files with lone-CR line ends
-/// are refused at line 1 with a message that says how to convert them; CRLF is accepted.
+/// are refused at line 1 with a message that says how to convert them; CRLF is accepted, and a
+/// CR after a NUL byte is left to the NUL check (binary data is reported as such).
 TextProblem find_lone_cr(std::string_view text);
 /// Throws ParseError(name, line, problem) for the first of the two problems in `text`.
 void check_text(std::string_view text, const std::string& name);

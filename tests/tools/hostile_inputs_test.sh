@@ -81,7 +81,7 @@ printf '0 1 1\n1 2 9007199254740993\n' >weight_2p53.txt
 printf 'FromNodeId,ToNodeId\n0,1\n1,2\n2,0\n' >ca_style.csv
 printf '\357\273\277# BOM\n+ 0 1\n+ 1 2\n' >updates_bom.txt
 printf '+ 0 1 2.5\n+ 1 2 1\n=\n+v 7\n-v 1\n- 0 1\n' >updates_weighted.txt
-printf '+ 0 1\n+ 1 2\r+ 2 0\r' >updates_cr.txt
+printf '+ 0 1\r+ 1 2\r+ 2 0\r' >updates_cr.txt
 printf '+ 0 1\n- 0 1 5\n' >updates_erase_weight.txt
 
 check "MM size 3e9 x 3e9" 1 'mm_3e9.mtx:2: .*id limit' tc mm_3e9.mtx --backend cpu
