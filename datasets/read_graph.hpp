@@ -1,5 +1,8 @@
 #pragma once
-// Reading graphs from files: Matrix Market (coordinate) and SNAP edge lists, plain or gzip.
+// Reading graphs from files: Matrix Market (coordinate) and edge lists (SNAP, CSV, TSV), plain
+// or gzip. Files are read (never mapped) so that one changed during the read is an input error,
+// never a signal; weights follow one duplicate rule and can be checked against a consumer's
+// storage (check_weights). datasets/README.md has the formats and the rules.
 //
 // Numbering: every reader returns 0-based vertex ids. Matrix Market ids (1-based in the file)
 // are converted by subtracting one; SNAP ids are already 0-based and are kept (or compacted to
@@ -166,10 +169,13 @@ void check_weights(const ReadResult& r, const std::string& name, WeightStorage s
 /// files give EdgeList::symmetric = true (for skew-symmetric the weight stored is that of
 /// entry (i, j) as written). Weights are filled for real and integer fields.
 /// SNAP: "u v" or "u v w" per line, '#' comments, tabs or spaces; num_vertices = max id + 1
-/// (or the compacted count).
+/// (or the compacted count). CSV / TSV: the same reader with ReadOptions' delimiter, header and
+/// column fields. Weights: ReadOptions' duplicate rule, then its weight checks.
 ReadResult read_graph(const std::string& path, const ReadOptions& options = {});
 
 /// Same, from text already in memory; `name` is used in error messages. For tests and fuzzers.
+/// parse_snap applies the options' weight rules as read_graph does; parse_matrix_market returns
+/// the weights as read (no duplicate rule, no check).
 ReadResult parse_matrix_market(std::string_view text, const std::string& name = "<memory>",
                                const ProgressFn& progress = {});
 ReadResult parse_snap(std::string_view text, const ReadOptions& options = {},

@@ -20,28 +20,16 @@ using wg::datasets::HeaderLine;
 using wg::datasets::read_graph;
 using wg::datasets::ReadOptions;
 using wg::datasets::ReadResult;
-using Pairs = std::vector<std::pair<vertex_t, vertex_t>>;
-
-Pairs pairs(const wg::EdgeList& e) {
-  Pairs p;
-  for (std::size_t i = 0; i < e.size(); ++i) p.emplace_back(e.src[i], e.dst[i]);
-  return p;
-}
+using wg::test::pairs;
+using wg::test::Pairs;
 
 ReadResult read_text(const std::string& name, const std::string& text, const ReadOptions& o = {}) {
   wg::test::TempDir dir;
   return read_graph(dir.write(name, text), o);
 }
 
-/// FILE:LINE: problem of the ParseError reading `text` throws ("" when none), folder cut off.
 std::string error_of(const std::string& name, const std::string& text, const ReadOptions& o = {}) {
-  try {
-    read_text(name, text, o);
-  } catch (const wg::ParseError& e) {
-    const std::string what = e.what();
-    return what.substr(what.find(name));
-  }
-  return "";
+  return wg::test::read_error(name, text, o);
 }
 
 // The layout of the common CSV copies of SNAP's ca-GrQc: a header of column names, commas.

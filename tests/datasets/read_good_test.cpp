@@ -24,13 +24,8 @@ using wg::datasets::read_graph;
 using wg::datasets::ReadOptions;
 using wg::datasets::ReadResult;
 
-using Pairs = std::vector<std::pair<vertex_t, vertex_t>>;
-
-Pairs pairs(const wg::EdgeList& e) {
-  Pairs p;
-  for (std::size_t i = 0; i < e.size(); ++i) p.emplace_back(e.src[i], e.dst[i]);
-  return p;
-}
+using wg::test::pairs;
+using wg::test::Pairs;
 
 /// Reads `text` from a plain and a gzip file and checks that both give the same result.
 ReadResult read_both(const std::string& name, const std::string& text, const ReadOptions& o = {}) {

@@ -17,17 +17,8 @@ using wg::datasets::read_graph;
 using wg::datasets::ReadOptions;
 using wg::datasets::WeightStorage;
 
-/// The message of the ParseError that reading `text` (as `name`) with `o` throws; "" if none.
 std::string error_of(const std::string& name, const std::string& text, const ReadOptions& o) {
-  wg::test::TempDir dir;
-  const std::string path = dir.write(name, text);
-  try {
-    read_graph(path, o);
-  } catch (const wg::ParseError& e) {
-    const std::string what = e.what();
-    return what.substr(what.find(name));  // FILE:LINE: problem, without the folder
-  }
-  return "";
+  return wg::test::read_error(name, text, o);
 }
 
 TEST(ReadWeights, NegativeWeightNamesFileAndLineWithTheExactValue) {
