@@ -232,9 +232,16 @@ ReadResult parse_snap_impl(std::string_view text, const ReadOptions& options,
                            const std::string& name, const ProgressFn& progress) {
   text = strip_bom(text);
   if (only_space(text)) throw ParseError(name, 0, "empty file");
-  if (options.source_column == options.target_column)
-    throw InvalidArgument(name + ": source_column and target_column are both column " +
-                          std::to_string(options.source_column + 1));
+  const int wc = options.weight_column;
+  if (options.source_column == options.target_column ||
+      (wc >= 0 && (static_cast<unsigned>(wc) == options.source_column ||
+                   static_cast<unsigned>(wc) == options.target_column)) ||
+      (wc < 0 && wc != kAutoWeightColumn && wc != kNoWeightColumn))
+    throw InvalidArgument(name + ": the source, target and weight columns (" +
+                          std::to_string(options.source_column) + ", " +
+                          std::to_string(options.target_column) + ", " + std::to_string(wc) +
+                          ") must be different columns (weight: a column, kAutoWeightColumn or "
+                          "kNoWeightColumn)");
   if (const detail::TextProblem cr = detail::find_lone_cr(text); cr.line)
     throw ParseError(name, cr.line, cr.problem);
   const Start start = find_start(text, options);

@@ -74,6 +74,15 @@ TEST(ReadColumns, ChosenColumnsAndExtraColumns) {
   o.weight_column = wg::datasets::kNoWeightColumn;
   r = read_text("g.csv", text, o);
   EXPECT_FALSE(r.edges.weighted());
+  // Columns must differ.
+  ReadOptions same;
+  same.weight_column = 1;
+  EXPECT_THROW(read_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
+  same.weight_column = -7;
+  EXPECT_THROW(read_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
+  same = {};
+  same.target_column = 0;
+  EXPECT_THROW(read_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
   // A chosen weight column must be on every line.
   ReadOptions w;
   w.weight_column = 2;
