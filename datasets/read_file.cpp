@@ -1,5 +1,9 @@
-// The bytes of a graph file: read_file (plain or gzip, with progress) and detail::gunzip.
+// The bytes of a graph file: read_file (plain or gzip, with progress), open_input and the text
+// checks of detail/input_file.hpp, and detail::gunzip.
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -11,51 +15,157 @@
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/gzip.hpp>
+#include <warpgraph/datasets/detail/input_file.hpp>
 #include <warpgraph/datasets/limits.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
 namespace wg::datasets {
 
-std::string read_file(const std::string& path, const ProgressFn& progress) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) throw Error(path + ": cannot open: " + std::strerror(errno));
+namespace {
+
+/// Closes a descriptor on every path out.
+struct Fd {
+  int fd;
+  ~Fd() { ::close(fd); }
+};
+
+}  // namespace
+
+namespace detail {
+
+int open_input(const std::string& path, const NoticeFn& on_wait, struct stat& st) {
+  // O_NONBLOCK: open() of a FIFO without a writer would block before any message could be given.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+  Fd guard{fd};
+  if (::fstat(fd, &st) != 0) throw Error(path + ": cannot stat: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
+  if (!S_ISREG(st.st_mode)) {
+    // A stream: wait for its first data (or its writer's hang-up), saying so when it takes long.
+    pollfd pfd{fd, POLLIN, 0};
+    int rc;
+    while ((rc = ::poll(&pfd, 1, kWaitNoticeMs)) < 0 && errno == EINTR) {
+    }
+    if (rc == 0) {
+      if (on_wait)
+        on_wait(path + ": waiting for data (" +
+                (S_ISFIFO(st.st_mode) ? "a FIFO with no writer yet" : "a device or socket") +
+                "); interrupt to stop");
+      while (::poll(&pfd, 1, -1) < 0 && errno == EINTR) {
+      }
+    }
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+    throw Error(path + ": cannot read: " + std::strerror(errno));
+  guard.fd = -1;
+  return fd;
+}
+
+namespace {
+
+std::uint64_t line_of(std::string_view text, std::size_t offset) {
+  return 1 + static_cast<std::uint64_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+}
+
+/// The first bytes of the line holding `offset`, escaped, for messages.
+std::string line_start(std::string_view text, std::size_t offset) {
+  const std::size_t nl = text.rfind('\n', offset);
+  const std::size_t b = nl == std::string_view::npos ? 0 : nl + 1;
+  std::string out(1, '\'');  // appended piece by piece: GCC 12 warns falsely about "'" + string
+  const std::size_t e = text.find('\n', offset);
+  out += escape_bytes(text.substr(b, e == std::string_view::npos ? e : e - b), 40);
+  out += '\'';
+  return out;
+}
+
+}  // namespace
+
+TextProblem find_nul(std::string_view text, std::size_t from) {
+  if (from >= text.size()) return {};
+  const void* z = std::memchr(text.data() + from, '\0', text.size() - from);
+  if (!z) return {};
+  const auto off = static_cast<std::size_t>(static_cast<const char*>(z) - text.data());
+  return {off, line_of(text, off),
+          "NUL byte at byte offset " + std::to_string(off) +
+              ": binary data, not a text file (the line starts " + line_start(text, off) + ")"};
+}
+
+TextProblem find_lone_cr(std::string_view text) {
+  const std::size_t nl = text.find('\n');
+  const std::string_view first = text.substr(0, nl);
+  for (std::size_t i = first.find('\r'); i != std::string_view::npos; i = first.find('\r', i + 1)) {
+    std::size_t j = i + 1;
+    if (first.substr(0, i).find('\0') != std::string_view::npos) return {};  // binary: a NUL
+    while (j < first.size() && (first[j] == ' ' || first[j] == '\t' || first[j] == '\r')) ++j;
+    if (j < first.size())
+      return {i, 1,
+              "a carriage return (\\r) ends a line without a line feed (classic Mac line "
+              "ends); convert the file to \\n line ends, e.g. tr '\\r' '\\n' < FILE"};
+  }
+  return {};
+}
+
+void check_text(std::string_view text, const std::string& name) {
+  TextProblem p = find_nul(text);
+  if (!p.line) p = find_lone_cr(text);
+  if (p.line) throw ParseError(name, p.line, p.problem);
+}
+
+}  // namespace detail
+
+std::string read_file(const std::string& path, const ProgressFn& progress,
+                      const NoticeFn& on_wait) {
   struct stat st {};
-  std::uint64_t size = 0;
-  if (::fstat(fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode))
-    size = static_cast<std::uint64_t>(st.st_size);
-  if (::fstat(fileno(f.get()), &st) == 0 && S_ISDIR(st.st_mode))
-    throw Error(path + ": is a directory");
+  Fd fd{detail::open_input(path, on_wait, st)};
+  const bool regular = S_ISREG(st.st_mode);
+  const std::uint64_t size = regular ? static_cast<std::uint64_t>(st.st_size) : 0;
+  // read(), not mmap: a mapped file truncated by another process kills the reader with SIGBUS;
+  // a read gives a snapshot, checked below against the file's size before and after.
   std::string bytes;
   constexpr std::size_t kBlock = std::size_t{32} << 20;
   std::size_t have = 0;
-  bytes.resize(size ? static_cast<std::size_t>(size) : std::size_t{1} << 16);
-  bool gzip = false;  // gzip files report decompression progress instead
+  // One byte beyond a regular file's size: a file that grew is seen without a second pass.
+  bytes.resize(size ? static_cast<std::size_t>(size) + 1 : std::size_t{1} << 16);
+  bool gzip = false;  // gzip files report decompression progress instead, and are vetted after
   while (true) {
-    if (have == bytes.size()) {
-      // Full (the usual case when the size was known): grow only if there is more to read.
-      int c = std::fgetc(f.get());
-      if (c == EOF) {
-        if (std::ferror(f.get())) throw Error(path + ": read error: " + std::strerror(errno));
-        break;
-      }
-      bytes.resize(bytes.size() + std::max(bytes.size(), std::size_t{1} << 16));
-      bytes[have++] = static_cast<char>(c);
+    if (have == bytes.size()) bytes.resize(bytes.size() * 2);
+    const std::size_t want = std::min(kBlock, bytes.size() - have);
+    const ssize_t got = ::read(fd.fd, bytes.data() + have, want);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw Error(path + ": read error: " + std::strerror(errno));
     }
-    std::size_t want = std::min(kBlock, bytes.size() - have);
-    std::size_t got = std::fread(bytes.data() + have, 1, want, f.get());
-    have += got;
-    if (have >= 2 && !gzip) gzip = detail::is_gzip(std::string_view(bytes).substr(0, 2));
-    if (progress && !gzip) progress(have, std::max<std::uint64_t>(size, have));
-    if (got < want) {
-      if (std::ferror(f.get())) throw Error(path + ": read error: " + std::strerror(errno));
-      break;
+    if (got == 0) break;
+    const std::size_t before = have;
+    have += static_cast<std::size_t>(got);
+    if (before < 2 && have >= 2) gzip = detail::is_gzip(std::string_view(bytes).substr(0, 2));
+    if (!gzip) {
+      // Binary data fails at its first block (/dev/zero would otherwise fill the memory).
+      const detail::TextProblem nul =
+          detail::find_nul(std::string_view(bytes.data(), have), before);
+      if (nul.line) throw ParseError(path, nul.line, nul.problem);
+      if (progress) progress(have, std::max<std::uint64_t>(size, have));
     }
   }
   bytes.resize(have);
+  if (regular) {
+    struct stat now {};
+    const bool same = ::fstat(fd.fd, &now) == 0 && static_cast<std::uint64_t>(now.st_size) == size;
+    if (!same || have != size)
+      throw Error(path + ": changed while it was read (" + std::to_string(size) +
+                  " bytes when opened, " + std::to_string(have) + " read, " +
+                  std::to_string(static_cast<std::uint64_t>(now.st_size)) +
+                  " now); read it again once it is complete");
+  }
   // A gzip bomb must fail with a message, not exhaust memory: the output may take half of what
   // this process can still allocate (the parse needs about as much again).
-  if (detail::is_gzip(bytes))
-    return detail::gunzip(bytes, path, progress, memory_budget_bytes() / 2);
+  if (detail::is_gzip(bytes)) {
+    std::string text = detail::gunzip(bytes, path, progress, memory_budget_bytes() / 2);
+    const detail::TextProblem nul = detail::find_nul(text);
+    if (nul.line) throw ParseError(path, nul.line, nul.problem);
+    return text;
+  }
   return bytes;
 }
 

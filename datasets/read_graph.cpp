@@ -1,11 +1,8 @@
-// read_graph: maps or reads a graph file (plain or gzip), picks its format and hands the text
+// read_graph: reads a graph file (plain or gzip), picks its format and hands the text
 // to the Matrix Market or SNAP reader (read_matrix_market.cpp, read_snap.cpp).
 #include <warpgraph/datasets/read_graph.hpp>
 
-#include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -13,46 +10,12 @@
 #include <string>
 
 #include <warpgraph/containers/core/error.hpp>
-#include <warpgraph/datasets/detail/gzip.hpp>
 #include <warpgraph/datasets/detail/id_compactor.hpp>
 #include <warpgraph/datasets/detail/read_fields.hpp>
+#include <warpgraph/datasets/detail/weights.hpp>
 #include <warpgraph/datasets/limits.hpp>
 
 namespace wg::datasets {
-namespace detail {
-
-/// A read-only private mapping of a whole file; map() returns false when mapping fails (the
-/// caller then reads the file instead).
-class MappedFile {
- public:
-  MappedFile() = default;
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  ~MappedFile() { unmap(); }
-  bool map(const std::string& path, std::uint64_t size) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    void* p = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (p == MAP_FAILED) return false;
-    ::madvise(p, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
-    data_ = p;
-    size_ = static_cast<std::size_t>(size);
-    return true;
-  }
-  void unmap() {
-    if (data_) ::munmap(data_, size_);
-    data_ = nullptr;
-    size_ = 0;
-  }
-  std::string_view view() const { return {static_cast<const char*>(data_), size_}; }
-
- private:
-  void* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
-}  // namespace detail
 namespace {
 
 using detail::IdCompactor;
@@ -102,39 +65,21 @@ ReadResult read_graph(const std::string& path, const ReadOptions& options) {
 }
 
 static ReadResult read_graph_impl(const std::string& path, const ReadOptions& options) {
-  // Plain regular files are memory-mapped and parsed in place (no copy); gzip files and
-  // anything else (pipes, empty files) are read into memory first.
-  // Progress: for read-then-parse, reading counts the file's size and parsing counts it again;
-  // for mapped files parsing counts both (done/total is the fraction of the whole read).
+  // The file is read into memory, never mapped: a mapped file that another process truncates
+  // kills the reader with SIGBUS (read_file gives a snapshot and checks the size around it).
+  // Progress: reading counts the file's size and parsing counts it again.
   std::uint64_t file_size = 0;
   if (struct stat st{}; ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
     file_size = static_cast<std::uint64_t>(st.st_size);
   const std::uint64_t span = std::max<std::uint64_t>(file_size, 1);
-  std::string owned;
-  std::string_view text;
-  detail::MappedFile mapped;
-  ProgressFn parse_progress;
-  if (file_size > 0 && mapped.map(path, file_size) && !detail::is_gzip(mapped.view())) {
-    text = mapped.view();
-    if (options.progress) {
-      options.progress(0, 2 * span);
-      parse_progress = [&](std::uint64_t done, std::uint64_t total) {
-        options.progress(
-            total ? static_cast<std::uint64_t>(static_cast<double>(done) / total * 2 * span) : 0,
-            2 * span);
-      };
-    }
-  } else {
-    mapped.unmap();
-    ProgressFn read_progress;
-    if (options.progress)
-      read_progress = [&](std::uint64_t done, std::uint64_t) {
-        options.progress(std::min(done, span), 2 * span);
-      };
-    owned = read_file(path, read_progress);
-    text = owned;
-    parse_progress = scaled(options.progress, span, span);
-  }
+  ProgressFn read_progress;
+  if (options.progress)
+    read_progress = [&](std::uint64_t done, std::uint64_t) {
+      options.progress(std::min(done, span), 2 * span);
+    };
+  const std::string owned = read_file(path, read_progress, options.on_wait);
+  const std::string_view text = owned;
+  const ProgressFn parse_progress = scaled(options.progress, span, span);
 
   FileFormat format = options.format;
   if (format == FileFormat::automatic) {
@@ -147,18 +92,31 @@ static ReadResult read_graph_impl(const std::string& path, const ReadOptions& op
     else
       format = FileFormat::snap;
   }
+  // The duplicate rule changes weights at the end: weighted lists then go in one chunk after it
+  // (weighted or not is known from the first chunk: a file has weights on all lines or none).
+  ReadOptions inner = options;
+  bool held_back = false;
+  if (options.on_edges && options.min_weight_duplicates)
+    inner.on_edges = [&](const EdgeChunk& c) {
+      if (c.weight)
+        held_back = true;
+      else
+        options.on_edges(c);
+    };
   ReadResult r;
   if (format == FileFormat::matrix_market) {
     // Compacted ids are known only at the end: then the whole list goes in one chunk.
     r = detail::parse_matrix_market_text(text, path, parse_progress,
-                                         options.compact_ids ? EdgeChunkFn{} : options.on_edges);
-    if (options.compact_ids) {
+                                         inner.compact_ids ? EdgeChunkFn{} : inner.on_edges);
+    if (inner.compact_ids) {
       compact_ids_in_place(r);
-      detail::hand_over_whole_list(r.edges, options.on_edges);
+      detail::hand_over_whole_list(r.edges, inner.on_edges);
     }
   } else {
-    r = detail::parse_snap_text(text, options, path, parse_progress);
+    r = detail::parse_snap_text(text, inner, path, parse_progress);
   }
+  detail::finish_weights(r, options, path);
+  if (held_back) detail::hand_over_whole_list(r.edges, options.on_edges);
   if (options.progress) options.progress(2 * span, 2 * span);
   return r;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/detail/input_file.hpp>
 #include <warpgraph/datasets/detail/parallel_lines.hpp>
 #include <warpgraph/datasets/detail/read_fields.hpp>
 #include <warpgraph/datasets/detail/text_scan.hpp>
@@ -26,6 +27,7 @@ using detail::strip_bom;
 struct MmChunk : detail::ChunkStatus {
   std::vector<vertex_t> src, dst;
   std::vector<double> weight;
+  WeightFacts facts;  // chunk-local lines
 };
 
 struct MmLayout {
@@ -161,15 +163,8 @@ void parse_mm_chunk(MmChunk& c, const char* begin, const char* end, const Matrix
                     ") in a skew-symmetric matrix");
     if (weighted) {
       double w;
-      FieldStatus st;
-      if (integer) {
-        std::int64_t iv;
-        st = detail::parse_i64(p, e, iv);
-        w = static_cast<double>(iv);
-      } else {
-        st = detail::parse_double(p, e, w);
-      }
-      if (st != FieldStatus::ok) return c.fail(field_problem(st, "value", p, e));
+      if (!detail::parse_weight(c, p, e, integer, "value", w)) return;
+      detail::note_weight(c.facts, w, c.lines);
       c.weight.push_back(w);
     }
     if (!detail::at_line_end(p, e))
@@ -200,6 +195,8 @@ std::uint64_t mm_entry_line(const char* begin, const char* end, std::uint64_t fi
 ReadResult parse_mm_impl(std::string_view text, const std::string& name, const ProgressFn& progress,
                          const EdgeChunkFn& on_edges) {
   text = strip_bom(text);
+  if (const detail::TextProblem cr = detail::find_lone_cr(text); cr.line)
+    throw ParseError(name, cr.line, cr.problem);
   MmLayout lay = read_mm_preamble(text, name);
   const auto& h = lay.header;
   const char* end = text.data() + text.size();
@@ -251,8 +248,14 @@ ReadResult parse_mm_impl(std::string_view text, const std::string& name, const P
   r.edges.symmetric = h.symmetry != MatrixMarketHeader::Symmetry::general;
   r.edges.src = detail::concat(chunks, &MmChunk::src);
   r.edges.dst = detail::concat(chunks, &MmChunk::dst);
-  if (h.field != MatrixMarketHeader::Field::pattern)
+  if (h.field != MatrixMarketHeader::Field::pattern) {
+    std::uint64_t base = first_line;
+    for (const auto& c : chunks) {
+      detail::merge_weight_facts(r.weight_facts, c.facts, base);
+      base += c.lines;
+    }
     r.edges.weight = detail::concat(chunks, &MmChunk::weight);
+  }
   return r;
 }
 

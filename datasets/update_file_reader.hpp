@@ -25,14 +25,6 @@
 
 namespace wg::datasets {
 
-struct UpdateReadOptions {
-  /// Bytes per segment: large enough that a segment's hand-off is cheap beside its parse, small
-  /// enough that the first batch is ready early.
-  std::size_t segment_bytes = std::size_t{8} << 20;
-  /// Parsing threads (0: the hardware threads, at most 16).
-  unsigned threads = 0;
-};
-
 /// What the stream held, returned once every batch was handed over.
 struct UpdateReadSummary {
   std::uint64_t batches = 0, updates = 0, lines = 0;

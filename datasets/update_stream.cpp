@@ -4,19 +4,17 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <numeric>
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/random.hpp>
-#include <warpgraph/datasets/detail/text_scan.hpp>
-#include <warpgraph/datasets/detail/time_windows.hpp>
 #include <warpgraph/datasets/limits.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
+#include <warpgraph/datasets/update_file_reader.hpp>
 
 namespace wg::datasets {
 namespace {
-
-using detail::FieldStatus;
 
 std::uint64_t key_of(std::uint64_t u, std::uint64_t v, bool symmetric) {
   if (symmetric && u > v) std::swap(u, v);
@@ -229,7 +227,7 @@ UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& param
     }
     for (std::uint64_t i = 0; i < take; ++i) present.insert(batch[i]);
     shuffle(batch, rng);
-    UpdateBatch ins{UpdateBatch::Kind::insert, empty_list()};
+    UpdateBatch ins{.kind = UpdateBatch::Kind::insert, .edges = empty_list(), .vertices = {}};
     emit(ins.edges, batch, sym, rng);
     out.batches.push_back(std::move(ins));
 
@@ -257,140 +255,51 @@ UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& param
       }
     }
     shuffle(batch, rng);
-    UpdateBatch del{UpdateBatch::Kind::erase, empty_list()};
+    UpdateBatch del{.kind = UpdateBatch::Kind::erase, .edges = empty_list(), .vertices = {}};
     emit(del.edges, batch, sym, rng);
     out.batches.push_back(std::move(del));
   }
   return out;
 }
 
-// ---- update files -----------------------------------------------------------------------------
+// ---- update files: one parser, update_file_reader.cpp's ------------------------------------
 
 namespace {
-
-std::string quote(const char* p, const char* e) {
-  p = detail::skip_space(p, e);
-  const char* q = p;
-  while (q < e && !detail::is_space(*q)) ++q;
-  return "'" + escape_bytes(std::string_view(p, static_cast<std::size_t>(q - p))) + "'";
-}
-
-std::string problem(FieldStatus st, const char* what, const char* p, const char* e) {
-  if (st == FieldStatus::missing) return std::string("missing ") + what;
-  if (st == FieldStatus::overflow)
-    return std::string(what) + " " + quote(p, e) + " is out of range";
-  return std::string(what) + " " + quote(p, e) + " is not a valid number";
-}
-
-/// Reads "u v" (32-bit ids) at p; throws naming the line.
-void read_pair(const char*& p, const char* e, const std::string& name, std::uint64_t line,
-               std::uint64_t& u, std::uint64_t& v) {
-  FieldStatus st = detail::parse_u64(p, e, u);
-  if (st != FieldStatus::ok) throw ParseError(name, line, problem(st, "source id", p, e));
-  st = detail::parse_u64(p, e, v);
-  if (st != FieldStatus::ok) throw ParseError(name, line, problem(st, "target id", p, e));
-  if (u >= kVertexIdLimit || v >= kVertexIdLimit)
-    throw ParseError(name, line,
-                     "vertex id " + std::to_string(std::max(u, v)) +
-                         " is past the vertex id limit (ids 0.." +
-                         std::to_string(kVertexIdLimit - 1) + ")");
-}
 
 void set_vertices(UpdateStream& s, std::uint64_t n) {
   s.initial.num_vertices = n;
   for (auto& b : s.batches) b.edges.num_vertices = n;
 }
 
-}  // namespace
-
-UpdateStream parse_update_text(std::string_view text, bool symmetric, const std::string& name) {
-  detail::LineScanner lines(text.data(), text.data() + text.size());
-  const char *b = nullptr, *e = nullptr;
-  std::uint64_t line = 0, max_id = 0, updates = 0;
+/// The batches of one of for_each_update_batch's readers, with every num_vertices the file's.
+template <class Read>
+UpdateStream collect(bool symmetric, const Read& read) {
   UpdateStream s;
   s.initial.symmetric = symmetric;
-  bool open = false;  // whether the last batch may take more entries
-  while (lines.next(b, e)) {
-    ++line;
-    const char* p = detail::skip_space(b, e);
-    if (p == e || *p == '#') continue;
-    const char op = *p++;
-    if (op == '=') {
-      if (!detail::at_line_end(p, e))
-        throw ParseError(name, line,
-                         "unexpected text " + quote(p, e) + " after '=' (a batch boundary)");
-      open = false;
-      continue;
-    }
-    if (op != '+' && op != '-')
-      throw ParseError(name, line,
-                       "unknown operation " + quote(p - 1, e) +
-                           " (expected '+ u v', '- u v', '=' or a '#' comment)");
-    std::uint64_t u, v;
-    read_pair(p, e, name, line, u, v);
-    if (!detail::at_line_end(p, e))
-      throw ParseError(name, line, "unexpected text " + quote(p, e) + " after '" + op + " u v'");
-    const auto kind = op == '+' ? UpdateBatch::Kind::insert : UpdateBatch::Kind::erase;
-    if (!open || s.batches.back().kind != kind) {
-      UpdateBatch batch;
-      batch.kind = kind;
-      batch.edges.symmetric = symmetric;
-      s.batches.push_back(std::move(batch));
-      open = true;
-    }
-    s.batches.back().edges.src.push_back(static_cast<vertex_t>(u));
-    s.batches.back().edges.dst.push_back(static_cast<vertex_t>(v));
-    max_id = std::max(max_id, std::max(u, v));
-    ++updates;
-  }
-  if (line == 0) throw ParseError(name, 0, "empty file");
-  if (updates == 0)
-    throw ParseError(name, line, "no updates found (expected lines '+ u v' or '- u v')");
-  set_vertices(s, max_id + 1);
+  const UpdateReadSummary sum = read([&](UpdateBatch&& b) { s.batches.push_back(std::move(b)); });
+  set_vertices(s, sum.num_vertices);
   return s;
 }
 
-UpdateStream read_update_file(const std::string& path, bool symmetric) {
-  return parse_update_text(read_file(path), symmetric, path);
+}  // namespace
+
+UpdateStream parse_update_text(std::string_view text, bool symmetric, const std::string& name,
+                               const UpdateReadOptions& options) {
+  return collect(symmetric, [&](const std::function<void(UpdateBatch &&)>& f) {
+    return for_each_update_batch(text, symmetric, name, f, options);
+  });
+}
+
+UpdateStream read_update_file(const std::string& path, bool symmetric,
+                              const UpdateReadOptions& options) {
+  return collect(symmetric, [&](const std::function<void(UpdateBatch &&)>& f) {
+    return for_each_update_batch_in_file(path, symmetric, f, options);
+  });
 }
 
 UpdateStream parse_temporal_snap(std::string_view text, std::uint64_t window, bool symmetric,
                                  const std::string& name) {
-  if (window == 0) throw InvalidArgument("read_temporal_snap: window must be > 0");
-  struct Entry {
-    std::int64_t t;
-    vertex_t u, v;
-  };
-  std::vector<Entry> entries;
-  detail::LineScanner lines(text.data(), text.data() + text.size());
-  const char *b = nullptr, *e = nullptr;
-  std::uint64_t line = 0, max_id = 0;
-  while (lines.next(b, e)) {
-    ++line;
-    const char* p = detail::skip_space(b, e);
-    if (p == e || *p == '#' || *p == '%') continue;
-    std::uint64_t u, v;
-    read_pair(p, e, name, line, u, v);
-    std::int64_t t;
-    FieldStatus st = detail::parse_i64(p, e, t);
-    if (st != FieldStatus::ok) throw ParseError(name, line, problem(st, "timestamp", p, e));
-    if (!detail::at_line_end(p, e))
-      throw ParseError(name, line,
-                       "unexpected text " + quote(p, e) + " after 'source target timestamp'");
-    entries.push_back({t, static_cast<vertex_t>(u), static_cast<vertex_t>(v)});
-    max_id = std::max(max_id, std::max(u, v));
-  }
-  if (line == 0) throw ParseError(name, 0, "empty file");
-  if (entries.empty())
-    throw ParseError(name, line, "no edges found (expected lines 'source target timestamp')");
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const Entry& a, const Entry& b) { return a.t < b.t; });
-  UpdateStream s;
-  s.initial.symmetric = symmetric;
-  detail::TimeWindowBatcher batches(s, window, symmetric);
-  for (const Entry& en : entries) batches.add(en.t, en.u, en.v);
-  set_vertices(s, max_id + 1);
-  return s;
+  return parse_temporal_snap_parallel(text, window, symmetric, name);
 }
 
 UpdateStream read_temporal_snap(const std::string& path, std::uint64_t window, bool symmetric) {

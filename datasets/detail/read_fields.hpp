@@ -11,6 +11,7 @@
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/text_scan.hpp>
+#include <warpgraph/datasets/detail/weights.hpp>
 #include <warpgraph/datasets/limits.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
@@ -92,6 +93,60 @@ inline bool parse_id_pair(ChunkStatus& c, const char*& p, const char* e, std::ui
   if (st != FieldStatus::ok) {
     c.fail(field_problem(st, what_b, p, e));
     return false;
+  }
+  return true;
+}
+
+/// Records w (on chunk-local `line`) in the facts if it is the first of its kind there.
+inline void note_weight(WeightFacts& f, double w, std::uint64_t line) {
+  if (w < 0 && !f.negative.line) f.negative = {line, w};
+  if (!fits_float(w) && !f.not_float.line) f.not_float = {line, w};
+  if (!fits_uint32(w) && !f.not_uint32.line) f.not_uint32 = {line, w};
+}
+
+/// Adds a chunk's facts (chunk-local lines, the chunk's first line being `base`) to `total`,
+/// which holds those of the chunks before it.
+inline void merge_weight_facts(WeightFacts& total, const WeightFacts& chunk, std::uint64_t base) {
+  const auto take = [&](WeightFacts::At& t, const WeightFacts::At& c) {
+    if (!t.line && c.line) t = {base + c.line - 1, c.value};
+  };
+  take(total.negative, chunk.negative);
+  take(total.not_float, chunk.not_float);
+  take(total.not_uint32, chunk.not_uint32);
+}
+
+/// Parses a weight field: an integer (integer_field: a Matrix Market integer) or a real. A
+/// weight that a double does not hold exactly as written (an integer beyond 2^53 that double
+/// rounds) is an error: on a bad field records the problem in `c` and returns false.
+inline bool parse_weight(ChunkStatus& c, const char*& p, const char* e, bool integer_field,
+                         const char* what, double& w) {
+  const char* start = skip_space(p, e);
+  FieldStatus st;
+  if (integer_field) {
+    std::int64_t iv = 0;
+    st = parse_i64(p, e, iv);
+    w = static_cast<double>(iv);
+  } else {
+    st = parse_double(p, e, w);
+  }
+  if (st != FieldStatus::ok) {
+    c.fail(field_problem(st, what, p, e));
+    return false;
+  }
+  if (w >= 9007199254740992.0 || w <= -9007199254740992.0) {
+    // Beyond 2^53 a double skips integers: an integer written so must be one it holds.
+    bool digits_only = true;
+    for (const char* q = start + (*start == '-' || *start == '+'); q < p; ++q)
+      digits_only &= static_cast<unsigned char>(*q - '0') < 10;
+    std::int64_t iv = 0;
+    const char* q = start;
+    if (digits_only && (parse_i64(q, e, iv) != FieldStatus::ok || !(w < 9223372036854775807.0) ||
+                        static_cast<std::int64_t>(w) != iv)) {
+      c.fail(std::string(what) + " " + quote_token(std::string_view(start, p - start)) +
+             " is an integer that a double cannot hold exactly (integers beyond 2^53 are "
+             "rounded); scale the weights down");
+      return false;
+    }
   }
   return true;
 }

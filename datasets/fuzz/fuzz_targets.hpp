@@ -95,12 +95,21 @@ inline void matrix_market(const std::uint8_t* data, std::size_t size) {
           (r.mm.field == MatrixMarketHeader::Field::pattern ? 0 : r.edges.size()));
 }
 
-/// First byte: options (bit 0 compact_ids, bit 1 directed); the rest is the text.
+/// First byte: options (bit 0 compact_ids, bit 1 directed, bit 2 comma-delimited, bit 3
+/// extra columns ignored, bit 4 columns chosen: target 0, source 2, weight 1); the rest is the
+/// text.
 inline void snap(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return;
   ReadOptions o;
   o.compact_ids = data[0] & 1;
   o.snap_undirected = !(data[0] & 2);
+  if (data[0] & 4) o.delimiter = Delimiter::comma;
+  o.ignore_extra_columns = data[0] & 8;
+  if (data[0] & 16) {
+    o.target_column = 0;
+    o.source_column = 2;
+    o.weight_column = 1;
+  }
   std::string storage;
   std::string_view text;
   try {
@@ -130,7 +139,10 @@ inline void updates(const std::uint8_t* data, std::size_t size) {
                               : parse_update_text(text, symmetric, "<fuzz>");
     require(!s.batches.empty());
     for (const auto& b : s.batches) {
-      require(!b.edges.empty());
+      const bool vertex_batch = b.kind == UpdateBatch::Kind::insert_vertices ||
+                                b.kind == UpdateBatch::Kind::erase_vertices;
+      require(vertex_batch ? b.edges.empty() && !b.vertices.empty() : !b.edges.empty());
+      require(!b.edges.weighted() || b.edges.weight.size() == b.edges.size());
       require(b.edges.symmetric == symmetric);
       require(!temporal || b.kind == UpdateBatch::Kind::insert);
       check_edges(b.edges);

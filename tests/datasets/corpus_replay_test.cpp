@@ -6,9 +6,11 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <warpgraph/datasets/fuzz/fuzz_targets.hpp>
+#include <warpgraph/datasets/update_stream.hpp>
 
 #include "test_support.hpp"
 
@@ -56,6 +58,29 @@ TEST(FuzzCorpus, ValidSeedsParse) {
                 wg::test::source_path("datasets/fuzz/corpus/matrix_market/karate_head.mtx.gz"))
                 .edges.size(),
             5u);
+}
+
+/// A seed's text and options byte (the targets' first byte).
+std::pair<std::uint8_t, std::string> seed(const std::string& path, std::size_t option_bytes) {
+  std::ifstream in(wg::test::source_path(path), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return {static_cast<std::uint8_t>(bytes.at(0)), bytes.substr(option_bytes)};
+}
+
+// The seeds of issue 44's input options parse as their option bytes say.
+TEST(FuzzCorpus, CsvAndUpdateSeedsParse) {
+  const auto [flags, csv] = seed("datasets/fuzz/corpus/snap/csv_header.txt", 1);
+  wg::datasets::ReadOptions o;
+  o.delimiter = flags & 4 ? wg::datasets::Delimiter::comma : wg::datasets::Delimiter::automatic;
+  const auto r = wg::datasets::parse_snap(csv, o);
+  EXPECT_EQ(r.edges.size(), 3u);
+  EXPECT_EQ(r.edges.weight, (std::vector<double>{2.5, 3, 1}));
+  const auto [u_flags, updates] =
+      seed("datasets/fuzz/corpus/updates/update_weighted_vertices.txt", 2);
+  const auto s = wg::datasets::parse_update_text(updates, !(u_flags & 2));
+  ASSERT_EQ(s.batches.size(), 4u);
+  EXPECT_EQ(s.batches[0].edges.weight, (std::vector<double>{1, 1}));  // the duplicate rule
+  EXPECT_EQ(s.batches[1].vertices, (std::vector<wg::vertex_t>{7}));
 }
 
 }  // namespace

@@ -102,6 +102,11 @@ TEST(MatrixMarketErrors, Entries) {
   const BadCase cases[] = {
       {"row not a number", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\nx 2\n", 4,
        "row id 'x' is not a valid number"},
+      {"integer value a double rounds",
+       "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 1\n2 3 9223372036854775807\n",
+       4, "'9223372036854775807' is an integer that a double cannot hold exactly"},
+      {"lone CR line ends", "%%MatrixMarket matrix coordinate pattern general\r3 3 1\r1 2\r", 1,
+       "classic Mac line ends"},
       {"column not a number", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2b\n", 3,
        "column id '2b' is not a valid number"},
       {"missing column", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1\n", 3,
@@ -162,11 +167,15 @@ TEST(SnapErrors, All) {
        "line has 3 fields but earlier edge lines have 2"},
       {"id beyond 32 bits", "0 1\n4294967296 1\n", 2, "past the vertex id limit"},
       {"id at the limit", "0 1\n2147483648 1\n", 2, "past the vertex id limit"},
+      // A NUL byte is found as the file is read (binary data), before the fields are parsed.
       {"NUL byte escaped",
        std::string_view("0 1\n1 \0"
                         "2\n",
                         9),
-       2, "target id '\\x002'"},
+       2, "NUL byte at byte offset 6: binary data, not a text file (the line starts '1 \\x002"},
+      {"integer weight a double rounds", "0 1 9007199254740993\n", 1,
+       "'9007199254740993' is an integer that a double cannot hold exactly"},
+      {"lone CR line ends", "0 1\r1 2\r2 0\r", 1, "carriage return"},
       {"id beyond 64 bits", "0 1\n1 18446744073709551616\n", 2, "out of range"},
       {"glued text", "0 1\n12ab 3\n", 2, "source id '12ab'"},
   };

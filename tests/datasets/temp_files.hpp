@@ -1,5 +1,6 @@
 #pragma once
-// Test helper: a temporary folder that removes itself, with writers for plain and gzip files.
+// Test helpers: a temporary folder that removes itself, with writers for plain and gzip files;
+// an edge list as (src, dst) pairs; the message of a graph file's ParseError.
 #include <zlib.h>
 
 #include <cstdlib>
@@ -8,6 +9,11 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+#include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
 
 namespace wg::test {
 
@@ -51,5 +57,28 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+using Pairs = std::vector<std::pair<vertex_t, vertex_t>>;
+
+inline Pairs pairs(const EdgeList& e) {
+  Pairs p;
+  for (std::size_t i = 0; i < e.size(); ++i) p.emplace_back(e.src[i], e.dst[i]);
+  return p;
+}
+
+/// "NAME:LINE: problem" of the ParseError that reading `text` from a file called `name` throws
+/// (the folder cut off), or "" when it reads.
+inline std::string read_error(const std::string& name, const std::string& text,
+                              const datasets::ReadOptions& o = {}) {
+  TempDir dir;
+  const std::string path = dir.write(name, text);
+  try {
+    datasets::read_graph(path, o);
+  } catch (const ParseError& e) {
+    const std::string what = e.what();
+    return what.substr(what.find(name));
+  }
+  return "";
+}
 
 }  // namespace wg::test

@@ -74,6 +74,16 @@ printf '+ 0 1\n+ 1 2000000000\n' >updates_sparse.txt
 printf '+ 0 1\n* 1 2\n' >updates_bad_op.txt
 printf '0 1 5\n1 2 x\n' >temporal_bad.txt
 printf '0 1\n1 2\n2 0\n' >triangle.txt
+# Issue 44: lone-CR line ends, integer weights a double rounds, a CSV with a header, update
+# files with a BOM, weights and vertex operations, NUL-only update files.
+printf '0 1\r1 2\r2 0\r' >snap_cr.txt
+printf '%s\r3 3 1\r1 2\r' "$mm" >mm_cr.mtx
+printf '0 1 1\n1 2 9007199254740993\n' >weight_2p53.txt
+printf 'FromNodeId,ToNodeId\n0,1\n1,2\n2,0\n' >ca_style.csv
+printf '\357\273\277# BOM\n+ 0 1\n+ 1 2\n' >updates_bom.txt
+printf '+ 0 1 2.5\n+ 1 2 1\n=\n+v 7\n-v 1\n- 0 1\n' >updates_weighted.txt
+printf '+ 0 1\r+ 1 2\r+ 2 0\r' >updates_cr.txt
+printf '+ 0 1\n- 0 1 5\n' >updates_erase_weight.txt
 
 check "MM size 3e9 x 3e9" 1 'mm_3e9.mtx:2: .*id limit' tc mm_3e9.mtx --backend cpu
 check "MM size 2^31+1" 1 'mm_past_limit.mtx:2: .*id limit' tc mm_past_limit.mtx
@@ -107,6 +117,20 @@ check "updates: id 2^31" 1 'updates_limit.txt:2: .*id limit' stream --updates up
 check "updates: id 2e9, 2 entries" 1 'updates_sparse.txt: ' stream --updates updates_sparse.txt
 check "updates: unknown operation" 1 'updates_bad_op.txt:2: ' stream --updates updates_bad_op.txt
 check "updates: binary file" 1 'binary.bin:1: ' stream --updates binary.bin
+check "lone CR line ends (SNAP)" 1 'snap_cr.txt:1: .*carriage return' tc snap_cr.txt
+check "lone CR line ends (MM)" 1 'mm_cr.mtx:1: .*carriage return' tc mm_cr.mtx
+check "integer weight beyond 2^53" 1 'weight_2p53.txt:2: .*cannot hold exactly' tc weight_2p53.txt
+check "/dev/zero" 1 '/dev/zero:1: NUL byte' tc /dev/zero
+check "/dev/zero, info" 1 '/dev/zero:1: NUL byte' info /dev/zero
+check "updates: /dev/zero" 1 '/dev/zero:1: NUL byte' stream --updates /dev/zero
+check "updates: lone CR line ends" 1 'updates_cr.txt:1: .*carriage return' stream --updates \
+  updates_cr.txt
+check "updates: weight on a deletion" 1 'updates_erase_weight.txt:2: .*deletion takes no weight' \
+  stream --updates updates_erase_weight.txt
+check "CSV with a header (ca-GrQc style)" 0 '' tc ca_style.csv
+check "updates: UTF-8 BOM" 0 '' stream --updates updates_bom.txt
+check "updates: weights and vertex operations" 0 '' stream --updates updates_weighted.txt
+check "a pipe (process substitution)" 0 '' tc <(printf '0 1\n1 2\n2 0\n')
 check "temporal: bad timestamp" 1 'temporal_bad.txt:2: ' stream --temporal temporal_bad.txt \
   --window 1
 
@@ -152,6 +176,21 @@ if "$W" --help | grep -q 'usable here: [^;]*cpu'; then
   check "weight 1e308 on cpu" 2 'weight_1e308.txt:2: weight 1e308 cannot be held' sssp \
     weight_1e308.txt --backend cpu
 fi
+
+# ---- a file truncated while it is read (issue 44): a snapshot or an input error, never a signal
+seq 0 400000 | awk '{print $1, $1 + 1}' >big.txt
+for delay in 0 0.01 0.03 0.06 0.1; do
+  cp big.txt shrinks.txt
+  (sleep "$delay"; : >shrinks.txt) &
+  timeout 60 "$W" tc shrinks.txt >out.txt 2>err.txt
+  rc=$?
+  wait
+  printf '%-34s exit %-3s %s\n' "truncated after ${delay}s" "$rc" "$(head -c 200 err.txt | tr -d '\n')"
+  if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+    echo "  FAILED: exit $rc (a signal or a crash)"
+    failures=$((failures + 1))
+  fi
+done
 
 # ---- the readers' fuzz seed corpus ------------------------------------------------------------
 for f in "$SRC"/datasets/fuzz/corpus/matrix_market/* "$SRC"/datasets/fuzz/corpus/snap/*; do
