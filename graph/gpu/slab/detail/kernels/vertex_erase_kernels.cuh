@@ -3,19 +3,9 @@
 //
 // Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
 // wg::gpu::detail::vertex_erase and are launched and instantiated by one translation unit.
-#include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/kernel_common.cuh>
 
 namespace wg::gpu::detail::vertex_erase {
-
-// erasing[x] = 1 for every live vertex x that an entry names (repeats store the same 1).
-__global__ void mark_vertices_kernel(const vertex_t* ids, std::uint64_t m, const std::uint8_t* live,
-                                     std::uint32_t nv, std::uint32_t* erasing) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const vertex_t x = ids[i];
-    if (x < nv && live[x]) erasing[x] = 1;
-  }
-}
 
 // Bucket counts of the erased vertices (the prefix sum numbers their buckets). The vertices stop
 // being live here, both copies of the flag (VertexEntry), not in erase_vertex_buckets_kernel, whose

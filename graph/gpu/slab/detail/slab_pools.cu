@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include <warpgraph/graph/gpu/detail/slab_pools.cuh>
+#include <warpgraph/graph/gpu/slab/detail/slab_pools.cuh>
 
 namespace wg::gpu::detail {
 namespace {

@@ -1,6 +1,7 @@
-// wg::gpu::BTreeGraph (btree_graph.hpp): the host side. Every batch is prepared (deduplicated,
-// canonical) by the shared prepare_batch, expanded to tree arcs, looked up (which arcs are
-// present decides the degree changes and the UpdateResult), then applied as one tree batch.
+// wg::gpu::BTreeStore (btree_store.hpp): the host side. Every batch is prepared (deduplicated,
+// canonical) by the front's prepare_batch, expanded to tree arcs, looked up (which arcs are
+// present decides the degree changes and the counts), then applied as one tree batch.
+// Instantiated here with the graph front over it (BTreeGraph<W>).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,13 +11,12 @@
 #include <warpgraph/containers/btree/btree.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
-#include <warpgraph/graph/gpu/batch_chunks.hpp>
 #include <warpgraph/graph/gpu/batch_prep.hpp>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
+#include <warpgraph/graph/gpu/graph_front.cuh>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
-#include <warpgraph/graph/gpu/detail/btree_graph_kernels.cuh>
-#include <warpgraph/graph/gpu/detail/btree_graph_sizing.hpp>
-#include <warpgraph/graph/gpu/host_batch.hpp>
+#include <warpgraph/graph/gpu/btree/btree_store_kernels.cuh>
+#include <warpgraph/graph/gpu/btree/btree_graph_sizing.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 
 namespace wg::gpu {
@@ -25,15 +25,14 @@ namespace k = detail::btree_graph;
 using Tree = btree::BTree<std::uint64_t>;
 
 template <bool W>
-struct BTreeGraph<W>::Impl {
+struct BTreeStore<W>::Impl {
   BTreeGraphOptions opt;
   cudaStream_t stream = 0;
   std::unique_ptr<Tree> tree;
   DeviceBuffer<std::uint32_t> degrees;
   DeviceBuffer<std::uint8_t> live;
   DeviceBuffer<unsigned long long> counter;
-  std::uint64_t nv = 0, live_count = 0, edges = 0, rebuilds = 0;
-  std::deque<vertex_t> free_ids;
+  std::uint64_t nv = 0, edges = 0, rebuilds = 0;
 
   explicit Impl(const BTreeGraphOptions& o) : opt(o), stream(o.stream), counter(1, o.stream) {
     if (!(opt.growth >= 1.25)) throw InvalidArgument("BTreeGraphOptions::growth must be >= 1.25");
@@ -82,7 +81,6 @@ struct BTreeGraph<W>::Impl {
     }
     WG_CUDA_TRY(cudaMemsetAsync(degrees.data() + nv, 0, (n - nv) * 4, stream));
     WG_CUDA_TRY(cudaMemsetAsync(live.data() + nv, 1, n - nv, stream));
-    live_count += n - nv;
     nv = n;
   }
 
@@ -184,8 +182,9 @@ struct BTreeGraph<W>::Impl {
   }
 };
 
+
 template <bool W>
-BTreeGraph<W>::BTreeGraph(std::uint64_t num_vertices, const BTreeGraphOptions& options)
+BTreeStore<W>::BTreeStore(std::uint64_t num_vertices, const BTreeGraphOptions& options)
     : impl_(std::make_unique<Impl>(options)) {
   Impl& im = *impl_;
   im.tree = im.make_tree(options.initial_nodes ? options.initial_nodes
@@ -193,25 +192,57 @@ BTreeGraph<W>::BTreeGraph(std::uint64_t num_vertices, const BTreeGraphOptions& o
   im.grow(num_vertices);
 }
 template <bool W>
-BTreeGraph<W>::~BTreeGraph() = default;
+BTreeStore<W>::~BTreeStore() = default;
 template <bool W>
-BTreeGraph<W>::BTreeGraph(BTreeGraph&&) noexcept = default;
+BTreeStore<W>::BTreeStore(BTreeStore&&) noexcept = default;
 template <bool W>
-BTreeGraph<W>& BTreeGraph<W>::operator=(BTreeGraph&&) noexcept = default;
+BTreeStore<W>& BTreeStore<W>::operator=(BTreeStore&&) noexcept = default;
 
 template <bool W>
-PreparedBatch BTreeGraph<W>::prepare(DeviceEdges batch) const {
-  PreparedBatch out;
-  prepare_batch(batch, impl_->live.data(), impl_->nv, !impl_->opt.directed, W, impl_->stream, out);
-  return out;
+const BTreeGraphOptions& BTreeStore<W>::options() const noexcept {
+  return impl_->opt;
+}
+template <bool W>
+cudaStream_t BTreeStore<W>::stream() const noexcept {
+  return impl_->stream;
+}
+template <bool W>
+std::uint64_t BTreeStore<W>::num_vertices() const noexcept {
+  return impl_->nv;
+}
+template <bool W>
+std::uint64_t BTreeStore<W>::num_edges() const noexcept {
+  return impl_->edges;
+}
+template <bool W>
+const std::uint8_t* BTreeStore<W>::live() const noexcept {
+  return impl_->live.data();
+}
+template <bool W>
+const std::uint32_t* BTreeStore<W>::degrees() const noexcept {
+  return impl_->degrees.data();
+}
+template <bool W>
+void BTreeStore<W>::grow(std::uint64_t n) {
+  impl_->grow(n);
+}
+template <bool W>
+void BTreeStore<W>::revive(const vertex_t* ids, std::uint64_t n) {
+  if (n == 0) return;
+  k::set_live_kernel<<<grid_for(n), kBlock, 0, impl_->stream>>>(ids, n, impl_->live.data(),
+                                                                impl_->degrees.data(), 1);
+  WG_CUDA_CHECK_LAST();
+}
+template <bool W>
+std::uint64_t BTreeStore<W>::batch_chunk(std::uint64_t n) const {
+  return std::max<std::uint64_t>(1, std::min(n, impl_->opt.max_chunk));
 }
 
 template <bool W>
-UpdateResult BTreeGraph<W>::insert_prepared(const PreparedBatch& batch,
-                                            std::uint8_t* is_new_device) {
+std::uint64_t BTreeStore<W>::insert_prepared(const PreparedBatch& batch,
+                                             std::uint8_t* is_new_device) {
   Impl& im = *impl_;
-  UpdateResult r = batch.dropped;
-  if (batch.size == 0) return r;
+  if (batch.size == 0) return 0;
   DeviceBuffer<std::uint64_t> arcs, values;
   const std::uint64_t n = im.expand(batch, arcs, &values);
   // The pool first: the insert must not run out of nodes half way (reserve_for's bound makes
@@ -232,33 +263,27 @@ UpdateResult BTreeGraph<W>::insert_prepared(const PreparedBatch& batch,
     }
   }
   const std::uint64_t added = im.opt.directed ? added_arcs : added_arcs / 2;
-  r.applied = added;
-  r.ignored += batch.size - added;
   im.edges += added;
-  return r;
+  return added;
 }
 
 template <bool W>
-UpdateResult BTreeGraph<W>::erase_prepared(const PreparedBatch& batch,
-                                           std::uint8_t* was_present_device) {
+std::uint64_t BTreeStore<W>::erase_prepared(const PreparedBatch& batch,
+                                            std::uint8_t* was_present_device) {
   Impl& im = *impl_;
-  UpdateResult r = batch.dropped;
-  if (batch.size == 0) return r;
+  if (batch.size == 0) return 0;
   DeviceBuffer<std::uint64_t> arcs;
   const std::uint64_t n = im.expand(batch, arcs, nullptr);
   const std::uint64_t gone_arcs = im.presence(arcs, n, false, was_present_device);
   im.tree->erase(arcs.data(), n, im.stream);
   const std::uint64_t removed = im.opt.directed ? gone_arcs : gone_arcs / 2;
-  r.applied = removed;
-  r.ignored += batch.size - removed;
   im.edges -= removed;
-  return r;
+  return removed;
 }
 
 template <bool W>
-void BTreeGraph<W>::contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const {
+void BTreeStore<W>::contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const {
   Impl& im = *impl_;
-  if (batch.size == 0) return;
   DeviceBuffer<std::uint64_t> arcs(batch.size, im.stream, "BTreeGraph arcs");
   k::arcs_kernel<<<grid_for(batch.size), kBlock, 0, im.stream>>>(
       batch.keys.data(), nullptr, batch.size, batch.key_bits, false, arcs.data(), nullptr);
@@ -271,59 +296,9 @@ void BTreeGraph<W>::contains_prepared(const PreparedBatch& batch, std::uint8_t* 
 }
 
 template <bool W>
-UpdateResult BTreeGraph<W>::insert_edges(DeviceEdges batch) {
-  UpdateResult r;
-  for_each_chunk(batch, batch_chunk(batch.size), W,
-                 [&](DeviceEdges part) { r += insert_prepared(prepare(part)); });
-  return r;
-}
-
-template <bool W>
-UpdateResult BTreeGraph<W>::erase_edges(DeviceEdges batch) {
-  UpdateResult r;
-  for_each_chunk(batch, batch_chunk(batch.size), false,
-                 [&](DeviceEdges part) { r += erase_prepared(prepare(part)); });
-  return r;
-}
-
-template <bool W>
-UpdateResult BTreeGraph<W>::insert_edges(const EdgeList& batch) {
-  check_sizes(batch);
-  impl_->grow(batch.num_vertices);
-  UpdateResult total;
-  for_each_host_chunk(batch, batch_chunk(batch.size()), W, true, impl_->stream,
-                      [&](const HostBatchUpload& up, DeviceEdges part) {
-                        impl_->grow(up.id_range);
-                        total += insert_edges(part);
-                      });
-  return total;
-}
-
-template <bool W>
-UpdateResult BTreeGraph<W>::erase_edges(const EdgeList& batch) {
-  check_sizes(batch);
-  UpdateResult total;
-  for_each_host_chunk(
-      batch, batch_chunk(batch.size()), false, false, impl_->stream,
-      [&](const HostBatchUpload&, DeviceEdges part) { total += erase_edges(part); });
-  return total;
-}
-
-template <bool W>
-UpdateResult BTreeGraph<W>::build(const EdgeList& edges) {
-  check_sizes(edges);
-  HostBatchUpload up = upload_host_batch(edges, 0, edges.size(), W, true, impl_->stream);
-  return build(up.view(edges.size()), std::max<std::uint64_t>(edges.num_vertices, up.id_range));
-}
-
-template <bool W>
-UpdateResult BTreeGraph<W>::build(DeviceEdges edges, std::uint64_t num_vertices) {
+BuildStep BTreeStore<W>::build(DeviceEdges edges, std::uint64_t num_vertices) {
   Impl& im = *impl_;
-  if (num_vertices > kVertexIdLimit)
-    throw InvalidArgument("BTreeGraph::build: " + std::to_string(num_vertices) + " vertices");
-  im.free_ids.clear();
   im.nv = 0;
-  im.live_count = 0;
   im.edges = 0;
   im.grow(num_vertices);
   WG_CUDA_TRY(cudaMemsetAsync(im.degrees.data(), 0, im.nv * 4, im.stream));
@@ -334,7 +309,8 @@ UpdateResult BTreeGraph<W>::build(DeviceEdges edges, std::uint64_t num_vertices)
                           .dst = edges.dst,
                           .values = edges.values,
                           .size = std::min(batch_chunk(edges.size), edges.size)};
-  const PreparedBatch p = prepare(first);
+  PreparedBatch p;
+  prepare_batch(first, im.live.data(), im.nv, !im.opt.directed, W, im.stream, p);
   r = p.dropped;
   DeviceBuffer<std::uint64_t> arcs, values;
   const std::uint64_t n = p.size ? im.expand(p, arcs, &values) : 0;
@@ -349,104 +325,13 @@ UpdateResult BTreeGraph<W>::build(DeviceEdges edges, std::uint64_t num_vertices)
   im.tree = std::move(fresh);
   r.applied = p.size;
   im.edges = p.size;
-  if (first.size < edges.size) {
-    r += insert_edges(DeviceEdges{.src = edges.src + first.size,
-                                  .dst = edges.dst + first.size,
-                                  .values = edges.values ? edges.values + first.size : nullptr,
-                                  .size = edges.size - first.size});
-  }
-  return r;
+  return {.result = r, .consumed = first.size};
 }
 
 template <bool W>
-void BTreeGraph<W>::grow_vertices(std::uint64_t n) {
-  impl_->grow(n);
-}
-
-template <bool W>
-std::uint64_t BTreeGraph<W>::batch_chunk(std::uint64_t n) const {
-  return std::max<std::uint64_t>(1, std::min(n, impl_->opt.max_chunk));
-}
-
-template <bool W>
-VertexInsertResult BTreeGraph<W>::insert_vertices(std::uint64_t count, const EdgeList& edges) {
+std::uint64_t BTreeStore<W>::erase_vertices(const vertex_t* ids, std::uint64_t kk,
+                                            const std::uint32_t* marks) {
   Impl& im = *impl_;
-  check_sizes(edges);
-  VertexInsertResult out;
-  const std::uint64_t reused = std::min<std::uint64_t>(count, im.free_ids.size());
-  for (std::uint64_t i = 0; i < reused; ++i) {
-    out.ids.push_back(im.free_ids.front());
-    im.free_ids.pop_front();
-  }
-  if (reused) {
-    const auto d = DeviceBuffer<vertex_t>::from_host(out.ids, im.stream);
-    k::set_live_kernel<<<grid_for(reused), kBlock, 0, im.stream>>>(d.data(), reused, im.live.data(),
-                                                                   im.degrees.data(), 1);
-    WG_CUDA_CHECK_LAST();
-    WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
-    im.live_count += reused;
-  }
-  const std::uint64_t first = im.nv;
-  im.grow(im.nv + (count - reused));
-  for (std::uint64_t i = 0; i < count - reused; ++i)
-    out.ids.push_back(static_cast<vertex_t>(first + i));
-  if (!edges.empty()) {
-    EdgeList mapped = edges;
-    auto map_id = [&](vertex_t x) -> vertex_t {
-      if (!(x & kNewVertexTag)) return x;
-      const vertex_t i = x & ~kNewVertexTag;
-      if (i >= count)
-        throw InvalidArgument("insert_vertices: new_vertex(" + std::to_string(i) + ") but only " +
-                              std::to_string(count) + " new vertices");
-      return out.ids[i];
-    };
-    for (std::size_t i = 0; i < mapped.size(); ++i) {
-      mapped.src[i] = map_id(mapped.src[i]);
-      mapped.dst[i] = map_id(mapped.dst[i]);
-    }
-    mapped.num_vertices = im.nv;
-    out.edges = insert_edges(mapped);
-  }
-  return out;
-}
-
-template <bool W>
-std::vector<vertex_t> BTreeGraph<W>::insert_vertices(std::uint64_t count) {
-  return insert_vertices(count, EdgeList{}).ids;
-}
-
-template <bool W>
-VertexEraseResult BTreeGraph<W>::erase_vertices(const vertex_t* ids, std::uint64_t m) {
-  if (m == 0) return {};
-  std::vector<vertex_t> h(m);
-  WG_CUDA_TRY(
-      cudaMemcpyAsync(h.data(), ids, m * sizeof(vertex_t), cudaMemcpyDeviceToHost, impl_->stream));
-  WG_CUDA_TRY(cudaStreamSynchronize(impl_->stream));
-  return erase_vertices(h);
-}
-
-template <bool W>
-VertexEraseResult BTreeGraph<W>::erase_vertices(const std::vector<vertex_t>& ids) {
-  Impl& im = *impl_;
-  VertexEraseResult r;
-  if (ids.empty()) return r;
-  // Which ids are live (host copy of the flags; vertex erasure is a host-driven, rare call).
-  const std::vector<std::uint8_t> live = im.live.to_host(im.stream, im.nv);
-  std::vector<vertex_t> sorted(ids);
-  std::sort(sorted.begin(), sorted.end());
-  std::vector<vertex_t> erased;
-  for (std::size_t i = 0; i < sorted.size(); ++i) {
-    const vertex_t v = sorted[i];
-    if (i && sorted[i - 1] == v) continue;
-    if (v < im.nv && live[v]) erased.push_back(v);
-  }
-  r.ignored_ids = ids.size() - erased.size();
-  const std::uint64_t kk = erased.size();
-  if (kk == 0) return r;
-  std::vector<std::uint8_t> marks(im.nv, 0);
-  for (vertex_t v : erased) marks[v] = 1;
-  const auto d_marks = DeviceBuffer<std::uint8_t>::from_host(marks, im.stream);
-  const auto d_ids = DeviceBuffer<vertex_t>::from_host(erased, im.stream);
   // The arcs to remove: out-arcs of the erased vertices and their reverses (undirected), or a
   // pass over every arc (directed: in-arcs are not indexed).
   DeviceBuffer<std::uint64_t> offsets, keys, values;
@@ -455,7 +340,7 @@ VertexEraseResult BTreeGraph<W>::erase_vertices(const std::vector<vertex_t>& ids
   } else {
     offsets.resize_discard(kk + 1, "vertex erase offsets");
     DeviceBuffer<std::uint64_t> lo(kk, im.stream, "range bounds"), hi(kk, im.stream, "bounds");
-    k::vertex_bounds_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(d_ids.data(), kk, lo.data(),
+    k::vertex_bounds_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(ids, kk, lo.data(),
                                                                     hi.data());
     WG_CUDA_CHECK_LAST();
     im.tree->range(lo.data(), hi.data(), kk, offsets.data(), keys, values, im.stream);
@@ -467,48 +352,26 @@ VertexEraseResult BTreeGraph<W>::erase_vertices(const std::vector<vertex_t>& ids
     im.zero_counter();
     if (im.opt.directed)
       k::erase_arcs_directed_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
-          keys.data(), n, d_marks.data(), im.degrees.data(), out.data(), im.counter.data());
+          keys.data(), n, marks, im.degrees.data(), out.data(), im.counter.data());
     else
       k::erase_arcs_undirected_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
-          keys.data(), n, d_marks.data(), im.degrees.data(), out.data(), im.counter.data());
+          keys.data(), n, marks, im.degrees.data(), out.data(), im.counter.data());
     WG_CUDA_CHECK_LAST();
     removed_arcs = im.read_counter();
     if (removed_arcs) im.tree->erase(out.data(), removed_arcs, im.stream);
   }
-  k::set_live_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(d_ids.data(), kk, im.live.data(),
+  k::set_live_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(ids, kk, im.live.data(),
                                                              im.degrees.data(), 0);
   WG_CUDA_CHECK_LAST();
-  WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
-  r.vertices = kk;
-  r.edges_removed = im.opt.directed ? removed_arcs : removed_arcs / 2;
-  im.edges -= r.edges_removed;
-  im.live_count -= kk;
-  for (vertex_t v : erased) im.free_ids.push_back(v);
-  return r;
+  const std::uint64_t removed = im.opt.directed ? removed_arcs : removed_arcs / 2;
+  im.edges -= removed;
+  return removed;
 }
 
 template <bool W>
-void BTreeGraph<W>::has_edges(DeviceEdges q, std::uint8_t* out) const {
-  find_values(q, nullptr, out);
-}
-
-template <bool W>
-std::vector<std::uint8_t> BTreeGraph<W>::has_edges(const EdgeList& queries) const {
-  check_sizes(queries);
-  std::vector<std::uint8_t> out(queries.size());
-  if (queries.empty()) return out;
-  const HostBatchUpload up =
-      upload_host_batch(queries, 0, queries.size(), false, false, impl_->stream);
-  DeviceBuffer<std::uint8_t> d(queries.size(), impl_->stream, "has_edges answers");
-  has_edges(up.view(queries.size()), d.data());
-  return d.to_host(impl_->stream);
-}
-
-template <bool W>
-void BTreeGraph<W>::find_values(DeviceEdges q, std::uint32_t* values_out,
-                                std::uint8_t* found_out) const {
+void BTreeStore<W>::find(DeviceEdges q, std::uint32_t* values_out,
+                         std::uint8_t* found_out) const {
   const Impl& im = *impl_;
-  if (q.size == 0) return;
   DeviceBuffer<std::uint64_t> keys(q.size, im.stream, "query keys");
   k::query_keys_kernel<<<grid_for(q.size), kBlock, 0, im.stream>>>(q, im.live.data(), im.nv,
                                                                    keys.data());
@@ -531,28 +394,7 @@ void BTreeGraph<W>::find_values(DeviceEdges q, std::uint32_t* values_out,
 }
 
 template <bool W>
-std::vector<std::uint32_t> BTreeGraph<W>::degrees() const {
-  if (impl_->nv == 0) return {};
-  return impl_->degrees.to_host(impl_->stream, impl_->nv);
-}
-template <bool W>
-std::uint32_t BTreeGraph<W>::degree(vertex_t v) const {
-  if (v >= impl_->nv) return 0;
-  std::uint32_t d = 0;
-  WG_CUDA_TRY(
-      cudaMemcpyAsync(&d, impl_->degrees.data() + v, 4, cudaMemcpyDeviceToHost, impl_->stream));
-  WG_CUDA_TRY(cudaStreamSynchronize(impl_->stream));
-  return d;
-}
-template <bool W>
-void BTreeGraph<W>::degrees(std::uint32_t* out) const {
-  if (impl_->nv == 0) return;
-  WG_CUDA_TRY(cudaMemcpyAsync(out, impl_->degrees.data(), impl_->nv * 4, cudaMemcpyDeviceToDevice,
-                              impl_->stream));
-}
-
-template <bool W>
-DeviceCsr BTreeGraph<W>::export_device_csr() const {
+DeviceCsr BTreeStore<W>::export_device_csr() const {
   const Impl& im = *impl_;
   DeviceCsr csr;
   csr.num_vertices = im.nv;
@@ -577,7 +419,7 @@ DeviceCsr BTreeGraph<W>::export_device_csr() const {
 }
 
 template <bool W>
-Csr BTreeGraph<W>::export_csr() const {
+Csr BTreeStore<W>::export_csr() const {
   const DeviceCsr d = export_device_csr();
   Csr csr;
   csr.num_vertices = d.num_vertices;
@@ -591,31 +433,12 @@ Csr BTreeGraph<W>::export_csr() const {
 }
 
 template <bool W>
-EdgeList BTreeGraph<W>::export_coo() const {
-  const Csr csr = export_csr();
-  EdgeList e;
-  e.num_vertices = csr.num_vertices;
-  e.symmetric = !impl_->opt.directed;
-  e.reserve(impl_->edges, W);
-  for (std::uint64_t u = 0; u < csr.num_vertices; ++u) {
-    for (std::uint64_t i = csr.offsets[u]; i < csr.offsets[u + 1]; ++i) {
-      const vertex_t v = csr.targets[i];
-      if (e.symmetric && v < u) continue;
-      e.src.push_back(static_cast<vertex_t>(u));
-      e.dst.push_back(v);
-      if (W) e.weight.push_back(csr.values[i]);
-    }
-  }
-  return e;
-}
-
-template <bool W>
-std::string BTreeGraph<W>::validate() const {
+std::string BTreeStore<W>::validate() const {
   const Impl& im = *impl_;
   std::string err = im.tree->validate(im.stream);
   if (!err.empty()) return "tree: " + err;
   const Csr csr = export_csr();
-  const auto deg = degrees();
+  const std::vector<std::uint32_t> deg = im.degrees.to_host(im.stream, im.nv);
   std::uint64_t arcs = 0;
   for (std::uint64_t u = 0; u < im.nv; ++u) {
     const std::uint64_t d = csr.offsets[u + 1] - csr.offsets[u];
@@ -631,60 +454,29 @@ std::string BTreeGraph<W>::validate() const {
 }
 
 template <bool W>
-std::uint64_t BTreeGraph<W>::num_vertices() const noexcept {
-  return impl_->nv;
-}
-template <bool W>
-std::uint64_t BTreeGraph<W>::num_live_vertices() const noexcept {
-  return impl_->live_count;
-}
-template <bool W>
-std::uint64_t BTreeGraph<W>::num_free_ids() const noexcept {
-  return impl_->free_ids.size();
-}
-template <bool W>
-std::uint64_t BTreeGraph<W>::num_edges() const noexcept {
-  return impl_->edges;
-}
-template <bool W>
-std::uint64_t BTreeGraph<W>::max_degree() const {
-  const auto d = degrees();
-  return d.empty() ? 0 : *std::max_element(d.begin(), d.end());
-}
-template <bool W>
-bool BTreeGraph<W>::directed() const noexcept {
-  return impl_->opt.directed;
-}
-template <bool W>
-const BTreeGraphOptions& BTreeGraph<W>::options() const noexcept {
-  return impl_->opt;
-}
-template <bool W>
-cudaStream_t BTreeGraph<W>::stream() const noexcept {
-  return impl_->stream;
-}
-template <bool W>
-std::uint64_t BTreeGraph<W>::memory_bytes() const {
+std::uint64_t BTreeStore<W>::memory_bytes() const {
   return impl_->tree->memory_bytes() + impl_->degrees.bytes() + impl_->live.bytes();
 }
 template <bool W>
-std::uint64_t BTreeGraph<W>::tree_nodes() const {
+std::uint64_t BTreeStore<W>::tree_nodes() const {
   return impl_->tree->node_count(impl_->stream);
 }
 template <bool W>
-std::uint64_t BTreeGraph<W>::tree_node_capacity() const noexcept {
+std::uint64_t BTreeStore<W>::tree_node_capacity() const noexcept {
   return impl_->tree->node_capacity();
 }
 template <bool W>
-std::uint64_t BTreeGraph<W>::pool_rebuilds() const noexcept {
+std::uint64_t BTreeStore<W>::pool_rebuilds() const noexcept {
   return impl_->rebuilds;
 }
 template <bool W>
-typename BTreeGraph<W>::ref_type BTreeGraph<W>::ref() const {
+typename BTreeStore<W>::ref_type BTreeStore<W>::ref() const {
   return impl_->ref();
 }
 
-template class BTreeGraph<false>;
-template class BTreeGraph<true>;
+template class BTreeStore<false>;
+template class BTreeStore<true>;
+template class DynamicGraph<BTreeStore<false>>;
+template class DynamicGraph<BTreeStore<true>>;
 
 }  // namespace wg::gpu

@@ -15,7 +15,7 @@
 
 #include <warpgraph/containers/slab_hash/slab_allocator.cuh>
 #include <warpgraph/containers/slab_hash/slab_layout.cuh>
-#include <warpgraph/graph/gpu/detail/graph_context.cuh>
+#include <warpgraph/graph/gpu/slab/detail/graph_context.cuh>
 #include <warpgraph/containers/core/device_buffer.cuh>
 
 namespace wg::gpu::detail {

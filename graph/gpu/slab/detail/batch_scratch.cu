@@ -3,7 +3,7 @@
 #include <bit>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
-#include <warpgraph/graph/gpu/detail/batch_scratch.cuh>
+#include <warpgraph/graph/gpu/slab/detail/batch_scratch.cuh>
 
 namespace wg::gpu::detail {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
-#include <warpgraph/graph/gpu/detail/btree_graph_sizing.hpp>
+#include <warpgraph/graph/gpu/btree/btree_graph_sizing.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
 namespace wg::gpu::detail::btree_graph {
@@ -127,7 +127,7 @@ __global__ void gather_offsets_kernel(const std::uint64_t* first, const std::uin
 /// Erasing vertices, undirected: every arc v -> w of an erased v goes, and w -> v when w stays
 /// (w's degree - 1; an erased w lists w -> v itself). Arcs appended at *count.
 __global__ void erase_arcs_undirected_kernel(const std::uint64_t* arcs, std::uint64_t n,
-                                             const std::uint8_t* erasing, std::uint32_t* degrees,
+                                             const std::uint32_t* erasing, std::uint32_t* degrees,
                                              std::uint64_t* out, unsigned long long* count) {
   WG_GRID_STRIDE(i, n) {
     const vertex_t v = static_cast<vertex_t>(arcs[i] >> 32);
@@ -145,7 +145,7 @@ __global__ void erase_arcs_undirected_kernel(const std::uint64_t* arcs, std::uin
 /// Erasing vertices, directed, over every arc s -> d: it goes when s or d is erased (s's
 /// out-degree - 1 when s stays).
 __global__ void erase_arcs_directed_kernel(const std::uint64_t* arcs, std::uint64_t n,
-                                           const std::uint8_t* erasing, std::uint32_t* degrees,
+                                           const std::uint32_t* erasing, std::uint32_t* degrees,
                                            std::uint64_t* out, unsigned long long* count) {
   WG_GRID_STRIDE(i, n) {
     const vertex_t s = static_cast<vertex_t>(arcs[i] >> 32);

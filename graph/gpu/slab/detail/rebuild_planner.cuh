@@ -14,10 +14,10 @@
 //  - Statistics go to GraphContext::counts.
 #include <cstdint>
 
-#include <warpgraph/graph/gpu/detail/graph_context.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
-#include <warpgraph/graph/gpu/detail/slab_pools.cuh>
-#include <warpgraph/graph/gpu/detail/vertex_dictionary.cuh>
+#include <warpgraph/graph/gpu/slab/detail/graph_context.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/batch_pass.cuh>
+#include <warpgraph/graph/gpu/slab/detail/slab_pools.cuh>
+#include <warpgraph/graph/gpu/slab/detail/vertex_dictionary.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 namespace wg::gpu::detail {

@@ -6,8 +6,8 @@
 // wg::gpu::detail::rebuild and are launched and instantiated by one translation unit.
 #include <cub/block/block_scan.cuh>
 
-#include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/arc_ops.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/batch_pass.cuh>
 
 namespace wg::gpu::detail::rebuild {
 

@@ -10,7 +10,7 @@
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/containers/slab_hash/slab_table_tile.cuh>
 #include <warpgraph/containers/slab_hash/slab_table_tile.cuh>
-#include <warpgraph/graph/gpu/detail/table_sizing.hpp>
+#include <warpgraph/graph/gpu/slab/detail/table_sizing.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 #include <warpgraph/graph/gpu/launch_grid.hpp>

@@ -3,7 +3,7 @@
 //
 // Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
 // wg::gpu::detail::query and are launched and instantiated by one translation unit.
-#include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/kernel_common.cuh>
 
 namespace wg::gpu::detail::query {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/kernel_common.cuh>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>

@@ -5,8 +5,8 @@
 
 #include <cub/device/device_scan.cuh>
 
-#include <warpgraph/graph/gpu/detail/kernels/rebuild_kernels.cuh>
-#include <warpgraph/graph/gpu/detail/rebuild_planner.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/rebuild_kernels.cuh>
+#include <warpgraph/graph/gpu/slab/detail/rebuild_planner.cuh>
 
 namespace wg::gpu::detail {
 

@@ -8,9 +8,9 @@
 #include <string>
 
 #include <warpgraph/graph/gpu/batch_prep.hpp>
-#include <warpgraph/graph/gpu/detail/batch_engine.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/batch_kernels.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/settle_kernels.cuh>
+#include <warpgraph/graph/gpu/slab/detail/batch_engine.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/batch_kernels.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/settle_kernels.cuh>
 
 namespace wg::gpu::detail {
 

@@ -4,7 +4,7 @@
 //
 // Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): device helpers and
 // types of wg::gpu::detail, shared by the graph's kernel headers (no kernels here).
-#include <warpgraph/graph/gpu/detail/kernels/kernel_common.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/kernel_common.cuh>
 
 namespace wg::gpu::detail {
 

@@ -13,8 +13,8 @@
 //
 // Part of wg::gpu::DynamicGraph's implementation (private to graph/gpu): the kernels live in
 // wg::gpu::detail::batch and are launched and instantiated by one translation unit.
-#include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/arc_ops.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/batch_pass.cuh>
 
 namespace wg::gpu::detail::batch {
 

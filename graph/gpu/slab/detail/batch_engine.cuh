@@ -19,13 +19,13 @@
 #include <cstdint>
 #include <memory>
 
-#include <warpgraph/graph/gpu/detail/batch_scratch.cuh>
-#include <warpgraph/graph/gpu/detail/graph_context.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/arc_ops.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
-#include <warpgraph/graph/gpu/detail/rebuild_planner.cuh>
-#include <warpgraph/graph/gpu/detail/slab_pools.cuh>
-#include <warpgraph/graph/gpu/detail/vertex_dictionary.cuh>
+#include <warpgraph/graph/gpu/slab/detail/batch_scratch.cuh>
+#include <warpgraph/graph/gpu/slab/detail/graph_context.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/arc_ops.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/batch_pass.cuh>
+#include <warpgraph/graph/gpu/slab/detail/rebuild_planner.cuh>
+#include <warpgraph/graph/gpu/slab/detail/slab_pools.cuh>
+#include <warpgraph/graph/gpu/slab/detail/vertex_dictionary.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 namespace wg::gpu::detail {

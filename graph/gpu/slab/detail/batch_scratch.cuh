@@ -10,8 +10,8 @@
 // table. The retry and resize lists (written before read) are shared. The memory only grows.
 #include <cstdint>
 
-#include <warpgraph/graph/gpu/detail/batch_dedup.cuh>
-#include <warpgraph/graph/gpu/detail/kernels/batch_pass.cuh>
+#include <warpgraph/graph/gpu/slab/detail/batch_dedup.cuh>
+#include <warpgraph/graph/gpu/slab/detail/kernels/batch_pass.cuh>
 #include <warpgraph/containers/core/device_buffer.cuh>
 
 namespace wg::gpu::detail {
