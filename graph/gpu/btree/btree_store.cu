@@ -25,16 +25,15 @@ namespace k = detail::btree_graph;
 using Tree = btree::BTree<std::uint64_t>;
 
 template <bool W>
-struct BTreeStore<W>::Impl {
+struct BTreeStore<W>::Impl : VertexArrays {
   BTreeGraphOptions opt;
   cudaStream_t stream = 0;
   std::unique_ptr<Tree> tree;
-  DeviceBuffer<std::uint32_t> degrees;
-  DeviceBuffer<std::uint8_t> live;
   DeviceBuffer<unsigned long long> counter;
-  std::uint64_t nv = 0, edges = 0, rebuilds = 0;
+  std::uint64_t rebuilds = 0;
 
-  explicit Impl(const BTreeGraphOptions& o) : opt(o), stream(o.stream), counter(1, o.stream) {
+  explicit Impl(const BTreeGraphOptions& o)
+      : VertexArrays(o.stream), opt(o), stream(o.stream), counter(1, o.stream) {
     if (!(opt.growth >= 1.25)) throw InvalidArgument("BTreeGraphOptions::growth must be >= 1.25");
     if (opt.max_chunk == 0) throw InvalidArgument("BTreeGraphOptions::max_chunk must be > 0");
   }
@@ -61,28 +60,6 @@ struct BTreeStore<W>::Impl {
     WG_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long), stream));
   }
   std::uint64_t read_counter() const { return counter.to_host(stream)[0]; }
-
-  void grow(std::uint64_t n) {
-    if (n <= nv) return;
-    if (n > kVertexIdLimit)
-      throw InvalidArgument("BTreeGraph: vertex id range of " + std::to_string(n) +
-                            " is past the id limit of 2^31");
-    if (n > degrees.size()) {
-      const std::uint64_t cap = std::max<std::uint64_t>(n, 2 * degrees.size());
-      DeviceBuffer<std::uint32_t> d(cap, stream, "BTreeGraph degrees");
-      DeviceBuffer<std::uint8_t> l(cap, stream, "BTreeGraph live flags");
-      if (nv) {
-        WG_CUDA_TRY(
-            cudaMemcpyAsync(d.data(), degrees.data(), nv * 4, cudaMemcpyDeviceToDevice, stream));
-        WG_CUDA_TRY(cudaMemcpyAsync(l.data(), live.data(), nv, cudaMemcpyDeviceToDevice, stream));
-      }
-      degrees = std::move(d);
-      live = std::move(l);
-    }
-    WG_CUDA_TRY(cudaMemsetAsync(degrees.data() + nv, 0, (n - nv) * 4, stream));
-    WG_CUDA_TRY(cudaMemsetAsync(live.data() + nv, 1, n - nv, stream));
-    nv = n;
-  }
 
   /// Every arc in key order with per-vertex offsets: one tree range query per piece of
   /// snapshot_piece_keys expected neighbours (a hub's row is split by neighbour id into pieces
@@ -207,31 +184,12 @@ cudaStream_t BTreeStore<W>::stream() const noexcept {
   return impl_->stream;
 }
 template <bool W>
-std::uint64_t BTreeStore<W>::num_vertices() const noexcept {
-  return impl_->nv;
+VertexArrays& BTreeStore<W>::arrays() noexcept {
+  return *impl_;
 }
 template <bool W>
-std::uint64_t BTreeStore<W>::num_edges() const noexcept {
-  return impl_->edges;
-}
-template <bool W>
-const std::uint8_t* BTreeStore<W>::live() const noexcept {
-  return impl_->live.data();
-}
-template <bool W>
-const std::uint32_t* BTreeStore<W>::degrees() const noexcept {
-  return impl_->degrees.data();
-}
-template <bool W>
-void BTreeStore<W>::grow(std::uint64_t n) {
-  impl_->grow(n);
-}
-template <bool W>
-void BTreeStore<W>::revive(const vertex_t* ids, std::uint64_t n) {
-  if (n == 0) return;
-  k::set_live_kernel<<<grid_for(n), kBlock, 0, impl_->stream>>>(ids, n, impl_->live.data(),
-                                                                impl_->degrees.data(), 1);
-  WG_CUDA_CHECK_LAST();
+const VertexArrays& BTreeStore<W>::arrays() const noexcept {
+  return *impl_;
 }
 template <bool W>
 std::uint64_t BTreeStore<W>::batch_chunk(std::uint64_t n) const {
@@ -298,11 +256,7 @@ void BTreeStore<W>::contains_prepared(const PreparedBatch& batch, std::uint8_t* 
 template <bool W>
 BuildStep BTreeStore<W>::build(DeviceEdges edges, std::uint64_t num_vertices) {
   Impl& im = *impl_;
-  im.nv = 0;
-  im.edges = 0;
-  im.grow(num_vertices);
-  WG_CUDA_TRY(cudaMemsetAsync(im.degrees.data(), 0, im.nv * 4, im.stream));
-  WG_CUDA_TRY(cudaMemsetAsync(im.live.data(), 1, im.nv, im.stream));
+  im.reset(num_vertices);
   UpdateResult r;
   // The first chunk builds the tree; the rest (batches past max_chunk) are inserted.
   const DeviceEdges first{.src = edges.src,
@@ -360,9 +314,7 @@ std::uint64_t BTreeStore<W>::erase_vertices(const vertex_t* ids, std::uint64_t k
     removed_arcs = im.read_counter();
     if (removed_arcs) im.tree->erase(out.data(), removed_arcs, im.stream);
   }
-  k::set_live_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(ids, kk, im.live.data(),
-                                                             im.degrees.data(), 0);
-  WG_CUDA_CHECK_LAST();
+  im.retire(ids, kk);
   const std::uint64_t removed = im.opt.directed ? removed_arcs : removed_arcs / 2;
   im.edges -= removed;
   return removed;

@@ -14,6 +14,7 @@
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 #include <warpgraph/graph/gpu/store.hpp>
+#include <warpgraph/graph/gpu/vertex_arrays.hpp>
 
 namespace wg::gpu {
 
@@ -49,7 +50,7 @@ template <bool Weighted>
 class BTreeGraphRef;  // device view: graph/gpu/btree_graph_ref.cuh
 
 template <bool Weighted>
-class BTreeStore {
+class BTreeStore : public VertexArrayStore<BTreeStore<Weighted>> {
  public:
   using options_type = BTreeGraphOptions;
   using ref_type = BTreeGraphRef<Weighted>;
@@ -64,13 +65,10 @@ class BTreeStore {
   const BTreeGraphOptions& options() const noexcept;
   bool directed() const noexcept { return options().directed; }
   cudaStream_t stream() const noexcept;
-  std::uint64_t num_vertices() const noexcept;
-  std::uint64_t num_edges() const noexcept;
-  const std::uint8_t* live() const noexcept;
-  const std::uint32_t* degrees() const noexcept;
+  /// Degrees, liveness, id range and edge count (VertexArrayStore's calls read them).
+  VertexArrays& arrays() noexcept;
+  const VertexArrays& arrays() const noexcept;
 
-  void grow(std::uint64_t n);
-  void revive(const vertex_t* ids, std::uint64_t n);
   std::uint64_t erase_vertices(const vertex_t* ids, std::uint64_t k, const std::uint32_t* marks);
   BuildStep build(DeviceEdges edges, std::uint64_t num_vertices);
   std::uint64_t insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new);

@@ -1,5 +1,5 @@
 #pragma once
-// Kernels of wg::gpu::BTreeGraph (btree_graph.cu only): batch keys to tree arcs, degree
+// Kernels of wg::gpu::BTreeStore (btree_store.cu only): batch keys to tree arcs, degree
 // updates, vertex erasure, query keys. All grid-stride loops, one thread per item.
 #include <cstdint>
 
@@ -153,15 +153,6 @@ __global__ void erase_arcs_directed_kernel(const std::uint64_t* arcs, std::uint6
     if (!erasing[s] && !erasing[d]) continue;
     out[atomicAdd(count, 1ull)] = arcs[i];
     if (!erasing[s]) atomicSub(degrees + s, 1u);
-  }
-}
-
-/// Sets live[ids[i]] = value and zeroes the degree.
-__global__ void set_live_kernel(const vertex_t* ids, std::uint64_t n, std::uint8_t* live,
-                                std::uint32_t* degrees, std::uint8_t value) {
-  WG_GRID_STRIDE(i, n) {
-    live[ids[i]] = value;
-    degrees[ids[i]] = 0;
   }
 }
 

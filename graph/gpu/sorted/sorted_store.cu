@@ -81,14 +81,6 @@ __global__ void erase_vertices_kernel(const std::uint64_t* arcs, std::uint64_t n
   }
 }
 
-__global__ void set_live_kernel(const vertex_t* ids, std::uint64_t n, std::uint8_t* live,
-                                std::uint32_t* degrees, std::uint8_t value) {
-  WG_SORTED_STRIDE(i, n) {
-    live[ids[i]] = value;
-    degrees[ids[i]] = 0;
-  }
-}
-
 template <bool W>
 __global__ void contains_kernel(SortedArcRef<W> g, const std::uint64_t* keys, std::uint64_t n,
                                 unsigned bits, std::uint8_t* out) {
@@ -123,18 +115,16 @@ __global__ void find_kernel(SortedArcRef<W> g, DeviceEdges q, const std::uint64_
 namespace sa = detail::sorted_arcs;
 
 template <bool W>
-struct SortedArcStore<W>::Impl {
-  explicit Impl(const SortedArcOptions& o) : opt(o), counter(1, o.stream) {
+struct SortedArcStore<W>::Impl : VertexArrays {
+  explicit Impl(const SortedArcOptions& o) : VertexArrays(o.stream), opt(o), counter(1, o.stream) {
     if (opt.max_chunk == 0) throw InvalidArgument("SortedArcOptions::max_chunk must be > 0");
   }
   SortedArcOptions opt;
   DeviceBuffer<std::uint64_t> arcs;
   DeviceBuffer<std::uint32_t> vals;
-  DeviceBuffer<std::uint32_t> degrees;
-  DeviceBuffer<std::uint8_t> live;
   DeviceBuffer<unsigned long long> counter;
   DeviceBuffer<char> sort_temp;
-  std::uint64_t size = 0, nv = 0, edges = 0;
+  std::uint64_t size = 0;  // arcs in the array
 
   cudaStream_t stream() const { return opt.stream; }
   SortedArcRef<W> ref() const {
@@ -145,26 +135,6 @@ struct SortedArcStore<W>::Impl {
     WG_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long), stream()));
   }
   std::uint64_t read_counter() const { return counter.to_host(stream())[0]; }
-
-  void grow(std::uint64_t n) {
-    if (n <= nv) return;
-    if (n > kVertexIdLimit) throw InvalidArgument("SortedArcStore: id range past 2^31");
-    if (n > degrees.size()) {
-      const std::uint64_t cap = std::max<std::uint64_t>(n, 2 * degrees.size());
-      DeviceBuffer<std::uint32_t> d(cap, stream(), "sorted store degrees");
-      DeviceBuffer<std::uint8_t> l(cap, stream(), "sorted store live flags");
-      if (nv) {
-        WG_CUDA_TRY(cudaMemcpyAsync(d.data(), degrees.data(), nv * 4, cudaMemcpyDeviceToDevice,
-                                    stream()));
-        WG_CUDA_TRY(cudaMemcpyAsync(l.data(), live.data(), nv, cudaMemcpyDeviceToDevice, stream()));
-      }
-      degrees = std::move(d);
-      live = std::move(l);
-    }
-    WG_CUDA_TRY(cudaMemsetAsync(degrees.data() + nv, 0, (n - nv) * 4, stream()));
-    WG_CUDA_TRY(cudaMemsetAsync(live.data() + nv, 1, n - nv, stream()));
-    nv = n;
-  }
 
   /// Keeps the arcs whose keep flag is set, in order.
   void compact(const DeviceBuffer<std::uint8_t>& keep) {
@@ -244,35 +214,16 @@ const SortedArcOptions& SortedArcStore<W>::options() const noexcept {
   return impl_->opt;
 }
 template <bool W>
-std::uint64_t SortedArcStore<W>::num_vertices() const noexcept {
-  return impl_->nv;
+VertexArrays& SortedArcStore<W>::arrays() noexcept {
+  return *impl_;
 }
 template <bool W>
-std::uint64_t SortedArcStore<W>::num_edges() const noexcept {
-  return impl_->edges;
-}
-template <bool W>
-const std::uint8_t* SortedArcStore<W>::live() const noexcept {
-  return impl_->live.data();
-}
-template <bool W>
-const std::uint32_t* SortedArcStore<W>::degrees() const noexcept {
-  return impl_->degrees.data();
+const VertexArrays& SortedArcStore<W>::arrays() const noexcept {
+  return *impl_;
 }
 template <bool W>
 typename SortedArcStore<W>::ref_type SortedArcStore<W>::ref() const {
   return impl_->ref();
-}
-template <bool W>
-void SortedArcStore<W>::grow(std::uint64_t n) {
-  impl_->grow(n);
-}
-template <bool W>
-void SortedArcStore<W>::revive(const vertex_t* ids, std::uint64_t n) {
-  if (n == 0) return;
-  sa::set_live_kernel<<<grid_for(n), kBlock, 0, impl_->stream()>>>(ids, n, impl_->live.data(),
-                                                                   impl_->degrees.data(), 1);
-  WG_CUDA_CHECK_LAST();
 }
 
 template <bool W>
@@ -320,9 +271,7 @@ std::uint64_t SortedArcStore<W>::erase_vertices(const vertex_t* ids, std::uint64
     removed_arcs = im.read_counter();
     if (removed_arcs) im.compact(keep);
   }
-  sa::set_live_kernel<<<grid_for(k), kBlock, 0, im.stream()>>>(ids, k, im.live.data(),
-                                                               im.degrees.data(), 0);
-  WG_CUDA_CHECK_LAST();
+  im.retire(ids, k);
   const std::uint64_t removed = im.opt.directed ? removed_arcs : removed_arcs / 2;
   im.edges -= removed;
   return removed;
@@ -331,12 +280,8 @@ std::uint64_t SortedArcStore<W>::erase_vertices(const vertex_t* ids, std::uint64
 template <bool W>
 BuildStep SortedArcStore<W>::build(DeviceEdges edges, std::uint64_t num_vertices) {
   Impl& im = *impl_;
-  im.size = im.nv = im.edges = 0;
-  im.grow(num_vertices);
-  if (im.nv) {
-    WG_CUDA_TRY(cudaMemsetAsync(im.degrees.data(), 0, im.nv * 4, im.stream()));
-    WG_CUDA_TRY(cudaMemsetAsync(im.live.data(), 1, im.nv, im.stream()));
-  }
+  im.size = 0;
+  im.reset(num_vertices);
   const DeviceEdges first{.src = edges.src,
                           .dst = edges.dst,
                           .values = edges.values,

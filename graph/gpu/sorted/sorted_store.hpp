@@ -21,6 +21,7 @@
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 #include <warpgraph/graph/gpu/graph_front.hpp>
 #include <warpgraph/graph/gpu/store.hpp>
+#include <warpgraph/graph/gpu/vertex_arrays.hpp>
 
 namespace wg::gpu {
 
@@ -79,7 +80,7 @@ class SortedArcRef {
 };
 
 template <bool Weighted>
-class SortedArcStore {
+class SortedArcStore : public VertexArrayStore<SortedArcStore<Weighted>> {
  public:
   using options_type = SortedArcOptions;
   using ref_type = SortedArcRef<Weighted>;
@@ -94,13 +95,9 @@ class SortedArcStore {
   const SortedArcOptions& options() const noexcept;
   bool directed() const noexcept { return options().directed; }
   cudaStream_t stream() const noexcept { return options().stream; }
-  std::uint64_t num_vertices() const noexcept;
-  std::uint64_t num_edges() const noexcept;
-  const std::uint8_t* live() const noexcept;
-  const std::uint32_t* degrees() const noexcept;
+  VertexArrays& arrays() noexcept;
+  const VertexArrays& arrays() const noexcept;
 
-  void grow(std::uint64_t n);
-  void revive(const vertex_t* ids, std::uint64_t n);
   std::uint64_t erase_vertices(const vertex_t* ids, std::uint64_t k, const std::uint32_t* marks);
   BuildStep build(DeviceEdges edges, std::uint64_t num_vertices);
   std::uint64_t insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new);
