@@ -1,9 +1,8 @@
 #pragma once
 // wg::gpu::DynamicGraph<SlabSetAdjacency>: a dynamic graph on the GPU whose adjacency lists are
-// slab hash tables
-// (thesis "Fully Concurrent GPU Data Structures", chapter 5), one small table per vertex, all
-// sharing one slab allocator: the graph front (graph_front.hpp) over the slab store
-// (slab/slab_store.hpp).
+// slab hash tables (thesis "Fully Concurrent GPU Data Structures", chapter 5), one small table
+// per vertex, all sharing one slab allocator: the graph front (graph_front.hpp) over the slab
+// store (slab/slab_store.hpp).
 //
 //   wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency> g(num_vertices);   // undirected by default
 //   g.build(edge_list);                        // bulk build: buckets sized from known degrees

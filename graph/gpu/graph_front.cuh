@@ -42,8 +42,7 @@ EdgeList map_new_vertices(const EdgeList& edges, const std::vector<vertex_t>& id
 
 template <class T>
 DynamicGraph<T>::DynamicGraph(std::uint64_t num_vertices, const options_type& options)
-    : store_(num_vertices, options), free_(store_.stream()),
-      live_count_(store_.num_vertices()) {
+    : store_(num_vertices, options), free_(store_.stream()), live_count_(store_.num_vertices()) {
   static_assert(Store<store_type>, "DynamicGraph<S>: S is not a Store (graph/gpu/store.hpp)");
 }
 template <class T>
@@ -178,9 +177,8 @@ VertexInsertResult DynamicGraph<T>::insert_vertices(std::uint64_t count, const E
   VertexInsertResult out;
   const std::uint64_t reused = std::min(count, free_.size());
   if (count) ++version_;
-  out.ids = free_.take(reused, [&](const vertex_t* run, std::uint64_t len) {
-    store_.revive(run, len);
-  });
+  out.ids =
+      free_.take(reused, [&](const vertex_t* run, std::uint64_t len) { store_.revive(run, len); });
   out.ids.reserve(count);
   live_count_ += reused;
   const std::uint64_t first = store_.num_vertices();
@@ -188,8 +186,8 @@ VertexInsertResult DynamicGraph<T>::insert_vertices(std::uint64_t count, const E
   for (std::uint64_t i = 0; i < count - reused; ++i)
     out.ids.push_back(static_cast<vertex_t>(first + i));
   if (!edges.empty())
-    out.edges = insert_edges(
-        detail::front::map_new_vertices(edges, out.ids, count, store_.num_vertices()));
+    out.edges =
+        insert_edges(detail::front::map_new_vertices(edges, out.ids, count, store_.num_vertices()));
   return out;
 }
 
@@ -279,8 +277,8 @@ template <class T>
 std::uint32_t DynamicGraph<T>::degree(vertex_t v) const {
   if (v >= store_.num_vertices()) return 0;
   std::uint32_t d = 0;
-  WG_CUDA_TRY(cudaMemcpyAsync(&d, store_.degrees() + v, sizeof d, cudaMemcpyDeviceToHost,
-                              stream()));
+  WG_CUDA_TRY(
+      cudaMemcpyAsync(&d, store_.degrees() + v, sizeof d, cudaMemcpyDeviceToHost, stream()));
   WG_CUDA_TRY(cudaStreamSynchronize(stream()));
   return d;
 }

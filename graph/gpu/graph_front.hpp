@@ -35,7 +35,9 @@ struct StoreOf {
   using type = T;
 };
 template <class T>
-  requires requires { typename T::store_type; }
+requires requires {
+  typename T::store_type;
+}
 struct StoreOf<T> {
   using type = typename T::store_type;
 };
@@ -45,7 +47,9 @@ struct ExtrasOf {
   using type = NoExtras;
 };
 template <class S, class G>
-  requires requires { typename S::template extras<G>; }
+requires requires {
+  typename S::template extras<G>;
+}
 struct ExtrasOf<S, G> {
   using type = typename S::template extras<G>;
 };

@@ -7,34 +7,35 @@
 // differ only in what they store, the bulk interface is written once.
 //
 // A store S provides (every call stream-ordered on s.stream(), phase-concurrent like the graph):
-//   S::options_type, S::ref_type (its trivially copyable device view), S::weighted (32-bit arc
-//   values), S::sorted_rows (export_csr rows already ascending), S(num_vertices, options).
-//   Vertex state the device view reads: num_vertices() (id range), live() and degrees() (device
-//   arrays of num_vertices() entries; degrees exact after every call), num_edges() (edges when
-//   undirected, arcs when directed), directed(), stream(), options().
-//   grow(n)                         ids num_vertices() .. n-1 become live with no arcs. O(n - nv).
-//   revive(ids, n)                  device ids (free, not live) become live again, degree 0. O(n).
-//   erase_vertices(ids, k, marks)   ids: k distinct live ids ascending (device); marks[x] = 1 for
-//                                   them (num_vertices() words). Erases their arcs (and the arcs
-//                                   into them), makes them not live; returns the edges removed.
-//                                   O(k + their degrees) undirected, plus O(E) directed.
-//   build(edges, nv)                drops everything, ids 0 .. nv-1 live, builds from a prefix of
-//                                   `edges` (as large a chunk as it chooses); returns the result
-//                                   and how many entries it took (the front inserts the rest).
-//   insert_prepared(b, flags)       applies a deduplicated batch (PreparedBatch); returns the
-//   erase_prepared(b, flags)        edges added / removed; flags[i] (when not null) = 1 where edge i
-//                                   changed. Expected O(b) or O(b log E) by store.
-//   contains_prepared(b, out)       out[i] = 1 iff prepared edge i is present.
-//   find(q, values, found)          per query (u, v): found[i] (always written), values[i] when not
-//                                   null (weighted stores; 0 where absent).
-//   export_csr()                    host CSR of the arcs (rows ascending iff sorted_rows). O(V + E).
-//   batch_chunk(n)                  entries of a batch processed in one piece (>= 1).
-//   memory_bytes(), ref().
-// Optional fast paths (the front uses them when present): insert_edges(DeviceEdges) and
-// erase_edges(DeviceEdges) for one raw chunk, returning its full UpdateResult; a store without
+//   Types: S::options_type, S::ref_type (its trivially copyable device view), S::weighted (32-bit
+//   arc values), S::sorted_rows (export_csr rows come ascending); StoreTraits states all four.
+//   S(num_vertices, options): that many live ids, no arcs.
+//   Vertex state that the device view reads: num_vertices() (id range), live() and degrees()
+//   (device arrays of num_vertices() entries; degrees exact after every call), num_edges()
+//   (edges when undirected, arcs when directed); VertexArrayStore (vertex_arrays.hpp) gives
+//   them, grow and revive to a store that keeps plain arrays. directed(), stream(), options().
+//   - grow(n): ids num_vertices() .. n-1 become live with no arcs. O(n - nv).
+//   - revive(ids, n): device ids (free, not live) become live again, degree 0. O(n).
+//   - erase_vertices(ids, k, marks): ids are k distinct live ids ascending (device), marks[x] = 1
+//     for them (num_vertices() words). Erases their arcs and the arcs into them, makes them not
+//     live; returns the edges removed. O(k + their degrees) undirected, plus O(E) directed.
+//   - build(edges, nv): drops everything, ids 0 .. nv-1 live, builds from a prefix of `edges` (a
+//     chunk of its choice); returns its result and how many entries it took (the front inserts
+//     the rest as batches).
+//   - insert_prepared(b, flags) / erase_prepared(b, flags): applies a deduplicated batch
+//     (PreparedBatch); returns the edges added / removed; flags[i] (when not null) = 1 where
+//     edge i changed. O(b) expected (hash) or O(b log E) (sorted) plus the store's upkeep.
+//   - contains_prepared(b, out): out[i] = 1 iff prepared edge i is present.
+//   - find(q, values, found): per query (u, v), found[i] and, when not null, values[i] (0 where
+//     absent); self-loops and non-live ids are absent.
+//   - export_csr(): host CSR of the arcs (rows ascending iff sorted_rows). O(V + E).
+//   - batch_chunk(n): entries of a batch processed in one piece (>= 1); memory_bytes(); ref().
+// Optional fast path (the front takes it when present): insert_edges(DeviceEdges) and
+// erase_edges(DeviceEdges) of one raw chunk, returning its full UpdateResult; a store without
 // them gets prepare() + insert_prepared() / erase_prepared().
-// Optional extras: `template <class Graph> struct extras` (a CRTP base of the front, reaching the
-// store as self().store()) adds store-specific calls to the graph (compact(), validate(), ...).
+// Optional extras: `template <class Graph> struct extras : GraphExtras<Graph>`, a base of the
+// front reaching the store as self().store(), adds store-specific calls to the graph
+// (compact(), validate(), ...).
 #include <cuda_runtime_api.h>
 
 #include <concepts>
@@ -84,8 +85,8 @@ struct BuildStep {
 };
 
 template <class S>
-concept Store = std::movable<S> && std::constructible_from<S, std::uint64_t,
-                                                           const typename S::options_type&> &&
+concept Store = std::movable<S> &&
+    std::constructible_from<S, std::uint64_t, const typename S::options_type&> &&
     requires(S& s, const S& cs, std::uint64_t n, const vertex_t* ids, const std::uint32_t* marks,
              DeviceEdges edges, const PreparedBatch& b, std::uint8_t* flags, std::uint32_t* vals) {
   typename S::ref_type;
@@ -110,6 +111,24 @@ concept Store = std::movable<S> && std::constructible_from<S, std::uint64_t,
   { cs.batch_chunk(n) } -> std::same_as<std::uint64_t>;
   { cs.memory_bytes() } -> std::convertible_to<std::uint64_t>;
   { cs.ref() } -> std::same_as<typename S::ref_type>;
+};
+
+/// A store's type facts, as a base class: its options, its device view, whether arcs carry
+/// 32-bit values, whether export_csr rows come sorted.
+template <class Options, class Ref, bool Weighted, bool SortedRows>
+struct StoreTraits {
+  using options_type = Options;
+  using ref_type = Ref;
+  static constexpr bool weighted = Weighted;
+  static constexpr bool sorted_rows = SortedRows;
+};
+
+/// Base of a store's extras (store.hpp, "Optional extras"): the graph they belong to.
+template <class Graph>
+class GraphExtras {
+ protected:
+  const Graph& self() const { return static_cast<const Graph&>(*this); }
+  Graph& self() { return static_cast<Graph&>(*this); }
 };
 
 /// Whether a store has its own path for raw (unprepared) chunks.

@@ -646,5 +646,4 @@ typename StreamIngest<Graph>::StageSeconds StreamIngest<Graph>::stage_seconds() 
           .wall = 1e-9 * static_cast<double>(impl_->wall_ns.load())};
 }
 
-
 }  // namespace wg::gpu

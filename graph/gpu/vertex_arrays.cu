@@ -48,15 +48,13 @@ void VertexArrays::grow(std::uint64_t n) {
 
 void VertexArrays::revive(const vertex_t* ids, std::uint64_t k) {
   if (k == 0) return;
-  set_live_kernel<<<grid_for(k), kBlock, 0, array_stream>>>(ids, k, live.data(), degrees.data(),
-                                                            1);
+  set_live_kernel<<<grid_for(k), kBlock, 0, array_stream>>>(ids, k, live.data(), degrees.data(), 1);
   WG_CUDA_CHECK_LAST();
 }
 
 void VertexArrays::retire(const vertex_t* ids, std::uint64_t k) {
   if (k == 0) return;
-  set_live_kernel<<<grid_for(k), kBlock, 0, array_stream>>>(ids, k, live.data(), degrees.data(),
-                                                            0);
+  set_live_kernel<<<grid_for(k), kBlock, 0, array_stream>>>(ids, k, live.data(), degrees.data(), 0);
   WG_CUDA_CHECK_LAST();
 }
 

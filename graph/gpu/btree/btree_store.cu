@@ -12,11 +12,11 @@
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/gpu/batch_prep.hpp>
-#include <warpgraph/graph/gpu/btree_graph.hpp>
-#include <warpgraph/graph/gpu/graph_front.cuh>
-#include <warpgraph/graph/gpu/btree_graph_ref.cuh>
-#include <warpgraph/graph/gpu/btree/btree_store_kernels.cuh>
 #include <warpgraph/graph/gpu/btree/btree_graph_sizing.hpp>
+#include <warpgraph/graph/gpu/btree/btree_store_kernels.cuh>
+#include <warpgraph/graph/gpu/btree_graph.hpp>
+#include <warpgraph/graph/gpu/btree_graph_ref.cuh>
+#include <warpgraph/graph/gpu/graph_front.cuh>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 
 namespace wg::gpu {
@@ -159,7 +159,6 @@ struct BTreeStore<W>::Impl : VertexArrays {
   }
 };
 
-
 template <bool W>
 BTreeStore<W>::BTreeStore(std::uint64_t num_vertices, const BTreeGraphOptions& options)
     : impl_(std::make_unique<Impl>(options)) {
@@ -294,8 +293,7 @@ std::uint64_t BTreeStore<W>::erase_vertices(const vertex_t* ids, std::uint64_t k
   } else {
     offsets.resize_discard(kk + 1, "vertex erase offsets");
     DeviceBuffer<std::uint64_t> lo(kk, im.stream, "range bounds"), hi(kk, im.stream, "bounds");
-    k::vertex_bounds_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(ids, kk, lo.data(),
-                                                                    hi.data());
+    k::vertex_bounds_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(ids, kk, lo.data(), hi.data());
     WG_CUDA_CHECK_LAST();
     im.tree->range(lo.data(), hi.data(), kk, offsets.data(), keys, values, im.stream);
   }
@@ -321,8 +319,7 @@ std::uint64_t BTreeStore<W>::erase_vertices(const vertex_t* ids, std::uint64_t k
 }
 
 template <bool W>
-void BTreeStore<W>::find(DeviceEdges q, std::uint32_t* values_out,
-                         std::uint8_t* found_out) const {
+void BTreeStore<W>::find(DeviceEdges q, std::uint32_t* values_out, std::uint8_t* found_out) const {
   const Impl& im = *impl_;
   DeviceBuffer<std::uint64_t> keys(q.size, im.stream, "query keys");
   k::query_keys_kernel<<<grid_for(q.size), kBlock, 0, im.stream>>>(q, im.live.data(), im.nv,
@@ -422,7 +419,7 @@ std::uint64_t BTreeStore<W>::pool_rebuilds() const noexcept {
   return impl_->rebuilds;
 }
 template <bool W>
-typename BTreeStore<W>::ref_type BTreeStore<W>::ref() const {
+BTreeGraphRef<W> BTreeStore<W>::ref() const {
   return impl_->ref();
 }
 

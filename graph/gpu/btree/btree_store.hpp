@@ -50,13 +50,9 @@ template <bool Weighted>
 class BTreeGraphRef;  // device view: graph/gpu/btree_graph_ref.cuh
 
 template <bool Weighted>
-class BTreeStore : public VertexArrayStore<BTreeStore<Weighted>> {
+class BTreeStore : public StoreTraits<BTreeGraphOptions, BTreeGraphRef<Weighted>, Weighted, true>,
+                   public VertexArrayStore<BTreeStore<Weighted>> {
  public:
-  using options_type = BTreeGraphOptions;
-  using ref_type = BTreeGraphRef<Weighted>;
-  static constexpr bool weighted = Weighted;
-  static constexpr bool sorted_rows = true;
-
   explicit BTreeStore(std::uint64_t num_vertices = 0, const BTreeGraphOptions& options = {});
   ~BTreeStore();
   BTreeStore(BTreeStore&&) noexcept;
@@ -79,7 +75,7 @@ class BTreeStore : public VertexArrayStore<BTreeStore<Weighted>> {
   DeviceCsr export_device_csr() const;
   std::uint64_t batch_chunk(std::uint64_t n) const;
   std::uint64_t memory_bytes() const;
-  ref_type ref() const;
+  BTreeGraphRef<Weighted> ref() const;
 
   std::uint64_t tree_nodes() const;
   std::uint64_t tree_node_capacity() const noexcept;
@@ -88,21 +84,18 @@ class BTreeStore : public VertexArrayStore<BTreeStore<Weighted>> {
 
   /// The B-tree graph's own calls.
   template <class Graph>
-  struct extras {
+  struct extras : GraphExtras<Graph> {
     /// The same CSR as export_csr() left on the device: one range query per vertex.
-    DeviceCsr export_device_csr() const { return self().store().export_device_csr(); }
+    DeviceCsr export_device_csr() const { return this->self().store().export_device_csr(); }
     /// Tree nodes in use / in the pool, and pool rebuilds so far.
-    std::uint64_t tree_nodes() const { return self().store().tree_nodes(); }
+    std::uint64_t tree_nodes() const { return this->self().store().tree_nodes(); }
     std::uint64_t tree_node_capacity() const noexcept {
-      return self().store().tree_node_capacity();
+      return this->self().store().tree_node_capacity();
     }
-    std::uint64_t pool_rebuilds() const noexcept { return self().store().pool_rebuilds(); }
+    std::uint64_t pool_rebuilds() const noexcept { return this->self().store().pool_rebuilds(); }
     /// The tree's invariant check (containers/btree: "" when every invariant holds), plus the
     /// degrees against the tree's key counts.
-    std::string validate() const { return self().store().validate(); }
-
-   private:
-    const Graph& self() const { return static_cast<const Graph&>(*this); }
+    std::string validate() const { return this->self().store().validate(); }
   };
 
   struct Impl;

@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include <warpgraph/containers/core/types.hpp>
-#include <warpgraph/graph/gpu/btree_graph_ref.cuh>
 #include <warpgraph/graph/gpu/btree/btree_graph_sizing.hpp>
+#include <warpgraph/graph/gpu/btree_graph_ref.cuh>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
 namespace wg::gpu::detail::btree_graph {

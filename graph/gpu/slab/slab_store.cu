@@ -8,6 +8,9 @@
 #include <utility>
 
 #include <warpgraph/graph/gpu/batch_prep.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/gpu/graph_front.cuh>
+#include <warpgraph/graph/gpu/graph_ref.cuh>
 #include <warpgraph/graph/gpu/slab/detail/batch_engine.cuh>
 #include <warpgraph/graph/gpu/slab/detail/graph_context.cuh>
 #include <warpgraph/graph/gpu/slab/detail/kernels/build_kernels.cuh>
@@ -20,9 +23,6 @@
 #include <warpgraph/graph/gpu/slab/detail/slab_pools.cuh>
 #include <warpgraph/graph/gpu/slab/detail/table_sizing.hpp>
 #include <warpgraph/graph/gpu/slab/detail/vertex_dictionary.cuh>
-#include <warpgraph/graph/gpu/dynamic_graph.hpp>
-#include <warpgraph/graph/gpu/graph_front.cuh>
-#include <warpgraph/graph/gpu/graph_ref.cuh>
 
 namespace wg::gpu {
 
@@ -100,7 +100,7 @@ const std::uint32_t* SlabStore<Adj>::degrees() const noexcept {
   return impl_->dict.degrees.data();
 }
 template <class Adj>
-typename SlabStore<Adj>::ref_type SlabStore<Adj>::ref() const {
+DynamicGraphRef<Adj> SlabStore<Adj>::ref() const {
   return impl_->ref();
 }
 template <class Adj>
@@ -185,8 +185,7 @@ void SlabStore<Adj>::contains_prepared(const PreparedBatch& batch, std::uint8_t*
 }
 
 template <class Adj>
-void SlabStore<Adj>::find(DeviceEdges q, std::uint32_t* values_out,
-                          std::uint8_t* found_out) const {
+void SlabStore<Adj>::find(DeviceEdges q, std::uint32_t* values_out, std::uint8_t* found_out) const {
   has_edges_kernel<Adj><<<grid_for(q.size), kBlock, 0, impl_->ctx.stream>>>(
       impl_->ref(), q.src, q.dst, q.size, found_out, values_out);
   WG_CUDA_CHECK_LAST();
@@ -225,7 +224,9 @@ BuildStep SlabStore<Adj>::build(DeviceEdges edges, std::uint64_t num_vertices) {
   if (!small) WG_CUDA_TRY(cudaMemsetAsync(im.dict.live.data(), 1, n, im.ctx.stream));
   trace.mark("reset");
   PreparedBatch p;
-  if (sorted) prepare_batch(first, im.dict.live.data(), n, !im.ctx.opt.directed, Adj::weighted, im.ctx.stream, p);
+  if (sorted)
+    prepare_batch(first, im.dict.live.data(), n, !im.ctx.opt.directed, Adj::weighted, im.ctx.stream,
+                  p);
   trace.mark("prepare");
   if (small) {
     // Two kernels, no memset, no scan and no wait: the raw arc counts go into incoming[], zero
@@ -309,8 +310,7 @@ std::uint64_t SlabStore<Adj>::erase_vertices(const vertex_t* ids, std::uint64_t 
   WG_CUDA_CHECK_LAST();
   exclusive_scan(buckets.data(), offsets.data(), k, im.ctx.stream);
   erase_vertex_buckets_kernel<Adj><<<detail::full_striding_grid(), kBlock, 0, im.ctx.stream>>>(
-      im.ref(), ids, k, offsets.data(), erasing, !im.ctx.opt.directed,
-      im.ctx.counters.data());
+      im.ref(), ids, k, offsets.data(), erasing, !im.ctx.opt.directed, im.ctx.counters.data());
   WG_CUDA_CHECK_LAST();
   trace.mark("erase");
   const detail::Counters c = im.ctx.read_counters();

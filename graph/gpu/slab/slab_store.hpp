@@ -139,18 +139,13 @@ struct GraphStats {
   std::uint64_t compactions = 0;                ///< compact() calls that moved tables
 };
 
-
 template <class Adjacency>
 class DynamicGraphRef;  // device view: graph/gpu/graph_ref.cuh
 
 template <class Adjacency>
-class SlabStore {
+class SlabStore
+    : public StoreTraits<GraphOptions, DynamicGraphRef<Adjacency>, Adjacency::weighted, false> {
  public:
-  using options_type = GraphOptions;
-  using ref_type = DynamicGraphRef<Adjacency>;
-  static constexpr bool weighted = Adjacency::weighted;
-  static constexpr bool sorted_rows = false;
-
   explicit SlabStore(std::uint64_t num_vertices = 0, const GraphOptions& options = {});
   ~SlabStore();
   SlabStore(SlabStore&&) noexcept;
@@ -177,7 +172,7 @@ class SlabStore {
   Csr export_csr() const;
   std::uint64_t batch_chunk(std::uint64_t n) const;
   std::uint64_t memory_bytes() const;
-  ref_type ref() const;
+  DynamicGraphRef<Adjacency> ref() const;
 
   std::uint64_t overflow_slabs_in_use() const;
   std::uint64_t overflow_slab_capacity() const noexcept;
@@ -186,14 +181,16 @@ class SlabStore {
 
   /// The slab graph's own calls (DynamicGraph<SlabSetAdjacency>::compact() etc.).
   template <class Graph>
-  struct extras {
+  struct extras : GraphExtras<Graph> {
     /// Device memory held in overflow slabs now / the allocator's capacity.
-    std::uint64_t overflow_slabs_in_use() const { return self().store().overflow_slabs_in_use(); }
+    std::uint64_t overflow_slabs_in_use() const {
+      return this->self().store().overflow_slabs_in_use();
+    }
     std::uint64_t overflow_slab_capacity() const noexcept {
-      return self().store().overflow_slab_capacity();
+      return this->self().store().overflow_slab_capacity();
     }
     /// Rebuilds and pool growth so far (GraphStats).
-    GraphStats stats() const noexcept { return self().store().stats(); }
+    GraphStats stats() const noexcept { return this->self().store().stats(); }
     /// Re-sizes every table for its current degree, as a bulk build does (max(1, ceil(degree /
     /// (load_factor x slab capacity))) buckets), copies its neighbours there, and releases what
     /// the old tables held: every earlier pool of base buckets (those of rebuilt tables
@@ -202,10 +199,7 @@ class SlabStore {
     /// take ref() again (the allocator is new). O(vertices + slabs) work, a few
     /// synchronisations; needs room for the new tables beside the old ones (CapacityError when
     /// GPU memory is short).
-    void compact() { static_cast<Graph&>(*this).mutable_store().compact(); }
-
-   private:
-    const Graph& self() const { return static_cast<const Graph&>(*this); }
+    void compact() { this->self().mutable_store().compact(); }
   };
 
   struct Impl;

@@ -15,11 +15,13 @@
 namespace wg::gpu {
 namespace detail::sorted_arcs {
 
-#define WG_SORTED_STRIDE(i, n)                                                   \
+#define WG_SORTED_STRIDE(i, n)                                                          \
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < (n); \
        i += std::uint64_t{gridDim.x} * blockDim.x)
 
-__device__ inline std::uint64_t arc_key(std::uint64_t u, std::uint64_t v) { return (u << 32) | v; }
+__device__ inline std::uint64_t arc_key(std::uint64_t u, std::uint64_t v) {
+  return (u << 32) | v;
+}
 
 /// Prepared edge i -> arc i (and its reverse at n + i when `both`), values alongside.
 template <bool W>
@@ -86,7 +88,8 @@ __global__ void contains_kernel(SortedArcRef<W> g, const std::uint64_t* keys, st
                                 unsigned bits, std::uint8_t* out) {
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
   WG_SORTED_STRIDE(i, n) {
-    out[i] = g.has_edge(static_cast<vertex_t>(keys[i] >> bits), static_cast<vertex_t>(keys[i] & mask));
+    out[i] =
+        g.has_edge(static_cast<vertex_t>(keys[i] >> bits), static_cast<vertex_t>(keys[i] & mask));
   }
 }
 
@@ -128,8 +131,8 @@ struct SortedArcStore<W>::Impl : VertexArrays {
 
   cudaStream_t stream() const { return opt.stream; }
   SortedArcRef<W> ref() const {
-    return {arcs.data(), W ? vals.data() : nullptr, size, degrees.data(), live.data(),
-            static_cast<std::uint32_t>(nv)};
+    return {arcs.data(), W ? vals.data() : nullptr,     size, degrees.data(),
+            live.data(), static_cast<std::uint32_t>(nv)};
   }
   void zero_counter() {
     WG_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long), stream()));
@@ -152,8 +155,8 @@ struct SortedArcStore<W>::Impl : VertexArrays {
     DeviceBuffer<std::uint64_t> all(size + na, stream(), "sorted arcs");
     DeviceBuffer<std::uint32_t> allv(W ? size + na : 0, stream(), "sorted arc values");
     if (size) {
-      WG_CUDA_TRY(cudaMemcpyAsync(all.data(), arcs.data(), size * 8, cudaMemcpyDeviceToDevice,
-                                  stream()));
+      WG_CUDA_TRY(
+          cudaMemcpyAsync(all.data(), arcs.data(), size * 8, cudaMemcpyDeviceToDevice, stream()));
       if (W)
         WG_CUDA_TRY(cudaMemcpyAsync(allv.data(), vals.data(), size * 4, cudaMemcpyDeviceToDevice,
                                     stream()));
@@ -179,8 +182,8 @@ struct SortedArcStore<W>::Impl : VertexArrays {
     DeviceBuffer<std::uint64_t> batch(na, stream(), "sorted store batch arcs");
     DeviceBuffer<std::uint32_t> bvals(W ? na : 0, stream(), "sorted store batch values");
     sa::expand_kernel<W><<<grid_for(b.size), kBlock, 0, stream()>>>(
-        b.keys.data(), W && !b.values.empty() ? b.values.data() : nullptr, b.size, b.key_bits,
-        both, batch.data(), W ? bvals.data() : nullptr);
+        b.keys.data(), W && !b.values.empty() ? b.values.data() : nullptr, b.size, b.key_bits, both,
+        batch.data(), W ? bvals.data() : nullptr);
     DeviceBuffer<std::uint8_t> fresh(na, stream(), "sorted store new arcs");
     DeviceBuffer<std::uint8_t> keep(std::max<std::uint64_t>(size, 1), stream(), "keep flags");
     WG_CUDA_TRY(cudaMemsetAsync(keep.data(), 1, keep.size(), stream()));
@@ -222,7 +225,7 @@ const VertexArrays& SortedArcStore<W>::arrays() const noexcept {
   return *impl_;
 }
 template <bool W>
-typename SortedArcStore<W>::ref_type SortedArcStore<W>::ref() const {
+SortedArcRef<W> SortedArcStore<W>::ref() const {
   return impl_->ref();
 }
 

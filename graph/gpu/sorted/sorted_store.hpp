@@ -43,15 +43,24 @@ class SortedArcRef {
                                    const std::uint8_t* live, std::uint32_t nv)
       : arcs_(arcs), values_(values), size_(size), degrees_(degrees), live_(live), nv_(nv) {}
 #if defined(__CUDACC__)
-  __device__ std::uint32_t num_vertices() const { return nv_; }
-  __device__ bool is_live(vertex_t u) const { return u < nv_ && live_[u]; }
-  __device__ std::uint32_t degree(vertex_t u) const { return degrees_[u]; }
+  __device__ std::uint32_t num_vertices() const {
+    return nv_;
+  }
+  __device__ bool is_live(vertex_t u) const {
+    return u < nv_ && live_[u];
+  }
+  __device__ std::uint32_t degree(vertex_t u) const {
+    return degrees_[u];
+  }
   /// First position whose arc is >= key.
   __device__ std::uint64_t lower_bound(std::uint64_t key) const {
     std::uint64_t lo = 0, hi = size_;
     while (lo < hi) {
       const std::uint64_t mid = lo + (hi - lo) / 2;
-      if (arcs_[mid] < key) lo = mid + 1; else hi = mid;
+      if (arcs_[mid] < key)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     return lo;
   }
@@ -62,10 +71,12 @@ class SortedArcRef {
   }
   template <class F>
   __device__ void for_each_neighbor(vertex_t u, F&& f) const {
-    for (std::uint64_t i = lower_bound(std::uint64_t{u} << 32);
-         i < size_ && (arcs_[i] >> 32) == u; ++i) {
-      if constexpr (Weighted) f(static_cast<vertex_t>(arcs_[i]), values_[i]);
-      else f(static_cast<vertex_t>(arcs_[i]));
+    for (std::uint64_t i = lower_bound(std::uint64_t{u} << 32); i < size_ && (arcs_[i] >> 32) == u;
+         ++i) {
+      if constexpr (Weighted)
+        f(static_cast<vertex_t>(arcs_[i]), values_[i]);
+      else
+        f(static_cast<vertex_t>(arcs_[i]));
     }
   }
 #endif
@@ -80,13 +91,9 @@ class SortedArcRef {
 };
 
 template <bool Weighted>
-class SortedArcStore : public VertexArrayStore<SortedArcStore<Weighted>> {
+class SortedArcStore : public StoreTraits<SortedArcOptions, SortedArcRef<Weighted>, Weighted, true>,
+                       public VertexArrayStore<SortedArcStore<Weighted>> {
  public:
-  using options_type = SortedArcOptions;
-  using ref_type = SortedArcRef<Weighted>;
-  static constexpr bool weighted = Weighted;
-  static constexpr bool sorted_rows = true;
-
   explicit SortedArcStore(std::uint64_t num_vertices = 0, const SortedArcOptions& options = {});
   ~SortedArcStore();
   SortedArcStore(SortedArcStore&&) noexcept;
@@ -107,7 +114,7 @@ class SortedArcStore : public VertexArrayStore<SortedArcStore<Weighted>> {
   Csr export_csr() const;
   std::uint64_t batch_chunk(std::uint64_t n) const;
   std::uint64_t memory_bytes() const;
-  ref_type ref() const;
+  SortedArcRef<Weighted> ref() const;
 
   struct Impl;
 

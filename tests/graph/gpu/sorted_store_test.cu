@@ -61,10 +61,18 @@ void random_batches(bool directed, std::uint64_t seed) {
   }
 }
 
-TEST(SortedArcGraph, RandomBatchesUndirectedSet) { random_batches<false>(false, 1); }
-TEST(SortedArcGraph, RandomBatchesDirectedSet) { random_batches<false>(true, 2); }
-TEST(SortedArcGraph, RandomBatchesUndirectedMap) { random_batches<true>(false, 3); }
-TEST(SortedArcGraph, RandomBatchesDirectedMap) { random_batches<true>(true, 4); }
+TEST(SortedArcGraph, RandomBatchesUndirectedSet) {
+  random_batches<false>(false, 1);
+}
+TEST(SortedArcGraph, RandomBatchesDirectedSet) {
+  random_batches<false>(true, 2);
+}
+TEST(SortedArcGraph, RandomBatchesUndirectedMap) {
+  random_batches<true>(false, 3);
+}
+TEST(SortedArcGraph, RandomBatchesDirectedMap) {
+  random_batches<true>(true, 4);
+}
 
 template <bool W>
 void vertex_ops(bool directed, std::uint64_t seed) {
@@ -78,29 +86,18 @@ void vertex_ops(bool directed, std::uint64_t seed) {
   ASSERT_EQ(g.build(base), m.insert(base));
   expect_same(g, m, W, "build");
   for (int r = 0; r < 3; ++r) {
-    std::vector<vertex_t> ids;
-    for (int i = 0; i < 12; ++i) ids.push_back(static_cast<vertex_t>(rng.below(n + 5)));
-    ids.push_back(ids.front());  // a repeat
-    const wg::VertexEraseResult got = g.erase_vertices(ids), want = m.erase_vertices(ids);
-    ASSERT_EQ(got.vertices, want.vertices);
-    ASSERT_EQ(got.ignored_ids, want.ignored_ids);
-    ASSERT_EQ(got.edges_removed, want.edges_removed);
-    ASSERT_EQ(g.num_live_vertices(), g.num_vertices() - g.num_free_ids());
-    expect_same(g, m, W, "erase_vertices " + std::to_string(r));
-    EdgeList e;
-    for (vertex_t i = 0; i < 6; ++i) {
-      e.src.push_back(wg::new_vertex(i));
-      e.dst.push_back(static_cast<vertex_t>(rng.below(n)));
-      if (W) e.weight.push_back(i + 1);
-    }
-    const wg::VertexInsertResult gi = g.insert_vertices(6, e), mi = m.insert_vertices(6, e);
-    ASSERT_EQ(gi.ids, mi.ids);
-    ASSERT_EQ(gi.edges, mi.edges);
-    expect_same(g, m, W, "insert_vertices " + std::to_string(r));
+    wg::test::vertex_round(g, m, rng, n, W, 12, 6, [&](const char* step) {
+      expect_same(g, m, W, step + std::string(" ") + std::to_string(r));
+    });
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
-TEST(SortedArcGraph, VertexOpsUndirectedSet) { vertex_ops<false>(false, 11); }
-TEST(SortedArcGraph, VertexOpsDirectedMap) { vertex_ops<true>(true, 12); }
+TEST(SortedArcGraph, VertexOpsUndirectedSet) {
+  vertex_ops<false>(false, 11);
+}
+TEST(SortedArcGraph, VertexOpsDirectedMap) {
+  vertex_ops<true>(true, 12);
+}
 
 }  // namespace

@@ -58,7 +58,7 @@ void VertexDictionary::clear() {
 void VertexDictionary::revive(const vertex_t* ids, std::uint64_t n) {
   if (n == 0) return;
   dictionary::mark_live_kernel<<<grid_for(n), kBlock, 0, ctx_.stream>>>(vertices.data(),
-                                                                      live.data(), ids, n);
+                                                                        live.data(), ids, n);
   WG_CUDA_CHECK_LAST();
 }
 

@@ -11,12 +11,12 @@
 #include <cstdint>
 #include <vector>
 
+#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/containers/slab_hash/slab_allocator.cuh>
+#include <warpgraph/graph/gpu/graph_ref.cuh>
 #include <warpgraph/graph/gpu/slab/detail/graph_context.cuh>
 #include <warpgraph/graph/gpu/slab/detail/slab_pools.cuh>
-#include <warpgraph/containers/core/device_buffer.cuh>
-#include <warpgraph/graph/gpu/graph_ref.cuh>
 #include <warpgraph/graph/gpu/vertex_entry.cuh>
 
 namespace wg::gpu::detail {
