@@ -11,6 +11,7 @@
 #include <warpgraph/graph/gpu/graph_front.cuh>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 #include <warpgraph/graph/gpu/sorted/sorted_store.hpp>
+#include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
 namespace detail::sorted_arcs {
@@ -331,5 +332,10 @@ template class SortedArcStore<false>;
 template class SortedArcStore<true>;
 template class DynamicGraph<SortedArcStore<false>>;
 template class DynamicGraph<SortedArcStore<true>>;
+
+// The front over this store is a graph of the concepts (graph/graph_concepts.hpp).
+static_assert(Store<SortedArcStore<false>> && Store<SortedArcStore<true>>);
+static_assert(wg::GpuDynamicGraph<SortedArcGraph<false>>);
+static_assert(wg::GpuDynamicGraph<SortedArcGraph<true>>);
 
 }  // namespace wg::gpu
