@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include <warpgraph/containers/core/device_buffer.cuh>
-#include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
+#include <warpgraph/graph/gpu/graph_front.hpp>
 
 namespace wg::gpu {
 

@@ -21,7 +21,7 @@
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
-#include <warpgraph/graph/gpu/detail/btree_graph_sizing.hpp>
+#include <warpgraph/graph/gpu/btree/btree_graph_sizing.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {

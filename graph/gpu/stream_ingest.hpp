@@ -70,6 +70,7 @@
 
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -177,7 +178,11 @@ class StreamIngest {
   std::unique_ptr<Impl> impl_;
 };
 
+// Instantiated once per store (stream_ingest_impl.cuh): the slab store in stream_ingest.cu, the
+// B-tree store in btree/btree_ingest.cu (library wg_btree_graph_gpu).
 extern template class StreamIngest<DynamicGraph<SlabSetAdjacency>>;
 extern template class StreamIngest<DynamicGraph<SlabMapAdjacency>>;
+extern template class StreamIngest<BTreeGraph<false>>;
+extern template class StreamIngest<BTreeGraph<true>>;
 
 }  // namespace wg::gpu

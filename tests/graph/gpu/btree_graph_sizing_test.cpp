@@ -1,4 +1,4 @@
-// The B-tree graph's host arithmetic (graph/gpu/detail/btree_graph_sizing.hpp), on the CPU: pool
+// The B-tree graph's host arithmetic (graph/gpu/btree/btree_graph_sizing.hpp), on the CPU: pool
 // sizes cover what BTree::build takes, snapshot slices and partial-walk parts cover the ids
 // exactly once, in order.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include <warpgraph/graph/gpu/detail/btree_graph_sizing.hpp>
+#include <warpgraph/graph/gpu/btree/btree_graph_sizing.hpp>
 
 namespace {
 

@@ -131,32 +131,11 @@ void vertex_ops(bool directed, std::uint64_t seed) {
   ASSERT_EQ(g.build(base), m.insert(base));
   expect_same(g, m, W, "build");
   for (int r = 0; r < 4; ++r) {
-    std::vector<vertex_t> ids;
-    for (int i = 0; i < 12; ++i) ids.push_back(static_cast<vertex_t>(rng.below(n + 5)));
-    ids.push_back(ids.front());  // a repeat
-    const wg::VertexEraseResult got = g.erase_vertices(ids), want = m.erase_vertices(ids);
-    ASSERT_EQ(got.vertices, want.vertices);
-    ASSERT_EQ(got.ignored_ids, want.ignored_ids);
-    ASSERT_EQ(got.edges_removed, want.edges_removed);
-    ASSERT_EQ(g.num_live_vertices(), g.num_vertices() - g.num_free_ids());
-    expect_same(g, m, W, "erase_vertices " + std::to_string(r));
-    expect_has_edges(g, m, rng, m.id_range());
-    // New vertices (reused ids first), with edges among themselves and to old vertices.
-    EdgeList e;
-    for (vertex_t i = 0; i < 8; ++i) {
-      e.src.push_back(wg::new_vertex(i));
-      e.dst.push_back(static_cast<vertex_t>(rng.below(n)));
-      e.src.push_back(wg::new_vertex(i));
-      e.dst.push_back(wg::new_vertex((i + 1) % 8));
-      if (W) {
-        e.weight.push_back(i);
-        e.weight.push_back(i + 100);
-      }
-    }
-    const wg::VertexInsertResult gi = g.insert_vertices(8, e), mi = m.insert_vertices(8, e);
-    ASSERT_EQ(gi.ids, mi.ids);
-    ASSERT_EQ(gi.edges, mi.edges);
-    expect_same(g, m, W, "insert_vertices " + std::to_string(r));
+    wg::test::vertex_round(g, m, rng, n, W, 12, 8, [&](const char* step) {
+      expect_same(g, m, W, step + std::string(" ") + std::to_string(r));
+      if (step == std::string("erase_vertices")) expect_has_edges(g, m, rng, m.id_range());
+    });
+    if (::testing::Test::HasFatalFailure()) return;
     // Batches naming erased ids are ignored there.
     const EdgeList b = wg::test::random_batch(rng, m.id_range(), 500, W);
     ASSERT_EQ(g.insert_edges(b), m.insert(b));

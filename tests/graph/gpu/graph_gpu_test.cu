@@ -137,7 +137,7 @@ TEST(GpuGraph, DenseChainsMap) {
 }
 
 // Batches of 2^19 entries and more (weighted inserts: 2^18) are filtered before their dedup
-// claims (graph/gpu/detail/batch_dedup.cuh; weighted inserts in both of their passes), and
+// claims (graph/gpu/slab/detail/batch_dedup.cuh; weighted inserts in both of their passes), and
 // erases of 2^21 and more sorted instead (inserts too, see LargeUniform*InsertsMatchModel); the
 // small cases above take those paths too under graph_gpu_test_filtered and graph_gpu_test_sorted
 // (WG_GRAPH_FILTER_FROM=0, WG_GRAPH_SORT_FROM=0). Here: inserts of 2^20 and erases of 2^19

@@ -229,4 +229,37 @@ EdgeList insert_random_batch(Graph& g, GraphModel& m, TestRng& rng, std::uint64_
   return b;
 }
 
+/// One round of vertex calls on a graph and its model, which must agree: `erase` random ids
+/// (and a repeat) erased, then `count` new vertices inserted, each with an edge to an old vertex
+/// and one to the next new vertex (a ring). expect(where) compares the two after each step.
+template <class Graph, class Expect>
+void vertex_round(Graph& g, GraphModel& m, TestRng& rng, std::uint64_t n, bool weighted, int erase,
+                  vertex_t count, Expect&& expect) {
+  std::vector<vertex_t> ids;
+  for (int i = 0; i < erase; ++i) ids.push_back(static_cast<vertex_t>(rng.below(n + 5)));
+  ids.push_back(ids.front());  // a repeat
+  const VertexEraseResult got = g.erase_vertices(ids), want = m.erase_vertices(ids);
+  ASSERT_EQ(got.vertices, want.vertices);
+  ASSERT_EQ(got.ignored_ids, want.ignored_ids);
+  ASSERT_EQ(got.edges_removed, want.edges_removed);
+  ASSERT_EQ(g.num_live_vertices(), g.num_vertices() - g.num_free_ids());
+  expect("erase_vertices");
+  // New vertices (reused ids first), with edges among themselves and to old vertices.
+  EdgeList e;
+  for (vertex_t i = 0; i < count; ++i) {
+    e.src.push_back(new_vertex(i));
+    e.dst.push_back(static_cast<vertex_t>(rng.below(n)));
+    e.src.push_back(new_vertex(i));
+    e.dst.push_back(new_vertex((i + 1) % count));
+    if (weighted) {
+      e.weight.push_back(i);
+      e.weight.push_back(i + 100);
+    }
+  }
+  const VertexInsertResult gi = g.insert_vertices(count, e), mi = m.insert_vertices(count, e);
+  ASSERT_EQ(gi.ids, mi.ids);
+  ASSERT_EQ(gi.edges, mi.edges);
+  expect("insert_vertices");
+}
+
 }  // namespace wg::test

@@ -1,4 +1,4 @@
-// The bulk build's bucket counts (graph/gpu/detail/table_sizing.hpp), on the CPU: a small build
+// The bulk build's bucket counts (graph/gpu/slab/detail/table_sizing.hpp), on the CPU: a small build
 // allocates its pool for small_build_spare_buckets() before the GPU has summed the tables'
 // buckets, so the bound must hold for every degree sequence, rounding included.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include <warpgraph/graph/gpu/detail/table_sizing.hpp>
+#include <warpgraph/graph/gpu/slab/detail/table_sizing.hpp>
 
 namespace {
 

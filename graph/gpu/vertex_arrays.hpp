@@ -1,0 +1,52 @@
+#pragma once
+// VertexArrays: the per-vertex state of a store that keeps plain arrays (the B-tree and sorted
+// stores; the slab store keeps its own dictionary of table handles): a degree and a live byte per
+// id on the device, the id range and the edge count. VertexArrayStore<S> gives a store the
+// Store concept's vertex calls (store.hpp) over S::arrays(), written once.
+// Every call is stream-ordered; grow() is O(n - nv) (amortised: capacity doubles), revive() and
+// retire() O(k), reset() O(n).
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/core/types.hpp>
+
+namespace wg::gpu {
+
+struct VertexArrays {
+  explicit VertexArrays(cudaStream_t s) : array_stream(s) {}
+
+  /// New ids nv .. n-1, live with degree 0 (InvalidArgument past 2^31 ids).
+  void grow(std::uint64_t n);
+  /// ids[0..k) live again, degree 0 (ids taken from the free-id queue).
+  void revive(const vertex_t* ids, std::uint64_t k);
+  /// ids[0..k) not live, degree 0 (erased vertices).
+  void retire(const vertex_t* ids, std::uint64_t k);
+  /// Starts over with ids 0 .. n-1 live, no edges.
+  void reset(std::uint64_t n);
+
+  cudaStream_t array_stream = 0;
+  std::uint64_t nv = 0, edges = 0;
+  DeviceBuffer<std::uint32_t> degrees;
+  DeviceBuffer<std::uint8_t> live;
+};
+
+/// The Store's vertex calls for a store S whose arrays() is a VertexArrays (CRTP base).
+template <class S>
+class VertexArrayStore {
+ public:
+  std::uint64_t num_vertices() const noexcept { return get().nv; }
+  std::uint64_t num_edges() const noexcept { return get().edges; }
+  const std::uint8_t* live() const noexcept { return get().live.data(); }
+  const std::uint32_t* degrees() const noexcept { return get().degrees.data(); }
+  void grow(std::uint64_t n) { static_cast<S&>(*this).arrays().grow(n); }
+  void revive(const vertex_t* ids, std::uint64_t k) {
+    static_cast<S&>(*this).arrays().revive(ids, k);
+  }
+
+ private:
+  const VertexArrays& get() const { return static_cast<const S&>(*this).arrays(); }
+};
+
+}  // namespace wg::gpu
