@@ -375,7 +375,9 @@ std::pair<std::string, std::string> build_both(const std::string& path,
     const UpdateResult built =
         got.build(u.view(n), std::max<std::uint64_t>(r.edges.num_vertices, u.id_range));
     EXPECT_EQ(built.entries(), n);
-    if (r.edges.size() > (std::size_t{1} << 15)) EXPECT_GT(chunks, 1u);
+    // Unweighted files reach the graph in pieces while they parse; weighted ones in one piece,
+    // once the reader's duplicate rule (smallest weight) has seen every entry.
+    if (r.edges.size() > (std::size_t{1} << 15) && r.edges.weight.empty()) EXPECT_GT(chunks, 1u);
   } catch (const wg::Error& e) {
     piped_error = e.what();
   }
