@@ -22,7 +22,7 @@
 // Why a class of its own rather than DynamicGraph<BTreeAdjacency>: the slab graph's class is its
 // implementation (buckets, overflow slabs, rebuild planning, compaction); a specialisation
 // would share only the name. Algorithms take any wg::GpuDynamicGraph, so this graph runs them
-// all (explicit instantiations in each algorithm's *_btree.cu).
+// all (WG_GPU_GRAPHS in cmake/warpgraph_helpers.cmake instantiates each for it).
 //
 // Semantics (those of graph/graph_concepts.hpp and graph/update_result.hpp, as the slab graph):
 //  - Phase-concurrent: each call is one phase on stream(); not thread-safe on the host.
