@@ -263,18 +263,6 @@ void Lsm<Key, Value>::clear() {
 }
 
 template <class Key, class Value>
-void Lsm<Key, Value>::find(const Key* queries, std::uint64_t n, Value* out_values,
-                           std::uint8_t* out_found, cudaStream_t stream) const {
-  sorted_detail::bulk_find(ref(), queries, n, out_values, out_found, stream);
-}
-
-template <class Key, class Value>
-void Lsm<Key, Value>::count(const Key* k1, const Key* k2, std::uint64_t n,
-                            std::uint64_t* out_counts, cudaStream_t stream) const {
-  sorted_detail::bulk_count(ref(), k1, k2, n, out_counts, stream);
-}
-
-template <class Key, class Value>
 RangeResult<Key, Value> Lsm<Key, Value>::range(const Key* k1, const Key* k2, std::uint64_t n,
                                                cudaStream_t stream) const {
   RangeResult<Key, Value> r;
@@ -300,13 +288,6 @@ RangeResult<Key, Value> Lsm<Key, Value>::range(const Key* k1, const Key* k2, std
                                                           r.keys.data(), r.values.data());
   });
   return r;
-}
-
-template <class Key, class Value>
-void Lsm<Key, Value>::successor(const Key* queries, std::uint64_t n, Key* out_keys,
-                                Value* out_values, std::uint8_t* out_found,
-                                cudaStream_t stream) const {
-  sorted_detail::bulk_successor(ref(), queries, n, out_keys, out_values, out_found, stream);
 }
 
 template <class Key, class Value>
@@ -354,5 +335,7 @@ typename Lsm<Key, Value>::ref_type Lsm<Key, Value>::ref() const noexcept {
 
 template class Lsm<std::uint32_t, std::uint32_t>;
 template class Lsm<std::uint64_t, std::uint32_t>;
+template class PointQueries<Lsm<std::uint32_t, std::uint32_t>, std::uint32_t, std::uint32_t>;
+template class PointQueries<Lsm<std::uint64_t, std::uint32_t>, std::uint64_t, std::uint32_t>;
 
 }  // namespace wg

@@ -174,18 +174,6 @@ std::uint64_t SortedArray<Key, Value>::build(const Key* keys, const Value* value
 }
 
 template <class Key, class Value>
-void SortedArray<Key, Value>::find(const Key* queries, std::uint64_t n, Value* out_values,
-                                   std::uint8_t* out_found, cudaStream_t stream) const {
-  sorted_detail::bulk_find(ref(), queries, n, out_values, out_found, stream);
-}
-
-template <class Key, class Value>
-void SortedArray<Key, Value>::count(const Key* k1, const Key* k2, std::uint64_t n,
-                                    std::uint64_t* out_counts, cudaStream_t stream) const {
-  sorted_detail::bulk_count(ref(), k1, k2, n, out_counts, stream);
-}
-
-template <class Key, class Value>
 RangeResult<Key, Value> SortedArray<Key, Value>::range(const Key* k1, const Key* k2,
                                                        std::uint64_t n, cudaStream_t stream) const {
   RangeResult<Key, Value> r;
@@ -204,13 +192,6 @@ RangeResult<Key, Value> SortedArray<Key, Value>::range(const Key* k1, const Key*
 }
 
 template <class Key, class Value>
-void SortedArray<Key, Value>::successor(const Key* queries, std::uint64_t n, Key* out_keys,
-                                        Value* out_values, std::uint8_t* out_found,
-                                        cudaStream_t stream) const {
-  sorted_detail::bulk_successor(ref(), queries, n, out_keys, out_values, out_found, stream);
-}
-
-template <class Key, class Value>
 std::pair<std::vector<Key>, std::vector<Value>> SortedArray<Key, Value>::to_host(
     cudaStream_t stream) const {
   return {keys_.to_host(stream, size_), values_.to_host(stream, size_)};
@@ -218,5 +199,9 @@ std::pair<std::vector<Key>, std::vector<Value>> SortedArray<Key, Value>::to_host
 
 template class SortedArray<std::uint32_t, std::uint32_t>;
 template class SortedArray<std::uint64_t, std::uint32_t>;
+template class PointQueries<SortedArray<std::uint32_t, std::uint32_t>, std::uint32_t,
+                            std::uint32_t>;
+template class PointQueries<SortedArray<std::uint64_t, std::uint32_t>, std::uint64_t,
+                            std::uint32_t>;
 
 }  // namespace wg

@@ -2,9 +2,9 @@
 // CUB-backed batch primitives shared by the sorted array and the LSM: sort a batch so that the
 // latest occurrence of a key comes first, stable merge, unique-by-key, flagged select, exclusive
 // scan. Each call allocates its CUB temporary storage stream-ordered on `stream` (the driver's
-// pool makes that cheap) and synchronises only where it returns a count. Also the bulk queries
-// both containers run over their device view (find, count, successor: one thread per query) and
-// the scan-and-fill half of their two-pass range.
+// pool makes that cheap) and synchronises only where it returns a count. Also the definitions of
+// wg::PointQueries (point_queries.hpp: find, count, successor over the container's device view)
+// and the scan-and-fill half of the containers' two-pass range.
 //
 // Include only from .cu files: this header pulls in CUB.
 #include <cub/device/device_merge.cuh>
@@ -17,6 +17,7 @@
 
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/sorted_array/point_queries.hpp>
 #include <warpgraph/containers/sorted_array/range_result.cuh>
 
 namespace wg::sorted_detail {
@@ -187,34 +188,6 @@ __global__ void successor_kernel(const __grid_constant__ Ref ref, const Key* __r
   }
 }
 
-/// The containers' find: see their headers for the semantics. Asynchronous.
-template <class Ref, class Key, class Value>
-void bulk_find(const Ref& ref, const Key* queries, std::uint64_t n, Value* out_values,
-               std::uint8_t* out_found, cudaStream_t stream) {
-  if (n == 0) return;
-  find_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref, queries, n, out_values, out_found);
-  WG_CUDA_CHECK_LAST();
-}
-
-/// The containers' count. Asynchronous.
-template <class Ref, class Key>
-void bulk_count(const Ref& ref, const Key* k1, const Key* k2, std::uint64_t n,
-                std::uint64_t* out_counts, cudaStream_t stream) {
-  if (n == 0) return;
-  count_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref, k1, k2, n, out_counts);
-  WG_CUDA_CHECK_LAST();
-}
-
-/// The containers' successor. Asynchronous.
-template <class Ref, class Key, class Value>
-void bulk_successor(const Ref& ref, const Key* queries, std::uint64_t n, Key* out_keys,
-                    Value* out_values, std::uint8_t* out_found, cudaStream_t stream) {
-  if (n == 0) return;
-  successor_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref, queries, n, out_keys, out_values,
-                                                       out_found);
-  WG_CUDA_CHECK_LAST();
-}
-
 /// The second half of a two-pass range over n > 0 queries: r.offsets[0, n) holds the counting
 /// pass's per-query counts (and r.offsets[n] == 0); scans them into offsets, reads the total
 /// (one synchronisation), sizes r.keys / r.values and, when there is any answer, runs
@@ -235,3 +208,37 @@ void finish_range(RangeResult<Key, Value>& r, std::uint64_t n, cudaStream_t stre
 }
 
 }  // namespace wg::sorted_detail
+
+namespace wg {
+
+template <class Derived, class Key, class Value>
+void PointQueries<Derived, Key, Value>::find(const Key* queries, std::uint64_t n, Value* out_values,
+                                             std::uint8_t* out_found, cudaStream_t stream) const {
+  if (n == 0) return;
+  sorted_detail::find_kernel<<<sorted_detail::grid_for(n), sorted_detail::kBlock, 0, stream>>>(
+      static_cast<const Derived&>(*this).ref(), queries, n, out_values, out_found);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Derived, class Key, class Value>
+void PointQueries<Derived, Key, Value>::count(const Key* k1, const Key* k2, std::uint64_t n,
+                                              std::uint64_t* out_counts,
+                                              cudaStream_t stream) const {
+  if (n == 0) return;
+  sorted_detail::count_kernel<<<sorted_detail::grid_for(n), sorted_detail::kBlock, 0, stream>>>(
+      static_cast<const Derived&>(*this).ref(), k1, k2, n, out_counts);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Derived, class Key, class Value>
+void PointQueries<Derived, Key, Value>::successor(const Key* queries, std::uint64_t n,
+                                                  Key* out_keys, Value* out_values,
+                                                  std::uint8_t* out_found,
+                                                  cudaStream_t stream) const {
+  if (n == 0) return;
+  sorted_detail::successor_kernel<<<sorted_detail::grid_for(n), sorted_detail::kBlock, 0, stream>>>(
+      static_cast<const Derived&>(*this).ref(), queries, n, out_keys, out_values, out_found);
+  WG_CUDA_CHECK_LAST();
+}
+
+}  // namespace wg
