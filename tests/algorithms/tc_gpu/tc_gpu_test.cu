@@ -113,15 +113,10 @@ TEST(GpuIncrementalTc, HandMadeBatches) {
 template <class Adj>
 void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, double load_factor,
                  std::uint64_t seed) {
-  wg::datasets::RmatParams p;
-  p.scale = scale;
-  p.edge_factor = edge_factor;
-  p.seed = seed;
-  const EdgeList graph = wg::datasets::generate_rmat(p);
-  wg::datasets::StreamParams sp;
-  sp.initial_fraction = 0.3;
-  sp.batch_size = batch_size;
-  sp.delete_probability = 0.6;
+  const EdgeList graph =
+      wg::datasets::generate_rmat({.scale = scale, .edge_factor = edge_factor, .seed = seed});
+  wg::datasets::StreamParams sp{
+      .initial_fraction = 0.3, .batch_size = batch_size, .delete_probability = 0.6};
   // A stream with a deletion batch: at some scales (WG_GPU_TEST_SCALE 9 and 10) the stream has
   // only two or three insertion batches, and a seed may draw no deletion after them; the next
   // seeds are tried then.

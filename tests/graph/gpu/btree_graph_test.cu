@@ -37,7 +37,6 @@ namespace {
 using wg::EdgeList;
 using wg::UpdateResult;
 using wg::vertex_t;
-using wg::test::expect_same;
 using wg::test::GraphModel;
 using wg::test::TestRng;
 template <bool W>
@@ -425,17 +424,13 @@ INSTANTIATE_TEST_SUITE_P(
 template <bool W, class Counter>
 void rmat_stream(unsigned scale, std::uint64_t batch_size, std::uint64_t seed) {
   WG_REQUIRE_GPU();
-  wg::datasets::RmatParams p;
-  p.scale = scale;
-  p.edge_factor = 16;
-  p.seed = seed;
-  const EdgeList graph = wg::datasets::generate_rmat(p);
-  wg::datasets::StreamParams sp;
-  sp.initial_fraction = 0.3;
-  sp.batch_size = batch_size;
-  sp.delete_probability = 0.5;
-  sp.seed = seed + 1;
-  const wg::datasets::UpdateStream stream = wg::datasets::make_update_stream(graph, sp);
+  const EdgeList graph =
+      wg::datasets::generate_rmat({.scale = scale, .edge_factor = 16, .seed = seed});
+  const wg::datasets::UpdateStream stream =
+      wg::datasets::make_update_stream(graph, {.initial_fraction = 0.3,
+                                               .batch_size = batch_size,
+                                               .delete_probability = 0.5,
+                                               .seed = seed + 1});
   ASSERT_GT(stream.batches.size(), 2u);
   BGraph<W> g(0);
   GraphModel m(0, false);

@@ -46,7 +46,6 @@ namespace {
 using wg::EdgeList;
 using wg::UpdateResult;
 using wg::vertex_t;
-using wg::test::expect_same;
 using wg::test::GraphModel;
 using wg::test::str;
 using wg::test::TestRng;
