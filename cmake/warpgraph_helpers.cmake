@@ -64,3 +64,81 @@ macro(wg_add_subdirectories)
     endif()
   endforeach()
 endmacro()
+
+# ---- The GPU algorithm x graph instantiation matrix ------------------------------------------
+# WG_GPU_GRAPHS: every GPU graph type the GPU algorithms are instantiated for, one line each
+# (adding a graph type is one line here):
+#   <name>|<family>|<C++ type in wg::gpu>|<its device-view header under warpgraph/>|<its target>
+# The graphs of one family share one translation unit and one library per algorithm.
+set(WG_GPU_GRAPHS
+  "slab_set|slab|DynamicGraph<SlabSetAdjacency>|graph/gpu/graph_ref.cuh|wg_graph_gpu"
+  "slab_map|slab|DynamicGraph<SlabMapAdjacency>|graph/gpu/graph_ref.cuh|wg_graph_gpu"
+  "btree_set|btree|BTreeGraph<false>|graph/gpu/btree_graph_ref.cuh|wg_btree_graph_gpu"
+  "btree_map|btree|BTreeGraph<true>|graph/gpu/btree_graph_ref.cuh|wg_btree_graph_gpu")
+
+# wg_gpu_algorithm(NAME <algo> [HEADER <file.cuh>] [GRAPHS <name>...] INSTANTIATE <line>...)
+#   Instantiates the templates of HEADER (default <algo>.cuh, beside the calling CMakeLists.txt)
+#   for each graph of GRAPHS (default: all of WG_GPU_GRAPHS whose target is built). Each
+#   INSTANTIATE line is one explicit instantiation without its ';', with @GRAPH@ for the graph
+#   type, e.g. "template class DynamicBfs<@GRAPH@>". One generated .cu per graph family
+#   (cmake/gpu_instantiation.cu.in), compiled into the library wg_<algo>_gpu (exported as
+#   warpgraph::<algo>_gpu) for the slab family and wg_<algo>_<family>_gpu for the others; a
+#   later family's library links the first one's, so one link line gives the algorithm on every
+#   graph up to its own.
+function(wg_gpu_algorithm)
+  cmake_parse_arguments(A "" "NAME;HEADER" "GRAPHS;INSTANTIATE" ${ARGN})
+  if(NOT WG_HAVE_CUDA)
+    return()
+  endif()
+  if(NOT A_HEADER)
+    set(A_HEADER ${A_NAME}.cuh)
+  endif()
+  file(RELATIVE_PATH WG_HEADER ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/${A_HEADER})
+  set(WG_ALGORITHM ${A_NAME})
+  set(families "")
+  foreach(entry IN LISTS WG_GPU_GRAPHS)
+    string(REPLACE "|" ";" fields "${entry}")
+    list(GET fields 0 graph)
+    list(GET fields 1 family)
+    list(GET fields 2 GRAPH)
+    list(GET fields 3 header)
+    list(GET fields 4 graph_target)
+    if((A_GRAPHS AND NOT graph IN_LIST A_GRAPHS) OR NOT TARGET ${graph_target})
+      continue()
+    endif()
+    if(NOT family IN_LIST families)
+      list(APPEND families ${family})
+      set(body_${family} "")
+      set(includes_${family} "")
+      set(libs_${family} "")
+    endif()
+    if(NOT "#include <warpgraph/${header}>\n" IN_LIST includes_${family})
+      list(APPEND includes_${family} "#include <warpgraph/${header}>\n")
+    endif()
+    list(APPEND libs_${family} ${graph_target})
+    string(APPEND body_${family} "\n// ${graph}\n")
+    foreach(line IN LISTS A_INSTANTIATE)
+      string(CONFIGURE "${line}" line @ONLY)
+      string(APPEND body_${family} "${line};\n")
+    endforeach()
+  endforeach()
+  set(first_lib "")
+  foreach(family IN LISTS families)
+    if(family STREQUAL "slab")
+      set(export ${A_NAME}_gpu)
+    else()
+      set(export ${A_NAME}_${family}_gpu)
+    endif()
+    set(WG_FAMILY ${family})
+    string(JOIN "" WG_INCLUDES ${includes_${family}})
+    set(WG_INSTANTIATIONS "${body_${family}}")
+    set(source ${CMAKE_CURRENT_BINARY_DIR}/${export}.cu)
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/gpu_instantiation.cu.in ${source} @ONLY)
+    list(REMOVE_DUPLICATES libs_${family})
+    wg_library(NAME wg_${export} EXPORT ${export} SOURCES ${source}
+               PUBLIC_LIBS ${first_lib} ${libs_${family}})
+    if(NOT first_lib)
+      set(first_lib wg_${export})
+    endif()
+  endforeach()
+endfunction()

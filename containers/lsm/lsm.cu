@@ -58,28 +58,6 @@ __global__ void cleanup_flags_kernel(const Key* __restrict__ keys, std::uint64_t
   }
 }
 
-template <class Key, class Value>
-__global__ void find_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
-                            const Key* __restrict__ q, std::uint64_t n, Value* out_values,
-                            std::uint8_t* out_found) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    Value v{};
-    const bool hit = ref.find(q[i], &v);
-    if (hit && out_values) out_values[i] = v;
-    if (out_found) out_found[i] = hit;
-  }
-}
-
-template <class Key, class Value>
-__global__ void count_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
-                             const Key* __restrict__ k1, const Key* __restrict__ k2,
-                             std::uint64_t n, std::uint64_t* __restrict__ out) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x)
-    out[i] = ref.count(k1[i], k2[i]);
-}
-
 /// The counting pass of range: out[i] = the live keys in [k1[i], k2[i]], the first `slot` of them
 /// buffered (detail/lsm_range.hpp).
 template <class Key, class Value>
@@ -110,21 +88,6 @@ __global__ void range_fill_kernel(const __grid_constant__ LsmRef<Key, Value> ref
     if (count == 0) continue;
     lsm_detail::range_fill_from_slot(ref, k1[i], k2[i], count, slot, slot_keys, slot_values, n, i,
                                      out_keys + at, out_values + at);
-  }
-}
-
-template <class Key, class Value>
-__global__ void successor_kernel(const __grid_constant__ LsmRef<Key, Value> ref,
-                                 const Key* __restrict__ q, std::uint64_t n, Key* out_keys,
-                                 Value* out_values, std::uint8_t* out_found) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    Key k{};
-    Value v{};
-    const bool hit = ref.successor(q[i], &k, &v);
-    if (hit && out_keys) out_keys[i] = k;
-    if (hit && out_values) out_values[i] = v;
-    if (out_found) out_found[i] = hit;
   }
 }
 
@@ -300,22 +263,6 @@ void Lsm<Key, Value>::clear() {
 }
 
 template <class Key, class Value>
-void Lsm<Key, Value>::find(const Key* queries, std::uint64_t n, Value* out_values,
-                           std::uint8_t* out_found, cudaStream_t stream) const {
-  if (n == 0) return;
-  find_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), queries, n, out_values, out_found);
-  WG_CUDA_CHECK_LAST();
-}
-
-template <class Key, class Value>
-void Lsm<Key, Value>::count(const Key* k1, const Key* k2, std::uint64_t n,
-                            std::uint64_t* out_counts, cudaStream_t stream) const {
-  if (n == 0) return;
-  count_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, out_counts);
-  WG_CUDA_CHECK_LAST();
-}
-
-template <class Key, class Value>
 RangeResult<Key, Value> Lsm<Key, Value>::range(const Key* k1, const Key* k2, std::uint64_t n,
                                                cudaStream_t stream) const {
   RangeResult<Key, Value> r;
@@ -335,29 +282,12 @@ RangeResult<Key, Value> Lsm<Key, Value>::range(const Key* k1, const Key* k2, std
   range_count_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, slot, slot_keys.data(),
                                                          slot_values.data(), r.offsets.data());
   WG_CUDA_CHECK_LAST();
-  sorted_detail::exclusive_sum(r.offsets.data(), n + 1, stream);
-  WG_CUDA_TRY(cudaMemcpyAsync(&r.total, r.offsets.data() + n, sizeof(std::uint64_t),
-                              cudaMemcpyDeviceToHost, stream));
-  WG_CUDA_TRY(cudaStreamSynchronize(stream));
-  r.keys = DeviceBuffer<Key>(r.total, stream);
-  r.values = DeviceBuffer<Value>(r.total, stream);
-  if (r.total) {
+  sorted_detail::finish_range(r, n, stream, [&] {
     range_fill_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, slot, slot_keys.data(),
                                                           slot_values.data(), r.offsets.data(),
                                                           r.keys.data(), r.values.data());
-    WG_CUDA_CHECK_LAST();
-  }
+  });
   return r;
-}
-
-template <class Key, class Value>
-void Lsm<Key, Value>::successor(const Key* queries, std::uint64_t n, Key* out_keys,
-                                Value* out_values, std::uint8_t* out_found,
-                                cudaStream_t stream) const {
-  if (n == 0) return;
-  successor_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), queries, n, out_keys, out_values,
-                                                       out_found);
-  WG_CUDA_CHECK_LAST();
 }
 
 template <class Key, class Value>
@@ -405,5 +335,7 @@ typename Lsm<Key, Value>::ref_type Lsm<Key, Value>::ref() const noexcept {
 
 template class Lsm<std::uint32_t, std::uint32_t>;
 template class Lsm<std::uint64_t, std::uint32_t>;
+template class PointQueries<Lsm<std::uint32_t, std::uint32_t>, std::uint32_t, std::uint32_t>;
+template class PointQueries<Lsm<std::uint64_t, std::uint32_t>, std::uint64_t, std::uint32_t>;
 
 }  // namespace wg

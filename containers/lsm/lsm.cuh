@@ -63,6 +63,7 @@
 
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/lsm/lsm_ref.cuh>
+#include <warpgraph/containers/sorted_array/point_queries.hpp>
 #include <warpgraph/containers/sorted_array/range_result.cuh>
 
 namespace wg {
@@ -87,7 +88,7 @@ struct LsmOptions {
 };
 
 template <class Key, class Value = std::uint32_t>
-class Lsm {
+class Lsm : public PointQueries<Lsm<Key, Value>, Key, Value> {
   static_assert(std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, std::uint64_t>,
                 "Lsm: Key is std::uint32_t or std::uint64_t");
 
@@ -119,13 +120,7 @@ class Lsm {
   /// Empties every level.
   void clear();
 
-  /// out_values[i] = newest value of queries[i] when live (untouched otherwise); out_found[i] =
-  /// 1/0 (either may be null). Asynchronous.
-  void find(const Key* queries, std::uint64_t n, Value* out_values, std::uint8_t* out_found,
-            cudaStream_t stream) const;
-  /// out_counts[i] = number of live keys in [k1[i], k2[i]]. Asynchronous.
-  void count(const Key* k1, const Key* k2, std::uint64_t n, std::uint64_t* out_counts,
-             cudaStream_t stream) const;
+  // find, count, successor (of live keys, newest values): PointQueries (point_queries.hpp).
   /// Every live key in [k1[i], k2[i]] with its newest value, per query, sorted. A counting walk
   /// that also buffers each query's first options.range_slot answers, an exclusive scan, one
   /// synchronisation to size the output, then a fill pass that copies the buffered answers and
@@ -133,10 +128,6 @@ class Lsm {
   /// most).
   RangeResult<Key, Value> range(const Key* k1, const Key* k2, std::uint64_t n,
                                 cudaStream_t stream) const;
-  /// The smallest live key >= queries[i] with its value; out_found[i] = 0 when none.
-  /// Asynchronous.
-  void successor(const Key* queries, std::uint64_t n, Key* out_keys, Value* out_values,
-                 std::uint8_t* out_found, cudaStream_t stream) const;
 
   /// Resident elements, stale ones and tombstones included.
   std::uint64_t resident() const noexcept;

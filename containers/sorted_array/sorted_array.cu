@@ -22,27 +22,6 @@ __global__ void erase_flags_kernel(const Key* __restrict__ keys, std::uint64_t n
   }
 }
 
-template <class Key, class Value>
-__global__ void find_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ q,
-                            std::uint64_t n, Value* out_values, std::uint8_t* out_found) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    Value v{};
-    const bool hit = ref.find(q[i], &v);
-    if (hit && out_values) out_values[i] = v;
-    if (out_found) out_found[i] = hit;
-  }
-}
-
-template <class Key, class Value>
-__global__ void count_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ k1,
-                             const Key* __restrict__ k2, std::uint64_t n,
-                             std::uint64_t* __restrict__ out) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x)
-    out[i] = ref.count(k1[i], k2[i]);
-}
-
 /// The counting pass of range: out[i] = the keys in [k1[i], k2[i]], first[i] = the index of the
 /// first of them, so the fill pass does not search again.
 template <class Key, class Value>
@@ -84,19 +63,28 @@ __global__ void range_fill_kernel(SortedArrayRef<Key, Value> ref, std::uint64_t 
   }
 }
 
+/// A batch's pairs sorted by key, a key's latest occurrence first (reversed, then a stable radix
+/// sort): in (k[at], v[at]); (k[1 - at], v[1 - at]) is free scratch of the same size.
 template <class Key, class Value>
-__global__ void successor_kernel(SortedArrayRef<Key, Value> ref, const Key* __restrict__ q,
-                                 std::uint64_t n, Key* out_keys, Value* out_values,
-                                 std::uint8_t* out_found) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    Key k{};
-    Value v{};
-    const bool hit = ref.successor(q[i], &k, &v);
-    if (hit && out_keys) out_keys[i] = k;
-    if (hit && out_values) out_values[i] = v;
-    if (out_found) out_found[i] = hit;
-  }
+struct SortedBatch {
+  DeviceBuffer<Key> k[2];
+  DeviceBuffer<Value> v[2];
+  int at = 0;
+};
+
+template <class Key, class Value>
+SortedBatch<Key, Value> sort_batch(const Key* keys, const Value* values, std::uint64_t n,
+                                   cudaStream_t stream) {
+  SortedBatch<Key, Value> b{{DeviceBuffer<Key>(n, stream), DeviceBuffer<Key>(n, stream)},
+                            {DeviceBuffer<Value>(n, stream), DeviceBuffer<Value>(n, stream)}};
+  sorted_detail::reverse_pairs_kernel<<<grid_for(n), kBlock, 0, stream>>>(
+      keys, values, n, b.k[0].data(), b.v[0].data());
+  WG_CUDA_CHECK_LAST();
+  b.at = sorted_detail::sort_pairs(b.k[0].data(), b.v[0].data(), b.k[1].data(), b.v[1].data(), n, 0,
+                                   int(sizeof(Key) * 8), stream)
+             ? 1
+             : 0;
+  return b;
 }
 
 }  // namespace
@@ -112,15 +100,9 @@ std::uint64_t SortedArray<Key, Value>::insert(const Key* keys, const Value* valu
                                               cudaStream_t stream) {
   if (n == 0) return 0;
   if (!keys) throw InvalidArgument("SortedArray::insert: null keys");
-  DeviceBuffer<Key> k0(n, stream), k1(n, stream);
-  DeviceBuffer<Value> v0(n, stream), v1(n, stream);
-  sorted_detail::reverse_pairs_kernel<<<grid_for(n), kBlock, 0, stream>>>(keys, values, n,
-                                                                          k0.data(), v0.data());
-  WG_CUDA_CHECK_LAST();
-  const bool in1 = sorted_detail::sort_pairs(k0.data(), v0.data(), k1.data(), v1.data(), n, 0,
-                                             int(sizeof(Key) * 8), stream);
-  const Key* bk = in1 ? k1.data() : k0.data();
-  const Value* bv = in1 ? v1.data() : v0.data();
+  const SortedBatch<Key, Value> batch = sort_batch(keys, values, n, stream);
+  const Key* bk = batch.k[batch.at].data();
+  const Value* bv = batch.v[batch.at].data();
   // The batch is run 1 of the merge, so its pair precedes the resident one of an equal key and
   // unique_by_key keeps it: insert-or-assign with the batch's latest value.
   const std::uint64_t total = size_ + n;
@@ -175,44 +157,20 @@ std::uint64_t SortedArray<Key, Value>::build(const Key* keys, const Value* value
     return 0;
   }
   if (!keys) throw InvalidArgument("SortedArray::build: null keys");
-  DeviceBuffer<Key> k0(n, stream), k1(n, stream);
-  DeviceBuffer<Value> v0(n, stream), v1(n, stream);
-  sorted_detail::reverse_pairs_kernel<<<grid_for(n), kBlock, 0, stream>>>(keys, values, n,
-                                                                          k0.data(), v0.data());
-  WG_CUDA_CHECK_LAST();
-  const bool in1 = sorted_detail::sort_pairs(k0.data(), v0.data(), k1.data(), v1.data(), n, 0,
-                                             int(sizeof(Key) * 8), stream);
+  SortedBatch<Key, Value> batch = sort_batch(keys, values, n, stream);
   // Unique into the buffers the sort did not end in.
-  Key* sk = in1 ? k1.data() : k0.data();
-  Value* sv = in1 ? v1.data() : v0.data();
-  Key* ok = in1 ? k0.data() : k1.data();
-  Value* ov = in1 ? v0.data() : v1.data();
-  const std::uint64_t m =
-      sorted_detail::unique_by_key(sk, sv, ok, ov, n, sorted_detail::Equal{}, stream);
+  const int out = 1 - batch.at;
+  const std::uint64_t m = sorted_detail::unique_by_key(
+      batch.k[batch.at].data(), batch.v[batch.at].data(), batch.k[out].data(), batch.v[out].data(),
+      n, sorted_detail::Equal{}, stream);
   if (m > capacity_)
     throw CapacityError(
         "SortedArray", capacity_,
         "build of " + std::to_string(m) + " distinct keys; the array was not changed");
-  keys_ = in1 ? std::move(k0) : std::move(k1);
-  values_ = in1 ? std::move(v0) : std::move(v1);
+  keys_ = std::move(batch.k[out]);
+  values_ = std::move(batch.v[out]);
   size_ = m;
   return m;
-}
-
-template <class Key, class Value>
-void SortedArray<Key, Value>::find(const Key* queries, std::uint64_t n, Value* out_values,
-                                   std::uint8_t* out_found, cudaStream_t stream) const {
-  if (n == 0) return;
-  find_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), queries, n, out_values, out_found);
-  WG_CUDA_CHECK_LAST();
-}
-
-template <class Key, class Value>
-void SortedArray<Key, Value>::count(const Key* k1, const Key* k2, std::uint64_t n,
-                                    std::uint64_t* out_counts, cudaStream_t stream) const {
-  if (n == 0) return;
-  count_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, out_counts);
-  WG_CUDA_CHECK_LAST();
 }
 
 template <class Key, class Value>
@@ -226,28 +184,11 @@ RangeResult<Key, Value> SortedArray<Key, Value>::range(const Key* k1, const Key*
   range_count_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), k1, k2, n, r.offsets.data(),
                                                          first.data());
   WG_CUDA_CHECK_LAST();
-  sorted_detail::exclusive_sum(r.offsets.data(), n + 1, stream);
-  WG_CUDA_TRY(cudaMemcpyAsync(&r.total, r.offsets.data() + n, sizeof(std::uint64_t),
-                              cudaMemcpyDeviceToHost, stream));
-  WG_CUDA_TRY(cudaStreamSynchronize(stream));
-  r.keys = DeviceBuffer<Key>(r.total, stream);
-  r.values = DeviceBuffer<Value>(r.total, stream);
-  if (r.total) {
+  sorted_detail::finish_range(r, n, stream, [&] {
     range_fill_kernel<<<grid_for(n * 32), kBlock, 0, stream>>>(
         ref(), n, first.data(), r.offsets.data(), r.keys.data(), r.values.data());
-    WG_CUDA_CHECK_LAST();
-  }
+  });
   return r;
-}
-
-template <class Key, class Value>
-void SortedArray<Key, Value>::successor(const Key* queries, std::uint64_t n, Key* out_keys,
-                                        Value* out_values, std::uint8_t* out_found,
-                                        cudaStream_t stream) const {
-  if (n == 0) return;
-  successor_kernel<<<grid_for(n), kBlock, 0, stream>>>(ref(), queries, n, out_keys, out_values,
-                                                       out_found);
-  WG_CUDA_CHECK_LAST();
 }
 
 template <class Key, class Value>
@@ -258,5 +199,9 @@ std::pair<std::vector<Key>, std::vector<Value>> SortedArray<Key, Value>::to_host
 
 template class SortedArray<std::uint32_t, std::uint32_t>;
 template class SortedArray<std::uint64_t, std::uint32_t>;
+template class PointQueries<SortedArray<std::uint32_t, std::uint32_t>, std::uint32_t,
+                            std::uint32_t>;
+template class PointQueries<SortedArray<std::uint64_t, std::uint32_t>, std::uint64_t,
+                            std::uint32_t>;
 
 }  // namespace wg

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/sorted_array/point_queries.hpp>
 #include <warpgraph/containers/sorted_array/range_result.cuh>
 #include <warpgraph/containers/sorted_array/sorted_array_ref.cuh>
 
@@ -52,7 +53,7 @@ struct SortedArrayOptions {
 };
 
 template <class Key, class Value = std::uint32_t>
-class SortedArray {
+class SortedArray : public PointQueries<SortedArray<Key, Value>, Key, Value> {
   static_assert(std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, std::uint64_t>,
                 "SortedArray: Key is std::uint32_t or std::uint64_t");
 
@@ -74,20 +75,10 @@ class SortedArray {
   /// Empties the array (keeps its memory).
   void clear() { size_ = 0; }
 
-  /// out_values[i] = value of queries[i] when present (untouched otherwise); out_found[i] = 1/0
-  /// (either output may be null). Asynchronous.
-  void find(const Key* queries, std::uint64_t n, Value* out_values, std::uint8_t* out_found,
-            cudaStream_t stream) const;
-  /// out_counts[i] = number of keys in [k1[i], k2[i]]. Asynchronous.
-  void count(const Key* k1, const Key* k2, std::uint64_t n, std::uint64_t* out_counts,
-             cudaStream_t stream) const;
+  // find, count, successor: PointQueries (point_queries.hpp).
   /// Every pair with a key in [k1[i], k2[i]], per query, sorted (synchronises once).
   RangeResult<Key, Value> range(const Key* k1, const Key* k2, std::uint64_t n,
                                 cudaStream_t stream) const;
-  /// The smallest key >= queries[i] with its value; out_found[i] = 0 when none (outputs may be
-  /// null). Asynchronous.
-  void successor(const Key* queries, std::uint64_t n, Key* out_keys, Value* out_values,
-                 std::uint8_t* out_found, cudaStream_t stream) const;
 
   std::uint64_t size() const noexcept { return size_; }
   std::uint64_t capacity() const noexcept { return capacity_; }

@@ -2,7 +2,9 @@
 // CUB-backed batch primitives shared by the sorted array and the LSM: sort a batch so that the
 // latest occurrence of a key comes first, stable merge, unique-by-key, flagged select, exclusive
 // scan. Each call allocates its CUB temporary storage stream-ordered on `stream` (the driver's
-// pool makes that cheap) and synchronises only where it returns a count.
+// pool makes that cheap) and synchronises only where it returns a count. Also the definitions of
+// wg::PointQueries (point_queries.hpp: find, count, successor over the container's device view)
+// and the scan-and-fill half of the containers' two-pass range.
 //
 // Include only from .cu files: this header pulls in CUB.
 #include <cub/device/device_merge.cuh>
@@ -15,6 +17,8 @@
 
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/device_buffer.cuh>
+#include <warpgraph/containers/sorted_array/point_queries.hpp>
+#include <warpgraph/containers/sorted_array/range_result.cuh>
 
 namespace wg::sorted_detail {
 
@@ -140,3 +144,101 @@ struct Equal {
 };
 
 }  // namespace wg::sorted_detail
+
+namespace wg::sorted_detail {
+
+// Bulk queries over a device view Ref (SortedArrayRef, LsmRef): Ref::find(k, &value),
+// Ref::count(k1, k2) and Ref::successor(k, &key, &value), one thread per query. The view is a
+// __grid_constant__ parameter, so a member call reads it in place instead of copying it to
+// local memory.
+
+template <class Ref, class Key, class Value>
+__global__ void find_kernel(const __grid_constant__ Ref ref, const Key* __restrict__ q,
+                            std::uint64_t n, Value* out_values, std::uint8_t* out_found) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    Value v{};
+    const bool hit = ref.find(q[i], &v);
+    if (hit && out_values) out_values[i] = v;
+    if (out_found) out_found[i] = hit;
+  }
+}
+
+template <class Ref, class Key>
+__global__ void count_kernel(const __grid_constant__ Ref ref, const Key* __restrict__ k1,
+                             const Key* __restrict__ k2, std::uint64_t n,
+                             std::uint64_t* __restrict__ out) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    out[i] = ref.count(k1[i], k2[i]);
+}
+
+template <class Ref, class Key, class Value>
+__global__ void successor_kernel(const __grid_constant__ Ref ref, const Key* __restrict__ q,
+                                 std::uint64_t n, Key* out_keys, Value* out_values,
+                                 std::uint8_t* out_found) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    Key k{};
+    Value v{};
+    const bool hit = ref.successor(q[i], &k, &v);
+    if (hit && out_keys) out_keys[i] = k;
+    if (hit && out_values) out_values[i] = v;
+    if (out_found) out_found[i] = hit;
+  }
+}
+
+/// The second half of a two-pass range over n > 0 queries: r.offsets[0, n) holds the counting
+/// pass's per-query counts (and r.offsets[n] == 0); scans them into offsets, reads the total
+/// (one synchronisation), sizes r.keys / r.values and, when there is any answer, runs
+/// `fill_pass()` (which launches the fill kernel).
+template <class Key, class Value, class FillPass>
+void finish_range(RangeResult<Key, Value>& r, std::uint64_t n, cudaStream_t stream,
+                  FillPass&& fill_pass) {
+  exclusive_sum(r.offsets.data(), n + 1, stream);
+  WG_CUDA_TRY(cudaMemcpyAsync(&r.total, r.offsets.data() + n, sizeof(std::uint64_t),
+                              cudaMemcpyDeviceToHost, stream));
+  WG_CUDA_TRY(cudaStreamSynchronize(stream));
+  r.keys = DeviceBuffer<Key>(r.total, stream);
+  r.values = DeviceBuffer<Value>(r.total, stream);
+  if (r.total) {
+    fill_pass();
+    WG_CUDA_CHECK_LAST();
+  }
+}
+
+}  // namespace wg::sorted_detail
+
+namespace wg {
+
+template <class Derived, class Key, class Value>
+void PointQueries<Derived, Key, Value>::find(const Key* queries, std::uint64_t n, Value* out_values,
+                                             std::uint8_t* out_found, cudaStream_t stream) const {
+  if (n == 0) return;
+  sorted_detail::find_kernel<<<sorted_detail::grid_for(n), sorted_detail::kBlock, 0, stream>>>(
+      static_cast<const Derived&>(*this).ref(), queries, n, out_values, out_found);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Derived, class Key, class Value>
+void PointQueries<Derived, Key, Value>::count(const Key* k1, const Key* k2, std::uint64_t n,
+                                              std::uint64_t* out_counts,
+                                              cudaStream_t stream) const {
+  if (n == 0) return;
+  sorted_detail::count_kernel<<<sorted_detail::grid_for(n), sorted_detail::kBlock, 0, stream>>>(
+      static_cast<const Derived&>(*this).ref(), k1, k2, n, out_counts);
+  WG_CUDA_CHECK_LAST();
+}
+
+template <class Derived, class Key, class Value>
+void PointQueries<Derived, Key, Value>::successor(const Key* queries, std::uint64_t n,
+                                                  Key* out_keys, Value* out_values,
+                                                  std::uint8_t* out_found,
+                                                  cudaStream_t stream) const {
+  if (n == 0) return;
+  sorted_detail::successor_kernel<<<sorted_detail::grid_for(n), sorted_detail::kBlock, 0, stream>>>(
+      static_cast<const Derived&>(*this).ref(), queries, n, out_keys, out_values, out_found);
+  WG_CUDA_CHECK_LAST();
+}
+
+}  // namespace wg

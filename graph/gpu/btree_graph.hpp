@@ -21,7 +21,7 @@
 //
 // The graph is the front (graph_front.hpp) over the B-tree store (btree/btree_store.hpp):
 // BTreeGraph<W> is DynamicGraph<BTreeStore<W>>. Algorithms take any wg::GpuDynamicGraph, so this
-// graph runs them all (explicit instantiations in each algorithm's *_btree.cu).
+// graph runs them all (WG_GPU_GRAPHS in cmake/warpgraph_helpers.cmake instantiates each for it).
 //
 // Semantics (those of graph/graph_concepts.hpp and graph/update_result.hpp, as the slab graph):
 //  - Phase-concurrent: each call is one phase on stream(); not thread-safe on the host.

@@ -3,6 +3,7 @@
 // without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,12 @@ inline std::string graph_test_name(const ::testing::TestParamInfo<const char*>& 
 }
 /// Path of a file in the source tree (e.g. "datasets/data/facebook_combined.txt.gz").
 std::string source_path(const std::string& relative);
+/// WG_GPU_TEST_SCALE (the R-MAT scale of the GPU tests; ~8 under compute-sanitizer), else
+/// `fallback`.
+inline unsigned gpu_test_scale(unsigned fallback = 11) {
+  const char* s = std::getenv("WG_GPU_TEST_SCALE");
+  return s ? static_cast<unsigned>(std::atoi(s)) : fallback;
+}
 /// True when the CUDA runtime sees at least one device (always false in a CPU-only build).
 bool cuda_device_available();
 

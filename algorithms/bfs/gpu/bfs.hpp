@@ -2,7 +2,7 @@
 // Breadth-first search on the GPU: levels and parents from one source, static and dynamic, on any
 // GPU graph of the graph concepts (graph/graph_concepts.hpp). Declarations only (plain C++ may
 // include this); definitions in bfs.cuh (with the DeviceGraphView and CsrGraph overloads),
-// instantiated in bfs.cu for wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>.
+// instantiated for every graph of WG_GPU_GRAPHS by gpu/CMakeLists.txt (wg_gpu_algorithm).
 //
 // Semantics: those of wg::cpu::bfs (algorithms/bfs/cpu/bfs.hpp). level[v] is the number of arcs
 // on a shortest path source -> v (kBfsUnreached = -1 when none); parent[v] is a vertex u with an

@@ -1,7 +1,7 @@
 #pragma once
 // Definitions of the GPU core numbers (kcore.hpp), for .cu files. The static peeling is written
 // against any DeviceGraphView (core_numbers(view, n, core, stream)); a graph type plugs into the
-// rest by satisfying GpuDynamicGraph and one explicit instantiation line in a .cu of its own.
+// rest by satisfying GpuDynamicGraph and one line in WG_GPU_GRAPHS (warpgraph_helpers.cmake).
 #include <algorithm>
 #include <array>
 #include <cstdint>

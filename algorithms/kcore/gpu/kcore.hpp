@@ -1,7 +1,7 @@
 #pragma once
 // k-core decomposition (core numbers) on a GPU dynamic graph: static and dynamic. Declarations
-// only (plain C++ may include this); definitions in kcore.cuh, instantiated in kcore.cu for
-// wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>. The static peeling also runs
+// only (plain C++ may include this); definitions in kcore.cuh, instantiated by
+// gpu/CMakeLists.txt for every graph of WG_GPU_GRAPHS. The static peeling also runs
 // on any symmetric DeviceGraphView (kcore.cuh: core_numbers(view, ...)).
 //
 // Semantics (as wg::cpu::core_numbers and the reference): core[v] is the largest k such that v

@@ -1,8 +1,8 @@
 #pragma once
 // Definitions of the GPU PageRank (pagerank.hpp), for .cu files. The iteration is written
 // against any DeviceGraphView (pagerank(view, n, directed, rank, stream, options, warm)); a graph
-// type plugs into the rest by satisfying GpuDynamicGraph and one explicit instantiation line in a
-// .cu of its own.
+// type plugs into the rest by satisfying GpuDynamicGraph and one line in
+// WG_GPU_GRAPHS (cmake/warpgraph_helpers.cmake).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

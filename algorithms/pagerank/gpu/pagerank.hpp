@@ -1,7 +1,7 @@
 #pragma once
 // PageRank on a GPU dynamic graph: static and dynamic, with the rule of wg::reference::pagerank.
 // Declarations only (plain C++ may include this); definitions in pagerank.cuh, instantiated in
-// pagerank.cu for wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>. The iteration
+// gpu/CMakeLists.txt for every graph of WG_GPU_GRAPHS (wg_gpu_algorithm). The iteration
 // also runs on any DeviceGraphView (pagerank.cuh: pagerank(view, ...)).
 //
 // Semantics (as wg::cpu::pagerank and the reference). Power iteration on the directed graph (an

@@ -2,7 +2,7 @@
 // Single-source shortest paths on the GPU, static and dynamic, on any GPU graph of the graph
 // concepts (graph/graph_concepts.hpp). Declarations only (plain C++ may include this); the
 // definitions are in sssp.cuh (the DeviceGraphView overloads and the CsrGraph ones are there),
-// instantiated in sssp.cu for wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>.
+// instantiated for every graph of WG_GPU_GRAPHS by gpu/CMakeLists.txt (wg_gpu_algorithm).
 //
 // Semantics. distance[v] is the length of a shortest path source -> v (kSsspUnreached when there
 // is none), where an arc's length is its value (SlabMapAdjacency: the uint32 weight, the last

@@ -20,7 +20,7 @@
 // removal, erased) the triangles through it are counted once, at its smallest batch edge, by
 // count_triangles_touching_sorted: the endpoints' leaf chains merged leaf by leaf with warp-wide
 // compares, O((deg u + deg v) / 7) leaf reads per edge). IncrementalTriangleCounter<BTreeGraph<W>>
-// (triangle_count.hpp, instantiated in triangle_count_btree.cu) is the same with the generic
+// (triangle_count.hpp, instantiated for it by gpu/CMakeLists.txt) is the same with the generic
 // static count.
 //
 // Errors: wg::InvalidArgument for a directed graph or bad options; wg::CapacityError when GPU

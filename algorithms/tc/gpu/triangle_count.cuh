@@ -1,8 +1,8 @@
 #pragma once
 // Definitions of the GPU triangle counters (triangle_count.hpp), for .cu files. A graph type
 // plugs in by satisfying the graph concepts (graph/graph_concepts.hpp: GpuDynamicGraph, with a
-// DeviceGraphView ref) and by one explicit instantiation line per template in a .cu of its own
-// that includes this header (as triangle_count.cu does for the two slab adjacencies): no edit
+// DeviceGraphView ref) and by one line in WG_GPU_GRAPHS (cmake/warpgraph_helpers.cmake),
+// which instantiates these templates for it (the lines are in gpu/CMakeLists.txt): no edit
 // here.
 //
 // The kernels use only the DeviceGraphView: degree, is_live, has_edge, and the warp-uniform

@@ -1,8 +1,8 @@
 #pragma once
 // Triangle counting on a GPU dynamic graph: any wg::GpuDynamicGraph (graph/graph_concepts.hpp)
 // whose ref() is a DeviceGraphView, undirected. Declarations only (plain C++ may include this);
-// the definitions are in triangle_count.cuh, instantiated in triangle_count.cu for
-// wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>.
+// the definitions are in triangle_count.cuh, instantiated by gpu/CMakeLists.txt for
+// every graph of WG_GPU_GRAPHS (cmake/warpgraph_helpers.cmake).
 //
 // Static count: degree-ordered orientation (rank = (degree, id)); for every arc u -> v with
 // rank(u) < rank(v), the warp walks the smaller of the two adjacency lists and probes each

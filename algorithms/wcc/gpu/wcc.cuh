@@ -1,8 +1,8 @@
 #pragma once
 // Definitions of the GPU components (wcc.hpp), for .cu files. The static computation is written
 // against any DeviceGraphView (connected_components(view, n, labels, stream)); a graph type plugs
-// into the rest by satisfying GpuDynamicGraph and one explicit instantiation line in a .cu of its
-// own (as wcc.cu does for the slab adjacencies).
+// into the rest by satisfying GpuDynamicGraph and one line in WG_GPU_GRAPHS
+// (cmake/warpgraph_helpers.cmake), which instantiates every GPU algorithm for it.
 #include <algorithm>
 #include <cstdint>
 #include <span>

@@ -1,7 +1,7 @@
 #pragma once
 // Connected components on a GPU dynamic graph (weakly connected for directed graphs): static and
 // dynamic. Declarations only (plain C++ may include this); definitions in wcc.cuh, instantiated
-// in wcc.cu for wg::gpu::DynamicGraph<SlabSetAdjacency> and <SlabMapAdjacency>. The static
+// for every graph of WG_GPU_GRAPHS by gpu/CMakeLists.txt (wg_gpu_algorithm). The static
 // computation also runs on any DeviceGraphView (wcc.cuh: connected_components(view, ...)), so a
 // CSR or another adjacency runs it too.
 //

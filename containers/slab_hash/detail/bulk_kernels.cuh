@@ -28,6 +28,17 @@ struct Tally {
     out_of_slabs += r == InsertOutcome::out_of_slabs;
     invalid += r == InsertOutcome::invalid_key;
   }
+  /// A lookup's answer to task i, written by the lane that owns it (so the warp's writes are
+  /// coalesced): found or not, and (maps) the value or kNotFoundValue.
+  template <class V>
+  __device__ __forceinline__ void answer(std::uint64_t i, bool found, std::uint32_t value,
+                                         std::uint32_t* out_values, bool* out_found) {
+    if constexpr (!std::is_void_v<V>) {
+      if (out_values) out_values[i] = found ? value : kNotFoundValue;
+    }
+    if (out_found) out_found[i] = found;
+    success += found;
+  }
   /// live_sign: +1 (insert), -1 (erase), 0 (lookups).
   __device__ void commit(const warp_tile& tile, unsigned long long* counters, int live_sign) const {
     const unsigned s = __reduce_add_sync(0xFFFFFFFFu, success);
@@ -299,13 +310,7 @@ static __global__ void __launch_bounds__(kBlockThreads)
         }
       }
     }
-    if (active) {
-      if constexpr (!std::is_void_v<V>) {
-        if (out_values) out_values[i] = mine ? mine_value : kNotFoundValue;
-      }
-      if (out_found) out_found[i] = mine;
-      tally.success += mine;
-    }
+    if (active) tally.answer<V>(i, mine, mine_value, out_values, out_found);
   });
   tally.commit(this_warp(), counters, 0);
 }
@@ -361,13 +366,7 @@ static __global__ void __launch_bounds__(kBlockThreads)
         if constexpr (!std::is_void_v<V>) mine_value = v;
       }
     }
-    if (active) {
-      if constexpr (!std::is_void_v<V>) {
-        if (out_values) out_values[i] = mine ? mine_value : kNotFoundValue;
-      }
-      if (out_found) out_found[i] = mine;
-      tally.success += mine;
-    }
+    if (active) tally.answer<V>(i, mine, mine_value, out_values, out_found);
   });
   tally.commit(this_warp(), counters, 0);
 }

@@ -26,18 +26,10 @@ namespace {
 using wg::EdgeList;
 using wg::vertex_t;
 
-unsigned test_scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? static_cast<unsigned>(std::atoi(s)) : 11u;
-}
-
 void expect_bfs(const wg::gpu::BfsResult& r, const EdgeList& coo, bool directed, vertex_t source,
                 bool source_live = true) {
-  wg::test::expect_shortest_paths(coo, directed, source, source_live, r.level, r.parent,
-                                  wg::gpu::kBfsUnreached, wg::gpu::kBfsNoParent, true);
-  std::uint64_t reached = 0;
-  for (auto l : r.level) reached += l != wg::gpu::kBfsUnreached;
-  EXPECT_EQ(r.reached, reached);
+  wg::test::expect_traversal(coo, directed, source, source_live, r.level, r.parent, r.reached,
+                             wg::gpu::kBfsUnreached, wg::gpu::kBfsNoParent, true);
 }
 
 template <class Graph>
@@ -87,7 +79,7 @@ TEST(BfsGpu, DirectedRmat) {
   WG_REQUIRE_GPU();
   wg::gpu::Graph g(0, {.directed = true});
   g.build(wg::datasets::generate_rmat(
-      {.scale = test_scale(), .edge_factor = 8, .seed = 5, .symmetric = false}));
+      {.scale = wg::test::gpu_test_scale(11), .edge_factor = 8, .seed = 5, .symmetric = false}));
   const EdgeList coo = g.export_coo();
   static_checks(g, coo, 0);
   static_checks(g, coo, 17);
@@ -108,7 +100,7 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicBfsOp
             bool expect_repairs, bool observed = false) {
   WG_REQUIRE_GPU();
   const EdgeList whole = wg::datasets::generate_rmat(
-      {.scale = test_scale(), .edge_factor = 8, .seed = 7, .symmetric = !directed});
+      {.scale = wg::test::gpu_test_scale(11), .edge_factor = 8, .seed = 7, .symmetric = !directed});
   const wg::datasets::UpdateStream stream = wg::datasets::make_update_stream(
       whole, {.initial_fraction = 0.3, .batch_size = batch_size, .seed = 3});
   Graph g(whole.num_vertices, {.directed = directed});

@@ -32,11 +32,6 @@ using wg::EdgeList;
 using Graph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
 
 /// The scale of the R-MAT graph: WG_GPU_TEST_SCALE (default 10) keeps sanitizer runs short.
-unsigned test_scale() {
-  if (const char* s = std::getenv("WG_GPU_TEST_SCALE")) return static_cast<unsigned>(std::stoul(s));
-  return 10;
-}
-
 /// Every result, each on a graph of its own (driven by insert_edges / erase_edges).
 struct Alone {
   Graph g_cc, g_kc, g_bfs, g_sssp, g_pr, g_tc;
@@ -69,7 +64,7 @@ struct Alone {
 void run_stream(std::uint64_t batch_size) {
   WG_REQUIRE_GPU();
   const EdgeList whole = wg::datasets::generate_rmat(
-      {.scale = test_scale(), .edge_factor = 8, .seed = 11, .symmetric = true});
+      {.scale = wg::test::gpu_test_scale(10), .edge_factor = 8, .seed = 11, .symmetric = true});
   const wg::datasets::UpdateStream stream = wg::datasets::make_update_stream(
       whole, {.initial_fraction = 0.4, .batch_size = batch_size, .seed = 5});
 

@@ -21,11 +21,12 @@
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "../../support/test_support.hpp"
-#include "../wcc_gpu/gpu_stream_fixture.hpp"
+#include "../gpu_test_support.hpp"
 
 namespace {
 
 using wg::EdgeList;
+using wg::test::batch;
 using wg::test::GraphModel;
 using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
 using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
@@ -61,16 +62,6 @@ TEST(GpuCoreNumbers, DirectedGraphIsRefused) {
   SetGraph g(4, {.directed = true});
   EXPECT_THROW(wg::gpu::core_numbers(g), wg::InvalidArgument);
   EXPECT_THROW(wg::gpu::DynamicCoreNumbers<SetGraph>{g}, wg::InvalidArgument);
-}
-
-EdgeList batch(std::uint64_t n, std::vector<std::pair<wg::vertex_t, wg::vertex_t>> es) {
-  EdgeList b;
-  b.num_vertices = n;
-  for (auto [u, v] : es) {
-    b.src.push_back(u);
-    b.dst.push_back(v);
-  }
-  return b;
 }
 
 TEST(GpuDynamicCoreNumbers, HandMadeBatches) {
@@ -172,10 +163,8 @@ TEST(GpuDynamicCoreNumbers, VertexDeletions) {
   const EdgeList e = wg::datasets::generate_rmat(
       {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 9});
   SetGraph g(0);
-  GraphModel m(0, false);
-  m.clear(e.num_vertices);
   g.build(e);
-  m.insert(e);
+  GraphModel m = wg::test::model_of(e, false);
   wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g);
   for (wg::vertex_t first : {0u, 7u, 100u}) {
     std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat
@@ -470,15 +459,11 @@ TEST(GpuDynamicCoreNumbers, MixedStepsHandMade) {
     for (wg::vertex_t v = u + 1; v < 5; ++v) k5.emplace_back(u, v);
   k5.insert(k5.end(), {{5, 6}, {6, 7}, {7, 8}, {8, 5}, {0, 5}, {9, 10}, {10, 11}, {9, 11}});
   const EdgeList base = batch(n, k5);
-  struct Step {
-    EdgeList erase, insert;
-    bool recomputed;
-  };
   // fallback_options sends an erasure of more than one edge to the peeling (max_rounds 1: a
   // vertex in two of its edges), incremental ones stay by the rounds.
   const wg::gpu::DynamicCoreNumbersOptions options{
       .recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 1};
-  const Step steps[] = {
+  const std::vector<wg::test::MixedStep> steps = {
       {batch(n, {{0, 1}}), batch(n, {{5, 7}}), false},                   // both by the rounds
       {batch(n, {{0, 2}, {0, 3}}), batch(n, {{6, 8}, {12, 13}}), true},  // erasure falls back
       {EdgeList{}, batch(n, {{0, 2}, {12, 9}}), false},                  // empty erasure
@@ -491,34 +476,19 @@ TEST(GpuDynamicCoreNumbers, MixedStepsHandMade) {
   ASSERT_EQ(g.insert_edges(base), m.insert(base));
   t.insert_edges(base);
   wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g, options), twin(t, options);
-  for (std::size_t i = 0; i < std::size(steps); ++i) {
-    SCOPED_TRACE("step " + std::to_string(i));
-    const auto before = dyn.result();
-    const auto r = dyn.update(steps[i].erase, steps[i].insert);
-    ASSERT_EQ(r.update.erased, m.erase(steps[i].erase));
-    ASSERT_EQ(r.update.inserted, m.insert(steps[i].insert));
-    twin.erase_edges(steps[i].erase);
-    twin.insert_edges(steps[i].insert);
-    EXPECT_EQ(r.recomputed, steps[i].recomputed);
-    const auto now = dyn.result();
-    expect_reference(m, now);
-    ASSERT_EQ(now.core, twin.result().core);
-    EXPECT_EQ(r.changed, wg::count_changed(before.core, now.core));
-  }
+  wg::test::run_mixed_steps(
+      steps, dyn, twin, m,
+      [&](std::size_t, const auto& r, const auto& before, const auto& now, const auto& twin_now) {
+        expect_reference(m, now);
+        ASSERT_EQ(now.core, twin_now.core);
+        EXPECT_EQ(r.changed, wg::count_changed(before.core, now.core));
+      });
+  ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(dyn.stats().shared, 2u);
   // Device batches: erase {5, 6}, insert {1, 2} and {10, 13}.
-  const cudaStream_t stream = g.stream();
-  const std::vector<wg::vertex_t> es{5}, ed{6}, is{1, 10}, id{2, 13};
-  const auto des = wg::DeviceBuffer<wg::vertex_t>::from_host(es, stream);
-  const auto ded = wg::DeviceBuffer<wg::vertex_t>::from_host(ed, stream);
-  const auto dis = wg::DeviceBuffer<wg::vertex_t>::from_host(is, stream);
-  const auto did = wg::DeviceBuffer<wg::vertex_t>::from_host(id, stream);
   const auto before = dyn.result();
-  const auto r = dyn.update(wg::gpu::DeviceEdges{.src = des.data(), .dst = ded.data(), .size = 1},
-                            wg::gpu::DeviceEdges{.src = dis.data(), .dst = did.data(), .size = 2});
-  const EdgeList he = batch(n, {{5, 6}}), hi = batch(n, {{1, 2}, {10, 13}});
-  ASSERT_EQ(r.update.erased, m.erase(he));
-  ASSERT_EQ(r.update.inserted, m.insert(hi));
+  const auto r = wg::test::update_from_device(dyn, g.stream(), n, {{5, 6}}, {{1, 2}, {10, 13}}, m);
+  ASSERT_FALSE(HasFatalFailure());
   const auto now = dyn.result();
   expect_reference(m, now);
   EXPECT_EQ(r.changed, wg::count_changed(before.core, now.core));

@@ -23,7 +23,7 @@
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "../../support/test_support.hpp"
-#include "../wcc_gpu/gpu_stream_fixture.hpp"
+#include "../gpu_test_support.hpp"
 
 namespace {
 
@@ -74,9 +74,7 @@ TEST(GpuPageRank, DirectedPushWithinBound) {
       {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 5, .symmetric = false});
   SetGraph g(0, {.directed = true});
   g.build(e);
-  GraphModel m(0, true);
-  m.clear(e.num_vertices);
-  m.insert(e);
+  GraphModel m = wg::test::model_of(e, true);
   for (double d : {0.85, 0.5}) {
     const auto r = wg::gpu::pagerank(g, {.damping = d, .tolerance = kTol});
     expect_close(r.rank, wg::test::reference_edges(m), true, d);
@@ -160,9 +158,7 @@ TEST(GpuPageRank, StopReadEveryKIterations) {
                                                     .symmetric = !directed});
     SetGraph g(0, {.directed = directed});
     g.build(e);
-    GraphModel m(0, directed);
-    m.clear(e.num_vertices);
-    m.insert(e);
+    GraphModel m = wg::test::model_of(e, directed);
     const EdgeList ref = wg::test::reference_edges(m);
     for (const auto stop : {Options::Stop::l1, Options::Stop::max_change}) {
       const double tol = stop == Options::Stop::l1 ? kTol : 1e-12;
@@ -203,9 +199,7 @@ TEST(GpuPageRank, EveryVertexSplit) {
   const EdgeList e = wg::datasets::generate_rmat({.scale = 10, .edge_factor = 8, .seed = 13});
   SetGraph g(0);
   g.build(e);
-  GraphModel m(0, false);
-  m.clear(e.num_vertices);
-  m.insert(e);
+  GraphModel m = wg::test::model_of(e, false);
   const auto r = wg::gpu::pagerank(g, {.tolerance = kTol, .split_degree = 0, .arcs_per_part = 1});
   EXPECT_TRUE(r.converged);
   expect_close(r.rank, wg::test::reference_edges(m), false);
@@ -225,9 +219,7 @@ TEST(GpuPageRank, CsrView) {
                                                     .symmetric = !directed});
     SetGraph g(0, {.directed = directed});
     g.build(e);
-    GraphModel m(0, directed);
-    m.clear(e.num_vertices);
-    m.insert(e);
+    GraphModel m = wg::test::model_of(e, directed);
     const wg::gpu::CsrGraph<false> csr(g.export_csr(), directed, g.stream());
     const std::uint64_t n = csr.num_vertices();
     for (const std::uint32_t split : {16u, 1u << 30}) {
@@ -344,10 +336,8 @@ TEST(GpuDynamicPageRank, VertexDeletions) {
   const EdgeList e = wg::datasets::generate_rmat(
       {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 9});
   SetGraph g(0);
-  GraphModel m(0, false);
-  m.clear(e.num_vertices);
   g.build(e);
-  m.insert(e);
+  GraphModel m = wg::test::model_of(e, false);
   wg::gpu::DynamicPageRank<SetGraph> dyn(g, {.tolerance = kTol});
   for (wg::vertex_t first : {0u, 7u, 100u}) {
     std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat

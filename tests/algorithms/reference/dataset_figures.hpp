@@ -2,7 +2,9 @@
 // The figures of /work/shared/datasets/README.md for the bundled real graphs (published, or
 // computed independently with networkx), row by row: what the Boost reference
 // (reference_datasets_test) and the CLI (tests/tools/cli_test) must both reproduce.
+#include <cctype>
 #include <cstdint>
+#include <string>
 
 namespace wg::test {
 
@@ -22,5 +24,15 @@ inline constexpr DatasetFigures kDatasetFigures[] = {
     {"luxembourg_osm.mtx", 114599, 119666, 6, 1, 68, 114599, 1034},
     {"delaunay_n16.mtx", 65536, 196575, 17, 1, 131842, 65536, 109},
 };
+
+/// A test name for a DatasetFigures parameter (gtest's TestParamInfo): its file name with every
+/// character other than a letter or digit as '_'.
+template <class Info>
+std::string figure_test_name(const Info& info) {
+  std::string n = info.param.file;
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
 
 }  // namespace wg::test

@@ -23,24 +23,13 @@ namespace {
 
 using wg::EdgeList;
 using wg::vertex_t;
+using wg::test::with_weights;
 
 void expect_sssp(const wg::cpu::SsspResult& r, const wg::cpu::DynamicGraph& g, vertex_t source,
                  bool unit, bool source_live = true) {
-  wg::test::expect_shortest_paths(g.export_coo(), g.directed(), source, source_live, r.distance,
-                                  r.parent, wg::cpu::kSsspUnreached, wg::cpu::kSsspNoParent, unit);
-  std::uint64_t reached = 0;
-  for (double d : r.distance) reached += d != wg::cpu::kSsspUnreached;
-  EXPECT_EQ(r.reached, reached);
-}
-
-EdgeList with_weights(EdgeList e, unsigned max_weight, std::uint64_t seed) {
-  e.weight.resize(e.size());
-  std::uint64_t x = seed | 1;
-  for (auto& w : e.weight) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    w = static_cast<double>(1 + (x >> 33) % max_weight);
-  }
-  return e;
+  wg::test::expect_traversal(g.export_coo(), g.directed(), source, source_live, r.distance,
+                             r.parent, r.reached, wg::cpu::kSsspUnreached, wg::cpu::kSsspNoParent,
+                             unit);
 }
 
 class SsspCpuDataset : public ::testing::TestWithParam<const char*> {};
@@ -88,15 +77,7 @@ void weighted_replay(bool directed, std::uint64_t batch_size, double recompute_f
     const std::vector<double> before = dyn.result().distance;
     wg::DynamicUpdate<wg::UpdateResult> r;
     EdgeList batch = wg::test::random_weighted_batch(n, batch_size / 2, 20, 100 + b, !directed);
-    const EdgeList coo = g.export_coo();
-    std::uint64_t x = 7 + b;
-    for (std::uint64_t i = 0; i < batch_size / 2 && coo.size(); ++i) {
-      x = x * 6364136223846793005ull + 1;
-      const std::size_t k = (x >> 20) % coo.size();
-      batch.src.push_back(coo.src[k]);
-      batch.dst.push_back(coo.dst[k]);
-      batch.weight.push_back(static_cast<double>(1 + (x >> 40) % 40));
-    }
+    wg::test::append_present_edges(batch, g.export_coo(), batch_size / 2, 7 + b, 40);
     r = b % 3 == 2 ? dyn.erase_edges(batch) : dyn.insert_edges(batch);
     EXPECT_EQ(r.update.entries(), batch.size());
     expect_sssp(dyn.result(), g, 0, false);

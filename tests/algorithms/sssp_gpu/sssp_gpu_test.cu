@@ -27,30 +27,12 @@ namespace {
 
 using wg::EdgeList;
 using wg::vertex_t;
-
-unsigned test_scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? static_cast<unsigned>(std::atoi(s)) : 11u;
-}
+using wg::test::with_weights;
 
 void expect_sssp(const wg::gpu::SsspResult& r, const EdgeList& coo, bool directed, vertex_t source,
                  bool unit, bool source_live = true) {
-  wg::test::expect_shortest_paths(coo, directed, source, source_live, r.distance, r.parent,
-                                  wg::gpu::kSsspUnreached, wg::gpu::kSsspNoParent, unit);
-  std::uint64_t reached = 0;
-  for (auto d : r.distance) reached += d != wg::gpu::kSsspUnreached;
-  EXPECT_EQ(r.reached, reached);
-}
-
-/// Integer weights 1..100 on every entry (deterministic).
-EdgeList with_weights(EdgeList e, unsigned max_weight, std::uint64_t seed) {
-  e.weight.resize(e.size());
-  std::uint64_t x = seed | 1;
-  for (auto& w : e.weight) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    w = static_cast<double>(1 + (x >> 33) % max_weight);
-  }
-  return e;
+  wg::test::expect_traversal(coo, directed, source, source_live, r.distance, r.parent, r.reached,
+                             wg::gpu::kSsspUnreached, wg::gpu::kSsspNoParent, unit);
 }
 
 class SsspGpuDataset : public ::testing::TestWithParam<const char*> {};
@@ -106,10 +88,11 @@ INSTANTIATE_TEST_SUITE_P(Datasets, SsspGpuDataset, wg::test::kBundledGraphs,
 TEST(SsspGpu, ZeroWeightsAndDirected) {
   WG_REQUIRE_GPU();
   for (bool directed : {false, true}) {
-    EdgeList e = with_weights(
-        wg::datasets::generate_rmat(
-            {.scale = test_scale(), .edge_factor = 8, .seed = 9, .symmetric = !directed}),
-        4, 5);
+    EdgeList e = with_weights(wg::datasets::generate_rmat({.scale = wg::test::gpu_test_scale(11),
+                                                           .edge_factor = 8,
+                                                           .seed = 9,
+                                                           .symmetric = !directed}),
+                              4, 5);
     for (std::size_t i = 0; i < e.size(); i += 3) e.weight[i] = 0;  // zero-length arcs
     wg::gpu::WeightedGraph g(0, {.directed = directed});
     g.build(e);
@@ -129,7 +112,7 @@ TEST(SsspGpu, ZeroWeightsAndDirected) {
 void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicSsspOptions& options,
             int batches, bool observed = false) {
   WG_REQUIRE_GPU();
-  const unsigned scale = test_scale();
+  const unsigned scale = wg::test::gpu_test_scale(11);
   const EdgeList initial =
       with_weights(wg::datasets::generate_rmat(
                        {.scale = scale, .edge_factor = 4, .seed = 21, .symmetric = !directed}),
@@ -146,16 +129,8 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicSsspO
     EdgeList batch;
     if (b % 3 == 2) {
       // Deletions: half present edges (from the graph's export), half random (mostly absent).
-      const EdgeList coo = g.export_coo();
       batch = wg::test::random_weighted_batch(n, batch_size / 2, 20, 100 + b, !directed);
-      std::uint64_t x = 7 + b;
-      for (std::uint64_t i = 0; i < batch_size / 2 && coo.size(); ++i) {
-        x = x * 6364136223846793005ull + 1;
-        const std::size_t k = (x >> 20) % coo.size();
-        batch.src.push_back(coo.src[k]);
-        batch.dst.push_back(coo.dst[k]);
-        batch.weight.push_back(1);
-      }
+      wg::test::append_present_edges(batch, g.export_coo(), batch_size / 2, 7 + b, 1);
       r = observed ? wg::gpu::erase_observed(g, batch, dyn) : dyn.erase_edges(batch);
     } else {
       batch = wg::test::random_weighted_batch(n, batch_size, 20, 200 + b, !directed);

@@ -112,4 +112,42 @@ inline EdgeList random_weighted_batch(std::uint64_t n, std::uint64_t m, unsigned
   return e;
 }
 
+/// expect_shortest_paths, and `reached` (the result's count) equal to the entries of `dist`
+/// other than `unreached`.
+template <class Dist, class Parent>
+void expect_traversal(const EdgeList& coo, bool directed, std::uint32_t source, bool source_live,
+                      const std::vector<Dist>& dist, const std::vector<Parent>& parent,
+                      std::uint64_t reached, Dist unreached, Parent no_parent, bool unit) {
+  expect_shortest_paths(coo, directed, source, source_live, dist, parent, unreached, no_parent,
+                        unit);
+  std::uint64_t want = 0;
+  for (const Dist& d : dist) want += d != unreached;
+  EXPECT_EQ(reached, want);
+}
+
+/// `e` with integer weights 1..max_weight on every entry (deterministic in `seed`).
+inline EdgeList with_weights(EdgeList e, unsigned max_weight, std::uint64_t seed) {
+  e.weight.resize(e.size());
+  std::uint64_t x = seed | 1;
+  for (auto& w : e.weight) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    w = static_cast<double>(1 + (x >> 33) % max_weight);
+  }
+  return e;
+}
+
+/// Appends `count` entries of `coo` (present edges, picked deterministically from `seed`) to
+/// `batch`, each with weight 1 + (a hash % max_weight).
+inline void append_present_edges(EdgeList& batch, const EdgeList& coo, std::uint64_t count,
+                                 std::uint64_t seed, unsigned max_weight) {
+  std::uint64_t x = seed;
+  for (std::uint64_t i = 0; i < count && coo.size(); ++i) {
+    x = x * 6364136223846793005ull + 1;
+    const std::size_t k = (x >> 20) % coo.size();
+    batch.src.push_back(coo.src[k]);
+    batch.dst.push_back(coo.dst[k]);
+    batch.weight.push_back(static_cast<double>(1 + (x >> 40) % max_weight));
+  }
+}
+
 }  // namespace wg::test

@@ -24,11 +24,6 @@ namespace {
 
 using wg::EdgeList;
 
-unsigned test_scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? static_cast<unsigned>(std::atoi(s)) : 12u;
-}
-
 /// A row of /work/shared/datasets/README.md's table (the reference and CLI tests check it too).
 using Published = wg::test::DatasetFigures;
 
@@ -67,13 +62,9 @@ TEST_P(SharedDataset, StaticCountMatchesPublishedAndReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Datasets, SharedDataset, ::testing::ValuesIn(wg::test::kDatasetFigures),
-                         [](const auto& info) {
-                           std::string n = info.param.file;
-                           for (char& c : n)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Datasets, SharedDataset, ::testing::ValuesIn(wg::test::kDatasetFigures),
+    wg::test::figure_test_name<::testing::TestParamInfo<wg::test::DatasetFigures>>);
 
 std::uint64_t reference_count(const wg::test::GraphModel& m) {
   return wg::reference::triangle_count(m.export_coo(false)).total;
@@ -122,15 +113,10 @@ TEST(GpuIncrementalTc, HandMadeBatches) {
 template <class Adj>
 void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, double load_factor,
                  std::uint64_t seed) {
-  wg::datasets::RmatParams p;
-  p.scale = scale;
-  p.edge_factor = edge_factor;
-  p.seed = seed;
-  const EdgeList graph = wg::datasets::generate_rmat(p);
-  wg::datasets::StreamParams sp;
-  sp.initial_fraction = 0.3;
-  sp.batch_size = batch_size;
-  sp.delete_probability = 0.6;
+  const EdgeList graph =
+      wg::datasets::generate_rmat({.scale = scale, .edge_factor = edge_factor, .seed = seed});
+  wg::datasets::StreamParams sp{
+      .initial_fraction = 0.3, .batch_size = batch_size, .delete_probability = 0.6};
   // A stream with a deletion batch: at some scales (WG_GPU_TEST_SCALE 9 and 10) the stream has
   // only two or three insertion batches, and a seed may draw no deletion after them; the next
   // seeds are tried then.
@@ -179,18 +165,20 @@ void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, d
 }
 
 TEST(GpuIncrementalTc, RmatStreamSet) {
-  const unsigned s = test_scale();
+  const unsigned s = wg::test::gpu_test_scale(12);
   stream_test<wg::gpu::SlabSetAdjacency>(s, 16, std::uint64_t{1} << (s + 1), 0.7, 1);
 }
 TEST(GpuIncrementalTc, RmatStreamSmallBatchesLongChains) {
-  const unsigned s = test_scale() > 2 ? test_scale() - 2 : test_scale();
+  const unsigned s = wg::test::gpu_test_scale(12) > 2 ? wg::test::gpu_test_scale(12) - 2
+                                                      : wg::test::gpu_test_scale(12);
   // Batches of 500 (fewer at the sanitizers' reduced scales, so that the stream still has
   // several batches).
   const std::uint64_t batch = std::min<std::uint64_t>(500, std::uint64_t{1} << s);
   stream_test<wg::gpu::SlabSetAdjacency>(s, 8, batch, 8.0, 2);
 }
 TEST(GpuIncrementalTc, RmatStreamMap) {
-  const unsigned s = test_scale() > 1 ? test_scale() - 1 : test_scale();
+  const unsigned s = wg::test::gpu_test_scale(12) > 1 ? wg::test::gpu_test_scale(12) - 1
+                                                      : wg::test::gpu_test_scale(12);
   stream_test<wg::gpu::SlabMapAdjacency>(s, 16, std::uint64_t{1} << s, 0.7, 3);
 }
 

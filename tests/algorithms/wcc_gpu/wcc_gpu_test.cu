@@ -18,11 +18,12 @@
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "../../support/test_support.hpp"
-#include "gpu_stream_fixture.hpp"
+#include "../gpu_test_support.hpp"
 
 namespace {
 
 using wg::EdgeList;
+using wg::test::batch;
 using wg::test::GraphModel;
 using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
 using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
@@ -62,20 +63,8 @@ TEST(GpuComponents, DirectedIsWeak) {
       {.scale = wg::test::gpu_test_scale(), .edge_factor = 2, .seed = 5, .symmetric = false});
   SetGraph g(0, {.directed = true});
   g.build(e);
-  GraphModel m(0, true);
-  m.clear(e.num_vertices);
-  m.insert(e);
+  GraphModel m = wg::test::model_of(e, true);
   expect_reference(m, wg::gpu::connected_components(g));
-}
-
-EdgeList batch(std::uint64_t n, std::vector<std::pair<wg::vertex_t, wg::vertex_t>> es) {
-  EdgeList b;
-  b.num_vertices = n;
-  for (auto [u, v] : es) {
-    b.src.push_back(u);
-    b.dst.push_back(v);
-  }
-  return b;
 }
 
 TEST(GpuDynamicComponents, HandMadeBatches) {
@@ -456,10 +445,8 @@ TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
   const EdgeList e = wg::datasets::generate_rmat(
       {.scale = wg::test::gpu_test_scale(), .edge_factor = 3, .seed = 9});
   SetGraph g(0);
-  GraphModel m(0, false);
-  m.clear(e.num_vertices);
   g.build(e);
-  m.insert(e);
+  GraphModel m = wg::test::model_of(e, false);
   wg::gpu::DynamicComponents<SetGraph> dyn(g, {.recompute_fraction = 1.0});
   std::mt19937_64 rng(3);
   for (int round = 0; round < 4; ++round) {
@@ -551,11 +538,7 @@ TEST(GpuDynamicComponents, MixedStepsHandMade) {
   add_path(es, 0, 300);
   for (wg::vertex_t j = 0; j < 10; ++j) es.emplace_back(j, 300 + j);
   const EdgeList base = batch(n, es);
-  struct Step {
-    EdgeList erase, insert;
-    bool recomputed;
-  };
-  const Step steps[] = {
+  const std::vector<wg::test::MixedStep> steps = {
       // A leaf splits off, then joins an isolated id: incremental, two labels move.
       {batch(n, {{0, 300}}), batch(n, {{300, 310}}), false},
       // The path cut (falls back), and closed into a ring: one computation, no label moves.
@@ -575,34 +558,20 @@ TEST(GpuDynamicComponents, MixedStepsHandMade) {
   t.insert_edges(base);
   wg::gpu::DynamicComponents<SetGraph> dyn(g, options), twin(t, options);
   const std::uint64_t want_changed[] = {2, 0, 1, 1, 100, 0};
-  for (std::size_t i = 0; i < std::size(steps); ++i) {
-    SCOPED_TRACE("step " + std::to_string(i));
-    const auto before = dyn.result();
-    const auto r = dyn.update(steps[i].erase, steps[i].insert);
-    ASSERT_EQ(r.update.erased, m.erase(steps[i].erase));
-    ASSERT_EQ(r.update.inserted, m.insert(steps[i].insert));
-    twin.erase_edges(steps[i].erase);
-    twin.insert_edges(steps[i].insert);
-    EXPECT_EQ(r.recomputed, steps[i].recomputed);
-    const auto now = dyn.result();
-    expect_reference(m, now);
-    ASSERT_EQ(now.component, twin.result().component);
-    EXPECT_EQ(r.changed, wg::count_changed(before.component, now.component));
-    EXPECT_EQ(r.changed, want_changed[i]);
-  }
+  wg::test::run_mixed_steps(
+      steps, dyn, twin, m,
+      [&](std::size_t i, const auto& r, const auto& before, const auto& now, const auto& twin_now) {
+        expect_reference(m, now);
+        ASSERT_EQ(now.component, twin_now.component);
+        EXPECT_EQ(r.changed, wg::count_changed(before.component, now.component));
+        EXPECT_EQ(r.changed, want_changed[i]);
+      });
+  ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(dyn.deletion_stats().shared, 2u);
   // Device batches: the leaf 303 splits off and joins 315.
-  const cudaStream_t stream = g.stream();
-  const std::vector<wg::vertex_t> es_src{3}, es_dst{303}, is_src{303}, is_dst{315};
-  const auto des = wg::DeviceBuffer<wg::vertex_t>::from_host(es_src, stream);
-  const auto ded = wg::DeviceBuffer<wg::vertex_t>::from_host(es_dst, stream);
-  const auto dis = wg::DeviceBuffer<wg::vertex_t>::from_host(is_src, stream);
-  const auto did = wg::DeviceBuffer<wg::vertex_t>::from_host(is_dst, stream);
   const auto before = dyn.result();
-  const auto r = dyn.update(wg::gpu::DeviceEdges{.src = des.data(), .dst = ded.data(), .size = 1},
-                            wg::gpu::DeviceEdges{.src = dis.data(), .dst = did.data(), .size = 1});
-  ASSERT_EQ(r.update.erased, m.erase(batch(n, {{3, 303}})));
-  ASSERT_EQ(r.update.inserted, m.insert(batch(n, {{303, 315}})));
+  const auto r = wg::test::update_from_device(dyn, g.stream(), n, {{3, 303}}, {{303, 315}}, m);
+  ASSERT_FALSE(HasFatalFailure());
   EXPECT_FALSE(r.recomputed);
   const auto now = dyn.result();
   expect_reference(m, now);

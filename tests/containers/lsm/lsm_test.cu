@@ -150,15 +150,8 @@ TYPED_TEST(LsmModel, BuildThenUpdates) {
   // the batches after it at every scale.
   L lsm({.batch_size = test_size(128, 16), .num_levels = 8}, stream);
   const auto pool = key_pool<Key>(test_size(2000, 200), L::max_key, rng);
-  std::vector<Key> keys;
-  std::vector<u32> values;
   std::map<Key, u32> model;
-  const std::size_t n = test_size(3000, 300);
-  for (std::size_t i = 0; i < n; ++i) {
-    keys.push_back(pool[rng() % (pool.size() / 2)]);  // half the pool: duplicates and absent keys
-    values.push_back(static_cast<u32>(i + 1));
-    model[keys.back()] = values.back();
-  }
+  const auto [keys, values] = build_pairs(pool, test_size(3000, 300), 1, rng, model);
   ASSERT_EQ(
       lsm.build(upload(keys, stream).data(), upload(values, stream).data(), keys.size(), stream),
       model.size());
@@ -256,23 +249,10 @@ TYPED_TEST(LsmModel, RangeSlotSizesGiveTheSameAnswers) {
       k1.push_back(0);
       k2.push_back(L::max_key);
       const std::size_t m = k1.size();
-      auto r = lsm.range(upload(k1, stream).data(), upload(k2, stream).data(), m, stream);
-      const auto off = r.offsets.to_host(stream);
-      const auto rk = r.keys.to_host(stream);
-      const auto rv = r.values.to_host(stream);
-      ASSERT_EQ(off.size(), m + 1);
-      ASSERT_EQ(off[m], r.total);
-      for (std::size_t i = 0; i < m; ++i) {
-        std::vector<std::pair<Key, u32>> expect;
-        for (auto it = model.lower_bound(k1[i]); it != model.end() && it->first <= k2[i]; ++it)
-          expect.push_back(*it);
-        ASSERT_EQ(off[i + 1] - off[i], expect.size())
-            << "batch " << batch << " range [" << k1[i] << ", " << k2[i] << "]";
-        for (std::size_t j = 0; j < expect.size(); ++j) {
-          ASSERT_EQ(rk[off[i] + j], expect[j].first) << "range key " << j;
-          ASSERT_EQ(rv[off[i] + j], expect[j].second) << "range value " << j;
-        }
-      }
+      SCOPED_TRACE("batch " + std::to_string(batch));
+      expect_range(lsm.range(upload(k1, stream).data(), upload(k2, stream).data(), m, stream), k1,
+                   k2, model, stream);
+      if (::testing::Test::HasFatalFailure()) return;
       if (batch == rounds - 1) {
         check_queries(lsm, model, pool, L::max_key, rng, stream, "range slots");
         if (::testing::Test::HasFatalFailure()) return;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <warpgraph/containers/core/cuda_stream.hpp>
@@ -36,6 +37,53 @@ std::vector<Key> key_pool(std::size_t n, Key max_key, std::mt19937_64& rng) {
   pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
   std::shuffle(pool.begin(), pool.end(), rng);
   return pool;
+}
+
+/// `n` pairs for a build: keys from the first half of `pool` (so duplicates, and absent keys in
+/// the other half), values first_value, first_value + 1, ...; `model` gets each key's last value.
+template <class Key>
+std::pair<std::vector<Key>, std::vector<u32>> build_pairs(const std::vector<Key>& pool,
+                                                          std::size_t n, u32 first_value,
+                                                          std::mt19937_64& rng,
+                                                          std::map<Key, u32>& model) {
+  std::pair<std::vector<Key>, std::vector<u32>> kv;
+  for (std::size_t i = 0; i < n; ++i) {
+    kv.first.push_back(pool[rng() % (pool.size() / 2)]);
+    kv.second.push_back(static_cast<u32>(first_value + i));
+    model[kv.first.back()] = kv.second.back();
+  }
+  return kv;
+}
+
+/// The model's pairs with keys in [a, b] (none when a > b), in key order.
+template <class Key>
+std::vector<std::pair<Key, u32>> model_range(const std::map<Key, u32>& model, Key a, Key b) {
+  std::vector<std::pair<Key, u32>> out;
+  if (a <= b)
+    for (auto it = model.lower_bound(a); it != model.end() && it->first <= b; ++it)
+      out.push_back(*it);
+  return out;
+}
+
+/// The answer of range(k1, k2) (any container's RangeResult) holds, per query, exactly the
+/// model's pairs in [k1[i], k2[i]].
+template <class Range, class Key>
+void expect_range(const Range& r, const std::vector<Key>& k1, const std::vector<Key>& k2,
+                  const std::map<Key, u32>& model, cudaStream_t s) {
+  const std::size_t m = k1.size();
+  const auto off = r.offsets.to_host(s);
+  const auto rk = r.keys.to_host(s);
+  const auto rv = r.values.to_host(s);
+  ASSERT_EQ(off.size(), m + 1);
+  ASSERT_EQ(off[m], r.total);
+  for (std::size_t i = 0; i < m; ++i) {
+    const auto expect = model_range(model, k1[i], k2[i]);
+    ASSERT_EQ(off[i + 1] - off[i], expect.size()) << "range [" << k1[i] << ", " << k2[i] << "]";
+    for (std::size_t j = 0; j < expect.size(); ++j) {
+      ASSERT_EQ(rk[off[i] + j], expect[j].first) << "range key " << j;
+      ASSERT_EQ(rv[off[i] + j], expect[j].second) << "range value " << j;
+    }
+  }
 }
 
 /// Every query kind on `c` (SortedArray or Lsm) against `model`, with keys from `pool` plus
@@ -106,24 +154,10 @@ void check_queries(const C& c, const std::map<Key, u32>& model, const std::vecto
   DeviceBuffer<u64> dc(m, s);
   c.count(d1.data(), d2.data(), m, dc.data(), s);
   const auto counts = dc.to_host(s);
-  auto r = c.range(d1.data(), d2.data(), m, s);
-  const auto off = r.offsets.to_host(s);
-  const auto rk = r.keys.to_host(s);
-  const auto rv = r.values.to_host(s);
-  ASSERT_EQ(off.size(), m + 1);
-  ASSERT_EQ(off[m], r.total);
-  for (std::size_t i = 0; i < m; ++i) {
-    std::vector<std::pair<Key, u32>> expect;
-    if (k1[i] <= k2[i])
-      for (auto it = model.lower_bound(k1[i]); it != model.end() && it->first <= k2[i]; ++it)
-        expect.push_back(*it);
-    ASSERT_EQ(counts[i], expect.size()) << "count [" << k1[i] << ", " << k2[i] << "]";
-    ASSERT_EQ(off[i + 1] - off[i], expect.size()) << "range [" << k1[i] << ", " << k2[i] << "]";
-    for (std::size_t j = 0; j < expect.size(); ++j) {
-      ASSERT_EQ(rk[off[i] + j], expect[j].first) << "range key " << j;
-      ASSERT_EQ(rv[off[i] + j], expect[j].second) << "range value " << j;
-    }
-  }
+  for (std::size_t i = 0; i < m; ++i)
+    ASSERT_EQ(counts[i], model_range(model, k1[i], k2[i]).size())
+        << "count [" << k1[i] << ", " << k2[i] << "]";
+  expect_range(c.range(d1.data(), d2.data(), m, s), k1, k2, model, s);
 }
 
 }  // namespace wg::test

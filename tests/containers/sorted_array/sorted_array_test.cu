@@ -83,15 +83,9 @@ TYPED_TEST(SortedArrayModel, BuildKeepsLastOccurrence) {
   wg::CudaStream stream;
   std::mt19937_64 rng(5);
   const auto pool = key_pool<Key>(test_size(3000, 192), std::numeric_limits<Key>::max(), rng);
-  std::vector<Key> keys;
-  std::vector<u32> values;
   std::map<Key, u32> model;
   const std::size_t n = test_size(5000, 320);
-  for (std::size_t i = 0; i < n; ++i) {
-    keys.push_back(pool[rng() % (pool.size() / 2)]);  // half the pool: duplicates and absent keys
-    values.push_back(static_cast<u32>(i));
-    model[keys.back()] = values.back();
-  }
+  const auto [keys, values] = build_pairs(pool, n, 0, rng, model);
   wg::SortedArray<Key> sa({.capacity = n}, stream);
   ASSERT_EQ(
       sa.build(upload(keys, stream).data(), upload(values, stream).data(), keys.size(), stream),

@@ -42,26 +42,6 @@ using wg::test::TestRng;
 template <bool W>
 using BGraph = wg::gpu::BTreeGraph<W>;
 
-unsigned test_scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? static_cast<unsigned>(std::atoi(s)) : 12u;
-}
-
-template <class G>
-void expect_same(const G& g, const GraphModel& m, bool weighted, const std::string& where) {
-  SCOPED_TRACE(where);
-  ASSERT_EQ(g.num_vertices(), m.id_range());
-  ASSERT_EQ(g.num_edges(), m.num_edges());
-  const EdgeList got = g.export_coo();
-  const EdgeList want = m.export_coo(weighted);
-  ASSERT_EQ(got.size(), want.size());
-  ASSERT_EQ(got.src, want.src);
-  ASSERT_EQ(got.dst, want.dst);
-  if (weighted) ASSERT_EQ(got.weight, want.weight);
-  ASSERT_EQ(g.degrees(), m.degrees());
-  ASSERT_EQ(g.validate(), "");
-}
-
 template <class G>
 void expect_has_edges(const G& g, const GraphModel& m, TestRng& rng, std::uint64_t n,
                       const EdgeList* also = nullptr) {
@@ -115,7 +95,8 @@ TEST(BTreeGraph, RandomBatchesDirectedMap) {
   random_batches<true>(true, 300, 3000, 5, 4);
 }
 TEST(BTreeGraph, LargerRandomBatches) {
-  const unsigned s = test_scale();  // 20480 vertices, batches of 102400 at the default 12
+  const unsigned s =
+      wg::test::gpu_test_scale(12);  // 20480 vertices, batches of 102400 at the default 12
   random_batches<false>(false, 5ull << s, 25ull << s, 3, 5);
 }
 
@@ -232,7 +213,7 @@ template <bool W>
 void device_view(bool directed) {
   WG_REQUIRE_GPU();
   wg::datasets::RmatParams p;
-  p.scale = test_scale();
+  p.scale = wg::test::gpu_test_scale(12);
   p.edge_factor = 8;
   p.seed = 21 + directed;
   EdgeList e = wg::datasets::generate_rmat(p);
@@ -413,30 +394,22 @@ TEST_P(BTreeDataset, UpdateStreamMatchesModel) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Datasets, BTreeDataset, ::testing::ValuesIn(wg::test::kDatasetFigures),
-                         [](const auto& info) {
-                           std::string n = info.param.file;
-                           for (char& ch : n)
-                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Datasets, BTreeDataset, ::testing::ValuesIn(wg::test::kDatasetFigures),
+    wg::test::figure_test_name<::testing::TestParamInfo<wg::test::DatasetFigures>>);
 
 // ---- R-MAT update streams: contents after every batch, exact triangle counts ------------------
 
 template <bool W, class Counter>
 void rmat_stream(unsigned scale, std::uint64_t batch_size, std::uint64_t seed) {
   WG_REQUIRE_GPU();
-  wg::datasets::RmatParams p;
-  p.scale = scale;
-  p.edge_factor = 16;
-  p.seed = seed;
-  const EdgeList graph = wg::datasets::generate_rmat(p);
-  wg::datasets::StreamParams sp;
-  sp.initial_fraction = 0.3;
-  sp.batch_size = batch_size;
-  sp.delete_probability = 0.5;
-  sp.seed = seed + 1;
-  const wg::datasets::UpdateStream stream = wg::datasets::make_update_stream(graph, sp);
+  const EdgeList graph =
+      wg::datasets::generate_rmat({.scale = scale, .edge_factor = 16, .seed = seed});
+  const wg::datasets::UpdateStream stream =
+      wg::datasets::make_update_stream(graph, {.initial_fraction = 0.3,
+                                               .batch_size = batch_size,
+                                               .delete_probability = 0.5,
+                                               .seed = seed + 1});
   ASSERT_GT(stream.batches.size(), 2u);
   BGraph<W> g(0);
   GraphModel m(0, false);
@@ -483,17 +456,19 @@ void rmat_stream(unsigned scale, std::uint64_t batch_size, std::uint64_t seed) {
 }
 
 TEST(BTreeGraph, RmatStreamSet) {
-  const unsigned s = test_scale();
+  const unsigned s = wg::test::gpu_test_scale(12);
   rmat_stream<false, wg::gpu::IncrementalTriangleCounter<BGraph<false>>>(
       s, std::uint64_t{1} << (s + 1), 31);
 }
 TEST(BTreeGraph, RmatStreamMapSmallBatches) {
-  const unsigned s = test_scale() > 2 ? test_scale() - 2 : test_scale();
+  const unsigned s = wg::test::gpu_test_scale(12) > 2 ? wg::test::gpu_test_scale(12) - 2
+                                                      : wg::test::gpu_test_scale(12);
   rmat_stream<true, wg::gpu::SortedTriangleCounter<true>>(
       s, std::min<std::uint64_t>(500, std::uint64_t{1} << s), 32);
 }
 TEST(BTreeGraph, RmatStreamSetSortedCounter) {
-  const unsigned s = test_scale() > 1 ? test_scale() - 1 : test_scale();
+  const unsigned s = wg::test::gpu_test_scale(12) > 1 ? wg::test::gpu_test_scale(12) - 1
+                                                      : wg::test::gpu_test_scale(12);
   rmat_stream<false, wg::gpu::SortedTriangleCounter<false>>(s, std::uint64_t{1} << s, 33);
 }
 

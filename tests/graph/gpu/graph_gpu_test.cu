@@ -47,31 +47,8 @@ using wg::EdgeList;
 using wg::UpdateResult;
 using wg::vertex_t;
 using wg::test::GraphModel;
+using wg::test::str;
 using wg::test::TestRng;
-
-unsigned test_scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? static_cast<unsigned>(std::atoi(s)) : 12u;
-}
-
-std::string str(const UpdateResult& r) {
-  return "applied " + std::to_string(r.applied) + " self_loops " + std::to_string(r.self_loops) +
-         " duplicates " + std::to_string(r.duplicates) + " ignored " + std::to_string(r.ignored);
-}
-
-template <class G>
-void expect_same(const G& g, const GraphModel& m, bool weighted, const std::string& where) {
-  SCOPED_TRACE(where);
-  ASSERT_EQ(g.num_vertices(), m.id_range());
-  ASSERT_EQ(g.num_edges(), m.num_edges());
-  const EdgeList got = g.export_coo();
-  const EdgeList want = m.export_coo(weighted);
-  ASSERT_EQ(got.size(), want.size());
-  ASSERT_EQ(got.src, want.src);
-  ASSERT_EQ(got.dst, want.dst);
-  if (weighted) ASSERT_EQ(got.weight, want.weight);
-  ASSERT_EQ(g.degrees(), m.degrees());
-}
 
 template <class G>
 void expect_has_edges(const G& g, const GraphModel& m, TestRng& rng, std::uint64_t n) {
@@ -145,7 +122,7 @@ TEST(GpuGraph, DenseChainsMap) {
 // last weight must still win), with self-loops, edges already present and absent erases
 // (2^(scale + 8) entries when WG_GPU_TEST_SCALE is below 12).
 TEST(GpuGraph, LargeFilteredBatchesMatchModel) {
-  const std::size_t batch = std::size_t{1} << std::min(20u, test_scale() + 8);
+  const std::size_t batch = std::size_t{1} << std::min(20u, wg::test::gpu_test_scale(12) + 8);
   for (const bool directed : {true, false}) {
     SCOPED_TRACE(directed ? "directed" : "undirected");
     random_batches<wg::gpu::SlabSetAdjacency>(directed, 1500, batch, 2, 8);
@@ -158,17 +135,17 @@ TEST(GpuGraph, LargeFilteredBatchesMatchModel) {
 // by default, the first goes through the filter): directed ones go through insert_sorted_kernel,
 // undirected ones through the general kernel on the sorted keys.
 TEST(GpuGraph, LargeUniformDirectedInsertsMatchModel) {
-  const std::size_t batch = std::size_t{1} << std::min(21u, test_scale() + 9);
+  const std::size_t batch = std::size_t{1} << std::min(21u, wg::test::gpu_test_scale(12) + 9);
   random_batches<wg::gpu::SlabSetAdjacency>(true, std::uint64_t{1} << 17, batch, 3, 10);
 }
 TEST(GpuGraph, LargeUniformUndirectedInsertsMatchModel) {
-  const std::size_t batch = std::size_t{1} << std::min(21u, test_scale() + 9);
+  const std::size_t batch = std::size_t{1} << std::min(21u, wg::test::gpu_test_scale(12) + 9);
   random_batches<wg::gpu::SlabSetAdjacency>(false, std::uint64_t{1} << 17, batch, 3, 11);
 }
 // Maps too: the values go through the sort with the keys, and the last entry of an edge (the
 // batch's ~250 repeated edges here) must still set its weight.
 TEST(GpuGraph, LargeUniformMapInsertsMatchModel) {
-  const std::size_t batch = std::size_t{1} << std::min(21u, test_scale() + 9);
+  const std::size_t batch = std::size_t{1} << std::min(21u, wg::test::gpu_test_scale(12) + 9);
   random_batches<wg::gpu::SlabMapAdjacency>(false, std::uint64_t{1} << 17, batch, 3, 12);
 }
 
@@ -405,7 +382,7 @@ TEST(GpuGraph, TombstonesReusedDirectedMap) {
 TEST(GpuGraph, BulkBuildMatchesModel) {
   for (bool directed : {false, true}) {
     wg::datasets::RmatParams p;
-    p.scale = test_scale();
+    p.scale = wg::test::gpu_test_scale(12);
     p.edge_factor = 8;
     p.seed = 7;
     const EdgeList e = wg::datasets::generate_rmat(p);
@@ -488,7 +465,7 @@ template <class Adj>
 void rebuilds_replace_the_graph(bool directed) {
   constexpr bool kWeighted = Adj::weighted;
   wg::gpu::DynamicGraph<Adj> g(0, wg::test::graph_options(directed));
-  const unsigned s = test_scale();
+  const unsigned s = wg::test::gpu_test_scale(12);
   const struct {
     unsigned scale;
     double edge_factor;
@@ -530,7 +507,7 @@ TEST(GpuGraph, RebuildsReplaceTheGraphDirectedMap) {
 wg::gpu::GraphStats build_incrementally(const wg::gpu::GraphOptions& opt, std::uint64_t seed,
                                         std::size_t parts, const std::string& where) {
   wg::datasets::RmatParams p;
-  p.scale = test_scale();
+  p.scale = wg::test::gpu_test_scale(12);
   p.edge_factor = 16;
   p.seed = seed;
   const EdgeList e = wg::datasets::generate_rmat(p);
@@ -853,7 +830,7 @@ template <class Adj>
 void compaction(bool directed, std::uint64_t seed) {
   constexpr bool weighted = Adj::weighted;
   wg::datasets::RmatParams p;
-  p.scale = test_scale();
+  p.scale = wg::test::gpu_test_scale(12);
   p.edge_factor = 16;
   p.seed = seed;
   p.symmetric = !directed;

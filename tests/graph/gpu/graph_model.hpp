@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -260,6 +261,29 @@ void vertex_round(Graph& g, GraphModel& m, TestRng& rng, std::uint64_t n, bool w
   ASSERT_EQ(gi.ids, mi.ids);
   ASSERT_EQ(gi.edges, mi.edges);
   expect("insert_vertices");
+}
+
+/// An UpdateResult in a failure message.
+inline std::string str(const UpdateResult& r) {
+  return "applied " + std::to_string(r.applied) + " self_loops " + std::to_string(r.self_loops) +
+         " duplicates " + std::to_string(r.duplicates) + " ignored " + std::to_string(r.ignored);
+}
+
+/// g (a GPU graph: sizes, export_coo, degrees) holds exactly the model's edges (and weights when
+/// `weighted`); a graph with a structural self-check (validate(), BTreeGraph) must pass it too.
+template <class G>
+void expect_same(const G& g, const GraphModel& m, bool weighted, const std::string& where) {
+  SCOPED_TRACE(where);
+  ASSERT_EQ(g.num_vertices(), m.id_range());
+  ASSERT_EQ(g.num_edges(), m.num_edges());
+  const EdgeList got = g.export_coo();
+  const EdgeList want = m.export_coo(weighted);
+  ASSERT_EQ(got.size(), want.size());
+  ASSERT_EQ(got.src, want.src);
+  ASSERT_EQ(got.dst, want.dst);
+  if (weighted) ASSERT_EQ(got.weight, want.weight);
+  ASSERT_EQ(g.degrees(), m.degrees());
+  if constexpr (requires { g.validate(); }) ASSERT_EQ(g.validate(), "");
 }
 
 }  // namespace wg::test

@@ -31,6 +31,7 @@
 #include <warpgraph/graph/gpu/stream_ingest.hpp>
 
 #include "../../support/test_support.hpp"
+#include "graph_model.hpp"
 #include "graph_test_options.hpp"
 
 namespace {
@@ -39,16 +40,7 @@ using wg::EdgeList;
 using wg::UpdateResult;
 using wg::vertex_t;
 using wg::gpu::UpdateKind;
-
-unsigned test_scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? static_cast<unsigned>(std::atoi(s)) : 11u;
-}
-
-std::string str(const UpdateResult& r) {
-  return "applied " + std::to_string(r.applied) + " self_loops " + std::to_string(r.self_loops) +
-         " duplicates " + std::to_string(r.duplicates) + " ignored " + std::to_string(r.ignored);
-}
+using wg::test::str;
 
 struct StreamBatch {
   UpdateKind kind = UpdateKind::insert;
@@ -127,7 +119,7 @@ void compare_stream(bool directed, Memory memory, std::uint64_t staging, int slo
   constexpr bool weighted = Adj::weighted;
   using Graph = wg::gpu::DynamicGraph<Adj>;
   const std::vector<StreamBatch> stream =
-      make_stream(test_scale() + extra_scale, sizes, weighted, seed);
+      make_stream(wg::test::gpu_test_scale(11) + extra_scale, sizes, weighted, seed);
   wg::gpu::GraphOptions sync_opt = wg::test::graph_options(directed);
   sync_opt.max_chunk = staging;
   Graph sync(0, sync_opt), pipe(0, wg::test::graph_options(directed));
@@ -295,7 +287,8 @@ TEST(StreamIngest, TriangleCounterHook) {
   WG_REQUIRE_GPU();
   using Graph = wg::gpu::Graph;
   const std::uint64_t staging = 700;
-  const std::vector<StreamBatch> stream = make_stream(test_scale(), {500, 2000, 700}, false, 11);
+  const std::vector<StreamBatch> stream =
+      make_stream(wg::test::gpu_test_scale(11), {500, 2000, 700}, false, 11);
   wg::gpu::GraphOptions sync_opt = wg::test::graph_options(false);
   sync_opt.max_chunk = staging;
   Graph sync(0, sync_opt), pipe(0, wg::test::graph_options(false));
@@ -430,7 +423,7 @@ std::string rmat_text(unsigned scale, bool mm) {
 
 TEST(PipelinedBuild, GeneratedFilesLargerThanTheSlots) {
   SmallSegments small;
-  const unsigned scale = std::max(test_scale(), 12u);
+  const unsigned scale = std::max(wg::test::gpu_test_scale(11), 12u);
   for (bool mm : {false, true}) {
     const std::string path = write_file(mm ? "rmat.mtx" : "rmat.txt", rmat_text(scale, mm));
     const wg::gpu::EdgeUploadOptions uo{.staging_entries = 1000, .slots = 2, .reserve = 0};

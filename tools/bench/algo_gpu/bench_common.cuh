@@ -24,6 +24,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -405,6 +406,58 @@ void guarded_dynamic(Rows& rows, const std::string& algo, F&& body) {
     rows.add(skipped_row("dynamic", algo, "", "", e.what(), wg::bench::gpu_name()));
     cudaGetLastError();
   }
+}
+
+/// What a driver's passes share: the plan, its time limit, the rows written, the GPU's name and
+/// the answers every structure of one graph must agree on.
+struct Context {
+  const Plan& plan;
+  const Deadline& deadline;
+  Rows& rows;
+  std::string gpu;
+  Answers answers;
+};
+
+/// A driver's main (after its own flags): parses the plan (algorithms `algos`, default JSON file
+/// <bench>.json), runs static_graph(c, graph) on each static graph (a graph that throws, e.g. an
+/// unreadable file, or one past the time limit, becomes a skipped row and the others still run),
+/// then dynamic(c, input) on one R-MAT update input when the plan has dynamic rows. Returns the
+/// process's exit code.
+template <class StaticGraph, class Dynamic>
+int run_driver(const std::string& bench, const std::string& section, int argc,
+               const char* const* argv, const std::set<std::string>& algos,
+               StaticGraph&& static_graph, Dynamic&& dynamic) {
+  Plan plan;
+  try {
+    plan = parse_plan(argc, argv, algos, bench + ".json");
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s: %s\n(flags: tools/bench/algo_gpu/bench_plan.hpp)\n", bench.c_str(),
+                 e.what());
+    return 2;
+  }
+  const Deadline deadline(plan.time_limit);
+  Rows rows(plan.json);
+  Context c{plan, deadline, rows, wg::bench::gpu_name(), {}};
+  std::printf("# %s on %s\n", bench.c_str(), c.gpu.c_str());
+  if (plan.run_static()) {
+    for (const GraphSpec& g : static_graphs(plan)) {
+      if (deadline.passed()) {
+        rows.add(skipped_row("static", section, g.name, "", "time limit", c.gpu));
+        continue;
+      }
+      try {
+        static_graph(c, g);
+      } catch (const std::exception& e) {
+        std::printf("# %s: skipped: %s\n", g.name.c_str(), e.what());
+        rows.add(skipped_row("static", section, g.name, "", e.what(), c.gpu));
+      }
+    }
+  }
+  if (plan.run_dynamic())
+    dynamic(c, split_for_updates(wg::datasets::generate_rmat(
+                   {.scale = plan.dyn_scale, .edge_factor = 16, .seed = 2})));
+  std::printf("# %s done in %.1f s\n", bench.c_str(), deadline.elapsed());
+  return 0;
 }
 
 }  // namespace wg::bench::algo

@@ -49,14 +49,6 @@ using Stop = wg::gpu::PageRankOptions::Stop;
 
 constexpr double kGunrockPagerankMs = 8.76, kGunrockTcMs = 8463;  // H200, its R-MAT s20 file
 
-struct Context {
-  const Plan& plan;
-  const Deadline& deadline;
-  Rows& rows;
-  std::string gpu;
-  Answers answers;
-};
-
 /// answer: the row's count (components, largest core, triangles; -1: none) that every structure
 /// must agree on.
 void record(Context& c, const GraphSpec& g, const std::string& structure, const char* algo,
@@ -184,57 +176,29 @@ void static_graph(Context& c, const GraphSpec& g) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Plan plan;
-  try {
-    plan = parse_plan(argc, argv, {"cc", "kcore", "pagerank_l1", "pagerank_max_change", "tc"},
-                      "global_bench.json");
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "global_bench: %s\n(flags: tools/bench/algo_gpu/bench_plan.hpp)\n",
-                 e.what());
-    return 2;
-  }
-  const Deadline deadline(plan.time_limit);
-  Rows rows(plan.json);
-  Context c{plan, deadline, rows, wg::bench::gpu_name(), {}};
-  std::printf("# global_bench on %s\n", c.gpu.c_str());
-  if (plan.run_static()) {
-    for (const GraphSpec& g : static_graphs(plan)) {
-      if (deadline.passed()) {
-        rows.add(skipped_row("static", "global", g.name, "", "time limit", c.gpu));
-        continue;
-      }
-      try {
-        static_graph(c, g);
-      } catch (const std::exception& e) {
-        std::printf("# %s: skipped: %s\n", g.name.c_str(), e.what());
-        rows.add(skipped_row("static", "global", g.name, "", e.what(), c.gpu));
-      }
-    }
-  }
-  if (plan.run_dynamic()) {
-    using G = wg::gpu::Graph;
-    const DynamicInput whole = split_for_updates(
-        wg::datasets::generate_rmat({.scale = plan.dyn_scale, .edge_factor = 16, .seed = 2}));
-    if (plan.wants_algo("cc"))
-      guarded_dynamic(rows, "cc", [&] {
-        dynamic_rows<G, wg::gpu::DynamicComponents<G>>(
-            plan, deadline, rows, "cc", "slab_set", whole,
-            [](G& g) { return wg::gpu::DynamicComponents<G>(g); });
-      });
-    if (plan.wants_algo("kcore"))
-      guarded_dynamic(rows, "kcore", [&] {
-        dynamic_rows<G, wg::gpu::DynamicCoreNumbers<G>>(
-            plan, deadline, rows, "kcore", "slab_set", whole,
-            [](G& g) { return wg::gpu::DynamicCoreNumbers<G>(g); });
-      });
-    if (plan.wants_algo("pagerank_l1"))
-      guarded_dynamic(rows, "pagerank", [&] {
-        dynamic_rows<G, wg::gpu::DynamicPageRank<G>>(
-            plan, deadline, rows, "pagerank", "slab_set", whole, [](G& g) {
-              return wg::gpu::DynamicPageRank<G>(g, {.tolerance = 1e-10, .stop = Stop::l1});
-            });
-      });
-  }
-  std::printf("# global_bench done in %.1f s\n", deadline.elapsed());
-  return 0;
+  return run_driver("global_bench", "global", argc, argv,
+                    {"cc", "kcore", "pagerank_l1", "pagerank_max_change", "tc"}, static_graph,
+                    [](Context& c, const DynamicInput& whole) {
+                      using G = wg::gpu::Graph;
+                      if (c.plan.wants_algo("cc"))
+                        guarded_dynamic(c.rows, "cc", [&] {
+                          dynamic_rows<G, wg::gpu::DynamicComponents<G>>(
+                              c.plan, c.deadline, c.rows, "cc", "slab_set", whole,
+                              [](G& g) { return wg::gpu::DynamicComponents<G>(g); });
+                        });
+                      if (c.plan.wants_algo("kcore"))
+                        guarded_dynamic(c.rows, "kcore", [&] {
+                          dynamic_rows<G, wg::gpu::DynamicCoreNumbers<G>>(
+                              c.plan, c.deadline, c.rows, "kcore", "slab_set", whole,
+                              [](G& g) { return wg::gpu::DynamicCoreNumbers<G>(g); });
+                        });
+                      if (c.plan.wants_algo("pagerank_l1"))
+                        guarded_dynamic(c.rows, "pagerank", [&] {
+                          dynamic_rows<G, wg::gpu::DynamicPageRank<G>>(
+                              c.plan, c.deadline, c.rows, "pagerank", "slab_set", whole, [](G& g) {
+                                return wg::gpu::DynamicPageRank<G>(
+                                    g, {.tolerance = 1e-10, .stop = Stop::l1});
+                              });
+                        });
+                    });
 }

@@ -42,14 +42,6 @@ using wg::vertex_t;
 constexpr double kGunrockBfsMs = 7.31, kGunrockSsspMs = 7.51;  // H200, its R-MAT s20 file
 std::uint32_t near_far_delta = 64;
 
-struct Context {
-  const Plan& plan;
-  const Deadline& deadline;
-  Rows& rows;
-  std::string gpu;
-  Answers answers;  ///< vertices reached: every structure must agree
-};
-
 /// One structure's unweighted rows (bfs, sssp_unit) or its weighted row (sssp_len64).
 template <class View>
 void time_view(Context& c, const GraphSpec& g, const std::string& structure, const View& v,
@@ -182,55 +174,27 @@ int main(int argc, char** argv) {
     }
     args.push_back(argv[i]);
   }
-  Plan plan;
-  try {
-    plan = parse_plan(static_cast<int>(args.size()), args.data(),
-                      {"bfs", "sssp_unit", "sssp_len64"}, "traversal_bench.json");
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "traversal_bench: %s\n(flags: tools/bench/algo_gpu/bench_plan.hpp)\n",
-                 e.what());
-    return 2;
-  }
-  const Deadline deadline(plan.time_limit);
-  Rows rows(plan.json);
-  Context c{plan, deadline, rows, wg::bench::gpu_name(), {}};
-  std::printf("# traversal_bench on %s\n", c.gpu.c_str());
-  if (plan.run_static()) {
-    for (const GraphSpec& g : static_graphs(plan)) {
-      if (deadline.passed()) {
-        rows.add(skipped_row("static", "traversal", g.name, "", "time limit", c.gpu));
-        continue;
-      }
-      try {
-        static_graph(c, g);
-      } catch (const std::exception& e) {  // an unreadable file: the other graphs still run
-        std::printf("# %s: skipped: %s\n", g.name.c_str(), e.what());
-        rows.add(skipped_row("static", "traversal", g.name, "", e.what(), c.gpu));
-      }
-    }
-  }
-  if (plan.run_dynamic()) {
-    const DynamicInput whole = split_for_updates(
-        wg::datasets::generate_rmat({.scale = plan.dyn_scale, .edge_factor = 16, .seed = 2}));
-    if (plan.wants_algo("bfs")) {
-      using G = wg::gpu::Graph;
-      guarded_dynamic(rows, "bfs", [&] {
-        dynamic_rows<G, wg::gpu::DynamicBfs<G>>(
-            plan, deadline, rows, "bfs", "slab_set", whole,
-            [](G& g) { return wg::gpu::DynamicBfs<G>(g, pick_source({}, g.degrees())); });
+  // Answers: the vertices reached, which every structure must agree on.
+  return run_driver(
+      "traversal_bench", "traversal", static_cast<int>(args.size()), args.data(),
+      {"bfs", "sssp_unit", "sssp_len64"}, static_graph, [](Context& c, const DynamicInput& whole) {
+        if (c.plan.wants_algo("bfs")) {
+          using G = wg::gpu::Graph;
+          guarded_dynamic(c.rows, "bfs", [&] {
+            dynamic_rows<G, wg::gpu::DynamicBfs<G>>(
+                c.plan, c.deadline, c.rows, "bfs", "slab_set", whole,
+                [](G& g) { return wg::gpu::DynamicBfs<G>(g, pick_source({}, g.degrees())); });
+          });
+        }
+        if (c.plan.wants_algo("sssp_len64") || c.plan.wants_algo("sssp_unit")) {
+          using G = wg::gpu::WeightedGraph;
+          wg::gpu::DynamicSsspOptions o;
+          o.sssp.near_far_delta = near_far_delta;
+          guarded_dynamic(c.rows, "sssp", [&] {
+            dynamic_rows<G, wg::gpu::DynamicSssp<G>>(
+                c.plan, c.deadline, c.rows, "sssp", "slab_map", with_lengths(whole, 64),
+                [&](G& g) { return wg::gpu::DynamicSssp<G>(g, pick_source({}, g.degrees()), o); });
+          });
+        }
       });
-    }
-    if (plan.wants_algo("sssp_len64") || plan.wants_algo("sssp_unit")) {
-      using G = wg::gpu::WeightedGraph;
-      wg::gpu::DynamicSsspOptions o;
-      o.sssp.near_far_delta = near_far_delta;
-      guarded_dynamic(rows, "sssp", [&] {
-        dynamic_rows<G, wg::gpu::DynamicSssp<G>>(
-            plan, deadline, rows, "sssp", "slab_map", with_lengths(whole, 64),
-            [&](G& g) { return wg::gpu::DynamicSssp<G>(g, pick_source({}, g.degrees()), o); });
-      });
-    }
-  }
-  std::printf("# traversal_bench done in %.1f s\n", deadline.elapsed());
-  return 0;
 }

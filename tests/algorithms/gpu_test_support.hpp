@@ -1,7 +1,7 @@
 #pragma once
-// Shared by the GPU global-algorithm tests (components, core numbers, PageRank): R-MAT update
-// streams, the graph as the reference sees it, and a replay loop that checks after every batch
-// against an independent host model of the graph (tests/graph/gpu/graph_model.hpp).
+// Shared by the GPU algorithm tests: R-MAT update streams, the graph as the reference sees it,
+// hand-made batches, and replay loops that check a dynamic algorithm after every batch or mixed
+// step against an independent host model of the graph (tests/graph/gpu/graph_model.hpp).
 // WG_GPU_TEST_SCALE (default 11) sets the R-MAT scale (use ~8 under compute-sanitizer).
 #include <gtest/gtest.h>
 
@@ -12,18 +12,16 @@
 #include <utility>
 #include <vector>
 
+#include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 #include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/edge_batch.hpp>
 
-#include "../../graph/gpu/graph_model.hpp"
+#include "../graph/gpu/graph_model.hpp"
+#include "../support/test_support.hpp"
 
 namespace wg::test {
-
-inline unsigned gpu_test_scale() {
-  const char* s = std::getenv("WG_GPU_TEST_SCALE");
-  return s ? static_cast<unsigned>(std::atoi(s)) : 11u;
-}
 
 /// An R-MAT update stream with duplicates, absent deletions and (few) self-loops, starting from
 /// a third of the graph, with deletion batches.
@@ -38,6 +36,25 @@ inline datasets::UpdateStream gpu_rmat_stream(unsigned scale, double edge_factor
                                               .duplicate_fraction = 0.05,
                                               .absent_fraction = 0.1,
                                               .seed = seed + 11});
+}
+
+/// A batch of the listed edges on n vertex ids.
+inline EdgeList batch(std::uint64_t n, const std::vector<std::pair<vertex_t, vertex_t>>& es) {
+  EdgeList b;
+  b.num_vertices = n;
+  for (auto [u, v] : es) {
+    b.src.push_back(u);
+    b.dst.push_back(v);
+  }
+  return b;
+}
+
+/// A host model holding the edges of `e` (ids up to e.num_vertices).
+inline GraphModel model_of(const EdgeList& e, bool directed) {
+  GraphModel m(0, directed);
+  m.clear(e.num_vertices);
+  m.insert(e);
+  return m;
 }
 
 /// The model's edges for the reference (ids up to its id range).
@@ -110,6 +127,53 @@ std::size_t replay_mixed_gpu(const datasets::UpdateStream& stream, Dynamic& dyn,
     if (::testing::Test::HasFatalFailure()) break;
   }
   return step;
+}
+
+/// A hand-made mixed step, and whether the algorithm must answer it by recomputation.
+struct MixedStep {
+  EdgeList erase, insert;
+  bool recomputed;
+};
+
+/// Each step through dyn.update(erase, insert), through twin.erase_edges(erase) then
+/// twin.insert_edges(insert) and through the model: the update must equal the model's and
+/// `recomputed` the step's; then check(step, result, before, now, twin_now) must pass, with the
+/// results of dyn before and after the step and of the twin after it.
+template <class Dynamic, class Check>
+void run_mixed_steps(const std::vector<MixedStep>& steps, Dynamic& dyn, Dynamic& twin,
+                     GraphModel& model, Check&& check) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    SCOPED_TRACE("step " + std::to_string(i));
+    const auto before = dyn.result();
+    const auto r = dyn.update(steps[i].erase, steps[i].insert);
+    ASSERT_EQ(r.update.erased, model.erase(steps[i].erase));
+    ASSERT_EQ(r.update.inserted, model.insert(steps[i].insert));
+    twin.erase_edges(steps[i].erase);
+    twin.insert_edges(steps[i].insert);
+    EXPECT_EQ(r.recomputed, steps[i].recomputed);
+    check(i, r, before, dyn.result(), twin.result());
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+/// dyn.update(erase, insert) with both batches as device arrays on `stream` (as a caller whose
+/// batches are device-resident passes them); the update must equal the model's. Returns it.
+template <class Dynamic>
+auto update_from_device(Dynamic& dyn, cudaStream_t stream, std::uint64_t n,
+                        const std::vector<std::pair<vertex_t, vertex_t>>& erase,
+                        const std::vector<std::pair<vertex_t, vertex_t>>& insert,
+                        GraphModel& model) {
+  const EdgeList he = batch(n, erase), hi = batch(n, insert);
+  const auto es = DeviceBuffer<vertex_t>::from_host(he.src, stream);
+  const auto ed = DeviceBuffer<vertex_t>::from_host(he.dst, stream);
+  const auto is = DeviceBuffer<vertex_t>::from_host(hi.src, stream);
+  const auto id = DeviceBuffer<vertex_t>::from_host(hi.dst, stream);
+  const auto r =
+      dyn.update(gpu::DeviceEdges{.src = es.data(), .dst = ed.data(), .size = he.size()},
+                 gpu::DeviceEdges{.src = is.data(), .dst = id.data(), .size = hi.size()});
+  EXPECT_EQ(r.update.erased, model.erase(he));
+  EXPECT_EQ(r.update.inserted, model.insert(hi));
+  return r;
 }
 
 }  // namespace wg::test
