@@ -11,6 +11,7 @@
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds join with coefficient 0. Thread safety: const reads only; one batch at a time.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -57,5 +58,11 @@ class DynamicLocalClustering {
   std::vector<std::uint64_t> triangles_;
   std::vector<std::uint64_t> delta_;  ///< the batch's per-vertex triangle counts
 };
+
+/// The dynamic class as the registry makes it (algorithms/lcc/lcc_entry.hpp).
+inline std::unique_ptr<DynamicLocalClustering> make_dynamic_local_clustering(
+    DynamicGraph& graph, const LccOptions& options = {}) {
+  return std::make_unique<DynamicLocalClustering>(graph, options);
+}
 
 }  // namespace wg::cpu

@@ -16,6 +16,8 @@
 // Errors: wg::InvalidArgument for a directed graph; wg::CapacityError when device memory runs
 // out.
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/lcc/lcc.hpp>
@@ -76,6 +78,13 @@ class DynamicLocalClustering {
   DeviceBuffer<double> coefficient_;            ///< per id
   DeviceBuffer<unsigned long long> moved_;      ///< one counter
 };
+
+/// The dynamic class as the registry makes it (algorithms/lcc/lcc_entry.hpp).
+template <GpuDynamicGraph Graph>
+std::unique_ptr<DynamicLocalClustering<Graph>> make_dynamic_local_clustering(
+    Graph& graph, const LccOptions& options = {}) {
+  return std::make_unique<DynamicLocalClustering<Graph>>(graph, options);
+}
 
 extern template LccResult local_clustering(const DynamicGraph<SlabSetAdjacency>&,
                                            const LccOptions&);
