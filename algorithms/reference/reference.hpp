@@ -27,6 +27,16 @@ struct TriangleCounts {
 };
 TriangleCounts triangle_count(const EdgeList& edges);
 
+/// Local clustering coefficients of the undirected simple graph, from triangle_count's
+/// per-vertex counts T(v) and the simple degrees d(v): coefficient[v] = 2 T(v) / (d(v) (d(v) -
+/// 1)), 0 when d(v) < 2; average = their mean over all num_vertices ids (networkx's
+/// average_clustering). Plain arithmetic on the counts (no Boost.Graph call of its own).
+struct LocalClustering {
+  std::vector<double> coefficient;
+  double average = 0;
+};
+LocalClustering local_clustering(const EdgeList& edges);
+
 /// BFS levels from `source` (boost::breadth_first_search): level[source] = 0, unreached = -1.
 /// directed: follow arcs src->dst only (ignored when edges.symmetric).
 inline constexpr std::int64_t kUnreached = -1;

@@ -57,4 +57,19 @@ TriangleCounts triangle_count(const EdgeList& edges) {
   return result;
 }
 
+LocalClustering local_clustering(const EdgeList& edges) {
+  const TriangleCounts t = triangle_count(edges);
+  const detail::SimpleArcs simple = detail::simple_arcs(edges, /*undirected=*/true);
+  LocalClustering out;
+  out.coefficient.assign(t.per_vertex.size(), 0.0);
+  double sum = 0;
+  for (std::size_t v = 0; v < t.per_vertex.size(); ++v) {
+    const double d = static_cast<double>(simple.degree(static_cast<vertex_t>(v)));
+    if (d >= 2) out.coefficient[v] = 2.0 * static_cast<double>(t.per_vertex[v]) / (d * (d - 1));
+    sum += out.coefficient[v];
+  }
+  if (!out.coefficient.empty()) out.average = sum / static_cast<double>(out.coefficient.size());
+  return out;
+}
+
 }  // namespace wg::reference

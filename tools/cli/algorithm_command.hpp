@@ -1,8 +1,8 @@
 #pragma once
 // What the algorithm commands (info, tc in commands_static.cpp; bfs, sssp in
-// commands_traversal.cpp; cc, kcore, pagerank in commands_global.cpp) share: which backends this
-// build has, the backend rule, the common start (options, backend, graph file) and the JSON and
-// text rows they print alike.
+// commands_traversal.cpp; cc, kcore, pagerank in commands_global.cpp; every registered algorithm
+// in registered_command.hpp) share: which backends this build has, the backend rule, the common
+// start (options, backend, graph file) and the JSON and text rows they print alike.
 #include <algorithm>
 #include <cmath>
 #include <iostream>

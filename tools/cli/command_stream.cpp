@@ -279,8 +279,8 @@ int run_stream(int argc, const char* const* argv) {
                                              cxxopts::value<std::uint64_t>(), "W");
   cmd.group("Results")(
       "algo",
-      "Results kept up to date after every batch besides the triangle count, a comma list of "
-      "tc, bfs, cc, pagerank, kcore, sssp (per-batch time of each with --verbose and --json)",
+      "Results kept up to date after every batch besides the triangle count, a comma list of " +
+          tracked_names() + " (per-batch time of each with --verbose and --json)",
       cxxopts::value<std::string>()->default_value("tc"),
       "LIST")("s,source", "Source vertex of bfs and sssp (0-based)",
               cxxopts::value<std::uint64_t>()->default_value("0"), "S");
@@ -674,7 +674,7 @@ int run_stream(int argc, const char* const* argv) {
     for (const AlgorithmTotals& t : totals) {
       print_row(algorithm_name(t.kind),
                 fmt::format("{} {}, {} at build, {} in batches ({:.3f} ms a batch), {} recomputed",
-                            summary_name(t.kind), t.summary, format_ms(t.initial_seconds),
+                            summary_label(t.kind), t.summary, format_ms(t.initial_seconds),
                             format_ms(t.batch_seconds),
                             records.empty() ? 0.0 : 1e3 * t.batch_seconds / records.size(),
                             t.recomputed));

@@ -10,6 +10,8 @@
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "gpu_preload.cuh"
+#define WG_REGISTERED_WITH_GPU 1
+#include "registered_algorithms.hpp"
 
 namespace wg::cli::gpu_global {
 namespace {
@@ -65,5 +67,21 @@ PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, doubl
   times.run_seconds = since(t0);
   return {.rank = std::move(r.rank), .iterations = r.iterations, .converged = r.converged};
 }
+
+template <class Entry>
+typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,
+                                  Times& times) {
+  const gpu::Graph g = build(edges, false, times);
+  const auto t0 = Clock::now();
+  typename Entry::Result r = Entry::run(g, options);
+  times.run_seconds = since(t0);
+  return r;
+}
+
+#define WG_CLI_INSTANTIATE(Entry)                                    \
+  template typename Entry::Result registered<Entry>(const EdgeList&, \
+                                                    const typename Entry::Options&, Times&);
+WG_REGISTERED_GPU(WG_CLI_INSTANTIATE)
+#undef WG_CLI_INSTANTIATE
 
 }  // namespace wg::cli::gpu_global

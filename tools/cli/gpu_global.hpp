@@ -1,7 +1,8 @@
 #pragma once
-// The GPU runs of cc, kcore and pagerank for the CLI (tools/cli/commands_static.cpp), as plain
-// C++ functions: gpu_global.cu builds the input into a wg::gpu::Graph and runs
-// algorithms/{wcc,kcore,pagerank}/gpu on it. Built only with CUDA (WG_CLI_HAVE_GPU_GLOBAL).
+// The GPU runs of cc, kcore, pagerank and the registered algorithms for the CLI
+// (tools/cli/commands_static.cpp), as plain C++ functions: gpu_global.cu builds the input into a
+// wg::gpu::Graph and runs algorithms/{wcc,kcore,pagerank}/gpu on it. Built only with CUDA
+// (WG_CLI_HAVE_GPU_GLOBAL).
 #include <cstdint>
 #include <vector>
 
@@ -35,5 +36,12 @@ struct PageRankOut {
 /// PageRank with the reference's rule (L1 stop).
 PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, double tolerance,
                      int max_iterations, Times& times);
+
+/// A registered algorithm's static computation (algorithms/registry.hpp) on the undirected GPU
+/// graph of `edges` (every id below edges.num_vertices a vertex). Instantiated in gpu_global.cu
+/// for each registered algorithm with a GPU backend.
+template <class Entry>
+typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,
+                                  Times& times);
 
 }  // namespace wg::cli::gpu_global

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,7 @@
 
 #include "backend.hpp"
 #include "cli.hpp"
+#include "registered_command.hpp"
 
 namespace {
 
@@ -22,18 +24,28 @@ struct Command {
   int (*run)(int, const char* const*);
 };
 
-constexpr Command kCommands[] = {
-    {"info", "FILE", "vertices, edges, degree statistics, components, file format", run_info},
-    {"tc", "FILE", "count triangles", run_tc},
-    {"bfs", "FILE", "breadth-first search levels from --source", run_bfs},
-    {"cc", "FILE", "connected components", run_cc},
-    {"kcore", "FILE", "core numbers (k-core decomposition), degeneracy", run_kcore},
-    {"pagerank", "FILE", "PageRank (power iteration), top-k vertices", run_pagerank},
-    {"sssp", "FILE", "single-source shortest paths (Dijkstra) from --source", run_sssp},
-    {"stream", "[FILE]",
-     "stream a graph in batches of insertions and deletions, keeping an exact triangle count",
-     run_stream},
-};
+/// The built-in commands, then one per registered algorithm (registered_command.hpp), then
+/// stream.
+std::vector<Command> commands() {
+  std::vector<Command> c = {
+      {"info", "FILE", "vertices, edges, degree statistics, components, file format", run_info},
+      {"tc", "FILE", "count triangles", run_tc},
+      {"bfs", "FILE", "breadth-first search levels from --source", run_bfs},
+      {"cc", "FILE", "connected components", run_cc},
+      {"kcore", "FILE", "core numbers (k-core decomposition), degeneracy", run_kcore},
+      {"pagerank", "FILE", "PageRank (power iteration), top-k vertices", run_pagerank},
+      {"sssp", "FILE", "single-source shortest paths (Dijkstra) from --source", run_sssp},
+  };
+#define WG_CLI_COMMAND(Entry) \
+  c.push_back({Entry::name, "FILE", Entry::summary, run_registered<Entry>});
+  WG_REGISTERED(WG_CLI_COMMAND)
+#undef WG_CLI_COMMAND
+  c.push_back({"stream", "[FILE]",
+               "stream a graph in batches of insertions and deletions, keeping an exact triangle "
+               "count",
+               run_stream});
+  return c;
+}
 
 #ifndef WG_CLI_VERSION
 #define WG_CLI_VERSION "unknown"
@@ -44,7 +56,7 @@ std::string overall_help() {
       "warpgraph {}: analytics for graphs that change\n\n"
       "Usage: warpgraph <command> [options] [FILE]\n\nCommands:\n",
       WG_CLI_VERSION);
-  for (const Command& c : kCommands) {
+  for (const Command& c : commands()) {
     s += fmt::format("  {:<16}{}\n", fmt::format("{} {}", c.name, c.args), c.summary);
   }
   std::string usable;
@@ -73,11 +85,11 @@ int run(int argc, const char* const* argv) {
     std::cout << "warpgraph " << WG_CLI_VERSION << '\n';
     return kExitOk;
   }
-  for (const Command& c : kCommands) {
+  for (const Command& c : commands()) {
     if (first == c.name) return c.run(argc - 1, argv + 1);
   }
   std::string names;
-  for (const Command& c : kCommands) names += (names.empty() ? "" : ", ") + std::string(c.name);
+  for (const Command& c : commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
   throw UsageError("unknown command '" + wg::datasets::escape_bytes(first) +
                    "' (commands: " + names + "; see 'warpgraph --help')");
 }

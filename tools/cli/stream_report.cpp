@@ -4,23 +4,20 @@
 #include <fmt/format.h>
 
 #include "per_vertex.hpp"
+#include "registered_algorithms.hpp"
 
 namespace wg::cli {
 
 const char* summary_name(AlgorithmKind kind) {
-  switch (kind) {
-    case AlgorithmKind::tc:
-      return "triangles";
-    case AlgorithmKind::bfs:
-    case AlgorithmKind::sssp:
-      return "reached";
-    case AlgorithmKind::cc:
-      return "components";
-    case AlgorithmKind::pagerank:
-      return "iterations";
-    case AlgorithmKind::kcore:
-      return "max_core";
-  }
+  if (kind == AlgorithmKind::tc) return "triangles";
+  if (kind == AlgorithmKind::bfs || kind == AlgorithmKind::sssp) return "reached";
+  if (kind == AlgorithmKind::cc) return "components";
+  if (kind == AlgorithmKind::pagerank) return "iterations";
+  if (kind == AlgorithmKind::kcore) return "max_core";
+#define WG_CLI_SUMMARY_NAME(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return Entry::stream_key;
+  WG_REGISTERED(WG_CLI_SUMMARY_NAME)
+#undef WG_CLI_SUMMARY_NAME
   return "summary";
 }
 

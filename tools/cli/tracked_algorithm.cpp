@@ -10,26 +10,32 @@
 #include <warpgraph/algorithms/reference/reference.hpp>
 
 #include "cli.hpp"
+#include "registered_algorithms.hpp"
 
 namespace wg::cli {
 namespace {
 
-constexpr AlgorithmKind kAll[] = {AlgorithmKind::tc,    AlgorithmKind::bfs,
-                                  AlgorithmKind::cc,    AlgorithmKind::pagerank,
-                                  AlgorithmKind::kcore, AlgorithmKind::sssp};
-
-/// The first vertex where two per-vertex results differ, as "vertex V: got X, reference Y".
+/// The first vertex where two per-vertex results differ by more than `tolerance`, as
+/// "WHAT of vertex V: X, the reference says Y".
 template <class T>
 std::string first_difference(const std::vector<double>& got, const std::vector<T>& want,
-                             const char* what) {
+                             const char* what, double tolerance = 0) {
   if (got.size() != want.size())
     return fmt::format("{}: {} values, the reference has {}", what, got.size(), want.size());
   for (std::size_t v = 0; v < got.size(); ++v) {
     const double w = static_cast<double>(want[v]);
-    if (got[v] != w && !(std::isinf(got[v]) && std::isinf(w)))
+    if (got[v] != w && !(std::isinf(got[v]) && std::isinf(w)) &&
+        !(std::abs(got[v] - w) <= tolerance))
       return fmt::format("{} of vertex {}: {}, the reference says {}", what, v, got[v], w);
   }
   return "";
+}
+
+/// A registered algorithm's check: its values against its entry's reference.
+template <class Entry>
+std::string check_registered(const EdgeList& graph, const std::vector<double>& values) {
+  return first_difference(values, Entry::values(Entry::reference(graph, typename Entry::Options{})),
+                          Entry::name, Entry::check_tolerance);
 }
 
 [[noreturn]] void no_device_lists(AlgorithmKind kind) {
@@ -49,22 +55,26 @@ BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
   no_device_lists(kind());
 }
 
-const char* algorithm_name(AlgorithmKind kind) {
-  switch (kind) {
-    case AlgorithmKind::tc:
-      return "tc";
-    case AlgorithmKind::bfs:
-      return "bfs";
-    case AlgorithmKind::cc:
-      return "cc";
-    case AlgorithmKind::pagerank:
-      return "pagerank";
-    case AlgorithmKind::kcore:
-      return "kcore";
-    case AlgorithmKind::sssp:
-      return "sssp";
-  }
-  return "?";
+std::vector<AlgorithmKind> tracked_kinds() {
+  std::vector<AlgorithmKind> kinds = {AlgorithmKind::tc,    AlgorithmKind::bfs,
+                                      AlgorithmKind::cc,    AlgorithmKind::pagerank,
+                                      AlgorithmKind::kcore, AlgorithmKind::sssp};
+#define WG_CLI_KIND(Entry) kinds.push_back({Entry::name});
+  WG_REGISTERED(WG_CLI_KIND)
+#undef WG_CLI_KIND
+  return kinds;
+}
+
+const char* summary_label(AlgorithmKind kind) {
+  if (kind == AlgorithmKind::tc) return "triangles";
+  if (kind == AlgorithmKind::cc) return "components";
+  if (kind == AlgorithmKind::pagerank) return "iterations (last batch)";
+  if (kind == AlgorithmKind::kcore) return "max core";
+#define WG_CLI_LABEL(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return Entry::stream_label;
+  WG_REGISTERED(WG_CLI_LABEL)
+#undef WG_CLI_LABEL
+  return "reached";  // bfs, sssp
 }
 
 std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t source) {
@@ -73,7 +83,7 @@ std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t so
   std::string name;
   while (std::getline(in, name, ',')) {
     bool known = false;
-    for (AlgorithmKind k : kAll) {
+    for (AlgorithmKind k : tracked_kinds()) {
       if (name != algorithm_name(k)) continue;
       known = true;
       for (const AlgorithmSpec& s : specs)
@@ -81,49 +91,55 @@ std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t so
       specs.push_back({.kind = k, .source = source});
     }
     if (!known)
-      throw UsageError("--algo: unknown algorithm '" + name +
-                       "' (known: tc, bfs, cc, pagerank, kcore, sssp)");
+      throw UsageError("--algo: unknown algorithm '" + name + "' (known: " + tracked_names() + ")");
   }
   if (specs.empty()) throw UsageError("--algo: no algorithm named");
   return specs;
 }
 
+std::string tracked_names() {
+  std::string names;
+  for (AlgorithmKind k : tracked_kinds())
+    names += (names.empty() ? "" : ", ") + std::string(k.name);
+  return names;
+}
+
 std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
                                     const std::vector<double>& values, double tc_total) {
   const bool directed = !graph.symmetric;
-  switch (spec.kind) {
-    case AlgorithmKind::tc: {
-      const std::uint64_t want = reference::triangle_count(graph).total;
-      if (static_cast<std::uint64_t>(tc_total) == want) return "";
-      return fmt::format("tc: {} triangles, the reference counts {}", tc_total, want);
-    }
-    case AlgorithmKind::bfs:
-      return first_difference(values, reference::bfs_levels(graph, spec.source, directed),
-                              "bfs level");
-    case AlgorithmKind::cc:
-      return first_difference(values, reference::connected_components(graph).component,
-                              "cc component");
-    case AlgorithmKind::kcore:
-      return first_difference(values, reference::core_numbers(graph), "kcore core number");
-    case AlgorithmKind::sssp:
-      return first_difference(values, reference::sssp(graph, spec.source, directed),
-                              "sssp distance");
-    case AlgorithmKind::pagerank: {
-      const auto want =
-          reference::pagerank(
-              graph, {.damping = kTrackedPageRankDamping, .tolerance = kTrackedPageRankTolerance},
-              directed)
-              .rank;
-      if (values.size() != want.size())
-        return fmt::format("pagerank: {} ranks, the reference has {}", values.size(), want.size());
-      double l1 = 0;
-      for (std::size_t v = 0; v < want.size(); ++v) l1 += std::abs(values[v] - want[v]);
-      if (l1 <= kTrackedPageRankL1Bound) return "";
-      return fmt::format("pagerank: L1 distance {:.3g} from the reference's ranks (bound {:.0e})",
-                         l1, kTrackedPageRankL1Bound);
-    }
+  const AlgorithmKind kind = spec.kind;
+  if (kind == AlgorithmKind::tc) {
+    const std::uint64_t want = reference::triangle_count(graph).total;
+    if (static_cast<std::uint64_t>(tc_total) == want) return "";
+    return fmt::format("tc: {} triangles, the reference counts {}", tc_total, want);
   }
-  return "";
+  if (kind == AlgorithmKind::bfs)
+    return first_difference(values, reference::bfs_levels(graph, spec.source, directed),
+                            "bfs level");
+  if (kind == AlgorithmKind::cc)
+    return first_difference(values, reference::connected_components(graph).component,
+                            "cc component");
+  if (kind == AlgorithmKind::kcore)
+    return first_difference(values, reference::core_numbers(graph), "kcore core number");
+  if (kind == AlgorithmKind::sssp)
+    return first_difference(values, reference::sssp(graph, spec.source, directed), "sssp distance");
+#define WG_CLI_CHECK(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return check_registered<Entry>(graph, values);
+  WG_REGISTERED(WG_CLI_CHECK)
+#undef WG_CLI_CHECK
+  if (kind != AlgorithmKind::pagerank) return "";
+  const auto want =
+      reference::pagerank(
+          graph, {.damping = kTrackedPageRankDamping, .tolerance = kTrackedPageRankTolerance},
+          directed)
+          .rank;
+  if (values.size() != want.size())
+    return fmt::format("pagerank: {} ranks, the reference has {}", values.size(), want.size());
+  double l1 = 0;
+  for (std::size_t v = 0; v < want.size(); ++v) l1 += std::abs(values[v] - want[v]);
+  if (l1 <= kTrackedPageRankL1Bound) return "";
+  return fmt::format("pagerank: L1 distance {:.3g} from the reference's ranks (bound {:.0e})", l1,
+                     kTrackedPageRankL1Bound);
 }
 
 }  // namespace wg::cli

@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
@@ -19,10 +20,32 @@ struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 namespace wg::cli {
 
-enum class AlgorithmKind { tc, bfs, cc, pagerank, kcore, sssp };
+/// An algorithm that `stream --algo` can keep, by its --algo name: the built-in ones (named
+/// below) and every registered one (algorithms/registry.hpp), whose names come from their entries.
+struct AlgorithmKind {
+  const char* name = "tc";
+  friend bool operator==(const AlgorithmKind& a, const AlgorithmKind& b) {
+    return std::string_view(a.name) == std::string_view(b.name);
+  }
+  static const AlgorithmKind tc, bfs, cc, pagerank, kcore, sssp;
+};
+inline const AlgorithmKind AlgorithmKind::tc{"tc"};
+inline const AlgorithmKind AlgorithmKind::bfs{"bfs"};
+inline const AlgorithmKind AlgorithmKind::cc{"cc"};
+inline const AlgorithmKind AlgorithmKind::pagerank{"pagerank"};
+inline const AlgorithmKind AlgorithmKind::kcore{"kcore"};
+inline const AlgorithmKind AlgorithmKind::sssp{"sssp"};
 
 /// "tc", "bfs", ... (the --algo names).
-const char* algorithm_name(AlgorithmKind kind);
+inline const char* algorithm_name(AlgorithmKind kind) {
+  return kind.name;
+}
+/// Every --algo name, in order: the built-in ones, then the registered ones.
+std::vector<AlgorithmKind> tracked_kinds();
+/// The names of tracked_kinds() as "tc, bfs, ...".
+std::string tracked_names();
+/// What `stream` calls a result's summary (TrackedAlgorithm::summary) in its text output.
+const char* summary_label(AlgorithmKind kind);
 
 struct AlgorithmSpec {
   AlgorithmKind kind = AlgorithmKind::tc;
@@ -57,10 +80,12 @@ class TrackedAlgorithm {
   virtual void before_erase_device(const gpu::ChangedEdges& removed);
   virtual BatchEffect after_erase_device(const gpu::ChangedEdges& removed);
   /// One number per vertex id (bfs: level, -1 unreached; cc: component = smallest id; pagerank:
-  /// rank; kcore: core number; sssp: distance, +inf unreached); empty for tc.
+  /// rank; kcore: core number; sssp: distance, +inf unreached; a registered one: its entry's
+  /// values); empty for tc.
   virtual std::vector<double> values() const = 0;
   /// The result in one number: tc: triangles; bfs and sssp: vertices reached; cc: components;
-  /// pagerank: iterations of the last update; kcore: the largest core number.
+  /// pagerank: iterations of the last update; kcore: the largest core number; a registered one:
+  /// its entry's stream_summary.
   virtual double summary() const = 0;
 };
 
@@ -96,6 +121,17 @@ std::unique_ptr<TrackedAlgorithm> make_tracked(AlgorithmKind kind, std::unique_p
                                                                summary);
 }
 
+/// A registered algorithm's dynamic class on `graph` (its entry's make_dynamic: algorithms/
+/// registry.hpp), given to `wrap(kind, dynamic, values, summary)` (make_tracked, or the gpu
+/// backend's wrapper for device edge lists) with its entry's values and stream_summary.
+template <class Entry, class Graph, class Wrap>
+std::unique_ptr<TrackedAlgorithm> track_registered(AlgorithmKind kind, Graph& graph, Wrap&& wrap) {
+  return wrap(
+      kind, Entry::make_dynamic(graph, typename Entry::Options{}),
+      [](const auto& a) { return Entry::values(Entry::result(a)); },
+      [](const auto& a) { return Entry::stream_summary(Entry::result(a)); });
+}
+
 /// The PageRank parameters every backend's tracked PageRank uses, and the accuracy --verify
 /// allows against the reference's ranks (L1 distance).
 inline constexpr double kTrackedPageRankDamping = 0.85;
@@ -103,8 +139,9 @@ inline constexpr double kTrackedPageRankTolerance = 1e-10;
 inline constexpr double kTrackedPageRankL1Bound = 1e-6;
 
 /// Compares a tracked result with the reference's on `graph` (the backend's exported graph):
-/// bfs, cc, kcore and sssp exactly, pagerank within kTrackedPageRankL1Bound (L1). Returns an
-/// empty string when they agree, else one line saying where they differ.
+/// bfs, cc, kcore and sssp exactly, pagerank within kTrackedPageRankL1Bound (L1), a registered
+/// one within its entry's check_tolerance per vertex. Returns an empty string when they agree,
+/// else one line saying where they differ.
 std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
                                     const std::vector<double>& values, double tc_total);
 

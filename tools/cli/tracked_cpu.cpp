@@ -12,6 +12,8 @@
 
 #include "cli.hpp"
 #include "tracked_algorithm.hpp"
+#define WG_REGISTERED_WITH_CPU 1
+#include "registered_algorithms.hpp"
 
 namespace wg::cli {
 
@@ -22,46 +24,48 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
 
 std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
                                                    cpu::DynamicGraph& graph) {
-  switch (spec.kind) {
-    case AlgorithmKind::tc:
-      return make_tracked(
-          spec.kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
-          [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
-          [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
-    case AlgorithmKind::bfs:
-      return make_tracked(
-          spec.kind, std::make_unique<cpu::DynamicBfs>(graph, spec.source),
-          [](const cpu::DynamicBfs& a) { return as_doubles(a.result().level); },
-          [](const cpu::DynamicBfs& a) { return static_cast<double>(a.result().reached); });
-    case AlgorithmKind::cc:
-      return make_tracked(
-          spec.kind, std::make_unique<cpu::DynamicComponents>(graph),
-          [](const cpu::DynamicComponents& a) { return as_doubles(a.result().component); },
-          [](const cpu::DynamicComponents& a) { return static_cast<double>(a.result().count); });
-    case AlgorithmKind::pagerank:
-      return make_tracked(
-          spec.kind,
-          std::make_unique<cpu::DynamicPageRank>(
-              graph, cpu::PageRankOptions{.damping = kTrackedPageRankDamping,
-                                          .tolerance = kTrackedPageRankTolerance}),
-          [](const cpu::DynamicPageRank& a) { return a.result().rank; },
-          [](const cpu::DynamicPageRank& a) { return static_cast<double>(a.result().iterations); });
-    case AlgorithmKind::kcore:
-      return make_tracked(
-          spec.kind, std::make_unique<cpu::DynamicCoreNumbers>(graph),
-          [](const cpu::DynamicCoreNumbers& a) { return as_doubles(a.result().core); },
-          [](const cpu::DynamicCoreNumbers& a) {
-            return static_cast<double>(a.result().max_core);
-          });
-    case AlgorithmKind::sssp:
-      // Unit lengths: the stream graph is unweighted (as the gpu backend's).
-      return make_tracked(
-          spec.kind,
-          std::make_unique<cpu::DynamicSssp>(
-              graph, spec.source, cpu::DynamicSsspOptions{.sssp = {.unit_weights = true}}),
-          [](const cpu::DynamicSssp& a) { return a.result().distance; },
-          [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
-  }
+  const AlgorithmKind kind = spec.kind;
+  if (kind == AlgorithmKind::tc)
+    return make_tracked(
+        kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
+        [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
+        [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
+  if (kind == AlgorithmKind::bfs)
+    return make_tracked(
+        kind, std::make_unique<cpu::DynamicBfs>(graph, spec.source),
+        [](const cpu::DynamicBfs& a) { return as_doubles(a.result().level); },
+        [](const cpu::DynamicBfs& a) { return static_cast<double>(a.result().reached); });
+  if (kind == AlgorithmKind::cc)
+    return make_tracked(
+        kind, std::make_unique<cpu::DynamicComponents>(graph),
+        [](const cpu::DynamicComponents& a) { return as_doubles(a.result().component); },
+        [](const cpu::DynamicComponents& a) { return static_cast<double>(a.result().count); });
+  if (kind == AlgorithmKind::pagerank)
+    return make_tracked(
+        kind,
+        std::make_unique<cpu::DynamicPageRank>(
+            graph, cpu::PageRankOptions{.damping = kTrackedPageRankDamping,
+                                        .tolerance = kTrackedPageRankTolerance}),
+        [](const cpu::DynamicPageRank& a) { return a.result().rank; },
+        [](const cpu::DynamicPageRank& a) { return static_cast<double>(a.result().iterations); });
+  if (kind == AlgorithmKind::kcore)
+    return make_tracked(
+        kind, std::make_unique<cpu::DynamicCoreNumbers>(graph),
+        [](const cpu::DynamicCoreNumbers& a) { return as_doubles(a.result().core); },
+        [](const cpu::DynamicCoreNumbers& a) { return static_cast<double>(a.result().max_core); });
+  if (kind == AlgorithmKind::sssp)  // unit lengths: the stream graph is unweighted (as gpu's)
+    return make_tracked(
+        kind,
+        std::make_unique<cpu::DynamicSssp>(graph, spec.source,
+                                           cpu::DynamicSsspOptions{.sssp = {.unit_weights = true}}),
+        [](const cpu::DynamicSssp& a) { return a.result().distance; },
+        [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
+#define WG_CLI_TRACK(Entry)                     \
+  if (kind == AlgorithmKind{Entry::name})       \
+    return track_registered<Entry>(kind, graph, \
+                                   [](auto&&... a) { return make_tracked(std::move(a)...); });
+  WG_REGISTERED_CPU(WG_CLI_TRACK)
+#undef WG_CLI_TRACK
   throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
                    ": not available on the cpu backend");
 }

@@ -17,6 +17,8 @@
 #include <warpgraph/containers/core/cuda_error.cuh>
 
 #include "cli.hpp"
+#define WG_REGISTERED_WITH_GPU 1
+#include "registered_algorithms.hpp"
 
 namespace wg::cli {
 namespace {
@@ -73,50 +75,52 @@ using Cores = gpu::DynamicCoreNumbers<gpu::Graph>;
 }  // namespace
 
 std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gpu::Graph& graph) {
-  switch (spec.kind) {
-    case AlgorithmKind::bfs:
-      return gpu_tracked(
-          spec.kind, std::make_unique<Bfs>(graph, spec.source),
-          [](const Bfs& a) { return as_doubles(a.result().level); },  // kBfsUnreached is -1
-          [](const Bfs& a) { return static_cast<double>(a.result().reached); });
-    case AlgorithmKind::sssp:
-      return gpu_tracked(
-          spec.kind,
-          std::make_unique<Sssp>(graph, spec.source,
-                                 gpu::DynamicSsspOptions{.sssp = {.unit_weights = true}}),
-          [](const Sssp& a) {
-            const gpu::SsspResult r = a.result();
-            std::vector<double> out(r.distance.size());
-            for (std::size_t v = 0; v < out.size(); ++v)
-              out[v] = r.distance[v] == gpu::kSsspUnreached
-                           ? std::numeric_limits<double>::infinity()
-                           : static_cast<double>(r.distance[v]);
-            return out;
-          },
-          [](const Sssp& a) { return static_cast<double>(a.result().reached); });
-    case AlgorithmKind::cc:
-      return gpu_tracked(
-          spec.kind, std::make_unique<Components>(graph),
-          [](const Components& a) { return as_doubles(a.result().component); },
-          [](const Components& a) { return static_cast<double>(a.count()); });
-    case AlgorithmKind::pagerank:
-      // The GPU PageRank's stated bound (pagerank.hpp): within 2 d / (1 - d) * tolerance of the
-      // reference, about 1.1e-9 here, well inside kTrackedPageRankL1Bound.
-      return gpu_tracked(
-          spec.kind,
-          std::make_unique<PageRank>(graph,
-                                     gpu::PageRankOptions{.damping = kTrackedPageRankDamping,
-                                                          .tolerance = kTrackedPageRankTolerance}),
-          [](const PageRank& a) { return a.result().rank; },
-          [](const PageRank& a) { return static_cast<double>(a.last_run().iterations); });
-    case AlgorithmKind::kcore:
-      return gpu_tracked(
-          spec.kind, std::make_unique<Cores>(graph),
-          [](const Cores& a) { return as_doubles(a.result().core); },
-          [](const Cores& a) { return static_cast<double>(a.result().max_core); });
-    case AlgorithmKind::tc:
-      break;
-  }
+  const AlgorithmKind kind = spec.kind;
+  if (kind == AlgorithmKind::bfs)
+    return gpu_tracked(
+        kind, std::make_unique<Bfs>(graph, spec.source),
+        [](const Bfs& a) { return as_doubles(a.result().level); },  // kBfsUnreached is -1
+        [](const Bfs& a) { return static_cast<double>(a.result().reached); });
+  if (kind == AlgorithmKind::sssp)
+    return gpu_tracked(
+        kind,
+        std::make_unique<Sssp>(graph, spec.source,
+                               gpu::DynamicSsspOptions{.sssp = {.unit_weights = true}}),
+        [](const Sssp& a) {
+          const gpu::SsspResult r = a.result();
+          std::vector<double> out(r.distance.size());
+          for (std::size_t v = 0; v < out.size(); ++v)
+            out[v] = r.distance[v] == gpu::kSsspUnreached ? std::numeric_limits<double>::infinity()
+                                                          : static_cast<double>(r.distance[v]);
+          return out;
+        },
+        [](const Sssp& a) { return static_cast<double>(a.result().reached); });
+  if (kind == AlgorithmKind::cc)
+    return gpu_tracked(
+        kind, std::make_unique<Components>(graph),
+        [](const Components& a) { return as_doubles(a.result().component); },
+        [](const Components& a) { return static_cast<double>(a.count()); });
+  if (kind == AlgorithmKind::pagerank)
+    // The GPU PageRank's stated bound (pagerank.hpp): within 2 d / (1 - d) * tolerance of the
+    // reference, about 1.1e-9 here, well inside kTrackedPageRankL1Bound.
+    return gpu_tracked(
+        kind,
+        std::make_unique<PageRank>(graph,
+                                   gpu::PageRankOptions{.damping = kTrackedPageRankDamping,
+                                                        .tolerance = kTrackedPageRankTolerance}),
+        [](const PageRank& a) { return a.result().rank; },
+        [](const PageRank& a) { return static_cast<double>(a.last_run().iterations); });
+  if (kind == AlgorithmKind::kcore)
+    return gpu_tracked(
+        kind, std::make_unique<Cores>(graph),
+        [](const Cores& a) { return as_doubles(a.result().core); },
+        [](const Cores& a) { return static_cast<double>(a.result().max_core); });
+#define WG_CLI_TRACK(Entry)                     \
+  if (kind == AlgorithmKind{Entry::name})       \
+    return track_registered<Entry>(kind, graph, \
+                                   [](auto&&... a) { return gpu_tracked(std::move(a)...); });
+  WG_REGISTERED_GPU(WG_CLI_TRACK)
+#undef WG_CLI_TRACK
   throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
                    ": not available as a tracked result on the gpu backend");
 }

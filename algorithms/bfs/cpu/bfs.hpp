@@ -38,6 +38,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/bfs/bfs.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/graph/cpu/csr_view.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
@@ -46,14 +47,11 @@
 
 namespace wg::cpu {
 
-inline constexpr std::int64_t kBfsUnreached = -1;
-inline constexpr vertex_t kNoParent = 0xFFFFFFFFu;
-
-struct BfsResult {
-  std::vector<std::int64_t> level;  ///< per vertex id; kBfsUnreached when not reached
-  std::vector<vertex_t> parent;     ///< per vertex id; kNoParent when not reached
-  std::uint64_t reached = 0;        ///< vertices with a level
-};
+// The result and its constants: algorithms/bfs/bfs.hpp.
+using wg::BfsResult;
+using wg::kBfsNoParent;
+using wg::kBfsUnreached;
+inline constexpr vertex_t kNoParent = kBfsNoParent;
 
 struct BfsOptions {
   /// Worker threads. 0: the graph's threads() where it has one, else all cores.

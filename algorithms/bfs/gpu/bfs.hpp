@@ -37,6 +37,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/bfs/bfs.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/sssp/gpu/shortest_path_state.hpp>
 #include <warpgraph/graph/edge_list.hpp>
@@ -47,15 +48,10 @@ namespace wg::gpu {
 
 struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
-inline constexpr std::int64_t kBfsUnreached = -1;
-inline constexpr vertex_t kBfsNoParent = 0xFFFFFFFFu;
-
-/// The shape of wg::cpu::BfsResult.
-struct BfsResult {
-  std::vector<std::int64_t> level;  ///< per vertex id; kBfsUnreached when not reached
-  std::vector<vertex_t> parent;     ///< per vertex id; kBfsNoParent when not reached
-  std::uint64_t reached = 0;
-};
+// The result and its constants: algorithms/bfs/bfs.hpp.
+using wg::BfsResult;
+using wg::kBfsNoParent;
+using wg::kBfsUnreached;
 
 struct BfsOptions {
   /// Bottom-up when the frontier grows and frontier arcs * top_down_alpha > unvisited vertices'

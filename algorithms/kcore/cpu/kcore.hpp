@@ -33,16 +33,14 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/kcore/kcore.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
 namespace wg::cpu {
 
-struct CoreNumbers {
-  std::vector<std::uint32_t> core;  ///< per vertex id: its core number
-  std::uint32_t max_core = 0;       ///< the largest core number (degeneracy)
-};
+using wg::CoreNumbers;  // algorithms/kcore/kcore.hpp
 
 /// Core numbers of any HostGraphView (definition in kcore_impl.hpp).
 template <HostGraphView Graph>

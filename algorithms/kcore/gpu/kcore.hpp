@@ -76,6 +76,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/kcore/kcore.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -89,10 +90,7 @@ namespace kcore_detail {
 struct BatchEdgeView;  // kcore_kernels.cuh
 }
 
-struct CoreNumbers {
-  std::vector<std::uint32_t> core;  ///< per vertex id: its core number
-  std::uint32_t max_core = 0;       ///< the largest core number (degeneracy)
-};
+using wg::CoreNumbers;  // algorithms/kcore/kcore.hpp
 
 /// Core numbers of an undirected GPU graph (InvalidArgument for a directed one).
 template <GpuDynamicGraph Graph>

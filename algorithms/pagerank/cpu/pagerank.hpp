@@ -38,6 +38,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/pagerank/pagerank.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -57,11 +58,7 @@ struct PageRankOptions {
   std::size_t parallel_grain = 4096;
 };
 
-struct PageRankResult {
-  std::vector<double> rank;  ///< per vertex id
-  int iterations = 0;        ///< iterations of the last run
-  bool converged = false;    ///< the last run stopped on the tolerance
-};
+using wg::PageRankResult;  // algorithms/pagerank/pagerank.hpp
 
 /// PageRank of any HostGraphView (definition in pagerank_impl.hpp). Throws wg::InvalidArgument
 /// when damping lies outside [0, 1], tolerance < 0 or max_iterations < 0. An empty graph gives

@@ -61,6 +61,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/pagerank/pagerank.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -102,11 +103,7 @@ struct PageRankOptions {
   double warm_restart_ratio = 1.0;
 };
 
-struct PageRankResult {
-  std::vector<double> rank;  ///< per vertex id
-  int iterations = 0;        ///< iterations of the last run
-  bool converged = false;    ///< the last run stopped on the tolerance
-};
+using wg::PageRankResult;  // algorithms/pagerank/pagerank.hpp
 
 /// Outcome of a run on the device (the ranks stay there).
 struct PageRankRun {

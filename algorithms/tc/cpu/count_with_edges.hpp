@@ -2,8 +2,10 @@
 // Definition of wg::cpu::count_triangles_with_edges (triangle_count.hpp) for any graph with the
 // host reads of graph/graph_concepts.hpp (HostGraphView) plus directed(), num_vertices() and
 // optionally threads(); instantiated for wg::cpu::DynamicGraph in triangle_count.cpp. A new host
-// graph includes this header to instantiate it.
+// graph includes this header to instantiate it. count_triangles_with_edges_per_vertex (defined
+// here only) also adds each counted triangle to its three vertices' counters.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <numeric>
 #include <span>
@@ -22,11 +24,12 @@ namespace detail {
 constexpr std::uint64_t canonical_edge(vertex_t a, vertex_t b) noexcept {
   return a < b ? arc_key(a, b) : arc_key(b, a);
 }
-}  // namespace detail
 
+/// count_triangles_with_edges, also adding 1 to per_vertex[x] for each vertex x of each triangle
+/// counted (when per_vertex is not null).
 template <HostGraphView Graph>
-std::uint64_t count_triangles_with_edges(const Graph& graph, std::span<const std::uint64_t> keys,
-                                         unsigned threads) {
+std::uint64_t count_with_edges(const Graph& graph, std::span<const std::uint64_t> keys,
+                               unsigned threads, std::uint64_t* per_vertex) {
   if (graph.directed()) {
     throw InvalidArgument(
         "wg::cpu::count_triangles_with_edges: triangle counting needs an undirected graph");
@@ -161,6 +164,10 @@ std::uint64_t count_triangles_with_edges(const Graph& graph, std::span<const std
           continue;
         }
         ++found;
+        if (per_vertex) {
+          for (const vertex_t x : {u, v, w})
+            std::atomic_ref<std::uint64_t>(per_vertex[x]).fetch_add(1, std::memory_order_relaxed);
+        }
       }
     }
     for (vertex_t w : hub_list) mark[w >> 6] = 0;
@@ -168,6 +175,25 @@ std::uint64_t count_triangles_with_edges(const Graph& graph, std::span<const std
     partial[t] += found;
   });
   return std::accumulate(partial.begin(), partial.end(), std::uint64_t{0});
+}
+}  // namespace detail
+
+template <HostGraphView Graph>
+std::uint64_t count_triangles_with_edges(const Graph& graph, std::span<const std::uint64_t> keys,
+                                         unsigned threads) {
+  return detail::count_with_edges(graph, keys, threads, nullptr);
+}
+
+/// count_triangles_with_edges, also adding to per_vertex[x] (num_vertices() entries) the number
+/// of those triangles that contain x (the sum grows by 3 per triangle). Relaxed atomic adds.
+template <HostGraphView Graph>
+std::uint64_t count_triangles_with_edges_per_vertex(const Graph& graph,
+                                                    std::span<const std::uint64_t> keys,
+                                                    std::span<std::uint64_t> per_vertex,
+                                                    unsigned threads = 0) {
+  if (per_vertex.size() < graph.num_vertices())
+    throw InvalidArgument("wg::cpu::count_triangles_with_edges_per_vertex: per_vertex is short");
+  return detail::count_with_edges(graph, keys, threads, per_vertex.data());
 }
 
 }  // namespace wg::cpu

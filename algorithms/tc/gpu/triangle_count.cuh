@@ -139,10 +139,12 @@ __device__ __forceinline__ std::uint64_t edge_key(vertex_t a, vertex_t b, unsign
 }
 
 // Triangles through the listed edges; a triangle with several listed edges counts at its
-// smallest listed edge only.
-template <class View>
+// smallest listed edge only. kPerVertex: each counted triangle also adds 1 to its three
+// vertices' per_vertex entries.
+template <class View, bool kPerVertex = false>
 __global__ void touching_kernel(View g, const std::uint64_t* keys, std::uint64_t m, unsigned bits,
-                                EdgeKeySet set, unsigned long long* total) {
+                                EdgeKeySet set, unsigned long long* total,
+                                unsigned long long* per_vertex = nullptr) {
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
   unsigned long long local = 0;
   warp_stride_loop(m, [&](const warp_tile& tile, std::uint64_t i, bool active) {
@@ -159,11 +161,20 @@ __global__ void touching_kernel(View g, const std::uint64_t* keys, std::uint64_t
       g.for_each_neighbor_slot(tile, small, [&](vertex_t w, bool valid) {
         if (valid && w != u && w != v && g.has_edge(large, w)) {
           const std::uint64_t k1 = edge_key(u, w, bits), k2 = edge_key(v, w, bits);
-          if ((k < k1 || !set.contains(k1)) && (k < k2 || !set.contains(k2))) ++count;
+          if ((k < k1 || !set.contains(k1)) && (k < k2 || !set.contains(k2))) {
+            ++count;
+            if constexpr (kPerVertex) atomicAdd(&per_vertex[w], 1ull);
+          }
         }
       });
       count = __reduce_add_sync(kFull, count);
       if (tile.thread_rank() == 0) local += count;
+      if constexpr (kPerVertex) {
+        if (tile.thread_rank() == 0 && count) {
+          atomicAdd(&per_vertex[u], static_cast<unsigned long long>(count));
+          atomicAdd(&per_vertex[v], static_cast<unsigned long long>(count));
+        }
+      }
     });
   });
   if (this_warp().thread_rank() == 0 && local) atomicAdd(total, local);
@@ -242,9 +253,11 @@ TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& o
   return out;
 }
 
-template <GpuDynamicGraph Graph>
-std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* edge_keys,
-                                       std::uint64_t m, unsigned key_bits) {
+namespace tc_detail {
+/// count_triangles_touching, with per-vertex counts added to `per_vertex` when kPerVertex.
+template <GpuDynamicGraph Graph, bool kPerVertex>
+std::uint64_t run_touching(const Graph& graph, const std::uint64_t* edge_keys, std::uint64_t m,
+                           unsigned key_bits, unsigned long long* per_vertex) {
   tc_detail::require_undirected(graph);
   if (m == 0) return 0;
   const cudaStream_t stream = graph.stream();
@@ -257,10 +270,29 @@ std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* 
   WG_CUDA_CHECK_LAST();
   DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
   WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
-  tc_detail::touching_kernel<typename Graph::ref_type>
-      <<<grid_for(m), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits, set, total.data());
+  tc_detail::touching_kernel<typename Graph::ref_type, kPerVertex>
+      <<<grid_for(m), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits, set, total.data(),
+                                           per_vertex);
   WG_CUDA_CHECK_LAST();
   return total.to_host()[0];
+}
+}  // namespace tc_detail
+
+template <GpuDynamicGraph Graph>
+std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* edge_keys,
+                                       std::uint64_t m, unsigned key_bits) {
+  return tc_detail::run_touching<Graph, false>(graph, edge_keys, m, key_bits, nullptr);
+}
+
+/// count_triangles_touching, also adding to per_vertex[x] (device memory, num_vertices()
+/// entries, ordered on the graph's stream) the number of those triangles that contain x. For
+/// .cu files (declared here only).
+template <GpuDynamicGraph Graph>
+std::uint64_t count_triangles_touching_per_vertex(const Graph& graph,
+                                                  const std::uint64_t* edge_keys, std::uint64_t m,
+                                                  unsigned key_bits,
+                                                  unsigned long long* per_vertex) {
+  return tc_detail::run_touching<Graph, true>(graph, edge_keys, m, key_bits, per_vertex);
 }
 
 template <GpuDynamicGraph Graph>

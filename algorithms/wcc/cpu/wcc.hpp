@@ -34,16 +34,14 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/wcc/wcc.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
 namespace wg::cpu {
 
-struct Components {
-  std::vector<vertex_t> component;  ///< per vertex id: the smallest id of its component
-  std::uint64_t count = 0;          ///< number of components
-};
+using wg::Components;  // algorithms/wcc/wcc.hpp
 
 struct ComponentsOptions {
   /// Worker threads. 0: the graph's threads() where it has one, else all cores.

@@ -58,6 +58,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/wcc/wcc.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -68,10 +69,7 @@ namespace wg::gpu {
 
 struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
-struct Components {
-  std::vector<vertex_t> component;  ///< per vertex id: the smallest id of its component
-  std::uint64_t count = 0;          ///< number of components
-};
+using wg::Components;  // algorithms/wcc/wcc.hpp
 
 /// Components of a GPU graph (one synchronisation; the labels are copied to the host).
 template <GpuDynamicGraph Graph>

@@ -4,7 +4,10 @@
 // edges of the graph, "apply + dynamic update" (DynamicBfs, DynamicComponents, DynamicCoreNumbers)
 // against "apply + static recompute", for an insertion batch and the deletion batch that takes it
 // back. Medians of repeated runs, milliseconds. Threads: the graph's default (all cores).
+// Every registered algorithm with a CPU backend (algorithms/registry.hpp) gets the same two
+// rows: its entry's static run against its reference, and its dynamic class against recompute.
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,6 +20,8 @@
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 
 #include "tools/bench/harness.hpp"
+#define WG_REGISTERED_WITH_CPU 1
+#include "registered_algorithms.hpp"
 
 namespace {
 
@@ -35,26 +40,21 @@ EdgeList sample(const EdgeList& e, std::size_t count, std::mt19937_64& rng) {
   return b;
 }
 
-template <class Dynamic, class Static>
-void dynamic_vs_recompute(const char* name, const EdgeList& edges, Static recompute) {
+/// `make(graph)`: the dynamic algorithm on `graph`, as a pointer.
+template <class Make, class Static>
+void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, Static recompute) {
   for (unsigned lg = 4; lg <= 12; lg += 2) {
     // Batches are edges of the graph: erase them (the graph loses them) and insert them back.
     cpu::DynamicGraph a, b;
     a.build(edges);
     b.build(edges);
-    Dynamic dyn = [&] {
-      if constexpr (std::is_same_v<Dynamic, cpu::DynamicBfs>) {
-        return Dynamic(a, 0);
-      } else {
-        return Dynamic(a);
-      }
-    }();
+    auto dyn = make(a);
     std::mt19937_64 rng(lg);
     std::vector<double> dyn_erase, dyn_insert, re_erase, re_insert;
     for (int rep = 0; rep < 7; ++rep) {
       const EdgeList batch = sample(edges, std::size_t{1} << lg, rng);
-      dyn_erase.push_back(wall_seconds([&] { dyn.erase_edges(batch); }));
-      dyn_insert.push_back(wall_seconds([&] { dyn.insert_edges(batch); }));
+      dyn_erase.push_back(wall_seconds([&] { dyn->erase_edges(batch); }));
+      dyn_insert.push_back(wall_seconds([&] { dyn->insert_edges(batch); }));
       re_erase.push_back(wall_seconds([&] {
         b.erase_edges(batch);
         recompute(b);
@@ -71,6 +71,17 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Static recomp
         name, lg, med(dyn_insert), med(re_insert), med(re_insert) / med(dyn_insert), med(dyn_erase),
         med(re_erase), med(re_erase) / med(dyn_erase));
   }
+}
+
+/// A registered algorithm's rows (its entry: algorithms/registry.hpp).
+template <class Entry, class Ms>
+void registered_rows(const EdgeList& edges, const cpu::DynamicGraph& g, Ms ms) {
+  const typename Entry::Options options{};
+  std::printf("  static %s: cpu %.2f ms, reference %.2f ms\n", Entry::name,
+              ms([&] { Entry::run(g, options); }), ms([&] { Entry::reference(edges, options); }));
+  dynamic_vs_recompute(
+      Entry::name, edges, [&](cpu::DynamicGraph& x) { return Entry::make_dynamic(x, options); },
+      [&](const cpu::DynamicGraph& x) { Entry::run(x, options); });
 }
 
 }  // namespace
@@ -99,11 +110,19 @@ int main(int argc, char** argv) {
                 cc_ref);
     std::printf("  static kcore: cpu %.2f ms, reference %.2f ms\n",
                 ms([&] { cpu::core_numbers(g); }), ms([&] { wg::reference::core_numbers(edges); }));
-    dynamic_vs_recompute<cpu::DynamicBfs>("bfs", edges,
-                                          [](const cpu::DynamicGraph& x) { cpu::bfs(x, 0); });
-    dynamic_vs_recompute<cpu::DynamicComponents>(
-        "cc ", edges, [](const cpu::DynamicGraph& x) { cpu::connected_components(x); });
-    dynamic_vs_recompute<cpu::DynamicCoreNumbers>(
-        "kcore", edges, [](const cpu::DynamicGraph& x) { cpu::core_numbers(x); });
+    dynamic_vs_recompute(
+        "bfs", edges, [](cpu::DynamicGraph& x) { return std::make_unique<cpu::DynamicBfs>(x, 0); },
+        [](const cpu::DynamicGraph& x) { cpu::bfs(x, 0); });
+    dynamic_vs_recompute(
+        "cc ", edges,
+        [](cpu::DynamicGraph& x) { return std::make_unique<cpu::DynamicComponents>(x); },
+        [](const cpu::DynamicGraph& x) { cpu::connected_components(x); });
+    dynamic_vs_recompute(
+        "kcore", edges,
+        [](cpu::DynamicGraph& x) { return std::make_unique<cpu::DynamicCoreNumbers>(x); },
+        [](const cpu::DynamicGraph& x) { cpu::core_numbers(x); });
+#define WG_BENCH_ROWS(Entry) registered_rows<Entry>(edges, g, ms);
+    WG_REGISTERED_CPU(WG_BENCH_ROWS)
+#undef WG_BENCH_ROWS
   }
 }

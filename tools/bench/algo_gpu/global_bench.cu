@@ -20,12 +20,17 @@
 // the row).
 // Dynamic: DynamicComponents, DynamicCoreNumbers and DynamicPageRank (L1 < 1e-10) on the slab
 // graph, per batch size, insert-only and mixed: bench_common.cuh.
+// Every registered algorithm with a GPU backend (algorithms/registry.hpp; --algos NAME) gets a
+// static row on the slab graph (its entry's run, result copied back) and dynamic rows on it.
 //
 // Set CUDA_MODULE_LOADING=EAGER.
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <set>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <warpgraph/algorithms/kcore/gpu/kcore.cuh>
@@ -39,6 +44,8 @@
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "tools/bench/algo_gpu/bench_common.cuh"
+#define WG_REGISTERED_WITH_GPU 1
+#include "registered_algorithms.hpp"
 
 namespace {
 
@@ -117,6 +124,35 @@ void time_tc(Context& c, const GraphSpec& g, const std::string& structure, std::
          {{"triangles", triangles}}, static_cast<std::int64_t>(triangles));
 }
 
+/// A registered algorithm's static row on the slab graph (its entry's fields in the row).
+template <class Entry>
+void time_registered(Context& c, const GraphSpec& g, const wg::gpu::Graph& sg) {
+  if (!c.plan.wants_algo(Entry::name)) return;
+  typename Entry::Result r;
+  const StaticMeasure m = measure_static(c.plan, sg.stream(), [&] {
+    r = Entry::run(sg, typename Entry::Options{});
+    return std::int64_t{0};
+  });
+  nlohmann::json extra;
+  for (const wg::SummaryField& f : Entry::fields(r)) extra[f.key] = f.value;
+  record(c, g, "slab_set", Entry::name, m, sg.num_vertices(), sg.num_edges(), 0, extra);
+}
+
+/// A registered algorithm's dynamic rows on the slab graph (its entry's dynamic class).
+template <class Entry>
+void dynamic_registered(const Plan& plan, const Deadline& deadline, Rows& rows,
+                        const DynamicInput& whole) {
+  using G = wg::gpu::Graph;
+  if (!plan.wants_algo(Entry::name)) return;
+  using Dyn = std::remove_cvref_t<decltype(*Entry::make_dynamic(std::declval<G&>(),
+                                                                typename Entry::Options{}))>;
+  guarded_dynamic(rows, Entry::name, [&] {
+    dynamic_rows<G, Dyn>(plan, deadline, rows, Entry::name, "slab_set", whole, [](G& g) {
+      return std::move(*Entry::make_dynamic(g, typename Entry::Options{}));
+    });
+  });
+}
+
 template <class F>
 void guarded(Context& c, const GraphSpec& g, const std::string& structure, F&& body) {
   if (c.deadline.passed()) {
@@ -149,6 +185,9 @@ void static_graph(Context& c, const GraphSpec& g) {
       time_view(c, g, "slab_set", sg.ref(), n, m, sg.stream());
       if (tc)
         time_tc(c, g, "slab_set", n, m, sg.stream(), [&] { return wg::gpu::count_triangles(sg); });
+#define WG_BENCH_STATIC(Entry) time_registered<Entry>(c, g, sg);
+      WG_REGISTERED_GPU(WG_BENCH_STATIC)
+#undef WG_BENCH_STATIC
     }
     if (p.wants("csr")) csr = sg.export_csr();
   });
@@ -176,8 +215,11 @@ void static_graph(Context& c, const GraphSpec& g) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return run_driver("global_bench", "global", argc, argv,
-                    {"cc", "kcore", "pagerank_l1", "pagerank_max_change", "tc"}, static_graph,
+  std::set<std::string> algos{"cc", "kcore", "pagerank_l1", "pagerank_max_change", "tc"};
+#define WG_BENCH_NAME(Entry) algos.insert(Entry::name);
+  WG_REGISTERED_GPU(WG_BENCH_NAME)
+#undef WG_BENCH_NAME
+  return run_driver("global_bench", "global", argc, argv, algos, static_graph,
                     [](Context& c, const DynamicInput& whole) {
                       using G = wg::gpu::Graph;
                       if (c.plan.wants_algo("cc"))
@@ -200,5 +242,8 @@ int main(int argc, char** argv) {
                                     g, {.tolerance = 1e-10, .stop = Stop::l1});
                               });
                         });
+#define WG_BENCH_DYNAMIC(Entry) dynamic_registered<Entry>(c.plan, c.deadline, c.rows, whole);
+                      WG_REGISTERED_GPU(WG_BENCH_DYNAMIC)
+#undef WG_BENCH_DYNAMIC
                     });
 }

@@ -1,0 +1,99 @@
+// The algorithm registry (algorithms/registry.hpp) as the CLI reaches it: every registered
+// algorithm is a command (help, text and JSON on karate, agreeing with its entry's reference on
+// every backend of this build), a `stream --algo` name verified against its reference, and its
+// reference check catches a wrong value.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <warpgraph/datasets/read_graph.hpp>
+
+#include "backend.hpp"
+#include "registered_algorithms.hpp"
+#include "subprocess.hpp"
+#include "test_support.hpp"
+#include "tracked_algorithm.hpp"
+
+namespace {
+
+using nlohmann::json;
+using wg::test::CliRun;
+using wg::test::run_cli;
+
+template <class Entry>
+void check_command(const std::string& karate) {
+  SCOPED_TRACE(Entry::name);
+  const CliRun help = run_cli({Entry::name, "--help"});
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_NE(help.out.find(std::string("warpgraph ") + Entry::name), std::string::npos);
+  const CliRun all = run_cli({"--help"});
+  EXPECT_NE(all.out.find(Entry::summary), std::string::npos);
+  const typename Entry::Result want =
+      Entry::reference(wg::datasets::read_graph(karate).edges, typename Entry::Options{});
+  for (const char* backend : {"reference", "cpu", "auto"}) {  // auto: gpu where usable
+    const CliRun r = run_cli({Entry::name, karate, "--backend", backend, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["command"], Entry::name);
+    for (const wg::SummaryField& f : Entry::fields(want))
+      EXPECT_NEAR(j[f.key].get<double>(), f.value, 1e-9) << backend << " " << f.key;
+    const CliRun text = run_cli({Entry::name, karate, "--backend", backend});
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    for (const wg::SummaryField& f : Entry::fields(want))
+      EXPECT_NE(text.out.find(std::string(f.label) + ":"), std::string::npos) << text.out;
+  }
+}
+
+template <class Entry>
+void check_tracked(const std::string& karate) {
+  SCOPED_TRACE(Entry::name);
+  std::vector<std::string> backends{"cpu"};
+  if (wg::cli::gpu_backend_usable()) backends.push_back("gpu");
+  for (const std::string& backend : backends) {
+    const CliRun r =
+        run_cli({"stream", karate, "--backend", backend, "--batch-size", "8", "--algo",
+                 std::string("tc,") + Entry::name, "--verify", "--verify-every", "2", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << backend << ": " << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["verified"], true) << backend;
+    ASSERT_EQ(j["algorithms"].size(), 2u);
+    EXPECT_EQ(j["algorithms"][1]["algo"], Entry::name);
+    const auto want = Entry::reference(wg::datasets::read_graph(karate).edges, {});
+    EXPECT_NEAR(j["algorithms"][1]["summary"].get<double>(), Entry::stream_summary(want), 1e-9)
+        << backend;
+  }
+
+  // The check --verify runs catches a moved value.
+  wg::EdgeList edges = wg::datasets::read_graph(karate).edges;
+  edges.symmetric = true;
+  std::vector<double> values = Entry::values(Entry::reference(edges, {}));
+  const wg::cli::AlgorithmSpec spec{.kind = {Entry::name}};
+  EXPECT_EQ(wg::cli::check_against_reference(spec, edges, values, 0), "");
+  ASSERT_FALSE(values.empty());
+  values[values.size() / 2] += 0.5;
+  EXPECT_NE(wg::cli::check_against_reference(spec, edges, values, 0), "");
+}
+
+TEST(Registry, EveryRegisteredAlgorithmIsACommand) {
+  WG_REQUIRE_DATASET(karate, "karate.mtx");
+#define WG_TEST_COMMAND(Entry) check_command<Entry>(karate);
+  WG_REGISTERED(WG_TEST_COMMAND)
+#undef WG_TEST_COMMAND
+}
+
+TEST(Registry, EveryRegisteredAlgorithmIsTracked) {
+  WG_REQUIRE_DATASET(karate, "karate.mtx");
+  std::vector<std::string> names;
+  for (const wg::cli::AlgorithmKind k : wg::cli::tracked_kinds()) names.emplace_back(k.name);
+#define WG_TEST_TRACKED(Entry)                                                \
+  EXPECT_NE(std::find(names.begin(), names.end(), Entry::name), names.end()); \
+  check_tracked<Entry>(karate);
+  WG_REGISTERED(WG_TEST_TRACKED)
+#undef WG_TEST_TRACKED
+}
+
+}  // namespace

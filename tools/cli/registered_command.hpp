@@ -1,0 +1,99 @@
+#pragma once
+// The command of every registered algorithm (algorithms/registry.hpp): `warpgraph NAME FILE`
+// reads the graph as undirected, runs the entry's static computation on the gpu, cpu or
+// reference backend (as the other algorithm commands choose it), prints the entry's fields as
+// text rows or JSON and, with --output, one value per vertex. main.cpp lists one per entry.
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <warpgraph/algorithms/registry.hpp>
+
+#include "algorithm_command.hpp"
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+#define WG_REGISTERED_WITH_CPU 1
+#endif
+#include "registered_algorithms.hpp"
+
+namespace wg::cli {
+
+/// Whether the registered entry has a CPU (GPU) backend in this build.
+template <class Entry>
+constexpr bool registered_on_cpu() {
+  bool found = false;
+#define WG_CLI_FOUND(E) found = found || std::is_same_v<Entry, E>;
+  WG_REGISTERED_CPU(WG_CLI_FOUND)
+  return found && kHaveCpuAlgorithms;
+}
+template <class Entry>
+constexpr bool registered_on_gpu() {
+  bool found = false;
+  WG_REGISTERED_GPU(WG_CLI_FOUND)
+#undef WG_CLI_FOUND
+  return found && kHaveGpuGlobal;
+}
+
+/// The entry's result on the run's backend (the CPU graph's build time in `build_seconds`).
+template <class Entry>
+typename Entry::Result registered_result(const ReferenceCommandRun& run,
+                                         const typename Entry::Options& options,
+                                         Clock::time_point t0, double& build_seconds) {
+#ifdef WG_CLI_HAVE_GPU_GLOBAL
+  if constexpr (registered_on_gpu<Entry>()) {
+    if (run.backend == "gpu") {
+      gpu_global::Times times;
+      typename Entry::Result r =
+          gpu_global::registered<Entry>(run.graph.read.edges, options, times);
+      build_seconds = times.build_seconds;
+      return r;
+    }
+  }
+#endif
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+  if constexpr (registered_on_cpu<Entry>()) {
+    if (run.backend == "cpu")
+      return Entry::run(build_cpu_graph(run.graph, run.options, false, t0, build_seconds), options);
+  }
+#endif
+  (void)t0;
+  (void)build_seconds;
+  return Entry::reference(run.graph.read.edges, options);
+}
+
+template <class Entry>
+int run_registered(int argc, const char* const* argv) {
+  CommandOptions cmd(Entry::name, Entry::description, "FILE", 1, 1);
+  const std::optional<ReferenceCommandRun> run = start_algorithm_command(
+      cmd, false, registered_on_cpu<Entry>(), registered_on_gpu<Entry>(), argc, argv);
+  if (!run) return kExitOk;
+  const auto t0 = Clock::now();
+  double build_seconds = 0;
+  const typename Entry::Result result =
+      registered_result<Entry>(*run, typename Entry::Options{}, t0, build_seconds);
+  const double seconds = seconds_since(t0);
+  const InputGraph& g = run->graph;
+  const cxxopts::ParseResult& r = run->options;
+  if (r.count("output")) {
+    write_per_vertex(r["output"].as<std::string>(), g, Entry::values(result),
+                     [](double x) { return fmt::format("{:.17g}", x); });
+  }
+  const std::vector<SummaryField> fields = Entry::fields(result);
+  if (r.count("json")) {
+    json j;
+    for (const SummaryField& f : fields) {
+      j[f.key] = f.integer ? json(static_cast<std::uint64_t>(f.value)) : json(f.value);
+    }
+    j["seconds"] = seconds;
+    print_json(graph_command_json(Entry::name, run->backend, g, j));
+    return kExitOk;
+  }
+  for (const SummaryField& f : fields) {
+    print_row(f.label, f.integer ? std::to_string(static_cast<std::uint64_t>(f.value))
+                                 : fmt::format("{:.10g}", f.value));
+  }
+  print_row("backend", run->backend);
+  print_row("time", time_row(g, Entry::name, seconds, build_seconds));
+  return kExitOk;
+}
+
+}  // namespace wg::cli
