@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <span>
 
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 
 #include <warpgraph/containers/core/device_buffer.cuh>
@@ -218,5 +219,13 @@ DynamicUpdate<UpdateResult> erase_observed(Graph& g, const Batch& batch, A& obse
   r.recomputed = e.recomputed;
   return r;
 }
+
+/// The dynamic-algorithm frame and the result set on the GPU graphs (algorithms/dynamic_frame.hpp):
+/// the hooks see the changed edges on the device, and the default routes are insert_observed /
+/// erase_observed above.
+template <class Policy, class Graph>
+using DynamicFrame = wg::DynamicFrame<Policy, Graph, const ChangedEdges&>;
+template <class Graph>
+using DynamicResults = wg::DynamicResults<Graph, const ChangedEdges&>;
 
 }  // namespace wg::gpu

@@ -209,6 +209,7 @@ PreparedBatch BTreeGraph<W>::prepare(DeviceEdges batch) const {
 template <bool W>
 UpdateResult BTreeGraph<W>::insert_prepared(const PreparedBatch& batch,
                                             std::uint8_t* is_new_device) {
+  ++version_;
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
@@ -241,6 +242,7 @@ UpdateResult BTreeGraph<W>::insert_prepared(const PreparedBatch& batch,
 template <bool W>
 UpdateResult BTreeGraph<W>::erase_prepared(const PreparedBatch& batch,
                                            std::uint8_t* was_present_device) {
+  ++version_;
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
@@ -318,6 +320,7 @@ UpdateResult BTreeGraph<W>::build(const EdgeList& edges) {
 
 template <bool W>
 UpdateResult BTreeGraph<W>::build(DeviceEdges edges, std::uint64_t num_vertices) {
+  ++version_;
   Impl& im = *impl_;
   if (num_vertices > kVertexIdLimit)
     throw InvalidArgument("BTreeGraph::build: " + std::to_string(num_vertices) + " vertices");
@@ -427,6 +430,7 @@ VertexEraseResult BTreeGraph<W>::erase_vertices(const vertex_t* ids, std::uint64
 
 template <bool W>
 VertexEraseResult BTreeGraph<W>::erase_vertices(const std::vector<vertex_t>& ids) {
+  ++version_;
   Impl& im = *impl_;
   VertexEraseResult r;
   if (ids.empty()) return r;

@@ -97,6 +97,7 @@ PreparedBatch DynamicGraph<Adj>::prepare(DeviceEdges batch) const {
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
                                                 std::uint8_t* is_new_device) {
+  ++version_;
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
@@ -138,6 +139,7 @@ UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::erase_prepared(const PreparedBatch& batch,
                                                std::uint8_t* was_present_device) {
+  ++version_;
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
@@ -163,6 +165,7 @@ void DynamicGraph<Adj>::contains_prepared(const PreparedBatch& batch, std::uint8
 
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::insert_edges(DeviceEdges batch) {
+  ++version_;
   UpdateResult total;
   for_each_chunk(batch, impl_->batch.chunk_for(batch.size), true,
                  [&](DeviceEdges part) { total += impl_->batch.insert(part); });
@@ -171,6 +174,7 @@ UpdateResult DynamicGraph<Adj>::insert_edges(DeviceEdges batch) {
 
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::erase_edges(DeviceEdges batch) {
+  ++version_;
   UpdateResult total;
   for_each_chunk(batch, impl_->batch.chunk_for(batch.size), false,
                  [&](DeviceEdges part) { total += impl_->batch.erase(part); });
@@ -202,6 +206,7 @@ UpdateResult DynamicGraph<Adj>::erase_edges(const EdgeList& batch) {
 
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::build(DeviceEdges edges, std::uint64_t num_vertices) {
+  ++version_;
   Impl& im = *impl_;
   detail::PhaseTrace trace(im.ctx.opt.trace, im.ctx.stream, "build");
   // Start over: drop every table, keep the allocator's memory. A large input frees the old
@@ -365,6 +370,7 @@ VertexEraseResult DynamicGraph<Adj>::erase_vertices(const std::vector<vertex_t>&
 
 template <class Adj>
 VertexEraseResult DynamicGraph<Adj>::erase_vertices(const vertex_t* ids, std::uint64_t m) {
+  ++version_;
   Impl& im = *impl_;
   VertexEraseResult r;
   detail::PhaseTrace trace(im.ctx.opt.trace, im.ctx.stream, "erase_vertices");

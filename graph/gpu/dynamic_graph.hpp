@@ -342,10 +342,15 @@ class DynamicGraph {
   /// How many entries of a batch of n one piece may hold (free GPU memory; options.max_chunk).
   std::uint64_t batch_chunk(std::uint64_t n) const;
 
+  /// Change counter: bumped by every call that adds or removes edges or erases vertices (adding
+  /// isolated vertices leaves it), so a dynamic result can tell it missed a batch.
+  std::uint64_t version() const noexcept { return version_; }
+
   struct Impl;
 
  private:
   std::unique_ptr<Impl> impl_;
+  std::uint64_t version_ = 0;
 };
 
 using Graph = DynamicGraph<SlabSetAdjacency>;

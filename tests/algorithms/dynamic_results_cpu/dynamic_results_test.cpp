@@ -1,0 +1,99 @@
+// Several dynamic results kept on one CPU graph (issue 44, defect 2): calling each result's own
+// insert_edges in turn applies the batch once, so the second result saw nothing to do and
+// answered wrong; it now refuses (StaleResultError) until recompute(). The DynamicResults set
+// applies each batch once and every tracked result follows it: triangles, components and core
+// numbers equal the static computations after every batch of an insert/erase stream.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include <warpgraph/algorithms/dynamic_frame.hpp>
+#include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
+#include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
+#include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
+#include <warpgraph/datasets/generators.hpp>
+#include <warpgraph/datasets/update_stream.hpp>
+
+namespace wg::cpu {
+namespace {
+
+/// A sparse R-MAT cut into an initial part and insert/erase batches (many components, so
+/// insertions merge them and deletions split them).
+datasets::UpdateStream sparse_stream() {
+  const EdgeList whole = datasets::generate_rmat({.scale = 11, .edge_factor = 2, .seed = 7});
+  return datasets::make_update_stream(whole,
+                                      {.initial_fraction = 0.5, .batch_size = 256, .seed = 3});
+}
+
+DynamicGraph build(const datasets::UpdateStream& stream) {
+  DynamicGraph g(GraphOptions{.threads = 2});
+  g.build(stream.initial);
+  return g;
+}
+
+TEST(DynamicResults, EachResultsOwnCallInTurnIsRefused) {
+  const auto stream = sparse_stream();
+  DynamicGraph g = build(stream);
+  IncrementalTriangleCounter triangles(g);
+  DynamicComponents components(g);
+  const EdgeList& b = stream.batches.front().edges;
+  // The misuse of the issue: the batch goes to the graph through the first result only.
+  triangles.insert_edges(b);
+  EXPECT_FALSE(components.current());
+  EXPECT_THROW(components.insert_edges(b), StaleResultError);
+  EXPECT_THROW(components.erase_edges(b), InvalidArgument);  // StaleResultError is one
+  // recompute() is the documented way back: the result is then exact and follows batches again.
+  components.recompute();
+  EXPECT_TRUE(components.current());
+  EXPECT_EQ(components.result().component, connected_components(g).component);
+  EXPECT_NO_THROW(components.erase_edges(b));
+  EXPECT_EQ(components.result().component, connected_components(g).component);
+  // A direct graph update is a change behind the results' backs too.
+  g.insert_edges(b);
+  EXPECT_THROW(triangles.erase_edges(b), StaleResultError);
+}
+
+TEST(DynamicResults, OneBatchFollowedByEveryResult) {
+  const auto stream = sparse_stream();
+  DynamicGraph g = build(stream);
+  DynamicResults<DynamicGraph> set(g);
+  auto& triangles = set.track<IncrementalTriangleCounter>();
+  auto& components = set.track<DynamicComponents>(DynamicComponentsOptions{});
+  auto& cores = set.track<DynamicCoreNumbers>();
+  ASSERT_EQ(set.size(), 3u);
+  std::size_t erasures = 0;
+  for (const auto& batch : stream.batches) {
+    const bool insert = batch.kind == datasets::UpdateBatch::Kind::insert;
+    erasures += !insert;
+    const auto before = triangles.total();
+    const auto r = insert ? set.insert_edges(batch.edges) : set.erase_edges(batch.edges);
+    ASSERT_EQ(r.effects.size(), 3u);
+    EXPECT_EQ(triangles.total(), count_triangles(g));
+    EXPECT_EQ(r.effects[0].changed,
+              insert ? triangles.total() - before : before - triangles.total());
+    EXPECT_EQ(components.result().component, connected_components(g).component);
+    EXPECT_EQ(cores.result().core, core_numbers(g).core);
+    EXPECT_TRUE(triangles.current() && components.current() && cores.current());
+  }
+  EXPECT_GT(erasures, 0u);
+  EXPECT_EQ(components.statistics().batches, stream.batches.size());
+  // A result changed through its own call leaves the others stale: the set's next batch refuses.
+  components.insert_edges(stream.batches.front().edges);
+  EXPECT_THROW(set.insert_edges(stream.batches.front().edges), StaleResultError);
+}
+
+TEST(DynamicResults, VertexErasureFollowedByEveryResult) {
+  const auto stream = sparse_stream();
+  DynamicGraph g = build(stream);
+  DynamicResults<DynamicGraph> set(g);
+  auto& triangles = set.track<IncrementalTriangleCounter>();
+  auto& components = set.track<DynamicComponents>();
+  const std::vector<vertex_t> ids = {0, 1, 2, 3, 5, 8, 13};
+  set.erase_vertices(ids);
+  EXPECT_EQ(triangles.total(), count_triangles(g));
+  EXPECT_EQ(components.result().component, connected_components(g).component);
+}
+
+}  // namespace
+}  // namespace wg::cpu
