@@ -27,7 +27,11 @@
 // (in_step() is true between them: a policy may defer its fallback to the step's end). The
 // default mixed step is erase_through then insert_through, its changed the sum of both parts'.
 //
-// Cost: the frame adds one version read per call. Thread safety: one call at a time, as the graph.
+// Errors: StaleResultError (a wg::InvalidArgument) from every batch call and before_erase when
+// the result is not current(); the policy's and the graph's own errors otherwise. Accessors
+// (result(), total(), ...) do not check: a stale result still shows what it last followed, and
+// current() tells. Cost: one version read per call. Thread safety: one call at a time, as the
+// graph.
 #include <concepts>
 #include <cstdint>
 #include <memory>
@@ -152,7 +156,9 @@ class DynamicFrame {
   }
   void begin_step(std::uint64_t /*erase_entries*/, std::uint64_t /*insert_entries*/) {}
   BatchEffect end_step(const BatchEffect& erased, const BatchEffect& inserted) {
-    return {erased.changed + inserted.changed, erased.recomputed || inserted.recomputed};
+    BatchEffect step = erased;
+    accumulate(step, inserted);
+    return step;
   }
 
   Graph* graph_;
@@ -261,7 +267,8 @@ class DynamicResults {
   DynamicResultsUpdate<UpdateResult> erase_edges(const Batch& batch) {
     return apply(batch, [&](Fanout& f) { return erase_observed(*graph_, batch, f).update; });
   }
-  /// CPU graphs: the vertices' edges are followed as an erasure.
+  /// CPU graphs only (the device view cannot list an erased vertex's edges): the vertices'
+  /// edges are followed as an erasure.
   DynamicResultsUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids) {
     return apply(ids, [&](Fanout& f) { return erase_vertices_observed(*graph_, ids, f).update; });
   }
@@ -292,21 +299,19 @@ class DynamicResults {
     DynamicResults& set;
     std::vector<BatchEffect>& effects;
     BatchEffect after_insert(Keys k) {
-      for (std::size_t i = 0; i < set.tracked_.size(); ++i)
-        add(effects[i], set.tracked_[i]->after_insert(k));
-      return {};
+      return each([&](Tracked& t) { return t.after_insert(k); });
     }
     void before_erase(Keys k) {
       for (auto& t : set.tracked_) t->before_erase(k);
     }
     BatchEffect after_erase(Keys k) {
-      for (std::size_t i = 0; i < set.tracked_.size(); ++i)
-        add(effects[i], set.tracked_[i]->after_erase(k));
-      return {};
+      return each([&](Tracked& t) { return t.after_erase(k); });
     }
-    static void add(BatchEffect& total, const BatchEffect& part) {
-      total.changed += part.changed;
-      total.recomputed = total.recomputed || part.recomputed;
+    template <class F>
+    BatchEffect each(F&& follow) {
+      for (std::size_t i = 0; i < set.tracked_.size(); ++i)
+        accumulate(effects[i], follow(*set.tracked_[i]));
+      return {};
     }
   };
   template <class Batch, class Apply>

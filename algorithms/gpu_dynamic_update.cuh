@@ -152,11 +152,7 @@ concept GpuEdgeBatchObserver = requires(A& a, const ChangedEdges& edges) {
   { a.after_insert(edges) } -> std::same_as<BatchEffect>;
 };
 
-/// Adds one chunk's effect to a batch's: changes add up, one recomputation marks the batch.
-inline void accumulate(BatchEffect& total, const BatchEffect& chunk) {
-  total.changed += chunk.changed;
-  total.recomputed = total.recomputed || chunk.recomputed;
-}
+using wg::accumulate;  // algorithms/dynamic_update.hpp
 
 /// insert_listing_added for observers: calls after_insert(ChangedEdges) for each chunk, also
 /// with no added edge (so that observers see ids the chunk grew), at least once per batch.
