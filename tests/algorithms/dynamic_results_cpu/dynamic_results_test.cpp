@@ -12,6 +12,7 @@
 #include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
 #include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
+#include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 
