@@ -2,7 +2,8 @@
 // insert_edges in turn applies the batch once, so the second result saw nothing to do and
 // answered wrong; it now refuses (StaleResultError) until recompute(). The DynamicResults set
 // applies each batch once and every tracked result follows it: triangles, components and core
-// numbers equal the static computations after every batch of an insert/erase stream.
+// numbers equal the static computations after every batch of an insert/erase stream; and the
+// frame's mixed step on CPU policies.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -117,6 +118,30 @@ TEST(DynamicResults, VertexErasureFollowedByEveryResult) {
   set.erase_vertices(ids);
   EXPECT_EQ(triangles.total(), count_triangles(g));
   EXPECT_EQ(components.result().component, connected_components(g).component);
+}
+
+// The frame's mixed step on CPU policies (erase one batch, then insert another, answered once):
+// the results equal the static computations after every step, and each step is one batch of
+// the common statistics.
+TEST(DynamicFrame, MixedStepsEqualTheStaticComputations) {
+  const auto stream = sparse_stream();
+  DynamicGraph g = build(stream);
+  DynamicGraph h = build(stream);
+  DynamicComponents components(g);
+  DynamicCoreNumbers cores(h);
+  std::uint64_t steps = 0;
+  for (std::size_t i = 0; i + 1 < stream.batches.size() && steps < 8; i += 2, ++steps) {
+    const EdgeList& erase = stream.batches[i].edges;
+    const EdgeList& insert = stream.batches[i + 1].edges;
+    const auto r = components.update(erase, insert);
+    EXPECT_EQ(components.result().component, connected_components(g).component);
+    EXPECT_EQ(r.update.erased.entries(), erase.size());
+    cores.update(erase, insert);
+    EXPECT_EQ(cores.result().core, core_numbers(h).core);
+  }
+  ASSERT_GT(steps, 0u);
+  EXPECT_EQ(components.statistics().batches, steps);
+  EXPECT_EQ(cores.statistics().batches, steps);
 }
 
 }  // namespace
