@@ -209,10 +209,10 @@ PreparedBatch BTreeGraph<W>::prepare(DeviceEdges batch) const {
 template <bool W>
 UpdateResult BTreeGraph<W>::insert_prepared(const PreparedBatch& batch,
                                             std::uint8_t* is_new_device) {
-  ++version_;
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
+  ++version_;
   DeviceBuffer<std::uint64_t> arcs, values;
   const std::uint64_t n = im.expand(batch, arcs, &values);
   // The pool first: the insert must not run out of nodes half way (reserve_for's bound makes
@@ -242,10 +242,10 @@ UpdateResult BTreeGraph<W>::insert_prepared(const PreparedBatch& batch,
 template <bool W>
 UpdateResult BTreeGraph<W>::erase_prepared(const PreparedBatch& batch,
                                            std::uint8_t* was_present_device) {
-  ++version_;
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
+  ++version_;
   DeviceBuffer<std::uint64_t> arcs;
   const std::uint64_t n = im.expand(batch, arcs, nullptr);
   const std::uint64_t gone_arcs = im.presence(arcs, n, false, was_present_device);

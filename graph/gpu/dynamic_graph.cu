@@ -97,10 +97,10 @@ PreparedBatch DynamicGraph<Adj>::prepare(DeviceEdges batch) const {
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
                                                 std::uint8_t* is_new_device) {
-  ++version_;
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
+  ++version_;
   if (im.planner.plan_rebuilds) im.planner.resize_for(batch);
   DeviceBuffer<std::uint8_t> state(batch.size, im.ctx.stream, "batch state");
   WG_CUDA_TRY(cudaMemsetAsync(state.data(), 0, batch.size, im.ctx.stream));
@@ -139,10 +139,10 @@ UpdateResult DynamicGraph<Adj>::insert_prepared(const PreparedBatch& batch,
 template <class Adj>
 UpdateResult DynamicGraph<Adj>::erase_prepared(const PreparedBatch& batch,
                                                std::uint8_t* was_present_device) {
-  ++version_;
   Impl& im = *impl_;
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
+  ++version_;
   im.ctx.zero_counters();
   erase_prepared_kernel<Adj><<<grid_for(batch.size), kBlock, 0, im.ctx.stream>>>(
       im.ref(), batch.keys.data(), batch.size, batch.key_bits, !im.ctx.opt.directed,
