@@ -78,6 +78,13 @@ struct BatchEffect {
   bool recomputed = false;
 };
 
+/// Adds one part's effect to a batch's (a chunk, or one part of a step): changes add up, one
+/// recomputation marks the batch.
+inline void accumulate(BatchEffect& total, const BatchEffect& part) {
+  total.changed += part.changed;
+  total.recomputed = total.recomputed || part.recomputed;
+}
+
 /// A dynamic result that follows batches someone else applies to its graph, so that one update
 /// of the graph can serve several algorithms (the CLI's `stream --algo`). The keys are the
 /// canonical keys (the graph's canonical layer) of exactly the edges the batch changes:

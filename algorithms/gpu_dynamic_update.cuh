@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <span>
 
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 
 #include <warpgraph/containers/core/device_buffer.cuh>
@@ -151,11 +152,7 @@ concept GpuEdgeBatchObserver = requires(A& a, const ChangedEdges& edges) {
   { a.after_insert(edges) } -> std::same_as<BatchEffect>;
 };
 
-/// Adds one chunk's effect to a batch's: changes add up, one recomputation marks the batch.
-inline void accumulate(BatchEffect& total, const BatchEffect& chunk) {
-  total.changed += chunk.changed;
-  total.recomputed = total.recomputed || chunk.recomputed;
-}
+using wg::accumulate;  // algorithms/dynamic_update.hpp
 
 /// insert_listing_added for observers: calls after_insert(ChangedEdges) for each chunk, also
 /// with no added edge (so that observers see ids the chunk grew), at least once per batch.
@@ -218,5 +215,13 @@ DynamicUpdate<UpdateResult> erase_observed(Graph& g, const Batch& batch, A& obse
   r.recomputed = e.recomputed;
   return r;
 }
+
+/// The dynamic-algorithm frame and the result set on the GPU graphs (algorithms/dynamic_frame.hpp):
+/// the hooks see the changed edges on the device, and the default routes are insert_observed /
+/// erase_observed above.
+template <class Policy, class Graph>
+using DynamicFrame = wg::DynamicFrame<Policy, Graph, const ChangedEdges&>;
+template <class Graph>
+using DynamicResults = wg::DynamicResults<Graph, const ChangedEdges&>;
 
 }  // namespace wg::gpu

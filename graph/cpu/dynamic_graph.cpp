@@ -195,6 +195,7 @@ void DynamicGraph::apply_arcs(std::span<const std::uint64_t> keys, std::span<con
 }
 
 UpdateResult DynamicGraph::insert_canonical(CanonicalBatch& batch) {
+  ++version_;
   UpdateResult r;
   r.self_loops = batch.self_loops;
   r.duplicates = batch.duplicates;
@@ -251,6 +252,7 @@ std::uint64_t DynamicGraph::retain_present(CanonicalBatch& batch) const {
 }
 
 UpdateResult DynamicGraph::erase_canonical(CanonicalBatch& batch) {
+  ++version_;
   UpdateResult r;
   r.self_loops = batch.self_loops;
   r.duplicates = batch.duplicates;
@@ -279,6 +281,7 @@ UpdateResult DynamicGraph::erase_canonical(CanonicalBatch& batch) {
 // ---- public batch operations ----------------------------------------------------------------
 
 UpdateResult DynamicGraph::build(const EdgeList& edges) {
+  ++version_;
   std::uint64_t bound = edges.num_vertices;
   for (std::size_t i = 0; i < edges.size(); ++i) {
     check_id(edges.src[i], "build");
@@ -433,6 +436,7 @@ std::vector<std::uint64_t> DynamicGraph::incident_edges(std::span<const vertex_t
 }
 
 VertexEraseResult DynamicGraph::erase_vertices(std::span<const vertex_t> ids) {
+  ++version_;
   VertexEraseResult r;
   std::vector<vertex_t> sorted(ids.begin(), ids.end());
   std::sort(sorted.begin(), sorted.end());

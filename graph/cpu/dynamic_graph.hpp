@@ -200,6 +200,9 @@ class DynamicGraph {
   /// The canonical keys of every edge incident to the live vertices among `ids` (sorted,
   /// unique): what erase_vertices(ids) will remove.
   std::vector<std::uint64_t> incident_edges(std::span<const vertex_t> ids) const;
+  /// Change counter: bumped by every call that adds or removes edges or erases vertices (adding
+  /// isolated vertices leaves it), so a dynamic result can tell it missed a batch.
+  std::uint64_t version() const noexcept { return version_; }
 
  private:
   template <class F>
@@ -237,6 +240,7 @@ class DynamicGraph {
   std::deque<vertex_t> free_ids_;  ///< erased ids, earliest erased first
   std::uint64_t live_vertices_ = 0;
   std::uint64_t num_arcs_ = 0;
+  std::uint64_t version_ = 0;
 };
 
 static_assert(wg::DynamicGraph<DynamicGraph> && wg::HostGraphView<DynamicGraph>,

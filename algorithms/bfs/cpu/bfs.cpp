@@ -46,12 +46,13 @@ constexpr std::uint8_t kAffected = 3;  // lost every shortest path: re-levelled
 }  // namespace
 
 DynamicBfs::DynamicBfs(DynamicGraph& graph, vertex_t source, const DynamicBfsOptions& options)
-    : graph_(&graph), source_(source), options_(options) {
+    : DynamicFrame(graph), source_(source), options_(options) {
   if (!options_.bfs.threads) options_.bfs.threads = graph.threads();
   recompute();
 }
 
 const BfsResult& DynamicBfs::recompute() {
+  mark_current();
   result_ = bfs(*graph_, source_, options_.bfs);
   mark_.assign(result_.level.size(), 0);
   touched_.clear();
@@ -223,32 +224,20 @@ bool DynamicBfs::repair_deletions(std::span<const std::uint64_t> keys, std::uint
   return true;
 }
 
-BatchEffect DynamicBfs::after_insert(std::span<const std::uint64_t> added) {
+BatchEffect DynamicBfs::on_after_insert(std::span<const std::uint64_t> added) {
   grow();
   BatchEffect e;
   if (!propagate_insertions(added, e.changed)) e = {recompute_counting(), true};
   return e;
 }
 
-BatchEffect DynamicBfs::after_erase(std::span<const std::uint64_t> removed) {
+BatchEffect DynamicBfs::on_after_erase(std::span<const std::uint64_t> removed) {
   grow();
   BatchEffect e;
   // An erased source (vertex deletion) leaves every vertex unreached: the static BFS says so.
   const bool source_gone = !graph_->is_live(source_) && result_.reached;
   if (source_gone || !repair_deletions(removed, e.changed)) e = {recompute_counting(), true};
   return e;
-}
-
-DynamicUpdate<UpdateResult> DynamicBfs::insert_edges(const EdgeList& batch) {
-  return insert_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<UpdateResult> DynamicBfs::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<VertexEraseResult> DynamicBfs::erase_vertices(std::span<const vertex_t> ids) {
-  return erase_vertices_observed(*graph_, ids, *this);
 }
 
 }  // namespace wg::cpu

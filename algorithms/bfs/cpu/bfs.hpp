@@ -39,6 +39,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/bfs/bfs.hpp>
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/graph/cpu/csr_view.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
@@ -85,31 +86,28 @@ struct DynamicBfsOptions {
 };
 
 /// Keeps the BFS from one source of a DynamicGraph exact while batches are applied through it.
-class DynamicBfs {
+class DynamicBfs : public DynamicFrame<DynamicBfs, DynamicGraph> {
  public:
   /// Runs the static BFS once. Throws wg::InvalidArgument when source >= num_vertices().
   DynamicBfs(DynamicGraph& graph, vertex_t source, const DynamicBfsOptions& options = {});
 
   /// Each batch returns what it did to the graph, the vertices whose level changed, and whether
   /// the static computation answered it (algorithms/dynamic_update.hpp).
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  /// Erases vertices and their edges (the repair runs as for an edge deletion batch).
-  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
-  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
-  /// graph by someone else (e.g. one update followed by several algorithms); insert_edges and
-  /// erase_edges are these calls around the graph's own update.
-  BatchEffect after_insert(std::span<const std::uint64_t> added);
-  void before_erase(std::span<const std::uint64_t>) {}
-  BatchEffect after_erase(std::span<const std::uint64_t> removed);
+  /// erase_vertices repairs as for an edge deletion batch.
+  /// insert_edges, erase_edges, update(erase, insert), erase_vertices and the observer calls
+  /// (after_insert, before_erase, after_erase) are the frame's (algorithms/dynamic_frame.hpp).
 
   const BfsResult& result() const noexcept { return result_; }
   vertex_t source() const noexcept { return source_; }
   /// Static BFS from scratch (replaces the result).
   const BfsResult& recompute();
-  DynamicGraph& graph() noexcept { return *graph_; }
 
  private:
+  friend DynamicFrame;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
+  void on_before_erase(std::span<const std::uint64_t>) {}
+  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
   void grow();
   std::uint64_t budget() const;
   /// Lowers levels from the added arcs `keys`; false when it gave up (over budget).
@@ -118,7 +116,6 @@ class DynamicBfs {
   bool repair_deletions(std::span<const std::uint64_t> keys, std::uint64_t& changed);
   std::uint64_t recompute_counting();
 
-  DynamicGraph* graph_;
   vertex_t source_;
   DynamicBfsOptions options_;
   BfsResult result_;

@@ -298,7 +298,7 @@ BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
 
 template <GpuDynamicGraph Graph>
 DynamicBfs<Graph>::DynamicBfs(Graph& graph, vertex_t source, const DynamicBfsOptions& options)
-    : graph_(&graph), source_(source), options_(options) {
+    : Frame(graph), source_(source), options_(options) {
   state_.split_degree = options.bfs.split_degree;
   state_.split_parts = options.bfs.split_parts;
   state_.rounds_per_check = options.bfs.rounds_per_check;
@@ -321,6 +321,7 @@ sp::DynamicCore<Graph> DynamicBfs<Graph>::dynamic_core() {
 
 template <GpuDynamicGraph Graph>
 void DynamicBfs<Graph>::recompute() {
+  this->mark_current();
   const cudaStream_t s = graph_->stream();
   sp::ensure_size(state_, graph_->num_vertices(), s);
   if (!source_live_) {
@@ -336,31 +337,31 @@ void DynamicBfs<Graph>::recompute() {
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_edges(DeviceEdges batch) {
+DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_through(DeviceEdges batch) {
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.insert(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(DeviceEdges batch) {
+DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_through(DeviceEdges batch) {
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.erase(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicBfs<Graph>::after_insert(const ChangedEdges& added) {
+BatchEffect DynamicBfs<Graph>::on_after_insert(const ChangedEdges& added) {
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.after_insert(added, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
-void DynamicBfs<Graph>::before_erase(const ChangedEdges& removed) {
+void DynamicBfs<Graph>::on_before_erase(const ChangedEdges& removed) {
   sp::DynamicCore<Graph> core = dynamic_core();
   core.before_erase(removed, erase_n0_, erase_seeded_);
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicBfs<Graph>::after_erase(const ChangedEdges&) {
+BatchEffect DynamicBfs<Graph>::on_after_erase(const ChangedEdges&) {
   sp::DynamicCore<Graph> core = dynamic_core();
   const BatchEffect e = core.after_erase(erase_n0_, erase_seeded_, [&] { recompute(); });
   erase_seeded_ = false;
@@ -368,7 +369,8 @@ BatchEffect DynamicBfs<Graph>::after_erase(const ChangedEdges&) {
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<VertexEraseResult> DynamicBfs<Graph>::erase_vertices(std::span<const vertex_t> ids) {
+DynamicUpdate<VertexEraseResult> DynamicBfs<Graph>::erase_vertices_through(
+    std::span<const vertex_t> ids) {
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.erase_vertices(ids, [&] { recompute(); });
 }
@@ -376,14 +378,15 @@ DynamicUpdate<VertexEraseResult> DynamicBfs<Graph>::erase_vertices(std::span<con
 /// Host batches: uploaded chunk by chunk as the graph's EdgeList overloads upload them (ids past
 /// the range grow it), each chunk followed as a device batch.
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_edges(const EdgeList& batch) {
+DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_through(const EdgeList& batch) {
   return sp::insert_host_batch(*graph_, batch,
-                               [&](DeviceEdges part) { return insert_edges(part); });
+                               [&](DeviceEdges part) { return insert_through(part); });
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_edges(const EdgeList& batch) {
-  return sp::erase_host_batch(*graph_, batch, [&](DeviceEdges part) { return erase_edges(part); });
+DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_through(const EdgeList& batch) {
+  return sp::erase_host_batch(*graph_, batch,
+                              [&](DeviceEdges part) { return erase_through(part); });
 }
 
 template <GpuDynamicGraph Graph>

@@ -12,7 +12,7 @@ template CoreNumbers core_numbers(const DynamicGraph&);
 
 DynamicCoreNumbers::DynamicCoreNumbers(DynamicGraph& graph,
                                        const DynamicCoreNumbersOptions& options)
-    : graph_(&graph), options_(options) {
+    : DynamicFrame(graph), options_(options) {
   if (graph.directed()) {
     throw std::invalid_argument("DynamicCoreNumbers: the graph must be undirected");
   }
@@ -20,6 +20,7 @@ DynamicCoreNumbers::DynamicCoreNumbers(DynamicGraph& graph,
 }
 
 const CoreNumbers& DynamicCoreNumbers::recompute() {
+  mark_current();
   result_ = core_numbers(*graph_);
   const std::size_t n = result_.core.size();
   per_core_.assign(std::size_t{result_.max_core} + 1, 0);
@@ -167,34 +168,22 @@ bool DynamicCoreNumbers::too_many(std::size_t batch_edges) const {
   return static_cast<double>(batch_edges) > options_.recompute_fraction * others;
 }
 
-BatchEffect DynamicCoreNumbers::after_insert(std::span<const std::uint64_t> added) {
+BatchEffect DynamicCoreNumbers::on_after_insert(std::span<const std::uint64_t> added) {
   grow();
   const bool recompute = too_many(added.size()) || !update_batch(added, true);
   return {recompute ? recompute_counting() : end_batch(), recompute};
 }
 
-void DynamicCoreNumbers::before_erase(std::span<const std::uint64_t> removed) {
+void DynamicCoreNumbers::on_before_erase(std::span<const std::uint64_t> removed) {
   grow();
   // Processed before the edges go, so that each step sees the batch's edges up to its own as
   // removed and the later ones still present.
   erase_recomputes_ = too_many(removed.size()) || !update_batch(removed, false);
 }
 
-BatchEffect DynamicCoreNumbers::after_erase(std::span<const std::uint64_t>) {
+BatchEffect DynamicCoreNumbers::on_after_erase(std::span<const std::uint64_t>) {
   grow();
   return {erase_recomputes_ ? recompute_counting() : end_batch(), erase_recomputes_};
-}
-
-DynamicUpdate<UpdateResult> DynamicCoreNumbers::insert_edges(const EdgeList& batch) {
-  return insert_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<UpdateResult> DynamicCoreNumbers::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<VertexEraseResult> DynamicCoreNumbers::erase_vertices(std::span<const vertex_t> ids) {
-  return erase_vertices_observed(*graph_, ids, *this);
 }
 
 }  // namespace wg::cpu

@@ -32,6 +32,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/kcore/kcore.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
@@ -60,29 +61,26 @@ struct DynamicCoreNumbersOptions {
 
 /// Keeps the core numbers of an undirected DynamicGraph exact while batches are applied through
 /// it. Throws std::invalid_argument for a directed graph.
-class DynamicCoreNumbers {
+class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph> {
  public:
   explicit DynamicCoreNumbers(DynamicGraph& graph, const DynamicCoreNumbersOptions& options = {});
 
   /// Each batch returns what it did to the graph, the vertices whose core number changed, and
   /// whether the static computation answered it (algorithms/dynamic_update.hpp).
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  /// Erases vertices and their edges (followed as an erase of those edges).
-  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
-  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
-  /// graph by someone else (e.g. one update followed by several algorithms); insert_edges and
-  /// erase_edges are these calls around the graph's own update.
-  BatchEffect after_insert(std::span<const std::uint64_t> added);
-  void before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect after_erase(std::span<const std::uint64_t> removed);
+  /// erase_vertices is followed as an erase of the vertices' edges.
+  /// insert_edges, erase_edges, update(erase, insert), erase_vertices and the observer calls
+  /// (after_insert, before_erase, after_erase) are the frame's (algorithms/dynamic_frame.hpp).
 
   const CoreNumbers& result() const noexcept { return result_; }
   /// Static computation from scratch (replaces the result).
   const CoreNumbers& recompute();
-  DynamicGraph& graph() noexcept { return *graph_; }
 
  private:
+  friend DynamicFrame;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
+  void on_before_erase(std::span<const std::uint64_t> removed);
+  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
   void grow();
   /// Processes the edge keys[i] (inserted or deleted) while the other edges of `keys` with
   /// index > i (insertion) or <= i (deletion) are treated as absent.
@@ -97,7 +95,6 @@ class DynamicCoreNumbers {
   /// Whether a batch of this many new (removed) edges is answered by the static computation.
   bool too_many(std::size_t batch_edges) const;
 
-  DynamicGraph* graph_;
   DynamicCoreNumbersOptions options_;
   CoreNumbers result_;
   std::vector<std::uint64_t> per_core_;  ///< per_core_[k]: vertices of core number k

@@ -116,7 +116,7 @@ CoreNumbers core_numbers(const Graph& graph) {
 template <GpuDynamicGraph Graph>
 DynamicCoreNumbers<Graph>::DynamicCoreNumbers(Graph& graph,
                                               const DynamicCoreNumbersOptions& options)
-    : graph_(&graph), options_(options) {
+    : Frame(graph), options_(options) {
   kcore_detail::require_undirected(graph);
   int device = 0, sms = 1;
   WG_CUDA_TRY(cudaGetDevice(&device));
@@ -140,6 +140,7 @@ DynamicCoreNumbers<Graph>::DynamicCoreNumbers(Graph& graph,
 
 template <GpuDynamicGraph Graph>
 void DynamicCoreNumbers<Graph>::recompute() {
+  this->mark_current();
   const cudaStream_t stream = graph_->stream();
   n_ = graph_->num_vertices();
   const std::uint64_t cap = std::max<std::uint64_t>(n_, 1);
@@ -496,12 +497,12 @@ bool DynamicCoreNumbers<Graph>::try_rounds(const ChangedEdges& edges, bool inser
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicCoreNumbers<Graph>::after_insert(const ChangedEdges& added) {
+BatchEffect DynamicCoreNumbers<Graph>::on_after_insert(const ChangedEdges& added) {
   BatchEffect e;
   grow();
-  if (in_step_) {
+  if (this->in_step()) {
     // A mixed step: the rounds as below, but a fallback only marks the step for its one
-    // static peeling (mixed()), and nothing is counted until the step ends.
+    // static peeling (end_step), and nothing is counted until the step ends.
     begin_part();
     if (!added.size) return e;
     step_edges_ += added.size;
@@ -523,10 +524,10 @@ BatchEffect DynamicCoreNumbers<Graph>::after_insert(const ChangedEdges& added) {
 }
 
 template <GpuDynamicGraph Graph>
-void DynamicCoreNumbers<Graph>::before_erase(const ChangedEdges& removed) {
+void DynamicCoreNumbers<Graph>::on_before_erase(const ChangedEdges& removed) {
   grow();
   // A mixed step's parts share one epoch of change records (begin_part only).
-  if (in_step_)
+  if (this->in_step())
     begin_part();
   else
     begin_batch();
@@ -534,7 +535,7 @@ void DynamicCoreNumbers<Graph>::before_erase(const ChangedEdges& removed) {
   // removed (hidden), the later ones still present.
   erase_pending_recompute_ = cut_ = false;
   if (!removed.size) return;
-  if (in_step_ && step_recompute_) {
+  if (this->in_step() && step_recompute_) {
     erase_pending_recompute_ = true;  // the step's one peeling answers this chunk too
     return;
   }
@@ -542,12 +543,12 @@ void DynamicCoreNumbers<Graph>::before_erase(const ChangedEdges& removed) {
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges& removed) {
+BatchEffect DynamicCoreNumbers<Graph>::on_after_erase(const ChangedEdges& removed) {
   BatchEffect e;
   e.recomputed = erase_pending_recompute_;
   if (removed.size) count_batch(e.recomputed, cut_);
   erase_pending_recompute_ = cut_ = false;
-  if (in_step_) {
+  if (this->in_step()) {
     // The peeling, and the count of the numbers that moved, come once at the step's end.
     step_edges_ += removed.size;
     step_recompute_ = step_recompute_ || e.recomputed;
@@ -558,32 +559,14 @@ BatchEffect DynamicCoreNumbers<Graph>::after_erase(const ChangedEdges& removed) 
 }
 
 template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::insert_any(const Batch& batch) {
+void DynamicCoreNumbers<Graph>::on_batch_start(bool erase) {
   grow();
-  return insert_observed(*graph_, batch, *this);
+  if (erase) begin_batch();  // a batch without a present edge reports no rounds
 }
 
 template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_any(const Batch& batch) {
-  grow();
-  begin_batch();  // a batch without a present edge reports no rounds
-  return erase_observed(*graph_, batch, *this);
-}
-
-template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<MixedUpdate> DynamicCoreNumbers<Graph>::mixed(const Batch& erase,
-                                                            const Batch& insert) {
-  const auto size = [](const Batch& b) -> std::uint64_t {
-    if constexpr (requires { b.size(); })
-      return b.size();
-    else
-      return b.size;
-  };
-  DynamicUpdate<MixedUpdate> r;
-  BatchEffect ignored[1];
+void DynamicCoreNumbers<Graph>::begin_step(std::uint64_t erase_entries,
+                                           std::uint64_t insert_entries) {
   grow();
   // One epoch of change records for both parts: old_core_ keeps each touched vertex's number
   // from before the step, so end_batch and recompute_counting (which first undoes the recorded
@@ -591,45 +574,29 @@ DynamicUpdate<MixedUpdate> DynamicCoreNumbers<Graph>::mixed(const Batch& erase,
   begin_batch();
   // The up-front rule of the insertion (too_many), on the batch's size: its peeling would
   // follow the erasure's rounds, so the rounds are not worth running.
-  step_recompute_ =
-      size(erase) > 0 && static_cast<double>(size(insert)) >
-                             options_.recompute_fraction * static_cast<double>(graph_->num_edges());
+  step_recompute_ = erase_entries > 0 &&
+                    static_cast<double>(insert_entries) >
+                        options_.recompute_fraction * static_cast<double>(graph_->num_edges());
   step_edges_ = 0;
-  in_step_ = true;
-  try {
-    r.update.erased = erase_observed(*graph_, erase, std::span<BatchEffect>(ignored), *this);
-    r.update.inserted = insert_observed(*graph_, insert, std::span<BatchEffect>(ignored), *this);
-  } catch (...) {
-    in_step_ = step_recompute_ = false;
-    throw;
-  }
-  in_step_ = false;
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicCoreNumbers<Graph>::end_step(const BatchEffect&, const BatchEffect&) {
   grow();
+  BatchEffect e;
   if (step_recompute_ && step_edges_) {
-    r.recomputed = true;
+    e.recomputed = true;
     ++stats_.shared;
-    r.changed = recompute_counting();
+    e.changed = recompute_counting();
   } else {
-    r.changed = end_batch();
+    e.changed = end_batch();
   }
   step_recompute_ = false;
-  return r;
+  return e;
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<MixedUpdate> DynamicCoreNumbers<Graph>::update(const EdgeList& erase,
-                                                             const EdgeList& insert) {
-  return mixed(erase, insert);
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<MixedUpdate> DynamicCoreNumbers<Graph>::update(DeviceEdges erase,
-                                                             DeviceEdges insert) {
-  return mixed(erase, insert);
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<VertexEraseResult> DynamicCoreNumbers<Graph>::erase_vertices(
+DynamicUpdate<VertexEraseResult> DynamicCoreNumbers<Graph>::erase_vertices_through(
     std::span<const vertex_t> ids) {
   DynamicUpdate<VertexEraseResult> r;
   grow();
@@ -639,23 +606,6 @@ DynamicUpdate<VertexEraseResult> DynamicCoreNumbers<Graph>::erase_vertices(
   count_batch(true, false);
   r.changed = recompute_counting();
   return r;
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::insert_edges(DeviceEdges batch) {
-  return insert_any(batch);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::insert_edges(const EdgeList& batch) {
-  return insert_any(batch);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_edges(DeviceEdges batch) {
-  return erase_any(batch);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicCoreNumbers<Graph>::erase_edges(const EdgeList& batch) {
-  return erase_any(batch);
 }
 
 }  // namespace wg::gpu

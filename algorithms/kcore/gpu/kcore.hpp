@@ -76,6 +76,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/kcore/kcore.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/edge_list.hpp>
@@ -85,7 +86,6 @@
 
 namespace wg::gpu {
 
-struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 namespace kcore_detail {
 struct BatchEdgeView;  // kcore_kernels.cuh
 }
@@ -139,44 +139,20 @@ struct DynamicCoreNumbersStats {
 /// Keeps the core numbers of an undirected GPU graph exact while batches are applied through
 /// it. Throws wg::InvalidArgument for a directed graph.
 template <GpuDynamicGraph Graph>
-class DynamicCoreNumbers {
+class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers<Graph>, Graph> {
  public:
   /// Runs the static peeling once. The graph must outlive this object.
   explicit DynamicCoreNumbers(Graph& graph, const DynamicCoreNumbersOptions& options = {});
 
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
-  /// A mixed step: erases `erase`, then inserts `insert`, through the graph; the numbers after
-  /// it are those of erase_edges(erase) then insert_edges(insert). The erasure runs its rounds
-  /// as erase_edges does; when it goes to the static peeling (by a rule or a budget), the
-  /// peeling is not run yet: the insertion only updates the graph, and one static peeling
-  /// answers both parts. Otherwise the insertion runs its rounds as insert_edges does (and may
-  /// itself end in the one peeling). Decided up front: when `erase` is not empty and `insert`
-  /// holds more entries than recompute_fraction of the graph's edges (its size before
-  /// deduplication: the rule insert_edges applies to the edges it adds), both batches go to the
-  /// graph and one static peeling answers, no round tried. changed: the vertices whose number
-  /// differs between before and after the step; recomputed: the static peeling answered it.
-  /// stats() counts each part as its own batch. Errors as insert_edges; after one, the numbers
-  /// may be stale: call recompute().
-  DynamicUpdate<MixedUpdate> update(const EdgeList& erase, const EdgeList& insert);
-  DynamicUpdate<MixedUpdate> update(DeviceEdges erase, DeviceEdges insert);
-  /// Erases the vertices (and their edges) through the graph and answers by the static peeling
-  /// (recomputed = true): the device view cannot list an erased vertex's edges afterwards, and
-  /// listing them before would cost a walk of every erased vertex's table on the host side.
-  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
-
-  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
+  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
+  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
   /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
   /// the graph's update. after_insert runs the insertion rounds on the graph with the edges in;
   /// before_erase runs the deletion rounds while the edges are still present (each round sees
   /// the earlier rounds' edges and its own hidden, the later ones present), and after_erase
   /// reports them, or answers by the static peeling once the edges are gone when the rounds
   /// went over a budget (see the options).
-  BatchEffect after_insert(const ChangedEdges& added);
-  void before_erase(const ChangedEdges& removed);
-  BatchEffect after_erase(const ChangedEdges& removed);
 
   /// The numbers, copied to the host (max_core computed there).
   CoreNumbers result() const;
@@ -188,9 +164,15 @@ class DynamicCoreNumbers {
   std::uint32_t last_rounds() const noexcept { return rounds_; }
   /// Which path the batches took (recompute() and the constructor do not count).
   const DynamicCoreNumbersStats& stats() const noexcept { return stats_; }
-  Graph& graph() noexcept { return *graph_; }
 
  private:
+  using Frame = DynamicFrame<DynamicCoreNumbers<Graph>, Graph>;
+  friend Frame;
+  using Frame::graph_;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(const ChangedEdges& added);
+  void on_before_erase(const ChangedEdges& removed);
+  BatchEffect on_after_erase(const ChangedEdges& removed);
   void grow();
   /// A new epoch for the batch's change records (begin_part, and the records' epoch).
   void begin_batch();
@@ -219,14 +201,28 @@ class DynamicCoreNumbers {
   /// Undoes this batch's changes, then peels from scratch; returns the numbers that moved.
   std::uint64_t recompute_counting();
   bool too_many(std::uint64_t batch_edges) const;
-  template <class Batch>
-  DynamicUpdate<UpdateResult> insert_any(const Batch& batch);
-  template <class Batch>
-  DynamicUpdate<UpdateResult> erase_any(const Batch& batch);
-  template <class Batch>
-  DynamicUpdate<MixedUpdate> mixed(const Batch& erase, const Batch& insert);
+  /// The mixed step (DynamicFrame::update): erases `erase`, then inserts `insert`, through the
+  /// graph; the numbers after it are those of erase_edges(erase) then insert_edges(insert). The
+  /// erasure runs its rounds as erase_edges does; when it goes to the static peeling (by a rule or
+  /// a budget), the peeling is not run yet: the insertion only updates the graph, and one static
+  /// peeling answers both parts. Otherwise the insertion runs its rounds as insert_edges does (and
+  /// may itself end in the one peeling). Decided up front: when `erase` is not empty and `insert`
+  /// holds more entries than recompute_fraction of the graph's edges (its size before
+  /// deduplication: the rule insert_edges applies to the edges it adds), both batches go to the
+  /// graph and one static peeling answers, no round tried. changed: the vertices whose number
+  /// differs between before and after the step; recomputed: the static peeling answered it.
+  /// stats() counts each part as its own batch. Errors as insert_edges; after one, the numbers
+  /// may be stale: call recompute().
+  void begin_step(std::uint64_t erase_entries, std::uint64_t insert_entries);
+  BatchEffect end_step(const BatchEffect& erased, const BatchEffect& inserted);
+  /// Before a batch: the id range grown; an erasure opens its epoch (one without a present
+  /// edge then reports no rounds).
+  void on_batch_start(bool erase);
+  /// Erases the vertices (and their edges) through the graph and answers by the static peeling
+  /// (recomputed = true): the device view cannot list an erased vertex's edges afterwards, and
+  /// listing them before would cost a walk of every erased vertex's table on the host side.
+  DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
 
-  Graph* graph_;
   DynamicCoreNumbersOptions options_;
   std::uint64_t n_ = 0;
   DeviceBuffer<std::uint32_t> core_;
@@ -247,9 +243,8 @@ class DynamicCoreNumbers {
   std::uint32_t epoch_ = 0, batch_epoch_ = 0, rounds_ = 0;
   std::uint64_t touched_count_ = 0;
   bool erase_pending_recompute_ = false;  ///< before_erase chose the static peeling
-  bool in_step_ = false;            ///< inside update(erase, insert): one epoch, peeling deferred
-  bool step_recompute_ = false;     ///< the step goes to one static peeling at its end
-  std::uint64_t step_edges_ = 0;    ///< edges the step changed so far
+  bool step_recompute_ = false;           ///< the step goes to one static peeling at its end
+  std::uint64_t step_edges_ = 0;          ///< edges the step changed so far
   bool early_ = false;              ///< the batch was sent to the static peeling before any round
   bool cut_ = false;                ///< the batch's rounds were stopped by the budget
   double budget_ = 0;               ///< the batch's budget, in arcs (see try_rounds)

@@ -10,12 +10,13 @@ namespace wg::cpu {
 template PageRankResult pagerank(const DynamicGraph&, const PageRankOptions&);
 
 DynamicPageRank::DynamicPageRank(DynamicGraph& graph, const PageRankOptions& options)
-    : graph_(&graph), options_(options) {
+    : DynamicFrame(graph), options_(options) {
   if (!options_.threads) options_.threads = graph.threads();
   recompute();
 }
 
 const PageRankResult& DynamicPageRank::recompute() {
+  mark_current();
   result_ = pagerank(*graph_, options_);
   return result_;
 }
@@ -41,14 +42,6 @@ BatchEffect DynamicPageRank::after_batch(std::span<const std::uint64_t> keys) {
   // A batch that changed nothing leaves the ranks converged as they are.
   if (!keys.empty() || graph_->num_vertices() != result_.rank.size()) e.changed = warm_start();
   return e;
-}
-
-DynamicUpdate<UpdateResult> DynamicPageRank::insert_edges(const EdgeList& batch) {
-  return insert_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<UpdateResult> DynamicPageRank::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
 }
 
 }  // namespace wg::cpu

@@ -37,6 +37,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/pagerank/pagerank.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
@@ -68,7 +69,7 @@ PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {})
 extern template PageRankResult pagerank(const DynamicGraph&, const PageRankOptions&);
 
 /// Keeps the PageRank of a DynamicGraph converged while batches are applied through it.
-class DynamicPageRank {
+class DynamicPageRank : public DynamicFrame<DynamicPageRank, DynamicGraph> {
  public:
   /// Runs the static PageRank once. Throws as pagerank() does.
   explicit DynamicPageRank(DynamicGraph& graph, const PageRankOptions& options = {});
@@ -76,27 +77,26 @@ class DynamicPageRank {
   /// Each batch returns what it did to the graph and the vertices whose rank moved by more than
   /// tolerance / n (algorithms/dynamic_update.hpp); recomputed is always false (every batch is
   /// a warm start). result().iterations: the iterations this batch ran.
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
-  /// graph by someone else (e.g. one update followed by several algorithms); insert_edges and
-  /// erase_edges are these calls around the graph's own update.
-  BatchEffect after_insert(std::span<const std::uint64_t> added) { return after_batch(added); }
-  void before_erase(std::span<const std::uint64_t>) {}
-  BatchEffect after_erase(std::span<const std::uint64_t> removed) { return after_batch(removed); }
+  /// insert_edges, erase_edges, update(erase, insert), erase_vertices and the observer calls
+  /// (after_insert, before_erase, after_erase) are the frame's (algorithms/dynamic_frame.hpp).
 
   const PageRankResult& result() const noexcept { return result_; }
   /// Static PageRank from scratch, from 1/n (replaces the result).
   const PageRankResult& recompute();
-  DynamicGraph& graph() noexcept { return *graph_; }
 
  private:
+  friend DynamicFrame;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(std::span<const std::uint64_t> added) { return after_batch(added); }
+  void on_before_erase(std::span<const std::uint64_t>) {}
+  BatchEffect on_after_erase(std::span<const std::uint64_t> removed) {
+    return after_batch(removed);
+  }
   /// Iterates from the current ranks on the changed graph; returns the vertices moved.
   std::uint64_t warm_start();
   /// Follows a batch that changed the edges `keys`.
   BatchEffect after_batch(std::span<const std::uint64_t> keys);
 
-  DynamicGraph* graph_;
   PageRankOptions options_;
   PageRankResult result_;
 };

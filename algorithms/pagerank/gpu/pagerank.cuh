@@ -194,7 +194,7 @@ PageRankResult pagerank(const Graph& graph, const PageRankOptions& options) {
 
 template <GpuDynamicGraph Graph>
 DynamicPageRank<Graph>::DynamicPageRank(Graph& graph, const PageRankOptions& options)
-    : graph_(&graph), options_(options) {
+    : Frame(graph), options_(options) {
   pr_detail::check_options(options);
   counter_ = DeviceBuffer<unsigned long long>(1, graph.stream(), "moved ranks");
   rank_ = DeviceBuffer<double>(0, graph.stream());
@@ -204,6 +204,7 @@ DynamicPageRank<Graph>::DynamicPageRank(Graph& graph, const PageRankOptions& opt
 
 template <GpuDynamicGraph Graph>
 void DynamicPageRank<Graph>::recompute() {
+  this->mark_current();
   n_ = graph_->num_vertices();
   rank_.resize_discard(std::max<std::uint64_t>(n_, 1), "ranks");
   run_ = pagerank(graph_->ref(), n_, graph_->directed(), rank_.data(), graph_->stream(), options_,
@@ -262,17 +263,17 @@ BatchEffect DynamicPageRank<Graph>::warm_start() {
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicPageRank<Graph>::after_insert(const ChangedEdges& added) {
+BatchEffect DynamicPageRank<Graph>::on_after_insert(const ChangedEdges& added) {
   // The ranks change after the edges are in: only whether any edge moved matters (ids the batch
   // adds change n, and so every rank, too).
   const std::uint64_t before_n = n_;
   grow();
   BatchEffect e;
   if (added.size == 0 && n_ == before_n) {
-    if (!defer_) run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+    if (!this->in_step()) run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
     return e;
   }
-  if (defer_) {
+  if (this->in_step()) {
     pending_ = true;
     return e;
   }
@@ -280,60 +281,33 @@ BatchEffect DynamicPageRank<Graph>::after_insert(const ChangedEdges& added) {
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicPageRank<Graph>::after_erase(const ChangedEdges& removed) {
-  return after_insert(removed);  // the same rule once the edges are gone
+BatchEffect DynamicPageRank<Graph>::on_after_erase(const ChangedEdges& removed) {
+  return on_after_insert(removed);  // the same rule once the edges are gone
 }
 
 template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::apply(const Batch& batch, bool insert) {
-  if (insert) return insert_observed(*graph_, batch, *this);
+void DynamicPageRank<Graph>::on_batch_start(bool erase) {
   // A deletion that removed nothing calls no observer: it ran no iteration.
-  run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
-  return erase_observed(*graph_, batch, *this);
+  if (erase) run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<PageRankMixedUpdate> DynamicPageRank<Graph>::update(const EdgeList& erase,
-                                                                  const EdgeList& insert) {
-  return mixed(erase, insert);
+void DynamicPageRank<Graph>::begin_step(std::uint64_t, std::uint64_t) {
+  pending_ = false;  // the hooks only note that the graph changed (in_step())
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<PageRankMixedUpdate> DynamicPageRank<Graph>::update(DeviceEdges erase,
-                                                                  DeviceEdges insert) {
-  return mixed(erase, insert);
-}
-
-template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<PageRankMixedUpdate> DynamicPageRank<Graph>::mixed(const Batch& erase,
-                                                                 const Batch& insert) {
-  DynamicUpdate<PageRankMixedUpdate> r;
-  BatchEffect ignored[1];
-  defer_ = true;
-  pending_ = false;
-  try {
-    r.update.erased = erase_observed(*graph_, erase, std::span<BatchEffect>(ignored), *this);
-    r.update.inserted = insert_observed(*graph_, insert, std::span<BatchEffect>(ignored), *this);
-  } catch (...) {
-    defer_ = false;
-    throw;
-  }
-  defer_ = false;
+BatchEffect DynamicPageRank<Graph>::end_step(const BatchEffect&, const BatchEffect&) {
   if (pending_) {
     pending_ = false;
-    const BatchEffect e = warm_start();
-    r.changed = e.changed;
-    r.recomputed = e.recomputed;
-  } else {
-    run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+    return warm_start();
   }
-  return r;
+  run_ = PageRankRun{.iterations = 0, .converged = run_.converged};
+  return {};
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<VertexEraseResult> DynamicPageRank<Graph>::erase_vertices(
+DynamicUpdate<VertexEraseResult> DynamicPageRank<Graph>::erase_vertices_through(
     std::span<const vertex_t> ids) {
   DynamicUpdate<VertexEraseResult> r;
   r.update = graph_->erase_vertices(std::vector<vertex_t>(ids.begin(), ids.end()));
@@ -344,23 +318,6 @@ DynamicUpdate<VertexEraseResult> DynamicPageRank<Graph>::erase_vertices(
     r.recomputed = e.recomputed;
   }
   return r;
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::insert_edges(DeviceEdges batch) {
-  return apply(batch, true);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::insert_edges(const EdgeList& batch) {
-  return apply(batch, true);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::erase_edges(DeviceEdges batch) {
-  return apply(batch, false);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicPageRank<Graph>::erase_edges(const EdgeList& batch) {
-  return apply(batch, false);
 }
 
 }  // namespace wg::gpu

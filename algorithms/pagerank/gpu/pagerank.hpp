@@ -61,6 +61,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/pagerank/pagerank.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/edge_list.hpp>
@@ -69,8 +70,6 @@
 #include <warpgraph/graph/update_result.hpp>
 
 namespace wg::gpu {
-
-struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 struct PageRankOptions {
   /// How the change of one iteration is measured against the tolerance.
@@ -144,32 +143,18 @@ PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {})
 
 /// Keeps the PageRank of a GPU graph converged while batches are applied through it.
 template <GpuDynamicGraph Graph>
-class DynamicPageRank {
+class DynamicPageRank : public DynamicFrame<DynamicPageRank<Graph>, Graph> {
  public:
   /// Runs the static PageRank once. Throws as pagerank() does.
   explicit DynamicPageRank(Graph& graph, const PageRankOptions& options = {});
 
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
-  /// A mixed step: erases `erase`, then inserts `insert`, through the graph, and converges once
-  /// (erase_edges then insert_edges would converge twice, each warm start about as long). The
-  /// ranks, changed and recomputed are those of one warm start after both batches.
-  DynamicUpdate<PageRankMixedUpdate> update(const EdgeList& erase, const EdgeList& insert);
-  DynamicUpdate<PageRankMixedUpdate> update(DeviceEdges erase, DeviceEdges insert);
-  /// Erases the vertices (and their edges) through the graph, then warm-starts: the erased ids
-  /// stay in the formula as dangling vertices without edges, as in the reference.
-  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
-
-  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
+  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
+  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
   /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
   /// the graph's update. after_insert and after_erase iterate from the previous ranks (warm
   /// start) when an edge moved or the id range grew, else report 0 iterations; before_erase
   /// does nothing (the ranks change once the edges are gone).
-  BatchEffect after_insert(const ChangedEdges& added);
-  void before_erase(const ChangedEdges&) {}
-  BatchEffect after_erase(const ChangedEdges& removed);
 
   /// The ranks copied to the host, with the last run's iterations.
   PageRankResult result() const;
@@ -180,26 +165,37 @@ class DynamicPageRank {
   void recompute();
   /// Iterations of the last cold start (the warm-start cap's reference).
   int cold_iterations() const noexcept { return cold_iterations_; }
-  Graph& graph() noexcept { return *graph_; }
 
  private:
+  using Frame = DynamicFrame<DynamicPageRank<Graph>, Graph>;
+  friend Frame;
+  using Frame::graph_;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(const ChangedEdges& added);
+  void on_before_erase(const ChangedEdges&) {}
+  BatchEffect on_after_erase(const ChangedEdges& removed);
   void grow();
   /// Iterates from the current ranks (or restarts cold, pagerank.hpp); changed: the vertices
   /// moved by more than tolerance / n.
   BatchEffect warm_start();
-  template <class Batch>
-  DynamicUpdate<UpdateResult> apply(const Batch& batch, bool insert);
-  template <class Batch>
-  DynamicUpdate<PageRankMixedUpdate> mixed(const Batch& erase, const Batch& insert);
+  /// The mixed step (DynamicFrame::update): erases `erase`, then inserts `insert`, through the
+  /// graph, and converges once (erase_edges then insert_edges would converge twice, each warm start
+  /// about as long). The ranks, changed and recomputed are those of one warm start after both
+  /// batches.
+  void begin_step(std::uint64_t erase_entries, std::uint64_t insert_entries);
+  BatchEffect end_step(const BatchEffect& erased, const BatchEffect& inserted);
+  /// Before an erasure: 0 iterations (a deletion that removed nothing calls no hook).
+  void on_batch_start(bool erase);
+  /// Erases the vertices (and their edges) through the graph, then warm-starts: the erased ids
+  /// stay in the formula as dangling vertices without edges, as in the reference.
+  DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
 
-  Graph* graph_;
   PageRankOptions options_;
   std::uint64_t n_ = 0;
   int cold_iterations_ = 0;  ///< of the last cold start (0: none to predict from)
   double cold_rate_ = 0;     ///< its mean change ratio per iteration
   PageRankWorkspace work_;
-  bool defer_ = false;    ///< inside update(): observers only note that the graph changed
-  bool pending_ = false;  ///< a deferred change awaits its warm start
+  bool pending_ = false;  ///< inside update(): a change awaits the step's one warm start
   DeviceBuffer<double> rank_, before_;
   DeviceBuffer<unsigned long long> counter_;
   PageRankRun run_;

@@ -69,7 +69,7 @@ SsspResult sssp(const DynamicGraph& graph, vertex_t source, const SsspOptions& o
 }
 
 DynamicSssp::DynamicSssp(DynamicGraph& graph, vertex_t source, const DynamicSsspOptions& options)
-    : graph_(&graph), source_(source), options_(options) {
+    : DynamicFrame(graph), source_(source), options_(options) {
   if (source >= graph.num_vertices())
     throw InvalidArgument("wg::cpu::DynamicSssp: source " + std::to_string(source) +
                           " is not below the id bound " + std::to_string(graph.num_vertices()));
@@ -77,6 +77,7 @@ DynamicSssp::DynamicSssp(DynamicGraph& graph, vertex_t source, const DynamicSssp
 }
 
 const SsspResult& DynamicSssp::recompute() {
+  mark_current();
   const std::uint64_t n = graph_->num_vertices();
   if (source_live_) {
     result_ = sssp(*graph_, source_, options_.sssp);
@@ -214,7 +215,7 @@ static std::uint64_t changed_between(const std::vector<double>& before,
   return c;
 }
 
-DynamicUpdate<UpdateResult> DynamicSssp::insert_edges(const EdgeList& batch) {
+DynamicUpdate<UpdateResult> DynamicSssp::insert_through(const EdgeList& batch) {
   batch_bound_ = graph_->num_vertices();
   CanonicalBatch canonical = graph_->canonicalize(batch);
   // Tree arcs that get longer: their heads and subtrees are repaired.
@@ -253,7 +254,7 @@ DynamicUpdate<UpdateResult> DynamicSssp::insert_edges(const EdgeList& batch) {
   return r;
 }
 
-BatchEffect DynamicSssp::after_insert(std::span<const std::uint64_t> added) {
+BatchEffect DynamicSssp::on_after_insert(std::span<const std::uint64_t> added) {
   batch_bound_ = result_.distance.size();  // the ids before the batch (it may have grown them)
   grow();
   BatchEffect e;
@@ -270,7 +271,7 @@ BatchEffect DynamicSssp::after_insert(std::span<const std::uint64_t> added) {
   return e;
 }
 
-void DynamicSssp::before_erase(std::span<const std::uint64_t> removed) {
+void DynamicSssp::on_before_erase(std::span<const std::uint64_t> removed) {
   batch_bound_ = graph_->num_vertices();
   grow();
   erase_roots_.clear();
@@ -282,7 +283,7 @@ void DynamicSssp::before_erase(std::span<const std::uint64_t> removed) {
   }
 }
 
-BatchEffect DynamicSssp::after_erase(std::span<const std::uint64_t>) {
+BatchEffect DynamicSssp::on_after_erase(std::span<const std::uint64_t>) {
   BatchEffect e;
   std::vector<vertex_t> roots = std::move(erase_roots_);
   erase_roots_.clear();
@@ -299,11 +300,8 @@ BatchEffect DynamicSssp::after_erase(std::span<const std::uint64_t>) {
   return e;
 }
 
-DynamicUpdate<UpdateResult> DynamicSssp::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<VertexEraseResult> DynamicSssp::erase_vertices(std::span<const vertex_t> ids) {
+DynamicUpdate<VertexEraseResult> DynamicSssp::erase_vertices_through(
+    std::span<const vertex_t> ids) {
   batch_bound_ = graph_->num_vertices();
   DynamicUpdate<VertexEraseResult> r;
   const bool source_erased =

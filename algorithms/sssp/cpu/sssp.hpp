@@ -28,7 +28,7 @@
 #include <span>
 #include <vector>
 
-#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
@@ -59,30 +59,31 @@ struct DynamicSsspOptions {
   double recompute_fraction = 0.25;
 };
 
-class DynamicSssp {
+class DynamicSssp : public DynamicFrame<DynamicSssp, DynamicGraph> {
  public:
   DynamicSssp(DynamicGraph& graph, vertex_t source, const DynamicSsspOptions& options = {});
 
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
-
-  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for a caller that applies the
-  /// batch to the graph itself (stream --algo): after_insert relaxes the new arcs and runs
+  /// The batch calls and the EdgeBatchObserver calls are the frame's
+  /// (algorithms/dynamic_frame.hpp); the latter for a caller that applies the batch to the
+  /// graph itself (stream --algo): after_insert relaxes the new arcs and runs
   /// Dijkstra from the vertices they improve; before_erase finds the removed tree arcs while they
   /// are present, after_erase repairs their subtrees (or recomputes, as erase_edges, which is
   /// these two calls around the graph's erase). The keys are new edges only: a batch that changes
   /// the weight of a present edge must go through insert_edges.
-  BatchEffect after_insert(std::span<const std::uint64_t> added);
-  void before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect after_erase(std::span<const std::uint64_t> removed);
 
   const SsspResult& result() const noexcept { return result_; }
   vertex_t source() const noexcept { return source_; }
   const SsspResult& recompute();
-  DynamicGraph& graph() noexcept { return *graph_; }
 
  private:
+  friend DynamicFrame;
+  /// The policy hooks (algorithms/dynamic_frame.hpp). insert_through reads every batch edge's
+  /// length before and after (a weight change of a present edge repairs the subtree below it).
+  DynamicUpdate<UpdateResult> insert_through(const EdgeList& batch);
+  DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
+  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
+  void on_before_erase(std::span<const std::uint64_t> removed);
+  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
   double length(float w) const;
   void grow();
   void set(vertex_t v, double d, vertex_t p);
@@ -93,7 +94,6 @@ class DynamicSssp {
   void repair_and_propagate();
   std::uint64_t finish(bool recomputed_now);
 
-  DynamicGraph* graph_;
   vertex_t source_;
   bool source_live_ = true;
   DynamicSsspOptions options_;

@@ -54,7 +54,7 @@ SsspResult sssp(const Graph& graph, vertex_t source, const SsspOptions& options)
 
 template <GpuDynamicGraph Graph>
 DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const DynamicSsspOptions& options)
-    : graph_(&graph), source_(source), options_(options) {
+    : Frame(graph), source_(source), options_(options) {
   state_.split_degree = options.sssp.split_degree;
   state_.split_parts = options.sssp.split_parts;
   state_.rounds_per_check = options.sssp.rounds_per_check;
@@ -78,6 +78,7 @@ sp::DynamicCore<Graph> DynamicSssp<Graph>::dynamic_core() {
 
 template <GpuDynamicGraph Graph>
 void DynamicSssp<Graph>::recompute() {
+  this->mark_current();
   const cudaStream_t s = graph_->stream();
   sp::ensure_size(state_, graph_->num_vertices(), s);
   if (!source_live_) {
@@ -89,31 +90,31 @@ void DynamicSssp<Graph>::recompute() {
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(DeviceEdges batch) {
+DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_through(DeviceEdges batch) {
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.insert(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(DeviceEdges batch) {
+DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_through(DeviceEdges batch) {
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.erase(batch, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicSssp<Graph>::after_insert(const ChangedEdges& added) {
+BatchEffect DynamicSssp<Graph>::on_after_insert(const ChangedEdges& added) {
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.after_insert(added, [&] { recompute(); });
 }
 
 template <GpuDynamicGraph Graph>
-void DynamicSssp<Graph>::before_erase(const ChangedEdges& removed) {
+void DynamicSssp<Graph>::on_before_erase(const ChangedEdges& removed) {
   sp::DynamicCore<Graph> core = dynamic_core();
   core.before_erase(removed, erase_n0_, erase_seeded_);
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicSssp<Graph>::after_erase(const ChangedEdges&) {
+BatchEffect DynamicSssp<Graph>::on_after_erase(const ChangedEdges&) {
   sp::DynamicCore<Graph> core = dynamic_core();
   const BatchEffect e = core.after_erase(erase_n0_, erase_seeded_, [&] { recompute(); });
   erase_seeded_ = false;
@@ -121,7 +122,8 @@ BatchEffect DynamicSssp<Graph>::after_erase(const ChangedEdges&) {
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices(std::span<const vertex_t> ids) {
+DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices_through(
+    std::span<const vertex_t> ids) {
   sp::DynamicCore<Graph> core = dynamic_core();
   return core.erase_vertices(ids, [&] { recompute(); });
 }
@@ -129,14 +131,15 @@ DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices(std::span<co
 /// Host batches: uploaded as the graph's EdgeList overloads upload them (ids past the range
 /// grow it, weights become values), then applied as device batches.
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_edges(const EdgeList& batch) {
+DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_through(const EdgeList& batch) {
   return sp::insert_host_batch(*graph_, batch,
-                               [&](DeviceEdges part) { return insert_edges(part); });
+                               [&](DeviceEdges part) { return insert_through(part); });
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_edges(const EdgeList& batch) {
-  return sp::erase_host_batch(*graph_, batch, [&](DeviceEdges part) { return erase_edges(part); });
+DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_through(const EdgeList& batch) {
+  return sp::erase_host_batch(*graph_, batch,
+                              [&](DeviceEdges part) { return erase_through(part); });
 }
 
 template <GpuDynamicGraph Graph>

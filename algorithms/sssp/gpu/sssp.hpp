@@ -49,15 +49,13 @@
 #include <span>
 #include <vector>
 
-#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/sssp/gpu/shortest_path_state.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
-
-struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 inline constexpr std::uint32_t kSsspUnreached = 0xFFFFFFFFu;
 inline constexpr vertex_t kSsspNoParent = 0xFFFFFFFFu;
@@ -107,17 +105,13 @@ struct DynamicSsspOptions {
 /// Keeps the SSSP from one source of a GPU graph exact while batches are applied through it.
 /// The graph must outlive the object and change only through it (or be followed by recompute()).
 template <GpuDynamicGraph Graph>
-class DynamicSssp {
+class DynamicSssp : public DynamicFrame<DynamicSssp<Graph>, Graph> {
  public:
   DynamicSssp(Graph& graph, vertex_t source, const DynamicSsspOptions& options = {});
 
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
-  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
-
-  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
+  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
+  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
   /// applies the batch to the graph itself (one graph update, several results). after_insert
   /// propagates from the new edges' endpoints (recomputes when they exceed
   /// recompute_batch_fraction of the graph's edges); before_erase marks the removed tree arcs
@@ -125,9 +119,6 @@ class DynamicSssp {
   /// and switch as erase_edges, which is these two calls around the graph's erase). The list
   /// holds new edges only: a batch that changes the weight of an edge already present must go
   /// through insert_edges (which reads every batch edge's length before and after).
-  BatchEffect after_insert(const ChangedEdges& added);
-  void before_erase(const ChangedEdges& removed);
-  BatchEffect after_erase(const ChangedEdges& removed);
 
   /// The current result, downloaded (O(n)).
   SsspResult result() const;
@@ -135,12 +126,24 @@ class DynamicSssp {
   const std::uint64_t* keys_device() const noexcept { return state_.keys.data(); }
   vertex_t source() const noexcept { return source_; }
   void recompute();
-  Graph& graph() noexcept { return *graph_; }
 
  private:
+  using Frame = DynamicFrame<DynamicSssp<Graph>, Graph>;
+  friend Frame;
+  using Frame::graph_;
+  /// The policy hooks (algorithms/dynamic_frame.hpp), over sp::DynamicCore as DynamicBfs's: the
+  /// batch routes read every batch edge's length before and after (a longer tree arc repairs
+  /// the subtree below it), which the observer calls cannot.
+  DynamicUpdate<UpdateResult> insert_through(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> insert_through(DeviceEdges batch);
+  DynamicUpdate<UpdateResult> erase_through(const EdgeList& batch);
+  DynamicUpdate<UpdateResult> erase_through(DeviceEdges batch);
+  DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
+  BatchEffect on_after_insert(const ChangedEdges& added);
+  void on_before_erase(const ChangedEdges& removed);
+  BatchEffect on_after_erase(const ChangedEdges& removed);
   /// The shared repair machinery over this object's state (defined where it is complete).
   sp::DynamicCore<Graph> dynamic_core();
-  Graph* graph_;
   vertex_t source_;
   bool source_live_ = true;
   DynamicSsspOptions options_;

@@ -134,49 +134,50 @@ template std::uint64_t count_triangles_with_edges(const DynamicGraph&,
                                                   std::span<const std::uint64_t>, unsigned);
 
 IncrementalTriangleCounter::IncrementalTriangleCounter(DynamicGraph& graph, unsigned threads)
-    : graph_(&graph), threads_(threads ? threads : graph.threads()) {
+    : DynamicFrame(graph), threads_(threads ? threads : graph.threads()) {
   require_undirected(graph, "IncrementalTriangleCounter");
   recount();
 }
 
 std::uint64_t IncrementalTriangleCounter::recount() {
+  mark_current();
   TcOptions o;
   o.threads = threads_;
   total_ = triangle_count(*graph_, o).total;
   return total_;
 }
 
-BatchEffect IncrementalTriangleCounter::after_insert(std::span<const std::uint64_t> added) {
+BatchEffect IncrementalTriangleCounter::on_after_insert(std::span<const std::uint64_t> added) {
   const std::uint64_t created = count_triangles_with_edges(*graph_, added, threads_);
   total_ += created;
   return {created, false};
 }
 
-void IncrementalTriangleCounter::before_erase(std::span<const std::uint64_t> removed) {
+void IncrementalTriangleCounter::on_before_erase(std::span<const std::uint64_t> removed) {
   // Triangles are counted on the graph before the edges go.
   erasing_ = count_triangles_with_edges(*graph_, removed, threads_);
 }
 
-BatchEffect IncrementalTriangleCounter::after_erase(std::span<const std::uint64_t>) {
+BatchEffect IncrementalTriangleCounter::on_after_erase(std::span<const std::uint64_t>) {
   total_ -= erasing_;
   return {std::exchange(erasing_, 0), false};
 }
 
 IncrementalTriangleCounter::BatchResult IncrementalTriangleCounter::insert_edges(
     const EdgeList& batch) {
-  const auto r = insert_observed(*graph_, batch, *this);
+  const auto r = DynamicFrame::insert_edges(batch);
   return {r.update, r.changed, total_};
 }
 
 IncrementalTriangleCounter::BatchResult IncrementalTriangleCounter::erase_edges(
     const EdgeList& batch) {
-  const auto r = erase_observed(*graph_, batch, *this);
+  const auto r = DynamicFrame::erase_edges(batch);
   return {r.update, r.changed, total_};
 }
 
 IncrementalTriangleCounter::VertexBatchResult IncrementalTriangleCounter::erase_vertices(
     std::span<const vertex_t> ids) {
-  const auto r = erase_vertices_observed(*graph_, ids, *this);
+  const auto r = DynamicFrame::erase_vertices(ids);
   return {r.update, r.changed, total_};
 }
 

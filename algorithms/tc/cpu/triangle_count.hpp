@@ -34,7 +34,7 @@
 #include <span>
 #include <vector>
 
-#include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -86,7 +86,7 @@ extern template std::uint64_t count_triangles_with_edges(const DynamicGraph&,
 
 /// Keeps the exact triangle count of an undirected DynamicGraph while batches are applied
 /// through it (apply every change through this object, or call recount()).
-class IncrementalTriangleCounter {
+class IncrementalTriangleCounter : public DynamicFrame<IncrementalTriangleCounter, DynamicGraph> {
  public:
   /// Counts the graph's triangles once (static count). `threads` 0 = the graph's threads().
   explicit IncrementalTriangleCounter(DynamicGraph& graph, unsigned threads = 0);
@@ -105,19 +105,19 @@ class IncrementalTriangleCounter {
     std::uint64_t total;
   };
   VertexBatchResult erase_vertices(std::span<const vertex_t> ids);
-  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
-  /// graph by someone else; BatchEffect::changed is the triangles created or destroyed.
-  BatchEffect after_insert(std::span<const std::uint64_t> added);
-  void before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect after_erase(std::span<const std::uint64_t> removed);
+  /// update(erase, insert) and the EdgeBatchObserver calls are the frame's
+  /// (algorithms/dynamic_frame.hpp); BatchEffect::changed is the triangles created or destroyed.
 
   std::uint64_t total() const noexcept { return total_; }
   /// Static recount (resets the running total to it).
   std::uint64_t recount();
-  DynamicGraph& graph() noexcept { return *graph_; }
 
  private:
-  DynamicGraph* graph_;
+  friend DynamicFrame;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
+  void on_before_erase(std::span<const std::uint64_t> removed);
+  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
   unsigned threads_;
   std::uint64_t total_ = 0;
   std::uint64_t erasing_ = 0;  ///< before_erase: triangles through the edges about to go

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
-#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
+#include <warpgraph/algorithms/tc/gpu/triangle_count.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
@@ -176,115 +176,10 @@ std::uint64_t count_triangles_sorted(const BTreeGraph<W>& graph, const SortedTcO
   return total.to_host(stream)[0];
 }
 
-// ---- incremental: the batch steps of IncrementalTriangleCounter, sorted static counts ------
+// ---- incremental: IncrementalTriangleCounter (triangle_count.cuh) with SortedCounting ------
 
-template <bool W>
-SortedTriangleCounter<W>::SortedTriangleCounter(BTreeGraph<W>& graph,
-                                                const SortedTcOptions& options)
-    : graph_(&graph), options_(options) {
-  if (graph.directed())
-    throw InvalidArgument("triangle counting needs an undirected graph (directed = false)");
-  total_ = count_triangles_sorted(graph, options_);
-}
-
-template <bool W>
-std::uint64_t SortedTriangleCounter<W>::recount() {
-  total_ = count_triangles_sorted(*graph_, options_);
-  return total_;
-}
-
-template <bool W>
-typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::insert_edges(
-    DeviceEdges batch) {
-  BatchResult out;
-  BTreeGraph<W>& g = *graph_;
-  const cudaStream_t stream = g.stream();
-  for_each_chunk(batch, g.batch_chunk(batch.size), true, [&](DeviceEdges part) {
-    const PreparedBatch p = g.prepare(part);
-    DeviceBuffer<std::uint8_t> is_new(std::max<std::uint64_t>(p.size, 1), stream, "new-edge flags");
-    out.update += g.insert_prepared(p, is_new.data());
-    if (p.size == 0) return;
-    DeviceBuffer<std::uint64_t> added(p.size, stream, "new edges");
-    const std::uint64_t m = select_flagged(p.keys.data(), nullptr, is_new.data(), p.size,
-                                           added.data(), nullptr, stream);
-    // On the graph after insertion; each new triangle once, at its smallest new edge.
-    const std::uint64_t created =
-        count_triangles_touching_sorted(g, added.data(), m, p.key_bits, options_);
-    out.triangles += created;
-    total_ += created;
-  });
-  out.total = total_;
-  return out;
-}
-
-template <bool W>
-typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::erase_edges(
-    DeviceEdges batch) {
-  BatchResult out;
-  BTreeGraph<W>& g = *graph_;
-  const cudaStream_t stream = g.stream();
-  for_each_chunk(batch, g.batch_chunk(batch.size), false, [&](DeviceEdges part) {
-    const PreparedBatch p = g.prepare(part);
-    if (p.size == 0) {
-      out.update += p.dropped;
-      return;
-    }
-    DeviceBuffer<std::uint8_t> present(p.size, stream, "present flags");
-    g.contains_prepared(p, present.data());
-    PreparedBatch d;
-    d.keys = DeviceBuffer<std::uint64_t>(p.size, stream, "edges to remove");
-    d.size = select_flagged(p.keys.data(), nullptr, present.data(), p.size, d.keys.data(), nullptr,
-                            stream);
-    d.key_bits = p.key_bits;
-    d.entries = p.entries;
-    d.dropped = p.dropped;
-    // On the graph before removal.
-    const std::uint64_t destroyed =
-        count_triangles_touching_sorted(g, d.keys.data(), d.size, d.key_bits, options_);
-    UpdateResult r = g.erase_prepared(d);
-    r.ignored += p.size - d.size;  // absent edges
-    out.update += r;
-    out.triangles += destroyed;
-    total_ -= destroyed;
-  });
-  out.total = total_;
-  return out;
-}
-
-template <bool W>
-typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::insert_edges(
-    const EdgeList& batch) {
-  check_sizes(batch);
-  graph_->grow_vertices(batch.num_vertices);
-  BatchResult out;
-  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), W, true, graph_->stream(),
-                      [&](const HostBatchUpload& up, DeviceEdges part) {
-                        graph_->grow_vertices(up.id_range);
-                        const BatchResult r = insert_edges(part);
-                        out.update += r.update;
-                        out.triangles += r.triangles;
-                      });
-  out.total = total_;
-  return out;
-}
-
-template <bool W>
-typename SortedTriangleCounter<W>::BatchResult SortedTriangleCounter<W>::erase_edges(
-    const EdgeList& batch) {
-  check_sizes(batch);
-  BatchResult out;
-  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), false, false, graph_->stream(),
-                      [&](const HostBatchUpload&, DeviceEdges part) {
-                        const BatchResult r = erase_edges(part);
-                        out.update += r.update;
-                        out.triangles += r.triangles;
-                      });
-  out.total = total_;
-  return out;
-}
-
-template class SortedTriangleCounter<false>;
-template class SortedTriangleCounter<true>;
+template class IncrementalTriangleCounter<BTreeGraph<false>, SortedCounting>;
+template class IncrementalTriangleCounter<BTreeGraph<true>, SortedCounting>;
 template std::uint64_t count_triangles_sorted(const BTreeGraph<false>&, const SortedTcOptions&);
 template std::uint64_t count_triangles_sorted(const BTreeGraph<true>&, const SortedTcOptions&);
 

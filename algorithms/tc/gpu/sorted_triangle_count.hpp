@@ -27,6 +27,7 @@
 // memory runs out.
 #include <cstdint>
 
+#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -59,32 +60,26 @@ std::uint64_t count_triangles_touching_sorted(const BTreeGraph<Weighted>& graph,
                                               std::uint64_t num_edges, unsigned key_bits,
                                               const SortedTcOptions& options = {});
 
-/// Keeps the exact triangle count of a B-tree graph through insertion and deletion batches.
-/// The graph must outlive the counter and must not be changed except through it.
-template <bool Weighted>
-class SortedTriangleCounter {
- public:
-  struct BatchResult {
-    UpdateResult update;          ///< what the batch did to the graph
-    std::uint64_t triangles = 0;  ///< created (insert) or destroyed (erase) by the batch
-    std::uint64_t total = 0;      ///< exact count after the batch
-  };
-  /// Counts the current graph (count_triangles_sorted).
-  explicit SortedTriangleCounter(BTreeGraph<Weighted>& graph, const SortedTcOptions& options = {});
-  BatchResult insert_edges(DeviceEdges batch);
-  /// Host batches: ids past the vertex range grow it (as BTreeGraph::insert_edges(EdgeList)).
-  BatchResult insert_edges(const EdgeList& batch);
-  BatchResult erase_edges(DeviceEdges batch);
-  BatchResult erase_edges(const EdgeList& batch);
-  std::uint64_t total() const noexcept { return total_; }
-  /// Static recount (also resets the running total to it).
-  std::uint64_t recount();
-
- private:
-  BTreeGraph<Weighted>* graph_;
-  SortedTcOptions options_;
-  std::uint64_t total_ = 0;
+/// The counting strategy of IncrementalTriangleCounter on the B-tree graph by sorted
+/// intersection (see ProbeCounting in triangle_count.hpp for the contract).
+struct SortedCounting {
+  using options_type = SortedTcOptions;
+  template <bool Weighted>
+  static std::uint64_t count(const BTreeGraph<Weighted>& graph, const SortedTcOptions& options) {
+    return count_triangles_sorted(graph, options);
+  }
+  template <bool Weighted>
+  static std::uint64_t touching(const BTreeGraph<Weighted>& graph, const ChangedEdges& edges,
+                                const SortedTcOptions& options) {
+    return count_triangles_touching_sorted(graph, edges.keys, edges.size, edges.key_bits, options);
+  }
 };
+
+/// Keeps the exact triangle count of a B-tree graph through insertion and deletion batches: the
+/// one incremental counter with the sorted-intersection strategy. The graph must outlive the
+/// counter and must not be changed except through it.
+template <bool Weighted>
+using SortedTriangleCounter = IncrementalTriangleCounter<BTreeGraph<Weighted>, SortedCounting>;
 
 extern template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<false>&,
                                                               const std::uint64_t*, std::uint64_t,
@@ -92,8 +87,8 @@ extern template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<f
 extern template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<true>&,
                                                               const std::uint64_t*, std::uint64_t,
                                                               unsigned, const SortedTcOptions&);
-extern template class SortedTriangleCounter<false>;
-extern template class SortedTriangleCounter<true>;
+extern template class IncrementalTriangleCounter<BTreeGraph<false>, SortedCounting>;
+extern template class IncrementalTriangleCounter<BTreeGraph<true>, SortedCounting>;
 extern template std::uint64_t count_triangles_sorted(const BTreeGraph<false>&,
                                                      const SortedTcOptions&);
 extern template std::uint64_t count_triangles_sorted(const BTreeGraph<true>&,

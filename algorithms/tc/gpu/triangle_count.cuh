@@ -295,94 +295,47 @@ std::uint64_t count_triangles_touching_per_vertex(const Graph& graph,
   return tc_detail::run_touching<Graph, true>(graph, edge_keys, m, key_bits, per_vertex);
 }
 
-template <GpuDynamicGraph Graph>
-IncrementalTriangleCounter<Graph>::IncrementalTriangleCounter(Graph& graph,
-                                                              const TcOptions& options)
-    : graph_(&graph), options_(options) {
+template <GpuDynamicGraph Graph, class Counting>
+IncrementalTriangleCounter<Graph, Counting>::IncrementalTriangleCounter(Graph& graph,
+                                                                        const options_type& options)
+    : Frame(graph), options_(options) {
   tc_detail::require_undirected(graph);
-  total_ = count_triangles(graph, options_);
+  total_ = Counting::count(graph, options_);
 }
 
-template <GpuDynamicGraph Graph>
-std::uint64_t IncrementalTriangleCounter<Graph>::recount() {
-  total_ = count_triangles(*graph_, options_);
+template <GpuDynamicGraph Graph, class Counting>
+std::uint64_t IncrementalTriangleCounter<Graph, Counting>::recount() {
+  this->mark_current();
+  total_ = Counting::count(*graph_, options_);
   return total_;
 }
 
 // ---- incremental ----------------------------------------------------------------------------
 
-template <GpuDynamicGraph Graph>
-BatchEffect IncrementalTriangleCounter<Graph>::after_insert(const ChangedEdges& added) {
+template <GpuDynamicGraph Graph, class Counting>
+BatchEffect IncrementalTriangleCounter<Graph, Counting>::on_after_insert(
+    const ChangedEdges& added) {
   BatchEffect e;
   if (added.size == 0) return e;
-  e.changed = count_triangles_touching(*graph_, added.keys, added.size, added.key_bits);
+  // On the graph after insertion; each new triangle once, at its smallest new edge.
+  e.changed = Counting::touching(*graph_, added, options_);
   total_ += e.changed;
   return e;
 }
 
-template <GpuDynamicGraph Graph>
-void IncrementalTriangleCounter<Graph>::before_erase(const ChangedEdges& removed) {
+template <GpuDynamicGraph Graph, class Counting>
+void IncrementalTriangleCounter<Graph, Counting>::on_before_erase(const ChangedEdges& removed) {
   // Counted on the graph before removal.
-  destroyed_ = removed.size
-                   ? count_triangles_touching(*graph_, removed.keys, removed.size, removed.key_bits)
-                   : 0;
+  destroyed_ = removed.size ? Counting::touching(*graph_, removed, options_) : 0;
 }
 
-template <GpuDynamicGraph Graph>
-BatchEffect IncrementalTriangleCounter<Graph>::after_erase(const ChangedEdges&) {
+template <GpuDynamicGraph Graph, class Counting>
+BatchEffect IncrementalTriangleCounter<Graph, Counting>::on_after_erase(const ChangedEdges&) {
   BatchEffect e;
   e.changed = destroyed_;
   total_ -= destroyed_;
   destroyed_ = 0;
   return e;
-}
-
-template <GpuDynamicGraph Graph>
-typename IncrementalTriangleCounter<Graph>::BatchResult
-IncrementalTriangleCounter<Graph>::insert_edges(DeviceEdges batch) {
-  const DynamicUpdate<UpdateResult> r = insert_observed(*graph_, batch, *this);
-  return BatchResult{.update = r.update, .triangles = r.changed, .total = total_};
-}
-
-template <GpuDynamicGraph Graph>
-typename IncrementalTriangleCounter<Graph>::BatchResult
-IncrementalTriangleCounter<Graph>::erase_edges(DeviceEdges batch) {
-  const DynamicUpdate<UpdateResult> r = erase_observed(*graph_, batch, *this);
-  return BatchResult{.update = r.update, .triangles = r.changed, .total = total_};
-}
-
-template <GpuDynamicGraph Graph>
-typename IncrementalTriangleCounter<Graph>::BatchResult
-IncrementalTriangleCounter<Graph>::insert_edges(const EdgeList& batch) {
-  check_sizes(batch);
-  // Ids past the current range grow it, weights become values, as in
-  // DynamicGraph::insert_edges(EdgeList) (the same upload).
-  graph_->grow_vertices(batch.num_vertices);
-  BatchResult out;
-  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), Graph::ref_type::weighted, true,
-                      graph_->stream(), [&](const HostBatchUpload& up, DeviceEdges part) {
-                        graph_->grow_vertices(up.id_range);
-                        const BatchResult r = insert_edges(part);
-                        out.update += r.update;
-                        out.triangles += r.triangles;
-                      });
-  out.total = total_;
-  return out;
-}
-
-template <GpuDynamicGraph Graph>
-typename IncrementalTriangleCounter<Graph>::BatchResult
-IncrementalTriangleCounter<Graph>::erase_edges(const EdgeList& batch) {
-  check_sizes(batch);
-  BatchResult out;
-  for_each_host_chunk(batch, graph_->batch_chunk(batch.size()), false, false, graph_->stream(),
-                      [&](const HostBatchUpload&, DeviceEdges part) {
-                        const BatchResult r = erase_edges(part);
-                        out.update += r.update;
-                        out.triangles += r.triangles;
-                      });
-  out.total = total_;
-  return out;
 }
 
 }  // namespace wg::gpu

@@ -27,15 +27,13 @@
 #include <cstdint>
 
 #include <vector>
-#include <warpgraph/algorithms/dynamic_update.hpp>
 
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
-
-struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 struct TriangleCounts {
   std::uint64_t total = 0;
@@ -69,10 +67,33 @@ template <GpuDynamicGraph Graph>
 std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* edge_keys,
                                        std::uint64_t num_edges, unsigned key_bits);
 
-/// Keeps the exact triangle count of a graph through insertion and deletion batches.
-template <GpuDynamicGraph Graph>
-class IncrementalTriangleCounter {
+/// The counting strategy of IncrementalTriangleCounter: the static count and the triangles
+/// through a list of edges. This one runs on any GPU graph: hash probes on the slab graph, tree
+/// descents on the B-tree graph (SortedCounting in sorted_triangle_count.hpp intersects the
+/// B-tree graph's sorted lists instead).
+struct ProbeCounting {
+  using options_type = TcOptions;
+  template <class Graph>
+  static std::uint64_t count(const Graph& graph, const TcOptions& options) {
+    return count_triangles(graph, options);
+  }
+  template <class Graph>
+  static std::uint64_t touching(const Graph& graph, const ChangedEdges& edges, const TcOptions&) {
+    return count_triangles_touching(graph, edges.keys, edges.size, edges.key_bits);
+  }
+};
+
+/// Keeps the exact triangle count of a graph through insertion and deletion batches: a policy of
+/// the dynamic frame (algorithms/dynamic_frame.hpp: insert_edges / erase_edges / update and the
+/// observer calls) whose counting is a strategy (ProbeCounting, SortedCounting). Each batch is
+/// deduplicated by the graph; the triangles through the edges it added are counted with the
+/// edges in, those through the edges it removes before they go, each triangle once (at its
+/// smallest batch edge).
+template <GpuDynamicGraph Graph, class Counting = ProbeCounting>
+class IncrementalTriangleCounter
+    : public DynamicFrame<IncrementalTriangleCounter<Graph, Counting>, Graph> {
  public:
+  using options_type = typename Counting::options_type;
   struct BatchResult {
     UpdateResult update;          ///< what the batch did to the graph
     std::uint64_t triangles = 0;  ///< created (insert) or destroyed (erase) by the batch
@@ -81,31 +102,36 @@ class IncrementalTriangleCounter {
 
   /// Counts the current graph once (static count), then follows the batches applied through it.
   /// The graph must outlive the counter and must not be changed except through it.
-  explicit IncrementalTriangleCounter(Graph& graph, const TcOptions& options = {});
+  explicit IncrementalTriangleCounter(Graph& graph, const options_type& options = {});
 
-  BatchResult insert_edges(DeviceEdges batch);
   /// Host batches are uploaded as the graph's EdgeList overloads upload them: ids past the
   /// vertex range grow it, weights become a map graph's values.
-  BatchResult insert_edges(const EdgeList& batch);
-  BatchResult erase_edges(DeviceEdges batch);
-  BatchResult erase_edges(const EdgeList& batch);
+  BatchResult insert_edges(DeviceEdges batch) { return counted(Frame::insert_edges(batch)); }
+  BatchResult insert_edges(const EdgeList& batch) { return counted(Frame::insert_edges(batch)); }
+  BatchResult erase_edges(DeviceEdges batch) { return counted(Frame::erase_edges(batch)); }
+  BatchResult erase_edges(const EdgeList& batch) { return counted(Frame::erase_edges(batch)); }
 
-  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
-  /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
-  /// the graph's update. changed = triangles created (after_insert, counted with the edges in)
-  /// or destroyed (counted by before_erase while the edges are present, applied to the total by
-  /// after_erase).
-  BatchEffect after_insert(const ChangedEdges& added);
-  void before_erase(const ChangedEdges& removed);
-  BatchEffect after_erase(const ChangedEdges& removed);
+  // The observer calls (the frame's): changed = triangles created (after_insert, counted with
+  // the edges in) or destroyed (counted by before_erase while the edges are present, applied to
+  // the total by after_erase).
 
   std::uint64_t total() const noexcept { return total_; }
   /// Static recount of the graph (also resets the running total to it).
   std::uint64_t recount();
 
  private:
-  Graph* graph_;
-  TcOptions options_;
+  using Frame = DynamicFrame<IncrementalTriangleCounter<Graph, Counting>, Graph>;
+  friend Frame;
+  using Frame::graph_;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(const ChangedEdges& added);
+  void on_before_erase(const ChangedEdges& removed);
+  BatchEffect on_after_erase(const ChangedEdges& removed);
+  BatchResult counted(const DynamicUpdate<UpdateResult>& r) const {
+    return BatchResult{.update = r.update, .triangles = r.changed, .total = total_};
+  }
+
+  options_type options_;
   std::uint64_t total_ = 0;
   std::uint64_t destroyed_ = 0;  ///< counted by before_erase, taken off by after_erase
 };

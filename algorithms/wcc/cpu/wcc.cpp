@@ -11,12 +11,13 @@ namespace wg::cpu {
 template Components connected_components(const DynamicGraph&, const ComponentsOptions&);
 
 DynamicComponents::DynamicComponents(DynamicGraph& graph, const DynamicComponentsOptions& options)
-    : graph_(&graph), options_(options) {
+    : DynamicFrame(graph), options_(options) {
   if (!options_.components.threads) options_.components.threads = graph.threads();
   recompute();
 }
 
 const Components& DynamicComponents::recompute() {
+  mark_current();
   result_ = connected_components(*graph_, options_.components);
   rebuild_members();
   return result_;
@@ -71,7 +72,7 @@ std::uint64_t DynamicComponents::split(const std::vector<vertex_t>& labels) {
   return changed;
 }
 
-BatchEffect DynamicComponents::after_insert(std::span<const std::uint64_t> added) {
+BatchEffect DynamicComponents::on_after_insert(std::span<const std::uint64_t> added) {
   grow();
   auto& label = result_.component;
   std::vector<vertex_t> moved;
@@ -147,29 +148,17 @@ std::uint64_t DynamicComponents::after_deletion(std::span<const std::uint64_t> k
   return recomputed ? recompute_counting() : split(labels);
 }
 
-void DynamicComponents::before_erase(std::span<const std::uint64_t> removed) {
+void DynamicComponents::on_before_erase(std::span<const std::uint64_t> removed) {
   grow();
   erase_labels_.resize(removed.size());
   for (std::size_t i = 0; i < removed.size(); ++i)
     erase_labels_[i] = result_.component[arc_source(removed[i])];
 }
 
-BatchEffect DynamicComponents::after_erase(std::span<const std::uint64_t> removed) {
+BatchEffect DynamicComponents::on_after_erase(std::span<const std::uint64_t> removed) {
   BatchEffect e;
   e.changed = after_deletion(removed, erase_labels_, e.recomputed);
   return e;
-}
-
-DynamicUpdate<UpdateResult> DynamicComponents::insert_edges(const EdgeList& batch) {
-  return insert_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<UpdateResult> DynamicComponents::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<VertexEraseResult> DynamicComponents::erase_vertices(std::span<const vertex_t> ids) {
-  return erase_vertices_observed(*graph_, ids, *this);
 }
 
 }  // namespace wg::cpu

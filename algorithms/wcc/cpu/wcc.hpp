@@ -33,6 +33,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/wcc/wcc.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
@@ -65,28 +66,25 @@ struct DynamicComponentsOptions {
 };
 
 /// Keeps the connected components of a DynamicGraph exact while batches are applied through it.
-class DynamicComponents {
+class DynamicComponents : public DynamicFrame<DynamicComponents, DynamicGraph> {
  public:
   explicit DynamicComponents(DynamicGraph& graph, const DynamicComponentsOptions& options = {});
 
   /// Each batch returns what it did to the graph, the vertices whose label changed, and whether
   /// the static computation answered it (algorithms/dynamic_update.hpp).
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
-  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp), for batches applied to the
-  /// graph by someone else (e.g. one update followed by several algorithms); insert_edges and
-  /// erase_edges are these calls around the graph's own update.
-  BatchEffect after_insert(std::span<const std::uint64_t> added);
-  void before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect after_erase(std::span<const std::uint64_t> removed);
+  /// insert_edges, erase_edges, update(erase, insert), erase_vertices and the observer calls
+  /// (after_insert, before_erase, after_erase) are the frame's (algorithms/dynamic_frame.hpp).
 
   const Components& result() const noexcept { return result_; }
   /// Static computation from scratch (replaces the result).
   const Components& recompute();
-  DynamicGraph& graph() noexcept { return *graph_; }
 
  private:
+  friend DynamicFrame;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
+  void on_before_erase(std::span<const std::uint64_t> removed);
+  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
   void grow();
   void rebuild_members();
   /// Recomputes the components labelled `labels` (sorted, unique); returns labels changed.
@@ -98,7 +96,6 @@ class DynamicComponents {
                                const std::vector<vertex_t>& old_labels, bool& recomputed);
   std::uint64_t recompute_counting();
 
-  DynamicGraph* graph_;
   DynamicComponentsOptions options_;
   Components result_;
   std::vector<std::vector<vertex_t>> members_;  ///< members_[label]: the component's vertices

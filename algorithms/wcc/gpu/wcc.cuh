@@ -59,7 +59,7 @@ Components connected_components(const Graph& graph) {
 
 template <GpuDynamicGraph Graph>
 DynamicComponents<Graph>::DynamicComponents(Graph& graph, const DynamicComponentsOptions& options)
-    : graph_(&graph), options_(options) {
+    : Frame(graph), options_(options) {
   // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
   const cudaStream_t stream = graph.stream();
   counters_ =
@@ -85,6 +85,7 @@ DynamicComponents<Graph>::DynamicComponents(Graph& graph, const DynamicComponent
 
 template <GpuDynamicGraph Graph>
 void DynamicComponents<Graph>::recompute() {
+  this->mark_current();
   const cudaStream_t stream = graph_->stream();
   n_ = graph_->num_vertices();
   label_.resize_discard(n_, "component labels");
@@ -164,7 +165,7 @@ std::uint64_t DynamicComponents<Graph>::split_flagged(bool& recomputed) {
   if (static_cast<double>(affected) > options_.recompute_fraction * static_cast<double>(n_)) {
     recomputed = true;
     // Inside a mixed step the computation runs once at its end (parent_ is rebuilt there).
-    return in_step_ ? 0 : recompute_counting();
+    return this->in_step() ? 0 : recompute_counting();
   }
   hook_kernel<typename Graph::ref_type><<<grid_for(affected * 32), kBlock, 0, stream>>>(
       graph_->ref(), parent_.data(), members_.data(), affected, !graph_->directed());
@@ -210,21 +211,21 @@ void DynamicComponents<Graph>::flag_removed(const ChangedEdges& removed) {
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicComponents<Graph>::after_insert(const ChangedEdges& added) {
+BatchEffect DynamicComponents<Graph>::on_after_insert(const ChangedEdges& added) {
   BatchEffect e;
   grow();
   // Without an added edge no tree changed (new ids are their own roots already).
   if (added.size == 0) return e;
   // A mixed step whose erasure deferred the static computation: it reads these edges too.
-  if (in_step_ && step_recompute_) return e;
+  if (this->in_step() && step_recompute_) return e;
   unite_added(added);
   e.changed = relabel_all();
-  if (in_step_ && e.changed) ++step_moves_;
+  if (this->in_step() && e.changed) ++step_moves_;
   return e;
 }
 
 template <GpuDynamicGraph Graph>
-void DynamicComponents<Graph>::before_erase(const ChangedEdges&) {
+void DynamicComponents<Graph>::on_before_erase(const ChangedEdges&) {
   // The labels are still those of the graph with the edges when after_erase reads them.
   grow();
 }
@@ -334,12 +335,12 @@ std::uint64_t DynamicComponents<Graph>::certify_removed(const ChangedEdges& remo
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
+BatchEffect DynamicComponents<Graph>::on_after_erase(const ChangedEdges& removed) {
   BatchEffect e;
   const std::uint64_t b = removed.size;
   if (b == 0) return e;
   // A mixed step whose earlier chunk deferred the static computation: it answers this one too.
-  if (in_step_ && step_recompute_) return e;
+  if (this->in_step() && step_recompute_) return e;
   bool split = false;  // tier 2 ran
   if (options_.certify_fraction <= 0) {
     flag_removed(removed);  // label_ still holds the labels from before the erasure
@@ -355,7 +356,7 @@ BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
     if (per_edge < static_cast<double>(options_.certify_min_arcs_per_edge)) {
       ++stats_.direct;
       e.recomputed = true;
-      e.changed = in_step_ ? 0 : recompute_counting();  // a mixed step's runs at its end
+      e.changed = this->in_step() ? 0 : recompute_counting();  // a mixed step's runs at its end
     } else {
       std::uint64_t undecided = 0;
       e.changed = certify_removed(removed, static_cast<std::uint32_t>(per_edge), undecided);
@@ -369,7 +370,7 @@ BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
     ++stats_.recomputed;
   else if (split)
     ++stats_.restricted;
-  if (in_step_) {
+  if (this->in_step()) {
     step_recompute_ = e.recomputed;
     if (e.changed) ++step_moves_;
   }
@@ -377,44 +378,30 @@ BatchEffect DynamicComponents<Graph>::after_erase(const ChangedEdges& removed) {
 }
 
 template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<UpdateResult> DynamicComponents<Graph>::insert_any(const Batch& batch) {
-  return insert_observed(*graph_, batch, *this);
+void DynamicComponents<Graph>::on_batch_start(bool erase) {
+  if (erase) grow();
 }
 
 template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<UpdateResult> DynamicComponents<Graph>::erase_any(const Batch& batch) {
-  grow();
-  return erase_observed(*graph_, batch, *this);
-}
-
-template <GpuDynamicGraph Graph>
-template <class Batch>
-DynamicUpdate<MixedUpdate> DynamicComponents<Graph>::mixed(const Batch& erase,
-                                                           const Batch& insert) {
-  const cudaStream_t stream = graph_->stream();
-  DynamicUpdate<MixedUpdate> r;
-  BatchEffect effect[1];
+void DynamicComponents<Graph>::begin_step(std::uint64_t, std::uint64_t) {
   grow();
   // The labels before the step: the step's one static computation (or the comparison, when
   // several chunks moved labels) counts the moves against them.
-  const std::uint64_t n0 = n_;
-  before_.resize_discard(std::max<std::uint64_t>(n0, 1), "labels before a mixed step");
-  if (n0)
-    WG_CUDA_TRY(cudaMemcpyAsync(before_.data(), label_.data(), n0 * sizeof(vertex_t),
+  const cudaStream_t stream = graph_->stream();
+  step_n0_ = n_;
+  before_.resize_discard(std::max<std::uint64_t>(step_n0_, 1), "labels before a mixed step");
+  if (step_n0_)
+    WG_CUDA_TRY(cudaMemcpyAsync(before_.data(), label_.data(), step_n0_ * sizeof(vertex_t),
                                 cudaMemcpyDeviceToDevice, stream));
   step_recompute_ = false;
   step_moves_ = 0;
-  in_step_ = true;
-  try {
-    r.update.erased = erase_observed(*graph_, erase, std::span<BatchEffect>(effect), *this);
-    r.update.inserted = insert_observed(*graph_, insert, std::span<BatchEffect>(effect), *this);
-  } catch (...) {
-    in_step_ = step_recompute_ = false;
-    throw;
-  }
-  in_step_ = false;
+}
+
+template <GpuDynamicGraph Graph>
+BatchEffect DynamicComponents<Graph>::end_step(const BatchEffect& erased,
+                                               const BatchEffect& inserted) {
+  const cudaStream_t stream = graph_->stream();
+  const std::uint64_t n0 = step_n0_;
   grow();
   if (step_recompute_) {
     step_recompute_ = false;
@@ -424,50 +411,21 @@ DynamicUpdate<MixedUpdate> DynamicComponents<Graph>::mixed(const Batch& erase,
       WG_CUDA_TRY(cudaMemcpyAsync(label_.data(), before_.data(), n0 * sizeof(vertex_t),
                                   cudaMemcpyDeviceToDevice, stream));
     ++stats_.shared;
-    r.recomputed = true;
-    r.changed = recompute_counting();
-  } else if (step_moves_ > 1) {
+    return {recompute_counting(), true};
+  }
+  if (step_moves_ > 1) {
     counters_.fill_bytes(0, stream);
     wcc_detail::moved_kernel<<<grid_for(n_), kBlock, 0, stream>>>(label_.data(), before_.data(), n0,
                                                                   n_, counters_.data());
     WG_CUDA_CHECK_LAST();
-    r.changed = counters_.to_host()[0];
-  } else {
-    r.changed = effect[0].changed;  // one chunk moved labels, or none: its count is the step's
+    return {counters_.to_host()[0], false};
   }
-  return r;
+  // One chunk moved labels, or none: its count is the step's.
+  return {erased.changed + inserted.changed, false};
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<MixedUpdate> DynamicComponents<Graph>::update(const EdgeList& erase,
-                                                            const EdgeList& insert) {
-  return mixed(erase, insert);
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<MixedUpdate> DynamicComponents<Graph>::update(DeviceEdges erase, DeviceEdges insert) {
-  return mixed(erase, insert);
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicComponents<Graph>::insert_edges(DeviceEdges batch) {
-  return insert_any(batch);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicComponents<Graph>::insert_edges(const EdgeList& batch) {
-  return insert_any(batch);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicComponents<Graph>::erase_edges(DeviceEdges batch) {
-  return erase_any(batch);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicComponents<Graph>::erase_edges(const EdgeList& batch) {
-  return erase_any(batch);
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<VertexEraseResult> DynamicComponents<Graph>::erase_vertices(
+DynamicUpdate<VertexEraseResult> DynamicComponents<Graph>::erase_vertices_through(
     std::span<const vertex_t> ids) {
   DynamicUpdate<VertexEraseResult> r;
   grow();

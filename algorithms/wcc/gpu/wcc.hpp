@@ -58,6 +58,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/wcc/wcc.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/edge_list.hpp>
@@ -132,37 +133,18 @@ struct DeletionStats {
 
 /// Keeps the connected components of a GPU graph exact while batches are applied through it.
 template <GpuDynamicGraph Graph>
-class DynamicComponents {
+class DynamicComponents : public DynamicFrame<DynamicComponents<Graph>, Graph> {
  public:
   /// Runs the static computation once. The graph must outlive this object.
   explicit DynamicComponents(Graph& graph, const DynamicComponentsOptions& options = {});
 
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
-  /// A mixed step: erases `erase`, then inserts `insert`, through the graph; the labels after it
-  /// are those of erase_edges(erase) then insert_edges(insert). The erasure runs its tiers as
-  /// erase_edges does; when it goes to the static computation (too large for certificates, or
-  /// its undecided edges' components too large), the computation is not run yet: the insertion
-  /// only updates the graph, and one static computation at the end answers both parts (two
-  /// calls would recompute, then unite and relabel). Otherwise the insertion unites and
-  /// relabels as insert_edges does. changed: the vertices whose label differs between before
-  /// and after the step (one O(n) comparison with a copy of the labels taken at the start,
-  /// when more than one part moved labels); recomputed: the static computation answered it.
-  /// Errors as insert_edges; after one, the labels may be stale: call recompute().
-  DynamicUpdate<MixedUpdate> update(const EdgeList& erase, const EdgeList& insert);
-  DynamicUpdate<MixedUpdate> update(DeviceEdges erase, DeviceEdges insert);
-  DynamicUpdate<VertexEraseResult> erase_vertices(std::span<const vertex_t> ids);
-
-  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh), for a caller that
+  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
+  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
+  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
   /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
   /// the graph's update. after_insert unites the added edges' trees and relabels (nothing to do
   /// without an added edge); before_erase only grows the id range; after_erase decides the
   /// removed edges on the graph without them (see the class comment).
-  BatchEffect after_insert(const ChangedEdges& added);
-  void before_erase(const ChangedEdges& removed);
-  BatchEffect after_erase(const ChangedEdges& removed);
 
   /// The labels, copied to the host.
   Components result() const;
@@ -175,9 +157,15 @@ class DynamicComponents {
   void reset_deletion_stats() noexcept { stats_ = {}; }
   /// Static computation from scratch.
   void recompute();
-  Graph& graph() noexcept { return *graph_; }
 
  private:
+  using Frame = DynamicFrame<DynamicComponents<Graph>, Graph>;
+  friend Frame;
+  using Frame::graph_;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  BatchEffect on_after_insert(const ChangedEdges& added);
+  void on_before_erase(const ChangedEdges& removed);
+  BatchEffect on_after_erase(const ChangedEdges& removed);
   void grow();
   /// rep_ and ecount_ sized to n ids and cleared.
   void reset_endpoint_marks(std::uint64_t n);
@@ -193,14 +181,23 @@ class DynamicComponents {
   /// Points every vertex at its root, copies the roots to the labels, recounts the components;
   /// returns the labels that moved.
   std::uint64_t relabel_all();
-  template <class Batch>
-  DynamicUpdate<UpdateResult> insert_any(const Batch& batch);
-  template <class Batch>
-  DynamicUpdate<UpdateResult> erase_any(const Batch& batch);
-  template <class Batch>
-  DynamicUpdate<MixedUpdate> mixed(const Batch& erase, const Batch& insert);
+  /// The mixed step (DynamicFrame::update): erases `erase`, then inserts `insert`, through the
+  /// graph; the labels after it are those of erase_edges(erase) then insert_edges(insert). The
+  /// erasure runs its tiers as erase_edges does; when it goes to the static computation (too large
+  /// for certificates, or its undecided edges' components too large), the computation is not run
+  /// yet: the insertion only updates the graph, and one static computation at the end answers both
+  /// parts (two calls would recompute, then unite and relabel). Otherwise the insertion unites and
+  /// relabels as insert_edges does. changed: the vertices whose label differs between before
+  /// and after the step (one O(n) comparison with a copy of the labels taken at the start,
+  /// when more than one part moved labels); recomputed: the static computation answered it.
+  /// Errors as insert_edges; after one, the labels may be stale: call recompute().
+  void begin_step(std::uint64_t erase_entries, std::uint64_t insert_entries);
+  BatchEffect end_step(const BatchEffect& erased, const BatchEffect& inserted);
+  /// Before an erasure batch: the id range grown, so that the labels cover the batch.
+  void on_batch_start(bool erase);
+  /// Vertex erasure: the erased vertices' components are recomputed as after an edge erasure.
+  DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
 
-  Graph* graph_;
   DynamicComponentsOptions options_;
   std::uint64_t n_ = 0;              ///< ids covered
   DeviceBuffer<vertex_t> label_;     ///< the result
@@ -228,8 +225,8 @@ class DynamicComponents {
   // A mixed step (update(erase, insert)): the labels before it, whether its static computation
   // is deferred to its end, and how many chunks moved labels on the way.
   DeviceBuffer<vertex_t> before_;
-  bool in_step_ = false;
   bool step_recompute_ = false;
+  std::uint64_t step_n0_ = 0;
   std::uint64_t step_moves_ = 0;
   DeletionStats stats_;
 };

@@ -3,7 +3,9 @@
 // numbers, BFS, SSSP, PageRank, the triangle counter). After every batch of an R-MAT
 // insert/delete stream (duplicates, self-loops and absent edges included), each must equal the
 // same class driven alone through its own insert_edges / erase_edges on a graph of its own (the
-// same values, the same `changed`), and the Boost.Graph reference on the exported graph.
+// same values, the same `changed`), and the Boost.Graph reference on the exported graph. The
+// same through a DynamicResults set (algorithms/dynamic_frame.hpp), and a result whose graph
+// changed behind its back refuses the next batch (StaleResultError).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -176,6 +178,49 @@ TEST(GpuObservers, EmptyAndAbsentBatchesCallNobodyOrEmpty) {
   EXPECT_EQ(labels[11], 10u);
   EXPECT_EQ(labels[9], 9u);
   EXPECT_EQ(tc.total(), 1u);
+}
+
+TEST(GpuObservers, DynamicResultsSetFollowsEveryBatch) {
+  WG_REQUIRE_GPU();
+  const EdgeList whole = wg::datasets::generate_rmat(
+      {.scale = test_scale(), .edge_factor = 8, .seed = 11, .symmetric = true});
+  const wg::datasets::UpdateStream stream = wg::datasets::make_update_stream(
+      whole, {.initial_fraction = 0.4, .batch_size = 512, .seed = 5});
+  Graph g(whole.num_vertices);
+  g.insert_edges(stream.initial);
+  wg::gpu::DynamicResults<Graph> set(g);
+  auto& cc = set.track<wg::gpu::DynamicComponents<Graph>>();
+  auto& tc = set.track<wg::gpu::IncrementalTriangleCounter<Graph>>();
+  auto& kc = set.track<wg::gpu::DynamicCoreNumbers<Graph>>();
+  std::uint64_t b = 0;
+  for (const auto& batch : stream.batches) {
+    SCOPED_TRACE("batch " + std::to_string(b++));
+    const bool insert = batch.kind == wg::datasets::UpdateBatch::Kind::insert;
+    const auto r = insert ? set.insert_edges(batch.edges) : set.erase_edges(batch.edges);
+    ASSERT_EQ(r.effects.size(), 3u);
+    const EdgeList now = g.export_coo();
+    EXPECT_EQ(cc.result().component, wg::reference::connected_components(now).component);
+    EXPECT_EQ(tc.total(), wg::reference::triangle_count(now).total);
+    EXPECT_EQ(kc.result().core, wg::reference::core_numbers(now));
+    if (::testing::Test::HasFailure()) break;
+  }
+  // An edge erased twice is absent the second time: nothing changes, every result stays current.
+  EdgeList absent;
+  absent.num_vertices = 2;
+  absent.src = {0};
+  absent.dst = {1};
+  set.erase_edges(absent);
+  set.erase_edges(absent);
+  EXPECT_TRUE(cc.current() && tc.current() && kc.current());
+  // Each result's own call in turn (issue 44): the second sees the edges present and refuses.
+  const EdgeList& first = stream.batches.front().edges;
+  tc.erase_edges(first);
+  EXPECT_THROW(cc.erase_edges(first), wg::StaleResultError);
+  EXPECT_THROW(set.insert_edges(first), wg::StaleResultError);
+  cc.recompute();
+  kc.recompute();
+  EXPECT_NO_THROW(set.insert_edges(first));
+  EXPECT_EQ(cc.result().component, wg::reference::connected_components(g.export_coo()).component);
 }
 
 }  // namespace
