@@ -4,7 +4,8 @@
 # and compares every table's rows (tools/bench/ab_compare.py: B/A per table, > 1 is B faster).
 #   bash tools/bench/ab_trees.sh OLD_TREE NEW_TREE ROUNDS
 # AB_BENCHES picks the benchmarks (default all: "slab graph algo btree btree_graph stream");
-# AB_BUDGET (seconds, default 480) stops starting rounds past it.
+# AB_BUDGET (seconds, default 480) stops starting rounds past it. AB_B_BUILD: a build directory of
+# NEW_TREE that already holds the benchmarks (e.g. build-device), used instead of building B.
 # Run from the project root through the device tool (needs .devdeps, see scripts/device-build.sh).
 # Logs and JSON go to $OUT/ab: NAME_{A,B}_rN.{log,json}, ab_summary.txt.
 set -uo pipefail
@@ -30,13 +31,17 @@ build() {  # tree builddir
 }
 t0=$(date +%s)
 build "$old" /tmp/ab-A || { echo "build A failed"; tail -30 "$out/build_ab-A.log"; exit 3; }
-build "$new" /tmp/ab-B || { echo "build B failed"; tail -30 "$out/build_ab-B.log"; exit 3; }
+if [ -n "${AB_B_BUILD:-}" ]; then
+  ln -sfn "$(realpath "$AB_B_BUILD")" /tmp/ab-B
+else
+  build "$new" /tmp/ab-B || { echo "build B failed"; tail -30 "$out/build_ab-B.log"; exit 3; }
+fi
 echo "builds: $(( $(date +%s) - t0 )) s"
 nvidia-smi --query-gpu=name --format=csv,noheader | tee "$out/gpu.txt"
 run() {  # side round name cmd... (the binary path is relative to the build dir)
   local side=$1 r=$2 name=$3; shift 3
   local bin=/tmp/ab-$side/$1; shift
-  timeout 200 "$bin" "$@" --json "$out/${name}_${side}_r$r.json" > "$out/${name}_${side}_r$r.log" 2>&1
+  timeout "${AB_STEP_LIMIT:-120}" "$bin" "$@" --json "$out/${name}_${side}_r$r.json" > "$out/${name}_${side}_r$r.log" 2>&1
 }
 for r in $(seq 1 "$rounds"); do
   [ $(( $(date +%s) - t0 )) -gt "${AB_BUDGET:-480}" ] && { echo "budget: stopped before round $r"; break; }
