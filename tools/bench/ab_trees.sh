@@ -48,8 +48,9 @@ for r in $(seq 1 "$rounds"); do
   order="A B"; [ $((r % 2)) -eq 0 ] && order="B A"
   for s in $order; do
     t=$(date +%s)
-    want slab && run $s $r slab tools/bench/slab_hash/slab_hash_bench --variants t8
-    want graph && run $s $r graph tools/bench/graph_gpu/graph_gpu_bench --reps 3 --max-scale 22
+    want slab && run $s $r slab tools/bench/slab_hash/slab_hash_bench --variants t8 --sizes 22,24 \
+      --load-factors 0.6 --reps 5
+    want graph && run $s $r graph tools/bench/graph_gpu/graph_gpu_bench --reps 3 --max-scale 20
     want algo && run $s $r traversal_static tools/bench/algo_gpu/traversal_bench --only static \
       --min-scale 20 --max-scale 20 --structures slab,btree --reps 5
     want algo && run $s $r global_static tools/bench/algo_gpu/global_bench --only static \
