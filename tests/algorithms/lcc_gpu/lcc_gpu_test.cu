@@ -18,7 +18,7 @@
 
 #include "../../support/test_support.hpp"
 #include "../lcc_cpu/networkx_facebook.hpp"
-#include "../wcc_gpu/gpu_stream_fixture.hpp"
+#include "../gpu_test_support.hpp"
 
 namespace {
 
