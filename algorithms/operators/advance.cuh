@@ -12,9 +12,10 @@
 //   Walk::slots  for_each_neighbor_slot: the warp steps through the slots together (weight 1);
 //                the true answers of a step append with one atomic per warp, and add their
 //                degrees to out.arcs when set.
-//   Source       what a warp loads for u before expanding: load(tile, u, value) (false skips u)
-//                and, optionally, on_launch() run by one thread before the frontier's size is
-//                read (e.g. clearing the counters of a later launch). EverySource: nothing.
+//   Source       what a warp loads for u before expanding: load(g, tile, u, value) (false skips
+//                u) and, optionally, on_launch() run by one thread before the frontier's size
+//                is read (e.g. clearing the counters of a later launch). EverySource: nothing;
+//                LiveSource: skips ids that are not live (and, with kNeedArcs, those of degree 0).
 //
 // op may use atomics but no tile operations (Walk::lanes calls it on diverged lanes). No host
 // synchronisation; both launches are ordered on `stream` and read sizes on the device where
@@ -33,7 +34,24 @@ enum class Walk { lanes, slots };
 /// No per-source value: every frontier vertex is expanded.
 struct EverySource {
   struct value_type {};
-  __device__ bool load(const warp_tile&, vertex_t, value_type&) const { return true; }
+  template <class View>
+  __device__ bool load(const View&, const warp_tile&, vertex_t, value_type&) const {
+    return true;
+  }
+};
+
+/// Expands live vertices only (erased ids have no adjacency to walk); with kNeedArcs, only those
+/// with at least one arc.
+template <bool kNeedArcs = false>
+struct LiveSource {
+  struct value_type {};
+  template <class View>
+  __device__ bool load(const View& g, const warp_tile&, vertex_t u, value_type&) const {
+    if constexpr (kNeedArcs)
+      return g.is_live(u) && g.degree(u) != 0;
+    else
+      return g.is_live(u);
+  }
 };
 
 /// The heavy-vertex split: off unless degree > 0 and parts > 1.
@@ -134,9 +152,9 @@ __global__ void advance_kernel(View g, FrontierIn in, FrontierOut out, HeavySpli
   const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
   for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
        i += warps) {
-    const vertex_t u = in.items[i];
+    const vertex_t u = in.items ? in.items[i] : static_cast<vertex_t>(i);
     typename Source::value_type s;
-    if (!source.load(tile, u, s)) continue;
+    if (!source.load(g, tile, u, s)) continue;
     if (split.degree && g.degree(u) > split.degree) {
       if (tile.thread_rank() == 0) split.list[atomicAdd(split.count, 1ull)] = u;
       continue;
@@ -156,7 +174,7 @@ __global__ void heavy_kernel(View g, FrontierOut out, HeavySplit split, Op op, S
     const vertex_t u = split.list[i / split.parts];
     const auto part = static_cast<std::uint32_t>(i % split.parts);
     typename Source::value_type s;
-    if (!source.load(tile, u, s)) continue;
+    if (!source.load(g, tile, u, s)) continue;
     expand<W>(g, tile, u, s, out, op,
               [&](auto&& f) { walk_part<W>(g, tile, u, part, split.parts, f); });
   }

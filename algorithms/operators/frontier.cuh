@@ -2,8 +2,9 @@
 // Frontiers of the GPU traversal operators (advance.cuh): a vertex queue whose length lives on
 // the device, so an operator can append to it and the next one read it with no host step.
 //
-//   FrontierIn   what an operator reads: items[0 .. size), the size from *device_size when set
-//                (launched before the host knows it), else the host's `size`.
+//   FrontierIn   what an operator reads: items[0 .. size) (every id below size when items is
+//                null: all_vertices), the size from *device_size when set (launched before the
+//                host knows it), else the host's `size`.
 //   FrontierOut  where an operator appends: items[atomicAdd(size, k)], optionally adding the
 //                out-degrees of what it appended to *arcs (direction heuristics).
 //   Frontier     the owning double buffer: current() is read, next() appended to, swap()
@@ -21,12 +22,17 @@ namespace wg::gpu::ops {
 
 /// A frontier as an operator reads it.
 struct FrontierIn {
-  const vertex_t* items = nullptr;
+  const vertex_t* items = nullptr;                  ///< null: the ids 0 .. size - 1
   std::uint64_t size = 0;                           ///< used when device_size is null
   const unsigned long long* device_size = nullptr;  ///< read on the device when set
 
   __device__ std::uint64_t count() const { return device_size ? *device_size : size; }
 };
+
+/// Every id in [0, n) as a frontier.
+inline FrontierIn all_vertices(std::uint64_t n) {
+  return {nullptr, n, nullptr};
+}
 
 /// A frontier as an operator appends to it (*size counts the appended ids).
 struct FrontierOut {

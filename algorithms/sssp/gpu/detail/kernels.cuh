@@ -153,7 +153,8 @@ struct RoundSource {
     counters[kQueue0 + (slot + 2) % kRingSlots] = 0;
     counters[kHeavy0 + (slot + 1) % kRingSlots] = 0;
   }
-  __device__ bool load(const warp_tile& tile, vertex_t u, std::uint32_t& du) const {
+  template <class View>
+  __device__ bool load(const View&, const warp_tile& tile, vertex_t u, std::uint32_t& du) const {
     std::uint64_t ku = 0;
     if (tile.thread_rank() == 0) ku = load_key(keys, u);
     du = dist_of(tile.shfl(ku, 0));
