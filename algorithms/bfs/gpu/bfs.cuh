@@ -1,7 +1,8 @@
 #pragma once
 // Definitions of GPU BFS (bfs.hpp), for .cu files. The static search runs on any
-// DeviceGraphView (graph/graph_concepts.hpp); bottom-up steps use the view's find_neighbor
-// (early exit) where it has one, else its warp-uniform slot walk. The dynamic class shares
+// DeviceGraphView (graph/graph_concepts.hpp); top-down steps are ops::advance (slot walk,
+// algorithms/operators) with a claiming op; bottom-up steps use the view's find_neighbor (early
+// exit) where it has one, else its warp-uniform slot walk. The dynamic class shares
 // SSSP's repair machinery (algorithms/sssp/gpu/sssp.cuh) with unit lengths.
 //
 // Memory order: levels are read and claimed with relaxed device-scope atomics; a parent is

@@ -1,6 +1,7 @@
 #pragma once
 // The kernels of the GPU shortest-path searches (sssp.cuh): packed (distance, parent) keys,
-// relaxation with near-far and split hubs, the deletion repair's subtree walk and pulls. Only
+// the relaxation rounds' op and source for ops::advance (algorithms/operators: split hubs) with
+// near-far, the deletion repair's subtree walk and pulls. Only
 // through the DeviceGraphView (graph/graph_concepts.hpp). Included by sssp.cuh.
 //
 // Memory order: keys are read and changed with relaxed device-scope atomics (one 64-bit CAS per
