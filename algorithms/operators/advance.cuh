@@ -20,6 +20,7 @@
 // op may use atomics but no tile operations (Walk::lanes calls it on diverged lanes). No host
 // synchronisation; both launches are ordered on `stream` and read sizes on the device where
 // FrontierIn says so. Work: O(frontier + its arcs) (+ the view's empty slots).
+#include <algorithm>
 #include <cstdint>
 
 #include <warpgraph/algorithms/operators/frontier.cuh>
@@ -29,6 +30,7 @@
 
 namespace wg::gpu::ops {
 
+/// How a warp walks a vertex's arcs (see the header).
 enum class Walk { lanes, slots };
 
 /// No per-source value: every frontier vertex is expanded.
@@ -70,8 +72,9 @@ struct AdvanceLaunch {
   unsigned heavy_grid = 1;  ///< the heavy launch (a warp per part, striding)
   HeavySplit split;
 
-  /// Grids for a frontier of at most `bound` vertices (heavy: at most 256 of them listed
-  /// warps' worth at once), each capped at `cap` blocks.
+  /// Grids for a frontier of at most `bound` vertices, each capped at `cap` blocks. The heavy
+  /// launch is sized for min(bound, 256) listed vertices (the host does not know how many were
+  /// listed; it strides over more).
   static AdvanceLaunch sized(std::uint64_t bound, const HeavySplit& split, unsigned cap = ~0u) {
     const unsigned grid = grid_for(bound * 32);
     const unsigned heavy = grid_for(std::min<std::uint64_t>(bound, 256) * split.parts * 32);

@@ -165,8 +165,8 @@ std::uint64_t DynamicComponents<Graph>::split_flagged(bool& recomputed) {
     // Inside a mixed step the computation runs once at its end (parent_ is rebuilt there).
     return this->in_step() ? 0 : recompute_counting();
   }
-  wcc_detail::hook(graph_->ref(), parent_.data(), ops::FrontierIn{members_.data(), affected},
-                   !graph_->directed(), stream);
+  hook(graph_->ref(), parent_.data(), ops::FrontierIn{members_.data(), affected},
+       !graph_->directed(), stream);
   compress_kernel<<<grid_for(affected), kBlock, 0, stream>>>(
       parent_.data(), label_.data(), members_.data(), affected, counters_.data());
   WG_CUDA_CHECK_LAST();
