@@ -1,7 +1,8 @@
 #pragma once
 // Definitions of GPU BFS (bfs.hpp), for .cu files. The static search runs on any
-// DeviceGraphView (graph/graph_concepts.hpp); bottom-up steps use the view's find_neighbor
-// (early exit) where it has one, else its warp-uniform slot walk. The dynamic class shares
+// DeviceGraphView (graph/graph_concepts.hpp); top-down steps are ops::advance (slot walk,
+// algorithms/operators) with a claiming op; bottom-up steps use the view's find_neighbor (early
+// exit) where it has one, else its warp-uniform slot walk. The dynamic class shares
 // SSSP's repair machinery (algorithms/sssp/gpu/sssp.cuh) with unit lengths.
 //
 // Memory order: levels are read and claimed with relaxed device-scope atomics; a parent is
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
+#include <warpgraph/algorithms/operators/advance.cuh>
 #include <warpgraph/algorithms/sssp/gpu/sssp.cuh>
 
 namespace wg::gpu {
@@ -28,78 +30,6 @@ __device__ inline std::int32_t load_level(std::int32_t* level, vertex_t v) {
 __device__ inline unsigned long long warp_sum(const warp_tile& tile, unsigned long long x) {
   for (int o = 16; o > 0; o /= 2) x += tile.shfl_xor(x, o);
   return x;
-}
-
-/// Claims the unvisited neighbours that one warp-uniform slot walk gives (walk(f) calls
-/// f(w, valid) per step) for level depth + 1, appending them to `next`.
-/// counters[0]: next frontier size; counters[1]: its vertices' arcs; counters[2]: heavy count.
-template <class View, class Walk>
-__device__ void claim_neighbors(const View& g, const warp_tile& tile, vertex_t u,
-                                std::int32_t* level, vertex_t* parent, vertex_t* next,
-                                unsigned long long* counters, std::int32_t depth, Walk&& walk) {
-  const unsigned lane = tile.thread_rank();
-  walk([&](vertex_t w, bool valid) {
-    bool claim = false;
-    if (valid && load_level(level, w) == -1) {
-      std::int32_t expected = -1;
-      claim = cuda::atomic_ref<std::int32_t, cuda::thread_scope_device>(level[w])
-                  .compare_exchange_strong(expected, depth + 1, cuda::memory_order_relaxed);
-    }
-    const unsigned mask = tile.ballot(claim);
-    if (!mask) return;
-    if (claim) parent[w] = u;
-    const unsigned long long arcs = warp_sum(tile, claim ? g.degree(w) : 0u);
-    unsigned long long base = 0;
-    if (lane == 0) {
-      base = atomicAdd(counters, static_cast<unsigned long long>(__popc(mask)));
-      atomicAdd(counters + 1, arcs);
-    }
-    base = tile.shfl(base, 0);
-    if (claim) next[base + __popc(mask & ((1u << lane) - 1u))] = w;
-  });
-}
-
-/// A warp per frontier vertex; one of more than split_degree neighbours (split_degree > 0) is
-/// listed in `heavy` for top_down_heavy_kernel instead.
-template <class View>
-__global__ void top_down_kernel(View g, const vertex_t* frontier, std::uint64_t count,
-                                std::int32_t* level, vertex_t* parent, vertex_t* next,
-                                unsigned long long* counters, std::int32_t depth, vertex_t* heavy,
-                                std::uint32_t split_degree) {
-  const warp_tile tile = this_warp();
-  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
-       i += warps) {
-    const vertex_t u = frontier[i];
-    if (split_degree && g.degree(u) > split_degree) {
-      if (tile.thread_rank() == 0) heavy[atomicAdd(counters + 2, 1ull)] = u;
-      continue;
-    }
-    claim_neighbors(g, tile, u, level, parent, next, counters, depth,
-                    [&](auto&& f) { g.for_each_neighbor_slot(tile, u, f); });
-  }
-}
-
-/// The heavy frontier vertices (count in counters[2], written by top_down_kernel), `parts`
-/// warps each, one part of the neighbours per warp.
-template <class View>
-__global__ void top_down_heavy_kernel(View g, const vertex_t* heavy, std::uint32_t parts,
-                                      std::int32_t* level, vertex_t* parent, vertex_t* next,
-                                      unsigned long long* counters, std::int32_t depth) {
-  const warp_tile tile = this_warp();
-  const std::uint64_t items = counters[2] * parts;
-  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < items;
-       i += warps) {
-    const vertex_t u = heavy[i / parts];
-    const auto part = static_cast<std::uint32_t>(i % parts);
-    claim_neighbors(g, tile, u, level, parent, next, counters, depth, [&](auto&& f) {
-      if constexpr (requires { g.for_each_neighbor_slot_part(tile, u, part, parts, f); })
-        g.for_each_neighbor_slot_part(tile, u, part, parts, f);
-      else if (part == 0)
-        g.for_each_neighbor_slot(tile, u, f);
-    });
-  }
 }
 
 /// The first neighbour of v on level `depth`, warp-uniform, or kNoNeighbor.
@@ -200,8 +130,8 @@ BfsDeviceResult bfs_device(const View& g, std::uint64_t num_vertices, bool direc
   r.parent = DeviceBuffer<vertex_t>(n, stream, "bfs parents");
   r.level.fill_bytes(0xFF, stream);
   r.parent.fill_bytes(0xFF, stream);
-  DeviceBuffer<vertex_t> frontier(n, stream, "bfs frontier"), next(n, stream, "bfs frontier"),
-      heavy(n, stream, "bfs heavy");
+  ops::Frontier frontier(n, stream, "bfs frontier");
+  DeviceBuffer<vertex_t> heavy(n, stream, "bfs heavy");
   DeviceBuffer<unsigned long long> counters(4, stream, "bfs counters");
   counters.fill_bytes(0, stream);
   const bool can_bottom_up = options.top_down_alpha && !directed;
@@ -209,7 +139,7 @@ BfsDeviceResult bfs_device(const View& g, std::uint64_t num_vertices, bool direc
     arc_total_kernel<<<grid_for(n, 4096), kBlock, 0, stream>>>(g, n, counters.data() + 3);
     WG_CUDA_CHECK_LAST();
   }
-  seed_kernel<<<1, 32, 0, stream>>>(g, source, r.level.data(), r.parent.data(), frontier.data(),
+  seed_kernel<<<1, 32, 0, stream>>>(g, source, r.level.data(), r.parent.data(), frontier.current(),
                                     counters.data());
   WG_CUDA_CHECK_LAST();
   unsigned long long c[4];
@@ -232,30 +162,36 @@ BfsDeviceResult bfs_device(const View& g, std::uint64_t num_vertices, bool direc
     WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, 3 * sizeof(unsigned long long), stream));
     if (bottom_up) {
       bottom_up_kernel<<<grid_for(n * 32), kBlock, 0, stream>>>(
-          g, n, r.level.data(), r.parent.data(), next.data(), counters.data(), depth);
+          g, n, r.level.data(), r.parent.data(), frontier.next(), counters.data(), depth);
+      WG_CUDA_CHECK_LAST();
       ++r.bottom_up;
     } else {
-      const bool split = options.split_degree && options.split_parts > 1;
-      top_down_kernel<<<grid_for(count * 32), kBlock, 0, stream>>>(
-          g, frontier.data(), count, r.level.data(), r.parent.data(), next.data(), counters.data(),
-          depth, heavy.data(), split ? options.split_degree : 0);
-      if (split) {
-        WG_CUDA_CHECK_LAST();
-        // Sized without a round trip: the kernel strides over however many were listed.
-        const std::uint64_t most = std::min<std::uint64_t>(count, 256) * options.split_parts;
-        top_down_heavy_kernel<<<grid_for(most * 32), kBlock, 0, stream>>>(
-            g, heavy.data(), options.split_parts, r.level.data(), r.parent.data(), next.data(),
-            counters.data(), depth);
-      }
+      // Top-down: claim each unvisited neighbour for depth + 1 (one CAS decides the parent).
+      std::int32_t* const level = r.level.data();
+      vertex_t* const parent = r.parent.data();
+      const auto claim = [=] __device__(vertex_t u, vertex_t w, std::uint32_t,
+                                        ops::EverySource::value_type) {
+        if (load_level(level, w) != -1) return false;
+        std::int32_t expected = -1;
+        if (!cuda::atomic_ref<std::int32_t, cuda::thread_scope_device>(level[w])
+                 .compare_exchange_strong(expected, depth + 1, cuda::memory_order_relaxed))
+          return false;
+        parent[w] = u;
+        return true;
+      };
+      const ops::HeavySplit split{heavy.data(), counters.data() + 2, options.split_degree,
+                                  options.split_parts};
+      ops::advance<ops::Walk::slots>(g, frontier.in(count),
+                                     frontier.out(counters.data(), counters.data() + 1), claim,
+                                     ops::AdvanceLaunch::sized(count, split), stream);
     }
-    WG_CUDA_CHECK_LAST();
     read();
     ++r.depth;
     previous = count;
     count = c[0];
     frontier_arcs = c[1];
     unvisited_arcs -= std::min<std::uint64_t>(unvisited_arcs, frontier_arcs);
-    std::swap(frontier, next);
+    frontier.swap();
   }
   return r;
 }

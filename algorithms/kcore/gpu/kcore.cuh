@@ -13,6 +13,8 @@
 #include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
 #include <warpgraph/algorithms/kcore/gpu/kcore_kernels.cuh>
 #include <warpgraph/algorithms/kcore/gpu/kcore_round_kernels.cuh>
+#include <warpgraph/algorithms/operators/advance.cuh>
+#include <warpgraph/algorithms/operators/filter.cuh>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
@@ -30,10 +32,16 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
   using namespace kcore_detail;
   if (n == 0) return 0;
   DeviceBuffer<std::uint32_t> deg(n, stream, "remaining degrees");
-  DeviceBuffer<vertex_t> frontier(n, stream, "peeling frontier"), next(n, stream, "next frontier");
+  ops::Frontier frontier(n, stream, "peeling frontier");
   DeviceBuffer<unsigned long long> counters(2, stream, "peeling counters");
-  peel_init_kernel<View><<<grid_for(n), kBlock, 0, stream>>>(view, n, deg.data(), core_device);
-  WG_CUDA_CHECK_LAST();
+  std::uint32_t* const remaining = deg.data();
+  ops::for_each(
+      ops::all_vertices(n),
+      [=] __device__(vertex_t u) {
+        remaining[u] = view.is_live(u) ? view.degree(u) : 0;
+        core_device[u] = kUnset;
+      },
+      stream);
   const unsigned long long reset[2] = {0, ~0ull};
   unsigned long long host[2];
   std::uint64_t removed = 0;
@@ -48,10 +56,10 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
       const int to = current == 0 ? 1 : 0;
       if (rest[to].empty()) rest[to] = DeviceBuffer<vertex_t>(n - removed, stream, "remaining");
       WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), stream));
-      compact_remaining_kernel<<<grid_for(listed), kBlock, 0, stream>>>(
-          current < 0 ? nullptr : rest[current].data(), listed, core_device, rest[to].data(),
-          counters.data());
-      WG_CUDA_CHECK_LAST();
+      ops::filter(
+          ops::FrontierIn{current < 0 ? nullptr : rest[current].data(), listed},
+          ops::FrontierOut{rest[to].data(), counters.data()},
+          [=] __device__(vertex_t v) { return core_device[v] == kUnset; }, stream);
       current = to;
       listed = n - removed;
     }
@@ -59,7 +67,7 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
         cudaMemcpyAsync(counters.data(), reset, sizeof reset, cudaMemcpyHostToDevice, stream));
     peel_scan_kernel<<<grid_for(listed), kBlock, 0, stream>>>(
         current < 0 ? nullptr : rest[current].data(), listed, deg.data(), core_device, k,
-        frontier.data(), counters.data());
+        frontier.current(), counters.data());
     WG_CUDA_CHECK_LAST();
     WG_CUDA_TRY(
         cudaMemcpyAsync(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
@@ -76,15 +84,16 @@ std::uint32_t core_numbers(const View& view, std::uint64_t n, std::uint32_t* cor
     while (size) {
       removed += size;
       WG_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), stream));
-      peel_kernel<View><<<grid_for(size * 32), kBlock, 0, stream>>>(
-          view, frontier.data(), size, k, deg.data(), core_device, next.data(), counters.data());
-      WG_CUDA_CHECK_LAST();
+      ops::advance<ops::Walk::lanes>(view, frontier.in(size), frontier.out(counters.data()),
+                                     PeelOp{deg.data(), core_device, k},
+                                     ops::AdvanceLaunch::sized(size, {}), stream,
+                                     ops::LiveSource<>{});
       WG_CUDA_TRY(cudaMemcpyAsync(host, counters.data(), sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, stream));
       WG_CUDA_TRY(cudaStreamSynchronize(stream));
       if (syncs) ++*syncs;
       size = host[0];
-      std::swap(frontier, next);
+      frontier.swap();
     }
     ++k;
   }

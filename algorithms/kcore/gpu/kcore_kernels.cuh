@@ -44,16 +44,6 @@ __device__ __forceinline__ void append(vertex_t* list, unsigned long long* size,
 
 // ---- static peeling ---------------------------------------------------------------------------
 
-template <class View>
-__global__ void peel_init_kernel(View g, std::uint64_t n, std::uint32_t* deg, std::uint32_t* core) {
-  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n;
-       v += std::uint64_t{gridDim.x} * blockDim.x) {
-    const auto u = static_cast<vertex_t>(v);
-    deg[v] = g.is_live(u) ? g.degree(u) : 0;
-    core[v] = kUnset;
-  }
-}
-
 /// Remaining vertices (all ids, or list[0..count)) of remaining degree <= k get number k and
 /// join the frontier (counters[0]); the others give counters[1] the least remaining degree. Warp-
 /// aggregated: one atomicAdd and one atomicMin per warp and step.
@@ -94,36 +84,22 @@ __global__ inline void peel_scan_kernel(const vertex_t* list, std::uint64_t coun
   }
 }
 
-/// Appends the remaining vertices of list[0..count) (all ids when list is null) to out
-/// (counters[0]).
-__global__ inline void compact_remaining_kernel(const vertex_t* list, std::uint64_t count,
-                                                const std::uint32_t* core, vertex_t* out,
-                                                unsigned long long* counters) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const vertex_t v = list ? list[i] : static_cast<vertex_t>(i);
-    if (core[v] == kUnset) append(out, counters, v);
-  }
-}
+/// The peeling's op (ops::advance over the live vertices of level k's frontier): each
+/// remaining neighbour w loses one degree; the decrement that takes it from k + 1 to k gives it
+/// number k and queues it.
+struct PeelOp {
+  std::uint32_t* deg;
+  std::uint32_t* core;
+  std::uint32_t k;
 
-/// One warp per frontier vertex: each remaining neighbour loses one degree; the decrement that
-/// takes it from k + 1 to k gives it number k and queues it in `next`.
-template <class View>
-__global__ void peel_kernel(View g, const vertex_t* frontier, std::uint64_t size, std::uint32_t k,
-                            std::uint32_t* deg, std::uint32_t* core, vertex_t* next,
-                            unsigned long long* next_size) {
-  for_each_warp_item(size, [&](const warp_tile& tile, std::uint64_t i) {
-    const vertex_t u = frontier[i];
-    if (!g.is_live(u)) return;  // warp-uniform; erased ids have no table to walk
-    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
-      if (relaxed_load(core + w) != kUnset) return;
-      if (atomicSub(deg + w, 1u) == k + 1) {
-        relaxed_store(core + w, k);
-        append(next, next_size, w);
-      }
-    });
-  });
-}
+  template <class Value>
+  __device__ bool operator()(vertex_t, vertex_t w, std::uint32_t, const Value&) const {
+    if (relaxed_load(core + w) != kUnset) return false;
+    if (atomicSub(deg + w, 1u) != k + 1) return false;
+    relaxed_store(core + w, k);
+    return true;
+  }
+};
 
 /// counters[6] += touched vertices whose number differs from the recorded one; with restore,
 /// puts the recorded number back instead.

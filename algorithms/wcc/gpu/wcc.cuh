@@ -30,9 +30,7 @@ std::uint64_t connected_components(const View& view, std::uint64_t n, vertex_t* 
   using namespace wcc_detail;
   init_parents_kernel<<<grid_for(n), kBlock, 0, stream>>>(labels_device, 0, n);
   WG_CUDA_CHECK_LAST();
-  hook_kernel<View>
-      <<<grid_for(n * 32), kBlock, 0, stream>>>(view, labels_device, nullptr, n, symmetric);
-  WG_CUDA_CHECK_LAST();
+  hook(view, labels_device, ops::all_vertices(n), symmetric, stream);
   DeviceBuffer<unsigned long long> counters(3, stream, "component counters");
   counters.fill_bytes(0, stream);
   compress_kernel<<<grid_for(n), kBlock, 0, stream>>>(labels_device, nullptr, nullptr, n,
@@ -167,9 +165,8 @@ std::uint64_t DynamicComponents<Graph>::split_flagged(bool& recomputed) {
     // Inside a mixed step the computation runs once at its end (parent_ is rebuilt there).
     return this->in_step() ? 0 : recompute_counting();
   }
-  hook_kernel<typename Graph::ref_type><<<grid_for(affected * 32), kBlock, 0, stream>>>(
-      graph_->ref(), parent_.data(), members_.data(), affected, !graph_->directed());
-  WG_CUDA_CHECK_LAST();
+  hook(graph_->ref(), parent_.data(), ops::FrontierIn{members_.data(), affected},
+       !graph_->directed(), stream);
   compress_kernel<<<grid_for(affected), kBlock, 0, stream>>>(
       parent_.data(), label_.data(), members_.data(), affected, counters_.data());
   WG_CUDA_CHECK_LAST();

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include <warpgraph/algorithms/operators/advance.cuh>
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/graph_concepts.hpp>
@@ -65,18 +66,27 @@ __global__ inline void init_parents_kernel(vertex_t* parent, std::uint64_t first
     parent[v] = static_cast<vertex_t>(v);
 }
 
-/// One warp per vertex (all ids, or list[0..count) when list is given): unites it with each
-/// out-neighbour. symmetric: each edge is stored both ways, so only arcs to smaller ids unite.
+/// The hooking op (ops::advance over the live vertices with arcs: all ids, or a list): u is
+/// united with each out-neighbour w. symmetric: each edge is stored both ways, so only arcs to
+/// smaller ids unite. Appends nothing.
+struct HookOp {
+  vertex_t* parent;
+  bool symmetric;
+
+  template <class Value>
+  __device__ bool operator()(vertex_t u, vertex_t w, std::uint32_t, const Value&) const {
+    if (!symmetric || w < u) unite(parent, u, w);
+    return false;
+  }
+};
+
+/// Hooks every vertex of `in` (a warp each) to its out-neighbours, ordered on `stream`.
 template <class View>
-__global__ void hook_kernel(View g, vertex_t* parent, const vertex_t* list, std::uint64_t count,
-                            bool symmetric) {
-  for_each_warp_item(count, [&](const warp_tile& tile, std::uint64_t i) {
-    const vertex_t u = list ? list[i] : static_cast<vertex_t>(i);
-    if (!g.is_live(u) || g.degree(u) == 0) return;  // warp-uniform
-    g.for_each_neighbor(tile, u, [&](vertex_t w, auto...) {
-      if (!symmetric || w < u) unite(parent, u, w);
-    });
-  });
+void hook(const View& g, vertex_t* parent, const ops::FrontierIn& in, bool symmetric,
+          cudaStream_t stream) {
+  ops::advance<ops::Walk::lanes>(g, in, ops::FrontierOut{}, HookOp{parent, symmetric},
+                                 ops::AdvanceLaunch::sized(in.size, {}), stream,
+                                 ops::LiveSource<true>{});
 }
 
 /// One thread per edge key: unites its endpoints.

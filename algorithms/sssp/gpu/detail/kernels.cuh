@@ -1,6 +1,7 @@
 #pragma once
 // The kernels of the GPU shortest-path searches (sssp.cuh): packed (distance, parent) keys,
-// relaxation with near-far and split hubs, the deletion repair's subtree walk and pulls. Only
+// the relaxation rounds' op and source for ops::advance (algorithms/operators: split hubs) with
+// near-far, the deletion repair's subtree walk and pulls. Only
 // through the DeviceGraphView (graph/graph_concepts.hpp). Included by sssp.cuh.
 //
 // Memory order: keys are read and changed with relaxed device-scope atomics (one 64-bit CAS per
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include <warpgraph/algorithms/operators/advance.cuh>
 #include <warpgraph/algorithms/sssp/gpu/shortest_path_state.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
 
@@ -111,17 +113,6 @@ struct NearFar {
   std::uint32_t threshold = kInf;
 };
 
-/// Queues an improved vertex w (distance d) for the next round, or in the far pile (once).
-__device__ inline void queue_improved(vertex_t w, std::uint32_t d, const NearFar& nf,
-                                      std::uint32_t* stamp, std::uint32_t round, vertex_t* next,
-                                      unsigned long long* next_count,
-                                      unsigned long long* counters) {
-  if (d < nf.threshold)
-    push(w, stamp, round, next, next_count);
-  else if (atomicExch(nf.in_far + w, 1u) == 0u)
-    nf.far[atomicAdd(counters + kFar, 1ull)] = w;
-}
-
 /// f(w, length) per arc u -> w, by the lane holding it (length 1 when unit or unweighted).
 template <class View, class F>
 __device__ void for_each_arc(const View& g, const warp_tile& tile, vertex_t u, bool unit, F&& f) {
@@ -129,22 +120,6 @@ __device__ void for_each_arc(const View& g, const warp_tile& tile, vertex_t u, b
     g.for_each_neighbor(tile, u, [&](vertex_t w, std::uint32_t value) { f(w, unit ? 1u : value); });
   else
     g.for_each_neighbor(tile, u, [&](vertex_t w) { f(w, 1u); });
-}
-
-/// for_each_arc over part `part` of `parts` of u's arcs (the whole list for part 0 on a view
-/// without partial walks).
-template <class View, class F>
-__device__ void for_each_arc_part(const View& g, const warp_tile& tile, vertex_t u,
-                                  std::uint32_t part, std::uint32_t parts, bool unit, F&& f) {
-  if constexpr (requires { g.for_each_neighbor_part(tile, u, part, parts, f); }) {
-    if constexpr (View::weighted)
-      g.for_each_neighbor_part(tile, u, part, parts,
-                               [&](vertex_t w, std::uint32_t value) { f(w, unit ? 1u : value); });
-    else
-      g.for_each_neighbor_part(tile, u, part, parts, [&](vertex_t w) { f(w, 1u); });
-  } else {
-    if (part == 0) for_each_arc(g, tile, u, unit, f);
-  }
 }
 
 /// Candidate distance through an arc, or kInf with the overflow counter set.
@@ -166,89 +141,49 @@ __device__ inline std::uint64_t warp_min(const warp_tile& tile, std::uint64_t x)
   return x;
 }
 
-/// Where a relaxation round (ring index `slot`, see Counter) reads, appends and clears, and
-/// what it counts.
-struct RoundArgs {
+/// What a relaxation round's warp loads for a queued vertex u (ops::advance's Source): u's
+/// distance, u skipped when unreached. Before the round reads its queue's length (ring index
+/// `slot`, see Counter), one thread clears the two counters no kernel of the round touches.
+struct RoundSource {
+  using value_type = std::uint32_t;
   std::uint64_t* keys;
-  const vertex_t* queue;
-  vertex_t* next;
+  unsigned long long* counters;
+  int slot;
+
+  __device__ void on_launch() const {
+    counters[kQueue0 + (slot + 2) % kRingSlots] = 0;
+    counters[kHeavy0 + (slot + 1) % kRingSlots] = 0;
+  }
+  template <class View>
+  __device__ bool load(const View&, const warp_tile& tile, vertex_t u, std::uint32_t& du) const {
+    std::uint64_t ku = 0;
+    if (tile.thread_rank() == 0) ku = load_key(keys, u);
+    du = dist_of(tile.shfl(ku, 0));
+    return du != kInf;
+  }
+};
+
+/// A relaxation round's op (ops::advance): the arc u -> w (length `value`, 1 when unit) lowers
+/// w's key from u's distance du; an improved w joins the next queue once per round (stamp)
+/// when below the near-far threshold, else the far pile (once).
+struct RelaxOp {
+  std::uint64_t* keys;
   unsigned long long* counters;
   std::uint32_t* stamp;
   std::uint32_t round;  ///< the stamp of the next queue
-  int slot;
   bool unit;
-  vertex_t* heavy;
-  std::uint32_t split_degree;  ///< 0: no heavy list
   NearFar nf;
   ChangeTrack ct;
+
+  __device__ bool operator()(vertex_t u, vertex_t w, std::uint32_t value, std::uint32_t du) const {
+    const std::uint32_t nd = extend(du, unit ? 1u : value, counters);
+    if (nd == kInf || !improve(keys, w, nd, u)) return false;
+    note_change(ct, w, counters);
+    if (nd < nf.threshold) return atomicExch(stamp + w, round) != round;
+    if (atomicExch(nf.in_far + w, 1u) == 0u) nf.far[atomicAdd(counters + kFar, 1ull)] = w;
+    return false;
+  }
 };
-
-/// Relaxes u's arcs (or part `part` of `parts`) from distance du.
-template <class View>
-__device__ void relax_arcs(const View& g, const warp_tile& tile, vertex_t u, std::uint32_t du,
-                           std::uint32_t part, std::uint32_t parts, const RoundArgs& a) {
-  unsigned long long* const next_count = a.counters + kQueue0 + (a.slot + 1) % kRingSlots;
-  const auto relax = [&](vertex_t w, std::uint32_t len) {
-    const std::uint32_t nd = extend(du, len, a.counters);
-    if (nd != kInf && improve(a.keys, w, nd, u)) {
-      note_change(a.ct, w, a.counters);
-      queue_improved(w, nd, a.nf, a.stamp, a.round, a.next, next_count, a.counters);
-    }
-  };
-  if (parts == 1)
-    for_each_arc(g, tile, u, a.unit, relax);
-  else
-    for_each_arc_part(g, tile, u, part, parts, a.unit, relax);
-}
-
-/// One relaxation round: a warp per queued vertex u relaxes u's arcs; improved vertices are
-/// queued for the next round. The count is read on the device (counters[kQueue0 + slot]), so a
-/// round can be launched before the host knows it; a grid of any size strides over the queue.
-/// A queued vertex of more than split_degree neighbours (split_degree > 0) is listed in `heavy`
-/// for relax_heavy_kernel instead.
-template <class View>
-__global__ void relax_kernel(View g, RoundArgs a) {
-  const warp_tile tile = this_warp();
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    // No kernel of this round reads or appends to these two (see Counter).
-    a.counters[kQueue0 + (a.slot + 2) % kRingSlots] = 0;
-    a.counters[kHeavy0 + (a.slot + 1) % kRingSlots] = 0;
-  }
-  const std::uint64_t count = a.counters[kQueue0 + a.slot];
-  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < count;
-       i += warps) {
-    const vertex_t u = a.queue[i];
-    std::uint64_t ku = 0;
-    if (tile.thread_rank() == 0) ku = load_key(a.keys, u);
-    const std::uint32_t du = dist_of(tile.shfl(ku, 0));
-    if (du == kInf) continue;
-    if (a.split_degree && g.degree(u) > a.split_degree) {
-      if (tile.thread_rank() == 0) a.heavy[atomicAdd(a.counters + kHeavy0 + a.slot, 1ull)] = u;
-      continue;
-    }
-    relax_arcs(g, tile, u, du, 0, 1, a);
-  }
-}
-
-/// The heavy vertices relax_kernel listed (count in counters[kHeavy0 + slot], written by that
-/// kernel), `parts` warps each, one part of the arcs per warp.
-template <class View>
-__global__ void relax_heavy_kernel(View g, RoundArgs a, std::uint32_t parts) {
-  const warp_tile tile = this_warp();
-  const std::uint64_t items = a.counters[kHeavy0 + a.slot] * parts;
-  const std::uint64_t warps = (std::uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (std::uint64_t i = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < items;
-       i += warps) {
-    const vertex_t u = a.heavy[i / parts];
-    const auto part = static_cast<std::uint32_t>(i % parts);
-    std::uint64_t ku = 0;
-    if (tile.thread_rank() == 0) ku = load_key(a.keys, u);
-    const std::uint32_t du = dist_of(tile.shfl(ku, 0));
-    if (du == kInf) continue;
-    relax_arcs(g, tile, u, du, part, parts, a);
-  }
-}
 
 /// Sets every key to kNoKey but the source's (0, source) when it is live, and queues it.
 template <class View>

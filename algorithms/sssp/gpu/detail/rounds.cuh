@@ -150,35 +150,23 @@ void relax_rounds(const View& g, ShortestPathState& st, std::uint64_t bound, boo
                   cudaStream_t stream, unsigned long long* c, const NearFar& nf = {},
                   const ChangeTrack& ct = {}, BeforeCheck&& before_check = {}) {
   const unsigned per_check = std::max<std::uint32_t>(st.rounds_per_check, 1);
-  const bool split = st.split_parts > 1 && st.split_degree;
   std::uint64_t known = bound;  // an upper bound of the next round's queue length
   for (unsigned i = 0;;) {
     for (unsigned k = 0; k < per_check && known; ++k, ++i) {
       const unsigned full = resident_grid();
-      const RoundArgs a{.keys = st.keys.data(),
-                        .queue = st.queue.data(),
-                        .next = st.next.data(),
-                        .counters = st.counters.data(),
-                        .stamp = st.stamp.data(),
-                        .round = next_round(st, stream),
-                        .slot = static_cast<int>(i % kRingSlots),
-                        .unit = unit,
-                        .heavy = st.heavy.data(),
-                        .split_degree = split ? st.split_degree : 0,
-                        .nf = nf,
-                        .ct = ct};
+      const int slot = static_cast<int>(i % kRingSlots);
+      unsigned long long* const counters = st.counters.data();
+      const RelaxOp op{
+          st.keys.data(), counters, st.stamp.data(), next_round(st, stream), unit, nf, ct};
+      const ops::HeavySplit split{st.heavy.data(), counters + kHeavy0 + slot, st.split_degree,
+                                  st.split_parts};
       // The first round after a check is sized by what the host knows; later ones fill the GPU.
-      relax_kernel<<<k == 0 ? std::min(grid_for(known * 32), full) : full, kBlock, 0, stream>>>(g,
-                                                                                                a);
-      WG_CUDA_CHECK_LAST();
-      if (split) {
-        const unsigned grid =
-            k == 0 ? std::min(grid_for(std::min<std::uint64_t>(known, 256) * st.split_parts * 32),
-                              full)
-                   : full;
-        relax_heavy_kernel<<<grid, kBlock, 0, stream>>>(g, a, st.split_parts);
-        WG_CUDA_CHECK_LAST();
-      }
+      const ops::AdvanceLaunch launch = k == 0 ? ops::AdvanceLaunch::sized(known, split, full)
+                                               : ops::AdvanceLaunch{full, full, split};
+      ops::advance<ops::Walk::lanes>(
+          g, ops::FrontierIn{st.queue.data(), 0, counters + kQueue0 + slot},
+          ops::FrontierOut{st.next.data(), counters + kQueue0 + (slot + 1) % kRingSlots}, op,
+          launch, stream, RoundSource{st.keys.data(), counters, slot});
       std::swap(st.queue, st.next);
     }
     before_check();
