@@ -73,9 +73,9 @@ int run_registered(int argc, const char* const* argv) {
   const double seconds = seconds_since(t0);
   const InputGraph& g = run->graph;
   const cxxopts::ParseResult& r = run->options;
-  if (r.count("output")) {
-    write_per_vertex(r["output"].as<std::string>(), g, Entry::values(result),
-                     [](double x) { return fmt::format("{:.17g}", x); });
+  if (const auto out = output_target(r, {g.path})) {
+    const auto values = Entry::values(result);
+    write_table(*out, g, {number_column(Entry::name, values)});
   }
   const std::vector<SummaryField> fields = Entry::fields(result);
   if (r.count("json")) {

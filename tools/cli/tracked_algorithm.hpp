@@ -73,6 +73,10 @@ class TrackedAlgorithm {
   virtual BatchEffect after_insert(std::span<const std::uint64_t> added) = 0;
   virtual void before_erase(std::span<const std::uint64_t> removed) = 0;
   virtual BatchEffect after_erase(std::span<const std::uint64_t> removed) = 0;
+  /// True when a vertex erasure may be followed as before_erase / after_erase of the erased
+  /// vertices' edges (the dynamic class has erase_vertices, which is those calls around the
+  /// graph's erase); false: the result is recomputed after a vertex batch.
+  virtual bool follows_vertex_erasure() const { return false; }
   /// The same calls with the edges on the device (the gpu backend: the GpuEdgeBatchObserver
   /// protocol of algorithms/gpu_dynamic_update.cuh). A result of a host graph does not take
   /// them: the defaults throw wg::Error.
@@ -103,6 +107,9 @@ class TrackedObserver final : public TrackedAlgorithm {
   void before_erase(std::span<const std::uint64_t> removed) override { a_->before_erase(removed); }
   BatchEffect after_erase(std::span<const std::uint64_t> removed) override {
     return a_->after_erase(removed);
+  }
+  bool follows_vertex_erasure() const override {
+    return requires(A& a, std::span<const vertex_t> ids) { a.erase_vertices(ids); };
   }
   std::vector<double> values() const override { return values_(*a_); }
   double summary() const override { return summary_(*a_); }
