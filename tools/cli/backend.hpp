@@ -70,10 +70,11 @@ class GraphBackend {
   virtual BatchOutcome erase_edges(const EdgeList& batch) = 0;
   /// Vertex batches (update files' "+v u" / "-v u"). insert_vertices: each id becomes a live,
   /// isolated vertex if it is not one (the id range grows to hold it; an erased id comes back).
-  /// erase_vertices: every edge at each live id goes and the id stops being a vertex (later edge
-  /// insertions naming it are ignored, as the graphs ignore entries naming erased vertices);
-  /// other ids are ignored. The count and every tracked result follow (by their updates where
-  /// they have one, else recomputed: AlgorithmOutcome::recomputed). Defaults throw wg::Error.
+  /// erase_vertices: the id range grows to hold every id (as for edge batches), every edge at
+  /// each id goes and the id stops being a vertex (later edge insertions naming it are ignored,
+  /// as the graphs ignore entries naming erased vertices); ids erased before are ignored. The count
+  /// and every tracked result follow (by their updates where they have one, else recomputed:
+  /// AlgorithmOutcome::recomputed). Defaults throw wg::Error.
   virtual BatchOutcome insert_vertices(std::span<const vertex_t> ids);
   virtual BatchOutcome erase_vertices(std::span<const vertex_t> ids);
   /// True when v is below the id range and not erased by erase_vertices (the checks use it: a

@@ -169,7 +169,10 @@ class DynamicGraphBackend final : public GraphBackend {
   BatchOutcome erase_vertices(std::span<const vertex_t> ids) override {
     require_graph();
     const auto t0 = Clock::now();
-    std::vector<vertex_t> live;  // the ids that are vertices now; others are ignored
+    std::uint64_t bound = 0;  // the range grows to hold every id, as for edge batches
+    for (vertex_t v : ids) bound = std::max<std::uint64_t>(bound, std::uint64_t{v} + 1);
+    grow_vertices_to(bound);
+    std::vector<vertex_t> live;  // the ids that are vertices now (not erased before)
     for (vertex_t v : ids)
       if (is_live(v)) live.push_back(v);
     std::sort(live.begin(), live.end());
@@ -194,7 +197,8 @@ class DynamicGraphBackend final : public GraphBackend {
         if (i > 0 && follow[i - 1]) effects[i] = tracked_[i - 1]->after_erase(keys);
       });
     } else {
-      removed = graph_->erase_vertices(std::vector<vertex_t>(live.begin(), live.end())).edges_removed;
+      removed =
+          graph_->erase_vertices(std::vector<vertex_t>(live.begin(), live.end())).edges_removed;
       recount(seconds[0], effects[0]);
     }
     recompute_unfollowed(follow, seconds, effects);
@@ -217,8 +221,8 @@ class DynamicGraphBackend final : public GraphBackend {
       // The graphs hand out freed ids in their own order: take them all back, erase again the
       // ones not asked for (isolated: no edge moves).
       std::vector<vertex_t> again = graph_->insert_vertices(graph_->num_free_ids());
-      std::erase_if(again,
-                    [&](vertex_t v) { return std::binary_search(revive.begin(), revive.end(), v); });
+      std::erase_if(
+          again, [&](vertex_t v) { return std::binary_search(revive.begin(), revive.end(), v); });
       if (!again.empty()) graph_->erase_vertices(again);
       for (vertex_t v : revive) erased_[v] = 0;
     }

@@ -109,7 +109,9 @@ class TrackedObserver final : public TrackedAlgorithm {
     return a_->after_erase(removed);
   }
   bool follows_vertex_erasure() const override {
-    return requires(A& a, std::span<const vertex_t> ids) { a.erase_vertices(ids); };
+    return requires(A & a, std::span<const vertex_t> ids) {
+      a.erase_vertices(ids);
+    };
   }
   std::vector<double> values() const override { return values_(*a_); }
   double summary() const override { return summary_(*a_); }
@@ -148,8 +150,10 @@ inline constexpr double kTrackedPageRankL1Bound = 1e-6;
 /// Compares a tracked result with the reference's on `graph` (the backend's exported graph):
 /// bfs, cc, kcore and sssp exactly, pagerank within kTrackedPageRankL1Bound (L1), a registered
 /// one within its entry's check_tolerance per vertex. Returns an empty string when they agree,
-/// else one line saying where they differ.
+/// else one line saying where they differ. `source_live` false: the bfs / sssp source was
+/// erased (GraphBackend::erase_vertices), so every vertex must be unreached.
 std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
-                                    const std::vector<double>& values, double tc_total);
+                                    const std::vector<double>& values, double tc_total,
+                                    bool source_live = true);
 
 }  // namespace wg::cli
