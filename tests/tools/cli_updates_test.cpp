@@ -221,7 +221,8 @@ TEST(CliUpdates, CsvOptionsOnEveryCommandThatReadsAGraph) {
   EXPECT_EQ(max_distance({}), 5.0);  // header skipped, weights read: 0 -2- 1 -3- 2
   EXPECT_EQ(max_distance({"--delimiter", "comma", "--header", "skip", "--weight-column", "2"}),
             5.0);
-  EXPECT_EQ(max_distance({"--weight-column", "none"}), 1.0);
+  // Unweighted: the weight column is then an extra column, to be ignored explicitly.
+  EXPECT_EQ(max_distance({"--weight-column", "none", "--ignore-extra-columns"}), 1.0);
   EXPECT_EQ(max_distance({"--src-column", "1", "--dst-column", "0"}), 5.0);
   const CliRun no_header = run_cli({"sssp", csv, "--header", "none"});
   EXPECT_EQ(no_header.exit_code, 1);
