@@ -103,7 +103,9 @@ int run_stream(int argc, const char* const* argv) {
            "F")("seed", "Random seed of the stream",
                 cxxopts::value<std::uint64_t>()->default_value("1"), "S");
   cmd.group("Your own stream")(
-      "updates", "Replay an update file ('+ u v', '- u v', '=' batch boundaries; see README)",
+      "updates",
+      "Replay an update file ('+ u v [w]', '- u v', '+v u', '-v u' vertex insertions and "
+      "erasures, '=' batch boundaries; see README)",
       cxxopts::value<std::string>(), "PATH")(
       "temporal", "Replay a SNAP temporal edge list 'u v t' as insertion batches of --window",
       cxxopts::value<std::string>(), "PATH")("window", "Time units per batch for --temporal",

@@ -62,6 +62,13 @@ concept DeviceObservableGraph = requires(Graph& g, Counter& c, const EdgeList& b
   { apply_tracked_gpu(g, c, batch, true, tracked, seconds, effects) } -> std::same_as<UpdateResult>;
 };
 
+/// Graphs that answer an edge's weight on the host (wg::cpu::DynamicGraph): weighted insertions
+/// of present edges follow the smallest-weight rule (GraphBackend::insert_edges).
+template <class Graph>
+concept WeightQueryGraph = requires(const Graph& g, vertex_t v) {
+  g.edge_weight(v, v);
+};
+
 /// A graph file's edges taken while the file is parsed (GraphBackend::preload_sink), then built
 /// into a graph: the gpu backend's copy to the device overlaps the parse (ingest_pipeline.cuh).
 template <class Graph>
@@ -159,7 +166,7 @@ class DynamicGraphBackend final : public GraphBackend {
   }
 
   BatchOutcome insert_edges(const EdgeList& batch) override {
-    if constexpr (requires(const Graph& g, vertex_t v) { g.edge_weight(v, v); }) {
+    if constexpr (WeightQueryGraph<Graph>) {
       if (graph_ && graph_->weighted() && batch.weighted()) return insert_weighted(batch);
     }
     return apply(batch, true);
@@ -348,7 +355,7 @@ class DynamicGraphBackend final : public GraphBackend {
   /// A weighted insertion: entries of absent edges are inserted; a present edge whose weight the
   /// entry lowers leaves and comes back with it (every result sees an erase and an insertion);
   /// other entries change nothing (the smaller weight stays).
-  BatchOutcome insert_weighted(const EdgeList& batch) {
+  BatchOutcome insert_weighted(const EdgeList& batch) requires WeightQueryGraph<Graph> {
     EdgeList fresh, lowered;
     for (EdgeList* e : {&fresh, &lowered}) {
       e->num_vertices = batch.num_vertices;
