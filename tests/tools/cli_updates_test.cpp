@@ -128,13 +128,13 @@ TEST(CliUpdates, VertexOperationsAreAppliedAndVerifiedAfterEveryBatch) {
   const auto expected = replay(kVertexOps, model);
   const std::map<std::string, std::string> kinds = {
       {"+", "insert"}, {"-", "erase"}, {"+v", "insert_vertices"}, {"-v", "erase_vertices"}};
-  for (const std::string backend : {"cpu", "reference"}) {
+  for (const std::string backend : {"cpu", "reference", "gpu"}) {
     if (!usable(backend)) continue;
     SCOPED_TRACE(backend);
     std::vector<std::string> args = {"stream",    "--updates", updates,
                                      "--backend", backend,     "--verify-every",
                                      "1",         "--verify",  "--json"};
-    if (backend == "cpu") {
+    if (backend != "reference") {
       for (const char* a : {"--algo", "tc,bfs,cc,pagerank,kcore,sssp", "--source", "0"})
         args.push_back(a);
     }
@@ -150,12 +150,12 @@ TEST(CliUpdates, VertexOperationsAreAppliedAndVerifiedAfterEveryBatch) {
       EXPECT_EQ(b["kind"], kinds.at(expected[i].first)) << "batch " << i;
       EXPECT_EQ(b["triangles"].get<std::uint64_t>(), expected[i].second) << "batch " << i;
       vertex_batches += expected[i].first.size() == 2;
-      if (backend != "cpu") continue;
+      if (backend == "reference") continue;
       for (const json& a : b["algorithms"]) EXPECT_EQ(a["summary"].is_number(), true);
     }
     EXPECT_EQ(j["summary"]["vertex_batches"].get<std::size_t>(), vertex_batches);
     EXPECT_EQ(j["summary"]["edges"].get<std::size_t>(), model.edges());
-    if (backend == "cpu") {
+    if (backend != "reference") {
       // The source's erasure is answered by recomputing the traversals (counted, not silent).
       const json& b = j["batches"][5];  // -v 0
       ASSERT_EQ(b["kind"], "erase_vertices");
@@ -185,6 +185,12 @@ TEST(CliUpdates, WeightedInsertionsKeepTheSmallestWeightForSssp) {
   std::fclose(f);
   // vertex,triangles,sssp_distance,sssp_predecessor: 0 -5- 1, 0 -3- 2 -1- 3.
   EXPECT_NE(csv.find("\n0,0,0,0\n1,0,5,0\n2,0,3,0\n3,0,4,2\n"), std::string::npos) << csv;
+  if (usable("gpu")) {  // its stream graph keeps no weights: refused, never unit lengths
+    const CliRun g =
+        run_cli({"stream", graph, "--updates", updates, "--backend", "gpu", "--algo", "sssp"});
+    EXPECT_EQ(g.exit_code, 2);
+    EXPECT_NE(g.err.find("keeps no weights"), std::string::npos) << g.err;
+  }
 }
 
 TEST(CliUpdates, NegativeWeightsNameFileAndLineOnEveryBackend) {
