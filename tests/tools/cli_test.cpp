@@ -545,7 +545,8 @@ void expect_traversals_equal_reference(const std::string& backend) {
       if (backend != "reference" && std::string(command) == "sssp" &&
           std::string(file) == "netscience.mtx") {
         expect_error(run_cli({command, *path, "--source", "3", "--backend", backend}), 2,
-                     backend == "gpu" ? "integer weights" : "stores float");
+                     backend == "gpu" ? "cannot be held exactly as an unsigned 32-bit integer"
+                                      : "cannot be held exactly as a float");
         continue;
       }
       expect_backend_equals_reference({command, *path, "--source", "3"}, backend);

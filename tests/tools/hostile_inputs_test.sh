@@ -171,9 +171,16 @@ cmp -s keep.txt keep.orig || { echo "  FAILED: keep.txt was overwritten"; failur
 printf '\001\377\000garbage\n' >garbage.bin
 stdin_file=garbage.bin check "binary garbage on stdin" 1 '^warpgraph: -:1: ' tc -
 stdin_file=/dev/null check "empty stdin" 1 '^warpgraph: -: ' info -
+printf '0 1 1\n1 2 -3\n' >negative.txt
+check "negative weight for sssp" 1 'negative.txt:2: negative weight -3 \(shortest paths need' sssp \
+  negative.txt --backend reference
+printf '+ 0 1\n-v 1\n+v 1\n-v 7 8\n' >vertex_ops_bad.txt
+check "two ids after -v" 1 'vertex_ops_bad.txt:4: ' stream --updates vertex_ops_bad.txt
+printf 'source,target,weight\n0,1,2,extra\n' >extra_column.csv
+check "an extra CSV column" 1 'extra_column.csv:2: ' tc extra_column.csv
 if "$W" --help | grep -q 'usable here: [^;]*cpu'; then
   printf '0 1 1\n1 2 1e308\n' >weight_1e308.txt
-  check "weight 1e308 on cpu" 2 'weight_1e308.txt:2: weight 1e308 cannot be held' sssp \
+  check "weight 1e308 on cpu" 2 'weight_1e308.txt:2: weight 1e\+308 cannot be held exactly as a float' sssp \
     weight_1e308.txt --backend cpu
 fi
 

@@ -62,6 +62,13 @@ std::vector<std::string> usable_backends() {
   return names;
 }
 
+BatchOutcome GraphBackend::insert_vertices(std::span<const vertex_t>) {
+  throw Error("the " + name() + " backend cannot apply vertex batches");
+}
+BatchOutcome GraphBackend::erase_vertices(std::span<const vertex_t>) {
+  throw Error("the " + name() + " backend cannot apply vertex batches");
+}
+
 void GraphBackend::track(const std::vector<AlgorithmSpec>& specs) {
   for (const AlgorithmSpec& spec : specs) {
     if (spec.kind != AlgorithmKind::tc) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -62,9 +63,26 @@ class GraphBackend {
   /// Replaces the graph by the simple graph of `edges` (dedup, no self-loops) and counts its
   /// triangles. `edges.symmetric` says whether it is undirected; TC needs undirected.
   virtual BatchOutcome build(const EdgeList& edges) = 0;
-  /// Applies a batch incrementally (the count is updated from the batch, not recounted).
+  /// Applies a batch incrementally (the count is updated from the batch, not recounted). On a
+  /// graph that keeps weights an insertion of a present edge keeps the smaller of its weight and
+  /// the entry's (the readers' duplicate rule: shortest paths are those of every edge inserted).
   virtual BatchOutcome insert_edges(const EdgeList& batch) = 0;
   virtual BatchOutcome erase_edges(const EdgeList& batch) = 0;
+  /// Vertex batches (update files' "+v u" / "-v u"). insert_vertices: each id becomes a live,
+  /// isolated vertex if it is not one (the id range grows to hold it; an erased id comes back).
+  /// erase_vertices: the id range grows to hold every id (as for edge batches), every edge at
+  /// each id goes and the id stops being a vertex (later edge insertions naming it are ignored,
+  /// as the graphs ignore entries naming erased vertices); ids erased before are ignored. The count
+  /// and every tracked result follow (by their updates where they have one, else recomputed:
+  /// AlgorithmOutcome::recomputed). Defaults throw wg::Error.
+  virtual BatchOutcome insert_vertices(std::span<const vertex_t> ids);
+  virtual BatchOutcome erase_vertices(std::span<const vertex_t> ids);
+  /// True when v is below the id range and not erased by erase_vertices (the checks use it: a
+  /// bfs or sssp result whose source was erased reaches nothing).
+  virtual bool is_live(vertex_t v) const { return v < num_vertices(); }
+  /// True when build() keeps the weights of a weighted edge list (and weighted insertions keep
+  /// theirs, see insert_edges); false: the graph is unweighted whatever the list holds.
+  virtual bool keeps_weights() const { return false; }
   /// Full static recount of the current graph (for --verify), total and per vertex.
   virtual std::uint64_t recount_triangles(std::vector<std::uint64_t>* per_vertex = nullptr) = 0;
   /// The current graph as an undirected edge list (u < v), sorted.

@@ -21,18 +21,25 @@ template class DynamicGraphBackend<cpu::DynamicGraph, cpu::IncrementalTriangleCo
 
 std::unique_ptr<GraphBackend> make_cpu_backend(unsigned threads) {
   // The CPU graph ignores ids past its range in batches: grow it first, as the reference does.
-  return std::make_unique<DynamicGraphBackend<cpu::DynamicGraph, cpu::IncrementalTriangleCounter>>(
-      GraphBackendOptions{.name = "cpu", .grow_id_range = true},
-      [threads] {
-        return std::make_unique<cpu::DynamicGraph>(cpu::GraphOptions{.threads = threads});
-      },
-      nullptr,
+  auto backend =
+      std::make_unique<DynamicGraphBackend<cpu::DynamicGraph, cpu::IncrementalTriangleCounter>>(
+          GraphBackendOptions{.name = "cpu", .grow_id_range = true},
+          [threads] {
+            return std::make_unique<cpu::DynamicGraph>(cpu::GraphOptions{.threads = threads});
+          },
+          nullptr,
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
-      make_cpu_tracked
+          make_cpu_tracked
 #else
-      nullptr
+          nullptr
 #endif
-  );
+      );
+  // Weighted streams (stream --algo sssp on a weighted file) keep their weights as floats.
+  backend->set_weighted_graph([threads] {
+    return std::make_unique<cpu::DynamicGraph>(
+        cpu::GraphOptions{.weighted = true, .threads = threads});
+  });
+  return backend;
 }
 
 }  // namespace wg::cli

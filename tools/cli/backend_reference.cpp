@@ -80,6 +80,7 @@ class ReferenceBackend final : public GraphBackend {
   BatchOutcome build(const EdgeList& edges) override {
     const auto t0 = Clock::now();
     adjacency_.clear();
+    erased_.clear();
     num_edges_ = 0;
     triangles_ = 0;
     std::vector<EdgeKey> keys = canonical_batch(edges);
@@ -92,8 +93,11 @@ class ReferenceBackend final : public GraphBackend {
   BatchOutcome insert_edges(const EdgeList& batch) override {
     const auto t0 = Clock::now();
     std::vector<EdgeKey> keys = canonical_batch(batch);
-    // Keep the edges that are really new (keys stay sorted: binary search below relies on it).
-    std::erase_if(keys, [&](EdgeKey k) { return has_edge(key_low(k), key_high(k)); });
+    // Keep the edges that are really new (keys stay sorted: binary search below relies on it);
+    // entries naming an erased vertex are ignored, as the graphs ignore them.
+    std::erase_if(keys, [&](EdgeKey k) {
+      return has_edge(key_low(k), key_high(k)) || erased(key_low(k)) || erased(key_high(k));
+    });
     add_edges(keys);
     triangles_ += triangles_touching(keys);
     num_edges_ += keys.size();
@@ -104,6 +108,45 @@ class ReferenceBackend final : public GraphBackend {
     const auto t0 = Clock::now();
     std::vector<EdgeKey> keys = canonical_batch(batch);
     std::erase_if(keys, [&](EdgeKey k) { return !has_edge(key_low(k), key_high(k)); });
+    return erase_present(std::move(keys), t0);
+  }
+
+  /// The erased vertices' edges go as one deletion; the ids stay in the range, marked erased.
+  BatchOutcome erase_vertices(std::span<const vertex_t> ids) override {
+    const auto t0 = Clock::now();
+    std::vector<EdgeKey> keys;
+    for (vertex_t v : ids) {  // the range grows to hold every id, as for edge batches
+      if (v >= adjacency_.size()) adjacency_.resize(std::size_t{v} + 1);
+    }
+    for (vertex_t v : ids) {
+      if (!is_live(v)) continue;
+      for (vertex_t w : adjacency_[v]) keys.push_back(make_key(v, w));
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    BatchOutcome out = erase_present(std::move(keys), t0);
+    erased_.resize(adjacency_.size(), 0);
+    for (vertex_t v : ids)
+      if (v < erased_.size()) erased_[v] = 1;
+    return out;
+  }
+
+  BatchOutcome insert_vertices(std::span<const vertex_t> ids) override {
+    const auto t0 = Clock::now();
+    for (vertex_t v : ids) {
+      if (v >= adjacency_.size()) adjacency_.resize(std::size_t{v} + 1);
+      if (v < erased_.size()) erased_[v] = 0;
+    }
+    return {0, triangles_, seconds_since(t0), {}};
+  }
+
+  bool is_live(vertex_t v) const override { return v < adjacency_.size() && !erased(v); }
+
+ private:
+  bool erased(vertex_t v) const { return v < erased_.size() && erased_[v]; }
+
+  /// Removes edges known to be present (sorted unique keys), counting the triangles lost.
+  BatchOutcome erase_present(std::vector<EdgeKey> keys, Clock::time_point t0) {
     const std::uint64_t lost = triangles_touching(keys);  // on the graph before removal
     if (lost > triangles_) throw Error("reference backend: triangle count underflow (bug)");
     remove_edges(keys);
@@ -112,6 +155,7 @@ class ReferenceBackend final : public GraphBackend {
     return {keys.size(), triangles_, seconds_since(t0), {}};
   }
 
+ public:
   /// Degree-ordered ("forward") static count: each triangle is found once, from its two
   /// lowest-ranked vertices, by intersecting their higher-ranked neighbour lists.
   std::uint64_t recount_triangles(std::vector<std::uint64_t>* per_vertex) override {
@@ -252,6 +296,7 @@ class ReferenceBackend final : public GraphBackend {
   }
 
   std::vector<std::vector<vertex_t>> adjacency_;  // sorted, both directions
+  std::vector<std::uint8_t> erased_;              // ids erased by erase_vertices (1)
   std::uint64_t num_edges_ = 0;
   std::uint64_t triangles_ = 0;
 };

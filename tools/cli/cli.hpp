@@ -145,6 +145,10 @@ datasets::ReadOptions reader_options(const cxxopts::ParseResult& r);
 /// they are parsed (datasets::ReadOptions::on_edges; GraphBackend::preload_sink).
 InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options,
                       const datasets::EdgeChunkFn& on_edges = {});
+/// The readers' on_wait (ReadOptions, UpdateReadOptions): prints the notice ("FILE: waiting for
+/// data ...", a FIFO without a writer) as one "warpgraph: " line on stderr, so that a wait is
+/// never silent. load_graph and stream's update files use it.
+void print_wait_notice(const std::string& notice);
 /// The path the readers open for a FILE argument: the path itself, or for "-" a temporary copy
 /// of stdin (made once per process, removed at exit; stdin_input.cpp).
 std::string readable_input_path(const std::string& path);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -87,6 +88,25 @@ void CommandOptions::add_reader_options(bool directed) {
   add("compact-ids",
       "Renumber sparse ids to 0..n-1 internally; ids on the command line and in the "
       "output stay the file's");
+  // Edge lists (SNAP, CSV, TSV): datasets::ReadOptions' columns (Matrix Market ignores them).
+  add("delimiter",
+      "Edge-list columns separated by: auto (',' when the first data line has one, else "
+      "spaces/tabs), whitespace, comma, tab, semicolon",
+      cxxopts::value<std::string>()->default_value("auto"), "D");
+  add("header",
+      "Edge-list header line: auto (skipped when its first field starts with a letter, '_' or "
+      "'\"'), skip (always one), none",
+      cxxopts::value<std::string>()->default_value("auto"), "H");
+  add("src-column", "Edge-list column (0-based) of the source ids",
+      cxxopts::value<std::uint64_t>()->default_value("0"), "N");
+  add("dst-column", "Edge-list column (0-based) of the target ids",
+      cxxopts::value<std::uint64_t>()->default_value("1"), "N");
+  add("weight-column",
+      "Edge-list column (0-based) of the weights, auto (the column after the ids, when the "
+      "lines have it) or none",
+      cxxopts::value<std::string>()->default_value("auto"), "N");
+  add("ignore-extra-columns",
+      "Ignore edge-list columns after the last one used (by default they are an error)");
   if (directed) {
     add("directed",
         "Treat the graph as directed: SNAP lines are arcs u->v and Matrix Market 'general' "
@@ -229,6 +249,49 @@ datasets::ReadOptions reader_options(const cxxopts::ParseResult& r) {
   }
   options.compact_ids = r.count("compact-ids") > 0;
   options.snap_undirected = !(r.count("directed") > 0);
+  const auto choice = [&](const char* option, const std::vector<const char*>& names) {
+    const std::string v = r[option].as<std::string>();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (v == names[i]) return i;
+    throw UsageError(fmt::format("unknown --{} '{}' ({})", option, datasets::escape_bytes(v),
+                                 fmt::join(names, ", ")));
+  };
+  using datasets::Delimiter;
+  constexpr Delimiter kDelimiters[] = {Delimiter::automatic, Delimiter::whitespace,
+                                       Delimiter::comma, Delimiter::tab, Delimiter::semicolon};
+  options.delimiter =
+      kDelimiters[choice("delimiter", {"auto", "whitespace", "comma", "tab", "semicolon"})];
+  using datasets::HeaderLine;
+  constexpr HeaderLine kHeaders[] = {HeaderLine::automatic, HeaderLine::skip, HeaderLine::none};
+  options.header = kHeaders[choice("header", {"auto", "skip", "none"})];
+  constexpr std::uint64_t kMaxColumn = 1023;  // a line has no more columns than that
+  const auto column = [&](const char* option) {
+    const std::uint64_t c = r[option].as<std::uint64_t>();
+    if (c > kMaxColumn)
+      throw UsageError(fmt::format("--{} must be at most {}", option, kMaxColumn));
+    return static_cast<unsigned>(c);
+  };
+  options.source_column = column("src-column");
+  options.target_column = column("dst-column");
+  if (options.source_column == options.target_column)
+    throw UsageError("--src-column and --dst-column must differ");
+  const std::string weight = r["weight-column"].as<std::string>();
+  if (weight == "auto") {
+    options.weight_column = datasets::kAutoWeightColumn;
+  } else if (weight == "none") {
+    options.weight_column = datasets::kNoWeightColumn;
+  } else {
+    unsigned c = 0;
+    const auto [end, ec] = std::from_chars(weight.data(), weight.data() + weight.size(), c);
+    if (ec != std::errc() || end != weight.data() + weight.size() || c > kMaxColumn)
+      throw UsageError(
+          fmt::format("--weight-column must be auto, none or a column 0..{} (got '{}')", kMaxColumn,
+                      datasets::escape_bytes(weight)));
+    if (c == options.source_column || c == options.target_column)
+      throw UsageError("--weight-column must differ from --src-column and --dst-column");
+    options.weight_column = static_cast<int>(c);
+  }
+  options.ignore_extra_columns = r.count("ignore-extra-columns") > 0;
   return options;
 }
 
@@ -266,6 +329,10 @@ void check_id_range(const std::string& file, std::uint64_t line, std::uint64_t i
   }
 }
 
+void print_wait_notice(const std::string& notice) {
+  std::cerr << "warpgraph: " << one_line(notice) << std::endl;
+}
+
 InputGraph load_graph(const std::string& path, const datasets::ReadOptions& options,
                       const datasets::EdgeChunkFn& on_edges) {
   set_current_input(path);
@@ -274,6 +341,7 @@ InputGraph load_graph(const std::string& path, const datasets::ReadOptions& opti
   g.directed = !options.snap_undirected;
   datasets::ReadOptions with_progress = options;
   if (on_edges) with_progress.on_edges = on_edges;
+  if (!with_progress.on_wait) with_progress.on_wait = print_wait_notice;
   ProgressLine progress;
   const auto t0 = std::chrono::steady_clock::now();
   if (progress.enabled()) {

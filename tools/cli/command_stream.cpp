@@ -18,8 +18,10 @@
 
 #include "backend.hpp"
 #include "cli.hpp"
+#include "per_vertex.hpp"
 #include "stream_check.hpp"
 #include "stream_report.hpp"
+#include "stream_runner.hpp"
 
 namespace wg::cli {
 namespace {
@@ -55,40 +57,6 @@ std::string bundled_graph_path() {
               looked + "); give a FILE");
 }
 
-struct BatchRecord {
-  std::size_t index = 0;
-  bool insert = true;
-  std::uint64_t size = 0;
-  BatchOutcome outcome;
-};
-
-std::string progress_bar(std::size_t done, std::size_t total, std::uint64_t triangles) {
-  constexpr std::size_t kWidth = 30;
-  const std::size_t filled = total ? kWidth * done / total : kWidth;
-  return fmt::format("stream [{}{}] {}/{} batches, {} triangles", std::string(filled, '#'),
-                     std::string(kWidth - filled, '.'), done, total, triangles);
-}
-
-std::string batch_line(const BatchRecord& b) {
-  std::string line = fmt::format("{:>6}  {:<6}  {:>9}  {:>9}  {:>14}  {:>10.3f}", b.index,
-                                 b.insert ? "insert" : "erase", b.size, b.outcome.edges_changed,
-                                 b.outcome.triangles, 1e3 * b.outcome.seconds);
-  // Tracked results (--algo): each one's update time, vertices changed, R when recomputed.
-  for (const AlgorithmOutcome& a : b.outcome.algorithms) {
-    line += fmt::format("  {} {:.3f} ms {}{}", algorithm_name(a.kind), 1e3 * a.seconds, a.changed,
-                        a.recomputed ? " R" : "");
-  }
-  return line;
-}
-const char* kBatchHeader = " batch  kind         size    changed       triangles          ms";
-
-std::string rate_text(double updates, double seconds) {
-  if (seconds <= 0) return "n/a";
-  const double rate = updates / seconds;
-  return rate >= 1e6 ? fmt::format("{:.2f} M updates/s", rate / 1e6)
-                     : fmt::format("{:.1f} K updates/s", rate / 1e3);
-}
-
 /// Update files from this size on are streamed (read, parsed and applied at once).
 constexpr std::uint64_t kStreamFromBytes = std::uint64_t{64} << 20;
 
@@ -109,143 +77,6 @@ std::uint64_t most_update_entries(const std::string& path) {
   const bool gzip = magic[0] == '\x1f' && magic[1] == '\x8b';
   return (gzip ? size * 1032 : size) / 6 + 1;
 }
-
-/// The batch loop's one place: batches go in through submit() (to the backend's pipeline when
-/// it has one, else applied there and then), outcomes come back in order (on the pipeline's
-/// thread) and are printed on the caller's thread by flush(): verbose lines, the progress line
-/// with updates/s and the stage that limits the stream.
-class BatchRunner {
- public:
-  /// `allow_pipeline` false applies every batch before submit returns (--verify-every).
-  BatchRunner(GraphBackend& backend, bool verbose, std::ostream& lines, std::size_t expected,
-              bool allow_pipeline = true)
-      : backend_(backend), verbose_(verbose), lines_(lines), expected_(expected) {
-    if (allow_pipeline)
-      pipeline_ = backend.pipeline([this](const BatchOutcome& o) { delivered(o); });
-    pipelined_ = pipeline_ != nullptr;
-    t0_ = last_return_ = Clock::now();
-    if (verbose_) {
-      progress_.clear();
-      lines_ << kBatchHeader << '\n';
-    }
-  }
-  /// Applies (or queues) one batch; the caller may reuse it on return.
-  void submit(const datasets::UpdateBatch& batch) {
-    // The time since the last submit returned went to producing this batch (parsing).
-    produce_seconds_ += seconds_since(last_return_);
-    const bool insert = batch.kind == datasets::UpdateBatch::Kind::insert;
-    {
-      std::lock_guard lock(m_);
-      pending_.push_back({submitted_ + 1, insert, batch.edges.size()});
-    }
-    ++submitted_;
-    if (pipeline_) {
-      pipeline_->submit(insert, batch.edges);
-    } else {
-      const auto u0 = Clock::now();
-      delivered(insert ? backend_.insert_edges(batch.edges) : backend_.erase_edges(batch.edges));
-      sync_update_seconds_ += seconds_since(u0);
-    }
-    flush(false);
-    last_return_ = Clock::now();
-  }
-  /// Waits for every batch, prints the rest; returns the records in order.
-  std::vector<BatchRecord> finish() {
-    if (pipeline_) {
-      pipeline_->drain();
-      stages_cache_ = pipeline_->stages();
-      pipeline_.reset();  // the backend is the caller's again
-    }
-    elapsed_ = seconds_since(t0_);
-    flush(true);
-    progress_.clear();
-    return std::move(printed_);
-  }
-  /// Seconds from the runner's start to the last outcome.
-  double elapsed() const { return elapsed_; }
-  bool pipelined() const { return pipelined_; }
-  /// The count after the last batch printed (without a pipeline: the last batch submitted).
-  std::uint64_t last_triangles() const {
-    return printed_.empty() ? 0 : printed_.back().outcome.triangles;
-  }
-  json stages_json() const {
-    const PipelineStages st = stages();
-    return {{"pipelined", pipelined_},       {"produce_seconds", produce_seconds_},
-            {"staging_seconds", st.staging}, {"copy_wait_seconds", st.copy_wait},
-            {"update_seconds", st.update},   {"limited_by", limiting_stage()}};
-  }
-  std::string limiting_stage() const {
-    const PipelineStages st = stages();
-    std::pair<const char*, double> best{"update", st.update};
-    for (auto p : {std::pair<const char*, double>{"parse", produce_seconds_},
-                   std::pair<const char*, double>{"staging", st.staging},
-                   std::pair<const char*, double>{"copy", st.copy_wait}}) {
-      if (p.second > best.second) best = p;
-    }
-    return best.first;
-  }
-
- private:
-  struct Pending {
-    std::size_t index;
-    bool insert;
-    std::uint64_t size;
-  };
-  PipelineStages stages() const {
-    if (stages_cache_) return *stages_cache_;
-    if (pipeline_) return pipeline_->stages();
-    return {.staging = 0, .copy_wait = 0, .update = sync_update_seconds_};
-  }
-  void delivered(const BatchOutcome& o) {
-    std::lock_guard lock(m_);
-    const Pending p = pending_.front();
-    pending_.pop_front();
-    done_.push_back({.index = p.index, .insert = p.insert, .size = p.size, .outcome = o});
-  }
-  void flush(bool final) {
-    std::vector<BatchRecord> fresh;
-    {
-      std::lock_guard lock(m_);
-      fresh.swap(done_);
-    }
-    for (BatchRecord& r : fresh) {
-      updates_ += r.size;
-      if (verbose_) {
-        progress_.clear();
-        lines_ << batch_line(r) << '\n';
-      }
-      printed_.push_back(std::move(r));
-    }
-    const std::uint64_t triangles = printed_.empty() ? 0 : printed_.back().outcome.triangles;
-    const double secs = seconds_since(t0_);
-    std::string text =
-        expected_ ? progress_bar(printed_.size(), expected_, triangles)
-                  : fmt::format("stream {} batches, {} triangles", printed_.size(), triangles);
-    text += fmt::format(", {}, limited by {}", rate_text(static_cast<double>(updates_), secs),
-                        limiting_stage());
-    progress_.show(text, final);
-  }
-  static double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  }
-
-  GraphBackend& backend_;
-  bool verbose_;
-  std::ostream& lines_;
-  std::size_t expected_;  // batches, 0 when not known ahead (a streamed update file)
-  std::unique_ptr<BatchPipeline> pipeline_;
-  bool pipelined_ = false;
-  ProgressLine progress_;
-  std::mutex m_;
-  std::deque<Pending> pending_;    // under m_
-  std::vector<BatchRecord> done_;  // under m_
-  std::vector<BatchRecord> printed_;
-  std::size_t submitted_ = 0;
-  std::uint64_t updates_ = 0;
-  double produce_seconds_ = 0, sync_update_seconds_ = 0, elapsed_ = 0;
-  std::optional<PipelineStages> stages_cache_;
-  Clock::time_point t0_{}, last_return_{};
-};
 
 }  // namespace
 
@@ -272,7 +103,9 @@ int run_stream(int argc, const char* const* argv) {
            "F")("seed", "Random seed of the stream",
                 cxxopts::value<std::uint64_t>()->default_value("1"), "S");
   cmd.group("Your own stream")(
-      "updates", "Replay an update file ('+ u v', '- u v', '=' batch boundaries; see README)",
+      "updates",
+      "Replay an update file ('+ u v [w]', '- u v', '+v u', '-v u' vertex insertions and "
+      "erasures, '=' batch boundaries; see README)",
       cxxopts::value<std::string>(), "PATH")(
       "temporal", "Replay a SNAP temporal edge list 'u v t' as insertion batches of --window",
       cxxopts::value<std::string>(), "PATH")("window", "Time units per batch for --temporal",
@@ -378,9 +211,21 @@ int run_stream(int argc, const char* const* argv) {
   } else if (generated) {
     input = load_graph(bundled_graph_path(), reader_options(r));
   }
+  // Weights matter to a tracked sssp only (kept on the cpu backend's float graph): the readers'
+  // checks for its storage and for shortest paths, at the line at fault.
+  const bool sssp_tracked = std::any_of(algorithms.begin(), algorithms.end(), [](const auto& a) {
+    return a.kind == AlgorithmKind::sssp;
+  });
   if (input) {
-    input->read.edges.symmetric = true;  // triangle counting reads every entry as undirected
-    input->read.edges.weight.clear();    // and ignores weights
+    read_as_undirected(input->read.edges);  // triangle counting reads every entry as undirected
+    if (sssp_tracked && input->read.edges.weighted())
+      datasets::check_weights(input->read, input->path, datasets::WeightStorage::f32, true);
+    if (!sssp_tracked) input->read.edges.weight.clear();  // and ignores weights
+  }
+  datasets::UpdateReadOptions update_options{.on_wait = print_wait_notice};
+  if (sssp_tracked) {
+    update_options.weight_storage = datasets::WeightStorage::f32;
+    update_options.non_negative_weights = true;
   }
   const auto t_stream = Clock::now();
   datasets::UpdateStream stream;
@@ -400,9 +245,10 @@ int run_stream(int argc, const char* const* argv) {
   } else {
     stream_source = r[updates ? "updates" : "temporal"].as<std::string>();
     set_current_input(stream_source);
-    stream = updates ? datasets::read_update_file(stream_source, true)
-                     : datasets::parse_temporal_snap_parallel(datasets::read_file(stream_source),
-                                                              window, true, stream_source);
+    stream = updates ? datasets::read_update_file(stream_source, true, update_options)
+                     : datasets::parse_temporal_snap_parallel(
+                           datasets::read_file(stream_source, {}, print_wait_notice), window, true,
+                           stream_source);
     std::uint64_t entries = stream.initial.size();
     for (const auto& b : stream.batches) entries += b.edges.size();
     check_id_range(stream_source, 0, stream.initial.num_vertices, entries, /*can_compact=*/false);
@@ -413,10 +259,14 @@ int run_stream(int argc, const char* const* argv) {
     initial.num_vertices = std::max(initial.num_vertices, stream.initial.num_vertices);
     initial.src.insert(initial.src.end(), stream.initial.src.begin(), stream.initial.src.end());
     initial.dst.insert(initial.dst.end(), stream.initial.dst.begin(), stream.initial.dst.end());
+    if (initial.weighted()) initial.weight.resize(initial.size(), 1.0);  // as unit_weights
     stream.initial = std::move(initial);
   }
   stream.initial.symmetric = true;
-  stream.initial.weight.clear();
+  bool weighted_stream = stream.initial.weighted() || (sssp_tracked && streamed);
+  for (const auto& b : stream.batches) weighted_stream = weighted_stream || b.edges.weighted();
+  weighted_stream = weighted_stream && sssp_tracked;
+  if (!weighted_stream) stream.initial.weight.clear();
   resolve_stream_sources(algorithms, r["source"].as<std::uint64_t>(), streamed ? nullptr : &stream,
                          generated ? "" : stream_source, input ? &*input : nullptr);
   const double stream_seconds = seconds_since(t_stream);
@@ -441,10 +291,28 @@ int run_stream(int argc, const char* const* argv) {
         generated ? input->read.edges.num_vertices : stream.initial.num_vertices;
     chosen = auto_stream_backend_for(rule, vertices, entries, batch, algorithms);
   }
+  // A weighted stream with sssp needs a graph that keeps weights: auto takes cpu for it.
+  if (weighted_stream && backend_name == "auto" && resolves_to_gpu(chosen)) {
+    const std::vector<std::string> usable = usable_backends();
+    if (std::find(usable.begin(), usable.end(), "cpu") != usable.end()) {
+      chosen = "cpu";
+      early_backend.reset();
+    }
+  }
   std::unique_ptr<GraphBackend> backend =
       early_backend ? std::move(early_backend)
                     : make_backend(chosen, cpu_threads_option(*parsed), adjacency);
   backend->track(algorithms);
+  if (weighted_stream && !backend->keeps_weights()) {
+    throw UsageError("--algo sssp: the " + backend->name() +
+                     " backend's stream graph keeps no weights and the stream is weighted; use "
+                     "--backend cpu");
+  }
+  // A weighted graph: an entry without a weight (an unweighted FILE or insertion) weighs 1.
+  const auto unit_weights = [&](EdgeList& edges) {
+    if (weighted_stream && !edges.weighted()) edges.weight.assign(edges.size(), 1.0);
+  };
+  unit_weights(stream.initial);
   const BatchOutcome initial = backend->build(stream.initial);
   std::ostream& lines = json_out || outputs.on_stdout() ? std::cerr : std::cout;
   BatchRunner runner(*backend, verbose, lines, streamed ? 0 : stream.batches.size(),
@@ -458,14 +326,16 @@ int run_stream(int argc, const char* const* argv) {
                                                   static_cast<double>(triangles));
     for (const TrackedResult& t : backend->tracked()) {
       if (!problem.empty()) break;
-      problem = check_against_reference(t.spec, graph, t.values, 0);
+      problem =
+          check_against_reference(t.spec, graph, t.values, 0, backend->is_live(t.spec.source));
     }
     if (!problem.empty())
       throw CheckFailed(fmt::format("verification after batch {} failed: {}", submitted, problem));
     ++checks_passed;
     std::cerr << verified_line(submitted, backend->tracked()) << '\n';
   };
-  const auto submit = [&](const datasets::UpdateBatch& batch) {
+  const auto submit = [&](datasets::UpdateBatch& batch) {
+    if (batch.kind == datasets::UpdateBatch::Kind::insert) unit_weights(batch.edges);
     runner.submit(batch);
     ++submitted;
     if (verify_every && submitted % verify_every == 0) check_now(runner.last_triangles());
@@ -475,7 +345,8 @@ int run_stream(int argc, const char* const* argv) {
     // least 6 bytes; gzip expands at most ~1032x): a bound, as the file is not read yet.
     const std::uint64_t most_entries = most_update_entries(stream_source);
     (void)datasets::for_each_update_batch_in_file(
-        stream_source, true, [&](datasets::UpdateBatch&& batch) {
+        stream_source, true,
+        [&](datasets::UpdateBatch&& batch) {
           check_id_range(stream_source, 0, batch.edges.num_vertices, most_entries,
                          /*can_compact=*/false);
           submit(batch);
@@ -485,7 +356,8 @@ int run_stream(int argc, const char* const* argv) {
             batch.edges.weight.clear();
             stream.batches.push_back(std::move(batch));
           }
-        });
+        },
+        update_options);
   } else {
     for (datasets::UpdateBatch& batch : stream.batches) {
       batch.edges.symmetric = true;
@@ -500,10 +372,13 @@ int run_stream(int argc, const char* const* argv) {
   // ---- summary ----
   double batch_seconds = 0, insert_seconds = 0, erase_seconds = 0;
   std::uint64_t updates_applied = 0, inserted = 0, erased = 0, insert_batches = 0;
+  std::uint64_t vertex_batches = 0;  // vertex insertions and erasures (update files)
   for (const auto& b : records) {
     batch_seconds += b.outcome.seconds;
     updates_applied += b.size;
-    if (b.insert) {
+    if (b.kind != std::string_view("insert") && b.kind != std::string_view("erase")) {
+      ++vertex_batches;
+    } else if (b.insert) {
       ++insert_batches;
       inserted += b.size;
       insert_seconds += b.outcome.seconds;
@@ -539,7 +414,8 @@ int run_stream(int argc, const char* const* argv) {
     if (!tracked.empty()) {
       const EdgeList graph = backend->export_edges();
       for (const TrackedResult& t : tracked) {
-        const std::string problem = check_against_reference(t.spec, graph, t.values, 0);
+        const std::string problem =
+            check_against_reference(t.spec, graph, t.values, 0, backend->is_live(t.spec.source));
         if (!problem.empty()) verification->problems.push_back(problem);
       }
     }
@@ -585,7 +461,7 @@ int run_stream(int argc, const char* const* argv) {
     json batches = json::array();
     for (const auto& b : records) {
       batches.push_back({{"index", b.index},
-                         {"kind", b.insert ? "insert" : "erase"},
+                         {"kind", b.kind},
                          {"size", b.size},
                          {"edges_changed", b.outcome.edges_changed},
                          {"triangles", b.outcome.triangles},
@@ -601,7 +477,8 @@ int run_stream(int argc, const char* const* argv) {
                     {"edges", backend->num_edges()},
                     {"batches", records.size()},
                     {"insert_batches", insert_batches},
-                    {"erase_batches", records.size() - insert_batches},
+                    {"erase_batches", records.size() - insert_batches - vertex_batches},
+                    {"vertex_batches", vertex_batches},
                     {"updates", updates_applied},
                     {"triangles", final_count},
                     {"seconds", batch_seconds},
@@ -654,8 +531,9 @@ int run_stream(int argc, const char* const* argv) {
               fmt::format("{}, {} (built in {})", count_noun(initial.edges_changed, "edge"),
                           count_noun(initial.triangles, "triangle"), format_ms(initial.seconds)));
     print_row("batches",
-              fmt::format("{}: {} insert, {} erase; {} ({} inserted, {} erased)", records.size(),
-                          insert_batches, records.size() - insert_batches,
+              fmt::format("{}: {} insert, {} erase{}; {} ({} inserted, {} erased)", records.size(),
+                          insert_batches, records.size() - insert_batches - vertex_batches,
+                          vertex_batches ? fmt::format(", {} vertex", vertex_batches) : "",
                           count_noun(updates_applied, "update"), inserted, erased));
     print_row("final",
               fmt::format("{}, {}", count_noun(backend->num_vertices(), "vertex", "vertices"),

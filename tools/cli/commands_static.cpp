@@ -100,6 +100,7 @@ int run_tc(int argc, const char* const* argv) {
   InputGraph g = load_graph(cmd.files()[0], reader_options(*r),
                             backend ? backend->preload_sink() : datasets::EdgeChunkFn{});
   g.read.edges.symmetric = true;  // triangles are counted on the undirected graph
+  g.read.edges.weight.clear();    // of an unweighted graph (a weighted one is slower to build)
   if (!backend)
     backend =
         make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));

@@ -110,39 +110,37 @@ int run_sssp(int argc, const char* const* argv) {
       "sssp",
       "Single-source shortest paths from --source. Edge weights are "
       "the file's (Matrix Market real/integer, SNAP third column), 1 when "
-      "unweighted; negative weights are an error. Duplicate entries are one edge of their "
-      "smallest weight on every backend. gpu stores integer weights (uint32), cpu float: a "
-      "weight they cannot hold exactly is an error naming its line; auto runs on the "
-      "reference unless every weight is an integer below 2^24.",
+      "unweighted; a negative weight is an error naming its line. The entries of one edge "
+      "(repeated, or written both ways when undirected) all get their smallest weight (the "
+      "readers' duplicate rule), so every backend sees the same graph. gpu stores integer "
+      "weights (uint32), cpu float: a weight they cannot hold exactly is an error naming its "
+      "line; auto runs on the reference unless every weight is an integer below 2^24.",
       argc, argv, source, kHaveCpuSssp);
   if (!run) return kExitOk;
   auto& [options, chosen_backend, g] = *run;
   // The graphs store weights as uint32 (gpu) and float (cpu). auto runs where both hold every
   // weight exactly, else on the reference; an explicit gpu or cpu refuses a weight it cannot hold.
-  const auto& weights = g.read.edges.weight;
-  const auto first_inexact = [&](auto&& exact) {
-    return std::find_if(weights.begin(), weights.end(), [&](double w) { return !exact(w); });
-  };
-  const auto gpu_bad =
-      first_inexact([](double w) { return w >= 0 && w <= 4294967295.0 && w == std::floor(w); });
-  const auto cpu_bad =
-      first_inexact([](double w) { return static_cast<double>(static_cast<float>(w)) == w; });
-  const bool exact_weights = gpu_bad == weights.end() && cpu_bad == weights.end();
+  const datasets::WeightFacts& facts = g.read.weight_facts;
+  const bool exact_weights = !facts.not_float.line && !facts.not_uint32.line;
   const std::string backend = options["backend"].as<std::string>() == "auto" && !exact_weights
                                   ? "reference"
                                   : chosen_backend;
-  const auto bad = backend == "gpu" ? gpu_bad : backend == "cpu" ? cpu_bad : weights.end();
-  if (bad != weights.end()) {
-    std::string written = fmt::format("{}", *bad);
-    const std::string place =
-        entry_place(g, static_cast<std::size_t>(bad - weights.begin()), &written);
-    throw UsageError(fmt::format(
-        "{}: weight {} cannot be held (the {} backend stores {}); use --backend {}", place, written,
-        backend, backend == "gpu" ? "integer weights 0..2^32-1" : "float",
-        backend == "gpu" && cpu_bad == weights.end() ? "cpu or reference" : "reference"));
+  // One check, the readers': a negative weight on every backend, then one the backend cannot
+  // hold, both at their line ("g.txt:7: negative weight -3 (shortest paths need weights >= 0)").
+  datasets::check_weights(g.read, g.path, datasets::WeightStorage::f64, true);
+  try {
+    datasets::check_weights(g.read, g.path,
+                            backend == "gpu"   ? datasets::WeightStorage::u32
+                            : backend == "cpu" ? datasets::WeightStorage::f32
+                                               : datasets::WeightStorage::f64,
+                            false);
+  } catch (const ParseError& e) {
+    throw UsageError(
+        fmt::format("{}; use --backend {}", e.what(),
+                    backend == "gpu" && !facts.not_float.line ? "cpu or reference" : "reference"));
   }
-  // One duplicate rule for every backend (their graphs would keep the first or the last).
-  keep_lightest_duplicates(g.read.edges, directed_view(g));
+  // The readers' duplicate rule, also for a general Matrix Market file read as undirected.
+  if (!directed_view(g)) read_as_undirected(g.read.edges);
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
   std::vector<double> dist;

@@ -10,6 +10,7 @@
 // follows batches through insert_edges / erase_edges(const EdgeList&), returning a result with
 // `update` (an UpdateResult) and `total`; count_triangles(graph) and
 // count_triangles_per_vertex(graph), found by argument-dependent lookup, count from scratch.
+#include <algorithm>
 #include <chrono>
 #include <concepts>
 #include <cstdint>
@@ -61,6 +62,13 @@ concept DeviceObservableGraph = requires(Graph& g, Counter& c, const EdgeList& b
   { apply_tracked_gpu(g, c, batch, true, tracked, seconds, effects) } -> std::same_as<UpdateResult>;
 };
 
+/// Graphs that answer an edge's weight on the host (wg::cpu::DynamicGraph): weighted insertions
+/// of present edges follow the smallest-weight rule (GraphBackend::insert_edges).
+template <class Graph>
+concept WeightQueryGraph = requires(const Graph& g, vertex_t v) {
+  g.edge_weight(v, v);
+};
+
 /// A graph file's edges taken while the file is parsed (GraphBackend::preload_sink), then built
 /// into a graph: the gpu backend's copy to the device overlaps the parse (ingest_pipeline.cuh).
 template <class Graph>
@@ -91,6 +99,13 @@ class DynamicGraphBackend final : public GraphBackend {
         make_graph_(std::move(make_graph)),
         make_pipeline_(std::move(make_pipeline)),
         make_tracked_(std::move(make_tracked)) {}
+
+  /// Weighted edge lists build a graph made here (keeps_weights); without one, weights are
+  /// dropped by the graph.
+  void set_weighted_graph(std::function<std::unique_ptr<Graph>()> make_weighted) {
+    make_weighted_graph_ = std::move(make_weighted);
+  }
+  bool keeps_weights() const override { return static_cast<bool>(make_weighted_graph_); }
 
   using MakePreload = std::function<std::unique_ptr<GraphPreload<Graph>>()>;
   /// Builds from files take their edges while the file is parsed (preload_sink).
@@ -123,7 +138,8 @@ class DynamicGraphBackend final : public GraphBackend {
     const auto t0 = Clock::now();
     counter_.reset();
     graph_.reset();
-    graph_ = make_graph_();
+    erased_.clear();
+    graph_ = edges.weighted() && make_weighted_graph_ ? make_weighted_graph_() : make_graph_();
     if (preload_ && preload_->size() == edges.size()) {
       preload_->build(*graph_, edges);
     } else {
@@ -149,8 +165,96 @@ class DynamicGraphBackend final : public GraphBackend {
     return make_pipeline_(*graph_, *counter_, std::move(done));
   }
 
-  BatchOutcome insert_edges(const EdgeList& batch) override { return apply(batch, true); }
+  BatchOutcome insert_edges(const EdgeList& batch) override {
+    if constexpr (WeightQueryGraph<Graph>) {
+      if (graph_ && graph_->weighted() && batch.weighted()) return insert_weighted(batch);
+    }
+    return apply(batch, true);
+  }
   BatchOutcome erase_edges(const EdgeList& batch) override { return apply(batch, false); }
+
+  BatchOutcome erase_vertices(std::span<const vertex_t> ids) override {
+    require_graph();
+    const auto t0 = Clock::now();
+    std::uint64_t bound = 0;  // the range grows to hold every id, as for edge batches
+    for (vertex_t v : ids) bound = std::max<std::uint64_t>(bound, std::uint64_t{v} + 1);
+    grow_vertices_to(bound);
+    std::vector<vertex_t> live;  // the ids that are vertices now (not erased before)
+    for (vertex_t v : ids)
+      if (is_live(v)) live.push_back(v);
+    std::sort(live.begin(), live.end());
+    live.erase(std::unique(live.begin(), live.end()), live.end());
+    if (erased_.size() < graph_->num_vertices()) erased_.resize(graph_->num_vertices(), 0);
+    for (vertex_t v : live) erased_[v] = 1;
+    std::vector<double> seconds(tracked_.size() + 1, 0.0);
+    std::vector<BatchEffect> effects(tracked_.size() + 1);
+    const std::vector<bool> follow = followers(live);
+    std::uint64_t removed = 0;
+    if constexpr (requires(const Graph& g, std::span<const vertex_t> s) { g.incident_edges(s); }) {
+      // The erased vertices' edges, then the vertices: the count and every result that follows
+      // vertex erasures see an erase of those edges (the dynamic classes' erase_vertices).
+      const std::vector<std::uint64_t> keys = graph_->incident_edges(live);
+      each_slot(seconds, [&](std::size_t i) {
+        if (i == 0) counter_->before_erase(keys);
+        if (i > 0 && follow[i - 1]) tracked_[i - 1]->before_erase(keys);
+      });
+      removed = graph_->erase_vertices(live).edges_removed;
+      each_slot(seconds, [&](std::size_t i) {
+        if (i == 0) effects[0] = counter_->after_erase(keys);
+        if (i > 0 && follow[i - 1]) effects[i] = tracked_[i - 1]->after_erase(keys);
+      });
+    } else {
+      removed =
+          graph_->erase_vertices(std::vector<vertex_t>(live.begin(), live.end())).edges_removed;
+      recount(seconds[0], effects[0]);
+    }
+    recompute_unfollowed(follow, seconds, effects);
+    return outcome(removed, seconds, effects, t0);
+  }
+
+  BatchOutcome insert_vertices(std::span<const vertex_t> ids) override {
+    require_graph();
+    const auto t0 = Clock::now();
+    std::uint64_t bound = graph_->num_vertices();
+    std::vector<vertex_t> revive;  // erased ids that come back
+    for (vertex_t v : ids) {
+      bound = std::max<std::uint64_t>(bound, std::uint64_t{v} + 1);
+      if (v < erased_.size() && erased_[v]) revive.push_back(v);
+    }
+    std::sort(revive.begin(), revive.end());
+    revive.erase(std::unique(revive.begin(), revive.end()), revive.end());
+    grow_vertices_to(bound);
+    if (!revive.empty()) {
+      // The graphs hand out freed ids in their own order: take them all back, erase again the
+      // ones not asked for (isolated: no edge moves).
+      std::vector<vertex_t> again = graph_->insert_vertices(graph_->num_free_ids());
+      std::erase_if(
+          again, [&](vertex_t v) { return std::binary_search(revive.begin(), revive.end(), v); });
+      if (!again.empty()) graph_->erase_vertices(again);
+      for (vertex_t v : revive) erased_[v] = 0;
+    }
+    std::vector<double> seconds(tracked_.size() + 1, 0.0);
+    std::vector<BatchEffect> effects(tracked_.size() + 1);
+    // Isolated vertices change no result but a traversal's from a source that comes back; the
+    // others see an insertion of no edge (their arrays grow to the new range).
+    std::vector<bool> follow = followers(revive);
+    if constexpr (ObservableGraph<Graph>) {
+      const std::vector<std::uint64_t> none;
+      each_slot(seconds, [&](std::size_t i) {
+        if (i == 0) effects[0] = counter_->after_insert(none);
+        if (i > 0 && follow[i - 1]) effects[i] = tracked_[i - 1]->after_insert(none);
+      });
+    } else {
+      recount(seconds[0], effects[0]);
+      follow.assign(follow.size(), false);
+    }
+    recompute_unfollowed(follow, seconds, effects);
+    return outcome(0, seconds, effects, t0);
+  }
+
+  bool is_live(vertex_t v) const override {
+    return graph_ && v < graph_->num_vertices() && !(v < erased_.size() && erased_[v]);
+  }
 
   std::uint64_t recount_triangles(std::vector<std::uint64_t>* per_vertex) override {
     require_graph();
@@ -192,6 +296,97 @@ class DynamicGraphBackend final : public GraphBackend {
       out.algorithms.push_back(
           {.kind = spec.kind, .seconds = seconds_since(t0), .summary = tracked_.back()->summary()});
     }
+  }
+  /// Slot 0 (the counter) and each tracked result in turn, each one's time into seconds[slot].
+  template <class F>
+  void each_slot(std::vector<double>& seconds, F&& f) {
+    for (std::size_t i = 0; i <= tracked_.size(); ++i) {
+      const auto a0 = Clock::now();
+      f(i);
+      seconds[i] += seconds_since(a0);
+    }
+  }
+  /// Per tracked result: whether it follows a vertex batch on `ids` by its update. A bfs or
+  /// sssp result whose source is among them is recomputed (its source leaves or comes back).
+  std::vector<bool> followers(const std::vector<vertex_t>& ids) const {
+    std::vector<bool> follow(tracked_.size());
+    for (std::size_t i = 0; i < tracked_.size(); ++i) {
+      const AlgorithmSpec& s = specs_[i];
+      const bool has_source = s.kind == AlgorithmKind::bfs || s.kind == AlgorithmKind::sssp;
+      follow[i] = tracked_[i]->follows_vertex_erasure() &&
+                  !(has_source && std::binary_search(ids.begin(), ids.end(), s.source));
+    }
+    return follow;
+  }
+  /// The counter counts the graph again (a graph without a canonical layer).
+  void recount(double& seconds, BatchEffect& effect) {
+    const auto a0 = Clock::now();
+    const std::uint64_t before = counter_->total();
+    counter_ = std::make_unique<Counter>(*graph_);
+    const std::uint64_t after = counter_->total();
+    effect = {before > after ? before - after : after - before, true};
+    seconds += seconds_since(a0);
+  }
+  /// Each tracked result not in `follow` computed again on the graph as it is now.
+  void recompute_unfollowed(const std::vector<bool>& follow, std::vector<double>& seconds,
+                            std::vector<BatchEffect>& effects) {
+    for (std::size_t i = 0; i < tracked_.size(); ++i) {
+      if (follow[i]) continue;
+      const auto a0 = Clock::now();
+      const std::vector<double> before = tracked_[i]->values();
+      tracked_[i] = make_tracked_(specs_[i], *graph_);
+      effects[i + 1] = {count_changed(before, tracked_[i]->values()), true};
+      seconds[i + 1] += seconds_since(a0);
+    }
+  }
+  void grow_vertices_to(std::uint64_t bound) {
+    if (bound <= graph_->num_vertices()) return;
+    if constexpr (requires(Graph & g) { g.ensure_vertices(bound); }) {
+      graph_->ensure_vertices(bound);
+    } else if constexpr (requires(Graph & g) { g.grow_vertices(bound); }) {
+      graph_->grow_vertices(bound);
+    } else {
+      EdgeList empty;  // the graphs' EdgeList overloads grow the range to num_vertices
+      empty.num_vertices = bound;
+      empty.symmetric = true;
+      (void)apply(empty, true);
+    }
+  }
+  /// A weighted insertion: entries of absent edges are inserted; a present edge whose weight the
+  /// entry lowers leaves and comes back with it (every result sees an erase and an insertion);
+  /// other entries change nothing (the smaller weight stays).
+  BatchOutcome insert_weighted(const EdgeList& batch) requires WeightQueryGraph<Graph> {
+    EdgeList fresh, lowered;
+    for (EdgeList* e : {&fresh, &lowered}) {
+      e->num_vertices = batch.num_vertices;
+      e->symmetric = batch.symmetric;
+    }
+    grow_id_range(batch);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const auto old = graph_->edge_weight(batch.src[i], batch.dst[i]);
+      EdgeList* to = !old ? &fresh : batch.weight[i] < *old ? &lowered : nullptr;
+      if (!to) continue;
+      to->src.push_back(batch.src[i]);
+      to->dst.push_back(batch.dst[i]);
+      to->weight.push_back(batch.weight[i]);
+    }
+    if (lowered.size() == 0) return apply(fresh, true);
+    BatchOutcome out = apply(lowered, false);
+    fresh.src.insert(fresh.src.end(), lowered.src.begin(), lowered.src.end());
+    fresh.dst.insert(fresh.dst.end(), lowered.dst.begin(), lowered.dst.end());
+    fresh.weight.insert(fresh.weight.end(), lowered.weight.begin(), lowered.weight.end());
+    const BatchOutcome in = apply(fresh, true);
+    out.edges_changed = in.edges_changed - out.edges_changed;
+    out.triangles = in.triangles;
+    out.seconds += in.seconds;
+    for (std::size_t i = 0; i < out.algorithms.size() && i < in.algorithms.size(); ++i) {
+      AlgorithmOutcome& a = out.algorithms[i];
+      a.seconds += in.algorithms[i].seconds;
+      a.changed += in.algorithms[i].changed;
+      a.recomputed = a.recomputed || in.algorithms[i].recomputed;
+      a.summary = in.algorithms[i].summary;
+    }
+    return out;
   }
   BatchOutcome apply(const EdgeList& batch, bool insert) {
     require_graph();
@@ -253,7 +448,15 @@ class DynamicGraphBackend final : public GraphBackend {
   /// tracked results in order.
   BatchOutcome outcome(const UpdateResult& update, const std::vector<double>& seconds,
                        const std::vector<BatchEffect>& effects, Clock::time_point t0) {
-    BatchOutcome out{update.applied, counter_->total(), 0, {}};
+    return outcome(update.applied, seconds, effects, t0);
+  }
+  BatchOutcome outcome(std::uint64_t edges_changed, const std::vector<double>& seconds,
+                       const std::vector<BatchEffect>& effects, Clock::time_point t0) {
+    BatchOutcome out{edges_changed, counter_->total(), 0, {}};
+    if (tracked_.empty()) {  // the count alone: no per-algorithm outcomes (as apply's)
+      out.seconds = seconds_since(t0);
+      return out;
+    }
     out.algorithms.push_back({.kind = AlgorithmKind::tc,
                               .seconds = seconds[0],
                               .changed = effects[0].changed,
@@ -280,6 +483,8 @@ class DynamicGraphBackend final : public GraphBackend {
   MakePipeline make_pipeline_;
   MakeTracked make_tracked_;
   MakePreload make_preload_;
+  std::function<std::unique_ptr<Graph>()> make_weighted_graph_;
+  std::vector<std::uint8_t> erased_;  ///< ids erased by erase_vertices (1), since the build
   std::unique_ptr<GraphPreload<Graph>> preload_;  ///< the file read for the next build
   std::vector<AlgorithmSpec> specs_;  ///< tracked besides the count, in the order asked for
   std::unique_ptr<Graph> graph_;

@@ -1,9 +1,9 @@
 #pragma once
 // What makes the CLI's per-vertex results mean the same on every backend and in the FILE's ids:
 // component labels as the smallest file id, parents and predecessors derived from levels and
-// distances, one duplicate-weight rule, and where in the file an entry was written (for
-// messages). Each backend computes levels, components and distances; these turn them into the
-// documented results, so that backends that agree on those agree on everything written.
+// distances, and the readers' duplicate-weight rule for lists read as undirected. Each backend
+// computes levels, components and distances; these turn them into the documented results, so that
+// backends that agree on those agree on everything written.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -45,16 +45,11 @@ std::vector<std::int64_t> component_representatives(
 std::vector<std::int64_t> path_tree_parents(const EdgeList& edges, bool directed, vertex_t source,
                                             const std::vector<double>& distance, bool unit_lengths);
 
-/// Entries with the same endpoints ({u, v} undirected, (u, v) directed) are one edge of the
-/// smallest of their weights (the one a shortest path takes), kept at its first entry's place:
-/// every backend then builds the same simple graph. Returns the entries removed.
-/// O(m log m); unweighted lists are left as they are.
-std::uint64_t keep_lightest_duplicates(EdgeList& edges, bool directed);
-
-/// "FILE:LINE" of entry `index` of `g` (found by its ids and weight; the file is read again,
-/// so call it on error paths), or "FILE (entry N)" when no line matches. `weight_text` gets the
-/// weight as written there when found.
-std::string entry_place(const InputGraph& g, std::size_t index, std::string* weight_text = nullptr);
+/// Reads `edges` as undirected (symmetric = true). A list the readers gave as directed (a
+/// general Matrix Market file) then gets the readers' duplicate rule for undirected lists too:
+/// (u, v) and (v, u) entries all carry their smallest weight (datasets/README.md, "Duplicate
+/// rule"), so that every backend sees one simple graph. O(m log m) when that applies.
+void read_as_undirected(EdgeList& edges);
 
 /// True when some entry of `edges` names `v`.
 bool on_some_entry(const EdgeList& edges, vertex_t v);

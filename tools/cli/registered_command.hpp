@@ -10,7 +10,6 @@
 #include <warpgraph/algorithms/registry.hpp>
 
 #include "algorithm_command.hpp"
-#include "output_writer.hpp"
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
 #define WG_REGISTERED_WITH_CPU 1
 #endif
@@ -75,7 +74,7 @@ int run_registered(int argc, const char* const* argv) {
   const InputGraph& g = run->graph;
   const cxxopts::ParseResult& r = run->options;
   if (const auto out = output_target(r, {g.path})) {
-    const std::vector<double> values = Entry::values(result);
+    const auto values = Entry::values(result);
     write_table(*out, g, {number_column(Entry::name, values)});
   }
   const std::vector<SummaryField> fields = Entry::fields(result);

@@ -13,12 +13,25 @@ std::uint64_t EdgeSetReplay::apply(const EdgeList& batch, bool insert) {
   for (std::size_t i = 0; i < batch.size(); ++i) {
     if (batch.src[i] == batch.dst[i]) continue;
     if (insert) {
+      if (erased_.count(batch.src[i]) || erased_.count(batch.dst[i])) continue;
       edges_.insert(key(batch.src[i], batch.dst[i]));
     } else {
       edges_.erase(key(batch.src[i], batch.dst[i]));
     }
   }
   return insert ? edges_.size() - before : before - edges_.size();
+}
+
+void EdgeSetReplay::apply_vertices(const std::vector<vertex_t>& ids, bool insert) {
+  if (insert) {
+    for (vertex_t v : ids) erased_.erase(v);
+    return;
+  }
+  const std::unordered_set<vertex_t> gone(ids.begin(), ids.end());
+  std::erase_if(edges_, [&](std::uint64_t k) {
+    return gone.count(static_cast<vertex_t>(k >> 32)) || gone.count(static_cast<vertex_t>(k));
+  });
+  erased_.insert(ids.begin(), ids.end());
 }
 
 std::vector<std::uint64_t> EdgeSetReplay::sorted_keys() const {
@@ -34,7 +47,11 @@ std::vector<std::uint64_t> replay_model(const datasets::UpdateStream& stream) {
   EdgeSetReplay edges;
   edges.apply(stream.initial, true);
   for (const auto& batch : stream.batches) {
-    edges.apply(batch.edges, batch.kind == datasets::UpdateBatch::Kind::insert);
+    using Kind = datasets::UpdateBatch::Kind;
+    if (batch.kind == Kind::insert_vertices || batch.kind == Kind::erase_vertices)
+      edges.apply_vertices(batch.vertices, batch.kind == Kind::insert_vertices);
+    else
+      edges.apply(batch.edges, batch.kind == Kind::insert);
   }
   return edges.sorted_keys();
 }

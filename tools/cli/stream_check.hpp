@@ -19,6 +19,9 @@ class EdgeSetReplay {
  public:
   /// Inserts or erases the batch's edges; returns how many edges were added or removed.
   std::uint64_t apply(const EdgeList& batch, bool insert);
+  /// A vertex batch: erasing a vertex erases its edges and makes later insertions naming it be
+  /// ignored (as the graphs do) until it is inserted again. O(edges) per erasing batch.
+  void apply_vertices(const std::vector<vertex_t>& ids, bool insert);
   std::size_t size() const { return edges_.size(); }
   /// The edges as keys (min(u, v) << 32 | max(u, v)), ascending: the order of a sorted
   /// undirected export.
@@ -29,6 +32,7 @@ class EdgeSetReplay {
 
  private:
   std::unordered_set<std::uint64_t> edges_;
+  std::unordered_set<vertex_t> erased_;
 };
 
 struct Verification {

@@ -97,23 +97,23 @@ void write_stream_results(const OutputTarget& target, GraphBackend& backend,
   std::vector<Column> columns{number_column("triangles", triangles)};
   for (const TrackedResult& t : tracked) {
     const std::string name = algorithm_name(t.spec.kind);
-    const AlgorithmKind k = t.spec.kind;
-    if (k == AlgorithmKind::bfs || k == AlgorithmKind::sssp) {
-      const bool bfs = k == AlgorithmKind::bfs;
-      vertices.push_back(path_tree_parents(graph, false, t.spec.source, t.values, true));
+    const AlgorithmKind kind = t.spec.kind;
+    if (kind == AlgorithmKind::bfs || kind == AlgorithmKind::sssp) {
+      const bool bfs = kind == AlgorithmKind::bfs;
+      vertices.push_back(path_tree_parents(graph, false, t.spec.source, t.values, bfs));
       Column values = bfs ? level_column(t.values) : distance_column(t.values);
       values.name = name + "_" + values.name;
       columns.push_back(std::move(values));
       columns.push_back(
           vertex_column(name + (bfs ? "_parent" : "_predecessor"), vertices.back(), file_id));
-    } else if (k == AlgorithmKind::cc) {
+    } else if (kind == AlgorithmKind::cc) {
       vertices.push_back(component_representatives(t.values, file_id));
       columns.push_back(vertex_column("component", vertices.back(), file_id));
-    } else if (k == AlgorithmKind::pagerank) {
+    } else if (kind == AlgorithmKind::pagerank) {
       columns.push_back(number_column("rank", t.values));
-    } else if (k == AlgorithmKind::kcore) {
+    } else if (kind == AlgorithmKind::kcore) {
       columns.push_back(number_column("core", t.values));
-    } else if (k != AlgorithmKind::tc) {
+    } else if (!(kind == AlgorithmKind::tc)) {
       columns.push_back(number_column(name, t.values));  // a registered algorithm's values
     }
   }

@@ -40,20 +40,19 @@ StreamOutputs stream_outputs(const cxxopts::ParseResult& r, const std::vector<st
 /// A row of --batch-csv: the initial build (index 0, kind "initial") or a batch.
 struct BatchRow {
   std::size_t index = 0;
-  std::string kind;  ///< "initial", "insert" or "erase"
+  std::string kind;  ///< "initial", "insert", "erase", "insert_vertices", "erase_vertices"
   std::uint64_t entries = 0;
   const BatchOutcome* outcome = nullptr;
 };
 /// Writes --batch-csv: batch,kind,entries,edges_changed,triangles,seconds, then for each tracked
 /// result ALGO_SUMMARY (e.g. cc_components), ALGO_seconds, ALGO_changed. O(rows).
 void write_batch_csv(const OutputTarget& target, const std::vector<BatchRow>& rows);
-/// The same from the initial build and stream's batch records (index, insert, size, outcome).
+/// The same from the initial build and stream's batch records (index, kind, size, outcome).
 template <class Records>
 void write_batch_csv(const OutputTarget& target, std::uint64_t initial_entries,
                      const BatchOutcome& initial, const Records& records) {
   std::vector<BatchRow> rows{{0, "initial", initial_entries, &initial}};
-  for (const auto& b : records)
-    rows.push_back({b.index, b.insert ? "insert" : "erase", b.size, &b.outcome});
+  for (const auto& b : records) rows.push_back({b.index, b.kind, b.size, &b.outcome});
   write_batch_csv(target, rows);
 }
 

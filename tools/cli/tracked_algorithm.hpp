@@ -73,6 +73,10 @@ class TrackedAlgorithm {
   virtual BatchEffect after_insert(std::span<const std::uint64_t> added) = 0;
   virtual void before_erase(std::span<const std::uint64_t> removed) = 0;
   virtual BatchEffect after_erase(std::span<const std::uint64_t> removed) = 0;
+  /// True when a vertex erasure may be followed as before_erase / after_erase of the erased
+  /// vertices' edges (the dynamic class has erase_vertices, which is those calls around the
+  /// graph's erase); false: the result is recomputed after a vertex batch.
+  virtual bool follows_vertex_erasure() const { return false; }
   /// The same calls with the edges on the device (the gpu backend: the GpuEdgeBatchObserver
   /// protocol of algorithms/gpu_dynamic_update.cuh). A result of a host graph does not take
   /// them: the defaults throw wg::Error.
@@ -103,6 +107,11 @@ class TrackedObserver final : public TrackedAlgorithm {
   void before_erase(std::span<const std::uint64_t> removed) override { a_->before_erase(removed); }
   BatchEffect after_erase(std::span<const std::uint64_t> removed) override {
     return a_->after_erase(removed);
+  }
+  bool follows_vertex_erasure() const override {
+    return requires(A & a, std::span<const vertex_t> ids) {
+      a.erase_vertices(ids);
+    };
   }
   std::vector<double> values() const override { return values_(*a_); }
   double summary() const override { return summary_(*a_); }
@@ -141,8 +150,10 @@ inline constexpr double kTrackedPageRankL1Bound = 1e-6;
 /// Compares a tracked result with the reference's on `graph` (the backend's exported graph):
 /// bfs, cc, kcore and sssp exactly, pagerank within kTrackedPageRankL1Bound (L1), a registered
 /// one within its entry's check_tolerance per vertex. Returns an empty string when they agree,
-/// else one line saying where they differ.
+/// else one line saying where they differ. `source_live` false: the bfs / sssp source was
+/// erased (GraphBackend::erase_vertices), so every vertex must be unreached.
 std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
-                                    const std::vector<double>& values, double tc_total);
+                                    const std::vector<double>& values, double tc_total,
+                                    bool source_live = true);
 
 }  // namespace wg::cli

@@ -53,11 +53,12 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
         kind, std::make_unique<cpu::DynamicCoreNumbers>(graph),
         [](const cpu::DynamicCoreNumbers& a) { return as_doubles(a.result().core); },
         [](const cpu::DynamicCoreNumbers& a) { return static_cast<double>(a.result().max_core); });
-  if (kind == AlgorithmKind::sssp)  // unit lengths: the stream graph is unweighted (as gpu's)
+  if (kind == AlgorithmKind::sssp)  // the graph's weights (a weighted stream), else unit lengths
     return make_tracked(
         kind,
-        std::make_unique<cpu::DynamicSssp>(graph, spec.source,
-                                           cpu::DynamicSsspOptions{.sssp = {.unit_weights = true}}),
+        std::make_unique<cpu::DynamicSssp>(
+            graph, spec.source,
+            cpu::DynamicSsspOptions{.sssp = {.unit_weights = !graph.weighted()}}),
         [](const cpu::DynamicSssp& a) { return a.result().distance; },
         [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
 #define WG_CLI_TRACK(Entry)                     \

@@ -31,9 +31,9 @@ class GpuTracked final : public TrackedAlgorithm {
   GpuTracked(AlgorithmKind kind, std::unique_ptr<A> a, Values values, Summary summary)
       : kind_(kind), a_(std::move(a)), values_(values), summary_(summary) {}
   AlgorithmKind kind() const override { return kind_; }
-  BatchEffect after_insert(std::span<const std::uint64_t>) override { host_lists(); }
-  void before_erase(std::span<const std::uint64_t>) override { host_lists(); }
-  BatchEffect after_erase(std::span<const std::uint64_t>) override { host_lists(); }
+  BatchEffect after_insert(std::span<const std::uint64_t>) override { return host_lists(); }
+  void before_erase(std::span<const std::uint64_t>) override { (void)host_lists(); }
+  BatchEffect after_erase(std::span<const std::uint64_t>) override { return host_lists(); }
   BatchEffect after_insert_device(const gpu::ChangedEdges& added) override {
     return a_->after_insert(added);
   }
@@ -45,7 +45,8 @@ class GpuTracked final : public TrackedAlgorithm {
   double summary() const override { return summary_(*a_); }
 
  private:
-  [[noreturn]] void host_lists() const {
+  /// Throws; returns the type of its callers so that every path of theirs returns (nvcc).
+  [[noreturn]] BatchEffect host_lists() const {
     throw Error(std::string("--algo ") + algorithm_name(kind_) +
                 ": the gpu backend's results follow device edge lists");
   }

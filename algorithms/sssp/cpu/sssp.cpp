@@ -2,6 +2,7 @@
 #include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <queue>
@@ -19,10 +20,17 @@ struct Item {
 };
 using Heap = std::priority_queue<Item, std::vector<Item>, std::greater<Item>>;
 
+/// The shortest text that reads back as w: messages never round a weight.
+std::string exact_text(float w) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, w);
+  return ec == std::errc() ? std::string(buf, end) : std::string("?");
+}
+
 double arc_length(const DynamicGraph& g, bool unit, float w) {
   if (unit || !g.weighted()) return 1.0;
   if (!(w >= 0.0f))
-    throw InvalidArgument("wg::cpu::sssp: an arc has length " + std::to_string(w) +
+    throw InvalidArgument("wg::cpu::sssp: an arc has length " + exact_text(w) +
                           "; shortest paths need non-negative lengths");
   return static_cast<double>(w);
 }

@@ -54,6 +54,25 @@ TEST_P(SsspCpuDataset, StaticMatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Datasets, SsspCpuDataset, wg::test::kBundledGraphs,
                          wg::test::graph_test_name);
 
+TEST(SsspCpu, NegativeLengthMessageNamesTheWeightExactly) {
+  // std::to_string(float) would print -0.100000 (rounded to six decimals).
+  wg::cpu::DynamicGraph g(wg::cpu::GraphOptions{.weighted = true, .threads = 1});
+  EdgeList e;
+  e.num_vertices = 3;
+  e.symmetric = true;
+  e.src = {0, 1};
+  e.dst = {1, 2};
+  e.weight = {1.0, static_cast<double>(-0.1f)};
+  g.build(e);
+  try {
+    (void)wg::cpu::sssp(g, 0);
+    FAIL() << "a negative length must throw";
+  } catch (const wg::InvalidArgument& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("length -0.1;"), std::string::npos) << message;
+  }
+}
+
 TEST(SsspCpu, SourceOutOfRangeThrows) {
   wg::cpu::DynamicGraph g(4, wg::cpu::GraphOptions{.threads = 1});
   EXPECT_THROW(wg::cpu::sssp(g, 4), wg::InvalidArgument);
