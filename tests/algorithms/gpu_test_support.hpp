@@ -14,14 +14,42 @@
 
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/datasets/generators.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 #include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
 #include "../graph/gpu/graph_model.hpp"
 #include "../support/test_support.hpp"
 
 namespace wg::test {
+
+/// The two slab graphs the GPU algorithm tests run on.
+using SetGraph = gpu::DynamicGraph<gpu::SlabSetAdjacency>;
+using MapGraph = gpu::DynamicGraph<gpu::SlabMapAdjacency>;
+
+/// A dataset file's edges without their weights (the unweighted algorithms' input).
+inline EdgeList unweighted_edges(const std::string& path) {
+  EdgeList e = datasets::read_graph(path).edges;
+  e.weight.clear();
+  return e;
+}
+
+/// check(graph) on a set-adjacency and on a map-adjacency graph, each built from `e`.
+template <class Check>
+void on_set_and_map(const EdgeList& e, Check&& check) {
+  {
+    SCOPED_TRACE("set adjacency");
+    SetGraph g(0);
+    g.build(e);
+    check(g);
+  }
+  SCOPED_TRACE("map adjacency");
+  MapGraph g(0);
+  g.build(e);
+  check(g);
+}
 
 /// An R-MAT update stream with duplicates, absent deletions and (few) self-loops, starting from
 /// a third of the graph, with deletion batches.

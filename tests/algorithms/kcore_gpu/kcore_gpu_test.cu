@@ -28,8 +28,8 @@ namespace {
 using wg::EdgeList;
 using wg::test::batch;
 using wg::test::GraphModel;
-using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
-using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
+using wg::test::MapGraph;
+using wg::test::SetGraph;
 
 void expect_reference(const GraphModel& m, const wg::gpu::CoreNumbers& got) {
   const auto want = wg::reference::core_numbers(wg::test::reference_edges(m));
@@ -44,15 +44,10 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 TEST_P(SharedDatasets, StaticCoreNumbersEqualReference) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
-  EdgeList e = wg::datasets::read_graph(path).edges;
-  e.weight.clear();
+  const EdgeList e = wg::test::unweighted_edges(path);
   const auto want = wg::reference::core_numbers(e);
-  SetGraph g(0);
-  g.build(e);
-  EXPECT_EQ(wg::gpu::core_numbers(g).core, want);
-  MapGraph w(0);
-  w.build(e);
-  EXPECT_EQ(wg::gpu::core_numbers(w).core, want);
+  wg::test::on_set_and_map(e,
+                           [&](const auto& g) { EXPECT_EQ(wg::gpu::core_numbers(g).core, want); });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);

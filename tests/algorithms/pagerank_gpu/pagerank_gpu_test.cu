@@ -29,8 +29,8 @@ namespace {
 
 using wg::EdgeList;
 using wg::test::GraphModel;
-using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
-using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
+using wg::test::MapGraph;
+using wg::test::SetGraph;
 
 constexpr double kTol = 1e-10;
 
@@ -54,16 +54,12 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 TEST_P(SharedDatasets, StaticRanksWithinBound) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
-  EdgeList e = wg::datasets::read_graph(path).edges;
-  e.weight.clear();
-  SetGraph g(0);
-  g.build(e);
-  const auto r = wg::gpu::pagerank(g, {.tolerance = kTol});
-  EXPECT_TRUE(r.converged);
-  expect_close(r.rank, e, false);
-  MapGraph w(0);
-  w.build(e);
-  expect_close(wg::gpu::pagerank(w, {.tolerance = kTol}).rank, e, false);
+  const EdgeList e = wg::test::unweighted_edges(path);
+  wg::test::on_set_and_map(e, [&](const auto& g) {
+    const auto r = wg::gpu::pagerank(g, {.tolerance = kTol});
+    EXPECT_TRUE(r.converged);
+    expect_close(r.rank, e, false);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);

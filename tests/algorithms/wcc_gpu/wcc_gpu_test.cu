@@ -25,8 +25,8 @@ namespace {
 using wg::EdgeList;
 using wg::test::batch;
 using wg::test::GraphModel;
-using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
-using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
+using wg::test::MapGraph;
+using wg::test::SetGraph;
 
 void expect_reference(const GraphModel& m, const wg::gpu::Components& got) {
   const auto want = wg::reference::connected_components(wg::test::reference_edges(m));
@@ -39,20 +39,13 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 TEST_P(SharedDatasets, StaticComponentsEqualReference) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
-  const EdgeList e = wg::datasets::read_graph(path).edges;
-  EdgeList unweighted = e;
-  unweighted.weight.clear();
+  const EdgeList e = wg::test::unweighted_edges(path);
   const auto want = wg::reference::connected_components(e);
-  SetGraph g(0);
-  g.build(unweighted);
-  auto got = wg::gpu::connected_components(g);
-  EXPECT_EQ(got.component, want.component);
-  EXPECT_EQ(got.count, want.count);
-  MapGraph w(0);
-  w.build(unweighted);
-  got = wg::gpu::connected_components(w);
-  EXPECT_EQ(got.component, want.component);
-  EXPECT_EQ(got.count, want.count);
+  wg::test::on_set_and_map(e, [&](const auto& g) {
+    const auto got = wg::gpu::connected_components(g);
+    EXPECT_EQ(got.component, want.component);
+    EXPECT_EQ(got.count, want.count);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
