@@ -54,12 +54,7 @@ struct SortedArrayOptions {
 
 template <class Key, class Value = std::uint32_t>
 class SortedArray : public PointQueries<SortedArray<Key, Value>, Key, Value> {
-  static_assert(std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, std::uint64_t>,
-                "SortedArray: Key is std::uint32_t or std::uint64_t");
-
  public:
-  using key_type = Key;
-  using mapped_type = Value;
   using ref_type = SortedArrayRef<Key, Value>;
 
   explicit SortedArray(const SortedArrayOptions& options = {}, cudaStream_t stream = 0);

@@ -183,7 +183,7 @@ TEST(GpuObservers, EmptyAndAbsentBatchesCallNobodyOrEmpty) {
 TEST(GpuObservers, DynamicResultsSetFollowsEveryBatch) {
   WG_REQUIRE_GPU();
   const EdgeList whole = wg::datasets::generate_rmat(
-      {.scale = test_scale(), .edge_factor = 8, .seed = 11, .symmetric = true});
+      {.scale = wg::test::gpu_test_scale(10), .edge_factor = 8, .seed = 11, .symmetric = true});
   const wg::datasets::UpdateStream stream = wg::datasets::make_update_stream(
       whole, {.initial_fraction = 0.4, .batch_size = 512, .seed = 5});
   Graph g(whole.num_vertices);
