@@ -85,6 +85,10 @@ class SortedArray : public PointQueries<SortedArray<Key, Value>, Key, Value> {
   std::pair<std::vector<Key>, std::vector<Value>> to_host(cudaStream_t stream) const;
 
  private:
+  /// Replaces the contents with the first m pairs of keys / values (sorted, unique); returns
+  /// the old size.
+  std::uint64_t replace(DeviceBuffer<Key>&& keys, DeviceBuffer<Value>&& values, std::uint64_t m);
+
   std::uint64_t capacity_;
   std::uint64_t size_ = 0;
   DeviceBuffer<Key> keys_;
