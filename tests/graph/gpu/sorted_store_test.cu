@@ -15,7 +15,6 @@
 namespace {
 
 using wg::EdgeList;
-using wg::vertex_t;
 using wg::test::GraphModel;
 using wg::test::TestRng;
 template <bool W>
