@@ -92,6 +92,31 @@ inline EdgeList reference_edges(const GraphModel& m) {
   return coo;
 }
 
+/// An undirected R-MAT graph of gpu_test_scale() on the GPU, and its host model.
+struct UndirectedRmat {
+  UndirectedRmat(double edge_factor, std::uint64_t seed)
+      : edges(datasets::generate_rmat(
+            {.scale = gpu_test_scale(), .edge_factor = edge_factor, .seed = seed})),
+        model(model_of(edges, false)) {
+    graph.build(edges);
+  }
+  EdgeList edges;
+  SetGraph graph{0};
+  GraphModel model;
+};
+
+/// dyn.erase_vertices(ids), which must agree with the model's erasure (vertices erased, ids
+/// ignored, edges removed). Returns dyn's result.
+template <class Dynamic>
+auto erase_vertices_checked(Dynamic& dyn, const std::vector<vertex_t>& ids, GraphModel& model) {
+  const auto r = dyn.erase_vertices(ids);
+  const VertexEraseResult want = model.erase_vertices(ids);
+  EXPECT_EQ(r.update.vertices, want.vertices);
+  EXPECT_EQ(r.update.ignored_ids, want.ignored_ids);
+  EXPECT_EQ(r.update.edges_removed, want.edges_removed);
+  return r;
+}
+
 /// Adds self-loops (u, u) to a copy of the batch: the graph drops them.
 inline EdgeList with_self_loops(const EdgeList& b) {
   EdgeList out = b;

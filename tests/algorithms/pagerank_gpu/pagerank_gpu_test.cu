@@ -329,18 +329,11 @@ TEST(PageRankWarmLimit, Prediction) {
 
 TEST(GpuDynamicPageRank, VertexDeletions) {
   WG_REQUIRE_GPU();
-  const EdgeList e = wg::datasets::generate_rmat(
-      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 9});
-  SetGraph g(0);
-  g.build(e);
-  GraphModel m = wg::test::model_of(e, false);
-  wg::gpu::DynamicPageRank<SetGraph> dyn(g, {.tolerance = kTol});
+  wg::test::UndirectedRmat in(8, 9);
+  GraphModel& m = in.model;
+  wg::gpu::DynamicPageRank<SetGraph> dyn(in.graph, {.tolerance = kTol});
   for (wg::vertex_t first : {0u, 7u, 100u}) {
-    std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat
-    const auto r = dyn.erase_vertices(ids);
-    const wg::VertexEraseResult want = m.erase_vertices(ids);
-    ASSERT_EQ(r.update.vertices, want.vertices);
-    ASSERT_EQ(r.update.edges_removed, want.edges_removed);
+    wg::test::erase_vertices_checked(dyn, {first, first + 1, first + 2, first}, m);  // a repeat
     expect_close(dyn.result().rank, wg::test::reference_edges(m), false);
   }
 }
