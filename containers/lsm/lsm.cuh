@@ -89,12 +89,7 @@ struct LsmOptions {
 
 template <class Key, class Value = std::uint32_t>
 class Lsm : public PointQueries<Lsm<Key, Value>, Key, Value> {
-  static_assert(std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, std::uint64_t>,
-                "Lsm: Key is std::uint32_t or std::uint64_t");
-
  public:
-  using key_type = Key;
-  using mapped_type = Value;
   using ref_type = LsmRef<Key, Value>;
   static constexpr Key max_key = ref_type::max_key;
 

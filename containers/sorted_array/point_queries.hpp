@@ -10,12 +10,19 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace wg {
 
 template <class Derived, class Key, class Value>
 class PointQueries {
+  static_assert(std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, std::uint64_t>,
+                "SortedArray / Lsm: Key is std::uint32_t or std::uint64_t");
+
  public:
+  using key_type = Key;
+  using mapped_type = Value;
+
   /// out_values[i] = the value of key queries[i] when there is one (untouched otherwise);
   /// out_found[i] = 1/0. Either output may be null.
   void find(const Key* queries, std::uint64_t n, Value* out_values, std::uint8_t* out_found,

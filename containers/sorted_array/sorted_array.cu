@@ -118,11 +118,7 @@ std::uint64_t SortedArray<Key, Value>::insert(const Key* keys, const Value* valu
     throw CapacityError("SortedArray", capacity_,
                         "insert of " + std::to_string(n) + " pairs would hold " +
                             std::to_string(m) + " keys; the batch was not applied");
-  const std::uint64_t added = m - size_;
-  keys_ = std::move(uk);
-  values_ = std::move(uv);
-  size_ = m;
-  return added;
+  return m - replace(std::move(uk), std::move(uv), m);
 }
 
 template <class Key, class Value>
@@ -142,11 +138,7 @@ std::uint64_t SortedArray<Key, Value>::erase(const Key* keys, std::uint64_t n,
   const std::uint64_t m =
       sorted_detail::select_flagged(keys_.data(), keep.data(), nk.data(), size_, stream);
   sorted_detail::select_flagged(values_.data(), keep.data(), nv.data(), size_, stream);
-  const std::uint64_t removed = size_ - m;
-  keys_ = std::move(nk);
-  values_ = std::move(nv);
-  size_ = m;
-  return removed;
+  return replace(std::move(nk), std::move(nv), m) - m;
 }
 
 template <class Key, class Value>
@@ -167,10 +159,18 @@ std::uint64_t SortedArray<Key, Value>::build(const Key* keys, const Value* value
     throw CapacityError(
         "SortedArray", capacity_,
         "build of " + std::to_string(m) + " distinct keys; the array was not changed");
-  keys_ = std::move(batch.k[out]);
-  values_ = std::move(batch.v[out]);
-  size_ = m;
+  replace(std::move(batch.k[out]), std::move(batch.v[out]), m);
   return m;
+}
+
+template <class Key, class Value>
+std::uint64_t SortedArray<Key, Value>::replace(DeviceBuffer<Key>&& keys,
+                                               DeviceBuffer<Value>&& values, std::uint64_t m) {
+  const std::uint64_t old = size_;
+  keys_ = std::move(keys);
+  values_ = std::move(values);
+  size_ = m;
+  return old;
 }
 
 template <class Key, class Value>

@@ -54,12 +54,7 @@ struct SortedArrayOptions {
 
 template <class Key, class Value = std::uint32_t>
 class SortedArray : public PointQueries<SortedArray<Key, Value>, Key, Value> {
-  static_assert(std::is_same_v<Key, std::uint32_t> || std::is_same_v<Key, std::uint64_t>,
-                "SortedArray: Key is std::uint32_t or std::uint64_t");
-
  public:
-  using key_type = Key;
-  using mapped_type = Value;
   using ref_type = SortedArrayRef<Key, Value>;
 
   explicit SortedArray(const SortedArrayOptions& options = {}, cudaStream_t stream = 0);
@@ -90,6 +85,10 @@ class SortedArray : public PointQueries<SortedArray<Key, Value>, Key, Value> {
   std::pair<std::vector<Key>, std::vector<Value>> to_host(cudaStream_t stream) const;
 
  private:
+  /// Replaces the contents with the first m pairs of keys / values (sorted, unique); returns
+  /// the old size.
+  std::uint64_t replace(DeviceBuffer<Key>&& keys, DeviceBuffer<Value>&& values, std::uint64_t m);
+
   std::uint64_t capacity_;
   std::uint64_t size_ = 0;
   DeviceBuffer<Key> keys_;

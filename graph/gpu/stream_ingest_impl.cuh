@@ -18,40 +18,13 @@
 #include <warpgraph/containers/core/cuda_stream.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/core/pinned_buffer.hpp>
+#include <warpgraph/graph/gpu/chunk_check.cuh>
 #include <warpgraph/graph/gpu/host_batch.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 #include <warpgraph/graph/gpu/stream_ingest.hpp>
 
 namespace wg::gpu {
 namespace detail::ingest {
-
-/// An insert chunk's id range (out[0]: 1 + its largest id below kNewVertexTag) and, with
-/// weights, their uint32 values (rounded half away from zero, as the EdgeList overloads round)
-/// or its first entry whose weight is outside uint32 (out[1] = ~entry, the largest ~i).
-template <class Id = vertex_t>
-__global__ void check_chunk_kernel(const Id* src, const Id* dst, std::uint64_t n,
-                                   const double* weights, std::uint32_t* values,
-                                   unsigned long long* out) {
-  unsigned range = 0;
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  // Every lane runs the same number of iterations, so the warp reduction below has all lanes.
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const vertex_t u = src[i], v = dst[i];
-    if (u < kNewVertexTag) range = max(range, u + 1);
-    if (v < kNewVertexTag) range = max(range, v + 1);
-    if (weights) {
-      const double x = weights[i];
-      if (!(x >= 0 && x <= 4294967295.0)) {
-        atomicMax(out + 1, ~static_cast<unsigned long long>(i));
-      } else {
-        const double whole = floor(x);  // x - floor(x) is exact, x + 0.5 is not
-        values[i] = static_cast<std::uint32_t>(whole) + (x - whole >= 0.5 ? 1u : 0u);
-      }
-    }
-  }
-  range = __reduce_max_sync(0xFFFFFFFFu, range);
-  if ((threadIdx.x & 31u) == 0 && range) atomicMax(out, static_cast<unsigned long long>(range));
-}
 
 inline std::int64_t nanos_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
@@ -318,7 +291,7 @@ struct StreamIngest<Graph>::Impl {
     if (sl.copy_end) WG_CUDA_TRY(cudaEventRecord(sl.copy_end, s));
     if (checked) {
       WG_CUDA_TRY(cudaMemsetAsync(sl.d_check.data(), 0, sl.d_check.bytes(), s));
-      check_chunk_kernel<<<grid_for(n), kBlock, 0, s>>>(
+      detail::check_chunk_kernel<<<grid_for(n), kBlock, 0, s>>>(
           sl.d_src.data(), sl.d_dst.data(), n, w ? sl.d_weight.data() : nullptr,
           w ? sl.d_values.data() : nullptr, sl.d_check.data());
       WG_CUDA_CHECK_LAST();
@@ -463,6 +436,20 @@ struct StreamIngest<Graph>::Impl {
     apply_ns += nanos_since(t1);
   }
 
+  /// The applier's first failure, from batch b on: b ends with it, and every later batch is
+  /// refused with its message (failure_what).
+  void fail(Batch& b, std::exception_ptr error) {
+    failure = error;
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      failure_what = e.what();
+    } catch (...) {
+      failure_what = "unknown exception";
+    }
+    finish(b, failure);
+  }
+
   void apply_loop() {
     // The graph's device, for the calls of this thread (the runtime's current device is per
     // thread).
@@ -487,17 +474,7 @@ struct StreamIngest<Graph>::Impl {
         queued.fetch_sub(1, std::memory_order_relaxed);
       }
       Batch& b = *j.batch;
-      if (j.error && !failure) {
-        failure = j.error;
-        try {
-          std::rethrow_exception(j.error);
-        } catch (const std::exception& e) {
-          failure_what = e.what();
-        } catch (...) {
-          failure_what = "unknown exception";
-        }
-        finish(b, failure);
-      }
+      if (j.error && !failure) fail(b, j.error);
       if (!b.done) {
         if (failure) {
           finish(b, std::make_exception_ptr(
@@ -506,14 +483,8 @@ struct StreamIngest<Graph>::Impl {
         } else {
           try {
             apply_chunk(j);
-          } catch (const std::exception& e) {
-            failure = std::current_exception();
-            failure_what = e.what();
-            finish(b, failure);
           } catch (...) {
-            failure = std::current_exception();
-            failure_what = "unknown exception";
-            finish(b, failure);
+            fail(b, std::current_exception());
           }
         }
       }
@@ -535,14 +506,8 @@ struct StreamIngest<Graph>::Impl {
           if (on_batch) on_batch(b.info);
           apply_ns += nanos_since(t0);
           finish(b, nullptr);
-        } catch (const std::exception& e) {
-          failure = std::current_exception();
-          failure_what = e.what();
-          finish(b, failure);
         } catch (...) {
-          failure = std::current_exception();
-          failure_what = "unknown exception";
-          finish(b, failure);
+          fail(b, std::current_exception());
         }
       }
     }

@@ -14,14 +14,42 @@
 
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/datasets/generators.hpp>
+#include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 #include <warpgraph/graph/edge_list.hpp>
+#include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 
 #include "../graph/gpu/graph_model.hpp"
 #include "../support/test_support.hpp"
 
 namespace wg::test {
+
+/// The two slab graphs the GPU algorithm tests run on.
+using SetGraph = gpu::DynamicGraph<gpu::SlabSetAdjacency>;
+using MapGraph = gpu::DynamicGraph<gpu::SlabMapAdjacency>;
+
+/// A dataset file's edges without their weights (the unweighted algorithms' input).
+inline EdgeList unweighted_edges(const std::string& path) {
+  EdgeList e = datasets::read_graph(path).edges;
+  e.weight.clear();
+  return e;
+}
+
+/// check(graph) on a set-adjacency and on a map-adjacency graph, each built from `e`.
+template <class Check>
+void on_set_and_map(const EdgeList& e, Check&& check) {
+  {
+    SCOPED_TRACE("set adjacency");
+    SetGraph g(0);
+    g.build(e);
+    check(g);
+  }
+  SCOPED_TRACE("map adjacency");
+  MapGraph g(0);
+  g.build(e);
+  check(g);
+}
 
 /// An R-MAT update stream with duplicates, absent deletions and (few) self-loops, starting from
 /// a third of the graph, with deletion batches.
@@ -62,6 +90,31 @@ inline EdgeList reference_edges(const GraphModel& m) {
   EdgeList coo = m.export_coo(false);
   coo.num_vertices = m.id_range();
   return coo;
+}
+
+/// An undirected R-MAT graph of gpu_test_scale() on the GPU, and its host model.
+struct UndirectedRmat {
+  UndirectedRmat(double edge_factor, std::uint64_t seed)
+      : edges(datasets::generate_rmat(
+            {.scale = gpu_test_scale(), .edge_factor = edge_factor, .seed = seed})),
+        model(model_of(edges, false)) {
+    graph.build(edges);
+  }
+  EdgeList edges;
+  SetGraph graph{0};
+  GraphModel model;
+};
+
+/// dyn.erase_vertices(ids), which must agree with the model's erasure (vertices erased, ids
+/// ignored, edges removed). Returns dyn's result.
+template <class Dynamic>
+auto erase_vertices_checked(Dynamic& dyn, const std::vector<vertex_t>& ids, GraphModel& model) {
+  const auto r = dyn.erase_vertices(ids);
+  const VertexEraseResult want = model.erase_vertices(ids);
+  EXPECT_EQ(r.update.vertices, want.vertices);
+  EXPECT_EQ(r.update.ignored_ids, want.ignored_ids);
+  EXPECT_EQ(r.update.edges_removed, want.edges_removed);
+  return r;
 }
 
 /// Adds self-loops (u, u) to a copy of the batch: the graph drops them.

@@ -15,18 +15,10 @@
 namespace {
 
 using wg::vertex_t;
-using wg::datasets::Delimiter;
-using wg::datasets::HeaderLine;
-using wg::datasets::read_graph;
-using wg::datasets::ReadOptions;
-using wg::datasets::ReadResult;
+using namespace wg::datasets;
 using wg::test::pairs;
 using wg::test::Pairs;
-
-ReadResult read_text(const std::string& name, const std::string& text, const ReadOptions& o = {}) {
-  wg::test::TempDir dir;
-  return read_graph(dir.write(name, text), o);
-}
+using wg::test::read_graph_text;
 
 std::string error_of(const std::string& name, const std::string& text, const ReadOptions& o = {}) {
   return wg::test::read_error(name, text, o);
@@ -34,7 +26,8 @@ std::string error_of(const std::string& name, const std::string& text, const Rea
 
 // The layout of the common CSV copies of SNAP's ca-GrQc: a header of column names, commas.
 TEST(ReadColumns, CaGrQcStyleCsvWithAHeaderReads) {
-  const auto r = read_text("ca-GrQc.csv", "FromNodeId,ToNodeId\n3466,937\n3466,5233\n10310,1854\n");
+  const auto r =
+      read_graph_text("ca-GrQc.csv", "FromNodeId,ToNodeId\n3466,937\n3466,5233\n10310,1854\n");
   EXPECT_EQ(pairs(r.edges), (Pairs{{3466, 937}, {3466, 5233}, {10310, 1854}}));
   EXPECT_EQ(r.header_line, 1u);
   EXPECT_EQ(r.lines, 4u);
@@ -45,16 +38,16 @@ TEST(ReadColumns, CaGrQcStyleCsvWithAHeaderReads) {
 }
 
 TEST(ReadColumns, TsvWithHeaderQuotesAndWeights) {
-  auto r = read_text("g.tsv", "\"src\"\t\"dst\"\t\"w\"\n0\t1\t2.5\n1\t2\t4\n");
+  auto r = read_graph_text("g.tsv", "\"src\"\t\"dst\"\t\"w\"\n0\t1\t2.5\n1\t2\t4\n");
   EXPECT_EQ(pairs(r.edges), (Pairs{{0, 1}, {1, 2}}));
   EXPECT_EQ(r.edges.weight, (std::vector<double>{2.5, 4}));
   ReadOptions tab;
   tab.delimiter = Delimiter::tab;
-  r = read_text("g.tsv", "a\tb\n\"0\" \t 1\n", tab);
+  r = read_graph_text("g.tsv", "a\tb\n\"0\" \t 1\n", tab);
   EXPECT_EQ(pairs(r.edges), (Pairs{{0, 1}}));
   ReadOptions semi;
   semi.delimiter = Delimiter::semicolon;
-  r = read_text("g.csv", "0;1;7\n2;3;8\n", semi);
+  r = read_graph_text("g.csv", "0;1;7\n2;3;8\n", semi);
   EXPECT_EQ(r.edges.weight, (std::vector<double>{7, 8}));
 }
 
@@ -68,21 +61,21 @@ TEST(ReadColumns, ChosenColumnsAndExtraColumns) {
             "g.csv:2: unexpected text 'x' in column 6 (columns after the last one used are an "
             "error unless ignore_extra_columns is set)");
   o.ignore_extra_columns = true;
-  auto r = read_text("g.csv", text, o);
+  auto r = read_graph_text("g.csv", text, o);
   EXPECT_EQ(pairs(r.edges), (Pairs{{0, 1}, {1, 2}}));
   EXPECT_EQ(r.edges.weight, (std::vector<double>{0.5, 1.5}));
   o.weight_column = wg::datasets::kNoWeightColumn;
-  r = read_text("g.csv", text, o);
+  r = read_graph_text("g.csv", text, o);
   EXPECT_FALSE(r.edges.weighted());
   // Columns must differ.
   ReadOptions same;
   same.weight_column = 1;
-  EXPECT_THROW(read_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
+  EXPECT_THROW(read_graph_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
   same.weight_column = -7;
-  EXPECT_THROW(read_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
+  EXPECT_THROW(read_graph_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
   same = {};
   same.target_column = 0;
-  EXPECT_THROW(read_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
+  EXPECT_THROW(read_graph_text("g.csv", "0,1,2\n", same), wg::InvalidArgument);
   // A chosen weight column must be on every line.
   ReadOptions w;
   w.weight_column = 2;
@@ -92,16 +85,16 @@ TEST(ReadColumns, ChosenColumnsAndExtraColumns) {
             "g.txt:1: unexpected text 'x' after 'source target weight'");
   ReadOptions extra;
   extra.ignore_extra_columns = true;
-  r = read_text("g.txt", "0 1 5 x\n1 2 6 y\n", extra);
+  r = read_graph_text("g.txt", "0 1 5 x\n1 2 6 y\n", extra);
   EXPECT_EQ(r.edges.weight, (std::vector<double>{5, 6}));
 }
 
 TEST(ReadColumns, HeaderRules) {
   // automatic: a first line of names is a header; a first line of numbers is data.
-  EXPECT_EQ(read_text("g.txt", "0 1\n1 2\n").header_line, 0u);
+  EXPECT_EQ(read_graph_text("g.txt", "0 1\n1 2\n").header_line, 0u);
   ReadOptions skip;
   skip.header = HeaderLine::skip;
-  auto r = read_text("g.txt", "# c\n7 7\n0 1\n", skip);
+  auto r = read_graph_text("g.txt", "# c\n7 7\n0 1\n", skip);
   EXPECT_EQ(r.header_line, 2u);
   EXPECT_EQ(pairs(r.edges), (Pairs{{0, 1}}));
   ReadOptions none;
@@ -118,11 +111,11 @@ TEST(ReadColumns, ChunkedParseAgreesWithOneChunk) {
     text += std::to_string(i) + "," + std::to_string(i * 7 % 20000) + "," + std::to_string(i % 9) +
             "\n";
   text += "5,x,1\n";
-  const auto one = read_text("g.csv", text.substr(0, text.size() - 6));
+  const auto one = read_graph_text("g.csv", text.substr(0, text.size() - 6));
   EXPECT_EQ(one.edges.size(), 20000u);
   EXPECT_EQ(one.lines, 20001u);
   wg::datasets::detail::chunk_policy() = {.min_chunk_bytes = 1 << 12, .max_threads = 4};
-  const auto many = read_text("g.csv", text.substr(0, text.size() - 6));
+  const auto many = read_graph_text("g.csv", text.substr(0, text.size() - 6));
   const std::string bad = error_of("g.csv", text);
   wg::datasets::detail::chunk_policy() = {};
   EXPECT_EQ(pairs(many.edges), pairs(one.edges));

@@ -18,11 +18,7 @@
 namespace {
 
 using wg::vertex_t;
-using wg::datasets::FileFormat;
-using wg::datasets::MatrixMarketHeader;
-using wg::datasets::read_graph;
-using wg::datasets::ReadOptions;
-using wg::datasets::ReadResult;
+using namespace wg::datasets;
 
 using wg::test::pairs;
 using wg::test::Pairs;

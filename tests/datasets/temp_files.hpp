@@ -66,6 +66,13 @@ inline Pairs pairs(const EdgeList& e) {
   return p;
 }
 
+/// What reading `text` from a temporary file called `name` gives.
+inline datasets::ReadResult read_graph_text(const std::string& name, const std::string& text,
+                                            const datasets::ReadOptions& o = {}) {
+  TempDir dir;
+  return datasets::read_graph(dir.write(name, text), o);
+}
+
 /// "NAME:LINE: problem" of the ParseError that reading `text` from a file called `name` throws
 /// (the folder cut off), or "" when it reads.
 inline std::string read_error(const std::string& name, const std::string& text,

@@ -17,10 +17,7 @@
 namespace {
 
 using wg::vertex_t;
-using wg::datasets::parse_update_text;
-using wg::datasets::read_update_file;
-using wg::datasets::UpdateBatch;
-using wg::datasets::UpdateReadOptions;
+using namespace wg::datasets;
 using K = UpdateBatch::Kind;
 
 /// "FILE:LINE: problem" of the ParseError parsing `text` throws ("" when none).

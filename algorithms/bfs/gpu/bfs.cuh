@@ -234,100 +234,25 @@ BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
 
 template <GpuDynamicGraph Graph>
 DynamicBfs<Graph>::DynamicBfs(Graph& graph, vertex_t source, const DynamicBfsOptions& options)
-    : Frame(graph), source_(source), options_(options) {
-  state_.split_degree = options.bfs.split_degree;
-  state_.split_parts = options.bfs.split_parts;
-  state_.rounds_per_check = options.bfs.rounds_per_check;
-  if (source >= graph.num_vertices())
-    throw InvalidArgument("wg::gpu::DynamicBfs: source " + std::to_string(source) +
-                          " is not below the id bound " + std::to_string(graph.num_vertices()));
-  recompute();
+    : Search(graph, source, options, options.bfs, /*unit_lengths=*/true, "wg::gpu::DynamicBfs"),
+      options_(options) {
+  this->recompute();
 }
 
 template <GpuDynamicGraph Graph>
-sp::DynamicCore<Graph> DynamicBfs<Graph>::dynamic_core() {
-  return {*graph_,
-          state_,
-          source_,
-          source_live_,
-          true,
-          options_.recompute_fraction,
-          options_.recompute_batch_fraction};
-}
-
-template <GpuDynamicGraph Graph>
-void DynamicBfs<Graph>::recompute() {
-  this->mark_current();
-  const cudaStream_t s = graph_->stream();
-  sp::ensure_size(state_, graph_->num_vertices(), s);
-  if (!source_live_) {
-    sp::fill_keys_kernel<<<grid_for(state_.n), kBlock, 0, s>>>(state_.keys.data(), 0, state_.n);
-    WG_CUDA_CHECK_LAST();
-    return;
-  }
-  const BfsDeviceResult d =
-      bfs_device(graph_->ref(), state_.n, graph_->directed(), source_, s, options_.bfs);
-  bfs_detail::levels_to_keys_kernel<<<grid_for(state_.n), kBlock, 0, s>>>(
-      d.level.data(), d.parent.data(), state_.n, state_.keys.data());
+void DynamicBfs<Graph>::search_into_keys(cudaStream_t s) {
+  ShortestPathState& st = this->state_;
+  const BfsDeviceResult d = bfs_device(this->graph_->ref(), st.n, this->graph_->directed(),
+                                       this->source(), s, options_.bfs);
+  bfs_detail::levels_to_keys_kernel<<<grid_for(st.n), kBlock, 0, s>>>(
+      d.level.data(), d.parent.data(), st.n, st.keys.data());
   WG_CUDA_CHECK_LAST();
 }
 
 template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_through(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  return core.insert(batch, [&] { recompute(); });
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_through(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  return core.erase(batch, [&] { recompute(); });
-}
-
-template <GpuDynamicGraph Graph>
-BatchEffect DynamicBfs<Graph>::on_after_insert(const ChangedEdges& added) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  return core.after_insert(added, [&] { recompute(); });
-}
-
-template <GpuDynamicGraph Graph>
-void DynamicBfs<Graph>::on_before_erase(const ChangedEdges& removed) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  core.before_erase(removed, erase_n0_, erase_seeded_);
-}
-
-template <GpuDynamicGraph Graph>
-BatchEffect DynamicBfs<Graph>::on_after_erase(const ChangedEdges&) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  const BatchEffect e = core.after_erase(erase_n0_, erase_seeded_, [&] { recompute(); });
-  erase_seeded_ = false;
-  return e;
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<VertexEraseResult> DynamicBfs<Graph>::erase_vertices_through(
-    std::span<const vertex_t> ids) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  return core.erase_vertices(ids, [&] { recompute(); });
-}
-
-/// Host batches: uploaded chunk by chunk as the graph's EdgeList overloads upload them (ids past
-/// the range grow it), each chunk followed as a device batch.
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicBfs<Graph>::insert_through(const EdgeList& batch) {
-  return sp::insert_host_batch(*graph_, batch,
-                               [&](DeviceEdges part) { return insert_through(part); });
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicBfs<Graph>::erase_through(const EdgeList& batch) {
-  return sp::erase_host_batch(*graph_, batch,
-                              [&](DeviceEdges part) { return erase_through(part); });
-}
-
-template <GpuDynamicGraph Graph>
 BfsResult DynamicBfs<Graph>::result() const {
-  const SsspResult s = sp::download(state_, graph_->num_vertices(), graph_->stream());
+  const SsspResult s =
+      sp::download(this->state_, this->graph_->num_vertices(), this->graph_->stream());
   BfsResult r;
   r.level.resize(s.distance.size());
   for (std::size_t v = 0; v < s.distance.size(); ++v)

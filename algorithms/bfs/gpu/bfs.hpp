@@ -40,14 +40,12 @@
 #include <warpgraph/algorithms/bfs/bfs.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
-#include <warpgraph/algorithms/sssp/gpu/shortest_path_state.hpp>
+#include <warpgraph/algorithms/sssp/gpu/dynamic_search.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
-
-struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 // The result and its constants: algorithms/bfs/bfs.hpp.
 using wg::BfsResult;
@@ -84,59 +82,32 @@ struct DynamicBfsOptions {
   double recompute_batch_fraction = 0.05;
 };
 
-/// Keeps the BFS from one source of a GPU graph exact while batches are applied through it.
-/// The graph must outlive the object and change only through it (or be followed by recompute()).
+/// Keeps the BFS from one source of a GPU graph exact while batches are applied through it (the
+/// batch calls, the observer calls and recompute() are sp::DynamicSearch's, as DynamicSssp's).
+/// keys_device()[v] = (level << 32) | parent.
 template <GpuDynamicGraph Graph>
-class DynamicBfs : public DynamicFrame<DynamicBfs<Graph>, Graph> {
+class DynamicBfs : public sp::DynamicSearch<DynamicBfs<Graph>, Graph> {
  public:
   DynamicBfs(Graph& graph, vertex_t source, const DynamicBfsOptions& options = {});
 
-  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
-  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
-  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
-  /// applies the batch to the graph itself (one graph update, several results). after_insert
-  /// propagates from the new edges' endpoints (recomputes when they exceed
-  /// recompute_batch_fraction of the graph's edges); before_erase marks the removed tree arcs
-  /// while the edges are present, after_erase repairs the subtrees below them (the same repair
-  /// and switch as erase_edges, which is these two calls around the graph's erase). The list
-  /// holds new edges only: a batch that changes the weight of an edge already present must go
-  /// through insert_edges (which reads every batch edge's length before and after).
-
   /// The current result, downloaded (O(n)).
   BfsResult result() const;
-  /// keys[v] = (level << 32) | parent on the device (all ones: unreached).
-  const std::uint64_t* keys_device() const noexcept { return state_.keys.data(); }
-  vertex_t source() const noexcept { return source_; }
-  void recompute();
 
  private:
-  using Frame = DynamicFrame<DynamicBfs<Graph>, Graph>;
-  friend Frame;
-  using Frame::graph_;
-  /// The policy hooks (algorithms/dynamic_frame.hpp). The batch routes apply the batch whole
-  /// and repair (the shared machinery of sssp/gpu/detail/dynamic_core.cuh); host batches are
-  /// uploaded chunk by chunk as the graph's EdgeList overloads upload them.
-  DynamicUpdate<UpdateResult> insert_through(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> insert_through(DeviceEdges batch);
-  DynamicUpdate<UpdateResult> erase_through(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_through(DeviceEdges batch);
-  DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
-  BatchEffect on_after_insert(const ChangedEdges& added);
-  void on_before_erase(const ChangedEdges& removed);
-  BatchEffect on_after_erase(const ChangedEdges& removed);
-  /// The shared repair machinery over this object's state (defined where it is complete).
-  sp::DynamicCore<Graph> dynamic_core();
-  vertex_t source_;
-  bool source_live_ = true;
+  using Search = sp::DynamicSearch<DynamicBfs<Graph>, Graph>;
+  friend Search;
+  /// The static (direction-optimising) BFS from the live source into the keys.
+  void search_into_keys(cudaStream_t stream);
   DynamicBfsOptions options_;
-  ShortestPathState state_;
-  std::uint64_t erase_n0_ = 0;  ///< before_erase -> after_erase: ids snapshotted
-  bool erase_seeded_ = false;   ///< before_erase -> after_erase: tree arcs marked
 };
 
 extern template BfsResult bfs(const DynamicGraph<SlabSetAdjacency>&, vertex_t, const BfsOptions&);
 extern template BfsResult bfs(const DynamicGraph<SlabMapAdjacency>&, vertex_t, const BfsOptions&);
 extern template class DynamicBfs<DynamicGraph<SlabSetAdjacency>>;
 extern template class DynamicBfs<DynamicGraph<SlabMapAdjacency>>;
+extern template class sp::DynamicSearch<DynamicBfs<DynamicGraph<SlabSetAdjacency>>,
+                                        DynamicGraph<SlabSetAdjacency>>;
+extern template class sp::DynamicSearch<DynamicBfs<DynamicGraph<SlabMapAdjacency>>,
+                                        DynamicGraph<SlabMapAdjacency>>;
 
 }  // namespace wg::gpu

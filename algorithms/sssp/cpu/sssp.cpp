@@ -223,6 +223,24 @@ static std::uint64_t changed_between(const std::vector<double>& before,
   return c;
 }
 
+BatchEffect DynamicSssp::recompute_counting() {
+  const std::vector<double> before = result_.distance;
+  recompute();
+  return {.changed = changed_between(before, result_.distance, batch_bound_), .recomputed = true};
+}
+
+BatchEffect DynamicSssp::repair(bool within_budget) {
+  if (!within_budget) return recompute_counting();
+  repair_and_propagate();
+  return {.changed = finish(false), .recomputed = false};
+}
+
+void DynamicSssp::add_tree_heads(vertex_t a, vertex_t b, std::vector<vertex_t>& heads) const {
+  if (result_.parent[b] == a && result_.distance[b] != kSsspUnreached) heads.push_back(b);
+  if (!graph_->directed() && result_.parent[a] == b && result_.distance[a] != kSsspUnreached)
+    heads.push_back(a);
+}
+
 DynamicUpdate<UpdateResult> DynamicSssp::insert_through(const EdgeList& batch) {
   batch_bound_ = graph_->num_vertices();
   CanonicalBatch canonical = graph_->canonicalize(batch);
@@ -232,10 +250,7 @@ DynamicUpdate<UpdateResult> DynamicSssp::insert_through(const EdgeList& batch) {
     for (std::size_t i = 0; i < canonical.keys.size(); ++i) {
       const vertex_t a = arc_source(canonical.keys[i]), b = arc_target(canonical.keys[i]);
       const auto old = graph_->edge_weight(a, b);
-      if (!old || !(canonical.weights[i] > *old)) continue;
-      if (result_.parent[b] == a && result_.distance[b] != kSsspUnreached) roots.push_back(b);
-      if (!graph_->directed() && result_.parent[a] == b && result_.distance[a] != kSsspUnreached)
-        roots.push_back(a);
+      if (old && canonical.weights[i] > *old) add_tree_heads(a, b, roots);
     }
   }
   seed_keys_ = canonical.keys;
@@ -248,17 +263,14 @@ DynamicUpdate<UpdateResult> DynamicSssp::insert_through(const EdgeList& batch) {
     seed_weights_.clear();
     return r;
   }
-  if (!roots.empty() && !collect_affected(roots)) {
+  const bool within = roots.empty() || collect_affected(roots);
+  if (!within) {
     seed_keys_.clear();
     seed_weights_.clear();
-    const std::vector<double> before = result_.distance;
-    recompute();
-    r.changed = changed_between(before, result_.distance, batch_bound_);
-    r.recomputed = true;
-    return r;
   }
-  repair_and_propagate();
-  r.changed = finish(false);
+  const BatchEffect e = repair(within);
+  r.changed = e.changed;
+  r.recomputed = e.recomputed;
   return r;
 }
 
@@ -283,12 +295,7 @@ void DynamicSssp::on_before_erase(std::span<const std::uint64_t> removed) {
   batch_bound_ = graph_->num_vertices();
   grow();
   erase_roots_.clear();
-  for (std::uint64_t k : removed) {
-    const vertex_t a = arc_source(k), b = arc_target(k);
-    if (result_.parent[b] == a && result_.distance[b] != kSsspUnreached) erase_roots_.push_back(b);
-    if (!graph_->directed() && result_.parent[a] == b && result_.distance[a] != kSsspUnreached)
-      erase_roots_.push_back(a);
-  }
+  for (std::uint64_t k : removed) add_tree_heads(arc_source(k), arc_target(k), erase_roots_);
 }
 
 BatchEffect DynamicSssp::on_after_erase(std::span<const std::uint64_t>) {
@@ -296,16 +303,7 @@ BatchEffect DynamicSssp::on_after_erase(std::span<const std::uint64_t>) {
   std::vector<vertex_t> roots = std::move(erase_roots_);
   erase_roots_.clear();
   if (!source_live_ || roots.empty()) return e;
-  if (!collect_affected(std::move(roots))) {
-    const std::vector<double> before = result_.distance;
-    recompute();
-    e.changed = changed_between(before, result_.distance, batch_bound_);
-    e.recomputed = true;
-    return e;
-  }
-  repair_and_propagate();
-  e.changed = finish(false);
-  return e;
+  return repair(collect_affected(std::move(roots)));
 }
 
 DynamicUpdate<VertexEraseResult> DynamicSssp::erase_vertices_through(
@@ -330,15 +328,9 @@ DynamicUpdate<VertexEraseResult> DynamicSssp::erase_vertices_through(
   // The subtrees are walked before the erasure, while the erased vertices' arcs are there.
   const bool within = collect_affected(roots);
   r.update = graph_->erase_vertices(ids);
-  if (!within) {
-    const std::vector<double> before = result_.distance;
-    recompute();
-    r.changed = changed_between(before, result_.distance, batch_bound_);
-    r.recomputed = true;
-    return r;
-  }
-  repair_and_propagate();
-  r.changed = finish(false);
+  const BatchEffect e = repair(within);
+  r.changed = e.changed;
+  r.recomputed = e.recomputed;
   return r;
 }
 

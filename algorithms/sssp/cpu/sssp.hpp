@@ -93,6 +93,13 @@ class DynamicSssp : public DynamicFrame<DynamicSssp, DynamicGraph> {
   /// Dijkstra from every vertex that improved.
   void repair_and_propagate();
   std::uint64_t finish(bool recomputed_now);
+  /// Recomputes; changed: the ids below the batch's bound whose distance moved.
+  BatchEffect recompute_counting();
+  /// After collect_affected: repair_and_propagate and finish, or recompute_counting when the
+  /// affected region went over the budget.
+  BatchEffect repair(bool within_budget);
+  /// Adds the heads of the tree arcs among a -> b (and b -> a, undirected) to `heads`.
+  void add_tree_heads(vertex_t a, vertex_t b, std::vector<vertex_t>& heads) const;
 
   vertex_t source_;
   bool source_live_ = true;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include <warpgraph/algorithms/sssp/gpu/detail/dynamic_core.cuh>
+#include <warpgraph/algorithms/sssp/gpu/detail/dynamic_search.cuh>
 #include <warpgraph/algorithms/sssp/gpu/detail/kernels.cuh>
 #include <warpgraph/algorithms/sssp/gpu/detail/rounds.cuh>
 #include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
@@ -54,97 +55,21 @@ SsspResult sssp(const Graph& graph, vertex_t source, const SsspOptions& options)
 
 template <GpuDynamicGraph Graph>
 DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const DynamicSsspOptions& options)
-    : Frame(graph), source_(source), options_(options) {
-  state_.split_degree = options.sssp.split_degree;
-  state_.split_parts = options.sssp.split_parts;
-  state_.rounds_per_check = options.sssp.rounds_per_check;
-  state_.near_far_delta = options.sssp.near_far_delta;
-  if (source >= graph.num_vertices())
-    throw InvalidArgument("wg::gpu::DynamicSssp: source " + std::to_string(source) +
-                          " is not below the id bound " + std::to_string(graph.num_vertices()));
-  recompute();
+    : Search(graph, source, options, options.sssp, options.sssp.unit_weights,
+             "wg::gpu::DynamicSssp"),
+      options_(options) {
+  this->recompute();
 }
 
 template <GpuDynamicGraph Graph>
-sp::DynamicCore<Graph> DynamicSssp<Graph>::dynamic_core() {
-  return {*graph_,
-          state_,
-          source_,
-          source_live_,
-          options_.sssp.unit_weights,
-          options_.recompute_fraction,
-          options_.recompute_batch_fraction};
-}
-
-template <GpuDynamicGraph Graph>
-void DynamicSssp<Graph>::recompute() {
-  this->mark_current();
-  const cudaStream_t s = graph_->stream();
-  sp::ensure_size(state_, graph_->num_vertices(), s);
-  if (!source_live_) {
-    sp::fill_keys_kernel<<<grid_for(state_.n), kBlock, 0, s>>>(state_.keys.data(), 0, state_.n);
-    WG_CUDA_CHECK_LAST();
-    return;
-  }
-  sp::static_sssp(graph_->ref(), state_.n, source_, state_, options_.sssp.unit_weights, s);
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_through(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  return core.insert(batch, [&] { recompute(); });
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_through(DeviceEdges batch) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  return core.erase(batch, [&] { recompute(); });
-}
-
-template <GpuDynamicGraph Graph>
-BatchEffect DynamicSssp<Graph>::on_after_insert(const ChangedEdges& added) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  return core.after_insert(added, [&] { recompute(); });
-}
-
-template <GpuDynamicGraph Graph>
-void DynamicSssp<Graph>::on_before_erase(const ChangedEdges& removed) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  core.before_erase(removed, erase_n0_, erase_seeded_);
-}
-
-template <GpuDynamicGraph Graph>
-BatchEffect DynamicSssp<Graph>::on_after_erase(const ChangedEdges&) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  const BatchEffect e = core.after_erase(erase_n0_, erase_seeded_, [&] { recompute(); });
-  erase_seeded_ = false;
-  return e;
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<VertexEraseResult> DynamicSssp<Graph>::erase_vertices_through(
-    std::span<const vertex_t> ids) {
-  sp::DynamicCore<Graph> core = dynamic_core();
-  return core.erase_vertices(ids, [&] { recompute(); });
-}
-
-/// Host batches: uploaded as the graph's EdgeList overloads upload them (ids past the range
-/// grow it, weights become values), then applied as device batches.
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicSssp<Graph>::insert_through(const EdgeList& batch) {
-  return sp::insert_host_batch(*graph_, batch,
-                               [&](DeviceEdges part) { return insert_through(part); });
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicSssp<Graph>::erase_through(const EdgeList& batch) {
-  return sp::erase_host_batch(*graph_, batch,
-                              [&](DeviceEdges part) { return erase_through(part); });
+void DynamicSssp<Graph>::search_into_keys(cudaStream_t s) {
+  sp::static_sssp(this->graph_->ref(), this->state_.n, this->source(), this->state_,
+                  options_.sssp.unit_weights, s);
 }
 
 template <GpuDynamicGraph Graph>
 SsspResult DynamicSssp<Graph>::result() const {
-  return sp::download(state_, graph_->num_vertices(), graph_->stream());
+  return sp::download(this->state_, this->graph_->num_vertices(), this->graph_->stream());
 }
 
 }  // namespace wg::gpu

@@ -50,6 +50,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
+#include <warpgraph/algorithms/sssp/gpu/dynamic_search.hpp>
 #include <warpgraph/algorithms/sssp/gpu/shortest_path_state.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -102,54 +103,22 @@ struct DynamicSsspOptions {
   double recompute_batch_fraction = 0.05;
 };
 
-/// Keeps the SSSP from one source of a GPU graph exact while batches are applied through it.
-/// The graph must outlive the object and change only through it (or be followed by recompute()).
+/// Keeps the SSSP from one source of a GPU graph exact while batches are applied through it
+/// (the batch calls, the observer calls and recompute() are sp::DynamicSearch's).
 template <GpuDynamicGraph Graph>
-class DynamicSssp : public DynamicFrame<DynamicSssp<Graph>, Graph> {
+class DynamicSssp : public sp::DynamicSearch<DynamicSssp<Graph>, Graph> {
  public:
   DynamicSssp(Graph& graph, vertex_t source, const DynamicSsspOptions& options = {});
 
-  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
-  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
-  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
-  /// applies the batch to the graph itself (one graph update, several results). after_insert
-  /// propagates from the new edges' endpoints (recomputes when they exceed
-  /// recompute_batch_fraction of the graph's edges); before_erase marks the removed tree arcs
-  /// while the edges are present, after_erase repairs the subtrees below them (the same repair
-  /// and switch as erase_edges, which is these two calls around the graph's erase). The list
-  /// holds new edges only: a batch that changes the weight of an edge already present must go
-  /// through insert_edges (which reads every batch edge's length before and after).
-
   /// The current result, downloaded (O(n)).
   SsspResult result() const;
-  /// keys[v] = (distance << 32) | parent on the device (all ones: unreached); n = graph's range.
-  const std::uint64_t* keys_device() const noexcept { return state_.keys.data(); }
-  vertex_t source() const noexcept { return source_; }
-  void recompute();
 
  private:
-  using Frame = DynamicFrame<DynamicSssp<Graph>, Graph>;
-  friend Frame;
-  using Frame::graph_;
-  /// The policy hooks (algorithms/dynamic_frame.hpp), over sp::DynamicCore as DynamicBfs's: the
-  /// batch routes read every batch edge's length before and after (a longer tree arc repairs
-  /// the subtree below it), which the observer calls cannot.
-  DynamicUpdate<UpdateResult> insert_through(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> insert_through(DeviceEdges batch);
-  DynamicUpdate<UpdateResult> erase_through(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_through(DeviceEdges batch);
-  DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
-  BatchEffect on_after_insert(const ChangedEdges& added);
-  void on_before_erase(const ChangedEdges& removed);
-  BatchEffect on_after_erase(const ChangedEdges& removed);
-  /// The shared repair machinery over this object's state (defined where it is complete).
-  sp::DynamicCore<Graph> dynamic_core();
-  vertex_t source_;
-  bool source_live_ = true;
+  using Search = sp::DynamicSearch<DynamicSssp<Graph>, Graph>;
+  friend Search;
+  /// The static search (near-far rounds) from the live source into the keys.
+  void search_into_keys(cudaStream_t stream);
   DynamicSsspOptions options_;
-  ShortestPathState state_;
-  std::uint64_t erase_n0_ = 0;  ///< before_erase -> after_erase: ids snapshotted
-  bool erase_seeded_ = false;   ///< before_erase -> after_erase: tree arcs marked
 };
 
 extern template SsspResult sssp(const DynamicGraph<SlabSetAdjacency>&, vertex_t,
@@ -158,5 +127,9 @@ extern template SsspResult sssp(const DynamicGraph<SlabMapAdjacency>&, vertex_t,
                                 const SsspOptions&);
 extern template class DynamicSssp<DynamicGraph<SlabSetAdjacency>>;
 extern template class DynamicSssp<DynamicGraph<SlabMapAdjacency>>;
+extern template class sp::DynamicSearch<DynamicSssp<DynamicGraph<SlabSetAdjacency>>,
+                                        DynamicGraph<SlabSetAdjacency>>;
+extern template class sp::DynamicSearch<DynamicSssp<DynamicGraph<SlabMapAdjacency>>,
+                                        DynamicGraph<SlabMapAdjacency>>;
 
 }  // namespace wg::gpu

@@ -28,8 +28,8 @@ namespace {
 using wg::EdgeList;
 using wg::test::batch;
 using wg::test::GraphModel;
-using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
-using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
+using wg::test::MapGraph;
+using wg::test::SetGraph;
 
 void expect_reference(const GraphModel& m, const wg::gpu::CoreNumbers& got) {
   const auto want = wg::reference::core_numbers(wg::test::reference_edges(m));
@@ -44,15 +44,10 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 TEST_P(SharedDatasets, StaticCoreNumbersEqualReference) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
-  EdgeList e = wg::datasets::read_graph(path).edges;
-  e.weight.clear();
+  const EdgeList e = wg::test::unweighted_edges(path);
   const auto want = wg::reference::core_numbers(e);
-  SetGraph g(0);
-  g.build(e);
-  EXPECT_EQ(wg::gpu::core_numbers(g).core, want);
-  MapGraph w(0);
-  w.build(e);
-  EXPECT_EQ(wg::gpu::core_numbers(w).core, want);
+  wg::test::on_set_and_map(e,
+                           [&](const auto& g) { EXPECT_EQ(wg::gpu::core_numbers(g).core, want); });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
@@ -160,19 +155,13 @@ TEST(GpuDynamicCoreNumbers, MapAdjacencyStream) {
 
 TEST(GpuDynamicCoreNumbers, VertexDeletions) {
   WG_REQUIRE_GPU();
-  const EdgeList e = wg::datasets::generate_rmat(
-      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 9});
-  SetGraph g(0);
-  g.build(e);
-  GraphModel m = wg::test::model_of(e, false);
-  wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g);
+  wg::test::UndirectedRmat in(8, 9);
+  GraphModel& m = in.model;
+  wg::gpu::DynamicCoreNumbers<SetGraph> dyn(in.graph);
   for (wg::vertex_t first : {0u, 7u, 100u}) {
-    std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat
     const auto before = dyn.result();
-    const auto r = dyn.erase_vertices(ids);
-    const wg::VertexEraseResult want = m.erase_vertices(ids);
-    ASSERT_EQ(r.update.vertices, want.vertices);
-    ASSERT_EQ(r.update.edges_removed, want.edges_removed);
+    const std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat
+    const auto r = wg::test::erase_vertices_checked(dyn, ids, m);
     EXPECT_TRUE(r.recomputed);
     expect_reference(m, dyn.result());
     EXPECT_EQ(r.changed, wg::count_changed(before.core, dyn.result().core));

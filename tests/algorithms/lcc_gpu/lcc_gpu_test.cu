@@ -17,15 +17,15 @@
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "../../support/test_support.hpp"
-#include "../lcc_cpu/networkx_facebook.hpp"
 #include "../gpu_test_support.hpp"
+#include "../lcc_cpu/networkx_facebook.hpp"
 
 namespace {
 
 using wg::EdgeList;
 using wg::LccResult;
 using wg::test::GraphModel;
-using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
+using wg::test::SetGraph;
 using TreeGraph = wg::gpu::BTreeGraph<false>;
 
 constexpr double kTolerance = 1e-12;
@@ -44,8 +44,7 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 TEST_P(SharedDatasets, StaticCoefficientsEqualReference) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
-  EdgeList e = wg::datasets::read_graph(path).edges;
-  e.weight.clear();
+  const EdgeList e = wg::test::unweighted_edges(path);
   SetGraph g(0);
   g.build(e);
   g.grow_vertices(e.num_vertices);

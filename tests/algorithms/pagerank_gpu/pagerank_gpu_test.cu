@@ -29,8 +29,8 @@ namespace {
 
 using wg::EdgeList;
 using wg::test::GraphModel;
-using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
-using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
+using wg::test::MapGraph;
+using wg::test::SetGraph;
 
 constexpr double kTol = 1e-10;
 
@@ -54,16 +54,12 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 TEST_P(SharedDatasets, StaticRanksWithinBound) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
-  EdgeList e = wg::datasets::read_graph(path).edges;
-  e.weight.clear();
-  SetGraph g(0);
-  g.build(e);
-  const auto r = wg::gpu::pagerank(g, {.tolerance = kTol});
-  EXPECT_TRUE(r.converged);
-  expect_close(r.rank, e, false);
-  MapGraph w(0);
-  w.build(e);
-  expect_close(wg::gpu::pagerank(w, {.tolerance = kTol}).rank, e, false);
+  const EdgeList e = wg::test::unweighted_edges(path);
+  wg::test::on_set_and_map(e, [&](const auto& g) {
+    const auto r = wg::gpu::pagerank(g, {.tolerance = kTol});
+    EXPECT_TRUE(r.converged);
+    expect_close(r.rank, e, false);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
@@ -333,18 +329,11 @@ TEST(PageRankWarmLimit, Prediction) {
 
 TEST(GpuDynamicPageRank, VertexDeletions) {
   WG_REQUIRE_GPU();
-  const EdgeList e = wg::datasets::generate_rmat(
-      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 9});
-  SetGraph g(0);
-  g.build(e);
-  GraphModel m = wg::test::model_of(e, false);
-  wg::gpu::DynamicPageRank<SetGraph> dyn(g, {.tolerance = kTol});
+  wg::test::UndirectedRmat in(8, 9);
+  GraphModel& m = in.model;
+  wg::gpu::DynamicPageRank<SetGraph> dyn(in.graph, {.tolerance = kTol});
   for (wg::vertex_t first : {0u, 7u, 100u}) {
-    std::vector<wg::vertex_t> ids{first, first + 1, first + 2, first};  // a repeat
-    const auto r = dyn.erase_vertices(ids);
-    const wg::VertexEraseResult want = m.erase_vertices(ids);
-    ASSERT_EQ(r.update.vertices, want.vertices);
-    ASSERT_EQ(r.update.edges_removed, want.edges_removed);
+    wg::test::erase_vertices_checked(dyn, {first, first + 1, first + 2, first}, m);  // a repeat
     expect_close(dyn.result().rank, wg::test::reference_edges(m), false);
   }
 }

@@ -25,8 +25,8 @@ namespace {
 using wg::EdgeList;
 using wg::test::batch;
 using wg::test::GraphModel;
-using SetGraph = wg::gpu::DynamicGraph<wg::gpu::SlabSetAdjacency>;
-using MapGraph = wg::gpu::DynamicGraph<wg::gpu::SlabMapAdjacency>;
+using wg::test::MapGraph;
+using wg::test::SetGraph;
 
 void expect_reference(const GraphModel& m, const wg::gpu::Components& got) {
   const auto want = wg::reference::connected_components(wg::test::reference_edges(m));
@@ -39,20 +39,13 @@ class SharedDatasets : public testing::TestWithParam<const char*> {};
 TEST_P(SharedDatasets, StaticComponentsEqualReference) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
-  const EdgeList e = wg::datasets::read_graph(path).edges;
-  EdgeList unweighted = e;
-  unweighted.weight.clear();
+  const EdgeList e = wg::test::unweighted_edges(path);
   const auto want = wg::reference::connected_components(e);
-  SetGraph g(0);
-  g.build(unweighted);
-  auto got = wg::gpu::connected_components(g);
-  EXPECT_EQ(got.component, want.component);
-  EXPECT_EQ(got.count, want.count);
-  MapGraph w(0);
-  w.build(unweighted);
-  got = wg::gpu::connected_components(w);
-  EXPECT_EQ(got.component, want.component);
-  EXPECT_EQ(got.count, want.count);
+  wg::test::on_set_and_map(e, [&](const auto& g) {
+    const auto got = wg::gpu::connected_components(g);
+    EXPECT_EQ(got.component, want.component);
+    EXPECT_EQ(got.count, want.count);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
@@ -442,11 +435,10 @@ TEST(GpuDynamicComponents, MapAdjacencyDenseStream) {
 
 TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
   WG_REQUIRE_GPU();
-  const EdgeList e = wg::datasets::generate_rmat(
-      {.scale = wg::test::gpu_test_scale(), .edge_factor = 3, .seed = 9});
-  SetGraph g(0);
-  g.build(e);
-  GraphModel m = wg::test::model_of(e, false);
+  wg::test::UndirectedRmat in(3, 9);
+  const EdgeList& e = in.edges;
+  SetGraph& g = in.graph;
+  GraphModel& m = in.model;
   wg::gpu::DynamicComponents<SetGraph> dyn(g, {.recompute_fraction = 1.0});
   std::mt19937_64 rng(3);
   for (int round = 0; round < 4; ++round) {
@@ -454,11 +446,7 @@ TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
     for (int i = 0; i < 16; ++i) ids.push_back(static_cast<wg::vertex_t>(rng() % e.num_vertices));
     ids.push_back(ids.front());                                    // a repeat
     ids.push_back(static_cast<wg::vertex_t>(e.num_vertices + 5));  // out of range
-    const auto r = dyn.erase_vertices(ids);
-    const wg::VertexEraseResult want = m.erase_vertices(ids);
-    ASSERT_EQ(r.update.vertices, want.vertices);
-    ASSERT_EQ(r.update.ignored_ids, want.ignored_ids);
-    ASSERT_EQ(r.update.edges_removed, want.edges_removed);
+    wg::test::erase_vertices_checked(dyn, ids, m);
     expect_reference(m, dyn.result());
   }
   // Host batches past the id range grow it: new ids join as their own components, then merge.

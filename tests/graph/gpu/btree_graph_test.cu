@@ -30,6 +30,7 @@
 
 #include "../../algorithms/reference/dataset_figures.hpp"
 #include "../../support/test_support.hpp"
+#include "four_way_tests.hpp"
 #include "graph_model.hpp"
 
 namespace {
@@ -64,36 +65,15 @@ void random_batches(bool directed, std::uint64_t n, std::size_t batch, int round
   BGraph<W> g(n, {.directed = directed, .initial_nodes = 64});
   GraphModel m(n, directed);
   TestRng rng{seed};
-  for (int r = 0; r < rounds; ++r) {
-    const EdgeList ins = wg::test::random_batch(rng, n, batch, W);
-    ASSERT_EQ(g.insert_edges(ins), m.insert(ins)) << "insert round " << r;
-    expect_same(g, m, W, "after insert " + std::to_string(r));
-    expect_has_edges(g, m, rng, n, &ins);
-    EdgeList del = wg::test::random_batch(rng, n, batch / 2, false);
-    // Half of the deletions name edges of the last insert (present, or repeated).
-    for (std::size_t i = 0; i < del.size(); i += 2) {
-      del.src[i] = ins.dst[i % ins.size()];
-      del.dst[i] = ins.src[i % ins.size()];
-    }
-    ASSERT_EQ(g.erase_edges(del), m.erase(del)) << "erase round " << r;
-    expect_same(g, m, W, "after erase " + std::to_string(r));
-    expect_has_edges(g, m, rng, n, &del);
-  }
+  wg::test::insert_erase_rounds(g, m, rng, n, batch, rounds, W,
+                                [&](const EdgeList& b, const std::string& where) {
+                                  expect_same(g, m, W, where);
+                                  expect_has_edges(g, m, rng, n, &b);
+                                });
   EXPECT_GT(g.pool_rebuilds(), 0u);
 }
 
-TEST(BTreeGraph, RandomBatchesUndirectedSet) {
-  random_batches<false>(false, 300, 3000, 5, 1);
-}
-TEST(BTreeGraph, RandomBatchesDirectedSet) {
-  random_batches<false>(true, 300, 3000, 5, 2);
-}
-TEST(BTreeGraph, RandomBatchesUndirectedMap) {
-  random_batches<true>(false, 300, 3000, 5, 3);
-}
-TEST(BTreeGraph, RandomBatchesDirectedMap) {
-  random_batches<true>(true, 300, 3000, 5, 4);
-}
+WG_FOUR_WAY_TESTS(BTreeGraph, false, true, RandomBatches, random_batches, 1, 300, 3000, 5)
 TEST(BTreeGraph, LargerRandomBatches) {
   const unsigned s =
       wg::test::gpu_test_scale(12);  // 20480 vertices, batches of 102400 at the default 12
@@ -103,39 +83,19 @@ TEST(BTreeGraph, LargerRandomBatches) {
 template <bool W>
 void vertex_ops(bool directed, std::uint64_t seed) {
   WG_REQUIRE_GPU();
-  const std::uint64_t n = 200;
   BGraph<W> g(0, {.directed = directed});
   GraphModel m(0, directed);
   TestRng rng{seed};
-  const EdgeList base = wg::test::random_batch(rng, n, 3000, W);
-  m.clear(n);
-  ASSERT_EQ(g.build(base), m.insert(base));
-  expect_same(g, m, W, "build");
-  for (int r = 0; r < 4; ++r) {
-    wg::test::vertex_round(g, m, rng, n, W, 12, 8, [&](const char* step) {
-      expect_same(g, m, W, step + std::string(" ") + std::to_string(r));
-      if (step == std::string("erase_vertices")) expect_has_edges(g, m, rng, m.id_range());
-    });
-    if (::testing::Test::HasFatalFailure()) return;
-    // Batches naming erased ids are ignored there.
-    const EdgeList b = wg::test::random_batch(rng, m.id_range(), 500, W);
-    ASSERT_EQ(g.insert_edges(b), m.insert(b));
-    expect_same(g, m, W, "insert after vertex ops " + std::to_string(r));
-  }
+  wg::test::vertex_scenario(
+      g, m, rng, W,
+      {.n = 200, .base = 3000, .rounds = 4, .erase = 12, .count = 8, .insert_after = 500},
+      [&](const std::string& step, const std::string& where) {
+        expect_same(g, m, W, where);
+        if (step == "erase_vertices") expect_has_edges(g, m, rng, m.id_range());
+      });
 }
 
-TEST(BTreeGraph, VertexOpsUndirectedSet) {
-  vertex_ops<false>(false, 11);
-}
-TEST(BTreeGraph, VertexOpsDirectedSet) {
-  vertex_ops<false>(true, 12);
-}
-TEST(BTreeGraph, VertexOpsUndirectedMap) {
-  vertex_ops<true>(false, 13);
-}
-TEST(BTreeGraph, VertexOpsDirectedMap) {
-  vertex_ops<true>(true, 14);
-}
+WG_FOUR_WAY_TESTS(BTreeGraph, false, true, VertexOps, vertex_ops, 11)
 
 TEST(BTreeGraph, OptionsAreChecked) {
   WG_REQUIRE_GPU();

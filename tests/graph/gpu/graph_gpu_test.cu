@@ -14,24 +14,14 @@
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "../../support/test_support.hpp"
+#include "four_way_tests.hpp"
 #include "graph_model.hpp"
 #include "graph_test_options.hpp"
 
-/// The four TESTs of a scenario fn<Adjacency>(directed, args..., seed): undirected and
-/// directed, set and map adjacency, seeds seed .. seed + 3.
-#define WG_GRAPH_TESTS_FOUR_WAYS(name, fn, seed, ...)                            \
-  TEST(GpuGraph, name##UndirectedSet) {                                          \
-    fn<wg::gpu::SlabSetAdjacency>(false __VA_OPT__(, ) __VA_ARGS__, (seed));     \
-  }                                                                              \
-  TEST(GpuGraph, name##DirectedSet) {                                            \
-    fn<wg::gpu::SlabSetAdjacency>(true __VA_OPT__(, ) __VA_ARGS__, (seed) + 1);  \
-  }                                                                              \
-  TEST(GpuGraph, name##UndirectedMap) {                                          \
-    fn<wg::gpu::SlabMapAdjacency>(false __VA_OPT__(, ) __VA_ARGS__, (seed) + 2); \
-  }                                                                              \
-  TEST(GpuGraph, name##DirectedMap) {                                            \
-    fn<wg::gpu::SlabMapAdjacency>(true __VA_OPT__(, ) __VA_ARGS__, (seed) + 3);  \
-  }
+/// The four TESTs of a scenario fn<Adjacency>(directed, args..., seed) (four_way_tests.hpp).
+#define WG_GRAPH_TESTS_FOUR_WAYS(name, fn, seed, ...)                                         \
+  WG_FOUR_WAY_TESTS(GpuGraph, wg::gpu::SlabSetAdjacency, wg::gpu::SlabMapAdjacency, name, fn, \
+                    seed __VA_OPT__(, ) __VA_ARGS__)
 /// The two TESTs of a scenario fn<Adjacency>(): set and map adjacency.
 #define WG_GRAPH_TESTS_SET_AND_MAP(name, fn) \
   TEST(GpuGraph, name##Set) {                \

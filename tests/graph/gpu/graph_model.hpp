@@ -220,6 +220,31 @@ inline EdgeList random_batch(TestRng& rng, std::uint64_t n, std::size_t size, bo
   return e;
 }
 
+/// `rounds` rounds of an insertion of `size` random entries over ids [0, n), then a deletion
+/// of size / 2 whose even entries name edges just inserted (reversed: on an undirected graph the
+/// same edge), present or deleted twice. Each update must equal the model's and move the
+/// graph's version; expect(batch, where) compares the graph with the model after each.
+template <class Graph, class Expect>
+void insert_erase_rounds(Graph& g, GraphModel& m, TestRng& rng, std::uint64_t n, std::size_t size,
+                         int rounds, bool weighted, Expect&& expect) {
+  for (int r = 0; r < rounds; ++r) {
+    const std::uint64_t before = g.version();
+    const EdgeList ins = random_batch(rng, n, size, weighted);
+    ASSERT_EQ(g.insert_edges(ins), m.insert(ins)) << "insert round " << r;
+    EXPECT_GT(g.version(), before);
+    expect(ins, "after insert " + std::to_string(r));
+    if (::testing::Test::HasFatalFailure()) return;
+    EdgeList del = random_batch(rng, n, size / 2, false);
+    for (std::size_t i = 0; i < del.size(); i += 2) {
+      del.src[i] = ins.dst[i % ins.size()];
+      del.dst[i] = ins.src[i % ins.size()];
+    }
+    ASSERT_EQ(g.erase_edges(del), m.erase(del)) << "erase round " << r;
+    expect(del, "after erase " + std::to_string(r));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 /// A random_batch inserted into both the graph and its model, which must report the same
 /// UpdateResult; returns the batch.
 template <class Graph>
@@ -261,6 +286,39 @@ void vertex_round(Graph& g, GraphModel& m, TestRng& rng, std::uint64_t n, bool w
   ASSERT_EQ(gi.ids, mi.ids);
   ASSERT_EQ(gi.edges, mi.edges);
   expect("insert_vertices");
+}
+
+/// The sizes of a vertex-operation scenario (vertex_scenario).
+struct VertexScenario {
+  std::uint64_t n;               ///< ids of the random base batch
+  std::size_t base;              ///< its entries
+  int rounds;                    ///< vertex_round's
+  int erase;                     ///< ids each round erases
+  vertex_t count;                ///< vertices each round inserts
+  std::size_t insert_after = 0;  ///< a random batch after each round (0: none)
+};
+
+/// g (empty) and m built from a random base batch, then s.rounds vertex_round's, each followed
+/// (s.insert_after > 0) by a random batch over the id range, which ignores the erased ids. The
+/// updates must agree; expect(step, where) compares the two after each step ("build",
+/// "erase_vertices", "insert_vertices", "insert"; where names the step and the round).
+template <class Graph, class Expect>
+void vertex_scenario(Graph& g, GraphModel& m, TestRng& rng, bool weighted, const VertexScenario& s,
+                     Expect&& expect) {
+  const EdgeList base = random_batch(rng, s.n, s.base, weighted);
+  m.clear(s.n);
+  ASSERT_EQ(g.build(base), m.insert(base));
+  expect(std::string("build"), std::string("build"));
+  for (int r = 0; r < s.rounds; ++r) {
+    vertex_round(g, m, rng, s.n, weighted, s.erase, s.count, [&](const char* step) {
+      expect(std::string(step), step + std::string(" ") + std::to_string(r));
+    });
+    if (::testing::Test::HasFatalFailure()) return;
+    if (s.insert_after == 0) continue;
+    const EdgeList b = random_batch(rng, m.id_range(), s.insert_after, weighted);
+    ASSERT_EQ(g.insert_edges(b), m.insert(b));
+    expect(std::string("insert"), "insert after vertex ops " + std::to_string(r));
+  }
 }
 
 /// An UpdateResult in a failure message.

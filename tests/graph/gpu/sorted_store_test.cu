@@ -9,21 +9,22 @@
 #include <warpgraph/graph/gpu/sorted/sorted_store.hpp>
 
 #include "../../support/test_support.hpp"
+#include "four_way_tests.hpp"
 #include "graph_model.hpp"
 
 namespace {
 
 using wg::EdgeList;
-using wg::vertex_t;
 using wg::test::GraphModel;
 using wg::test::TestRng;
 template <bool W>
 using SGraph = wg::gpu::SortedArcGraph<W>;
 
-/// The graph holds the model's edges (wg::test::expect_same) and answers has_edges like it.
+/// expect_same (graph_model.hpp), then has_edges on 400 random pairs (a few ids out of range).
 template <class G>
-void expect_store_same(const G& g, const GraphModel& m, bool weighted, const std::string& where) {
+void expect_same_answers(const G& g, const GraphModel& m, bool weighted, const std::string& where) {
   wg::test::expect_same(g, m, weighted, where);
+  if (::testing::Test::HasFatalFailure()) return;
   SCOPED_TRACE(where);
   TestRng rng{m.num_edges() + 7};
   const EdgeList q = wg::test::random_batch(rng, m.id_range() + 2, 400, false);
@@ -40,52 +41,22 @@ void random_batches(bool directed, std::uint64_t seed) {
   SGraph<W> g(n, {.directed = directed, .max_chunk = 1000});  // batches split into chunks
   GraphModel m(n, directed);
   TestRng rng{seed};
-  for (int r = 0; r < 5; ++r) {
-    const std::uint64_t before = g.version();
-    const EdgeList ins = wg::test::random_batch(rng, n, 900, W);
-    ASSERT_EQ(g.insert_edges(ins), m.insert(ins)) << "insert round " << r;
-    EXPECT_GT(g.version(), before);
-    expect_store_same(g, m, W, "after insert " + std::to_string(r));
-    EdgeList del = wg::test::random_batch(rng, n, 450, false);
-    for (std::size_t i = 0; i < del.size(); i += 2) {  // half name edges just inserted
-      del.src[i] = ins.dst[i % ins.size()];
-      del.dst[i] = ins.src[i % ins.size()];
-    }
-    ASSERT_EQ(g.erase_edges(del), m.erase(del)) << "erase round " << r;
-    expect_store_same(g, m, W, "after erase " + std::to_string(r));
-  }
+  wg::test::insert_erase_rounds(
+      g, m, rng, n, 900, 5, W,
+      [&](const EdgeList&, const std::string& where) { expect_same_answers(g, m, W, where); });
 }
 
-TEST(SortedArcGraph, RandomBatchesUndirectedSet) {
-  random_batches<false>(false, 1);
-}
-TEST(SortedArcGraph, RandomBatchesDirectedSet) {
-  random_batches<false>(true, 2);
-}
-TEST(SortedArcGraph, RandomBatchesUndirectedMap) {
-  random_batches<true>(false, 3);
-}
-TEST(SortedArcGraph, RandomBatchesDirectedMap) {
-  random_batches<true>(true, 4);
-}
+WG_FOUR_WAY_TESTS(SortedArcGraph, false, true, RandomBatches, random_batches, 1)
 
 template <bool W>
 void vertex_ops(bool directed, std::uint64_t seed) {
   WG_REQUIRE_GPU();
-  const std::uint64_t n = 200;
   SGraph<W> g(0, {.directed = directed});
   GraphModel m(0, directed);
   TestRng rng{seed};
-  const EdgeList base = wg::test::random_batch(rng, n, 2000, W);
-  m.clear(n);
-  ASSERT_EQ(g.build(base), m.insert(base));
-  expect_store_same(g, m, W, "build");
-  for (int r = 0; r < 3; ++r) {
-    wg::test::vertex_round(g, m, rng, n, W, 12, 6, [&](const char* step) {
-      expect_store_same(g, m, W, step + std::string(" ") + std::to_string(r));
-    });
-    if (::testing::Test::HasFatalFailure()) return;
-  }
+  wg::test::vertex_scenario(
+      g, m, rng, W, {.n = 200, .base = 2000, .rounds = 3, .erase = 12, .count = 6},
+      [&](const std::string&, const std::string& where) { expect_same_answers(g, m, W, where); });
 }
 
 TEST(SortedArcGraph, VertexOpsUndirectedSet) {

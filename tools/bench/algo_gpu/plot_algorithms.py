@@ -193,6 +193,15 @@ def _batch_axis(ax, algo):
     ax.grid(alpha=0.3)
 
 
+def _kinds(group):
+    """(kind, colour, batch sizes ascending, points) for each kind of batch an algorithm's rows
+    have: insert, then mixed."""
+    for kind, color in (("insert", "tab:blue"), ("mixed", "tab:red")):
+        pts = group.get(kind)
+        if pts:
+            yield kind, color, sorted(pts), pts
+
+
 def plot_dynamic(plt, recs, out, save):
     """Per algorithm: recompute time / update time per batch size, insert and mixed, saved as
     dynamic_speedup; returns the figure of both times per batch (the caller saves it)."""
@@ -205,11 +214,7 @@ def plot_dynamic(plt, recs, out, save):
     algos = [a for a in DYN_ORDER if a in groups] + sorted(set(groups) - set(DYN_ORDER))
     fig, axes = plt.subplots(1, len(algos), figsize=(3.4 * len(algos), 3.6), squeeze=False)
     for ax, algo in zip(axes[0], algos):
-        for kind, color in (("insert", "tab:blue"), ("mixed", "tab:red")):
-            pts = groups[algo].get(kind)
-            if not pts:
-                continue
-            xs = sorted(pts)
+        for kind, color, xs, pts in _kinds(groups[algo]):
             ys = [pts[x][1] / pts[x][0] if pts[x][0] > 0 else float("nan") for x in xs]
             ax.plot(xs, ys, "-", color=color, label=kind)
             # Filled: the update ran; hollow: the class answered by its static computation.
@@ -227,11 +232,7 @@ def plot_dynamic(plt, recs, out, save):
 
     fig, axes = plt.subplots(1, len(algos), figsize=(3.4 * len(algos), 3.6), squeeze=False)
     for ax, algo in zip(axes[0], algos):
-        for kind, color in (("insert", "tab:blue"), ("mixed", "tab:red")):
-            pts = groups[algo].get(kind)
-            if not pts:
-                continue
-            xs = sorted(pts)
+        for kind, color, xs, pts in _kinds(groups[algo]):
             ax.plot(xs, [pts[x][0] for x in xs], "o-", color=color, label=f"{kind}: update")
             ax.plot(xs, [pts[x][1] for x in xs], "--", color=color, label=f"{kind}: recompute")
         _batch_axis(ax, algo)

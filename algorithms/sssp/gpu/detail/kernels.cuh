@@ -216,6 +216,24 @@ __global__ inline void count_changed_kernel(const std::uint64_t* keys, const std
   if (tile.thread_rank() == 0 && c) atomicAdd(counters + kChanged, c);
 }
 
+/// Relaxes the arc a -> b (and b -> a when undirected) of length len: each head it improves is
+/// counted as changed and queued for the next round. The seeding kernels' step per batch entry.
+__device__ __forceinline__ void relax_edge(vertex_t a, vertex_t b, std::uint32_t len, bool directed,
+                                           std::uint64_t* keys, vertex_t* queue,
+                                           unsigned long long* counters, std::uint32_t* stamp,
+                                           std::uint32_t round, const ChangeTrack& ct) {
+  for (int dir = 0; dir < (directed ? 1 : 2); ++dir) {
+    const vertex_t from = dir ? b : a, to = dir ? a : b;
+    const std::uint32_t d = dist_of(load_key(keys, from));
+    if (d == kInf) continue;
+    const std::uint32_t nd = extend(d, len, counters);
+    if (nd != kInf && improve(keys, to, nd, from)) {
+      note_change(ct, to, counters);
+      push(to, stamp, round, queue, counters + kQueue0);
+    }
+  }
+}
+
 /// Relaxes the arcs of a prepared batch (canonical keys, one thread per edge): u -> v, and
 /// v -> u when undirected; improved vertices are queued.
 __global__ inline void seed_arcs_kernel(const std::uint64_t* edge_keys, const std::uint32_t* values,
@@ -231,16 +249,7 @@ __global__ inline void seed_arcs_kernel(const std::uint64_t* edge_keys, const st
     if (a >= n || b >= n || a == b) continue;
     const std::uint32_t len = (unit || !values) ? 1u : values[i];
     if (len == kInf) continue;  // an edge the graph did not take
-    for (int dir = 0; dir < (directed ? 1 : 2); ++dir) {
-      const vertex_t from = dir ? b : a, to = dir ? a : b;
-      const std::uint32_t d = dist_of(load_key(keys, from));
-      if (d == kInf) continue;
-      const std::uint32_t nd = extend(d, len, counters);
-      if (nd != kInf && improve(keys, to, nd, from)) {
-        note_change(ct, to, counters);
-        push(to, stamp, round, queue, counters + kQueue0);
-      }
-    }
+    relax_edge(a, b, len, directed, keys, queue, counters, stamp, round, ct);
   }
 }
 
@@ -259,16 +268,7 @@ __global__ void seed_raw_kernel(View g, const vertex_t* src, const vertex_t* dst
     if (a == b || !g.is_live(a) || !g.is_live(b)) continue;
     const std::uint32_t len = lengths ? lengths[i] : 1u;
     if (len == kInf) continue;  // an edge the graph does not hold
-    for (int dir = 0; dir < (directed ? 1 : 2); ++dir) {
-      const vertex_t from = dir ? b : a, to = dir ? a : b;
-      const std::uint32_t d = dist_of(load_key(keys, from));
-      if (d == kInf) continue;
-      const std::uint32_t nd = extend(d, len, counters);
-      if (nd != kInf && improve(keys, to, nd, from)) {
-        note_change(ct, to, counters);
-        push(to, stamp, round, queue, counters + kQueue0);
-      }
-    }
+    relax_edge(a, b, len, directed, keys, queue, counters, stamp, round, ct);
   }
 }
 
