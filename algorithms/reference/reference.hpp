@@ -14,6 +14,7 @@
 #include <limits>
 #include <vector>
 
+#include <warpgraph/algorithms/pagerank/pagerank.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 namespace wg::reference {
@@ -54,21 +55,13 @@ Components connected_components(const EdgeList& edges);
 /// PageRank, power iteration on the directed graph (undirected edges count in both directions):
 ///   pr'(v) = (1 - d) / n + d * ( sum_{u -> v} pr(u) / outdeg(u) + dangling / n )
 /// where `dangling` is the total rank of vertices with no out-arcs (spread uniformly).
-/// Starts from 1/n; stops when the L1 change between iterations is below `tolerance` or after
-/// max_iterations (then converged = false). Ranks sum to 1. O(V + m) per iteration. Self-loops
-/// and duplicate arcs are dropped first (simple graph). An empty graph gives no ranks,
-/// converged. damping outside [0, 1], tolerance < 0 or max_iterations < 0 throw
-/// wg::InvalidArgument.
-struct PageRankOptions {
-  double damping = 0.85;
-  double tolerance = 1e-10;
-  int max_iterations = 1000;
-};
-struct PageRankResult {
-  std::vector<double> rank;
-  int iterations = 0;
-  bool converged = false;
-};
+/// Starts from 1/n; stops when the change between iterations (L1, or the largest of one vertex
+/// with Stop::max_change) is below `tolerance` or after max_iterations (then converged = false).
+/// Ranks sum to 1. O(V + m) per iteration. Self-loops and duplicate arcs are dropped first (simple
+/// graph). An empty graph gives no ranks, converged. damping outside [0, 1], tolerance < 0 or
+/// max_iterations < 0 throw wg::InvalidArgument.
+using wg::PageRankOptions;  // algorithms/pagerank/pagerank.hpp
+using wg::PageRankResult;
 PageRankResult pagerank(const EdgeList& edges, const PageRankOptions& options = {},
                         bool directed = false);
 
