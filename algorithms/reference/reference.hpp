@@ -15,17 +15,16 @@
 #include <vector>
 
 #include <warpgraph/algorithms/pagerank/pagerank.hpp>
+#include <warpgraph/algorithms/tc/tc.hpp>
+#include <warpgraph/algorithms/wcc/wcc.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 namespace wg::reference {
 
+using wg::TriangleCounts;  // algorithms/tc/tc.hpp
 /// Triangles of the undirected simple graph. per_vertex[v] = triangles that contain v, so
 /// sum(per_vertex) == 3 * total. Edges are oriented from lower to higher (degree, id) and each
 /// triangle is found once by marking: O(m * sqrt(m)) time, O(V + m) memory.
-struct TriangleCounts {
-  std::uint64_t total = 0;
-  std::vector<std::uint64_t> per_vertex;
-};
 TriangleCounts triangle_count(const EdgeList& edges);
 
 /// Local clustering coefficients of the undirected simple graph, from triangle_count's
@@ -46,10 +45,7 @@ std::vector<std::int64_t> bfs_levels(const EdgeList& edges, vertex_t source, boo
 /// Weakly connected components (boost::connected_components on the undirected graph).
 /// component[v] is the smallest vertex id of v's component (a canonical labelling, so
 /// results from different implementations compare with ==).
-struct Components {
-  std::vector<vertex_t> component;
-  std::uint64_t count = 0;
-};
+using wg::Components;  // algorithms/wcc/wcc.hpp
 Components connected_components(const EdgeList& edges);
 
 /// PageRank, power iteration on the directed graph (undirected edges count in both directions):

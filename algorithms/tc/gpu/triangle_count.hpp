@@ -29,16 +29,14 @@
 #include <vector>
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
+#include <warpgraph/algorithms/tc/tc.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
 
-struct TriangleCounts {
-  std::uint64_t total = 0;
-  std::vector<std::uint64_t> per_vertex;  ///< sum == 3 * total; empty unless asked for
-};
+using wg::TriangleCounts;  // algorithms/tc/tc.hpp
 
 /// Options of the static count (and of the counter's recounts). Results never depend on them.
 struct TcOptions {
