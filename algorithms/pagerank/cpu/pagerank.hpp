@@ -10,8 +10,8 @@
 // PageRankOptions::tolerance (converged) or after max_iterations. Ranks sum
 // to 1 (up to rounding).
 //
-// Accuracy. One iteration is a contraction of factor d in L1, so a stop with change < tol leaves
-// the ranks within d / (1 - d) * tol of the exact fixed point, and so within
+// Accuracy (L1 rule). One iteration is a contraction of factor d in L1, so a stop with
+// change < tol leaves the ranks within d / (1 - d) * tol of the exact fixed point, and so within
 // 2 * d / (1 - d) * tol (plus rounding, ~1e-15 per iteration) of the reference's ranks, which
 // stop by the same rule. The summation order differs from the reference (pull, not push), so
 // ranks are not bitwise equal.
