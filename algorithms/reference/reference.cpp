@@ -85,6 +85,7 @@ PageRankResult pagerank(const EdgeList& edges, const PageRankOptions& options, b
   }
   const double d = options.damping;
   const double inv_n = 1.0 / static_cast<double>(n);
+  const bool max_rule = options.stop == PageRankOptions::Stop::max_change;
   std::vector<double> rank(n, inv_n), next(n);
   while (result.iterations < options.max_iterations) {
     // Push each vertex's share along its out-arcs; dangling vertices spread theirs uniformly.
@@ -103,7 +104,8 @@ PageRankResult pagerank(const EdgeList& edges, const PageRankOptions& options, b
     double change = 0.0;
     for (std::uint64_t v = 0; v < n; ++v) {
       next[v] = base + d * next[v];
-      change += std::abs(next[v] - rank[v]);
+      const double delta = std::abs(next[v] - rank[v]);
+      change = max_rule ? std::max(change, delta) : change + delta;
     }
     rank.swap(next);
     ++result.iterations;

@@ -14,17 +14,17 @@
 #include <limits>
 #include <vector>
 
+#include <warpgraph/algorithms/pagerank/pagerank.hpp>
+#include <warpgraph/algorithms/tc/tc.hpp>
+#include <warpgraph/algorithms/wcc/wcc.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 namespace wg::reference {
 
+using wg::TriangleCounts;  // algorithms/tc/tc.hpp
 /// Triangles of the undirected simple graph. per_vertex[v] = triangles that contain v, so
 /// sum(per_vertex) == 3 * total. Edges are oriented from lower to higher (degree, id) and each
 /// triangle is found once by marking: O(m * sqrt(m)) time, O(V + m) memory.
-struct TriangleCounts {
-  std::uint64_t total = 0;
-  std::vector<std::uint64_t> per_vertex;
-};
 TriangleCounts triangle_count(const EdgeList& edges);
 
 /// Local clustering coefficients of the undirected simple graph, from triangle_count's
@@ -45,30 +45,19 @@ std::vector<std::int64_t> bfs_levels(const EdgeList& edges, vertex_t source, boo
 /// Weakly connected components (boost::connected_components on the undirected graph).
 /// component[v] is the smallest vertex id of v's component (a canonical labelling, so
 /// results from different implementations compare with ==).
-struct Components {
-  std::vector<vertex_t> component;
-  std::uint64_t count = 0;
-};
+using wg::Components;  // algorithms/wcc/wcc.hpp
 Components connected_components(const EdgeList& edges);
 
 /// PageRank, power iteration on the directed graph (undirected edges count in both directions):
 ///   pr'(v) = (1 - d) / n + d * ( sum_{u -> v} pr(u) / outdeg(u) + dangling / n )
 /// where `dangling` is the total rank of vertices with no out-arcs (spread uniformly).
-/// Starts from 1/n; stops when the L1 change between iterations is below `tolerance` or after
-/// max_iterations (then converged = false). Ranks sum to 1. O(V + m) per iteration. Self-loops
-/// and duplicate arcs are dropped first (simple graph). An empty graph gives no ranks,
-/// converged. damping outside [0, 1], tolerance < 0 or max_iterations < 0 throw
-/// wg::InvalidArgument.
-struct PageRankOptions {
-  double damping = 0.85;
-  double tolerance = 1e-10;
-  int max_iterations = 1000;
-};
-struct PageRankResult {
-  std::vector<double> rank;
-  int iterations = 0;
-  bool converged = false;
-};
+/// Starts from 1/n; stops when the change between iterations (L1, or the largest of one vertex
+/// with Stop::max_change) is below `tolerance` or after max_iterations (then converged = false).
+/// Ranks sum to 1. O(V + m) per iteration. Self-loops and duplicate arcs are dropped first (simple
+/// graph). An empty graph gives no ranks, converged. damping outside [0, 1], tolerance < 0 or
+/// max_iterations < 0 throw wg::InvalidArgument.
+using wg::PageRankOptions;  // algorithms/pagerank/pagerank.hpp
+using wg::PageRankResult;
 PageRankResult pagerank(const EdgeList& edges, const PageRankOptions& options = {},
                         bool directed = false);
 

@@ -19,8 +19,8 @@
 //    accounted for in the returned wg::UpdateResult. insert_edges / erase_edges hash the batch's
 //    edges into a batch-local table (detail/batch_dedup.cuh): the first entry of an edge owns
 //    it and applies its arcs, in one fused kernel per batch; the host then waits for the counters
-//    that the kernel's last block writes to mapped host memory (GraphOptions::report_spin_us). On
-//    return every update of the batch is done, though the kernel's last block may still be
+//    that the kernel's last block writes to mapped host memory (SlabBatchTuning::report_spin_us).
+//    On return every update of the batch is done, though the kernel's last block may still be
 //    finishing its report, and a small weighted batch that repeats edges may have a kernel queued
 //    that gives those edges their last entries' values (it reads none of the caller's batch,
 //    which may be reused on return): work on the graph's stream sees the batch applied, and so

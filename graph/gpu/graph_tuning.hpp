@@ -1,11 +1,11 @@
 #pragma once
-// GraphOptions' tuning fields by name, for tools and tests that take them from flags or the
-// environment. The library never reads the environment: the caller passes the lookup, a
-// function from a name to its value (null when unset), e.g. one that reads the process
-// environment (tests/graph/gpu/graph_test_options.hpp) or a tool's parsed flags.
+// The slab store's batch tuning (SlabBatchTuning, GraphOptions::tuning) by name, for tools and
+// tests that take it from flags or the environment. The library never reads the environment: the
+// caller passes the lookup, a function from a name to its value (null when unset), e.g. one that
+// reads the process environment (tests/graph/gpu/graph_test_options.hpp) or a tool's parsed flags.
 //
 //   wg::gpu::GraphOptions o;
-//   wg::gpu::apply_graph_tuning(o, lookup);
+//   wg::gpu::apply_graph_tuning(o.tuning, lookup);
 //
 // Names and the fields they set (values are integers; a name whose lookup gives null is left
 // as it is):
@@ -27,10 +27,10 @@
 
 namespace wg::gpu {
 
-/// Sets the tuning fields of `o` whose names `lookup(name)` (const char* -> const char*, null when
+/// Sets the fields of `o` whose names `lookup(name)` (const char* -> const char*, null when
 /// unset) gives a value for; see above.
 template <class Lookup>
-void apply_graph_tuning(GraphOptions& o, Lookup&& lookup) {
+void apply_graph_tuning(SlabBatchTuning& o, Lookup&& lookup) {
   const auto integer = [&](const char* name, auto set) {
     if (const char* v = lookup(name)) set(std::atoi(v));
   };

@@ -48,16 +48,7 @@ template <HostGraphView Graph>
 CoreNumbers core_numbers(const Graph& graph);
 extern template CoreNumbers core_numbers(const DynamicGraph&);
 
-struct DynamicCoreNumbersOptions {
-  /// Batches whose new (insertions) or removed (deletions) edges number more than this fraction
-  /// of the graph's edges are answered by the static peeling, which then costs less than the
-  /// per-edge subcore searches (each may revisit a large shell).
-  double recompute_fraction = 0.05;
-  /// A batch whose subcore searches have scanned more than this fraction of the graph's arcs
-  /// stops, undoes its changes and is answered by the static peeling (which scans each arc
-  /// once): on graphs with large shells one edge's subcore can be most of the graph.
-  double recompute_work = 0.1;
-};
+using wg::DynamicCoreNumbersOptions;  // algorithms/kcore/kcore.hpp
 
 /// Keeps the core numbers of an undirected DynamicGraph exact while batches are applied through
 /// it. Throws std::invalid_argument for a directed graph.

@@ -124,8 +124,9 @@ CoreNumbers core_numbers(const Graph& graph) {
 
 template <GpuDynamicGraph Graph>
 DynamicCoreNumbers<Graph>::DynamicCoreNumbers(Graph& graph,
-                                              const DynamicCoreNumbersOptions& options)
-    : Frame(graph), options_(options) {
+                                              const DynamicCoreNumbersOptions& options,
+                                              const DynamicCoreNumbersTuning& tuning)
+    : Frame(graph), options_(options), tuning_(tuning) {
   kcore_detail::require_undirected(graph);
   int device = 0, sms = 1;
   WG_CUDA_TRY(cudaGetDevice(&device));
@@ -307,14 +308,14 @@ bool DynamicCoreNumbers<Graph>::run_rounds(const ChangedEdges& edges, bool inser
   // least as many rounds as its busiest vertex has edges.
   const unsigned long long least_rounds = host_[7];
   const double round_syncs =
-      1.0 + kLaunchSyncs * (kSelectLaunches + 4.0 * std::max(1u, options_.levels_per_sync) + 5.0);
-  if (least_rounds > options_.max_rounds ||
-      options_.sync_cost_arcs * round_syncs * static_cast<double>(least_rounds) > budget_) {
+      1.0 + kLaunchSyncs * (kSelectLaunches + 4.0 * std::max(1u, tuning_.levels_per_sync) + 5.0);
+  if (least_rounds > tuning_.max_rounds ||
+      tuning_.sync_cost_arcs * round_syncs * static_cast<double>(least_rounds) > budget_) {
     ok = false;
     early_ = true;
   }
   while (r && ok) {
-    if (++rounds_ > options_.max_rounds) {
+    if (++rounds_ > tuning_.max_rounds) {
       ok = false;
       break;
     }
@@ -390,7 +391,7 @@ template <GpuDynamicGraph Graph>
 unsigned long long DynamicCoreNumbers<Graph>::level_budget() const {
   // What is left of the batch's budget once the synchronisations so far and the next one are
   // paid for; the advance kernel compares it with the arcs scanned plus the next level's price.
-  const double spent = options_.sync_cost_arcs *
+  const double spent = tuning_.sync_cost_arcs *
                        (static_cast<double>(syncs_ + 1) + kcore_detail::kLaunchSyncs * launches_);
   return budget_ > spent ? static_cast<unsigned long long>(budget_ - spent) : 0ull;
 }
@@ -402,7 +403,7 @@ bool DynamicCoreNumbers<Graph>::insert_round(const kcore_detail::BatchEdgeView& 
   using View = typename Graph::ref_type;
   const cudaStream_t stream = graph_->stream();
   const View g = graph_->ref();
-  const unsigned steps = std::max(1u, options_.levels_per_sync);
+  const unsigned steps = std::max(1u, tuning_.levels_per_sync);
   unsigned long long* c = counters_.data();
   // The whole round is enqueued, then one synchronisation; a traversal or a peeling deeper than
   // `steps` levels enqueues it again (the finished phases' kernels return at once). Examined
@@ -446,7 +447,7 @@ bool DynamicCoreNumbers<Graph>::erase_round(const kcore_detail::BatchEdgeView& b
   using View = typename Graph::ref_type;
   const cudaStream_t stream = graph_->stream();
   const View g = graph_->ref();
-  const unsigned steps = std::max(1u, options_.levels_per_sync);
+  const unsigned steps = std::max(1u, tuning_.levels_per_sync);
   unsigned long long* c = counters_.data();
   // Touched list cand_ (roots, then the uncounted number-c neighbours of fallen vertices), each
   // counted once; fallen queue queue_, each scanned once; each level priced before it runs. As
@@ -496,9 +497,8 @@ template <GpuDynamicGraph Graph>
 bool DynamicCoreNumbers<Graph>::try_rounds(const ChangedEdges& edges, bool insert) {
   // budget_: the static peeling's cost in arcs (each arc once, plus its synchronisations as
   // measured by the last one) times recompute_work.
-  budget_ =
-      options_.recompute_work * (2.0 * static_cast<double>(graph_->num_edges()) +
-                                 options_.sync_cost_arcs * static_cast<double>(static_syncs_));
+  budget_ = options_.recompute_work * (2.0 * static_cast<double>(graph_->num_edges()) +
+                                       tuning_.sync_cost_arcs * static_cast<double>(static_syncs_));
   early_ = too_many(edges.size);
   const bool ok = !early_ && run_rounds(edges, insert);  // which sets early_ when it decides so
   cut_ = !ok && !early_;

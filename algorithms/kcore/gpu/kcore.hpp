@@ -96,15 +96,10 @@ using wg::CoreNumbers;  // algorithms/kcore/kcore.hpp
 template <GpuDynamicGraph Graph>
 CoreNumbers core_numbers(const Graph& graph);
 
-struct DynamicCoreNumbersOptions {
-  /// Batches whose new (removed) edges number more than this fraction of the graph's edges are
-  /// answered by the static peeling without trying the rounds, which then cost more.
-  double recompute_fraction = 0.05;
-  /// The rounds of one batch may scan at most this fraction of the graph's arcs (the static
-  /// peeling scans each arc about once); a level that would pass it is not launched, the batch's
-  /// changes are undone and the static peeling answers. This bounds the work wasted by a batch
-  /// that falls back to this fraction of the static peeling's.
-  double recompute_work = 0.1;
+using wg::DynamicCoreNumbersOptions;  // algorithms/kcore/kcore.hpp
+
+/// The GPU search's tuning (results do not depend on it).
+struct DynamicCoreNumbersTuning {
   /// A batch that needs more rounds than this is answered by the static peeling: every round
   /// costs a few synchronisations whatever its size. A vertex in more than max_rounds of the
   /// batch's edges (each round is a matching) sends the batch there before any round runs; a
@@ -142,7 +137,8 @@ template <GpuDynamicGraph Graph>
 class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers<Graph>, Graph> {
  public:
   /// Runs the static peeling once. The graph must outlive this object.
-  explicit DynamicCoreNumbers(Graph& graph, const DynamicCoreNumbersOptions& options = {});
+  explicit DynamicCoreNumbers(Graph& graph, const DynamicCoreNumbersOptions& options = {},
+                              const DynamicCoreNumbersTuning& tuning = {});
 
   /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
   /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
@@ -224,6 +220,7 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers<Graph>, Graph>
   DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
 
   DynamicCoreNumbersOptions options_;
+  DynamicCoreNumbersTuning tuning_;
   std::uint64_t n_ = 0;
   DeviceBuffer<std::uint32_t> core_;
   DeviceBuffer<std::uint32_t> stamp_;     ///< examined / touched in the round with this epoch

@@ -69,7 +69,7 @@ void DynamicLocalClustering<Graph>::recompute() {
   triangles_.fill_bytes(0, stream);
   delta_.fill_bytes(0, stream);
   coefficient_.fill_bytes(0, stream);
-  total_ = tc_detail::run_static<Graph, true>(*graph_, TcOptions{}, triangles_.data());
+  total_ = tc_detail::run_static<Graph, true>(*graph_, TcTuning{}, triangles_.data());
   (void)apply(true);  // delta_ is 0: the coefficients from the counts
 }
 

@@ -6,11 +6,12 @@
 // where n = num_vertices() (erased and isolated ids included: they have no out-arcs, so they are
 // dangling, as in the reference on the exported graph) and dangling is the total rank of the
 // vertices without out-arcs, spread uniformly. Starts from 1/n; stops when the L1 change of one
-// iteration is below PageRankOptions::tolerance (converged) or after max_iterations. Ranks sum
+// iteration (or, with Stop::max_change, the largest change of one vertex) is below
+// PageRankOptions::tolerance (converged) or after max_iterations. Ranks sum
 // to 1 (up to rounding).
 //
-// Accuracy. One iteration is a contraction of factor d in L1, so a stop with change < tol leaves
-// the ranks within d / (1 - d) * tol of the exact fixed point, and so within
+// Accuracy (L1 rule). One iteration is a contraction of factor d in L1, so a stop with
+// change < tol leaves the ranks within d / (1 - d) * tol of the exact fixed point, and so within
 // 2 * d / (1 - d) * tol (plus rounding, ~1e-15 per iteration) of the reference's ranks, which
 // stop by the same rule. The summation order differs from the reference (pull, not push), so
 // ranks are not bitwise equal.
@@ -46,33 +47,34 @@
 
 namespace wg::cpu {
 
-struct PageRankOptions {
+// The options and the result: algorithms/pagerank/pagerank.hpp.
+using wg::PageRankOptions;
+
+/// The CPU backend's tuning (results do not depend on it beyond rounding).
+struct PageRankTuning {
   /// Worker threads. 0: the graph's threads() where it has one, else all cores.
   unsigned threads = 0;
-  /// Damping factor d, in [0, 1] (the reference's default).
-  double damping = 0.85;
-  /// Stop when the L1 change of one iteration is below this (>= 0).
-  double tolerance = 1e-10;
-  /// Stop after this many iterations even when not converged (>= 0).
-  int max_iterations = 1000;
   /// Vertex ranges below this size are iterated on the calling thread (a fork/join costs more).
   std::size_t parallel_grain = 4096;
 };
 
-using wg::PageRankResult;  // algorithms/pagerank/pagerank.hpp
+using wg::PageRankResult;
 
 /// PageRank of any HostGraphView (definition in pagerank_impl.hpp). Throws wg::InvalidArgument
 /// when damping lies outside [0, 1], tolerance < 0 or max_iterations < 0. An empty graph gives
 /// no ranks, converged.
 template <HostGraphView Graph>
-PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {});
-extern template PageRankResult pagerank(const DynamicGraph&, const PageRankOptions&);
+PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {},
+                        const PageRankTuning& tuning = {});
+extern template PageRankResult pagerank(const DynamicGraph&, const PageRankOptions&,
+                                        const PageRankTuning&);
 
 /// Keeps the PageRank of a DynamicGraph converged while batches are applied through it.
 class DynamicPageRank : public DynamicFrame<DynamicPageRank, DynamicGraph> {
  public:
   /// Runs the static PageRank once. Throws as pagerank() does.
-  explicit DynamicPageRank(DynamicGraph& graph, const PageRankOptions& options = {});
+  explicit DynamicPageRank(DynamicGraph& graph, const PageRankOptions& options = {},
+                           const PageRankTuning& tuning = {});
 
   /// Each batch returns what it did to the graph and the vertices whose rank moved by more than
   /// tolerance / n (algorithms/dynamic_update.hpp); recomputed is always false (every batch is
@@ -98,6 +100,7 @@ class DynamicPageRank : public DynamicFrame<DynamicPageRank, DynamicGraph> {
   BatchEffect after_batch(std::span<const std::uint64_t> keys);
 
   PageRankOptions options_;
+  PageRankTuning tuning_;
   PageRankResult result_;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // Definition of wg::cpu::pagerank (pagerank.hpp) for any HostGraphView; instantiated for
 // wg::cpu::DynamicGraph in pagerank.cpp. A new host graph includes this header to instantiate it.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -86,12 +87,14 @@ inline void check_pagerank_options(const PageRankOptions& o) {
 
 /// Power iteration (pagerank.hpp) on `arcs` from `rank` (n entries), in place.
 inline void iterate_pagerank(const PullArcs& arcs, std::vector<double>& rank,
-                             const PageRankOptions& o, unsigned threads, PageRankResult& out) {
+                             const PageRankOptions& o, std::size_t grain, unsigned threads,
+                             PageRankResult& out) {
   const std::uint64_t n = arcs.in.num_vertices;
   out.iterations = 0;
   out.converged = n == 0;
   if (n == 0) return;
   const double d = o.damping;
+  const bool max_rule = o.stop == PageRankOptions::Stop::max_change;
   const double inv_n = 1.0 / static_cast<double>(n);
   // share[u] = rank[u] / outdeg(u) (0 when dangling): what u gives each out-neighbour. The pass
   // that computes the new ranks also computes their shares and dangling total, so an iteration is
@@ -110,20 +113,22 @@ inline void iterate_pagerank(const PullArcs& arcs, std::vector<double>& rank,
     const double base = (1.0 - d) * inv_n + d * dangling * inv_n;
     std::fill(dangling_part.begin(), dangling_part.end(), 0.0);
     std::fill(change_part.begin(), change_part.end(), 0.0);
-    parallel_for(n, threads, o.parallel_grain, [&](std::size_t b, std::size_t e, unsigned t) {
+    parallel_for(n, threads, grain, [&](std::size_t b, std::size_t e, unsigned t) {
       double c = 0.0, s = 0.0;
       for (std::size_t v = b; v < e; ++v) {
         double sum = 0.0;
         for (auto i = arcs.in.offsets[v]; i < arcs.in.offsets[v + 1]; ++i)
           sum += share[arcs.in.targets[i]];
         next[v] = base + d * sum;
-        c += std::abs(next[v] - rank[v]);
+        const double delta = std::abs(next[v] - rank[v]);
+        c = max_rule ? std::max(c, delta) : c + delta;
         next_share[v] = share_of(v, next[v], s);
       }
       change_part[t] = c;
       dangling_part[t] = s;
     });
-    const double change = std::accumulate(change_part.begin(), change_part.end(), 0.0);
+    const double change = max_rule ? *std::max_element(change_part.begin(), change_part.end())
+                                   : std::accumulate(change_part.begin(), change_part.end(), 0.0);
     dangling = std::accumulate(dangling_part.begin(), dangling_part.end(), 0.0);
     rank.swap(next);
     share.swap(next_share);
@@ -149,14 +154,15 @@ unsigned pagerank_threads(const Graph& graph, unsigned requested) {
 namespace wg::cpu {
 
 template <HostGraphView Graph>
-PageRankResult pagerank(const Graph& graph, const PageRankOptions& options) {
+PageRankResult pagerank(const Graph& graph, const PageRankOptions& options,
+                        const PageRankTuning& tuning) {
   detail::check_pagerank_options(options);
-  const unsigned threads = detail::pagerank_threads(graph, options.threads);
+  const unsigned threads = detail::pagerank_threads(graph, tuning.threads);
   const detail::PullArcs arcs = detail::gather_in_arcs(graph, threads);
   PageRankResult r;
   const std::uint64_t n = graph.num_vertices();
   r.rank.assign(n, n ? 1.0 / static_cast<double>(n) : 0.0);
-  detail::iterate_pagerank(arcs, r.rank, options, threads, r);
+  detail::iterate_pagerank(arcs, r.rank, options, tuning.parallel_grain, threads, r);
   return r;
 }
 

@@ -25,11 +25,11 @@
 namespace wg::gpu {
 namespace pr_detail {
 
-inline void check_options(const PageRankOptions& o) {
-  if (!(o.damping >= 0 && o.damping <= 1))
+inline void check_options(const PageRankOptions& options, const PageRankTuning& o) {
+  if (!(options.damping >= 0 && options.damping <= 1))
     throw InvalidArgument("pagerank: damping outside [0, 1]");
-  if (!(o.tolerance >= 0)) throw InvalidArgument("pagerank: tolerance < 0");
-  if (o.max_iterations < 0) throw InvalidArgument("pagerank: max_iterations < 0");
+  if (!(options.tolerance >= 0)) throw InvalidArgument("pagerank: tolerance < 0");
+  if (options.max_iterations < 0) throw InvalidArgument("pagerank: max_iterations < 0");
   if (o.arcs_per_part < 1) throw InvalidArgument("pagerank: arcs_per_part < 1");
   if (o.max_parts < 1) throw InvalidArgument("pagerank: max_parts < 1");
   if (o.iterations_per_check < 1) throw InvalidArgument("pagerank: iterations_per_check < 1");
@@ -57,14 +57,15 @@ unsigned resident_grid(Kernel kernel, std::uint64_t need) {
 /// only): gives up the warm start after its first iteration when the prediction exceeds the
 /// cold start's count, and returns with restarted = true and rank_device unchanged in meaning
 /// (the caller runs cold). Stream-ordered; synchronises once at the start and once per
-/// options.iterations_per_check iterations.
+/// tuning.iterations_per_check iterations.
 template <DeviceGraphView View>
 PageRankRun pagerank(const View& view, std::uint64_t n, bool directed, double* rank_device,
-                     cudaStream_t stream, const PageRankOptions& options, bool warm = false,
+                     cudaStream_t stream, const PageRankOptions& options,
+                     const PageRankTuning& tuning = {}, bool warm = false,
                      PageRankWorkspace* work = nullptr,
                      const pr_detail::WarmLimit* limit = nullptr) {
   using namespace pr_detail;
-  check_options(options);
+  check_options(options, tuning);
   PageRankRun run;
   if (n == 0) {
     run.converged = true;
@@ -91,7 +92,7 @@ PageRankRun pagerank(const View& view, std::uint64_t n, bool directed, double* r
     size(w.parts, n + 1, "pagerank parts");
     size(w.offsets, n + 1, "pagerank part offsets");
     parts_kernel<View><<<grid_for(n + 1), kBlock, 0, stream>>>(
-        view, n, options.split_degree, options.arcs_per_part, options.max_parts, w.parts.data());
+        view, n, tuning.split_degree, tuning.arcs_per_part, tuning.max_parts, w.parts.data());
     WG_CUDA_CHECK_LAST();
     std::size_t temp = 0;
     WG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp, w.parts.data(), w.offsets.data(),
@@ -134,7 +135,7 @@ PageRankRun pagerank(const View& view, std::uint64_t n, bool directed, double* r
 
   PageRankState host{};
   int launched = 0;
-  int chunk = limit ? 1 : options.iterations_per_check;
+  int chunk = limit ? 1 : tuning.iterations_per_check;
   while (launched < options.max_iterations) {
     const int count = std::min(chunk, options.max_iterations - launched);
     for (int k = 0; k < count; ++k, ++launched) {
@@ -159,7 +160,7 @@ PageRankRun pagerank(const View& view, std::uint64_t n, bool directed, double* r
       run.restarted = true;
       break;
     }
-    chunk = options.iterations_per_check;
+    chunk = tuning.iterations_per_check;
   }
   run.iterations = host.iterations;
   run.converged = host.converged != 0;
@@ -173,8 +174,9 @@ PageRankRun pagerank(const View& view, std::uint64_t n, bool directed, double* r
 }
 
 template <GpuDynamicGraph Graph>
-PageRankResult pagerank(const Graph& graph, const PageRankOptions& options) {
-  pr_detail::check_options(options);
+PageRankResult pagerank(const Graph& graph, const PageRankOptions& options,
+                        const PageRankTuning& tuning) {
+  pr_detail::check_options(options, tuning);
   PageRankResult out;
   const std::uint64_t n = graph.num_vertices();
   if (n == 0) {
@@ -183,7 +185,7 @@ PageRankResult pagerank(const Graph& graph, const PageRankOptions& options) {
   }
   DeviceBuffer<double> rank(n, graph.stream(), "ranks");
   const PageRankRun run =
-      pagerank(graph.ref(), n, graph.directed(), rank.data(), graph.stream(), options);
+      pagerank(graph.ref(), n, graph.directed(), rank.data(), graph.stream(), options, tuning);
   out.rank = rank.to_host();
   out.iterations = run.iterations;
   out.converged = run.converged;
@@ -193,9 +195,10 @@ PageRankResult pagerank(const Graph& graph, const PageRankOptions& options) {
 // ---- dynamic ----------------------------------------------------------------------------------
 
 template <GpuDynamicGraph Graph>
-DynamicPageRank<Graph>::DynamicPageRank(Graph& graph, const PageRankOptions& options)
-    : Frame(graph), options_(options) {
-  pr_detail::check_options(options);
+DynamicPageRank<Graph>::DynamicPageRank(Graph& graph, const PageRankOptions& options,
+                                        const PageRankTuning& tuning)
+    : Frame(graph), options_(options), tuning_(tuning) {
+  pr_detail::check_options(options, tuning);
   counter_ = DeviceBuffer<unsigned long long>(1, graph.stream(), "moved ranks");
   rank_ = DeviceBuffer<double>(0, graph.stream());
   before_ = DeviceBuffer<double>(0, graph.stream());
@@ -208,7 +211,7 @@ void DynamicPageRank<Graph>::recompute() {
   n_ = graph_->num_vertices();
   rank_.resize_discard(std::max<std::uint64_t>(n_, 1), "ranks");
   run_ = pagerank(graph_->ref(), n_, graph_->directed(), rank_.data(), graph_->stream(), options_,
-                  false, &work_);
+                  tuning_, false, &work_);
   cold_iterations_ = run_.iterations;
   cold_rate_ = pr_detail::mean_rate(run_);
 }
@@ -244,10 +247,10 @@ BatchEffect DynamicPageRank<Graph>::warm_start() {
   // The switch to a cold start (pagerank.hpp): only with a cold run to predict from.
   const pr_detail::WarmLimit limit{.cold_iterations = cold_iterations_,
                                    .cold_rate = cold_rate_,
-                                   .ratio = options_.warm_restart_ratio};
+                                   .ratio = tuning_.warm_restart_ratio};
   const bool predict = pr_detail::can_predict(cold_iterations_, cold_rate_);
-  run_ = pagerank(graph_->ref(), n_, graph_->directed(), rank_.data(), stream, options_, true,
-                  &work_, predict ? &limit : nullptr);
+  run_ = pagerank(graph_->ref(), n_, graph_->directed(), rank_.data(), stream, options_, tuning_,
+                  true, &work_, predict ? &limit : nullptr);
   if (run_.restarted) {
     recompute();
     run_.restarted = true;

@@ -25,7 +25,7 @@
 // vertex sums its neighbours' rank / degree, no atomics on ranks. Directed graphs push (the device
 // view gives out-arcs only, and a transposed copy would have to be rebuilt after every batch): one
 // warp per vertex adds its rank / outdeg to each out-neighbour's accumulator with a double
-// atomicAdd. A vertex of more than PageRankOptions::split_degree out-arcs (a hub) is split over
+// atomicAdd. A vertex of more than PageRankTuning::split_degree out-arcs (a hub) is split over
 // ceil(degree / arcs_per_part) warps (views with the partial walks: slab, B-tree, CSR), so one
 // hub does not hold up the whole iteration. Per iteration O(n + m) work in one kernel (pull) or
 // two (push); the change is reduced per block, and the stop (tolerance or max_iterations) is
@@ -43,7 +43,7 @@
 // start: the last cold start's iteration count C and its mean contraction rate r per iteration
 // are remembered; a warm start runs one iteration, predicts from that change c the iterations it
 // still needs (log(tolerance / c) / log r), and restarts cold from 1/n when the total would
-// exceed C (PageRankOptions::warm_restart_ratio x C; DynamicUpdate::recomputed is then true). The
+// exceed C (PageRankTuning::warm_restart_ratio x C; DynamicUpdate::recomputed is then true). The
 // prediction uses the cold start's mean rate, which its fast first iterations make optimistic, so
 // a warm start predicted within C may still run past it; it then goes on (a restart would cost C
 // more). A mixed step through update(erase, insert) converges once; erase_edges then
@@ -71,19 +71,13 @@
 
 namespace wg::gpu {
 
-struct PageRankOptions {
-  /// How the change of one iteration is measured against the tolerance.
-  enum class Stop {
-    l1,          ///< sum of |change| (the reference's rule)
-    max_change,  ///< largest |change| of one vertex (Gunrock's rule)
-  };
-  /// Damping factor d, in [0, 1] (the reference's default).
-  double damping = 0.85;
-  /// Stop when the change of one iteration is below this (>= 0).
-  double tolerance = 1e-10;
-  /// Stop after this many iterations even when not converged (>= 0).
-  int max_iterations = 1000;
-  Stop stop = Stop::l1;
+// The options and the result: algorithms/pagerank/pagerank.hpp.
+using wg::PageRankOptions;
+
+/// The GPU backend's tuning: how the work is spread and how often the host checks the stop
+/// (results do not depend on it beyond rounding, except warm_restart_ratio, which picks between a
+/// warm and a cold start of the same tolerance).
+struct PageRankTuning {
   /// Vertices of more out-arcs than this are split over several warps (0: every vertex with an
   /// out-arc is split; views without partial walks never split). A warp walks a vertex's
   /// neighbours serially, so one hub of 10^5 arcs in a warp would outlast the whole iteration.
@@ -102,7 +96,7 @@ struct PageRankOptions {
   double warm_restart_ratio = 1.0;
 };
 
-using wg::PageRankResult;  // algorithms/pagerank/pagerank.hpp
+using wg::PageRankResult;
 
 /// Outcome of a run on the device (the ranks stay there).
 struct PageRankRun {
@@ -139,14 +133,16 @@ using PageRankMixedUpdate = MixedUpdate;
 
 /// Static PageRank of a GPU graph (the ranks copied to the host).
 template <GpuDynamicGraph Graph>
-PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {});
+PageRankResult pagerank(const Graph& graph, const PageRankOptions& options = {},
+                        const PageRankTuning& tuning = {});
 
 /// Keeps the PageRank of a GPU graph converged while batches are applied through it.
 template <GpuDynamicGraph Graph>
 class DynamicPageRank : public DynamicFrame<DynamicPageRank<Graph>, Graph> {
  public:
   /// Runs the static PageRank once. Throws as pagerank() does.
-  explicit DynamicPageRank(Graph& graph, const PageRankOptions& options = {});
+  explicit DynamicPageRank(Graph& graph, const PageRankOptions& options = {},
+                           const PageRankTuning& tuning = {});
 
   /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
   /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
@@ -191,6 +187,7 @@ class DynamicPageRank : public DynamicFrame<DynamicPageRank<Graph>, Graph> {
   DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
 
   PageRankOptions options_;
+  PageRankTuning tuning_;
   std::uint64_t n_ = 0;
   int cold_iterations_ = 0;  ///< of the last cold start (0: none to predict from)
   double cold_rate_ = 0;     ///< its mean change ratio per iteration
@@ -202,9 +199,9 @@ class DynamicPageRank : public DynamicFrame<DynamicPageRank<Graph>, Graph> {
 };
 
 extern template PageRankResult pagerank(const DynamicGraph<SlabSetAdjacency>&,
-                                        const PageRankOptions&);
+                                        const PageRankOptions&, const PageRankTuning&);
 extern template PageRankResult pagerank(const DynamicGraph<SlabMapAdjacency>&,
-                                        const PageRankOptions&);
+                                        const PageRankOptions&, const PageRankTuning&);
 extern template class DynamicPageRank<DynamicGraph<SlabSetAdjacency>>;
 extern template class DynamicPageRank<DynamicGraph<SlabMapAdjacency>>;
 

@@ -35,17 +35,14 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_frame.hpp>
+#include <warpgraph/algorithms/tc/tc.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
 namespace wg::cpu {
 
-struct TriangleCounts {
-  std::uint64_t total = 0;
-  /// Triangles containing each vertex (sum == 3 * total); empty unless asked for.
-  std::vector<std::uint64_t> per_vertex;
-};
+using wg::TriangleCounts;  // algorithms/tc/tc.hpp
 
 struct TcOptions {
   /// Worker threads. Default 0: the graph's threads() for a DynamicGraph, all cores for a Csr.

@@ -111,7 +111,7 @@ __global__ void touching_merge_kernel(BTreeGraphRef<W> g, const std::uint64_t* k
 template <bool W>
 std::uint64_t count_triangles_touching_sorted(const BTreeGraph<W>& graph,
                                               const std::uint64_t* edge_keys, std::uint64_t m,
-                                              unsigned key_bits, const SortedTcOptions& options) {
+                                              unsigned key_bits, const SortedTcTuning& options) {
   if (graph.directed())
     throw InvalidArgument("triangle counting needs an undirected graph (directed = false)");
   if (m == 0) return 0;
@@ -134,9 +134,9 @@ std::uint64_t count_triangles_touching_sorted(const BTreeGraph<W>& graph,
 
 template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<false>&,
                                                        const std::uint64_t*, std::uint64_t,
-                                                       unsigned, const SortedTcOptions&);
+                                                       unsigned, const SortedTcTuning&);
 template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<true>&,
                                                        const std::uint64_t*, std::uint64_t,
-                                                       unsigned, const SortedTcOptions&);
+                                                       unsigned, const SortedTcTuning&);
 
 }  // namespace wg::gpu

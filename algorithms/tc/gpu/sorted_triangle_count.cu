@@ -127,13 +127,13 @@ __global__ void intersect_kernel(const std::uint64_t* ooff, const vertex_t* osrc
 }  // namespace sorted_tc
 
 template <bool W>
-std::uint64_t count_triangles_sorted(const BTreeGraph<W>& graph, const SortedTcOptions& options) {
+std::uint64_t count_triangles_sorted(const BTreeGraph<W>& graph, const SortedTcTuning& options) {
   using namespace sorted_tc;
   if (graph.directed())
     throw InvalidArgument("triangle counting needs an undirected graph (directed = false)");
   const unsigned lanes = options.lanes_per_arc;
   if (lanes != 4 && lanes != 8 && lanes != 16 && lanes != 32)
-    throw InvalidArgument("SortedTcOptions::lanes_per_arc must be 4, 8, 16 or 32");
+    throw InvalidArgument("SortedTcTuning::lanes_per_arc must be 4, 8, 16 or 32");
   const std::uint64_t n = graph.num_vertices();
   if (n == 0 || graph.num_edges() == 0) return 0;
   const cudaStream_t stream = graph.stream();
@@ -180,7 +180,7 @@ std::uint64_t count_triangles_sorted(const BTreeGraph<W>& graph, const SortedTcO
 
 template class IncrementalTriangleCounter<BTreeGraph<false>, SortedCounting>;
 template class IncrementalTriangleCounter<BTreeGraph<true>, SortedCounting>;
-template std::uint64_t count_triangles_sorted(const BTreeGraph<false>&, const SortedTcOptions&);
-template std::uint64_t count_triangles_sorted(const BTreeGraph<true>&, const SortedTcOptions&);
+template std::uint64_t count_triangles_sorted(const BTreeGraph<false>&, const SortedTcTuning&);
+template std::uint64_t count_triangles_sorted(const BTreeGraph<true>&, const SortedTcTuning&);
 
 }  // namespace wg::gpu

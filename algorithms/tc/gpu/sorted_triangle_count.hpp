@@ -10,10 +10,10 @@
 // filtered to its higher-ranked neighbours (degree order, rank = (degree, id), which keeps every
 // oriented row short: at most sqrt(2E)) keeping the sorted order, and for every oriented arc
 // u -> v the sorted rows N+(u) and N+(v) are intersected: the lanes of a group
-// (SortedTcOptions::lanes_per_arc) take the shorter row's elements and binary-search them in the
+// (SortedTcTuning::lanes_per_arc) take the shorter row's elements and binary-search them in the
 // longer one. Each triangle is counted once, at its lowest-ranked vertex and its middle vertex.
 // Work O(E + sum over oriented arcs of min(d+) log max(d+)); memory O(E) for the snapshot. The
-// result is exact and does not depend on the options.
+// result is exact and does not depend on the tuning.
 //
 // Incremental counts: SortedTriangleCounter<W> below (static counts by sorted intersection;
 // batches as IncrementalTriangleCounter's: deduplicated, and for every edge added (or, before
@@ -34,7 +34,7 @@
 
 namespace wg::gpu {
 
-struct SortedTcOptions {
+struct SortedTcTuning {
   /// Lanes that intersect one oriented arc's two rows (4, 8, 16 or 32): few lanes suit the
   /// short oriented rows of sparse graphs, more suit dense ones.
   unsigned lanes_per_arc = 8;
@@ -48,7 +48,7 @@ struct SortedTcOptions {
 /// Static count of an undirected B-tree graph by sorted intersection.
 template <bool Weighted>
 std::uint64_t count_triangles_sorted(const BTreeGraph<Weighted>& graph,
-                                     const SortedTcOptions& options = {});
+                                     const SortedTcTuning& options = {});
 
 /// Triangles of `graph` containing at least one of the given undirected edges (canonical keys
 /// (u << key_bits) | v with u < v, as PreparedEdges; all present in the graph), each counted
@@ -58,19 +58,19 @@ template <bool Weighted>
 std::uint64_t count_triangles_touching_sorted(const BTreeGraph<Weighted>& graph,
                                               const std::uint64_t* edge_keys,
                                               std::uint64_t num_edges, unsigned key_bits,
-                                              const SortedTcOptions& options = {});
+                                              const SortedTcTuning& options = {});
 
 /// The counting strategy of IncrementalTriangleCounter on the B-tree graph by sorted
 /// intersection (see ProbeCounting in triangle_count.hpp for the contract).
 struct SortedCounting {
-  using options_type = SortedTcOptions;
+  using options_type = SortedTcTuning;
   template <bool Weighted>
-  static std::uint64_t count(const BTreeGraph<Weighted>& graph, const SortedTcOptions& options) {
+  static std::uint64_t count(const BTreeGraph<Weighted>& graph, const SortedTcTuning& options) {
     return count_triangles_sorted(graph, options);
   }
   template <bool Weighted>
   static std::uint64_t touching(const BTreeGraph<Weighted>& graph, const ChangedEdges& edges,
-                                const SortedTcOptions& options) {
+                                const SortedTcTuning& options) {
     return count_triangles_touching_sorted(graph, edges.keys, edges.size, edges.key_bits, options);
   }
 };
@@ -83,15 +83,15 @@ using SortedTriangleCounter = IncrementalTriangleCounter<BTreeGraph<Weighted>, S
 
 extern template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<false>&,
                                                               const std::uint64_t*, std::uint64_t,
-                                                              unsigned, const SortedTcOptions&);
+                                                              unsigned, const SortedTcTuning&);
 extern template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<true>&,
                                                               const std::uint64_t*, std::uint64_t,
-                                                              unsigned, const SortedTcOptions&);
+                                                              unsigned, const SortedTcTuning&);
 extern template class IncrementalTriangleCounter<BTreeGraph<false>, SortedCounting>;
 extern template class IncrementalTriangleCounter<BTreeGraph<true>, SortedCounting>;
 extern template std::uint64_t count_triangles_sorted(const BTreeGraph<false>&,
-                                                     const SortedTcOptions&);
+                                                     const SortedTcTuning&);
 extern template std::uint64_t count_triangles_sorted(const BTreeGraph<true>&,
-                                                     const SortedTcOptions&);
+                                                     const SortedTcTuning&);
 
 }  // namespace wg::gpu

@@ -64,7 +64,7 @@ __global__ void static_tc_kernel(View g, unsigned grab, std::uint64_t stride,
   while (first < n) {
     const std::uint64_t last = std::min<std::uint64_t>(first + grab, n);
     for (std::uint64_t i = first; i < last; ++i) {
-      // stride is coprime with n (TcOptions::interleave_ids), so i -> u is a bijection of [0, n).
+      // stride is coprime with n (TcTuning::interleave_ids), so i -> u is a bijection of [0, n).
       const vertex_t u = static_cast<vertex_t>(stride == 1 ? i : i * stride % n);
       if (!g.is_live(u)) continue;
       const std::uint32_t du = g.degree(u);
@@ -180,20 +180,20 @@ __global__ void touching_kernel(View g, const std::uint64_t* keys, std::uint64_t
   if (this_warp().thread_rank() == 0 && local) atomicAdd(total, local);
 }
 
-/// Vertices per grab of static_tc_kernel (TcOptions::vertices_per_grab): a quarter of the
+/// Vertices per grab of static_tc_kernel (TcTuning::vertices_per_grab): a quarter of the
 /// graph's share per warp, rounded up, so that every warp has work and the queue still evens
 /// out the hubs; a fixed 32 left a small graph's warps walking 32 vertices each in series.
-inline unsigned vertices_per_grab(const TcOptions& options, std::uint64_t n, std::uint64_t warps) {
+inline unsigned vertices_per_grab(const TcTuning& options, std::uint64_t n, std::uint64_t warps) {
   if (options.vertices_per_grab) return std::min(options.vertices_per_grab, kMaxVerticesPerGrab);
   const std::uint64_t quarter_share = 4 * std::max<std::uint64_t>(warps, 1);
   return static_cast<unsigned>(
       std::clamp<std::uint64_t>((n + quarter_share - 1) / quarter_share, 1, kMaxVerticesPerGrab));
 }
 
-/// The stride of the interleaved visiting order (TcOptions::interleave_ids): a prime near
+/// The stride of the interleaved visiting order (TcTuning::interleave_ids): a prime near
 /// 5/8 n (consecutive positions land far apart) that does not divide n, so that
 /// i -> (i * stride) mod n permutes [0, n). 1 (id order) when not asked.
-inline std::uint64_t visit_stride(const TcOptions& options, std::uint64_t n) {
+inline std::uint64_t visit_stride(const TcTuning& options, std::uint64_t n) {
   if (!options.interleave_ids || n < 2) return 1;
   const auto is_prime = [](std::uint64_t p) {
     if (p < 2) return false;
@@ -213,7 +213,7 @@ void require_undirected(const Graph& g) {
 }
 
 template <GpuDynamicGraph Graph, bool kPerVertex>
-std::uint64_t run_static(const Graph& graph, const TcOptions& options,
+std::uint64_t run_static(const Graph& graph, const TcTuning& options,
                          unsigned long long* per_vertex) {
   static_assert(DeviceGraphView<typename Graph::ref_type>,
                 "the graph's device view must satisfy wg::DeviceGraphView");
@@ -236,12 +236,12 @@ std::uint64_t run_static(const Graph& graph, const TcOptions& options,
 }  // namespace tc_detail
 
 template <GpuDynamicGraph Graph>
-std::uint64_t count_triangles(const Graph& graph, const TcOptions& options) {
+std::uint64_t count_triangles(const Graph& graph, const TcTuning& options) {
   return tc_detail::run_static<Graph, false>(graph, options, nullptr);
 }
 
 template <GpuDynamicGraph Graph>
-TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& options) {
+TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcTuning& options) {
   TriangleCounts out;
   const std::uint64_t n = graph.num_vertices();
   DeviceBuffer<unsigned long long> pv(std::max<std::uint64_t>(n, 1), graph.stream(),

@@ -9,7 +9,7 @@
 // neighbour w with rank(w) > rank(v) in the larger one (one thread per probe, read-only).
 // Each triangle is found exactly once, at its lowest-ranked vertex and middle vertex.
 // Work O(sum over arcs of min degree) expected probes. Warps take vertices from a queue in an
-// interleaved order (TcOptions::interleave_ids), so that hubs numbered first do not share a warp.
+// interleaved order (TcTuning::interleave_ids), so that hubs numbered first do not share a warp.
 //
 // Incremental count (IncrementalTriangleCounter): after each batch the exact new total is
 // computed from the batch's edges only:
@@ -29,19 +29,17 @@
 #include <vector>
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
+#include <warpgraph/algorithms/tc/tc.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
 
-struct TriangleCounts {
-  std::uint64_t total = 0;
-  std::vector<std::uint64_t> per_vertex;  ///< sum == 3 * total; empty unless asked for
-};
+using wg::TriangleCounts;  // algorithms/tc/tc.hpp
 
-/// Options of the static count (and of the counter's recounts). Results never depend on them.
-struct TcOptions {
+/// Tuning of the static count (and of the counter's recounts). Results never depend on it.
+struct TcTuning {
   /// Vertices a warp takes per grab from the static count's work queue (1..32; larger values
   /// are clamped to 32). Default 0: chosen per graph, a quarter of the vertices per warp
   /// (rounded up, 1..32), so that every warp has work and the queue still evens out hubs.
@@ -55,10 +53,10 @@ struct TcOptions {
 
 /// Static count of an undirected graph (InvalidArgument for directed graphs).
 template <GpuDynamicGraph Graph>
-std::uint64_t count_triangles(const Graph& graph, const TcOptions& options = {});
+std::uint64_t count_triangles(const Graph& graph, const TcTuning& options = {});
 /// Total and per-vertex counts (per_vertex[v] = triangles containing v).
 template <GpuDynamicGraph Graph>
-TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcOptions& options = {});
+TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcTuning& options = {});
 
 /// Triangles of `graph` containing at least one of the given undirected edges (canonical keys
 /// as in PreparedEdges: (u << key_bits) | v with u < v, all present in the graph), each counted
@@ -72,13 +70,13 @@ std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* 
 /// descents on the B-tree graph (SortedCounting in sorted_triangle_count.hpp intersects the
 /// B-tree graph's sorted lists instead).
 struct ProbeCounting {
-  using options_type = TcOptions;
+  using options_type = TcTuning;
   template <class Graph>
-  static std::uint64_t count(const Graph& graph, const TcOptions& options) {
+  static std::uint64_t count(const Graph& graph, const TcTuning& options) {
     return count_triangles(graph, options);
   }
   template <class Graph>
-  static std::uint64_t touching(const Graph& graph, const ChangedEdges& edges, const TcOptions&) {
+  static std::uint64_t touching(const Graph& graph, const ChangedEdges& edges, const TcTuning&) {
     return count_triangles_touching(graph, edges.keys, edges.size, edges.key_bits);
   }
 };
@@ -137,13 +135,13 @@ class IncrementalTriangleCounter
 };
 
 extern template std::uint64_t count_triangles(const DynamicGraph<SlabSetAdjacency>&,
-                                              const TcOptions&);
+                                              const TcTuning&);
 extern template std::uint64_t count_triangles(const DynamicGraph<SlabMapAdjacency>&,
-                                              const TcOptions&);
+                                              const TcTuning&);
 extern template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabSetAdjacency>&,
-                                                          const TcOptions&);
+                                                          const TcTuning&);
 extern template TriangleCounts count_triangles_per_vertex(const DynamicGraph<SlabMapAdjacency>&,
-                                                          const TcOptions&);
+                                                          const TcTuning&);
 extern template std::uint64_t count_triangles_touching(const DynamicGraph<SlabSetAdjacency>&,
                                                        const std::uint64_t*, std::uint64_t,
                                                        unsigned);

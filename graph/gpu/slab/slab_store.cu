@@ -194,7 +194,7 @@ void SlabStore<Adj>::find(DeviceEdges q, std::uint32_t* values_out, std::uint8_t
 template <class Adj>
 BuildStep SlabStore<Adj>::build(DeviceEdges edges, std::uint64_t num_vertices) {
   Impl& im = *impl_;
-  detail::PhaseTrace trace(im.ctx.opt.trace, im.ctx.stream, "build");
+  detail::PhaseTrace trace(im.ctx.opt.tuning.trace, im.ctx.stream, "build");
   // Start over: drop every table, keep the allocator's memory. A large input frees the old
   // tables' pools first (chunk_for looks at the free memory); a small build may take the largest
   // of them again (build_pool).
@@ -217,7 +217,7 @@ BuildStep SlabStore<Adj>::build(DeviceEdges edges, std::uint64_t num_vertices) {
                           .dst = edges.dst,
                           .values = edges.values,
                           .size = std::min(chunk, edges.size)};
-  const bool sorted = first.size >= detail::log2_threshold(im.ctx.opt.build_sort_from_log2);
+  const bool sorted = first.size >= detail::log2_threshold(im.ctx.opt.tuning.build_sort_from_log2);
   // Small builds (by default all unsorted ones) do not wait for the tables' bucket count.
   const bool small = !sorted && first.size < kSmallBuildBelow;
   // A small build's sizing kernel marks the ids live; the others need them before prepare().
@@ -295,7 +295,7 @@ template <class Adj>
 std::uint64_t SlabStore<Adj>::erase_vertices(const vertex_t* ids, std::uint64_t k,
                                              const std::uint32_t* marks) {
   Impl& im = *impl_;
-  detail::PhaseTrace trace(im.ctx.opt.trace, im.ctx.stream, "erase_vertices");
+  detail::PhaseTrace trace(im.ctx.opt.tuning.trace, im.ctx.stream, "erase_vertices");
   const std::uint32_t* erasing = marks;
   im.ctx.zero_counters();
   if (im.ctx.opt.directed)

@@ -35,6 +35,58 @@ struct SlabMapAdjacency {
   static constexpr unsigned slab_capacity = 15;
 };
 
+/// How the slab store processes a batch, never what the batch does: every value gives the same
+/// graph and counts (docs/tried.md lists the values tried and dropped). Sizes are log2 of a
+/// batch's entries: k stands for 2^k entries, and k >= kNever (40) for a size no batch has (a
+/// "from" threshold never reached, a "below" one always met). Tools and tests may fill these by
+/// name from flags or the environment (graph/gpu/graph_tuning.hpp).
+struct SlabBatchTuning {
+  static constexpr int kNever = 40;
+  /// Erase batches below 2^k entries let every live entry erase (the tombstone CAS picks one)
+  /// instead of waiting for their dedup claims: a round trip less per entry where batches are
+  /// too small to be bound by throughput. Filtered and sorted erases never do.
+  int eager_erase_below_log2 = 21;
+  /// Insert batches below 2^k entries queue their table rebuild round as soon as their first pass
+  /// lists a table, and wait once, for the retry pass behind it (0: never chain).
+  int chain_below_log2 = 20;
+  /// Batches from 2^k entries run a bitmap filter before their dedup claims, so only entries
+  /// that may repeat another claim in the hash table: a kernel more, far fewer claims.
+  int filter_from_log2 = 19;
+  /// The same for weighted inserts, which skip the claim in both of their passes and so gain
+  /// from smaller batches.
+  int filter_weighted_from_log2 = 18;
+  /// Erase batches: filtered from 2^k entries; -1: never while a slab per vertex takes at most
+  /// half of the GPU's L2 (the claims then stay in L2 and cost less than the filter pass), else
+  /// from filter_from_log2.
+  int erase_filter_from_log2 = -1;
+  /// Bulk builds from 2^k entries dedup by a radix sort first and size each table for its exact
+  /// degree; smaller ones size the tables for the raw arcs and insert them as one batch.
+  int build_sort_from_log2 = 19;
+  /// Batches from 2^k entries (inserts and erases) are radix sorted into edge order: duplicates
+  /// adjacent, a vertex's arcs together (one handle, degree update and slab read for several).
+  /// -1: automatic, erases from 2^21 and inserts from 2^21 while the batches are not skewed (the
+  /// last insert batch of 2^19 entries or more had fewer than 1 in 4096 duplicates: a hub's arcs
+  /// arriving together are faster unsorted).
+  int sort_from_log2 = -1;
+  /// Inserts only (when sort_from_log2 is -1): sorted from 2^k entries whatever the batches
+  /// before; -1: automatic, as above.
+  int sort_inserts_from_log2 = -1;
+  /// How long the host polls a pass's counters in mapped memory before it synchronises with the
+  /// stream (which also reports a failed kernel). Polling returns as soon as the pass's last block
+  /// has written them, sooner than a synchronisation; 0: always synchronise.
+  std::uint32_t report_spin_us = 2000;
+  /// Lanes per task of the batch kernel: 1 (one thread walks an arc's chain, the default), or 8
+  /// (8-lane tiled tasks, which spread a long chain's walk over a tile).
+  int tile_lanes = 1;
+  /// Entries per warp of 8-lane tasks: 8 or 32; 0: automatic (32 once a batch has 8 entries per
+  /// resident warp, else 8). One-thread tasks always deal 32.
+  int items_per_warp = 0;
+  /// One line per batch (and per phase of build and erase_vertices) on stderr: counts, retries,
+  /// rebuilds, times. Tracing synchronises at every mark, so it slows the graph down.
+  bool trace = false;
+};
+
+/// What a slab-store graph is and the memory it may take; `tuning` says how batches are run.
 struct GraphOptions {
   bool directed = false;
   /// Target fill of base buckets when the degree is known (bulk build): thesis' 0.7.
@@ -73,54 +125,8 @@ struct GraphOptions {
   std::uint64_t max_chunk = 0;
   cudaStream_t stream = 0;
 
-  // ---- Tuning: how a batch is processed, never what it does. Results are the same for every
-  // value; the defaults are the fastest measured on the H100 (docs/tried.md lists the rest). Sizes
-  // are log2 of a batch's entries: k stands for 2^k entries, and k >= kNever (40) for a size no
-  // batch has (a "from" threshold never reached, a "below" one always met). Tools and tests may
-  // fill these by name from flags or the environment (graph_tuning.hpp).
-  static constexpr int kNever = 40;
-  /// Erase batches below 2^k entries let every live entry erase (the tombstone CAS picks one)
-  /// instead of waiting for their dedup claims: a round trip less per entry where batches are
-  /// too small to be bound by throughput. Filtered and sorted erases never do.
-  int eager_erase_below_log2 = 21;
-  /// Insert batches below 2^k entries queue their table rebuild round as soon as their first pass
-  /// lists a table, and wait once, for the retry pass behind it (0: never chain).
-  int chain_below_log2 = 20;
-  /// Batches from 2^k entries run a bitmap filter before their dedup claims, so only entries
-  /// that may repeat another claim in the hash table: a kernel more, far fewer claims.
-  int filter_from_log2 = 19;
-  /// The same for weighted inserts, which skip the claim in both of their passes and so gain
-  /// from smaller batches.
-  int filter_weighted_from_log2 = 18;
-  /// Erase batches: filtered from 2^k entries; -1: never while a slab per vertex takes at most
-  /// half of the GPU's L2 (the claims then stay in L2 and cost less than the filter pass), else
-  /// from filter_from_log2.
-  int erase_filter_from_log2 = -1;
-  /// Bulk builds from 2^k entries dedup by a radix sort first and size each table for its exact
-  /// degree; smaller ones size the tables for the raw arcs and insert them as one batch.
-  int build_sort_from_log2 = 19;
-  /// Batches from 2^k entries (inserts and erases) are radix sorted into edge order: duplicates
-  /// adjacent, a vertex's arcs together (one handle, degree update and slab read for several).
-  /// -1: automatic, erases from 2^21 and inserts from 2^21 while the batches are not skewed (the
-  /// last insert batch of 2^19 entries or more had fewer than 1 in 4096 duplicates: a hub's arcs
-  /// arriving together are faster unsorted).
-  int sort_from_log2 = -1;
-  /// Inserts only (when sort_from_log2 is -1): sorted from 2^k entries whatever the batches
-  /// before; -1: automatic, as above.
-  int sort_inserts_from_log2 = -1;
-  /// How long the host polls a pass's counters in mapped memory before it synchronises with the
-  /// stream (which also reports a failed kernel). Polling returns as soon as the pass's last block
-  /// has written them, sooner than a synchronisation; 0: always synchronise.
-  std::uint32_t report_spin_us = 2000;
-  /// Lanes per task of the batch kernel: 1 (one thread walks an arc's chain: the fastest at
-  /// every size measured), or 8 (8-lane tiled tasks, kept for comparison).
-  int tile_lanes = 1;
-  /// Entries per warp of 8-lane tasks: 8 or 32; 0: automatic (32 once a batch has 8 entries per
-  /// resident warp, else 8). One-thread tasks always deal 32.
-  int items_per_warp = 0;
-  /// One line per batch (and per phase of build and erase_vertices) on stderr: counts, retries,
-  /// rebuilds, times. Tracing synchronises at every mark, so it slows the graph down.
-  bool trace = false;
+  /// How batches are processed (results do not depend on it).
+  SlabBatchTuning tuning;
 };
 
 /// What a graph did to keep its chains short and its pools large enough, counted on the host

@@ -100,10 +100,15 @@ TEST(GpuDynamicCoreNumbers, HandMadeBatches) {
   }
 }
 
+/// The options and the GPU tuning of one case.
+struct KcoreSetup {
+  wg::gpu::DynamicCoreNumbersOptions options;
+  wg::gpu::DynamicCoreNumbersTuning tuning;
+};
+
 template <class Graph>
-void stream_case(double edge_factor, std::uint64_t batch_size,
-                 const wg::gpu::DynamicCoreNumbersOptions& options, bool expect_rounds,
-                 std::uint64_t seed) {
+void stream_case(double edge_factor, std::uint64_t batch_size, const KcoreSetup& setup,
+                 bool expect_rounds, std::uint64_t seed) {
   WG_REQUIRE_GPU();
   const auto stream =
       wg::test::gpu_rmat_stream(wg::test::gpu_test_scale(), edge_factor, batch_size, false, seed);
@@ -111,7 +116,7 @@ void stream_case(double edge_factor, std::uint64_t batch_size,
   GraphModel m(0, false);
   m.clear(stream.initial.num_vertices);
   ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
-  wg::gpu::DynamicCoreNumbers<Graph> dyn(g, options);
+  wg::gpu::DynamicCoreNumbers<Graph> dyn(g, setup.options, setup.tuning);
   expect_reference(m, dyn.result());
   std::vector<std::uint32_t> before = dyn.result().core;
   std::size_t by_rounds = 0;
@@ -125,8 +130,8 @@ void stream_case(double edge_factor, std::uint64_t batch_size,
   if (expect_rounds) EXPECT_EQ(by_rounds, stream.batches.size());
 }
 
-constexpr wg::gpu::DynamicCoreNumbersOptions kNoBudget{
-    .recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 1u << 30};
+const KcoreSetup kNoBudget{{.recompute_fraction = 1e9, .recompute_work = 1e9},
+                           {.max_rounds = 1u << 30}};
 
 TEST(GpuDynamicCoreNumbers, SparseStreamRounds) {
   stream_case<SetGraph>(4, 128, kNoBudget, true, 3);
@@ -138,16 +143,16 @@ TEST(GpuDynamicCoreNumbers, StreamDefaultBudgets) {
   stream_case<SetGraph>(8, 512, {}, false, 5);
 }
 TEST(GpuDynamicCoreNumbers, StreamAlwaysRecomputes) {
-  stream_case<SetGraph>(8, 512, {.recompute_fraction = 0}, false, 6);
+  stream_case<SetGraph>(8, 512, {{.recompute_fraction = 0}}, false, 6);
 }
 TEST(GpuDynamicCoreNumbers, TinyWorkBudgetUndoes) {
-  stream_case<SetGraph>(8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e-6}, false, 7);
+  stream_case<SetGraph>(8, 256, {{.recompute_fraction = 1e9, .recompute_work = 1e-6}}, false, 7);
 }
 TEST(GpuDynamicCoreNumbers, FewRoundsAllowedRecomputes) {
   // max_rounds 2: batches whose vertices repeat more are answered by the static peeling, before
   // or during their rounds (changes undone).
-  stream_case<SetGraph>(8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 2},
-                        false, 9);
+  stream_case<SetGraph>(
+      8, 256, {{.recompute_fraction = 1e9, .recompute_work = 1e9}, {.max_rounds = 2}}, false, 9);
 }
 TEST(GpuDynamicCoreNumbers, MapAdjacencyStream) {
   stream_case<MapGraph>(8, 256, kNoBudget, true, 8);
@@ -240,15 +245,14 @@ EdgeList old_edges(const GraphModel& m, std::uint64_t count, std::mt19937_64& rn
 /// reference; returns the object's counters.
 template <class Graph>
 wg::gpu::DynamicCoreNumbersStats mixed_batches(const EdgeList& base, bool hubs,
-                                               const wg::gpu::DynamicCoreNumbersOptions& options,
-                                               std::uint64_t max_batch, int per_size,
-                                               std::uint64_t seed) {
+                                               const KcoreSetup& setup, std::uint64_t max_batch,
+                                               int per_size, std::uint64_t seed) {
   const std::uint64_t n = base.num_vertices;
   Graph g(0);
   GraphModel m(0, false);
   m.clear(n);
   EXPECT_EQ(g.build(base), m.insert(base));
-  wg::gpu::DynamicCoreNumbers<Graph> dyn(g, options);
+  wg::gpu::DynamicCoreNumbers<Graph> dyn(g, setup.options, setup.tuning);
   expect_reference(m, dyn.result());
   std::mt19937_64 rng(seed);
   std::vector<std::uint32_t> before = dyn.result().core;
@@ -300,7 +304,7 @@ TEST(GpuDynamicCoreNumbers, RmatSmallBatchesTakeRounds) {
   EdgeList base = wg::datasets::generate_rmat(
       {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 31, .symmetric = true});
   base.weight.clear();
-  const auto st = mixed_batches<SetGraph>(base, false, {.recompute_work = 10}, 16, 6, 32);
+  const auto st = mixed_batches<SetGraph>(base, false, {{.recompute_work = 10}}, 16, 6, 32);
   EXPECT_EQ(st.batches, 2u * 3u * 6u);
   EXPECT_EQ(st.incremental, st.batches)
       << "recomputed " << st.recomputed << " cut " << st.cut << " rounds " << st.rounds;
@@ -313,10 +317,8 @@ TEST(GpuDynamicCoreNumbers, LevelsPerSyncOneAndMany) {
   WG_REQUIRE_GPU();
   for (const std::uint32_t levels : {1u, 16u}) {
     const auto st = mixed_batches<SetGraph>(power_law(2000, 3, 20, 51), true,
-                                            {.recompute_fraction = 1e9,
-                                             .recompute_work = 1e9,
-                                             .max_rounds = 1u << 30,
-                                             .levels_per_sync = levels},
+                                            {{.recompute_fraction = 1e9, .recompute_work = 1e9},
+                                             {.max_rounds = 1u << 30, .levels_per_sync = levels}},
                                             64, 2, 52);
     EXPECT_EQ(st.recomputed, 0u);
   }
@@ -336,27 +338,28 @@ TEST(GpuDynamicCoreNumbers, ForcedFallbacksAreCounted) {
   WG_REQUIRE_GPU();
   const EdgeList base = power_law(2000, 3, 20, 41);
   // Every batch over the size threshold: straight to the static peeling, nothing cut.
-  auto st = mixed_batches<SetGraph>(base, true, {.recompute_fraction = 0}, 16, 2, 42);
+  auto st = mixed_batches<SetGraph>(base, true, {{.recompute_fraction = 0}}, 16, 2, 42);
   EXPECT_EQ(st.recomputed, st.batches);
   EXPECT_EQ(st.cut, 0u);
   EXPECT_EQ(st.rounds, 0u);
   // A budget below one round's synchronisations: decided before any round runs.
-  st = mixed_batches<SetGraph>(base, true, {.recompute_fraction = 1e9, .recompute_work = 1e-9}, 16,
-                               2, 43);
+  st = mixed_batches<SetGraph>(base, true, {{.recompute_fraction = 1e9, .recompute_work = 1e-9}},
+                               16, 2, 43);
   EXPECT_EQ(st.recomputed, st.batches);
   EXPECT_EQ(st.cut, 0u);
   EXPECT_EQ(st.rounds, 0u);
   // Free synchronisations and a scan budget below any level: every batch is tried, cut before
   // its first level and undone.
   st = mixed_batches<SetGraph>(
-      base, true, {.recompute_fraction = 1e9, .recompute_work = 1e-9, .sync_cost_arcs = 0}, 16, 2,
-      45);
+      base, true, {{.recompute_fraction = 1e9, .recompute_work = 1e-9}, {.sync_cost_arcs = 0}}, 16,
+      2, 45);
   EXPECT_EQ(st.recomputed, st.batches);
   EXPECT_EQ(st.cut, st.batches);
   EXPECT_EQ(st.arcs_scanned, 0u);  // priced before launch: nothing scanned
   // One round allowed: hub-biased batches of several edges at one vertex fall back.
   st = mixed_batches<SetGraph>(
-      base, true, {.recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 1}, 64, 2, 44);
+      base, true, {{.recompute_fraction = 1e9, .recompute_work = 1e9}, {.max_rounds = 1}}, 64, 2,
+      44);
   EXPECT_GT(st.recomputed, 0u);
   EXPECT_GT(st.incremental, 0u);
 }
@@ -366,9 +369,9 @@ TEST(GpuDynamicCoreNumbers, ForcedFallbacksAreCounted) {
 // numbers that moved over the step. expect: 0 any path, 1 every step by the rounds, 2 every step
 // that changed an edge by the one static peeling.
 template <class Graph>
-wg::gpu::DynamicCoreNumbersStats mixed_stream_case(
-    double edge_factor, std::uint64_t batch_size, const wg::gpu::DynamicCoreNumbersOptions& options,
-    int expect, std::uint64_t seed) {
+wg::gpu::DynamicCoreNumbersStats mixed_stream_case(double edge_factor, std::uint64_t batch_size,
+                                                   const KcoreSetup& setup, int expect,
+                                                   std::uint64_t seed) {
   const auto stream =
       wg::test::gpu_rmat_stream(wg::test::gpu_test_scale(), edge_factor, batch_size, false, seed);
   Graph g(0), t(0);
@@ -376,7 +379,8 @@ wg::gpu::DynamicCoreNumbersStats mixed_stream_case(
   m.clear(stream.initial.num_vertices);
   EXPECT_EQ(g.build(stream.initial), m.insert(stream.initial));
   t.build(stream.initial);
-  wg::gpu::DynamicCoreNumbers<Graph> dyn(g, options), twin(t, options);
+  wg::gpu::DynamicCoreNumbers<Graph> dyn(g, setup.options, setup.tuning),
+      twin(t, setup.options, setup.tuning);
   std::vector<std::uint32_t> before = dyn.result().core;
   std::size_t recomputed = 0, moved = 0;
   const std::size_t steps =
@@ -414,7 +418,7 @@ TEST(GpuDynamicCoreNumbers, MixedStepsDefaultBudgets) {
 TEST(GpuDynamicCoreNumbers, MixedStepsUpFrontRule) {
   // recompute_fraction 0: every step with an erasure goes to one peeling, no round tried.
   WG_REQUIRE_GPU();
-  const auto st = mixed_stream_case<SetGraph>(8, 256, {.recompute_fraction = 0}, 2, 63);
+  const auto st = mixed_stream_case<SetGraph>(8, 256, {{.recompute_fraction = 0}}, 2, 63);
   EXPECT_EQ(st.rounds, 0u);
   EXPECT_EQ(st.incremental, 0u);
 }
@@ -423,14 +427,14 @@ TEST(GpuDynamicCoreNumbers, MixedStepsCutErasures) {
   // answered by one peeling.
   WG_REQUIRE_GPU();
   const auto st = mixed_stream_case<SetGraph>(
-      8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e-9, .sync_cost_arcs = 0}, 2, 64);
+      8, 256, {{.recompute_fraction = 1e9, .recompute_work = 1e-9}, {.sync_cost_arcs = 0}}, 2, 64);
   EXPECT_GT(st.cut, 0u);
 }
 TEST(GpuDynamicCoreNumbers, MixedStepsFewRounds) {
   // max_rounds 2: some parts fall back before or during their rounds, others do not.
   WG_REQUIRE_GPU();
   mixed_stream_case<SetGraph>(
-      8, 256, {.recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 2}, 0, 65);
+      8, 256, {{.recompute_fraction = 1e9, .recompute_work = 1e9}, {.max_rounds = 2}}, 0, 65);
 }
 TEST(GpuDynamicCoreNumbers, MixedStepsMapAdjacency) {
   WG_REQUIRE_GPU();
@@ -450,8 +454,7 @@ TEST(GpuDynamicCoreNumbers, MixedStepsHandMade) {
   const EdgeList base = batch(n, k5);
   // fallback_options sends an erasure of more than one edge to the peeling (max_rounds 1: a
   // vertex in two of its edges), incremental ones stay by the rounds.
-  const wg::gpu::DynamicCoreNumbersOptions options{
-      .recompute_fraction = 1e9, .recompute_work = 1e9, .max_rounds = 1};
+  const KcoreSetup setup{{.recompute_fraction = 1e9, .recompute_work = 1e9}, {.max_rounds = 1}};
   const std::vector<wg::test::MixedStep> steps = {
       {batch(n, {{0, 1}}), batch(n, {{5, 7}}), false},                   // both by the rounds
       {batch(n, {{0, 2}, {0, 3}}), batch(n, {{6, 8}, {12, 13}}), true},  // erasure falls back
@@ -464,7 +467,8 @@ TEST(GpuDynamicCoreNumbers, MixedStepsHandMade) {
   GraphModel m(n, false);
   ASSERT_EQ(g.insert_edges(base), m.insert(base));
   t.insert_edges(base);
-  wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g, options), twin(t, options);
+  wg::gpu::DynamicCoreNumbers<SetGraph> dyn(g, setup.options, setup.tuning),
+      twin(t, setup.options, setup.tuning);
   wg::test::run_mixed_steps(
       steps, dyn, twin, m,
       [&](std::size_t, const auto& r, const auto& before, const auto& now, const auto& twin_now) {

@@ -96,13 +96,13 @@ TEST(GpuPageRank, MaxChangeStopAndOptions) {
 }
 
 using Options = wg::gpu::PageRankOptions;
+using Tuning = wg::gpu::PageRankTuning;
 
 /// Every vertex of more than 16 out-arcs split into parts of 8 (hubs at the test scales).
-constexpr Options kSplit{.tolerance = kTol, .split_degree = 16, .arcs_per_part = 8};
+constexpr Tuning kSplit{.split_degree = 16, .arcs_per_part = 8};
 
 template <class Graph>
-void stream_case(bool directed, std::uint64_t batch_size, std::uint64_t seed,
-                 Options options = {.tolerance = kTol}) {
+void stream_case(bool directed, std::uint64_t batch_size, std::uint64_t seed, Tuning tuning = {}) {
   WG_REQUIRE_GPU();
   const auto stream =
       wg::test::gpu_rmat_stream(wg::test::gpu_test_scale(), 8, batch_size, directed, seed);
@@ -110,7 +110,7 @@ void stream_case(bool directed, std::uint64_t batch_size, std::uint64_t seed,
   GraphModel m(0, directed);
   m.clear(stream.initial.num_vertices);
   ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
-  wg::gpu::DynamicPageRank<Graph> dyn(g, options);
+  wg::gpu::DynamicPageRank<Graph> dyn(g, {.tolerance = kTol}, tuning);
   expect_close(dyn.result().rank, wg::test::reference_edges(m), directed);
   wg::test::replay_gpu(stream, dyn, m, [&](std::size_t, const auto& r, bool) {
     // A restarted warm start ends as the cold start it became.
@@ -158,20 +158,16 @@ TEST(GpuPageRank, StopReadEveryKIterations) {
     const EdgeList ref = wg::test::reference_edges(m);
     for (const auto stop : {Options::Stop::l1, Options::Stop::max_change}) {
       const double tol = stop == Options::Stop::l1 ? kTol : 1e-12;
-      const auto one = wg::gpu::pagerank(g, {.tolerance = tol,
-                                             .stop = stop,
-                                             .split_degree = 16,
-                                             .arcs_per_part = 8,
-                                             .iterations_per_check = 1});
+      const auto one =
+          wg::gpu::pagerank(g, {.tolerance = tol, .stop = stop},
+                            {.split_degree = 16, .arcs_per_part = 8, .iterations_per_check = 1});
       EXPECT_TRUE(one.converged);
       if (stop == Options::Stop::l1) expect_close(one.rank, ref, directed);
       for (const int k : {2, 3, 4, 64}) {
         for (const std::uint32_t split : {16u, 1u << 30}) {
-          const auto r = wg::gpu::pagerank(g, {.tolerance = tol,
-                                               .stop = stop,
-                                               .split_degree = split,
-                                               .arcs_per_part = 8,
-                                               .iterations_per_check = k});
+          const auto r = wg::gpu::pagerank(
+              g, {.tolerance = tol, .stop = stop},
+              {.split_degree = split, .arcs_per_part = 8, .iterations_per_check = k});
           EXPECT_TRUE(r.converged);
           EXPECT_NEAR(r.iterations, one.iterations, 1) << k << " " << split;  // summation order
           if (stop == Options::Stop::l1) expect_close(r.rank, ref, directed);
@@ -179,8 +175,8 @@ TEST(GpuPageRank, StopReadEveryKIterations) {
       }
       // max_iterations that k does not divide: exactly that many, not converged.
       for (const int cap : {1, 3, 5}) {
-        const auto r = wg::gpu::pagerank(
-            g, {.tolerance = 0, .max_iterations = cap, .stop = stop, .iterations_per_check = 4});
+        const auto r = wg::gpu::pagerank(g, {.tolerance = 0, .max_iterations = cap, .stop = stop},
+                                         {.iterations_per_check = 4});
         EXPECT_EQ(r.iterations, cap);
         EXPECT_FALSE(r.converged);
         EXPECT_NEAR(std::accumulate(r.rank.begin(), r.rank.end(), 0.0), 1.0, 1e-9);
@@ -196,13 +192,13 @@ TEST(GpuPageRank, EveryVertexSplit) {
   SetGraph g(0);
   g.build(e);
   GraphModel m = wg::test::model_of(e, false);
-  const auto r = wg::gpu::pagerank(g, {.tolerance = kTol, .split_degree = 0, .arcs_per_part = 1});
+  const auto r = wg::gpu::pagerank(g, {.tolerance = kTol}, {.split_degree = 0, .arcs_per_part = 1});
   EXPECT_TRUE(r.converged);
   expect_close(r.rank, wg::test::reference_edges(m), false);
-  EXPECT_THROW(wg::gpu::pagerank(g, {.arcs_per_part = 0}), wg::InvalidArgument);
-  EXPECT_THROW(wg::gpu::pagerank(g, {.max_parts = 0}), wg::InvalidArgument);
-  EXPECT_THROW(wg::gpu::pagerank(g, {.iterations_per_check = 0}), wg::InvalidArgument);
-  EXPECT_THROW(wg::gpu::pagerank(g, {.warm_restart_ratio = -1}), wg::InvalidArgument);
+  EXPECT_THROW(wg::gpu::pagerank(g, {}, {.arcs_per_part = 0}), wg::InvalidArgument);
+  EXPECT_THROW(wg::gpu::pagerank(g, {}, {.max_parts = 0}), wg::InvalidArgument);
+  EXPECT_THROW(wg::gpu::pagerank(g, {}, {.iterations_per_check = 0}), wg::InvalidArgument);
+  EXPECT_THROW(wg::gpu::pagerank(g, {}, {.warm_restart_ratio = -1}), wg::InvalidArgument);
 }
 
 // The same iteration on the plain CSR view (graph/gpu/csr_graph.cuh), hubs split and not.
@@ -221,8 +217,8 @@ TEST(GpuPageRank, CsrView) {
     for (const std::uint32_t split : {16u, 1u << 30}) {
       wg::DeviceBuffer<double> rank(n, g.stream());
       const auto run =
-          wg::gpu::pagerank(csr.ref(), n, directed, rank.data(), g.stream(),
-                            {.tolerance = kTol, .split_degree = split, .arcs_per_part = 40});
+          wg::gpu::pagerank(csr.ref(), n, directed, rank.data(), g.stream(), {.tolerance = kTol},
+                            {.split_degree = split, .arcs_per_part = 40});
       EXPECT_TRUE(run.converged);
       expect_close(rank.to_host(), wg::test::reference_edges(m), directed);
     }
@@ -240,7 +236,7 @@ TEST(GpuDynamicPageRank, WarmStartRestartsCold) {
     m.clear(stream.initial.num_vertices);
     g.build(stream.initial);
     m.insert(stream.initial);
-    wg::gpu::DynamicPageRank<SetGraph> dyn(g, {.tolerance = kTol, .warm_restart_ratio = ratio});
+    wg::gpu::DynamicPageRank<SetGraph> dyn(g, {.tolerance = kTol}, {.warm_restart_ratio = ratio});
     const int cold = dyn.cold_iterations();
     EXPECT_GT(cold, 1);
     int restarts = 0;

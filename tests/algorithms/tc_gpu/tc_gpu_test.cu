@@ -51,7 +51,7 @@ TEST_P(SharedDataset, StaticCountMatchesPublishedAndReference) {
   unweighted.weight.clear();
   w.build(unweighted);
   EXPECT_EQ(wg::gpu::count_triangles(w), p.triangles);
-  // The static count's grab size and visiting order (TcOptions) change the schedule only.
+  // The static count's grab size and visiting order (TcTuning) change the schedule only.
   for (unsigned grab : {1u, 4u, 32u, 100u}) {
     for (bool interleave : {true, false}) {
       EXPECT_EQ(

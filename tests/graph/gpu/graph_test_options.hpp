@@ -12,7 +12,7 @@ namespace wg::test {
 
 inline wg::gpu::GraphOptions graph_options() {
   wg::gpu::GraphOptions o;
-  wg::gpu::apply_graph_tuning(o, [](const char* name) { return std::getenv(name); });
+  wg::gpu::apply_graph_tuning(o.tuning, [](const char* name) { return std::getenv(name); });
   return o;
 }
 /// graph_options() for a directed or an undirected graph.

@@ -44,7 +44,7 @@ namespace {
 /// (WG_GRAPH_SORT_FROM=k, WG_GRAPH_TRACE=1, ...: graph/gpu/graph_tuning.hpp).
 wg::gpu::GraphOptions graph_options() {
   wg::gpu::GraphOptions o;
-  wg::gpu::apply_graph_tuning(o, [](const char* name) { return std::getenv(name); });
+  wg::gpu::apply_graph_tuning(o.tuning, [](const char* name) { return std::getenv(name); });
   return o;
 }
 

@@ -4,7 +4,7 @@
 //  - static: CUDA-event time of the iteration on the device (no copy of the ranks to the host,
 //    as Gunrock's figure), on the slab graph's view and on a plain CSR of the same graph, for the
 //    max-change and L1 rules; and the wall time of the host call pagerank(graph) (ranks copied);
-//  - options: --split-degree, --arcs-per-part, --check-every (PageRankOptions fields);
+//  - options: --split-degree, --arcs-per-part, --check-every (PageRankTuning fields);
 //  - dynamic: an insertion batch of 2^k held-out edges applied through DynamicPageRank (warm
 //    start) against the same batch applied to the graph plus a recompute, undone in between; and
 //    a mixed step (2^k edges erased, 2^k inserted) through DynamicPageRank::update (one warm
@@ -34,6 +34,7 @@ namespace {
 using wg::EdgeList;
 using Graph = wg::gpu::Graph;
 using Options = wg::gpu::PageRankOptions;
+using Tuning = wg::gpu::PageRankTuning;
 
 constexpr double kGunrockMs = 6.98;  // H200, Gunrock's R-MAT s20 file (see ../algo_gpu/results)
 
@@ -41,8 +42,8 @@ struct Args {
   std::string mtx, json = "pagerank_bench.json";
   unsigned scale = 20;
   int reps = 5, batch_log = 14;
-  std::uint32_t split_degree = Options{}.split_degree, arcs_per_part = Options{}.arcs_per_part;
-  int check_every = Options{}.iterations_per_check;
+  std::uint32_t split_degree = Tuning{}.split_degree, arcs_per_part = Tuning{}.arcs_per_part;
+  int check_every = Tuning{}.iterations_per_check;
 } args;
 
 wg::bench::Report report;
@@ -52,9 +53,11 @@ double median(const std::function<double()>& run) {
 }
 
 Options options(Options::Stop stop, double tol) {
-  return {.tolerance = tol,
-          .stop = stop,
-          .split_degree = args.split_degree,
+  return {.tolerance = tol, .stop = stop};
+}
+
+Tuning tuning() {
+  return {.split_degree = args.split_degree,
           .arcs_per_part = args.arcs_per_part,
           .iterations_per_check = args.check_every};
 }
@@ -71,7 +74,8 @@ void device_rows(const char* graph, const View& view, std::uint64_t n, std::uint
     const Options o = options(stop, tol);
     const double s = median([&] {
       return wg::bench::cuda_seconds(stream, [&] {
-        it = wg::gpu::pagerank(view, n, false, rank.data(), stream, o, false, &work).iterations;
+        it = wg::gpu::pagerank(view, n, false, rank.data(), stream, o, tuning(), false, &work)
+                 .iterations;
       });
     });
     const bool gunrock = stop == Options::Stop::max_change && !args.mtx.empty();
@@ -171,8 +175,9 @@ int main(int argc, char** argv) {
   {
     int it = 0;
     const double s = median([&] {
-      return wg::bench::wall_seconds(
-          [&] { it = wg::gpu::pagerank(g, options(Options::Stop::max_change, 1e-6)).iterations; });
+      return wg::bench::wall_seconds([&] {
+        it = wg::gpu::pagerank(g, options(Options::Stop::max_change, 1e-6), tuning()).iterations;
+      });
     });
     std::printf("  host call pagerank(graph), max change 1e-6: %.3f ms wall (%d iterations)\n",
                 s * 1e3, it);
@@ -189,7 +194,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, stop, tol] :
        {std::tuple{"max_change_1e-6", Options::Stop::max_change, 1e-6},
         std::tuple{"l1_1e-10", Options::Stop::l1, 1e-10}}) {
-    wg::gpu::DynamicPageRank<Graph> dyn(g, options(stop, tol));
+    wg::gpu::DynamicPageRank<Graph> dyn(g, options(stop, tol), tuning());
     bool recomputed = false;
     int warm_it = 0;
     const double update = median([&] {

@@ -44,17 +44,18 @@ std::uint64_t BatchEngine<Adj>::memory_bytes() const {
 
 template <class Adj>
 std::uint64_t BatchEngine<Adj>::eager_erase_below() const {
-  return log2_threshold(ctx_.opt.eager_erase_below_log2);
+  return log2_threshold(ctx_.opt.tuning.eager_erase_below_log2);
 }
 
 template <class Adj>
 std::uint64_t BatchEngine<Adj>::chain_below() const {
-  return log2_threshold(ctx_.opt.chain_below_log2);
+  return log2_threshold(ctx_.opt.tuning.chain_below_log2);
 }
 
 template <class Adj>
 std::uint64_t BatchEngine<Adj>::filter_from(bool last_wins) const {
-  return log2_threshold(last_wins ? ctx_.opt.filter_weighted_from_log2 : ctx_.opt.filter_from_log2);
+  return log2_threshold(last_wins ? ctx_.opt.tuning.filter_weighted_from_log2
+                                  : ctx_.opt.tuning.filter_from_log2);
 }
 
 /// Automatic: never while a slab per vertex takes at most half of the GPU's L2; each claim is
@@ -62,7 +63,8 @@ std::uint64_t BatchEngine<Adj>::filter_from(bool last_wins) const {
 /// filter pass.
 template <class Adj>
 std::uint64_t BatchEngine<Adj>::erase_filter_from() const {
-  if (ctx_.opt.erase_filter_from_log2 >= 0) return log2_threshold(ctx_.opt.erase_filter_from_log2);
+  if (ctx_.opt.tuning.erase_filter_from_log2 >= 0)
+    return log2_threshold(ctx_.opt.tuning.erase_filter_from_log2);
   static const std::uint64_t l2_bytes = device_attribute(cudaDevAttrL2CacheSize);
   if (2 * dict_.nv * sizeof(slab::Slab) <= l2_bytes) return ~std::uint64_t{0};
   return filter_from(false);
@@ -72,10 +74,12 @@ std::uint64_t BatchEngine<Adj>::erase_filter_from() const {
 /// hubs' arcs arrive together, are faster unsorted, hence the skew test for inserts.
 template <class Adj>
 bool BatchEngine<Adj>::sort_batch(BatchOp op, std::uint64_t n) const {
-  const int forced = ctx_.opt.sort_from_log2 >= 0 ? ctx_.opt.sort_from_log2 : -1;
+  const int forced = ctx_.opt.tuning.sort_from_log2 >= 0 ? ctx_.opt.tuning.sort_from_log2 : -1;
   const int forced_inserts =
-      ctx_.opt.sort_inserts_from_log2 >= 0 ? ctx_.opt.sort_inserts_from_log2 : -1;
-  const auto from = [n](int k) { return k < GraphOptions::kNever && n >= (std::uint64_t{1} << k); };
+      ctx_.opt.tuning.sort_inserts_from_log2 >= 0 ? ctx_.opt.tuning.sort_inserts_from_log2 : -1;
+  const auto from = [n](int k) {
+    return k < SlabBatchTuning::kNever && n >= (std::uint64_t{1} << k);
+  };
   if (dict_.nv > kVertexIdLimit) return false;  // keys hold two ids of <= 31 bits
   if (forced >= 0) return from(forced);
   if (op == BatchOp::erase) return from(21);
@@ -89,7 +93,7 @@ bool BatchEngine<Adj>::sort_batch(BatchOp op, std::uint64_t n) const {
 template <class Adj>
 int BatchEngine<Adj>::items_per_warp(std::uint64_t n) const {
   if (tile_lanes() == 1) return 32;
-  const int forced = ctx_.opt.items_per_warp;
+  const int forced = ctx_.opt.tuning.items_per_warp;
   if (forced == 8 || forced == 32) return forced;
   const std::uint64_t resident_warps = resident_threads() / 32;
   return n >= 8 * resident_warps ? 32 : 8;
@@ -97,7 +101,7 @@ int BatchEngine<Adj>::items_per_warp(std::uint64_t n) const {
 
 template <class Adj>
 int BatchEngine<Adj>::tile_lanes() const {
-  return ctx_.opt.tile_lanes == 8 ? 8 : 1;
+  return ctx_.opt.tuning.tile_lanes == 8 ? 8 : 1;
 }
 
 template <class Adj>
@@ -138,7 +142,7 @@ BatchCounters BatchEngine<Adj>::read_batch_counters(unsigned long long sequence)
 /// read_batch_counters, or, with `until_listed`, false as soon as the pass has listed a table
 /// for a rebuild (BatchReport::listed), `c` not read: the caller then queues the rebuild round
 /// behind the pass while it still runs. True when `c` holds the pass's counters. Polls for
-/// GraphOptions::report_spin_us, then synchronises with the stream (which also reports a failed
+/// SlabBatchTuning::report_spin_us, then synchronises with the stream (which also reports a failed
 /// kernel, whose last block never reports).
 template <class Adj>
 bool BatchEngine<Adj>::poll_batch_counters(unsigned long long sequence, BatchCounters& c,
@@ -157,7 +161,7 @@ bool BatchEngine<Adj>::poll_batch_counters(unsigned long long sequence, BatchCou
   const auto listed = [&] {
     return until_listed && __atomic_load_n(&batch_result_->listed, __ATOMIC_RELAXED) == tag;
   };
-  const std::chrono::microseconds spin{ctx_.opt.report_spin_us};
+  const std::chrono::microseconds spin{ctx_.opt.tuning.report_spin_us};
   const auto t0 = std::chrono::steady_clock::now();
   for (unsigned spins = 1; !seen(); ++spins) {
     if (listed()) return false;
@@ -209,8 +213,8 @@ void BatchEngine<Adj>::launch_batch(const BatchPass& p) {
 }
 
 /// Runs the batch kernel with one-thread tasks (32 entries per warp; a build's fresh tables
-/// with the kernel that places arcs), or, for comparison (tile_lanes 8), 8-lane tasks with
-/// `items` entries per warp.
+/// with the kernel that places arcs), or, with SlabBatchTuning::tile_lanes 8, 8-lane tasks
+/// with `items` entries per warp.
 template <class Adj>
 template <BatchOp kOp, bool kLast>
 void BatchEngine<Adj>::launch_batch(const BatchPass& p, int items, int tile) {
@@ -329,7 +333,7 @@ template <class Adj>
 template <BatchOp kOp>
 UpdateResult BatchEngine<Adj>::apply_batch(DeviceEdges b, bool fresh_tables) {
   const cudaStream_t stream = ctx_.stream;
-  const bool trace = ctx_.opt.trace;
+  const bool trace = ctx_.opt.tuning.trace;
   UpdateResult r;
   if (b.size == 0) return r;
   // Weighted inserts: the last entry of an edge sets its value. A sorted batch has it at the
@@ -457,7 +461,7 @@ template <class Adj>
 template <BatchOp kOp>
 void BatchEngine<Adj>::retry_passes(const BatchPass& p, const BatchScratch& sc, BatchRun& run) {
   const cudaStream_t stream = ctx_.stream;
-  const bool trace = ctx_.opt.trace;
+  const bool trace = ctx_.opt.tuning.trace;
   BatchCounters& c = run.c;
   int& pass = run.pass;
   std::uint64_t pending_before = ~std::uint64_t{0};  // owners left before the last pass

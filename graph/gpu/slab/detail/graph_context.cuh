@@ -9,10 +9,10 @@
 #include <cstdint>
 
 #include <warpgraph/containers/core/cuda_error.cuh>
-#include <warpgraph/graph/gpu/slab/detail/kernels/kernel_common.cuh>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
+#include <warpgraph/graph/gpu/slab/detail/kernels/kernel_common.cuh>
 
 namespace wg::gpu::detail {
 
@@ -23,8 +23,8 @@ struct GraphContext {
 
   GraphOptions opt;
   cudaStream_t stream = 0;
-  GraphStats counts;               // stats()
-  std::uint64_t edges = 0;         // num_edges()
+  GraphStats counts;                // stats()
+  std::uint64_t edges = 0;          // num_edges()
   DeviceBuffer<Counters> counters;  // what the graph's small kernels count
 
   void zero_counters() {
@@ -33,10 +33,10 @@ struct GraphContext {
   Counters read_counters() { return counters.to_host()[0]; }
 };
 
-/// A batch size threshold 2^k (GraphOptions' *_log2 fields); k >= GraphOptions::kNever means
+/// A batch size threshold 2^k (SlabBatchTuning's *_log2 fields); k >= SlabBatchTuning::kNever means
 /// no batch (all ones), k < 0 counts as 0.
 inline std::uint64_t log2_threshold(int k) {
-  return k >= GraphOptions::kNever ? ~std::uint64_t{0} : std::uint64_t{1} << std::max(k, 0);
+  return k >= SlabBatchTuning::kNever ? ~std::uint64_t{0} : std::uint64_t{1} << std::max(k, 0);
 }
 
 /// An attribute of the current device, 0 when it cannot be read (the callers then fall back:

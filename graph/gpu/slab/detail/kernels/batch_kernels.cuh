@@ -7,7 +7,7 @@
 // applies the edge's arcs, all in one kernel (two for large batches, whose first marks the
 // dedup filter, and for filtered weighted inserts, whose first finds each edge's last entry).
 // Large batches may be sorted into edge order instead (pack_edge_keys and a CUB radix sort
-// before the kernel; GraphOptions::sort_from_log2 says which). The sorted path (prepare +
+// before the kernel; SlabBatchTuning::sort_from_log2 says which). The sorted path (prepare +
 // *_prepared, prepared_kernels.cuh) stays for callers that need the batch in key order
 // (incremental triangle counting).
 //
