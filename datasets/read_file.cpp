@@ -8,10 +8,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/gzip.hpp>
@@ -33,8 +37,48 @@ struct Fd {
 
 namespace detail {
 
+namespace {
+
+/// Opens a FIFO for reading, blocking until a writer opens it (the portable way: poll() on a
+/// FIFO that never had a writer reports a hang-up at once on some kernels, which would read as an
+/// empty file), with the notice given once after kWaitNoticeMs if no writer came by then.
+int open_fifo(const std::string& path, const NoticeFn& on_wait) {
+  std::mutex m;
+  std::condition_variable cv;
+  bool opened = false;
+  std::thread notice([&] {
+    std::unique_lock<std::mutex> lock(m);
+    if (!cv.wait_for(lock, std::chrono::milliseconds(kWaitNoticeMs), [&] { return opened; }) &&
+        on_wait)
+      on_wait(path + ": waiting for data (a FIFO with no writer yet); interrupt to stop");
+  });
+  int fd;
+  while ((fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC)) < 0 && errno == EINTR) {
+  }
+  const int open_errno = errno;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    opened = true;
+  }
+  cv.notify_one();
+  notice.join();
+  if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(open_errno));
+  return fd;
+}
+
+}  // namespace
+
 int open_input(const std::string& path, const NoticeFn& on_wait, struct stat& st) {
-  // O_NONBLOCK: open() of a FIFO without a writer would block before any message could be given.
+  struct stat before {};
+  if (::stat(path.c_str(), &before) == 0 && S_ISFIFO(before.st_mode)) {
+    const int fd = open_fifo(path, on_wait);
+    if (::fstat(fd, &st) != 0) {
+      ::close(fd);
+      throw Error(path + ": cannot stat: " + std::strerror(errno));
+    }
+    return fd;
+  }
+  // O_NONBLOCK: open() of a device or socket must not block before any message could be given.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
   Fd guard{fd};
@@ -47,10 +91,7 @@ int open_input(const std::string& path, const NoticeFn& on_wait, struct stat& st
     while ((rc = ::poll(&pfd, 1, kWaitNoticeMs)) < 0 && errno == EINTR) {
     }
     if (rc == 0) {
-      if (on_wait)
-        on_wait(path + ": waiting for data (" +
-                (S_ISFIFO(st.st_mode) ? "a FIFO with no writer yet" : "a device or socket") +
-                "); interrupt to stop");
+      if (on_wait) on_wait(path + ": waiting for data (a device or socket); interrupt to stop");
       while (::poll(&pfd, 1, -1) < 0 && errno == EINTR) {
       }
     }

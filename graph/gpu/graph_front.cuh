@@ -166,8 +166,7 @@ template <class T>
 void DynamicGraph<T>::grow_vertices(std::uint64_t n) {
   const std::uint64_t nv = store_.num_vertices();
   if (n <= nv) return;
-  ++version_;
-  store_.grow(n);
+  store_.grow(n);  // new ids are isolated vertices: not a change a result must see (version())
   live_count_ += n - nv;
 }
 
@@ -176,7 +175,6 @@ VertexInsertResult DynamicGraph<T>::insert_vertices(std::uint64_t count, const E
   check_sizes(edges);
   VertexInsertResult out;
   const std::uint64_t reused = std::min(count, free_.size());
-  if (count) ++version_;
   out.ids =
       free_.take(reused, [&](const vertex_t* run, std::uint64_t len) { store_.revive(run, len); });
   out.ids.reserve(count);

@@ -9,8 +9,10 @@
 // Semantics: those of graph/graph_concepts.hpp, stated in full in dynamic_graph.hpp. Every call is
 // one phase ordered on stream(); not thread-safe on the host. Erased ids wait in a free-id queue
 // (on the device) and insert_vertices() hands them out again, earliest erased first (increasing
-// id within one erase call). version() counts the calls that changed the graph (vertices, edges
-// or values), so an observer can tell that the graph changed behind its back.
+// id within one erase call). version() counts the calls that changed the graph's edges or
+// erased vertices, so an observer can tell that the graph changed behind its back; new ids
+// (grow_vertices, insert_vertices without edges) are isolated vertices, which every dynamic
+// result takes as they come, and do not count.
 //
 // Complexity: the front adds O(1) host work per call, O(batch) for host uploads and the id
 // mapping of insert_vertices, O(k + num_vertices) device work for erase_vertices (marks and the
@@ -122,7 +124,8 @@ class DynamicGraph : public detail::ExtrasOf<store_of_t<Tag>, DynamicGraph<Tag>>
   cudaStream_t stream() const noexcept { return store_.stream(); }
   /// Device memory held by the store (the free-id queue not counted).
   std::uint64_t memory_bytes() const { return store_.memory_bytes(); }
-  /// Calls that changed the graph so far (builds, applied or attempted batches, vertex calls).
+  /// Calls that changed the graph so far (builds, applied or attempted batches, vertex erasures;
+  /// not new isolated ids).
   std::uint64_t version() const noexcept { return version_; }
 
   /// Device view; valid until the next call that changes the vertex range or the store's memory.
