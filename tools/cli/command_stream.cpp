@@ -492,7 +492,7 @@ int run_stream(int argc, const char* const* argv) {
                          {"batch_seconds", t.batch_seconds},
                          {"recomputed_batches", t.recomputed},
                          {"summary", t.summary},
-                         {"summary_name", summary_name(t.kind)}});
+                         {"summary_name", summary_names(t.kind).key}});
       }
       j["algorithms"] = std::move(algos);
     }
@@ -552,7 +552,7 @@ int run_stream(int argc, const char* const* argv) {
     for (const AlgorithmTotals& t : totals) {
       print_row(algorithm_name(t.kind),
                 fmt::format("{} {}, {} at build, {} in batches ({:.3f} ms a batch), {} recomputed",
-                            summary_label(t.kind), t.summary, format_ms(t.initial_seconds),
+                            summary_names(t.kind).label, t.summary, format_ms(t.initial_seconds),
                             format_ms(t.batch_seconds),
                             records.empty() ? 0.0 : 1e3 * t.batch_seconds / records.size(),
                             t.recomputed));

@@ -4,27 +4,13 @@
 #include <fmt/format.h>
 
 #include "per_vertex.hpp"
-#include "registered_algorithms.hpp"
 
 namespace wg::cli {
-
-const char* summary_name(AlgorithmKind kind) {
-  if (kind == AlgorithmKind::tc) return "triangles";
-  if (kind == AlgorithmKind::bfs || kind == AlgorithmKind::sssp) return "reached";
-  if (kind == AlgorithmKind::cc) return "components";
-  if (kind == AlgorithmKind::pagerank) return "iterations";
-  if (kind == AlgorithmKind::kcore) return "max_core";
-#define WG_CLI_SUMMARY_NAME(Entry) \
-  if (kind == AlgorithmKind{Entry::name}) return Entry::stream_key;
-  WG_REGISTERED(WG_CLI_SUMMARY_NAME)
-#undef WG_CLI_SUMMARY_NAME
-  return "summary";
-}
 
 nlohmann::json algorithm_outcome_json(const AlgorithmOutcome& a) {
   return {{"algo", algorithm_name(a.kind)}, {"seconds", a.seconds},
           {"changed", a.changed},           {"recomputed", a.recomputed},
-          {"summary", a.summary},           {"summary_name", summary_name(a.kind)}};
+          {"summary", a.summary},           {"summary_name", summary_names(a.kind).key}};
 }
 
 StreamOutputs stream_outputs(const cxxopts::ParseResult& r, const std::vector<std::string>& files) {
@@ -49,7 +35,7 @@ void write_batch_csv(const OutputTarget& target, const std::vector<BatchRow>& ro
   std::string text = "batch,kind,entries,edges_changed,triangles,seconds";
   for (AlgorithmKind k : kinds) {
     const std::string name = algorithm_name(k);
-    text += fmt::format(",{}_{},{}_seconds,{}_changed", name, summary_name(k), name, name);
+    text += fmt::format(",{}_{},{}_seconds,{}_changed", name, summary_names(k).key, name, name);
   }
   text += '\n';
   for (const BatchRow& r : rows) {

@@ -18,12 +18,8 @@
 
 namespace wg::cli {
 
-/// What an algorithm's one-number summary counts (TrackedAlgorithm::summary): tc "triangles",
-/// bfs and sssp "reached", cc "components", pagerank "iterations", kcore "max_core".
-const char* summary_name(AlgorithmKind kind);
-
 /// One algorithm's outcome in a batch, for JSON: algo, seconds, changed, recomputed, summary
-/// and summary_name.
+/// and summary_name (summary_names(kind).key, tracked_algorithm.hpp).
 nlohmann::json algorithm_outcome_json(const AlgorithmOutcome& a);
 
 /// stream's -o (final per-vertex results) and --batch-csv, checked: neither names an input

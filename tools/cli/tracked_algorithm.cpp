@@ -66,16 +66,17 @@ std::vector<AlgorithmKind> tracked_kinds() {
   return kinds;
 }
 
-const char* summary_label(AlgorithmKind kind) {
-  if (kind == AlgorithmKind::tc) return "triangles";
-  if (kind == AlgorithmKind::cc) return "components";
-  if (kind == AlgorithmKind::pagerank) return "iterations (last batch)";
-  if (kind == AlgorithmKind::kcore) return "max core";
-#define WG_CLI_LABEL(Entry) \
-  if (kind == AlgorithmKind{Entry::name}) return Entry::stream_label;
-  WG_REGISTERED(WG_CLI_LABEL)
-#undef WG_CLI_LABEL
-  return "reached";  // bfs, sssp
+SummaryNames summary_names(AlgorithmKind kind) {
+  if (kind == AlgorithmKind::tc) return {"triangles", "triangles"};
+  if (kind == AlgorithmKind::bfs || kind == AlgorithmKind::sssp) return {"reached", "reached"};
+  if (kind == AlgorithmKind::cc) return {"components", "components"};
+  if (kind == AlgorithmKind::pagerank) return {"iterations", "iterations (last batch)"};
+  if (kind == AlgorithmKind::kcore) return {"max_core", "max core"};
+#define WG_CLI_SUMMARY(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return {Entry::stream_key, Entry::stream_label};
+  WG_REGISTERED(WG_CLI_SUMMARY)
+#undef WG_CLI_SUMMARY
+  return {"summary", "summary"};
 }
 
 std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t source) {

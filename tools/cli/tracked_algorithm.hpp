@@ -44,8 +44,13 @@ inline const char* algorithm_name(AlgorithmKind kind) {
 std::vector<AlgorithmKind> tracked_kinds();
 /// The names of tracked_kinds() as "tc, bfs, ...".
 std::string tracked_names();
-/// What `stream` calls a result's summary (TrackedAlgorithm::summary) in its text output.
-const char* summary_label(AlgorithmKind kind);
+/// What `stream` calls a result's summary (TrackedAlgorithm::summary): its JSON / CSV key
+/// ("summary_name") and its label in the text output.
+struct SummaryNames {
+  const char* key;
+  const char* label;
+};
+SummaryNames summary_names(AlgorithmKind kind);
 
 struct AlgorithmSpec {
   AlgorithmKind kind = AlgorithmKind::tc;
