@@ -1,5 +1,6 @@
 #pragma once
-// Shared set-up of the CPU algorithm tests: a bundled graph read and built into the CPU graph.
+// Shared set-up of the CPU algorithm tests: a bundled graph read and built into the CPU graph,
+// the graph's edges as the reference takes them, a static run with the default and one thread.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -12,6 +13,8 @@
 #include <warpgraph/datasets/update_stream.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 
+#include "test_support.hpp"
+
 namespace wg::test {
 
 /// The graph file at `path` built into a CPU DynamicGraph (undirected, 2 threads).
@@ -19,6 +22,25 @@ inline cpu::DynamicGraph read_into_cpu_graph(const std::string& path) {
   cpu::DynamicGraph g(cpu::GraphOptions{.threads = 2});
   g.build(datasets::read_graph(path).edges);
   return g;
+}
+
+/// g's edges for the reference: its COO export on ids up to g.num_vertices() (erased ids too).
+inline EdgeList reference_edges(const cpu::DynamicGraph& g) {
+  EdgeList coo = g.export_coo();
+  coo.num_vertices = g.num_vertices();
+  return coo;
+}
+
+/// check(g, run(g, threads)) on the bundled graph `name` read into a CPU graph, with threads 0
+/// (the options' default: the graph's threads) and 1; skips when the dataset is absent.
+template <class Run, class Check>
+void on_bundled_graph_threads(const char* name, Run&& run, Check&& check) {
+  WG_REQUIRE_DATASET(path, name);
+  const cpu::DynamicGraph g = read_into_cpu_graph(path);
+  for (unsigned threads : {0u, 1u}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    check(g, run(g, threads));
+  }
 }
 
 /// A directed R-MAT graph of 2^scale vertices built into a CPU DynamicGraph (2 threads).

@@ -1,14 +1,20 @@
 #pragma once
 // Test helpers: a temporary folder that removes itself, with writers for plain and gzip files;
-// an edge list as (src, dst) pairs; the message of a graph file's ParseError.
+// an edge list as (src, dst) pairs; the message of a graph file's ParseError; the checks of a
+// reader's ParseError (the path and line it names, its problem); a FIFO whose writer comes late.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -86,6 +92,67 @@ inline std::string read_error(const std::string& name, const std::string& text,
     return what.substr(what.find(name));
   }
   return "";
+}
+
+/// read(path) must throw a ParseError naming `path` and `line` (0: none), its message starting
+/// "PATH:LINE: " (or "PATH: "). Returns the error's problem ("" and a failure when it reads).
+template <class Read>
+std::string expect_parse_error(const std::string& path, std::uint64_t line, Read&& read) {
+  try {
+    read(path);
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), line) << e.what();
+    const std::string prefix = line ? path + ":" + std::to_string(line) + ": " : path + ": ";
+    EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();
+    return e.problem();
+  }
+  ADD_FAILURE() << "no error reading " << path;
+  return "";
+}
+
+/// `text` written to `name` and gzip-compressed to `name`.gz: reading each must fail as
+/// expect_parse_error says, with a problem that contains `needle`.
+template <class Read>
+void expect_parse_error_plain_and_gz(const std::string& name, std::string_view text,
+                                     std::uint64_t line, std::string_view needle, Read&& read) {
+  TempDir dir;
+  for (const std::string& path : {dir.write(name, text), dir.write_gz(name + ".gz", text)}) {
+    SCOPED_TRACE(path);
+    const std::string problem = expect_parse_error(path, line, read);
+    EXPECT_NE(problem.find(needle), std::string::npos) << problem;
+  }
+}
+
+/// What a reader did on a FIFO (read_late_fifo): its wait notices and its result.
+template <class Result>
+struct LateFifoRead {
+  std::string path;
+  std::vector<std::string> notices;
+  Result result;
+};
+
+/// read(path, options) on a FIFO whose writer (sending `text`) starts only when the reader calls
+/// options.on_wait (its notice that it waits), so the test has no timing race.
+template <class Options, class Read>
+auto read_late_fifo(const std::string& text, Read&& read) {
+  TempDir dir;
+  LateFifoRead<decltype(read(std::string(), Options{}))> out{dir.file("fifo"), {}, {}};
+  if (::mkfifo(out.path.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
+  std::thread writer;
+  Options options;
+  options.on_wait = [&](const std::string& message) {
+    out.notices.push_back(message);
+    if (writer.joinable()) return;  // one writer, however many notices
+    writer = std::thread([&] {
+      FILE* f = std::fopen(out.path.c_str(), "w");
+      std::fputs(text.c_str(), f);
+      std::fclose(f);
+    });
+  };
+  out.result = read(out.path, options);
+  if (writer.joinable()) writer.join();
+  return out;
 }
 
 }  // namespace wg::test

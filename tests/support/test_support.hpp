@@ -48,6 +48,13 @@ bool cuda_device_available();
 #define WG_REQUIRE_GPU() \
   if (!::wg::test::cuda_device_available()) GTEST_SKIP() << "no CUDA device"
 
+/// TEST_P(suite, name) on every bundled graph (GetParam(): its file name), with the suite's
+/// fixture and its instantiation "All" (tests named by graph_test_name); one such test a suite.
+#define WG_BUNDLED_GRAPHS_TEST(suite, name)                                                      \
+  class suite : public ::testing::TestWithParam<const char*> {};                                 \
+  INSTANTIATE_TEST_SUITE_P(All, suite, ::wg::test::kBundledGraphs, ::wg::test::graph_test_name); \
+  TEST_P(suite, name)
+
 /// A TEST that runs the file's replay(args...) scenario: stream scenarios declared one a line.
 #define WG_REPLAY_TEST(suite, name, ...) \
   TEST(suite, name) {                    \

@@ -25,8 +25,7 @@ namespace {
 /// The result equals the reference's levels on the graph as it is now; every parent is an
 /// in-neighbour one level up.
 void expect_exact(const DynamicGraph& g, vertex_t source, const BfsResult& r) {
-  EdgeList coo = g.export_coo();
-  coo.num_vertices = g.num_vertices();
+  const EdgeList coo = wg::test::reference_edges(g);
   const std::vector<std::int64_t> want =
       g.is_live(source) ? wg::reference::bfs_levels(coo, source, g.directed())
                         : std::vector<std::int64_t>(g.num_vertices(), kBfsUnreached);
@@ -61,9 +60,7 @@ vertex_t max_degree_vertex(const DynamicGraph& g) {
 
 // ---- static BFS on the shared datasets --------------------------------------------------------
 
-class SharedDatasets : public testing::TestWithParam<const char*> {};
-
-TEST_P(SharedDatasets, StaticLevelsEqualReference) {
+WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticLevelsEqualReference) {
   WG_REQUIRE_DATASET(path, GetParam());
   DynamicGraph g = wg::test::read_into_cpu_graph(path);
   for (vertex_t source : {vertex_t{0}, max_degree_vertex(g), vertex_t(g.num_vertices() - 1)}) {
@@ -78,8 +75,6 @@ TEST_P(SharedDatasets, StaticLevelsEqualReference) {
     }
   }
 }
-
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(StaticBfs, DirectedFollowsOutArcsBothWays) {
   DynamicGraph g = wg::test::directed_rmat_cpu_graph(10, 6, 5);

@@ -19,23 +19,18 @@ namespace wg::cpu {
 namespace {
 
 void expect_exact(const DynamicGraph& g, const CoreNumbers& got) {
-  EdgeList coo = g.export_coo();
-  coo.num_vertices = g.num_vertices();
+  const EdgeList coo = wg::test::reference_edges(g);
   const std::vector<std::uint32_t> want = wg::reference::core_numbers(coo);
   ASSERT_EQ(got.core, want);
   const std::uint32_t max = want.empty() ? 0 : *std::max_element(want.begin(), want.end());
   ASSERT_EQ(got.max_core, max);
 }
 
-class SharedDatasets : public testing::TestWithParam<const char*> {};
-
-TEST_P(SharedDatasets, StaticCoreNumbersEqualReference) {
+WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticCoreNumbersEqualReference) {
   WG_REQUIRE_DATASET(path, GetParam());
   DynamicGraph g = wg::test::read_into_cpu_graph(path);
   expect_exact(g, core_numbers(g));
 }
-
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(StaticCoreNumbers, DirectedIsItsUndirectedView) {
   DynamicGraph g = wg::test::directed_rmat_cpu_graph(11, 4, 5);

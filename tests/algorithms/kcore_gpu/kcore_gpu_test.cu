@@ -39,9 +39,7 @@ void expect_reference(const GraphModel& m, const wg::gpu::CoreNumbers& got) {
   ASSERT_EQ(got.max_core, top);
 }
 
-class SharedDatasets : public testing::TestWithParam<const char*> {};
-
-TEST_P(SharedDatasets, StaticCoreNumbersEqualReference) {
+WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticCoreNumbersEqualReference) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
   const EdgeList e = wg::test::unweighted_edges(path);
@@ -49,8 +47,6 @@ TEST_P(SharedDatasets, StaticCoreNumbersEqualReference) {
   wg::test::on_set_and_map(e,
                            [&](const auto& g) { EXPECT_EQ(wg::gpu::core_numbers(g).core, want); });
 }
-
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(GpuCoreNumbers, DirectedGraphIsRefused) {
   WG_REQUIRE_GPU();

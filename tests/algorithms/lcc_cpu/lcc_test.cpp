@@ -32,24 +32,18 @@ void expect_near_all(const std::vector<double>& got, const std::vector<double>& 
 }
 
 void expect_reference(const DynamicGraph& g, const LccResult& got) {
-  EdgeList coo = g.export_coo();
-  coo.num_vertices = g.num_vertices();
+  const EdgeList coo = wg::test::reference_edges(g);
   const reference::LocalClustering want = reference::local_clustering(coo);
   expect_near_all(got.coefficient, want.coefficient);
   EXPECT_NEAR(got.average, want.average, kTolerance);
   EXPECT_EQ(got.triangles, reference::triangle_count(coo).total);
 }
 
-class SharedDatasets : public testing::TestWithParam<const char*> {};
-
-TEST_P(SharedDatasets, StaticCoefficientsEqualReference) {
-  WG_REQUIRE_DATASET(path, GetParam());
-  DynamicGraph g = wg::test::read_into_cpu_graph(path);
-  expect_reference(g, local_clustering(g));
-  expect_reference(g, local_clustering(g, {.threads = 1}));
+WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticCoefficientsEqualReference) {
+  wg::test::on_bundled_graph_threads(
+      GetParam(), [](const auto& g, unsigned t) { return local_clustering(g, {.threads = t}); },
+      expect_reference);
 }
-
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(LocalClustering, FacebookMatchesNetworkx) {
   WG_REQUIRE_DATASET(path, "facebook_combined.txt");

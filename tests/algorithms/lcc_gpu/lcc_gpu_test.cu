@@ -39,9 +39,7 @@ void expect_reference(const EdgeList& edges, const LccResult& got) {
   EXPECT_EQ(got.triangles, wg::reference::triangle_count(edges).total);
 }
 
-class SharedDatasets : public testing::TestWithParam<const char*> {};
-
-TEST_P(SharedDatasets, StaticCoefficientsEqualReference) {
+WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticCoefficientsEqualReference) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
   const EdgeList e = wg::test::unweighted_edges(path);
@@ -54,8 +52,6 @@ TEST_P(SharedDatasets, StaticCoefficientsEqualReference) {
   t.grow_vertices(e.num_vertices);
   expect_reference(e, wg::gpu::local_clustering(t));
 }
-
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(GpuLocalClustering, FacebookMatchesNetworkx) {
   WG_REQUIRE_GPU();

@@ -31,8 +31,7 @@ constexpr double kDamping = 0.85;
 constexpr double kBound = 2 * kDamping / (1 - kDamping) * kTolerance + 1e-12;
 
 void expect_close(const DynamicGraph& g, const PageRankResult& got) {
-  EdgeList coo = g.export_coo();
-  coo.num_vertices = g.num_vertices();
+  const EdgeList coo = wg::test::reference_edges(g);
   const auto want = wg::reference::pagerank(
       coo, {.damping = kDamping, .tolerance = kTolerance, .max_iterations = 1000}, g.directed());
   ASSERT_TRUE(want.converged);
@@ -85,8 +84,7 @@ TEST(StaticPageRank, MaxChangeStopAsTheReference) {
       .damping = kDamping, .tolerance = tol, .stop = PageRankOptions::Stop::max_change};
   const PageRankResult mx = pagerank(g, max_rule);
   const PageRankResult l1 = pagerank(g, {.damping = kDamping, .tolerance = tol});
-  EdgeList coo = g.export_coo();
-  coo.num_vertices = g.num_vertices();
+  const EdgeList coo = wg::test::reference_edges(g);
   const auto want = wg::reference::pagerank(coo, max_rule, g.directed());
   ASSERT_TRUE(mx.converged);
   EXPECT_LT(mx.iterations, l1.iterations);

@@ -49,9 +49,7 @@ void expect_close(const std::vector<double>& got, const EdgeList& edges, bool di
   EXPECT_NEAR(std::accumulate(got.begin(), got.end(), 0.0), 1.0, 1e-9);
 }
 
-class SharedDatasets : public testing::TestWithParam<const char*> {};
-
-TEST_P(SharedDatasets, StaticRanksWithinBound) {
+WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticRanksWithinBound) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
   const EdgeList e = wg::test::unweighted_edges(path);
@@ -61,8 +59,6 @@ TEST_P(SharedDatasets, StaticRanksWithinBound) {
     expect_close(r.rank, e, false);
   });
 }
-
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(GpuPageRank, DirectedPushWithinBound) {
   WG_REQUIRE_GPU();

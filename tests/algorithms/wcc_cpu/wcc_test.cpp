@@ -21,23 +21,17 @@ namespace wg::cpu {
 namespace {
 
 void expect_exact(const DynamicGraph& g, const Components& got) {
-  EdgeList coo = g.export_coo();
-  coo.num_vertices = g.num_vertices();
+  const EdgeList coo = wg::test::reference_edges(g);
   const wg::reference::Components want = wg::reference::connected_components(coo);
   ASSERT_EQ(got.component, want.component);
   ASSERT_EQ(got.count, want.count);
 }
 
-class SharedDatasets : public testing::TestWithParam<const char*> {};
-
-TEST_P(SharedDatasets, StaticComponentsEqualReference) {
-  WG_REQUIRE_DATASET(path, GetParam());
-  DynamicGraph g = wg::test::read_into_cpu_graph(path);
-  expect_exact(g, connected_components(g));
-  expect_exact(g, connected_components(g, {.threads = 1}));
+WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticComponentsEqualReference) {
+  wg::test::on_bundled_graph_threads(
+      GetParam(), [](const auto& g, unsigned t) { return connected_components(g, {.threads = t}); },
+      expect_exact);
 }
-
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(StaticComponents, DirectedIsWeak) {
   DynamicGraph g = wg::test::directed_rmat_cpu_graph(11, 2, 5);

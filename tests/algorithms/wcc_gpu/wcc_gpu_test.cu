@@ -34,9 +34,7 @@ void expect_reference(const GraphModel& m, const wg::gpu::Components& got) {
   ASSERT_EQ(got.count, want.count);
 }
 
-class SharedDatasets : public testing::TestWithParam<const char*> {};
-
-TEST_P(SharedDatasets, StaticComponentsEqualReference) {
+WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticComponentsEqualReference) {
   WG_REQUIRE_GPU();
   WG_REQUIRE_DATASET(path, GetParam());
   const EdgeList e = wg::test::unweighted_edges(path);
@@ -47,8 +45,6 @@ TEST_P(SharedDatasets, StaticComponentsEqualReference) {
     EXPECT_EQ(got.count, want.count);
   });
 }
-
-INSTANTIATE_TEST_SUITE_P(All, SharedDatasets, wg::test::kBundledGraphs, wg::test::graph_test_name);
 
 TEST(GpuComponents, DirectedIsWeak) {
   WG_REQUIRE_GPU();
