@@ -29,13 +29,6 @@ namespace wg::test {
 using SetGraph = gpu::DynamicGraph<gpu::SlabSetAdjacency>;
 using MapGraph = gpu::DynamicGraph<gpu::SlabMapAdjacency>;
 
-/// A dataset file's edges without their weights (the unweighted algorithms' input).
-inline EdgeList unweighted_edges(const std::string& path) {
-  EdgeList e = datasets::read_graph(path).edges;
-  e.weight.clear();
-  return e;
-}
-
 /// check(graph) on a set-adjacency and on a map-adjacency graph, each built from `e`.
 template <class Check>
 void on_set_and_map(const EdgeList& e, Check&& check) {
@@ -92,16 +85,29 @@ inline EdgeList reference_edges(const GraphModel& m) {
   return coo;
 }
 
-/// An undirected R-MAT graph of gpu_test_scale() on the GPU, and its host model.
-struct UndirectedRmat {
-  UndirectedRmat(double edge_factor, std::uint64_t seed)
+/// The edges of an undirected R-MAT graph of gpu_test_scale(), without weights.
+inline EdgeList unweighted_rmat(double edge_factor, std::uint64_t seed) {
+  EdgeList e = datasets::generate_rmat(
+      {.scale = gpu_test_scale(), .edge_factor = edge_factor, .seed = seed, .symmetric = true});
+  e.weight.clear();
+  return e;
+}
+
+/// An R-MAT graph (of gpu_test_scale() unless `scale` is given), undirected or directed, on a
+/// set-adjacency GPU graph, and its host model.
+struct RmatGraph {
+  RmatGraph(double edge_factor, std::uint64_t seed, bool directed = false,
+            unsigned scale = gpu_test_scale())
       : edges(datasets::generate_rmat(
-            {.scale = gpu_test_scale(), .edge_factor = edge_factor, .seed = seed})),
-        model(model_of(edges, false)) {
+            {.scale = scale, .edge_factor = edge_factor, .seed = seed, .symmetric = !directed})),
+        graph(0, {.directed = directed}),
+        model(model_of(edges, directed)) {
     graph.build(edges);
   }
+  /// The model's edges for the reference (reference_edges).
+  EdgeList reference() const { return reference_edges(model); }
   EdgeList edges;
-  SetGraph graph{0};
+  SetGraph graph;
   GraphModel model;
 };
 

@@ -36,6 +36,29 @@ ReadResult read_both(const std::string& name, const std::string& text, const Rea
   return plain;
 }
 
+/// What reading a Matrix Market file must give: its header's field and symmetry, the vertex
+/// count, the edges and their weights (none: a pattern file). Every symmetry but general makes a
+/// symmetric edge list.
+using Field = MatrixMarketHeader::Field;
+using Symmetry = MatrixMarketHeader::Symmetry;
+struct MatrixMarketRead {
+  Field field;
+  Symmetry symmetry;
+  std::uint64_t num_vertices;
+  Pairs edges;
+  std::vector<double> weights;
+};
+
+void expect_read(const ReadResult& r, const MatrixMarketRead& want) {
+  EXPECT_EQ(r.format, FileFormat::matrix_market);
+  EXPECT_EQ(r.mm.field, want.field);
+  EXPECT_EQ(r.mm.symmetry, want.symmetry);
+  EXPECT_EQ(r.edges.symmetric, want.symmetry != Symmetry::general);
+  EXPECT_EQ(r.edges.num_vertices, want.num_vertices);
+  EXPECT_EQ(pairs(r.edges), want.edges);
+  EXPECT_EQ(r.edges.weight, want.weights);
+}
+
 TEST(MatrixMarket, PatternGeneralRectangularOneBasedToZeroBased) {
   auto r = read_both("g.mtx",
                      "%%MatrixMarket matrix coordinate pattern general\n"
@@ -47,16 +70,11 @@ TEST(MatrixMarket, PatternGeneralRectangularOneBasedToZeroBased) {
                      "% a comment between entries\n"
                      "3 1\n"
                      "2 2\n");
-  EXPECT_EQ(r.format, FileFormat::matrix_market);
-  EXPECT_EQ(r.mm.field, MatrixMarketHeader::Field::pattern);
-  EXPECT_EQ(r.mm.symmetry, MatrixMarketHeader::Symmetry::general);
+  // max(rows, cols) vertices; no weights.
+  expect_read(r, {Field::pattern, Symmetry::general, 5, {{0, 4}, {2, 0}, {1, 1}}, {}});
   EXPECT_EQ(r.mm.rows, 3u);
   EXPECT_EQ(r.mm.cols, 5u);
   EXPECT_EQ(r.mm.entries, 3u);
-  EXPECT_EQ(r.edges.num_vertices, 5u);  // max(rows, cols)
-  EXPECT_FALSE(r.edges.symmetric);
-  EXPECT_FALSE(r.edges.weighted());
-  EXPECT_EQ(pairs(r.edges), (Pairs{{0, 4}, {2, 0}, {1, 1}}));
   EXPECT_EQ(r.lines, 9u);
 }
 
@@ -68,12 +86,8 @@ TEST(MatrixMarket, RealSymmetricCrlfTabsNoFinalNewline) {
                      "2\t1\t0.5\r\n"
                      "  4 2 -1.25e2  \r\n"
                      "+3 3 +7");
-  EXPECT_EQ(r.mm.field, MatrixMarketHeader::Field::real);
-  EXPECT_EQ(r.mm.symmetry, MatrixMarketHeader::Symmetry::symmetric);
-  EXPECT_TRUE(r.edges.symmetric);
-  EXPECT_EQ(r.edges.num_vertices, 4u);
-  EXPECT_EQ(pairs(r.edges), (Pairs{{1, 0}, {3, 1}, {2, 2}}));
-  EXPECT_EQ(r.edges.weight, (std::vector<double>{0.5, -125.0, 7.0}));
+  expect_read(r,
+              {Field::real, Symmetry::symmetric, 4, {{1, 0}, {3, 1}, {2, 2}}, {0.5, -125.0, 7.0}});
 }
 
 TEST(MatrixMarket, IntegerSkewSymmetricAndCaseInsensitiveHeader) {
@@ -82,12 +96,10 @@ TEST(MatrixMarket, IntegerSkewSymmetricAndCaseInsensitiveHeader) {
                      "3 3 2\n"
                      "2 1 -4\n"
                      "3 1 9007199254740992\n");
-  EXPECT_EQ(r.mm.field, MatrixMarketHeader::Field::integer);
-  EXPECT_EQ(r.mm.symmetry, MatrixMarketHeader::Symmetry::skew_symmetric);
-  EXPECT_TRUE(r.edges.symmetric);
-  EXPECT_EQ(pairs(r.edges), (Pairs{{1, 0}, {2, 0}}));
-  EXPECT_EQ(r.edges.weight[0], -4.0);
-  EXPECT_EQ(r.edges.weight[1], 9007199254740992.0);  // 2^53: held exactly
+  // 2^53 is held exactly.
+  expect_read(
+      r,
+      {Field::integer, Symmetry::skew_symmetric, 3, {{1, 0}, {2, 0}}, {-4.0, 9007199254740992.0}});
 }
 
 TEST(MatrixMarket, EmptyMatrixKeepsDeclaredVertices) {
@@ -239,24 +251,18 @@ TEST(ChunkedParse, SnapMatchesModelAndLocatesLateErrors) {
     std::size_t pos =
         bad.find('\n', static_cast<std::size_t>(static_cast<double>(bad.size()) * where)) + 1;
     bad.insert(pos, "12 oops\n");
-    try {
-      wg::datasets::parse_snap(bad, {}, "big.txt");
-      ADD_FAILURE() << "no error";
-    } catch (const wg::ParseError& e) {
-      EXPECT_EQ(e.line(), line_of_offset(bad, pos)) << e.what();
-      EXPECT_NE(e.problem().find("'oops'"), std::string::npos);
-    }
+    const std::string problem = wg::test::expect_parse_error(
+        "big.txt", line_of_offset(bad, pos),
+        [&](const std::string& name) { wg::datasets::parse_snap(bad, {}, name); });
+    EXPECT_NE(problem.find("'oops'"), std::string::npos) << problem;
   }
   // A weight appearing only in a later chunk is reported at its line.
   std::string mixed = text;
   std::size_t pos = mixed.find('\n', mixed.size() * 3 / 4) + 1;
   mixed.insert(pos, "1 2 3.5\n");
-  try {
-    wg::datasets::parse_snap(mixed, {}, "big.txt");
-    ADD_FAILURE() << "no error";
-  } catch (const wg::ParseError& e) {
-    EXPECT_EQ(e.line(), line_of_offset(mixed, pos)) << e.what();
-  }
+  wg::test::expect_parse_error("big.txt", line_of_offset(mixed, pos), [&](const std::string& name) {
+    wg::datasets::parse_snap(mixed, {}, name);
+  });
 }
 
 TEST(ChunkedParse, WeightedSnapAndCompaction) {
@@ -306,21 +312,14 @@ TEST(ChunkedParse, MatrixMarketEntryCountAcrossChunks) {
   EXPECT_TRUE(pairs(r.edges) == expected);
   // One entry fewer declared: the error names the line of the extra (last) entry.
   std::string text = header(expected.size() - 1) + mm;
-  try {
-    wg::datasets::parse_matrix_market(text, "big.mtx");
-    ADD_FAILURE();
-  } catch (const wg::ParseError& e) {
-    EXPECT_EQ(e.line(), expected.size() + 2) << e.what();
-    EXPECT_NE(e.problem().find("more entries"), std::string::npos);
-  }
+  const auto parse = [&](const std::string& name) {
+    wg::datasets::parse_matrix_market(text, name);
+  };
+  const std::string problem = wg::test::expect_parse_error("big.mtx", expected.size() + 2, parse);
+  EXPECT_NE(problem.find("more entries"), std::string::npos) << problem;
   // Half the entries declared: the error names the line of entry half + 1 (in the first chunk).
   text = header(expected.size() / 2) + mm;
-  try {
-    wg::datasets::parse_matrix_market(text, "big.mtx");
-    ADD_FAILURE();
-  } catch (const wg::ParseError& e) {
-    EXPECT_EQ(e.line(), expected.size() / 2 + 3) << e.what();
-  }
+  wg::test::expect_parse_error("big.mtx", expected.size() / 2 + 3, parse);
 }
 
 }  // namespace

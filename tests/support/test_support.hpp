@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include <warpgraph/datasets/read_graph.hpp>
+
 namespace wg::test {
 
 /// Path of a real graph in the datasets folder (CMake cache variable WG_DATASETS_DIR, by default
@@ -24,6 +26,12 @@ inline const auto kBundledGraphs =
 inline std::string graph_test_name(const ::testing::TestParamInfo<const char*>& info) {
   const std::string name = info.param;
   return name.substr(0, name.find('.'));
+}
+/// A dataset file's edges without their weights (the unweighted algorithms' input).
+inline EdgeList unweighted_edges(const std::string& path) {
+  EdgeList e = datasets::read_graph(path).edges;
+  e.weight.clear();
+  return e;
 }
 /// Path of a file in the source tree (e.g. "datasets/data/facebook_combined.txt.gz").
 std::string source_path(const std::string& relative);

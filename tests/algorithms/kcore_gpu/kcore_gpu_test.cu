@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
@@ -26,10 +27,7 @@
 namespace {
 
 using wg::EdgeList;
-using wg::test::batch;
-using wg::test::GraphModel;
-using wg::test::MapGraph;
-using wg::test::SetGraph;
+using namespace wg::test;  // the GPU test vocabulary (gpu_test_support.hpp)
 
 void expect_reference(const GraphModel& m, const wg::gpu::CoreNumbers& got) {
   const auto want = wg::reference::core_numbers(wg::test::reference_edges(m));
@@ -70,26 +68,19 @@ TEST(GpuDynamicCoreNumbers, HandMadeBatches) {
     for (wg::vertex_t v = u + 1; v < 5; ++v) k5.emplace_back(u, v);
   k5.emplace_back(1, 0);
   k5.emplace_back(3, 3);
-  const EdgeList steps[] = {
-      batch(12, k5), batch(12, {{5, 6}, {6, 7}, {7, 8}, {8, 5}, {0, 5}}),
-      batch(12, {{5, 7}, {6, 8}, {0, 1}, {9, 10}}),  // K4 on 5..8; a present edge
+  // Insertions (true), then deletions: each answered by the rounds, never by recomputation.
+  const std::pair<bool, EdgeList> steps[] = {
+      {true, batch(12, k5)},
+      {true, batch(12, {{5, 6}, {6, 7}, {7, 8}, {8, 5}, {0, 5}})},
+      {true, batch(12, {{5, 7}, {6, 8}, {0, 1}, {9, 10}})},  // K4 on 5..8; a present edge
+      {false,
+       batch(12, {{0, 1}, {1, 0}, {2, 3}, {11, 10}})},  // K5 loses two edges; the triangle one
+      {false, batch(12, {{0, 2}, {0, 3}, {0, 4}, {5, 6}, {7, 8}, {5, 7}})},
   };
-  for (const EdgeList& b : steps) {
+  for (const auto& [insert, b] : steps) {
     const auto before = dyn.result();
-    const auto r = dyn.insert_edges(b);
-    ASSERT_EQ(r.update, m.insert(b));
-    ASSERT_FALSE(r.recomputed);
-    expect_reference(m, dyn.result());
-    EXPECT_EQ(r.changed, wg::count_changed(before.core, dyn.result().core));
-  }
-  const EdgeList dels[] = {
-      batch(12, {{0, 1}, {1, 0}, {2, 3}, {11, 10}}),  // K5 loses two edges; the triangle one
-      batch(12, {{0, 2}, {0, 3}, {0, 4}, {5, 6}, {7, 8}, {5, 7}}),
-  };
-  for (const EdgeList& b : dels) {
-    const auto before = dyn.result();
-    const auto r = dyn.erase_edges(b);
-    ASSERT_EQ(r.update, m.erase(b));
+    const auto r = insert ? dyn.insert_edges(b) : dyn.erase_edges(b);
+    ASSERT_EQ(r.update, insert ? m.insert(b) : m.erase(b));
     ASSERT_FALSE(r.recomputed);
     expect_reference(m, dyn.result());
     EXPECT_EQ(r.changed, wg::count_changed(before.core, dyn.result().core));
@@ -156,7 +147,7 @@ TEST(GpuDynamicCoreNumbers, MapAdjacencyStream) {
 
 TEST(GpuDynamicCoreNumbers, VertexDeletions) {
   WG_REQUIRE_GPU();
-  wg::test::UndirectedRmat in(8, 9);
+  wg::test::RmatGraph in(8, 9);
   GraphModel& m = in.model;
   wg::gpu::DynamicCoreNumbers<SetGraph> dyn(in.graph);
   for (wg::vertex_t first : {0u, 7u, 100u}) {
@@ -297,10 +288,8 @@ TEST(GpuDynamicCoreNumbers, RmatSmallBatchesTakeRounds) {
   // synchronisations, so the budget is raised (recompute_work 10) to what the defaults allow on
   // large graphs, where the static peeling's synchronisations number in the thousands.
   WG_REQUIRE_GPU();
-  EdgeList base = wg::datasets::generate_rmat(
-      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 31, .symmetric = true});
-  base.weight.clear();
-  const auto st = mixed_batches<SetGraph>(base, false, {{.recompute_work = 10}}, 16, 6, 32);
+  const auto st =
+      mixed_batches<SetGraph>(unweighted_rmat(8, 31), false, {{.recompute_work = 10}}, 16, 6, 32);
   EXPECT_EQ(st.batches, 2u * 3u * 6u);
   EXPECT_EQ(st.incremental, st.batches)
       << "recomputed " << st.recomputed << " cut " << st.cut << " rounds " << st.rounds;
@@ -322,10 +311,7 @@ TEST(GpuDynamicCoreNumbers, LevelsPerSyncOneAndMany) {
 
 TEST(GpuDynamicCoreNumbers, RmatStreamRoundsStats) {
   WG_REQUIRE_GPU();
-  EdgeList base = wg::datasets::generate_rmat(
-      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 33, .symmetric = true});
-  base.weight.clear();
-  const auto st = mixed_batches<SetGraph>(base, true, kNoBudget, 256, 2, 34);
+  const auto st = mixed_batches<SetGraph>(unweighted_rmat(8, 33), true, kNoBudget, 256, 2, 34);
   EXPECT_EQ(st.recomputed, 0u);
   EXPECT_GT(st.arcs_scanned, 0u);
 }

@@ -62,14 +62,10 @@ WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticRanksWithinBound) {
 
 TEST(GpuPageRank, DirectedPushWithinBound) {
   WG_REQUIRE_GPU();
-  const EdgeList e = wg::datasets::generate_rmat(
-      {.scale = wg::test::gpu_test_scale(), .edge_factor = 8, .seed = 5, .symmetric = false});
-  SetGraph g(0, {.directed = true});
-  g.build(e);
-  GraphModel m = wg::test::model_of(e, true);
+  const wg::test::RmatGraph in(8, 5, true);
   for (double d : {0.85, 0.5}) {
-    const auto r = wg::gpu::pagerank(g, {.damping = d, .tolerance = kTol});
-    expect_close(r.rank, wg::test::reference_edges(m), true, d);
+    const auto r = wg::gpu::pagerank(in.graph, {.damping = d, .tolerance = kTol});
+    expect_close(r.rank, in.reference(), true, d);
   }
 }
 
@@ -144,14 +140,9 @@ TEST(GpuDynamicPageRank, DirectedStreamSplitHubs) {
 TEST(GpuPageRank, StopReadEveryKIterations) {
   WG_REQUIRE_GPU();
   for (const bool directed : {false, true}) {
-    const EdgeList e = wg::datasets::generate_rmat({.scale = wg::test::gpu_test_scale(),
-                                                    .edge_factor = 8,
-                                                    .seed = 12,
-                                                    .symmetric = !directed});
-    SetGraph g(0, {.directed = directed});
-    g.build(e);
-    GraphModel m = wg::test::model_of(e, directed);
-    const EdgeList ref = wg::test::reference_edges(m);
+    const wg::test::RmatGraph in(8, 12, directed);
+    const SetGraph& g = in.graph;
+    const EdgeList ref = in.reference();
     for (const auto stop : {Options::Stop::l1, Options::Stop::max_change}) {
       const double tol = stop == Options::Stop::l1 ? kTol : 1e-12;
       const auto one =
@@ -184,13 +175,11 @@ TEST(GpuPageRank, StopReadEveryKIterations) {
 // Every out-arc a hub (split_degree 0, one arc per part): the per-hub tickets on every vertex.
 TEST(GpuPageRank, EveryVertexSplit) {
   WG_REQUIRE_GPU();
-  const EdgeList e = wg::datasets::generate_rmat({.scale = 10, .edge_factor = 8, .seed = 13});
-  SetGraph g(0);
-  g.build(e);
-  GraphModel m = wg::test::model_of(e, false);
+  const wg::test::RmatGraph in(8, 13, false, 10);
+  const SetGraph& g = in.graph;
   const auto r = wg::gpu::pagerank(g, {.tolerance = kTol}, {.split_degree = 0, .arcs_per_part = 1});
   EXPECT_TRUE(r.converged);
-  expect_close(r.rank, wg::test::reference_edges(m), false);
+  expect_close(r.rank, in.reference(), false);
   EXPECT_THROW(wg::gpu::pagerank(g, {}, {.arcs_per_part = 0}), wg::InvalidArgument);
   EXPECT_THROW(wg::gpu::pagerank(g, {}, {.max_parts = 0}), wg::InvalidArgument);
   EXPECT_THROW(wg::gpu::pagerank(g, {}, {.iterations_per_check = 0}), wg::InvalidArgument);
@@ -201,13 +190,8 @@ TEST(GpuPageRank, EveryVertexSplit) {
 TEST(GpuPageRank, CsrView) {
   WG_REQUIRE_GPU();
   for (const bool directed : {false, true}) {
-    const EdgeList e = wg::datasets::generate_rmat({.scale = wg::test::gpu_test_scale(),
-                                                    .edge_factor = 8,
-                                                    .seed = 14,
-                                                    .symmetric = !directed});
-    SetGraph g(0, {.directed = directed});
-    g.build(e);
-    GraphModel m = wg::test::model_of(e, directed);
+    const wg::test::RmatGraph in(8, 14, directed);
+    const SetGraph& g = in.graph;
     const wg::gpu::CsrGraph<false> csr(g.export_csr(), directed, g.stream());
     const std::uint64_t n = csr.num_vertices();
     for (const std::uint32_t split : {16u, 1u << 30}) {
@@ -216,7 +200,7 @@ TEST(GpuPageRank, CsrView) {
           wg::gpu::pagerank(csr.ref(), n, directed, rank.data(), g.stream(), {.tolerance = kTol},
                             {.split_degree = split, .arcs_per_part = 40});
       EXPECT_TRUE(run.converged);
-      expect_close(rank.to_host(), wg::test::reference_edges(m), directed);
+      expect_close(rank.to_host(), in.reference(), directed);
     }
   }
 }
@@ -321,7 +305,7 @@ TEST(PageRankWarmLimit, Prediction) {
 
 TEST(GpuDynamicPageRank, VertexDeletions) {
   WG_REQUIRE_GPU();
-  wg::test::UndirectedRmat in(8, 9);
+  wg::test::RmatGraph in(8, 9);
   GraphModel& m = in.model;
   wg::gpu::DynamicPageRank<SetGraph> dyn(in.graph, {.tolerance = kTol});
   for (wg::vertex_t first : {0u, 7u, 100u}) {

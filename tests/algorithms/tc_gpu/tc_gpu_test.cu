@@ -142,13 +142,8 @@ void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, d
   wg::gpu::IncrementalTriangleCounter<wg::gpu::DynamicGraph<Adj>> tc(g);
   ASSERT_EQ(tc.total(), reference_count(m));
   int deletions = 0;
-  for (std::size_t i = 0; i < stream.batches.size(); ++i) {
-    SCOPED_TRACE("batch " + std::to_string(i));
-    const auto& b = stream.batches[i];
-    const bool ins = b.kind == wg::datasets::UpdateBatch::Kind::insert;
-    const auto r = ins ? tc.insert_edges(b.edges) : tc.erase_edges(b.edges);
-    ASSERT_EQ(r.update, ins ? m.insert(b.edges) : m.erase(b.edges));
-    deletions += !ins;
+  wg::test::replay_stream(stream, tc, m, [&](std::size_t i, const auto& r, bool insert) {
+    deletions += !insert;
     const std::uint64_t recount = wg::gpu::count_triangles(g);
     ASSERT_EQ(r.total, recount);
     ASSERT_EQ(r.total, reference_count(m));
@@ -158,7 +153,7 @@ void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, d
       ASSERT_EQ(got.dst, want.dst);
       ASSERT_EQ(g.degrees(), m.degrees());
     }
-  }
+  });
   EXPECT_GT(deletions, 0);
   // The stream ends on the input graph.
   EXPECT_EQ(tc.total(), wg::reference::triangle_count(graph).total);

@@ -23,10 +23,7 @@
 namespace {
 
 using wg::EdgeList;
-using wg::test::batch;
-using wg::test::GraphModel;
-using wg::test::MapGraph;
-using wg::test::SetGraph;
+using namespace wg::test;  // the GPU test vocabulary (gpu_test_support.hpp)
 
 void expect_reference(const GraphModel& m, const wg::gpu::Components& got) {
   const auto want = wg::reference::connected_components(wg::test::reference_edges(m));
@@ -48,12 +45,8 @@ WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticComponentsEqualReference) {
 
 TEST(GpuComponents, DirectedIsWeak) {
   WG_REQUIRE_GPU();
-  const EdgeList e = wg::datasets::generate_rmat(
-      {.scale = wg::test::gpu_test_scale(), .edge_factor = 2, .seed = 5, .symmetric = false});
-  SetGraph g(0, {.directed = true});
-  g.build(e);
-  GraphModel m = wg::test::model_of(e, true);
-  expect_reference(m, wg::gpu::connected_components(g));
+  const wg::test::RmatGraph in(2, 5, true);
+  expect_reference(in.model, wg::gpu::connected_components(in.graph));
 }
 
 TEST(GpuDynamicComponents, HandMadeBatches) {
@@ -130,6 +123,17 @@ void add_path(std::vector<std::pair<wg::vertex_t, wg::vertex_t>>& es, wg::vertex
   for (wg::vertex_t i = 0; i + 1 < len; ++i) es.emplace_back(first + i, first + i + 1);
 }
 
+/// A case on n ids: a path of `len` vertices from `first` (closed into a cycle, last to first,
+/// when `cycle`), the edges `dels` deleted in one batch, which must take the tiers `want`.
+DeletionCase ring_case(wg::vertex_t n, wg::vertex_t first, wg::vertex_t len, bool cycle,
+                       std::vector<std::pair<wg::vertex_t, wg::vertex_t>> dels,
+                       wg::gpu::DeletionStats want) {
+  DeletionCase c{.n = n, .dels = std::move(dels), .want = want};
+  add_path(c.edges, first, len);
+  if (cycle) c.edges.emplace_back(first + len - 1, first);
+  return c;
+}
+
 TEST(GpuDynamicComponents, DeletionCertificates) {
   WG_REQUIRE_GPU();
   std::vector<DeletionCase> cases;
@@ -145,21 +149,9 @@ TEST(GpuDynamicComponents, DeletionCertificates) {
                    .want = {.certified = 1}});
   // 7-cycle: the endpoints stay connected only by a walk of length 6, which the bounded search
   // finds.
-  {
-    DeletionCase c{.n = 9, .want = {.certified = 1}};
-    add_path(c.edges, 1, 7);
-    c.edges.emplace_back(7, 1);
-    c.dels = {{3, 4}};
-    cases.push_back(c);
-  }
+  cases.push_back(ring_case(9, 1, 7, true, {{3, 4}}, {.certified = 1}));
   // A 200-cycle: past the search's reach, undecided; the component is recomputed alone.
-  {
-    DeletionCase c{.n = 202, .want = {.undecided = 1, .restricted = 1}};
-    add_path(c.edges, 1, 200);
-    c.edges.emplace_back(200, 1);
-    c.dels = {{100, 101}};
-    cases.push_back(c);
-  }
+  cases.push_back(ring_case(202, 1, 200, true, {{100, 101}}, {.undecided = 1, .restricted = 1}));
   // A leaf splits off alone: certified without recomputing; its label moves.
   cases.push_back({.n = 6,
                    .edges = {{1, 2}, {2, 3}, {3, 1}, {3, 5}},
@@ -251,20 +243,9 @@ TEST(GpuDynamicComponents, SecondTier) {
   const wg::gpu::DynamicComponentsOptions both{.recompute_fraction = 1.0};
   std::vector<DeletionCase> cases;
   // A 200-cycle cut once: past the first tier's 64-vertex search; the second meets.
-  {
-    DeletionCase c{.n = 202, .want = {.certified = 1, .searched = 1}};
-    add_path(c.edges, 1, 200);
-    c.edges.emplace_back(200, 1);
-    c.dels = {{100, 101}};
-    cases.push_back(c);
-  }
+  cases.push_back(ring_case(202, 1, 200, true, {{100, 101}}, {.certified = 1, .searched = 1}));
   // A 400-path cut in the middle: the side 201..399 (199 vertices, no label 0) splits off.
-  {
-    DeletionCase c{.n = 400, .want = {.pieces = 1, .searched = 1}};
-    add_path(c.edges, 0, 400);
-    c.dels = {{200, 201}};
-    cases.push_back(c);
-  }
+  cases.push_back(ring_case(400, 0, 400, false, {{200, 201}}, {.pieces = 1, .searched = 1}));
   // An isolated vertex 201 whose partners 1 and 100 lie 99 apart on a 200-cycle: the pair
   // (100, 1) is past the walk of length 3, the second tier connects it.
   {
@@ -278,12 +259,8 @@ TEST(GpuDynamicComponents, SecondTier) {
   }
   // A 400-path cut twice: (300, 301) splits off 301..399 in the second tier; (200, 201) is
   // undecided (one side holds the label 0, the other touches (300, 301)); recomputed alone.
-  {
-    DeletionCase c{.n = 400, .want = {.pieces = 1, .undecided = 1, .searched = 1, .restricted = 1}};
-    add_path(c.edges, 0, 400);
-    c.dels = {{200, 201}, {300, 301}};
-    cases.push_back(c);
-  }
+  cases.push_back(ring_case(400, 0, 400, false, {{200, 201}, {300, 301}},
+                            {.pieces = 1, .undecided = 1, .searched = 1, .restricted = 1}));
   // Two hubs: 0 with leaves 1..999, 1000 with leaves 1001..2000; leaf 5 of 0 is joined to
   // leaf 2000 of 1000. Cutting (0, 1000): past the first tier's budget; the second tier expands
   // the cheaper side, hub 0 (walked in parts by every warp: its degree is past hub_degree), then
@@ -369,61 +346,80 @@ void stream_case(bool directed, const wg::gpu::DynamicComponentsOptions& options
   }
 }
 
-TEST(GpuDynamicComponents, UndirectedStreamRestricted) {
-  stream_case<SetGraph>(false, {.recompute_fraction = 1.0}, 256, 3);
+/// A stream scenario (stream_case's arguments), named for its test.
+struct StreamCase {
+  const char* name;
+  bool directed;
+  std::uint64_t batch_size, seed;
+  double edge_factor;
+  wg::gpu::DynamicComponentsOptions options;
+};
+
+class SetStreams : public testing::TestWithParam<StreamCase> {};
+
+TEST_P(SetStreams, MatchReferenceAfterEveryBatch) {
+  const StreamCase& c = GetParam();
+  stream_case<SetGraph>(c.directed, c.options, c.batch_size, c.seed, c.edge_factor);
 }
-TEST(GpuDynamicComponents, UndirectedStreamDefault) {
-  stream_case<SetGraph>(false, {}, 512, 4);
-}
-TEST(GpuDynamicComponents, UndirectedStreamRecomputes) {
-  stream_case<SetGraph>(false, {.recompute_fraction = 0.0, .certify_fraction = 0}, 512, 5);
-}
-TEST(GpuDynamicComponents, UndirectedStreamCertificatesOnly) {
-  // Every component with an undecided edge recomputed in full: only certificates keep it dynamic.
-  stream_case<SetGraph>(false, {.recompute_fraction = 0.0}, 512, 5);
-}
-TEST(GpuDynamicComponents, UndirectedStreamNoCertificates) {
-  // Budget 0: always the restricted path, the same answers.
-  stream_case<SetGraph>(false, {.recompute_fraction = 1.0, .certify_fraction = 0}, 256, 3);
-}
-TEST(GpuDynamicComponents, DirectedStreamRestricted) {
-  stream_case<SetGraph>(true, {.recompute_fraction = 1.0}, 256, 6);
-}
+
+// 40 arcs per edge (a batch budget that never binds): walks stop early, more edges are
+// undecided, the answers stay exact.
+const wg::gpu::DynamicComponentsOptions kSmallBudget{.recompute_fraction = 1.0,
+                                                     .certify_fraction = 100.0,
+                                                     .certify_min_arcs = 0,
+                                                     .certify_arcs_per_edge = 40,
+                                                     .certify_min_arcs_per_edge = 0};
+
+INSTANTIATE_TEST_SUITE_P(
+    GpuDynamicComponents, SetStreams,
+    testing::Values(
+        StreamCase{"UndirectedStreamRestricted", false, 256, 3, 2, {.recompute_fraction = 1.0}},
+        StreamCase{"UndirectedStreamDefault", false, 512, 4, 2, {}},
+        StreamCase{"UndirectedStreamRecomputes",
+                   false,
+                   512,
+                   5,
+                   2,
+                   {.recompute_fraction = 0.0, .certify_fraction = 0}},
+        // Every component with an undecided edge recomputed in full: only certificates keep it
+        // dynamic.
+        StreamCase{
+            "UndirectedStreamCertificatesOnly", false, 512, 5, 2, {.recompute_fraction = 0.0}},
+        // Budget 0: always the restricted path, the same answers.
+        StreamCase{"UndirectedStreamNoCertificates",
+                   false,
+                   256,
+                   3,
+                   2,
+                   {.recompute_fraction = 1.0, .certify_fraction = 0}},
+        StreamCase{"DirectedStreamRestricted", true, 256, 6, 2, {.recompute_fraction = 1.0}},
+        // Edge factor 16: hubs of degree past the shared-memory target set and past the
+        // per-edge budget (partial walks); most deletions inside the giant component.
+        StreamCase{"DenseStreamHubs", false, 512, 12, 16, {}},
+        StreamCase{"DenseStreamSmallBudget", false, 512, 13, 16, kSmallBudget},
+        StreamCase{"DenseStreamFirstTierOnly",
+                   false,
+                   512,
+                   17,
+                   16,
+                   {.recompute_fraction = 1.0, .search_arcs_per_edge = 0}},
+        StreamCase{"DirectedDenseStream", true, 512, 14, 8, {}},
+        // The second tier with small budgets and room for few searches: many searches give up
+        // or are not run, the rest decide; the answers stay exact.
+        StreamCase{"DenseStreamSecondTierSmall",
+                   false,
+                   512,
+                   16,
+                   16,
+                   {.recompute_fraction = 1.0,
+                    .certify_arcs_per_edge = 40,
+                    .search_arcs_per_edge = 300,
+                    .search_max_edges = 8,
+                    .search_edge_fraction = 0}}),
+    [](const testing::TestParamInfo<StreamCase>& info) { return std::string(info.param.name); });
+
 TEST(GpuDynamicComponents, MapAdjacencyStream) {
   stream_case<MapGraph>(false, {.recompute_fraction = 1.0}, 512, 7);
-}
-TEST(GpuDynamicComponents, DenseStreamHubs) {
-  // Edge factor 16: hubs of degree past the shared-memory target set and past the per-edge
-  // budget (partial walks); most deletions inside the giant component.
-  stream_case<SetGraph>(false, {}, 512, 12, 16);
-}
-TEST(GpuDynamicComponents, DenseStreamSmallBudget) {
-  // 40 arcs per edge (a batch budget that never binds): walks stop early, more edges are
-  // undecided, the answers stay exact.
-  stream_case<SetGraph>(false,
-                        {.recompute_fraction = 1.0,
-                         .certify_fraction = 100.0,
-                         .certify_min_arcs = 0,
-                         .certify_arcs_per_edge = 40,
-                         .certify_min_arcs_per_edge = 0},
-                        512, 13, 16);
-}
-TEST(GpuDynamicComponents, DenseStreamSecondTierSmall) {
-  // The second tier with small budgets and room for few searches: many searches give up or
-  // are not run, the rest decide; the answers stay exact.
-  stream_case<SetGraph>(false,
-                        {.recompute_fraction = 1.0,
-                         .certify_arcs_per_edge = 40,
-                         .search_arcs_per_edge = 300,
-                         .search_max_edges = 8,
-                         .search_edge_fraction = 0},
-                        512, 16, 16);
-}
-TEST(GpuDynamicComponents, DenseStreamFirstTierOnly) {
-  stream_case<SetGraph>(false, {.recompute_fraction = 1.0, .search_arcs_per_edge = 0}, 512, 17, 16);
-}
-TEST(GpuDynamicComponents, DirectedDenseStream) {
-  stream_case<SetGraph>(true, {}, 512, 14, 8);
 }
 TEST(GpuDynamicComponents, MapAdjacencyDenseStream) {
   stream_case<MapGraph>(false, {}, 512, 15, 16);
@@ -431,7 +427,7 @@ TEST(GpuDynamicComponents, MapAdjacencyDenseStream) {
 
 TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
   WG_REQUIRE_GPU();
-  wg::test::UndirectedRmat in(3, 9);
+  wg::test::RmatGraph in(3, 9);
   const EdgeList& e = in.edges;
   SetGraph& g = in.graph;
   GraphModel& m = in.model;

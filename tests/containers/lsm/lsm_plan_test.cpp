@@ -13,6 +13,8 @@
 #include <warpgraph/containers/lsm/detail/lsm_range.hpp>
 #include <warpgraph/containers/lsm/lsm_ref.cuh>
 
+#include "mixed_batch.hpp"
+
 namespace {
 
 using wg::lsm_detail::apply_plan;
@@ -112,7 +114,7 @@ struct HostLsm {
   std::vector<Level> levels;
 
   bool apply(const std::vector<Key>& keys, const std::vector<u32>& values,
-             const std::vector<bool>& live) {
+             const std::vector<std::uint8_t>& live) {
     std::vector<u64> sizes;
     for (auto& l : levels) sizes.push_back(l.keys.size());
     auto plan = plan_insert(sizes, keys.size(), b);
@@ -191,19 +193,8 @@ void host_model_run(Key max_key, u64 seed) {
   u32 next = 1;
   for (int batch = 0; batch < 60; ++batch) {
     const std::size_t n = 1 + rng() % 90;  // below, at and above b = 32
-    std::vector<Key> keys(n);
-    std::vector<u32> values(n);
-    std::vector<bool> live(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      keys[i] = pool[rng() % pool.size()];
-      values[i] = next++;
-      live[i] = rng() % 3 != 0;
-      if (live[i])
-        model[keys[i]] = values[i];
-      else
-        model.erase(keys[i]);
-    }
-    ASSERT_TRUE(lsm.apply(keys, values, live));
+    const auto mixed = wg::test::mixed_batch_of(rng, pool, n, false, next, model);
+    ASSERT_TRUE(lsm.apply(mixed.keys, mixed.values, mixed.ops));
     const auto ref = lsm.ref();
     for (Key q : pool) {
       for (Key k : {q, Key(q + 1)}) {
@@ -237,10 +228,8 @@ void host_model_run(Key max_key, u64 seed) {
     one.num_levels = 1;
     for (int t = 0; t < 100; ++t) {
       Key a = pool[rng() % pool.size()], c = pool[rng() % pool.size()];
-      u64 expect = 0;
-      if (a <= c)
-        for (auto it = model.lower_bound(a); it != model.end() && it->first <= c; ++it) ++expect;
-      ASSERT_EQ(one.count(a, c), expect) << "one-level count " << a << " " << c;
+      ASSERT_EQ(one.count(a, c), wg::test::model_count(model, a, c))
+          << "one-level count " << a << " " << c;
       Key sk = 0;
       u32 sv = 0;
       auto it = model.lower_bound(a);
@@ -249,10 +238,7 @@ void host_model_run(Key max_key, u64 seed) {
     }
     for (int t = 0; t < 100; ++t) {
       Key a = pool[rng() % pool.size()], c = pool[rng() % pool.size()];
-      u64 expect = 0;
-      if (a <= c)
-        for (auto it = model.lower_bound(a); it != model.end() && it->first <= c; ++it) ++expect;
-      ASSERT_EQ(ref.count(a, c), expect) << "count " << a << " " << c;
+      ASSERT_EQ(ref.count(a, c), wg::test::model_count(model, a, c)) << "count " << a << " " << c;
     }
     // range with every slot size: short ranges over the dense small keys (answer counts around
     // the slot sizes), random ones, reversed ones.

@@ -21,6 +21,7 @@
 
 #include "../sorted_array/model_check.cuh"
 #include "../sorted_array/test_sizes.hpp"
+#include "mixed_batch.hpp"
 
 namespace {
 
@@ -49,34 +50,34 @@ void expect_level_invariants(const wg::Lsm<Key>& lsm) {
 template <class Key>
 void mixed_batch(wg::Lsm<Key>& lsm, std::map<Key, u32>& model, const std::vector<Key>& pool,
                  std::size_t n, std::mt19937_64& rng, u32& next, cudaStream_t s) {
-  std::vector<Key> keys(n);
-  std::vector<u32> values(n);
-  std::vector<std::uint8_t> ops(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    // Repeat a recent key now and then: the same key inserted and erased in one batch.
-    keys[i] = (i > 0 && rng() % 5 == 0) ? keys[i - 1 - rng() % std::min<std::size_t>(i, 4)]
-                                        : pool[rng() % pool.size()];
-    values[i] = next++;
-    ops[i] = rng() % 3 != 0;
-    if (ops[i])
-      model[keys[i]] = values[i];
-    else
-      model.erase(keys[i]);
-  }
-  ASSERT_EQ(
-      lsm.update(upload(keys, s).data(), upload(values, s).data(), upload(ops, s).data(), n, s), n);
+  // Recent keys repeated now and then: the same key inserted and erased in one batch.
+  const MixedBatch<Key> b = mixed_batch_of(rng, pool, n, true, next, model);
+  ASSERT_EQ(lsm.update(upload(b.keys, s).data(), upload(b.values, s).data(),
+                       upload(b.ops, s).data(), n, s),
+            n);
 }
 
-TYPED_TEST(LsmModel, MixedBatchesMatchStdMap) {
-  using Key = TypeParam;
+/// The state of a model test: a stream, the random source, an LSM of Key, a pool of its keys
+/// (key_pool) and the std::map model, with the next value to insert.
+template <class Key>
+struct LsmCase {
   using L = wg::Lsm<Key>;
+  LsmCase(std::uint64_t seed, const wg::LsmOptions& options, std::size_t pool_size)
+      : rng(seed), lsm(options, stream), pool(key_pool<Key>(pool_size, L::max_key, rng)) {}
+  /// Every query kind on the LSM against the model (check_queries).
+  void check(const char* where) { check_queries(lsm, model, pool, L::max_key, rng, stream, where); }
   wg::CudaStream stream;
-  std::mt19937_64 rng(sizeof(Key) * 31);
-  const std::uint64_t b = test_size(256, 16);
-  L lsm({.batch_size = b, .num_levels = 10}, stream);
-  const auto pool = key_pool<Key>(6 * b, L::max_key, rng);
+  std::mt19937_64 rng;
+  L lsm;
+  std::vector<Key> pool;
   std::map<Key, u32> model;
   u32 next = 1;
+};
+
+TYPED_TEST(LsmModel, MixedBatchesMatchStdMap) {
+  const std::uint64_t b = test_size(256, 16);
+  LsmCase<TypeParam> c(sizeof(TypeParam) * 31, {.batch_size = b, .num_levels = 10}, 6 * b);
+  auto& [stream, rng, lsm, pool, model, next] = c;
   for (int batch = 0; batch < batches(); ++batch) {
     std::size_t n;
     switch (batch % 4) {
@@ -96,14 +97,14 @@ TYPED_TEST(LsmModel, MixedBatchesMatchStdMap) {
     mixed_batch(lsm, model, pool, n, rng, next, stream);
     if (::testing::Test::HasFatalFailure()) return;
     expect_level_invariants(lsm);
-    check_queries(lsm, model, pool, L::max_key, rng, stream, "after a batch");
+    c.check("after a batch");
     if (::testing::Test::HasFatalFailure()) return;
     if (batch % 7 == 6) {
       const std::uint64_t live = lsm.cleanup(stream);
       ASSERT_EQ(live, model.size());
       ASSERT_EQ(lsm.resident(), model.size());
       expect_level_invariants(lsm);
-      check_queries(lsm, model, pool, L::max_key, rng, stream, "after cleanup");
+      c.check("after cleanup");
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -111,13 +112,8 @@ TYPED_TEST(LsmModel, MixedBatchesMatchStdMap) {
 
 TYPED_TEST(LsmModel, SingleElementBatchesAndEraseOnly) {
   using Key = TypeParam;
-  using L = wg::Lsm<Key>;
-  wg::CudaStream stream;
-  std::mt19937_64 rng(9);
-  L lsm({.batch_size = 16, .num_levels = 8}, stream);
-  const auto pool = key_pool<Key>(64, L::max_key, rng);
-  std::map<Key, u32> model;
-  u32 next = 1;
+  LsmCase<Key> c(9, {.batch_size = 16, .num_levels = 8}, 64);
+  auto& [stream, rng, lsm, pool, model, next] = c;
   const int steps = test_rounds(150, 48);
   for (int i = 0; i < steps; ++i) {
     const Key k = pool[rng() % pool.size()];
@@ -132,37 +128,33 @@ TYPED_TEST(LsmModel, SingleElementBatchesAndEraseOnly) {
     }
     expect_level_invariants(lsm);
     if (i % 10 == 9) {
-      check_queries(lsm, model, pool, L::max_key, rng, stream, "single-element batches");
+      c.check("single-element batches");
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
   EXPECT_EQ(lsm.resident(), std::uint64_t(steps));  // nothing dropped before a cleanup
   EXPECT_EQ(lsm.cleanup(stream), model.size());
-  check_queries(lsm, model, pool, L::max_key, rng, stream, "after cleanup");
+  c.check("after cleanup");
 }
 
 TYPED_TEST(LsmModel, BuildThenUpdates) {
-  using Key = TypeParam;
-  using L = wg::Lsm<Key>;
-  wg::CudaStream stream;
-  std::mt19937_64 rng(13);
   // b scales with the data: the built level (one, of b * 2^i >= distinct keys) keeps room for
   // the batches after it at every scale.
-  L lsm({.batch_size = test_size(128, 16), .num_levels = 8}, stream);
-  const auto pool = key_pool<Key>(test_size(2000, 200), L::max_key, rng);
-  std::map<Key, u32> model;
+  LsmCase<TypeParam> c(13, {.batch_size = test_size(128, 16), .num_levels = 8},
+                       test_size(2000, 200));
+  auto& [stream, rng, lsm, pool, model, next] = c;
   const auto [keys, values] = build_pairs(pool, test_size(3000, 300), 1, rng, model);
   ASSERT_EQ(
       lsm.build(upload(keys, stream).data(), upload(values, stream).data(), keys.size(), stream),
       model.size());
   EXPECT_EQ(lsm.num_nonempty_levels(), 1u);
-  check_queries(lsm, model, pool, L::max_key, rng, stream, "after build");
-  u32 next = 10000;
+  c.check("after build");
+  next = 10000;
   const int rounds = test_rounds(6, 3);
   for (int batch = 0; batch < rounds; ++batch) {
     mixed_batch(lsm, model, pool, test_size(100, 16) + rng() % test_size(300, 48), rng, next,
                 stream);
-    check_queries(lsm, model, pool, L::max_key, rng, stream, "after build + batches");
+    c.check("after build + batches");
     if (::testing::Test::HasFatalFailure()) return;
   }
 }

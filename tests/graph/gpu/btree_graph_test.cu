@@ -38,24 +38,9 @@ namespace {
 using wg::EdgeList;
 using wg::UpdateResult;
 using wg::vertex_t;
-using wg::test::GraphModel;
-using wg::test::TestRng;
+using namespace wg::test;  // the graph test vocabulary (graph_model.hpp)
 template <bool W>
 using BGraph = wg::gpu::BTreeGraph<W>;
-
-template <class G>
-void expect_has_edges(const G& g, const GraphModel& m, TestRng& rng, std::uint64_t n,
-                      const EdgeList* also = nullptr) {
-  EdgeList q = wg::test::random_batch(rng, n + 2, 500, false);  // a few ids out of range
-  if (also) {
-    q.src.insert(q.src.end(), also->src.begin(), also->src.end());
-    q.dst.insert(q.dst.end(), also->dst.begin(), also->dst.end());
-  }
-  const auto got = g.has_edges(q);
-  ASSERT_EQ(got.size(), q.size());
-  for (std::size_t i = 0; i < q.size(); ++i)
-    ASSERT_EQ(got[i] != 0, m.has_edge(q.src[i], q.dst[i])) << q.src[i] << " " << q.dst[i];
-}
 
 template <bool W>
 void random_batches(bool directed, std::uint64_t n, std::size_t batch, int rounds,
@@ -68,7 +53,7 @@ void random_batches(bool directed, std::uint64_t n, std::size_t batch, int round
   wg::test::insert_erase_rounds(g, m, rng, n, batch, rounds, W,
                                 [&](const EdgeList& b, const std::string& where) {
                                   expect_same(g, m, W, where);
-                                  expect_has_edges(g, m, rng, n, &b);
+                                  expect_has_edges(g, m, rng, n + 2, &b);
                                 });
   EXPECT_GT(g.pool_rebuilds(), 0u);
 }
@@ -83,15 +68,13 @@ TEST(BTreeGraph, LargerRandomBatches) {
 template <bool W>
 void vertex_ops(bool directed, std::uint64_t seed) {
   WG_REQUIRE_GPU();
-  BGraph<W> g(0, {.directed = directed});
-  GraphModel m(0, directed);
-  TestRng rng{seed};
-  wg::test::vertex_scenario(
-      g, m, rng, W,
+  wg::test::vertex_scenario_on_new<BGraph<W>>(
+      directed, W, seed,
       {.n = 200, .base = 3000, .rounds = 4, .erase = 12, .count = 8, .insert_after = 500},
-      [&](const std::string& step, const std::string& where) {
+      [](const auto& g, const GraphModel& m, TestRng& rng, const std::string& step,
+         const std::string& where) {
         expect_same(g, m, W, where);
-        if (step == "erase_vertices") expect_has_edges(g, m, rng, m.id_range());
+        if (step == "erase_vertices") expect_has_edges(g, m, rng, m.id_range() + 2);
       });
 }
 
@@ -249,8 +232,7 @@ TEST_P(BTreeDataset, MatchesModelSlabGraphAndReference) {
   WG_REQUIRE_GPU();
   const auto p = GetParam();
   WG_REQUIRE_DATASET(path, p.file);
-  EdgeList e = wg::datasets::read_graph(path).edges;
-  e.weight.clear();
+  EdgeList e = wg::test::unweighted_edges(path);
   for (std::size_t i = 0; i < e.size(); ++i)
     e.num_vertices = std::max<std::uint64_t>(e.num_vertices, std::max(e.src[i], e.dst[i]) + 1ull);
   BGraph<false> g(0);
@@ -328,8 +310,7 @@ TEST_P(BTreeDataset, UpdateStreamMatchesModel) {
   WG_REQUIRE_GPU();
   const auto p = GetParam();
   WG_REQUIRE_DATASET(path, p.file);
-  EdgeList e = wg::datasets::read_graph(path).edges;
-  e.weight.clear();
+  EdgeList e = wg::test::unweighted_edges(path);
   e.symmetric = true;
   wg::datasets::StreamParams sp;
   sp.initial_fraction = 0.4;
@@ -342,16 +323,11 @@ TEST_P(BTreeDataset, UpdateStreamMatchesModel) {
   ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
   wg::gpu::SortedTriangleCounter<false> tc(g);
   TestRng rng{43};
-  for (std::size_t i = 0; i < stream.batches.size(); ++i) {
-    SCOPED_TRACE("batch " + std::to_string(i));
-    const auto& b = stream.batches[i];
-    const bool ins = b.kind == wg::datasets::UpdateBatch::Kind::insert;
-    const auto r = ins ? tc.insert_edges(b.edges) : tc.erase_edges(b.edges);
-    ASSERT_EQ(r.update, ins ? m.insert(b.edges) : m.erase(b.edges));
+  replay_stream(stream, tc, m, [&](std::size_t i, const auto& r, bool) {
     expect_same(g, m, false, p.file);
-    expect_has_edges(g, m, rng, m.id_range(), &b.edges);
+    expect_has_edges(g, m, rng, m.id_range() + 2, &stream.batches[i].edges);
     ASSERT_EQ(r.total, wg::reference::triangle_count(m.export_coo(false)).total);
-  }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -391,7 +367,7 @@ void rmat_stream(unsigned scale, std::uint64_t batch_size, std::uint64_t seed) {
     else
       slab.erase_edges(b.edges);
     expect_same(g, m, false, "stream");
-    expect_has_edges(g, m, rng, m.id_range(), &b.edges);
+    expect_has_edges(g, m, rng, m.id_range() + 2, &b.edges);
     const std::uint64_t want = wg::reference::triangle_count(m.export_coo(false)).total;
     ASSERT_EQ(r.total, want);
     ASSERT_EQ(wg::gpu::count_triangles_sorted(g), want);

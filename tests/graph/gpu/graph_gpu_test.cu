@@ -36,18 +36,7 @@ namespace {
 using wg::EdgeList;
 using wg::UpdateResult;
 using wg::vertex_t;
-using wg::test::GraphModel;
-using wg::test::str;
-using wg::test::TestRng;
-
-template <class G>
-void expect_has_edges(const G& g, const GraphModel& m, TestRng& rng, std::uint64_t n) {
-  EdgeList q = wg::test::random_batch(rng, n, 500, false);
-  const auto got = g.has_edges(q);
-  ASSERT_EQ(got.size(), q.size());
-  for (std::size_t i = 0; i < q.size(); ++i)
-    ASSERT_EQ(got[i] != 0, m.has_edge(q.src[i], q.dst[i])) << q.src[i] << " " << q.dst[i];
-}
+using namespace wg::test;  // the graph test vocabulary (graph_model.hpp)
 
 /// Entries [off, end) of e (weights too), as a batch over e's vertices.
 EdgeList slice(const EdgeList& e, std::size_t off, std::size_t end) {
@@ -583,6 +572,17 @@ wg::gpu::GraphOptions hub_rebuild_options() {
   opt.initial_slabs = 1;
   return opt;
 }
+/// A hub scenario's sizes on adjacency Adj: whether its arcs are weighted, a slab's slots,
+/// `limit` (the arcs one bucket takes before a rebuild under hub_rebuild_options: 8 slabs'
+/// worth) and more = limit / 2.
+struct HubSizes {
+  bool weighted;
+  std::uint32_t slots, limit, more;
+};
+template <class Adj>
+constexpr HubSizes hub_sizes() {
+  return {Adj::weighted, Adj::slab_capacity, 8 * Adj::slab_capacity, 4 * Adj::slab_capacity};
+}
 /// star_arcs over a hub scenario's graph of n vertices, whose hubs' targets are numbered from
 /// `hubs` (after the hubs).
 auto hub_stars(std::uint32_t n, std::uint32_t hubs, bool weighted) {
@@ -594,9 +594,8 @@ template <class Adj>
 void rebuild_rounds_redone() {
   wg::gpu::GraphOptions opt = hub_rebuild_options();
   opt.rebuild_arena_slabs = 16;
-  constexpr bool weighted = Adj::weighted;
-  const std::uint32_t slots = Adj::slab_capacity;
-  const std::uint32_t hubs = 200, limit = 8 * slots, more = limit / 2, margin = 50;
+  const auto [weighted, slots, limit, more] = hub_sizes<Adj>();
+  const std::uint32_t hubs = 200, margin = 50;
   // Ids: hubs, their targets, then the filler vertices (targets 0 .. slots of the hubs' ones).
   const std::uint32_t targets = limit + more, filler_base = hubs + targets, max_filler = 1u << 15;
   const std::uint32_t n = filler_base + max_filler;
@@ -777,10 +776,8 @@ template <class Adj>
 void stops_in_a_rebuild() {
   wg::gpu::GraphOptions opt = hub_rebuild_options();
   opt.max_overflow_slabs = 1024;
-  constexpr bool weighted = Adj::weighted;
-  const std::uint32_t slots = Adj::slab_capacity;
-  const std::uint32_t hubs = 85, limit = 8 * slots, more = limit / 2;
-  const std::uint32_t n = hubs + limit + 3 * more;
+  const auto [weighted, slots, limit, more] = hub_sizes<Adj>();
+  const std::uint32_t hubs = 85, n = hubs + limit + 3 * more;
   wg::gpu::DynamicGraph<Adj> g(n, opt);
   GraphModel m(n, true);
   const auto arcs = hub_stars(n, hubs, weighted);

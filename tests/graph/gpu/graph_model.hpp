@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include <warpgraph/datasets/update_stream.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
@@ -220,6 +221,22 @@ inline EdgeList random_batch(TestRng& rng, std::uint64_t n, std::size_t size, bo
   return e;
 }
 
+/// g.has_edges on `size` random pairs over ids [0, n) (random_batch) and on the pairs of `also`:
+/// each answer must equal the model's has_edge.
+template <class G>
+void expect_has_edges(const G& g, const GraphModel& m, TestRng& rng, std::uint64_t n,
+                      const EdgeList* also = nullptr, std::size_t size = 500) {
+  EdgeList q = random_batch(rng, n, size, false);
+  if (also) {
+    q.src.insert(q.src.end(), also->src.begin(), also->src.end());
+    q.dst.insert(q.dst.end(), also->dst.begin(), also->dst.end());
+  }
+  const auto got = g.has_edges(q);
+  ASSERT_EQ(got.size(), q.size());
+  for (std::size_t i = 0; i < q.size(); ++i)
+    ASSERT_EQ(got[i] != 0, m.has_edge(q.src[i], q.dst[i])) << q.src[i] << " " << q.dst[i];
+}
+
 /// `rounds` rounds of an insertion of `size` random entries over ids [0, n), then a deletion
 /// of size / 2 whose even entries name edges just inserted (reversed: on an undirected graph the
 /// same edge), present or deleted twice. Each update must equal the model's and move the
@@ -318,6 +335,36 @@ void vertex_scenario(Graph& g, GraphModel& m, TestRng& rng, bool weighted, const
     const EdgeList b = random_batch(rng, m.id_range(), s.insert_after, weighted);
     ASSERT_EQ(g.insert_edges(b), m.insert(b));
     expect(std::string("insert"), "insert after vertex ops " + std::to_string(r));
+  }
+}
+
+/// vertex_scenario on a new, empty Graph(0, {.directed = directed}), its model and
+/// TestRng{seed}; expect(g, m, rng, step, where) compares the two after each step.
+template <class Graph, class Expect>
+void vertex_scenario_on_new(bool directed, bool weighted, std::uint64_t seed,
+                            const VertexScenario& s, Expect&& expect) {
+  Graph g(0, {.directed = directed});
+  GraphModel m(0, directed);
+  TestRng rng{seed};
+  vertex_scenario(g, m, rng, weighted, s, [&](const std::string& step, const std::string& where) {
+    expect(g, m, rng, step, where);
+  });
+}
+
+/// Each batch of `stream` through dyn (insert_edges or erase_edges: a graph, or a dynamic
+/// algorithm on one) and through the model: the updates must agree, then check(batch index,
+/// result, insert) must pass. Stops at the first fatal failure.
+template <class Dynamic, class Check>
+void replay_stream(const datasets::UpdateStream& stream, Dynamic& dyn, GraphModel& m,
+                   Check&& check) {
+  for (std::size_t i = 0; i < stream.batches.size(); ++i) {
+    SCOPED_TRACE("batch " + std::to_string(i));
+    const EdgeList& b = stream.batches[i].edges;
+    const bool insert = stream.batches[i].kind == datasets::UpdateBatch::Kind::insert;
+    const auto r = insert ? dyn.insert_edges(b) : dyn.erase_edges(b);
+    ASSERT_EQ(r.update, insert ? m.insert(b) : m.erase(b));
+    check(i, r, insert);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 

@@ -27,11 +27,7 @@ void expect_same_answers(const G& g, const GraphModel& m, bool weighted, const s
   if (::testing::Test::HasFatalFailure()) return;
   SCOPED_TRACE(where);
   TestRng rng{m.num_edges() + 7};
-  const EdgeList q = wg::test::random_batch(rng, m.id_range() + 2, 400, false);
-  const auto has = g.has_edges(q);
-  ASSERT_EQ(has.size(), q.size());
-  for (std::size_t i = 0; i < q.size(); ++i)
-    ASSERT_EQ(has[i] != 0, m.has_edge(q.src[i], q.dst[i])) << q.src[i] << " " << q.dst[i];
+  wg::test::expect_has_edges(g, m, rng, m.id_range() + 2, nullptr, 400);
 }
 
 template <bool W>
@@ -51,12 +47,10 @@ WG_FOUR_WAY_TESTS(SortedArcGraph, false, true, RandomBatches, random_batches, 1)
 template <bool W>
 void vertex_ops(bool directed, std::uint64_t seed) {
   WG_REQUIRE_GPU();
-  SGraph<W> g(0, {.directed = directed});
-  GraphModel m(0, directed);
-  TestRng rng{seed};
-  wg::test::vertex_scenario(
-      g, m, rng, W, {.n = 200, .base = 2000, .rounds = 3, .erase = 12, .count = 6},
-      [&](const std::string&, const std::string& where) { expect_same_answers(g, m, W, where); });
+  wg::test::vertex_scenario_on_new<SGraph<W>>(
+      directed, W, seed, {.n = 200, .base = 2000, .rounds = 3, .erase = 12, .count = 6},
+      [](const auto& g, const GraphModel& m, TestRng&, const std::string&,
+         const std::string& where) { expect_same_answers(g, m, W, where); });
 }
 
 TEST(SortedArcGraph, VertexOpsUndirectedSet) {

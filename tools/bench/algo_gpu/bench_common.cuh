@@ -408,15 +408,35 @@ void guarded_dynamic(Rows& rows, const std::string& algo, F&& body) {
   }
 }
 
-/// What a driver's passes share: the plan, its time limit, the rows written, the GPU's name and
-/// the answers every structure of one graph must agree on.
+/// What a driver's passes share: the plan, its time limit, the rows written, the GPU's name, the
+/// driver's section of the static rows and the answers every structure of one graph must agree
+/// on.
 struct Context {
   const Plan& plan;
   const Deadline& deadline;
   Rows& rows;
   std::string gpu;
+  std::string section;
   Answers answers;
 };
+
+/// Runs one structure's static rows of graph `g` (`body`) unless the time limit passed; a
+/// CapacityError (GPU memory) or another error becomes a skipped row and the bench goes on with
+/// the next structure.
+template <class F>
+void guarded(Context& c, const GraphSpec& g, const std::string& structure, F&& body) {
+  if (c.deadline.passed()) {
+    c.rows.add(skipped_row("static", c.section, g.name, structure, "time limit", c.gpu));
+    return;
+  }
+  try {
+    body();
+  } catch (const std::exception& e) {
+    std::printf("  %s %s: skipped: %s\n", g.name.c_str(), structure.c_str(), e.what());
+    c.rows.add(skipped_row("static", c.section, g.name, structure, e.what(), c.gpu));
+    cudaGetLastError();  // a failed allocation leaves no sticky error; clear the last one
+  }
+}
 
 /// A driver's main (after its own flags): parses the plan (algorithms `algos`, default JSON file
 /// <bench>.json), runs static_graph(c, graph) on each static graph (a graph that throws, e.g. an
@@ -437,7 +457,7 @@ int run_driver(const std::string& bench, const std::string& section, int argc,
   }
   const Deadline deadline(plan.time_limit);
   Rows rows(plan.json);
-  Context c{plan, deadline, rows, wg::bench::gpu_name(), {}};
+  Context c{plan, deadline, rows, wg::bench::gpu_name(), section, {}};
   std::printf("# %s on %s\n", bench.c_str(), c.gpu.c_str());
   if (plan.run_static()) {
     for (const GraphSpec& g : static_graphs(plan)) {

@@ -153,21 +153,6 @@ void dynamic_registered(const Plan& plan, const Deadline& deadline, Rows& rows,
   });
 }
 
-template <class F>
-void guarded(Context& c, const GraphSpec& g, const std::string& structure, F&& body) {
-  if (c.deadline.passed()) {
-    c.rows.add(skipped_row("static", "global", g.name, structure, "time limit", c.gpu));
-    return;
-  }
-  try {
-    body();
-  } catch (const std::exception& e) {
-    std::printf("  %s %s: skipped: %s\n", g.name.c_str(), structure.c_str(), e.what());
-    c.rows.add(skipped_row("static", "global", g.name, structure, e.what(), c.gpu));
-    cudaGetLastError();
-  }
-}
-
 void static_graph(Context& c, const GraphSpec& g) {
   const Plan& p = c.plan;
   const EdgeList e = load_graph(g);

@@ -85,23 +85,6 @@ void time_view(Context& c, const GraphSpec& g, const std::string& structure, con
   }
 }
 
-/// Runs `body` unless the time limit passed; a CapacityError (GPU memory) or another error
-/// becomes a skipped row and the bench goes on with the next structure.
-template <class F>
-void guarded(Context& c, const GraphSpec& g, const std::string& structure, F&& body) {
-  if (c.deadline.passed()) {
-    c.rows.add(skipped_row("static", "traversal", g.name, structure, "time limit", c.gpu));
-    return;
-  }
-  try {
-    body();
-  } catch (const std::exception& e) {
-    std::printf("  %s %s: skipped: %s\n", g.name.c_str(), structure.c_str(), e.what());
-    c.rows.add(skipped_row("static", "traversal", g.name, structure, e.what(), c.gpu));
-    cudaGetLastError();  // a failed allocation leaves no sticky error; clear the last one
-  }
-}
-
 void static_graph(Context& c, const GraphSpec& g) {
   const Plan& p = c.plan;
   EdgeList e = load_graph(g);

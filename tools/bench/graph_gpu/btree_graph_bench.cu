@@ -84,31 +84,45 @@ EdgeList rmat(unsigned scale, double edge_factor, std::uint64_t seed, std::uint6
   return wg::datasets::generate_rmat(p);
 }
 
-/// Insert and erase rates of one batch on one graph (the graph is back as it was after each run).
-template <class G>
-void edge_rates(G& g, const char* adjacency, const std::string& graph, const DeviceBatch& b) {
+/// Insert and erase rates of a batch of `size`: insert() then erase() timed per run (the graph
+/// is back as it was after each; run 0 a warm-up), the medians printed as "<label> insert" and
+/// "<label> delete" and reported as rows "<bench>_insert" (with `triangles` where given) and
+/// "<bench>_delete".
+template <class Insert, class Erase>
+void insert_erase_rates(const std::string& bench, const char* adjacency, const std::string& graph,
+                        const std::string& label, std::uint64_t size, Insert&& insert,
+                        Erase&& erase, const std::uint64_t* triangles = nullptr) {
   std::vector<double> ins, del;
   for (int r = 0; r <= opt.reps; ++r) {
-    const double ti = sync_seconds([&] { g.insert_edges(b.view()); });
-    const double te = sync_seconds([&] { g.erase_edges(b.view()); });
+    const double ti = sync_seconds(insert);
+    const double te = sync_seconds(erase);
     if (r == 0) continue;  // warm-up
     ins.push_back(ti);
     del.push_back(te);
   }
   const double mi = wg::bench::Series{ins}.median(), md = wg::bench::Series{del}.median();
-  const std::string label = graph + " " + adjacency + " batch " + std::to_string(b.size);
-  wg::bench::print_row(label + " insert", b.size / mi / 1e6, 0, "M/s");
-  wg::bench::print_row(label + " delete", b.size / md / 1e6, 0, "M/s");
-  report.add({{"bench", "edge_insert"},
+  wg::bench::print_row(label + " insert", size / mi / 1e6, 0, "M/s");
+  wg::bench::print_row(label + " delete", size / md / 1e6, 0, "M/s");
+  nlohmann::json row = {{"bench", bench + "_insert"},
+                        {"graph", graph},
+                        {"adjacency", adjacency},
+                        {"batch", size},
+                        {"rate", size / mi}};
+  if (triangles) row["triangles"] = *triangles;
+  report.add(std::move(row));
+  report.add({{"bench", bench + "_delete"},
               {"graph", graph},
               {"adjacency", adjacency},
-              {"batch", b.size},
-              {"rate", b.size / mi}});
-  report.add({{"bench", "edge_delete"},
-              {"graph", graph},
-              {"adjacency", adjacency},
-              {"batch", b.size},
-              {"rate", b.size / md}});
+              {"batch", size},
+              {"rate", size / md}});
+}
+
+/// Insert and erase rates of one batch on one graph (the graph is back as it was after each run).
+template <class G>
+void edge_rates(G& g, const char* adjacency, const std::string& graph, const DeviceBatch& b) {
+  insert_erase_rates(
+      "edge", adjacency, graph, graph + " " + adjacency + " batch " + std::to_string(b.size),
+      b.size, [&] { g.insert_edges(b.view()); }, [&] { g.erase_edges(b.view()); });
 }
 
 template <class F>
@@ -159,29 +173,11 @@ void static_tc(const std::string& graph, const EdgeList& e, bool generic) {
 template <class G, class Counter>
 void incremental_tc(G& g, Counter& c, const char* adjacency, const std::string& graph,
                     const DeviceBatch& b, std::uint64_t* created) {
-  std::vector<double> ins, del;
-  for (int r = 0; r <= opt.reps; ++r) {
-    const double ti = sync_seconds([&] { *created = c.insert_edges(b.view()).triangles; });
-    const double te = sync_seconds([&] { c.erase_edges(b.view()); });
-    if (r == 0) continue;
-    ins.push_back(ti);
-    del.push_back(te);
-  }
-  const double mi = wg::bench::Series{ins}.median(), md = wg::bench::Series{del}.median();
-  const std::string label = graph + " " + adjacency + " TC batch " + std::to_string(b.size);
-  wg::bench::print_row(label + " insert", b.size / mi / 1e6, 0, "M/s");
-  wg::bench::print_row(label + " delete", b.size / md / 1e6, 0, "M/s");
-  report.add({{"bench", "incremental_tc_insert"},
-              {"graph", graph},
-              {"adjacency", adjacency},
-              {"batch", b.size},
-              {"rate", b.size / mi},
-              {"triangles", *created}});
-  report.add({{"bench", "incremental_tc_delete"},
-              {"graph", graph},
-              {"adjacency", adjacency},
-              {"batch", b.size},
-              {"rate", b.size / md}});
+  insert_erase_rates(
+      "incremental_tc", adjacency, graph,
+      graph + " " + adjacency + " TC batch " + std::to_string(b.size), b.size,
+      [&] { *created = c.insert_edges(b.view()).triangles; }, [&] { c.erase_edges(b.view()); },
+      created);
 }
 
 void rmat_tables(unsigned scale) {

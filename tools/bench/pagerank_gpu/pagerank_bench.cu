@@ -62,6 +62,33 @@ Tuning tuning() {
           .iterations_per_check = args.check_every};
 }
 
+/// The tuning flags a row ran with (tuning()), as its fields.
+nlohmann::json tuning_fields() {
+  return {{"split_degree", args.split_degree},
+          {"arcs_per_part", args.arcs_per_part},
+          {"check_every", args.check_every}};
+}
+
+/// Records a dynamic row (section "dynamic" or "dynamic_mixed": an update against a recompute
+/// of the same batch) with the section's own fields `extra`, and rewrites the JSON file.
+void report_dynamic(const char* section, const std::string& input, const char* rule,
+                    std::size_t batch, double update, double recompute, int warm_it,
+                    bool recomputed, const nlohmann::json& extra) {
+  nlohmann::json row = {{"section", section},
+                        {"input", input},
+                        {"rule", rule},
+                        {"batch", batch},
+                        {"update_seconds", update},
+                        {"recompute_seconds", recompute},
+                        {"warm_iterations", warm_it},
+                        {"recomputed", recomputed},
+                        {"speedup", recompute / update},
+                        {"gpu", wg::bench::gpu_name()}};
+  row.update(extra);
+  report.add(std::move(row));
+  report.write(args.json);
+}
+
 template <class View>
 void device_rows(const char* graph, const View& view, std::uint64_t n, std::uint64_t arcs,
                  cudaStream_t stream, const std::string& input) {
@@ -83,18 +110,12 @@ void device_rows(const char* graph, const View& view, std::uint64_t n, std::uint
                 it, s * 1e3 / std::max(it, 1));
     if (gunrock) std::printf("  Gunrock %.2f ms: ratio %.2f", kGunrockMs, s * 1e3 / kGunrockMs);
     std::printf("\n");
-    report.add({{"section", "static"},
-                {"input", input},
-                {"view", graph},
-                {"rule", name},
-                {"vertices", n},
-                {"arcs", arcs},
-                {"seconds", s},
-                {"iterations", it},
-                {"split_degree", args.split_degree},
-                {"arcs_per_part", args.arcs_per_part},
-                {"check_every", args.check_every},
-                {"gpu", wg::bench::gpu_name()}});
+    nlohmann::json row = {
+        {"section", "static"}, {"input", input},   {"view", graph},
+        {"rule", name},        {"vertices", n},    {"arcs", arcs},
+        {"seconds", s},        {"iterations", it}, {"gpu", wg::bench::gpu_name()}};
+    row.update(tuning_fields());
+    report.add(std::move(row));
   }
 }
 
@@ -221,18 +242,8 @@ int main(int argc, char** argv) {
         "speedup %.2f\n",
         name, batch, update * 1e3, warm_it, recomputed ? ", restarted cold" : "", recompute * 1e3,
         cold_it, recompute / update);
-    report.add({{"section", "dynamic"},
-                {"input", input},
-                {"rule", name},
-                {"batch", batch},
-                {"update_seconds", update},
-                {"recompute_seconds", recompute},
-                {"warm_iterations", warm_it},
-                {"cold_iterations", cold_it},
-                {"recomputed", recomputed},
-                {"speedup", recompute / update},
-                {"gpu", wg::bench::gpu_name()}});
-    report.write(args.json);
+    report_dynamic("dynamic", input, name, batch, update, recompute, warm_it, recomputed,
+                   {{"cold_iterations", cold_it}});
 
     // Mixed: erase `kept` and insert `held` in one step (one warm start), against the same graph
     // update and a recompute; undone (the reverse step) untimed.
@@ -260,17 +271,8 @@ int main(int argc, char** argv) {
         "speedup %.2f\n",
         name, kept.size(), held.size(), mixed * 1e3, warm_it, recomputed ? ", restarted cold" : "",
         mixed_recompute * 1e3, mixed_recompute / mixed);
-    report.add({{"section", "dynamic_mixed"},
-                {"input", input},
-                {"rule", name},
-                {"batch", kept.size() + held.size()},
-                {"update_seconds", mixed},
-                {"recompute_seconds", mixed_recompute},
-                {"warm_iterations", warm_it},
-                {"recomputed", recomputed},
-                {"speedup", mixed_recompute / mixed},
-                {"gpu", wg::bench::gpu_name()}});
-    report.write(args.json);
+    report_dynamic("dynamic_mixed", input, name, kept.size() + held.size(), mixed, mixed_recompute,
+                   warm_it, recomputed, nlohmann::json::object());
   }
   return 0;
 }
