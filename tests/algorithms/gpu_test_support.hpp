@@ -134,24 +134,20 @@ inline EdgeList with_self_loops(const EdgeList& b) {
   return out;
 }
 
-/// Applies every batch of `stream` through `dyn` and the model; after each, the update must
-/// equal the model's and check(batch index, result, insert) must pass. Returns the number of
-/// batches answered by recomputation.
+/// Applies every batch of `stream`, with self-loops added, through `dyn` and the model
+/// (replay_stream); after each, the update must equal the model's and check(batch index, result,
+/// insert) must pass. Returns the number of batches answered by recomputation.
 template <class Dynamic, class Check>
 std::size_t replay_gpu(const datasets::UpdateStream& stream, Dynamic& dyn, GraphModel& model,
                        Check&& check) {
   std::size_t recomputed = 0;
-  for (std::size_t i = 0; i < stream.batches.size(); ++i) {
-    SCOPED_TRACE("batch " + std::to_string(i));
-    const auto& b = stream.batches[i];
-    const bool insert = b.kind == datasets::UpdateBatch::Kind::insert;
-    const EdgeList edges = with_self_loops(b.edges);
-    const auto r = insert ? dyn.insert_edges(edges) : dyn.erase_edges(edges);
-    EXPECT_EQ(r.update, insert ? model.insert(edges) : model.erase(edges));
-    recomputed += r.recomputed;
-    check(i, r, insert);
-    if (::testing::Test::HasFatalFailure()) return recomputed;
-  }
+  replay_stream(
+      stream, dyn, model,
+      [&](std::size_t i, const auto& r, bool insert) {
+        recomputed += r.recomputed;
+        check(i, r, insert);
+      },
+      with_self_loops);
   return recomputed;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Helpers for warpgraph's tests: finding the bundled datasets and skipping GPU tests on machines
-// without a CUDA device.
+// Helpers for warpgraph's tests: finding the bundled datasets (and reading one without weights),
+// suites over every bundled graph, and skipping GPU tests on machines without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

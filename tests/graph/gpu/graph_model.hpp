@@ -351,15 +351,21 @@ void vertex_scenario_on_new(bool directed, bool weighted, std::uint64_t seed,
   });
 }
 
-/// Each batch of `stream` through dyn (insert_edges or erase_edges: a graph, or a dynamic
-/// algorithm on one) and through the model: the updates must agree, then check(batch index,
-/// result, insert) must pass. Stops at the first fatal failure.
-template <class Dynamic, class Check>
-void replay_stream(const datasets::UpdateStream& stream, Dynamic& dyn, GraphModel& m,
-                   Check&& check) {
+/// A batch as it is (replay_stream's default preparation).
+struct AsIs {
+  const EdgeList& operator()(const EdgeList& e) const { return e; }
+};
+
+/// Each batch of `stream`, prepare(batch) (e.g. with self-loops added), through dyn
+/// (insert_edges or erase_edges: a graph, or a dynamic algorithm on one) and through the model:
+/// the updates must agree, then check(batch index, result, insert) must pass. Stops at the first
+/// fatal failure.
+template <class Dynamic, class Check, class Prepare = AsIs>
+void replay_stream(const datasets::UpdateStream& stream, Dynamic& dyn, GraphModel& m, Check&& check,
+                   Prepare prepare = {}) {
   for (std::size_t i = 0; i < stream.batches.size(); ++i) {
     SCOPED_TRACE("batch " + std::to_string(i));
-    const EdgeList& b = stream.batches[i].edges;
+    decltype(auto) b = prepare(stream.batches[i].edges);
     const bool insert = stream.batches[i].kind == datasets::UpdateBatch::Kind::insert;
     const auto r = insert ? dyn.insert_edges(b) : dyn.erase_edges(b);
     ASSERT_EQ(r.update, insert ? m.insert(b) : m.erase(b));
