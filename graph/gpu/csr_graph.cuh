@@ -76,12 +76,7 @@ class CsrGraphRef {
   /// Warp-uniform walk: all lanes call f(w, valid) together, 32 arcs per step. Whole warp.
   template <class F>
   __device__ void for_each_neighbor_slot(const warp_tile& tile, vertex_t u, F&& f) const {
-    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
-    for (std::uint64_t base = b; base < e; base += 32) {
-      const std::uint64_t i = base + tile.thread_rank();
-      const bool valid = i < e;
-      f(valid ? targets_[i] : kNoNeighbor, valid);
-    }
+    for_each_neighbor_slot_part(tile, u, 0, 1, f);
   }
 
   /// Part `part` of `parts` of u's row (its 32-arc steps s with s % parts == part): the walks
@@ -89,27 +84,21 @@ class CsrGraphRef {
   template <class F>
   __device__ void for_each_neighbor_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                          std::uint32_t parts, F&& f) const {
-    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
-    for (std::uint64_t base = b + std::uint64_t{part} * 32; base < e;
-         base += std::uint64_t{parts} * 32) {
-      const std::uint64_t i = base + tile.thread_rank();
-      if (i >= e) continue;
+    for_each_step(tile, u, part, parts, [&](std::uint64_t i, std::uint64_t e) {
+      if (i >= e) return;
       if constexpr (Weighted)
         f(targets_[i], values_[i]);
       else
         f(targets_[i]);
-    }
+    });
   }
   template <class F>
   __device__ void for_each_neighbor_slot_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                               std::uint32_t parts, F&& f) const {
-    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
-    for (std::uint64_t base = b + std::uint64_t{part} * 32; base < e;
-         base += std::uint64_t{parts} * 32) {
-      const std::uint64_t i = base + tile.thread_rank();
+    for_each_step(tile, u, part, parts, [&](std::uint64_t i, std::uint64_t e) {
       const bool valid = i < e;
       f(valid ? targets_[i] : kNoNeighbor, valid);
-    }
+    });
   }
 
   /// The first neighbour w (in row order, 32 at a time) with pred(w) true, warp-uniform, or
@@ -131,6 +120,17 @@ class CsrGraphRef {
   __host__ __device__ const std::uint32_t* values() const { return values_; }
 
  private:
+  /// g(i, e) with the lane's arc index i (>= e, u's row end, past the row) in each 32-arc step s
+  /// of u's row with s % parts == part.
+  template <class G>
+  __device__ void for_each_step(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                std::uint32_t parts, G&& g) const {
+    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
+    for (std::uint64_t base = b + std::uint64_t{part} * 32; base < e;
+         base += std::uint64_t{parts} * 32)
+      g(base + tile.thread_rank(), e);
+  }
+
   const std::uint64_t* offsets_ = nullptr;
   const vertex_t* targets_ = nullptr;
   const std::uint32_t* values_ = nullptr;

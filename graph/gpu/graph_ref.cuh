@@ -68,8 +68,14 @@ class DynamicGraphRef {
   /// an overflow slab, kNullSlab for a base slab. f runs warp-uniformly, so it may use tile ops.
   template <class F>
   __device__ void for_each_slab(const warp_tile& tile, vertex_t u, F&& f) const {
+    for_each_slab_part(tile, u, 0, 1, f);
+  }
+  /// for_each_slab over the buckets b with b % parts == part.
+  template <class F>
+  __device__ void for_each_slab_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                     std::uint32_t parts, F&& f) const {
     const VertexEntry e = vertices_[u];
-    for (std::uint32_t b = 0; b < e.num_buckets; ++b) walk_chain(tile, e.buckets + b, f);
+    for (std::uint32_t b = part; b < e.num_buckets; b += parts) walk_chain(tile, e.buckets + b, f);
   }
 
   /// Walks one bucket's chain of a table given by its handle: f(key, value) per lane and slab,
@@ -85,14 +91,7 @@ class DynamicGraphRef {
   /// warp; f must not use tile operations.
   template <class F>
   __device__ void for_each_neighbor(const warp_tile& tile, vertex_t u, F&& f) const {
-    for_each_slab(tile, u, [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
-      if (slab::is_valid_key(key)) {
-        if constexpr (weighted)
-          f(key, value);
-        else
-          f(key);
-      }
-    });
+    for_each_neighbor_part(tile, u, 0, 1, f);
   }
 
   /// The warp-uniform walk (DeviceGraphView): all lanes call f(w, valid) together, one slot of
@@ -100,9 +99,7 @@ class DynamicGraphRef {
   /// operations. Whole warp.
   template <class F>
   __device__ void for_each_neighbor_slot(const warp_tile& tile, vertex_t u, F&& f) const {
-    for_each_slab(tile, u, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
-      f(key, slab::is_valid_key(key));
-    });
+    for_each_neighbor_slot_part(tile, u, 0, 1, f);
   }
 
   /// Part `part` of `parts` of u's neighbours (the buckets b with b % parts == part): the walks
@@ -111,25 +108,22 @@ class DynamicGraphRef {
   template <class F>
   __device__ void for_each_neighbor_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                          std::uint32_t parts, F&& f) const {
-    const VertexEntry e = vertices_[u];
-    for (std::uint32_t b = part; b < e.num_buckets; b += parts)
-      walk_chain(tile, e.buckets + b, [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
-        if (slab::is_valid_key(key)) {
-          if constexpr (weighted)
-            f(key, value);
-          else
-            f(key);
-        }
-      });
+    for_each_slab_part(tile, u, part, parts,
+                       [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
+                         if (slab::is_valid_key(key)) {
+                           if constexpr (weighted)
+                             f(key, value);
+                           else
+                             f(key);
+                         }
+                       });
   }
   template <class F>
   __device__ void for_each_neighbor_slot_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                               std::uint32_t parts, F&& f) const {
-    const VertexEntry e = vertices_[u];
-    for (std::uint32_t b = part; b < e.num_buckets; b += parts)
-      walk_chain(tile, e.buckets + b, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
-        f(key, slab::is_valid_key(key));
-      });
+    for_each_slab_part(tile, u, part, parts, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
+      f(key, slab::is_valid_key(key));
+    });
   }
 
   /// The first neighbour w of u with pred(w) true, warp-uniform (lowest lane of the first slab
