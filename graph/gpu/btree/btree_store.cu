@@ -264,12 +264,10 @@ struct BTreeStore<W>::Impl : VertexArrays {
     if (n) {
       DeviceBuffer<std::uint64_t> out(im.opt.directed ? n : 2 * n, im.stream, "arcs to erase");
       im.zero_counter();
-      if (im.opt.directed)
-        k::erase_arcs_directed_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
-            keys.data(), n, marks, im.degrees.data(), out.data(), im.counter.data());
-      else
-        k::erase_arcs_undirected_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
-            keys.data(), n, marks, im.degrees.data(), out.data(), im.counter.data());
+      const auto erase_arcs =
+          im.opt.directed ? k::erase_arcs_kernel<true> : k::erase_arcs_kernel<false>;
+      erase_arcs<<<grid_for(n), kBlock, 0, im.stream>>>(keys.data(), n, marks, im.degrees.data(),
+                                                        out.data(), im.counter.data());
       WG_CUDA_CHECK_LAST();
       removed_arcs = im.read_counter();
       if (removed_arcs) im.tree->erase(out.data(), removed_arcs, im.stream);
