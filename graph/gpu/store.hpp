@@ -132,16 +132,18 @@ namespace detail {
 struct OpaqueState;  ///< never defined: what StoreBase holds S::Impl as when no part is shared
 }  // namespace detail
 
-/// The plumbing every store shares, as its base (S the store, CRTP): the type facts
-/// (StoreTraits), the options and what is read from them (options(), directed(), stream(); they
+/// The plumbing every store shares, as its base (S the store, CRTP): the type facts (Traits, a
+/// StoreTraits), the options and what is read from them (options(), directed(), stream(); they
 /// never change), the Store calls that S::Impl answers, and S::Impl itself: S's state, defined in
 /// S's .cu and owned here behind a pointer whose deleter is fixed there, so that S declares no
 /// destructor or moves and lists only its constructor and what it adds. S's .cu includes
 /// detail/store_calls.cuh and instantiates this base once per S. Shared: a base class of S::Impl
 /// that S's header sees (VertexArrays, read by inline calls: VertexArrayStore), or OpaqueState.
-template <class S, class Options, class Ref, bool Weighted, bool SortedRows,
-          class Shared = detail::OpaqueState>
-class StoreBase : public StoreTraits<Options, Ref, Weighted, SortedRows> {
+template <class S, class Traits, class Shared = detail::OpaqueState>
+class StoreBase : public Traits {
+  using Options = typename Traits::options_type;
+  using Ref = typename Traits::ref_type;
+
  public:
   const Options& options() const noexcept { return options_; }
   bool directed() const noexcept { return options_.directed; }

@@ -35,8 +35,8 @@ struct VertexArrays {
 
 /// The Store's vertex calls, read from the VertexArrays that S::Impl derives from: the base of a
 /// store that keeps plain arrays (CRTP, over StoreBase).
-template <class S, class Options, class Ref, bool Weighted, bool SortedRows>
-class VertexArrayStore : public StoreBase<S, Options, Ref, Weighted, SortedRows, VertexArrays> {
+template <class S, class Traits>
+class VertexArrayStore : public StoreBase<S, Traits, VertexArrays> {
  public:
   std::uint64_t num_vertices() const noexcept { return arrays().nv; }
   std::uint64_t num_edges() const noexcept { return arrays().edges; }
@@ -46,7 +46,7 @@ class VertexArrayStore : public StoreBase<S, Options, Ref, Weighted, SortedRows,
   void revive(const vertex_t* ids, std::uint64_t k) { arrays().revive(ids, k); }
 
  protected:
-  using StoreBase<S, Options, Ref, Weighted, SortedRows, VertexArrays>::StoreBase;
+  using StoreBase<S, Traits, VertexArrays>::StoreBase;
   VertexArrays& arrays() const noexcept { return this->shared(); }
 };
 

@@ -391,10 +391,8 @@ std::uint64_t BTreeStore<W>::pool_rebuilds() const noexcept {
   return this->impl().rebuilds;
 }
 
-template class StoreBase<BTreeStore<false>, BTreeGraphOptions, BTreeGraphRef<false>, false, true,
-                         VertexArrays>;
-template class StoreBase<BTreeStore<true>, BTreeGraphOptions, BTreeGraphRef<true>, true, true,
-                         VertexArrays>;
+template class StoreBase<BTreeStore<false>, BTreeStoreTraits<false>, VertexArrays>;
+template class StoreBase<BTreeStore<true>, BTreeStoreTraits<true>, VertexArrays>;
 template class BTreeStore<false>;
 template class BTreeStore<true>;
 template class DynamicGraph<BTreeStore<false>>;

@@ -49,8 +49,12 @@ template <bool Weighted>
 class BTreeGraphRef;  // device view: graph/gpu/btree_graph_ref.cuh
 
 template <bool Weighted>
-class BTreeStore : public VertexArrayStore<BTreeStore<Weighted>, BTreeGraphOptions,
-                                           BTreeGraphRef<Weighted>, Weighted, true> {
+class BTreeStore;
+template <bool Weighted>
+using BTreeStoreTraits = StoreTraits<BTreeGraphOptions, BTreeGraphRef<Weighted>, Weighted, true>;
+
+template <bool Weighted>
+class BTreeStore : public VertexArrayStore<BTreeStore<Weighted>, BTreeStoreTraits<Weighted>> {
  public:
   explicit BTreeStore(std::uint64_t num_vertices = 0, const BTreeGraphOptions& options = {});
 

@@ -340,10 +340,8 @@ GraphStats SlabStore<Adj>::stats() const noexcept {
   return this->impl().ctx.counts;
 }
 
-template class StoreBase<SlabStore<SlabSetAdjacency>, GraphOptions,
-                         DynamicGraphRef<SlabSetAdjacency>, false, false>;
-template class StoreBase<SlabStore<SlabMapAdjacency>, GraphOptions,
-                         DynamicGraphRef<SlabMapAdjacency>, true, false>;
+template class StoreBase<SlabStore<SlabSetAdjacency>, SlabStoreTraits<SlabSetAdjacency>>;
+template class StoreBase<SlabStore<SlabMapAdjacency>, SlabStoreTraits<SlabMapAdjacency>>;
 template class SlabStore<SlabSetAdjacency>;
 template class SlabStore<SlabMapAdjacency>;
 template class DynamicGraph<SlabSetAdjacency>;

@@ -148,8 +148,11 @@ template <class Adjacency>
 class DynamicGraphRef;  // device view: graph/gpu/graph_ref.cuh
 
 template <class Adjacency>
-class SlabStore : public StoreBase<SlabStore<Adjacency>, GraphOptions, DynamicGraphRef<Adjacency>,
-                                   Adjacency::weighted, false> {
+using SlabStoreTraits =
+    StoreTraits<GraphOptions, DynamicGraphRef<Adjacency>, Adjacency::weighted, false>;
+
+template <class Adjacency>
+class SlabStore : public StoreBase<SlabStore<Adjacency>, SlabStoreTraits<Adjacency>> {
  public:
   explicit SlabStore(std::uint64_t num_vertices = 0, const GraphOptions& options = {});
 

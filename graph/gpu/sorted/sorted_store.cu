@@ -293,18 +293,8 @@ struct SortedArcStore<W>::Impl : VertexArrays {
   }
 };
 
-template <bool W>
-SortedArcStore<W>::SortedArcStore(std::uint64_t num_vertices, const SortedArcOptions& options)
-    : SortedArcStore::VertexArrayStore(options) {
-  this->impl().grow(num_vertices);
-}
-
-template class StoreBase<SortedArcStore<false>, SortedArcOptions, SortedArcRef<false>, false, true,
-                         VertexArrays>;
-template class StoreBase<SortedArcStore<true>, SortedArcOptions, SortedArcRef<true>, true, true,
-                         VertexArrays>;
-template class SortedArcStore<false>;
-template class SortedArcStore<true>;
+template class StoreBase<SortedArcStore<false>, SortedArcTraits<false>, VertexArrays>;
+template class StoreBase<SortedArcStore<true>, SortedArcTraits<true>, VertexArrays>;
 template class DynamicGraph<SortedArcStore<false>>;
 template class DynamicGraph<SortedArcStore<true>>;
 

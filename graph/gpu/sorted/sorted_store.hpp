@@ -90,10 +90,18 @@ class SortedArcRef {
 };
 
 template <bool Weighted>
-class SortedArcStore : public VertexArrayStore<SortedArcStore<Weighted>, SortedArcOptions,
-                                               SortedArcRef<Weighted>, Weighted, true> {
+class SortedArcStore;
+template <bool Weighted>
+using SortedArcTraits = StoreTraits<SortedArcOptions, SortedArcRef<Weighted>, Weighted, true>;
+
+template <bool Weighted>
+class SortedArcStore
+    : public VertexArrayStore<SortedArcStore<Weighted>, SortedArcTraits<Weighted>> {
  public:
-  explicit SortedArcStore(std::uint64_t num_vertices = 0, const SortedArcOptions& options = {});
+  explicit SortedArcStore(std::uint64_t num_vertices = 0, const SortedArcOptions& options = {})
+      : SortedArcStore::VertexArrayStore(options) {
+    this->grow(num_vertices);
+  }
 
   struct Impl;  // its state (sorted_store.cu)
 };
