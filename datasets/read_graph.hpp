@@ -64,14 +64,9 @@ using NoticeFn = std::function<void(const std::string& notice)>;
 
 /// A run of parsed edges handed to ReadOptions::on_edges while the file is still being parsed:
 /// entries offset .. offset + size - 1 of the result's edge list (weight: null unless the file
-/// has weights). The memory is the reader's, valid during the call only.
-struct EdgeChunk {
-  const vertex_t* src = nullptr;
-  const vertex_t* dst = nullptr;
-  const double* weight = nullptr;
-  std::uint64_t size = 0;
-  std::uint64_t offset = 0;
-};
+/// has weights; num_vertices: 0 but for a whole list). The memory is the reader's, valid during
+/// the call only.
+using EdgeChunk = EdgeSpan;
 using EdgeChunkFn = std::function<void(const EdgeChunk&)>;
 
 struct ReadOptions {

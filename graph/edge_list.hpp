@@ -31,4 +31,27 @@ struct EdgeList {
   }
 };
 
+/// A run of host edges, not owned: src[i] -> dst[i] for i < size, weight null (unweighted) or
+/// one double per entry. How a reader hands on what it parsed (datasets::EdgeChunk: offset =
+/// entries before the run in the whole list) and how a batch goes into a stream
+/// (gpu::HostEdges: inserts grow the graph's vertex range to num_vertices, and to the largest id
+/// + 1).
+struct EdgeSpan {
+  const vertex_t* src = nullptr;
+  const vertex_t* dst = nullptr;
+  const double* weight = nullptr;
+  std::uint64_t size = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t num_vertices = 0;
+};
+
+/// The whole of `e` as one run (offset 0; e's vertex range). O(1).
+inline EdgeSpan span_of(const EdgeList& e) {
+  return {.src = e.src.data(),
+          .dst = e.dst.data(),
+          .weight = e.weighted() ? e.weight.data() : nullptr,
+          .size = e.size(),
+          .num_vertices = e.num_vertices};
+}
+
 }  // namespace wg

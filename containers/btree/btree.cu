@@ -86,6 +86,20 @@ void sort_batch(const Key* keys, const Key* values, std::uint64_t n, DeviceBuffe
                                                stream));
   }
 }
+
+/// An update batch as the kernels take it: at most 2^31 - 1 entries (InvalidArgument), and when
+/// `sort` (BTreeOptions::sort_updates) a sorted copy in sk / sv, where keys (and *values, when
+/// values is not null) then point.
+template <class Key, class Value>
+void order_batch(const char* op, bool sort, const Key*& keys, const Value** values, std::uint64_t n,
+                 DeviceBuffer<Key>& sk, DeviceBuffer<Key>& sv, cudaStream_t stream) {
+  if (n > 0x7FFFFFFFull)
+    throw InvalidArgument(std::string("BTree::") + op + ": batch larger than 2^31 - 1");
+  if (!sort) return;
+  sort_batch<Key>(keys, values ? *values : nullptr, n, sk, sv, stream);
+  keys = sk.data();
+  if (values) *values = sv.data();
+}
 }  // namespace
 
 template <class Key, class Value>
@@ -104,13 +118,8 @@ template <class Key, class Value>
 std::uint64_t BTree<Key, Value>::insert(const Key* keys, const Value* values, std::uint64_t n,
                                         cudaStream_t stream) {
   if (n == 0) return 0;
-  if (n > 0x7FFFFFFFull) throw InvalidArgument("BTree::insert: batch larger than 2^31 - 1");
   DeviceBuffer<Key> sk, sv;
-  if (options_.sort_updates) {
-    sort_batch<Key>(keys, values, n, sk, sv, stream);
-    keys = sk.data();
-    values = sv.data();
-  }
+  order_batch("insert", options_.sort_updates, keys, &values, n, sk, sv, stream);
   counters_.fill_bytes(0, stream);
   detail::insert_kernel<Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
       ref(), keys, values, n, counters_.data());
@@ -125,12 +134,8 @@ std::uint64_t BTree<Key, Value>::insert(const Key* keys, const Value* values, st
 template <class Key, class Value>
 std::uint64_t BTree<Key, Value>::erase(const Key* keys, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return 0;
-  if (n > 0x7FFFFFFFull) throw InvalidArgument("BTree::erase: batch larger than 2^31 - 1");
   DeviceBuffer<Key> sk, sv;
-  if (options_.sort_updates) {
-    sort_batch<Key>(keys, nullptr, n, sk, sv, stream);
-    keys = sk.data();
-  }
+  order_batch<Key, Value>("erase", options_.sort_updates, keys, nullptr, n, sk, sv, stream);
   counters_.fill_bytes(0, stream);
   detail::erase_kernel<Key>
       <<<grid_for(n), options_.block_threads, 0, stream>>>(ref(), keys, n, counters_.data());
@@ -203,24 +208,27 @@ template <class Key, class Value>
 std::uint64_t BTree<Key, Value>::successor(const Key* q, std::uint64_t n, Key* out_keys,
                                            Value* out_values, bool* out_found,
                                            cudaStream_t stream) const {
-  if (n == 0) return 0;
-  auto& counters = const_cast<DeviceBuffer<unsigned long long>&>(counters_);
-  counters.fill_bytes(0, stream);
-  detail::neighbour_kernel<true, Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-      ref(), q, n, out_keys, out_values, out_found, counters.data());
-  WG_CUDA_CHECK_LAST();
-  return read_counts(counters_, stream).c[detail::kDone];
+  return neighbours(true, q, n, out_keys, out_values, out_found, stream);
 }
 
 template <class Key, class Value>
 std::uint64_t BTree<Key, Value>::predecessor(const Key* q, std::uint64_t n, Key* out_keys,
                                              Value* out_values, bool* out_found,
                                              cudaStream_t stream) const {
+  return neighbours(false, q, n, out_keys, out_values, out_found, stream);
+}
+
+template <class Key, class Value>
+std::uint64_t BTree<Key, Value>::neighbours(bool next, const Key* q, std::uint64_t n, Key* out_keys,
+                                            Value* out_values, bool* out_found,
+                                            cudaStream_t stream) const {
   if (n == 0) return 0;
   auto& counters = const_cast<DeviceBuffer<unsigned long long>&>(counters_);
   counters.fill_bytes(0, stream);
-  detail::neighbour_kernel<false, Key><<<grid_for(n), options_.block_threads, 0, stream>>>(
-      ref(), q, n, out_keys, out_values, out_found, counters.data());
+  const auto kernel =
+      next ? detail::neighbour_kernel<true, Key> : detail::neighbour_kernel<false, Key>;
+  kernel<<<grid_for(n), options_.block_threads, 0, stream>>>(ref(), q, n, out_keys, out_values,
+                                                             out_found, counters.data());
   WG_CUDA_CHECK_LAST();
   return read_counts(counters_, stream).c[detail::kDone];
 }

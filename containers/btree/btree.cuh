@@ -178,6 +178,9 @@ class BTree {
   unsigned grid_for(std::uint64_t n) const;
   detail::TreeState read_state(cudaStream_t stream) const;
   void check_exhausted(std::uint64_t failed, const char* op, cudaStream_t stream);
+  /// successor() (next) or predecessor().
+  std::uint64_t neighbours(bool next, const Key* q, std::uint64_t n, Key* out_keys,
+                           Value* out_values, bool* out_found, cudaStream_t stream) const;
 
   BTreeOptions options_;
   DeviceBuffer<detail::Node> nodes_;

@@ -252,6 +252,11 @@ class BTreeRef {
   __device__ bool try_latch(const Tile& tile, std::uint32_t idx) const;
   template <class Tile>
   __device__ void unlatch(const Tile& tile, std::uint32_t idx) const;
+  /// Reads node cur after latching it; when k has moved right of it (a split since), unlatches
+  /// it and steps cur to its right sibling: true, latch that one instead.
+  template <class Tile>
+  __device__ __forceinline__ bool read_latched_moved_right(const Tile& tile, std::uint32_t& cur,
+                                                           Key k, Snap& s) const;
   template <class Tile>
   __device__ std::uint32_t allocate(const Tile& tile, std::uint32_t count) const;
   template <class Tile>

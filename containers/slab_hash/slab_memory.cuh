@@ -322,18 +322,25 @@ struct SlabView {
   }
 };
 
-// A layout also says what a matching or tombstone slot holds (a set knows without looking, so
-// its words need not stay live; a map fetches the pair from the lane holding it).
-struct SetSlots {
-  using Word = std::uint32_t;
+/// What a slot layout states of itself: its Word, the View of a slab's words, the empty word,
+/// the slots per slab, kSlotMask (the lanes of a 32-lane read that hold slots) and kNextLane (the
+/// lane of a 32-lane read whose key half is the next-slab handle).
+template <class W, W kEmptyWord, std::uint32_t kSlotCount, std::uint32_t kLaneMask,
+          std::uint32_t kNext>
+struct SlotLayout {
+  using Word = W;
   template <class Tile>
-  using View = SlabView<Word, kSetKeyLanes, Tile>;
-  static constexpr Word kEmpty = kEmptyKey;
-  static constexpr std::uint32_t kSlots = kSetKeysPerSlab;
-  /// Lanes of a 32-lane read that hold slots (lane l reads slot l).
-  static constexpr std::uint32_t kSlotMask = kSetKeyLanes;
-  /// Lane of a 32-lane read whose key half is the next-slab handle.
-  static constexpr std::uint32_t kNextLane = kNextWord;
+  using View = SlabView<Word, kLaneMask, Tile>;
+  static constexpr Word kEmpty = kEmptyWord;
+  static constexpr std::uint32_t kSlots = kSlotCount;
+  static constexpr std::uint32_t kSlotMask = kLaneMask;
+  static constexpr std::uint32_t kNextLane = kNext;
+};
+
+// Each layout also says what a matching or tombstone slot holds (a set knows without looking,
+// so its words need not stay live; a map fetches the pair from the lane holding it).
+/// Sets: lane l of a 32-lane read reads slot l; word 30 is the next-slab handle.
+struct SetSlots : SlotLayout<std::uint32_t, kEmptyKey, kSetKeysPerSlab, kSetKeyLanes, kNextWord> {
   __host__ __device__ static std::uint32_t key_of(Word w) { return w; }
   __host__ __device__ static Word make(std::uint32_t key, std::uint32_t) { return key; }
   /// Word `lane` of slab s, as a 32-lane tile reads it (every lane one word).
@@ -354,16 +361,10 @@ struct SetSlots {
   __device__ static void assign(Word*, Word) {}  // a present key stays as it is
 };
 
-struct MapSlots {
-  using Word = std::uint64_t;
-  template <class Tile>
-  using View = SlabView<Word, kMapPairLanes, Tile>;
-  static constexpr Word kEmpty = kEmptyPair;
-  static constexpr std::uint32_t kSlots = kMapPairsPerSlab;
-  /// Lanes of a 32-lane read that hold slots (lane l < 16 reads pair l; the others read nothing).
-  static constexpr std::uint32_t kSlotMask = kMapPairLanes;
-  /// Lane of a 32-lane read whose key half is the next-slab handle (pair 15's low half).
-  static constexpr std::uint32_t kNextLane = kNextWord / 2;
+/// Maps: lane l < 16 of a 32-lane read reads pair l (the others read nothing); pair 15's low half
+/// is the next-slab handle.
+struct MapSlots
+    : SlotLayout<std::uint64_t, kEmptyPair, kMapPairsPerSlab, kMapPairLanes, kNextWord / 2> {
   __host__ __device__ static std::uint32_t key_of(Word w) { return pair_key(w); }
   __host__ __device__ static Word make(std::uint32_t key, std::uint32_t value) {
     return make_pair(key, value);
@@ -403,4 +404,3 @@ template <class V>
 using SlotsFor = std::conditional_t<std::is_void_v<V>, SetSlots, MapSlots>;
 
 }  // namespace wg::slab
-

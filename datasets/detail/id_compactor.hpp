@@ -81,11 +81,7 @@ class IdCompactor {
 /// ReadOptions::on_edges in one chunk (nothing when there is no callback or no edge).
 inline void hand_over_whole_list(const EdgeList& e, const EdgeChunkFn& on_edges) {
   if (!on_edges || e.size() == 0) return;
-  on_edges({.src = e.src.data(),
-            .dst = e.dst.data(),
-            .weight = e.weighted() ? e.weight.data() : nullptr,
-            .size = e.size(),
-            .offset = 0});
+  on_edges(span_of(e));
 }
 
 }  // namespace wg::datasets::detail

@@ -20,8 +20,8 @@
 #include <warpgraph/containers/btree/btree_ref.cuh>
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
-#include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/gpu/btree/btree_graph_sizing.hpp>
+#include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
@@ -91,20 +91,14 @@ class BTreeGraphRef {
   /// warp; f must not use tile operations.
   template <class F>
   __device__ void for_each_neighbor(const warp_tile& tile, vertex_t u, F&& f) const {
-    walk_vertex(tile, u, 0, 0xFFFFFFFFu, [&](Key k, Key value, bool valid) {
-      if (valid) call(f, k, value);
-      return true;
-    });
+    walk_vertex(tile, u, 0, 0xFFFFFFFFu, each_neighbor(f));
   }
 
   /// The warp-uniform walk: all lanes call f(w, valid) together, one leaf per step (its slots on
   /// lanes 0..6, the other lanes invalid). f may use tile operations. Whole warp.
   template <class F>
   __device__ void for_each_neighbor_slot(const warp_tile& tile, vertex_t u, F&& f) const {
-    walk_vertex(tile, u, 0, 0xFFFFFFFFu, [&](Key k, Key, bool valid) {
-      f(static_cast<vertex_t>(k), valid);
-      return true;
-    });
+    walk_vertex(tile, u, 0, 0xFFFFFFFFu, each_slot(f));
   }
 
   /// Part `part` of `parts` of u's neighbours: those with ids in the part-th of parts equal
@@ -114,21 +108,13 @@ class BTreeGraphRef {
   __device__ void for_each_neighbor_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                          std::uint32_t parts, F&& f) const {
     vertex_t lo, hi;
-    if (!slice(part, parts, &lo, &hi)) return;
-    walk_vertex(tile, u, lo, hi, [&](Key k, Key value, bool valid) {
-      if (valid) call(f, k, value);
-      return true;
-    });
+    if (slice(part, parts, &lo, &hi)) walk_vertex(tile, u, lo, hi, each_neighbor(f));
   }
   template <class F>
   __device__ void for_each_neighbor_slot_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                               std::uint32_t parts, F&& f) const {
     vertex_t lo, hi;
-    if (!slice(part, parts, &lo, &hi)) return;
-    walk_vertex(tile, u, lo, hi, [&](Key k, Key, bool valid) {
-      f(static_cast<vertex_t>(k), valid);
-      return true;
-    });
+    if (slice(part, parts, &lo, &hi)) walk_vertex(tile, u, lo, hi, each_slot(f));
   }
 
   /// The first neighbour w of u (in leaf order; lowest lane within a leaf) with pred(w) true,
@@ -153,6 +139,23 @@ class BTreeGraphRef {
       f(static_cast<vertex_t>(k), static_cast<std::uint32_t>(value));
     else
       f(static_cast<vertex_t>(k));
+  }
+
+  /// walk_leaves visitors of the neighbour walks: f once per valid neighbour (call), and
+  /// f(w, valid) on every lane; neither stops the walk.
+  template <class F>
+  __device__ static auto each_neighbor(F& f) {
+    return [&f](Key k, Key value, bool valid) {
+      if (valid) call(f, k, value);
+      return true;
+    };
+  }
+  template <class F>
+  __device__ static auto each_slot(F& f) {
+    return [&f](Key k, Key, bool valid) {
+      f(static_cast<vertex_t>(k), valid);
+      return true;
+    };
   }
 
   /// Keys of u's neighbours with ids in [lo, hi].

@@ -32,6 +32,7 @@
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
+#include <warpgraph/graph/gpu/whole_walks.cuh>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
@@ -41,7 +42,7 @@ inline constexpr vertex_t kNoNeighbor = 0xFFFFFFFFu;
 
 /// Device view of a CsrGraph. Trivially copyable.
 template <bool Weighted>
-class CsrGraphRef {
+class CsrGraphRef : public WholeWalks<CsrGraphRef<Weighted>> {
  public:
   static constexpr bool weighted = Weighted;
 
@@ -65,51 +66,26 @@ class CsrGraphRef {
   template <class F>
   __device__ void for_each_neighbor(const warp_tile& tile, vertex_t u, F&& f) const {
     const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
-    for (std::uint64_t i = b + tile.thread_rank(); i < e; i += 32) {
-      if constexpr (Weighted)
-        f(targets_[i], values_[i]);
-      else
-        f(targets_[i]);
-    }
-  }
-
-  /// Warp-uniform walk: all lanes call f(w, valid) together, 32 arcs per step. Whole warp.
-  template <class F>
-  __device__ void for_each_neighbor_slot(const warp_tile& tile, vertex_t u, F&& f) const {
-    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
-    for (std::uint64_t base = b; base < e; base += 32) {
-      const std::uint64_t i = base + tile.thread_rank();
-      const bool valid = i < e;
-      f(valid ? targets_[i] : kNoNeighbor, valid);
-    }
+    for (std::uint64_t i = b + tile.thread_rank(); i < e; i += 32) visit(f, i);
   }
 
   /// Part `part` of `parts` of u's row (its 32-arc steps s with s % parts == part): the walks
-  /// above split over several warps, for hubs. Whole warp.
+  /// above (and the warp-uniform one, WholeWalks::for_each_neighbor_slot, 32 arcs per step) split
+  /// over several warps, for hubs. Whole warp.
   template <class F>
   __device__ void for_each_neighbor_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                          std::uint32_t parts, F&& f) const {
-    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
-    for (std::uint64_t base = b + std::uint64_t{part} * 32; base < e;
-         base += std::uint64_t{parts} * 32) {
-      const std::uint64_t i = base + tile.thread_rank();
-      if (i >= e) continue;
-      if constexpr (Weighted)
-        f(targets_[i], values_[i]);
-      else
-        f(targets_[i]);
-    }
+    for_each_step(tile, u, part, parts, [&](std::uint64_t i, std::uint64_t e) {
+      if (i < e) visit(f, i);
+    });
   }
   template <class F>
   __device__ void for_each_neighbor_slot_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                               std::uint32_t parts, F&& f) const {
-    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
-    for (std::uint64_t base = b + std::uint64_t{part} * 32; base < e;
-         base += std::uint64_t{parts} * 32) {
-      const std::uint64_t i = base + tile.thread_rank();
+    for_each_step(tile, u, part, parts, [&](std::uint64_t i, std::uint64_t e) {
       const bool valid = i < e;
       f(valid ? targets_[i] : kNoNeighbor, valid);
-    }
+    });
   }
 
   /// The first neighbour w (in row order, 32 at a time) with pred(w) true, warp-uniform, or
@@ -131,6 +107,25 @@ class CsrGraphRef {
   __host__ __device__ const std::uint32_t* values() const { return values_; }
 
  private:
+  /// f(w) (f(w, value) when weighted) for arc i.
+  template <class F>
+  __device__ void visit(F& f, std::uint64_t i) const {
+    if constexpr (Weighted)
+      f(targets_[i], values_[i]);
+    else
+      f(targets_[i]);
+  }
+  /// g(i, e) with the lane's arc index i (>= e, u's row end, past the row) in each 32-arc step s
+  /// of u's row with s % parts == part.
+  template <class G>
+  __device__ void for_each_step(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                std::uint32_t parts, G&& g) const {
+    const std::uint64_t b = offsets_[u], e = offsets_[u + 1];
+    for (std::uint64_t base = b + std::uint64_t{part} * 32; base < e;
+         base += std::uint64_t{parts} * 32)
+      g(base + tile.thread_rank(), e);
+  }
+
   const std::uint64_t* offsets_ = nullptr;
   const vertex_t* targets_ = nullptr;
   const std::uint32_t* values_ = nullptr;

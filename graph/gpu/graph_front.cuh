@@ -62,21 +62,22 @@ PreparedBatch DynamicGraph<T>::prepare(DeviceEdges batch) const {
 
 template <class T>
 UpdateResult DynamicGraph<T>::insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new) {
-  UpdateResult r = batch.dropped;
-  if (batch.size == 0) return r;
-  ++version_;
-  r.applied = store_.insert_prepared(batch, is_new);
-  r.ignored += batch.size - r.applied;
-  return r;
+  return apply_prepared(batch, is_new, true);
 }
 
 template <class T>
 UpdateResult DynamicGraph<T>::erase_prepared(const PreparedBatch& batch,
                                              std::uint8_t* was_present) {
+  return apply_prepared(batch, was_present, false);
+}
+
+template <class T>
+UpdateResult DynamicGraph<T>::apply_prepared(const PreparedBatch& batch, std::uint8_t* flags,
+                                             bool insert) {
   UpdateResult r = batch.dropped;
   if (batch.size == 0) return r;
   ++version_;
-  r.applied = store_.erase_prepared(batch, was_present);
+  r.applied = insert ? store_.insert_prepared(batch, flags) : store_.erase_prepared(batch, flags);
   r.ignored += batch.size - r.applied;
   return r;
 }
@@ -88,27 +89,23 @@ void DynamicGraph<T>::contains_prepared(const PreparedBatch& batch, std::uint8_t
 
 template <class T>
 UpdateResult DynamicGraph<T>::insert_edges(DeviceEdges batch) {
-  UpdateResult total;
-  for_each_chunk(batch, store_.batch_chunk(batch.size), true, [&](DeviceEdges part) {
-    if constexpr (StoreWithRawBatches<store_type>) {
-      ++version_;
-      total += store_.insert_edges(part);
-    } else {
-      total += insert_prepared(prepare(part));
-    }
-  });
-  return total;
+  return apply_edges(batch, true);
 }
 
 template <class T>
 UpdateResult DynamicGraph<T>::erase_edges(DeviceEdges batch) {
+  return apply_edges(batch, false);
+}
+
+template <class T>
+UpdateResult DynamicGraph<T>::apply_edges(DeviceEdges batch, bool insert) {
   UpdateResult total;
-  for_each_chunk(batch, store_.batch_chunk(batch.size), false, [&](DeviceEdges part) {
+  for_each_chunk(batch, store_.batch_chunk(batch.size), insert, [&](DeviceEdges part) {
     if constexpr (StoreWithRawBatches<store_type>) {
       ++version_;
-      total += store_.erase_edges(part);
+      total += insert ? store_.insert_edges(part) : store_.erase_edges(part);
     } else {
-      total += erase_prepared(prepare(part));
+      total += apply_prepared(prepare(part), nullptr, insert);
     }
   });
   return total;

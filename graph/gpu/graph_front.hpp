@@ -148,6 +148,9 @@ class DynamicGraph : public detail::ExtrasOf<store_of_t<Tag>, DynamicGraph<Tag>>
  private:
   friend typename detail::ExtrasOf<store_type, DynamicGraph>::type;
   store_type& mutable_store() noexcept { return store_; }
+  /// insert_edges / erase_edges of one device batch, and of one prepared batch.
+  UpdateResult apply_edges(DeviceEdges batch, bool insert);
+  UpdateResult apply_prepared(const PreparedBatch& batch, std::uint8_t* flags, bool insert);
 
   store_type store_;
   FreeIdQueue free_;

@@ -21,12 +21,13 @@
 #include <warpgraph/containers/slab_hash/slab_table_ref.cuh>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/gpu/vertex_entry.cuh>
+#include <warpgraph/graph/gpu/whole_walks.cuh>
 #include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg::gpu {
 
 template <class Adjacency>
-class DynamicGraphRef {
+class DynamicGraphRef : public WholeWalks<DynamicGraphRef<Adjacency>> {
  public:
   static constexpr bool weighted = Adjacency::weighted;
   using table_ref = std::conditional_t<weighted, slab::MapTableRef, slab::SetTableRef>;
@@ -68,8 +69,14 @@ class DynamicGraphRef {
   /// an overflow slab, kNullSlab for a base slab. f runs warp-uniformly, so it may use tile ops.
   template <class F>
   __device__ void for_each_slab(const warp_tile& tile, vertex_t u, F&& f) const {
+    for_each_slab_part(tile, u, 0, 1, f);
+  }
+  /// for_each_slab over the buckets b with b % parts == part.
+  template <class F>
+  __device__ void for_each_slab_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
+                                     std::uint32_t parts, F&& f) const {
     const VertexEntry e = vertices_[u];
-    for (std::uint32_t b = 0; b < e.num_buckets; ++b) walk_chain(tile, e.buckets + b, f);
+    for (std::uint32_t b = part; b < e.num_buckets; b += parts) walk_chain(tile, e.buckets + b, f);
   }
 
   /// Walks one bucket's chain of a table given by its handle: f(key, value) per lane and slab,
@@ -81,55 +88,28 @@ class DynamicGraphRef {
                [&](std::uint32_t key, std::uint32_t value, std::uint32_t) { f(key, value); });
   }
 
-  /// f(w) (or f(w, value) when weighted) once per neighbour of u, by the lane holding it. Whole
-  /// warp; f must not use tile operations.
-  template <class F>
-  __device__ void for_each_neighbor(const warp_tile& tile, vertex_t u, F&& f) const {
-    for_each_slab(tile, u, [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
-      if (slab::is_valid_key(key)) {
-        if constexpr (weighted)
-          f(key, value);
-        else
-          f(key);
-      }
-    });
-  }
-
-  /// The warp-uniform walk (DeviceGraphView): all lanes call f(w, valid) together, one slot of
-  /// u's table per lane per step, valid false where the slot holds no neighbour. f may use tile
-  /// operations. Whole warp.
-  template <class F>
-  __device__ void for_each_neighbor_slot(const warp_tile& tile, vertex_t u, F&& f) const {
-    for_each_slab(tile, u, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
-      f(key, slab::is_valid_key(key));
-    });
-  }
-
-  /// Part `part` of `parts` of u's neighbours (the buckets b with b % parts == part): the walks
-  /// above split over several warps, for hubs. Whole warp; f as for for_each_neighbor /
-  /// for_each_neighbor_slot.
+  /// Part `part` of `parts` of u's neighbours (the buckets b with b % parts == part): the whole
+  /// walks (WholeWalks: for_each_neighbor, and for_each_neighbor_slot, one slot of u's table per
+  /// lane per step) split over several warps, for hubs. Whole warp; f as for those.
   template <class F>
   __device__ void for_each_neighbor_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                          std::uint32_t parts, F&& f) const {
-    const VertexEntry e = vertices_[u];
-    for (std::uint32_t b = part; b < e.num_buckets; b += parts)
-      walk_chain(tile, e.buckets + b, [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
-        if (slab::is_valid_key(key)) {
-          if constexpr (weighted)
-            f(key, value);
-          else
-            f(key);
-        }
-      });
+    for_each_slab_part(tile, u, part, parts,
+                       [&](std::uint32_t key, std::uint32_t value, std::uint32_t) {
+                         if (slab::is_valid_key(key)) {
+                           if constexpr (weighted)
+                             f(key, value);
+                           else
+                             f(key);
+                         }
+                       });
   }
   template <class F>
   __device__ void for_each_neighbor_slot_part(const warp_tile& tile, vertex_t u, std::uint32_t part,
                                               std::uint32_t parts, F&& f) const {
-    const VertexEntry e = vertices_[u];
-    for (std::uint32_t b = part; b < e.num_buckets; b += parts)
-      walk_chain(tile, e.buckets + b, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
-        f(key, slab::is_valid_key(key));
-      });
+    for_each_slab_part(tile, u, part, parts, [&](std::uint32_t key, std::uint32_t, std::uint32_t) {
+      f(key, slab::is_valid_key(key));
+    });
   }
 
   /// The first neighbour w of u with pred(w) true, warp-uniform (lowest lane of the first slab

@@ -36,10 +36,15 @@
 // Optional extras: `template <class Graph> struct extras : GraphExtras<Graph>`, a base of the
 // front reaching the store as self().store(), adds store-specific calls to the graph
 // (compact(), validate(), ...).
+// Writing one: derive from StoreBase (below; VertexArrayStore, vertex_arrays.hpp, for a store that
+// keeps plain vertex arrays), put the state and the calls in S::Impl in S's .cu, include
+// detail/store_calls.cuh there and instantiate StoreBase<S, ...>, S and DynamicGraph<S>.
 #include <cuda_runtime_api.h>
 
 #include <concepts>
 #include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 #include <warpgraph/containers/core/device_buffer.cuh>
@@ -121,6 +126,66 @@ struct StoreTraits {
   using ref_type = Ref;
   static constexpr bool weighted = Weighted;
   static constexpr bool sorted_rows = SortedRows;
+};
+
+namespace detail {
+struct OpaqueState;  ///< never defined: what StoreBase holds S::Impl as when no part is shared
+}  // namespace detail
+
+/// The plumbing every store shares, as its base (S the store, CRTP): the type facts (Traits, a
+/// StoreTraits), the options and what is read from them (options(), directed(), stream(); they
+/// never change), the Store calls that S::Impl answers, and S::Impl itself: S's state, defined in
+/// S's .cu and owned here behind a pointer whose deleter is fixed there, so that S declares no
+/// destructor or moves and lists only its constructor and what it adds. S's .cu includes
+/// detail/store_calls.cuh and instantiates this base once per S. Shared: a base class of S::Impl
+/// that S's header sees (VertexArrays, read by inline calls: VertexArrayStore), or OpaqueState.
+template <class S, class Traits, class Shared = detail::OpaqueState>
+class StoreBase : public Traits {
+  using Options = typename Traits::options_type;
+  using Ref = typename Traits::ref_type;
+
+ public:
+  const Options& options() const noexcept { return options_; }
+  bool directed() const noexcept { return options_.directed; }
+  cudaStream_t stream() const noexcept { return options_.stream; }
+
+  // The Store calls (see the top of this file), each S::Impl's call of the same name.
+  std::uint64_t erase_vertices(const vertex_t* ids, std::uint64_t k, const std::uint32_t* marks);
+  BuildStep build(DeviceEdges edges, std::uint64_t num_vertices);
+  std::uint64_t insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new);
+  std::uint64_t erase_prepared(const PreparedBatch& batch, std::uint8_t* was_present);
+  void contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const;
+  void find(DeviceEdges q, std::uint32_t* values, std::uint8_t* found) const;
+  Csr export_csr() const;
+  std::uint64_t batch_chunk(std::uint64_t n) const;
+  std::uint64_t memory_bytes() const;
+  Ref ref() const;
+
+ protected:
+  /// Makes S::Impl(options) (defined in detail/store_calls.cuh, where S::Impl is complete).
+  explicit StoreBase(const Options& options);
+  /// S's state; like the pointer it is held by, a const store reaches it mutable.
+  auto& impl() const noexcept { return *state(impl_.get()); }
+  /// Its Shared part, which needs no definition of S::Impl.
+  auto& shared() const noexcept { return *impl_; }
+
+ private:
+  Options options_;
+  /// The pointer held from S::Impl, and back (used where S::Impl is complete).
+  template <class Impl>
+  static Shared* held(Impl* p) noexcept {
+    if constexpr (std::is_same_v<Shared, detail::OpaqueState>)
+      return static_cast<Shared*>(static_cast<void*>(p));
+    else
+      return p;
+  }
+  static auto* state(Shared* p) noexcept {
+    if constexpr (std::is_same_v<Shared, detail::OpaqueState>)
+      return static_cast<typename S::Impl*>(static_cast<void*>(p));
+    else
+      return static_cast<typename S::Impl*>(p);
+  }
+  std::unique_ptr<Shared, void (*)(Shared*)> impl_{nullptr, nullptr};
 };
 
 /// Base of a store's extras (store.hpp, "Optional extras"): the graph they belong to.

@@ -6,11 +6,7 @@ namespace wg::gpu {
 
 HostEdges host_edges(const EdgeList& e) {
   check_sizes(e);
-  return {.src = e.src.data(),
-          .dst = e.dst.data(),
-          .weight = e.weighted() ? e.weight.data() : nullptr,
-          .size = e.size(),
-          .num_vertices = e.num_vertices};
+  return span_of(e);
 }
 
 template class StreamIngest<DynamicGraph<SlabSetAdjacency>>;

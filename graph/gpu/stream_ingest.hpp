@@ -81,14 +81,8 @@ enum class UpdateKind { insert, erase };
 
 /// A batch in host memory (pointers, not owned). weight: optional, one double per entry
 /// (weighted graphs convert them as the EdgeList overloads do). num_vertices: inserts grow the
-/// graph's vertex range to it (and to the largest id + 1), as for an EdgeList.
-struct HostEdges {
-  const vertex_t* src = nullptr;
-  const vertex_t* dst = nullptr;
-  const double* weight = nullptr;
-  std::uint64_t size = 0;
-  std::uint64_t num_vertices = 0;
-};
+/// graph's vertex range to it (and to the largest id + 1), as for an EdgeList. offset: unused.
+using HostEdges = EdgeSpan;
 /// A view of an EdgeList (check_sizes first).
 HostEdges host_edges(const EdgeList& e);
 

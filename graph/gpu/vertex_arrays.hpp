@@ -1,8 +1,8 @@
 #pragma once
 // VertexArrays: the per-vertex state of a store that keeps plain arrays (the B-tree and sorted
 // stores; the slab store keeps its own dictionary of table handles): a degree and a live byte per
-// id on the device, the id range and the edge count. VertexArrayStore<S> gives a store the
-// Store concept's vertex calls (store.hpp) over S::arrays(), written once.
+// id on the device, the id range and the edge count. VertexArrayStore gives such a store the
+// Store concept's vertex calls (store.hpp), written once.
 // Every call is stream-ordered; grow() is O(n - nv) (amortised: capacity doubles), revive() and
 // retire() O(k), reset() O(n).
 #include <cuda_runtime_api.h>
@@ -11,6 +11,7 @@
 
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/core/types.hpp>
+#include <warpgraph/graph/gpu/store.hpp>
 
 namespace wg::gpu {
 
@@ -32,21 +33,21 @@ struct VertexArrays {
   DeviceBuffer<std::uint8_t> live;
 };
 
-/// The Store's vertex calls for a store S whose arrays() is a VertexArrays (CRTP base).
-template <class S>
-class VertexArrayStore {
+/// The Store's vertex calls, read from the VertexArrays that S::Impl derives from: the base of a
+/// store that keeps plain arrays (CRTP, over StoreBase).
+template <class S, class Traits>
+class VertexArrayStore : public StoreBase<S, Traits, VertexArrays> {
  public:
-  std::uint64_t num_vertices() const noexcept { return get().nv; }
-  std::uint64_t num_edges() const noexcept { return get().edges; }
-  const std::uint8_t* live() const noexcept { return get().live.data(); }
-  const std::uint32_t* degrees() const noexcept { return get().degrees.data(); }
-  void grow(std::uint64_t n) { static_cast<S&>(*this).arrays().grow(n); }
-  void revive(const vertex_t* ids, std::uint64_t k) {
-    static_cast<S&>(*this).arrays().revive(ids, k);
-  }
+  std::uint64_t num_vertices() const noexcept { return arrays().nv; }
+  std::uint64_t num_edges() const noexcept { return arrays().edges; }
+  const std::uint8_t* live() const noexcept { return arrays().live.data(); }
+  const std::uint32_t* degrees() const noexcept { return arrays().degrees.data(); }
+  void grow(std::uint64_t n) { arrays().grow(n); }
+  void revive(const vertex_t* ids, std::uint64_t k) { arrays().revive(ids, k); }
 
- private:
-  const VertexArrays& get() const { return static_cast<const S&>(*this).arrays(); }
+ protected:
+  using StoreBase<S, Traits, VertexArrays>::StoreBase;
+  VertexArrays& arrays() const noexcept { return this->shared(); }
 };
 
 }  // namespace wg::gpu

@@ -44,6 +44,18 @@ __device__ void BTreeRef<Key>::unlatch(const Tile& tile, std::uint32_t idx) cons
 
 template <class Key>
 template <class Tile>
+__device__ __forceinline__ bool BTreeRef<Key>::read_latched_moved_right(const Tile& tile,
+                                                                        std::uint32_t& cur, Key k,
+                                                                        Snap& s) const {
+  s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
+  if (k < s.high) return false;
+  unlatch(tile, cur);
+  cur = s.link();
+  return true;
+}
+
+template <class Key>
+template <class Tile>
 __device__ std::uint32_t BTreeRef<Key>::allocate(const Tile& tile, std::uint32_t count) const {
   std::uint32_t base = 0;
   if (tile.thread_rank() == 0) {
@@ -153,12 +165,7 @@ __device__ InsertStatus BTreeRef<Key>::insert(const Tile& tile, Key k, Key v, Hi
       }
       continue;
     }
-    s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
-    if (k >= s.high) {
-      unlatch(tile, cur);
-      cur = s.link();
-      continue;
-    }
+    if (read_latched_moved_right(tile, cur, k, s)) continue;
     const unsigned used = detail::occupied(tile, s);
     const unsigned match = s.leaf() ? tile.ballot(s.key == k) : 0u;
     if (used < L::kSlots || match) {
@@ -249,12 +256,7 @@ __device__ bool BTreeRef<Key>::erase(const Tile& tile, Key k, Hint* hint) const 
       if (k >= s.high) cur = s.link();
       continue;
     }
-    s = detail::read_node<Access::kConcurrent, Key>(tile, nodes_, cur);
-    if (k >= s.high) {
-      unlatch(tile, cur);
-      cur = s.link();
-      continue;
-    }
+    if (read_latched_moved_right(tile, cur, k, s)) continue;
     const unsigned match = tile.ballot(s.key == k);
     if (match && tile.thread_rank() == 0) L::erase_slot(nodes_ + cur, __ffs(match) - 1);
     unlatch(tile, cur);

@@ -20,6 +20,16 @@
 
 namespace wg::slab::detail {
 
+/// Lane `lane`'s word of the first slab of k's bucket in t, read through Load (a map's pairs on
+/// lanes 0..15, kEmptyPair on the others): the lookahead's base-slab read of one task.
+template <bool kMap, class Load, class Table>
+__device__ __forceinline__ auto base_slab_word(const Table& t, std::uint32_t k, unsigned lane) {
+  if constexpr (kMap)
+    return lane < 16 ? Load::load(pairs_of(&t.buckets()[t.hash_bucket(k)]) + lane) : kEmptyPair;
+  else
+    return Load::load(&t.buckets()[t.hash_bucket(k)].words[lane]);
+}
+
 /// Per-lane tallies, summed per warp and added to the device counters once per warp.
 struct Tally {
   unsigned success = 0, out_of_slabs = 0, invalid = 0;
@@ -136,12 +146,7 @@ __device__ __forceinline__ void insert_tasks(const SlabTableRef<V>& t, const war
       }
 #pragma unroll
       for (int j = 0; j < G; ++j)
-        if (has[j])
-          if constexpr (kMap)
-            w[j] = lane < 16 ? load_relaxed(pairs_of(&t.buckets()[t.hash_bucket(k[j])]) + lane)
-                             : kEmptyPair;
-          else
-            w[j] = load_relaxed(&t.buckets()[t.hash_bucket(k[j])].words[lane]);
+        if (has[j]) w[j] = base_slab_word<kMap, RelaxedLoad>(t, k[j], lane);
       int plan = kNone;
       std::uint32_t slot = 0, my_key = 0, my_value = 0;
 #pragma unroll
@@ -257,12 +262,7 @@ static __global__ void __launch_bounds__(kBlockThreads)
         }
 #pragma unroll
         for (int j = 0; j < G; ++j)
-          if (srcs[j] >= 0)
-            if constexpr (kMap)
-              w[j] = lane < 16 ? load_readonly(pairs_of(&t.buckets()[t.hash_bucket(k[j])]) + lane)
-                               : kEmptyPair;
-            else
-              w[j] = load_readonly(&t.buckets()[t.hash_bucket(k[j])].words[lane]);
+          if (srcs[j] >= 0) w[j] = base_slab_word<kMap, ReadOnlyLoad>(t, k[j], lane);
         int plan = kNone;
         std::uint32_t my_key = 0, my_value = kNotFoundValue;
 #pragma unroll

@@ -16,6 +16,7 @@
 #include <warpgraph/graph/gpu/btree/btree_store_kernels.cuh>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
+#include <warpgraph/graph/gpu/detail/store_calls.cuh>
 #include <warpgraph/graph/gpu/graph_front.cuh>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 
@@ -157,236 +158,211 @@ struct BTreeStore<W>::Impl : VertexArrays {
     WG_CUDA_CHECK_LAST();
     return read_counter();
   }
+
+  // The Store calls (StoreBase forwards them here).
+  std::uint64_t batch_chunk(std::uint64_t n) const {
+    return std::max<std::uint64_t>(1, std::min(n, opt.max_chunk));
+  }
+
+  std::uint64_t insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new_device) {
+    Impl& im = *this;
+    if (batch.size == 0) return 0;
+    DeviceBuffer<std::uint64_t> arcs, values;
+    const std::uint64_t n = im.expand(batch, arcs, &values);
+    // The pool first: the insert must not run out of nodes half way (reserve_for's bound makes
+    // the tree's CapacityError unreachable).
+    im.reserve_for(n);
+    const std::uint64_t added_arcs = im.presence(arcs, n, true, is_new_device);
+    try {
+      im.tree->insert(arcs.data(), values.data(), n, im.stream);
+    } catch (const CapacityError&) {
+      // Not expected (reserve_for's bound): the batch is partly in. Inserts replace, so the
+      // whole batch again into a larger pool completes it; the flags and counts above stand.
+      try {
+        im.reserve_for(n, /*force=*/true);
+        im.tree->insert(arcs.data(), values.data(), n, im.stream);
+      } catch (const CapacityError&) {
+        im.resync();
+        throw;
+      }
+    }
+    const std::uint64_t added = im.opt.directed ? added_arcs : added_arcs / 2;
+    im.edges += added;
+    return added;
+  }
+
+  std::uint64_t erase_prepared(const PreparedBatch& batch, std::uint8_t* was_present_device) {
+    Impl& im = *this;
+    if (batch.size == 0) return 0;
+    DeviceBuffer<std::uint64_t> arcs;
+    const std::uint64_t n = im.expand(batch, arcs, nullptr);
+    const std::uint64_t gone_arcs = im.presence(arcs, n, false, was_present_device);
+    im.tree->erase(arcs.data(), n, im.stream);
+    const std::uint64_t removed = im.opt.directed ? gone_arcs : gone_arcs / 2;
+    im.edges -= removed;
+    return removed;
+  }
+
+  void contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const {
+    const Impl& im = *this;
+    DeviceBuffer<std::uint64_t> arcs(batch.size, im.stream, "BTreeGraph arcs");
+    k::arcs_kernel<<<grid_for(batch.size), kBlock, 0, im.stream>>>(
+        batch.keys.data(), nullptr, batch.size, batch.key_bits, false, arcs.data(), nullptr);
+    WG_CUDA_CHECK_LAST();
+    DeviceBuffer<bool> found(batch.size, im.stream, "BTreeGraph found flags");
+    im.tree->find(arcs.data(), batch.size, nullptr, found.data(), im.stream);
+    k::bool_to_byte_kernel<<<grid_for(batch.size), kBlock, 0, im.stream>>>(found.data(), batch.size,
+                                                                           out);
+    WG_CUDA_CHECK_LAST();
+  }
+
+  BuildStep build(DeviceEdges edges, std::uint64_t num_vertices) {
+    Impl& im = *this;
+    im.reset(num_vertices);
+    UpdateResult r;
+    // The first chunk builds the tree; the rest (batches past max_chunk) are inserted.
+    const DeviceEdges first{.src = edges.src,
+                            .dst = edges.dst,
+                            .values = edges.values,
+                            .size = std::min(batch_chunk(edges.size), edges.size)};
+    PreparedBatch p;
+    prepare_batch(first, im.live.data(), im.nv, !im.opt.directed, W, im.stream, p);
+    r = p.dropped;
+    DeviceBuffer<std::uint64_t> arcs, values;
+    const std::uint64_t n = p.size ? im.expand(p, arcs, &values) : 0;
+    std::unique_ptr<Tree> fresh =
+        im.make_tree(static_cast<std::uint64_t>(im.opt.growth * im.build_nodes(n)));
+    if (n) {
+      fresh->build(arcs.data(), values.data(), n, im.stream);
+      k::count_degrees_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(arcs.data(), n,
+                                                                     im.degrees.data());
+      WG_CUDA_CHECK_LAST();
+    }
+    im.tree = std::move(fresh);
+    r.applied = p.size;
+    im.edges = p.size;
+    return {.result = r, .consumed = first.size};
+  }
+
+  std::uint64_t erase_vertices(const vertex_t* ids, std::uint64_t kk, const std::uint32_t* marks) {
+    Impl& im = *this;
+    // The arcs to remove: out-arcs of the erased vertices and their reverses (undirected), or a
+    // pass over every arc (directed: in-arcs are not indexed).
+    DeviceBuffer<std::uint64_t> offsets, keys, values;
+    if (im.opt.directed) {
+      im.snapshot(offsets, keys, values);
+    } else {
+      offsets.resize_discard(kk + 1, "vertex erase offsets");
+      DeviceBuffer<std::uint64_t> lo(kk, im.stream, "range bounds"), hi(kk, im.stream, "bounds");
+      k::vertex_bounds_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(ids, kk, lo.data(),
+                                                                      hi.data());
+      WG_CUDA_CHECK_LAST();
+      im.tree->range(lo.data(), hi.data(), kk, offsets.data(), keys, values, im.stream);
+    }
+    const std::uint64_t n = keys.size();
+    std::uint64_t removed_arcs = 0;
+    if (n) {
+      DeviceBuffer<std::uint64_t> out(im.opt.directed ? n : 2 * n, im.stream, "arcs to erase");
+      im.zero_counter();
+      const auto erase_arcs =
+          im.opt.directed ? k::erase_arcs_kernel<true> : k::erase_arcs_kernel<false>;
+      erase_arcs<<<grid_for(n), kBlock, 0, im.stream>>>(keys.data(), n, marks, im.degrees.data(),
+                                                        out.data(), im.counter.data());
+      WG_CUDA_CHECK_LAST();
+      removed_arcs = im.read_counter();
+      if (removed_arcs) im.tree->erase(out.data(), removed_arcs, im.stream);
+    }
+    im.retire(ids, kk);
+    const std::uint64_t removed = im.opt.directed ? removed_arcs : removed_arcs / 2;
+    im.edges -= removed;
+    return removed;
+  }
+
+  void find(DeviceEdges q, std::uint32_t* values_out, std::uint8_t* found_out) const {
+    const Impl& im = *this;
+    DeviceBuffer<std::uint64_t> keys(q.size, im.stream, "query keys");
+    k::query_keys_kernel<<<grid_for(q.size), kBlock, 0, im.stream>>>(q, im.live.data(), im.nv,
+                                                                     keys.data());
+    WG_CUDA_CHECK_LAST();
+    DeviceBuffer<bool> found(q.size, im.stream, "query answers");
+    DeviceBuffer<std::uint64_t> vals;
+    if (values_out) {
+      vals = DeviceBuffer<std::uint64_t>(q.size, im.stream, "query values");
+      WG_CUDA_TRY(cudaMemsetAsync(vals.data(), 0, vals.bytes(), im.stream));
+    }
+    im.tree->find(keys.data(), q.size, values_out ? vals.data() : nullptr, found.data(), im.stream);
+    if (found_out)
+      k::bool_to_byte_kernel<<<grid_for(q.size), kBlock, 0, im.stream>>>(found.data(), q.size,
+                                                                         found_out);
+    if (values_out)
+      k::low_words_kernel<<<grid_for(q.size), kBlock, 0, im.stream>>>(vals.data(), q.size,
+                                                                      values_out);
+    WG_CUDA_CHECK_LAST();
+    WG_CUDA_TRY(cudaStreamSynchronize(im.stream));  // the temporaries die here
+  }
+
+  DeviceCsr export_device_csr() const {
+    const Impl& im = *this;
+    DeviceCsr csr;
+    csr.num_vertices = im.nv;
+    DeviceBuffer<std::uint64_t> keys, values;
+    im.snapshot(csr.offsets, keys, values);
+    const std::uint64_t n = keys.size();
+    csr.targets.resize_discard(std::max<std::uint64_t>(n, 1), "CSR targets");
+    if (n) {
+      k::low_words_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(keys.data(), n,
+                                                                 csr.targets.data());
+      WG_CUDA_CHECK_LAST();
+    }
+    if (W) {
+      csr.values.resize_discard(std::max<std::uint64_t>(n, 1), "CSR values");
+      if (n) {
+        k::low_words_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(values.data(), n,
+                                                                   csr.values.data());
+        WG_CUDA_CHECK_LAST();
+      }
+    }
+    WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
+    return csr;
+  }
+
+  Csr export_csr() const {
+    const DeviceCsr d = export_device_csr();
+    Csr csr;
+    csr.num_vertices = d.num_vertices;
+    csr.offsets = d.offsets.to_host(stream, d.num_vertices + 1);
+    const std::uint64_t n = csr.offsets.back();
+    if (n) {
+      csr.targets = d.targets.to_host(stream, n);
+      if (W) csr.values = d.values.to_host(stream, n);
+    }
+    return csr;
+  }
+
+  std::uint64_t memory_bytes() const {
+    return tree->memory_bytes() + degrees.bytes() + live.bytes();
+  }
 };
 
 template <bool W>
 BTreeStore<W>::BTreeStore(std::uint64_t num_vertices, const BTreeGraphOptions& options)
-    : impl_(std::make_unique<Impl>(options)) {
-  Impl& im = *impl_;
+    : BTreeStore::VertexArrayStore(options) {
+  Impl& im = this->impl();
   im.tree = im.make_tree(options.initial_nodes ? options.initial_nodes
                                                : im.build_nodes(2 * num_vertices));
   im.grow(num_vertices);
 }
-template <bool W>
-BTreeStore<W>::~BTreeStore() = default;
-template <bool W>
-BTreeStore<W>::BTreeStore(BTreeStore&&) noexcept = default;
-template <bool W>
-BTreeStore<W>& BTreeStore<W>::operator=(BTreeStore&&) noexcept = default;
-
-template <bool W>
-const BTreeGraphOptions& BTreeStore<W>::options() const noexcept {
-  return impl_->opt;
-}
-template <bool W>
-cudaStream_t BTreeStore<W>::stream() const noexcept {
-  return impl_->stream;
-}
-template <bool W>
-VertexArrays& BTreeStore<W>::arrays() noexcept {
-  return *impl_;
-}
-template <bool W>
-const VertexArrays& BTreeStore<W>::arrays() const noexcept {
-  return *impl_;
-}
-template <bool W>
-std::uint64_t BTreeStore<W>::batch_chunk(std::uint64_t n) const {
-  return std::max<std::uint64_t>(1, std::min(n, impl_->opt.max_chunk));
-}
-
-template <bool W>
-std::uint64_t BTreeStore<W>::insert_prepared(const PreparedBatch& batch,
-                                             std::uint8_t* is_new_device) {
-  Impl& im = *impl_;
-  if (batch.size == 0) return 0;
-  DeviceBuffer<std::uint64_t> arcs, values;
-  const std::uint64_t n = im.expand(batch, arcs, &values);
-  // The pool first: the insert must not run out of nodes half way (reserve_for's bound makes
-  // the tree's CapacityError unreachable).
-  im.reserve_for(n);
-  const std::uint64_t added_arcs = im.presence(arcs, n, true, is_new_device);
-  try {
-    im.tree->insert(arcs.data(), values.data(), n, im.stream);
-  } catch (const CapacityError&) {
-    // Not expected (reserve_for's bound): the batch is partly in. Inserts replace, so the
-    // whole batch again into a larger pool completes it; the flags and counts above stand.
-    try {
-      im.reserve_for(n, /*force=*/true);
-      im.tree->insert(arcs.data(), values.data(), n, im.stream);
-    } catch (const CapacityError&) {
-      im.resync();
-      throw;
-    }
-  }
-  const std::uint64_t added = im.opt.directed ? added_arcs : added_arcs / 2;
-  im.edges += added;
-  return added;
-}
-
-template <bool W>
-std::uint64_t BTreeStore<W>::erase_prepared(const PreparedBatch& batch,
-                                            std::uint8_t* was_present_device) {
-  Impl& im = *impl_;
-  if (batch.size == 0) return 0;
-  DeviceBuffer<std::uint64_t> arcs;
-  const std::uint64_t n = im.expand(batch, arcs, nullptr);
-  const std::uint64_t gone_arcs = im.presence(arcs, n, false, was_present_device);
-  im.tree->erase(arcs.data(), n, im.stream);
-  const std::uint64_t removed = im.opt.directed ? gone_arcs : gone_arcs / 2;
-  im.edges -= removed;
-  return removed;
-}
-
-template <bool W>
-void BTreeStore<W>::contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const {
-  Impl& im = *impl_;
-  DeviceBuffer<std::uint64_t> arcs(batch.size, im.stream, "BTreeGraph arcs");
-  k::arcs_kernel<<<grid_for(batch.size), kBlock, 0, im.stream>>>(
-      batch.keys.data(), nullptr, batch.size, batch.key_bits, false, arcs.data(), nullptr);
-  WG_CUDA_CHECK_LAST();
-  DeviceBuffer<bool> found(batch.size, im.stream, "BTreeGraph found flags");
-  im.tree->find(arcs.data(), batch.size, nullptr, found.data(), im.stream);
-  k::bool_to_byte_kernel<<<grid_for(batch.size), kBlock, 0, im.stream>>>(found.data(), batch.size,
-                                                                         out);
-  WG_CUDA_CHECK_LAST();
-}
-
-template <bool W>
-BuildStep BTreeStore<W>::build(DeviceEdges edges, std::uint64_t num_vertices) {
-  Impl& im = *impl_;
-  im.reset(num_vertices);
-  UpdateResult r;
-  // The first chunk builds the tree; the rest (batches past max_chunk) are inserted.
-  const DeviceEdges first{.src = edges.src,
-                          .dst = edges.dst,
-                          .values = edges.values,
-                          .size = std::min(batch_chunk(edges.size), edges.size)};
-  PreparedBatch p;
-  prepare_batch(first, im.live.data(), im.nv, !im.opt.directed, W, im.stream, p);
-  r = p.dropped;
-  DeviceBuffer<std::uint64_t> arcs, values;
-  const std::uint64_t n = p.size ? im.expand(p, arcs, &values) : 0;
-  std::unique_ptr<Tree> fresh =
-      im.make_tree(static_cast<std::uint64_t>(im.opt.growth * im.build_nodes(n)));
-  if (n) {
-    fresh->build(arcs.data(), values.data(), n, im.stream);
-    k::count_degrees_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(arcs.data(), n,
-                                                                   im.degrees.data());
-    WG_CUDA_CHECK_LAST();
-  }
-  im.tree = std::move(fresh);
-  r.applied = p.size;
-  im.edges = p.size;
-  return {.result = r, .consumed = first.size};
-}
-
-template <bool W>
-std::uint64_t BTreeStore<W>::erase_vertices(const vertex_t* ids, std::uint64_t kk,
-                                            const std::uint32_t* marks) {
-  Impl& im = *impl_;
-  // The arcs to remove: out-arcs of the erased vertices and their reverses (undirected), or a
-  // pass over every arc (directed: in-arcs are not indexed).
-  DeviceBuffer<std::uint64_t> offsets, keys, values;
-  if (im.opt.directed) {
-    im.snapshot(offsets, keys, values);
-  } else {
-    offsets.resize_discard(kk + 1, "vertex erase offsets");
-    DeviceBuffer<std::uint64_t> lo(kk, im.stream, "range bounds"), hi(kk, im.stream, "bounds");
-    k::vertex_bounds_kernel<<<grid_for(kk), kBlock, 0, im.stream>>>(ids, kk, lo.data(), hi.data());
-    WG_CUDA_CHECK_LAST();
-    im.tree->range(lo.data(), hi.data(), kk, offsets.data(), keys, values, im.stream);
-  }
-  const std::uint64_t n = keys.size();
-  std::uint64_t removed_arcs = 0;
-  if (n) {
-    DeviceBuffer<std::uint64_t> out(im.opt.directed ? n : 2 * n, im.stream, "arcs to erase");
-    im.zero_counter();
-    if (im.opt.directed)
-      k::erase_arcs_directed_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
-          keys.data(), n, marks, im.degrees.data(), out.data(), im.counter.data());
-    else
-      k::erase_arcs_undirected_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(
-          keys.data(), n, marks, im.degrees.data(), out.data(), im.counter.data());
-    WG_CUDA_CHECK_LAST();
-    removed_arcs = im.read_counter();
-    if (removed_arcs) im.tree->erase(out.data(), removed_arcs, im.stream);
-  }
-  im.retire(ids, kk);
-  const std::uint64_t removed = im.opt.directed ? removed_arcs : removed_arcs / 2;
-  im.edges -= removed;
-  return removed;
-}
-
-template <bool W>
-void BTreeStore<W>::find(DeviceEdges q, std::uint32_t* values_out, std::uint8_t* found_out) const {
-  const Impl& im = *impl_;
-  DeviceBuffer<std::uint64_t> keys(q.size, im.stream, "query keys");
-  k::query_keys_kernel<<<grid_for(q.size), kBlock, 0, im.stream>>>(q, im.live.data(), im.nv,
-                                                                   keys.data());
-  WG_CUDA_CHECK_LAST();
-  DeviceBuffer<bool> found(q.size, im.stream, "query answers");
-  DeviceBuffer<std::uint64_t> vals;
-  if (values_out) {
-    vals = DeviceBuffer<std::uint64_t>(q.size, im.stream, "query values");
-    WG_CUDA_TRY(cudaMemsetAsync(vals.data(), 0, vals.bytes(), im.stream));
-  }
-  im.tree->find(keys.data(), q.size, values_out ? vals.data() : nullptr, found.data(), im.stream);
-  if (found_out)
-    k::bool_to_byte_kernel<<<grid_for(q.size), kBlock, 0, im.stream>>>(found.data(), q.size,
-                                                                       found_out);
-  if (values_out)
-    k::low_words_kernel<<<grid_for(q.size), kBlock, 0, im.stream>>>(vals.data(), q.size,
-                                                                    values_out);
-  WG_CUDA_CHECK_LAST();
-  WG_CUDA_TRY(cudaStreamSynchronize(im.stream));  // the temporaries die here
-}
 
 template <bool W>
 DeviceCsr BTreeStore<W>::export_device_csr() const {
-  const Impl& im = *impl_;
-  DeviceCsr csr;
-  csr.num_vertices = im.nv;
-  DeviceBuffer<std::uint64_t> keys, values;
-  im.snapshot(csr.offsets, keys, values);
-  const std::uint64_t n = keys.size();
-  csr.targets.resize_discard(std::max<std::uint64_t>(n, 1), "CSR targets");
-  if (n) {
-    k::low_words_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(keys.data(), n, csr.targets.data());
-    WG_CUDA_CHECK_LAST();
-  }
-  if (W) {
-    csr.values.resize_discard(std::max<std::uint64_t>(n, 1), "CSR values");
-    if (n) {
-      k::low_words_kernel<<<grid_for(n), kBlock, 0, im.stream>>>(values.data(), n,
-                                                                 csr.values.data());
-      WG_CUDA_CHECK_LAST();
-    }
-  }
-  WG_CUDA_TRY(cudaStreamSynchronize(im.stream));
-  return csr;
+  return this->impl().export_device_csr();
 }
-
-template <bool W>
-Csr BTreeStore<W>::export_csr() const {
-  const DeviceCsr d = export_device_csr();
-  Csr csr;
-  csr.num_vertices = d.num_vertices;
-  csr.offsets = d.offsets.to_host(impl_->stream, d.num_vertices + 1);
-  const std::uint64_t n = csr.offsets.back();
-  if (n) {
-    csr.targets = d.targets.to_host(impl_->stream, n);
-    if (W) csr.values = d.values.to_host(impl_->stream, n);
-  }
-  return csr;
-}
-
 template <bool W>
 std::string BTreeStore<W>::validate() const {
-  const Impl& im = *impl_;
+  const Impl& im = this->impl();
   std::string err = im.tree->validate(im.stream);
   if (!err.empty()) return "tree: " + err;
-  const Csr csr = export_csr();
+  const Csr csr = this->export_csr();
   const std::vector<std::uint32_t> deg = im.degrees.to_host(im.stream, im.nv);
   std::uint64_t arcs = 0;
   for (std::uint64_t u = 0; u < im.nv; ++u) {
@@ -403,26 +379,20 @@ std::string BTreeStore<W>::validate() const {
 }
 
 template <bool W>
-std::uint64_t BTreeStore<W>::memory_bytes() const {
-  return impl_->tree->memory_bytes() + impl_->degrees.bytes() + impl_->live.bytes();
-}
-template <bool W>
 std::uint64_t BTreeStore<W>::tree_nodes() const {
-  return impl_->tree->node_count(impl_->stream);
+  return this->impl().tree->node_count(this->impl().stream);
 }
 template <bool W>
 std::uint64_t BTreeStore<W>::tree_node_capacity() const noexcept {
-  return impl_->tree->node_capacity();
+  return this->impl().tree->node_capacity();
 }
 template <bool W>
 std::uint64_t BTreeStore<W>::pool_rebuilds() const noexcept {
-  return impl_->rebuilds;
-}
-template <bool W>
-BTreeGraphRef<W> BTreeStore<W>::ref() const {
-  return impl_->ref();
+  return this->impl().rebuilds;
 }
 
+template class StoreBase<BTreeStore<false>, BTreeStoreTraits<false>, VertexArrays>;
+template class StoreBase<BTreeStore<true>, BTreeStoreTraits<true>, VertexArrays>;
 template class BTreeStore<false>;
 template class BTreeStore<true>;
 template class DynamicGraph<BTreeStore<false>>;

@@ -7,7 +7,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <memory>
 #include <string>
 
 #include <warpgraph/containers/core/device_buffer.cuh>
@@ -50,33 +49,16 @@ template <bool Weighted>
 class BTreeGraphRef;  // device view: graph/gpu/btree_graph_ref.cuh
 
 template <bool Weighted>
-class BTreeStore : public StoreTraits<BTreeGraphOptions, BTreeGraphRef<Weighted>, Weighted, true>,
-                   public VertexArrayStore<BTreeStore<Weighted>> {
+class BTreeStore;
+template <bool Weighted>
+using BTreeStoreTraits = StoreTraits<BTreeGraphOptions, BTreeGraphRef<Weighted>, Weighted, true>;
+
+template <bool Weighted>
+class BTreeStore : public VertexArrayStore<BTreeStore<Weighted>, BTreeStoreTraits<Weighted>> {
  public:
   explicit BTreeStore(std::uint64_t num_vertices = 0, const BTreeGraphOptions& options = {});
-  ~BTreeStore();
-  BTreeStore(BTreeStore&&) noexcept;
-  BTreeStore& operator=(BTreeStore&&) noexcept;
 
-  const BTreeGraphOptions& options() const noexcept;
-  bool directed() const noexcept { return options().directed; }
-  cudaStream_t stream() const noexcept;
-  /// Degrees, liveness, id range and edge count (VertexArrayStore's calls read them).
-  VertexArrays& arrays() noexcept;
-  const VertexArrays& arrays() const noexcept;
-
-  std::uint64_t erase_vertices(const vertex_t* ids, std::uint64_t k, const std::uint32_t* marks);
-  BuildStep build(DeviceEdges edges, std::uint64_t num_vertices);
-  std::uint64_t insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new);
-  std::uint64_t erase_prepared(const PreparedBatch& batch, std::uint8_t* was_present);
-  void contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const;
-  void find(DeviceEdges q, std::uint32_t* values, std::uint8_t* found) const;
-  Csr export_csr() const;
   DeviceCsr export_device_csr() const;
-  std::uint64_t batch_chunk(std::uint64_t n) const;
-  std::uint64_t memory_bytes() const;
-  BTreeGraphRef<Weighted> ref() const;
-
   std::uint64_t tree_nodes() const;
   std::uint64_t tree_node_capacity() const noexcept;
   std::uint64_t pool_rebuilds() const noexcept;
@@ -98,10 +80,7 @@ class BTreeStore : public StoreTraits<BTreeGraphOptions, BTreeGraphRef<Weighted>
     std::string validate() const { return this->self().store().validate(); }
   };
 
-  struct Impl;
-
- private:
-  std::unique_ptr<Impl> impl_;
+  struct Impl;  // its state (btree_store.cu)
 };
 
 }  // namespace wg::gpu

@@ -124,35 +124,30 @@ __global__ void gather_offsets_kernel(const std::uint64_t* first, const std::uin
   WG_GRID_STRIDE(u, nv + 1) offsets[u] = qoff[first[u]];
 }
 
-/// Erasing vertices, undirected: every arc v -> w of an erased v goes, and w -> v when w stays
-/// (w's degree - 1; an erased w lists w -> v itself). Arcs appended at *count.
-__global__ void erase_arcs_undirected_kernel(const std::uint64_t* arcs, std::uint64_t n,
-                                             const std::uint32_t* erasing, std::uint32_t* degrees,
-                                             std::uint64_t* out, unsigned long long* count) {
+/// Erasing vertices: the arcs that go, appended at *count, and the degrees of the vertices that
+/// stay. Undirected, over the arcs v -> w of the erased vertices: every one goes, and w -> v when
+/// w stays (w's degree - 1; an erased w lists w -> v itself). Directed, over every arc v -> w: it
+/// goes when v or w is erased (v's out-degree - 1 when v stays).
+template <bool Directed>
+__global__ void erase_arcs_kernel(const std::uint64_t* arcs, std::uint64_t n,
+                                  const std::uint32_t* erasing, std::uint32_t* degrees,
+                                  std::uint64_t* out, unsigned long long* count) {
   WG_GRID_STRIDE(i, n) {
     const vertex_t v = static_cast<vertex_t>(arcs[i] >> 32);
     const vertex_t w = static_cast<vertex_t>(arcs[i]);
-    const bool stays = !erasing[w];
-    const unsigned long long at = atomicAdd(count, stays ? 2ull : 1ull);
-    out[at] = arcs[i];
-    if (stays) {
-      out[at + 1] = btree_arc_key(w, v);
-      atomicSub(degrees + w, 1u);
+    if constexpr (Directed) {
+      if (!erasing[v] && !erasing[w]) continue;
+      out[atomicAdd(count, 1ull)] = arcs[i];
+      if (!erasing[v]) atomicSub(degrees + v, 1u);
+    } else {
+      const bool stays = !erasing[w];
+      const unsigned long long at = atomicAdd(count, stays ? 2ull : 1ull);
+      out[at] = arcs[i];
+      if (stays) {
+        out[at + 1] = btree_arc_key(w, v);
+        atomicSub(degrees + w, 1u);
+      }
     }
-  }
-}
-
-/// Erasing vertices, directed, over every arc s -> d: it goes when s or d is erased (s's
-/// out-degree - 1 when s stays).
-__global__ void erase_arcs_directed_kernel(const std::uint64_t* arcs, std::uint64_t n,
-                                           const std::uint32_t* erasing, std::uint32_t* degrees,
-                                           std::uint64_t* out, unsigned long long* count) {
-  WG_GRID_STRIDE(i, n) {
-    const vertex_t s = static_cast<vertex_t>(arcs[i] >> 32);
-    const vertex_t d = static_cast<vertex_t>(arcs[i]);
-    if (!erasing[s] && !erasing[d]) continue;
-    out[atomicAdd(count, 1ull)] = arcs[i];
-    if (!erasing[s]) atomicSub(degrees + s, 1u);
   }
 }
 

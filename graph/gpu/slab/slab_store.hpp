@@ -11,7 +11,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <memory>
 
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
@@ -149,36 +148,23 @@ template <class Adjacency>
 class DynamicGraphRef;  // device view: graph/gpu/graph_ref.cuh
 
 template <class Adjacency>
-class SlabStore
-    : public StoreTraits<GraphOptions, DynamicGraphRef<Adjacency>, Adjacency::weighted, false> {
+using SlabStoreTraits =
+    StoreTraits<GraphOptions, DynamicGraphRef<Adjacency>, Adjacency::weighted, false>;
+
+template <class Adjacency>
+class SlabStore : public StoreBase<SlabStore<Adjacency>, SlabStoreTraits<Adjacency>> {
  public:
   explicit SlabStore(std::uint64_t num_vertices = 0, const GraphOptions& options = {});
-  ~SlabStore();
-  SlabStore(SlabStore&&) noexcept;
-  SlabStore& operator=(SlabStore&&) noexcept;
 
-  const GraphOptions& options() const noexcept;
-  bool directed() const noexcept { return options().directed; }
-  cudaStream_t stream() const noexcept;
+  // Its own vertex dictionary (detail/vertex_dictionary.cuh) and raw-batch path.
   std::uint64_t num_vertices() const noexcept;
   std::uint64_t num_edges() const noexcept;
   const std::uint8_t* live() const noexcept;
   const std::uint32_t* degrees() const noexcept;
-
   void grow(std::uint64_t n);
   void revive(const vertex_t* ids, std::uint64_t n);
-  std::uint64_t erase_vertices(const vertex_t* ids, std::uint64_t k, const std::uint32_t* marks);
-  BuildStep build(DeviceEdges edges, std::uint64_t num_vertices);
   UpdateResult insert_edges(DeviceEdges chunk);
   UpdateResult erase_edges(DeviceEdges chunk);
-  std::uint64_t insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new);
-  std::uint64_t erase_prepared(const PreparedBatch& batch, std::uint8_t* was_present);
-  void contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const;
-  void find(DeviceEdges q, std::uint32_t* values, std::uint8_t* found) const;
-  Csr export_csr() const;
-  std::uint64_t batch_chunk(std::uint64_t n) const;
-  std::uint64_t memory_bytes() const;
-  DynamicGraphRef<Adjacency> ref() const;
 
   std::uint64_t overflow_slabs_in_use() const;
   std::uint64_t overflow_slab_capacity() const noexcept;
@@ -208,10 +194,7 @@ class SlabStore
     void compact() { this->self().mutable_store().compact(); }
   };
 
-  struct Impl;
-
- private:
-  std::unique_ptr<Impl> impl_;
+  struct Impl;  // its state (slab_store.cu)
 };
 
 }  // namespace wg::gpu

@@ -8,6 +8,7 @@
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/gpu/batch_prep.hpp>
+#include <warpgraph/graph/gpu/detail/store_calls.cuh>
 #include <warpgraph/graph/gpu/graph_front.cuh>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
 #include <warpgraph/graph/gpu/sorted/sorted_store.hpp>
@@ -199,137 +200,101 @@ struct SortedArcStore<W>::Impl : VertexArrays {
     if (changed && !inserting) compact(keep);
     return changed;
   }
+
+  // The Store calls (StoreBase forwards them here).
+  std::uint64_t insert_prepared(const PreparedBatch& b, std::uint8_t* is_new) {
+    if (b.size == 0) return 0;
+    const std::uint64_t added = apply(b, true, is_new);
+    edges += added;
+    return added;
+  }
+
+  std::uint64_t erase_prepared(const PreparedBatch& b, std::uint8_t* was_present) {
+    if (b.size == 0) return 0;
+    const std::uint64_t removed = apply(b, false, was_present);
+    edges -= removed;
+    return removed;
+  }
+
+  void contains_prepared(const PreparedBatch& b, std::uint8_t* out) const {
+    sa::contains_kernel<W>
+        <<<grid_for(b.size), kBlock, 0, stream()>>>(ref(), b.keys.data(), b.size, b.key_bits, out);
+    WG_CUDA_CHECK_LAST();
+  }
+
+  void find(DeviceEdges q, std::uint32_t* values, std::uint8_t* found) const {
+    const Impl& im = *this;
+    sa::find_kernel<W><<<grid_for(q.size), kBlock, 0, im.stream()>>>(
+        im.ref(), q, im.arcs.data(), W ? im.vals.data() : nullptr, im.size, W ? values : nullptr,
+        found);
+    WG_CUDA_CHECK_LAST();
+  }
+
+  std::uint64_t erase_vertices(const vertex_t* ids, std::uint64_t k, const std::uint32_t* marks) {
+    Impl& im = *this;
+    std::uint64_t removed_arcs = 0;
+    if (im.size) {
+      DeviceBuffer<std::uint8_t> keep(im.size, im.stream(), "keep flags");
+      im.zero_counter();
+      sa::erase_vertices_kernel<<<grid_for(im.size), kBlock, 0, im.stream()>>>(
+          im.arcs.data(), im.size, marks, im.degrees.data(), keep.data(), im.counter.data());
+      WG_CUDA_CHECK_LAST();
+      removed_arcs = im.read_counter();
+      if (removed_arcs) im.compact(keep);
+    }
+    im.retire(ids, k);
+    const std::uint64_t removed = im.opt.directed ? removed_arcs : removed_arcs / 2;
+    im.edges -= removed;
+    return removed;
+  }
+
+  BuildStep build(DeviceEdges edges, std::uint64_t num_vertices) {
+    Impl& im = *this;
+    im.size = 0;
+    im.reset(num_vertices);
+    const DeviceEdges first{.src = edges.src,
+                            .dst = edges.dst,
+                            .values = edges.values,
+                            .size = std::min(batch_chunk(edges.size), edges.size)};
+    PreparedBatch p;
+    prepare_batch(first, im.live.data(), im.nv, !im.opt.directed, W, im.stream(), p);
+    UpdateResult r = p.dropped;
+    r.applied = insert_prepared(p, nullptr);
+    r.ignored += p.size - r.applied;
+    return {.result = r, .consumed = first.size};
+  }
+
+  Csr export_csr() const {
+    const Impl& im = *this;
+    Csr csr;
+    csr.num_vertices = im.nv;
+    csr.offsets.assign(im.nv + 1, 0);
+    if (im.nv == 0) return csr;
+    const std::vector<std::uint32_t> deg = im.degrees.to_host(im.stream(), im.nv);
+    for (std::uint64_t u = 0; u < im.nv; ++u) csr.offsets[u + 1] = csr.offsets[u] + deg[u];
+    if (im.size == 0) return csr;
+    const std::vector<std::uint64_t> arcs = im.arcs.to_host(im.stream(), im.size);
+    if (arcs.size() != csr.offsets.back())
+      throw Error("SortedArcStore::export_csr: degrees disagree with the arcs (bug)");
+    csr.targets.resize(arcs.size());
+    for (std::size_t i = 0; i < arcs.size(); ++i) csr.targets[i] = static_cast<vertex_t>(arcs[i]);
+    if (W) csr.values = im.vals.to_host(im.stream(), im.size);
+    return csr;
+  }
+
+  std::uint64_t batch_chunk(std::uint64_t n) const {
+    return std::max<std::uint64_t>(1, std::min(n, opt.max_chunk));
+  }
+
+  std::uint64_t memory_bytes() const {
+    const Impl& im = *this;
+    return im.arcs.bytes() + im.vals.bytes() + im.degrees.bytes() + im.live.bytes() +
+           im.sort_temp.bytes();
+  }
 };
 
-template <bool W>
-SortedArcStore<W>::SortedArcStore(std::uint64_t num_vertices, const SortedArcOptions& options)
-    : impl_(std::make_unique<Impl>(options)) {
-  impl_->grow(num_vertices);
-}
-template <bool W>
-SortedArcStore<W>::~SortedArcStore() = default;
-template <bool W>
-SortedArcStore<W>::SortedArcStore(SortedArcStore&&) noexcept = default;
-template <bool W>
-SortedArcStore<W>& SortedArcStore<W>::operator=(SortedArcStore&&) noexcept = default;
-
-template <bool W>
-const SortedArcOptions& SortedArcStore<W>::options() const noexcept {
-  return impl_->opt;
-}
-template <bool W>
-VertexArrays& SortedArcStore<W>::arrays() noexcept {
-  return *impl_;
-}
-template <bool W>
-const VertexArrays& SortedArcStore<W>::arrays() const noexcept {
-  return *impl_;
-}
-template <bool W>
-SortedArcRef<W> SortedArcStore<W>::ref() const {
-  return impl_->ref();
-}
-
-template <bool W>
-std::uint64_t SortedArcStore<W>::insert_prepared(const PreparedBatch& b, std::uint8_t* is_new) {
-  if (b.size == 0) return 0;
-  const std::uint64_t added = impl_->apply(b, true, is_new);
-  impl_->edges += added;
-  return added;
-}
-template <bool W>
-std::uint64_t SortedArcStore<W>::erase_prepared(const PreparedBatch& b, std::uint8_t* was_present) {
-  if (b.size == 0) return 0;
-  const std::uint64_t removed = impl_->apply(b, false, was_present);
-  impl_->edges -= removed;
-  return removed;
-}
-
-template <bool W>
-void SortedArcStore<W>::contains_prepared(const PreparedBatch& b, std::uint8_t* out) const {
-  sa::contains_kernel<W><<<grid_for(b.size), kBlock, 0, impl_->stream()>>>(
-      impl_->ref(), b.keys.data(), b.size, b.key_bits, out);
-  WG_CUDA_CHECK_LAST();
-}
-
-template <bool W>
-void SortedArcStore<W>::find(DeviceEdges q, std::uint32_t* values, std::uint8_t* found) const {
-  const Impl& im = *impl_;
-  sa::find_kernel<W><<<grid_for(q.size), kBlock, 0, im.stream()>>>(
-      im.ref(), q, im.arcs.data(), W ? im.vals.data() : nullptr, im.size, W ? values : nullptr,
-      found);
-  WG_CUDA_CHECK_LAST();
-}
-
-template <bool W>
-std::uint64_t SortedArcStore<W>::erase_vertices(const vertex_t* ids, std::uint64_t k,
-                                                const std::uint32_t* marks) {
-  Impl& im = *impl_;
-  std::uint64_t removed_arcs = 0;
-  if (im.size) {
-    DeviceBuffer<std::uint8_t> keep(im.size, im.stream(), "keep flags");
-    im.zero_counter();
-    sa::erase_vertices_kernel<<<grid_for(im.size), kBlock, 0, im.stream()>>>(
-        im.arcs.data(), im.size, marks, im.degrees.data(), keep.data(), im.counter.data());
-    WG_CUDA_CHECK_LAST();
-    removed_arcs = im.read_counter();
-    if (removed_arcs) im.compact(keep);
-  }
-  im.retire(ids, k);
-  const std::uint64_t removed = im.opt.directed ? removed_arcs : removed_arcs / 2;
-  im.edges -= removed;
-  return removed;
-}
-
-template <bool W>
-BuildStep SortedArcStore<W>::build(DeviceEdges edges, std::uint64_t num_vertices) {
-  Impl& im = *impl_;
-  im.size = 0;
-  im.reset(num_vertices);
-  const DeviceEdges first{.src = edges.src,
-                          .dst = edges.dst,
-                          .values = edges.values,
-                          .size = std::min(batch_chunk(edges.size), edges.size)};
-  PreparedBatch p;
-  prepare_batch(first, im.live.data(), im.nv, !im.opt.directed, W, im.stream(), p);
-  UpdateResult r = p.dropped;
-  r.applied = insert_prepared(p, nullptr);
-  r.ignored += p.size - r.applied;
-  return {.result = r, .consumed = first.size};
-}
-
-template <bool W>
-Csr SortedArcStore<W>::export_csr() const {
-  const Impl& im = *impl_;
-  Csr csr;
-  csr.num_vertices = im.nv;
-  csr.offsets.assign(im.nv + 1, 0);
-  if (im.nv == 0) return csr;
-  const std::vector<std::uint32_t> deg = im.degrees.to_host(im.stream(), im.nv);
-  for (std::uint64_t u = 0; u < im.nv; ++u) csr.offsets[u + 1] = csr.offsets[u] + deg[u];
-  if (im.size == 0) return csr;
-  const std::vector<std::uint64_t> arcs = im.arcs.to_host(im.stream(), im.size);
-  if (arcs.size() != csr.offsets.back())
-    throw Error("SortedArcStore::export_csr: degrees disagree with the arcs (bug)");
-  csr.targets.resize(arcs.size());
-  for (std::size_t i = 0; i < arcs.size(); ++i) csr.targets[i] = static_cast<vertex_t>(arcs[i]);
-  if (W) csr.values = im.vals.to_host(im.stream(), im.size);
-  return csr;
-}
-
-template <bool W>
-std::uint64_t SortedArcStore<W>::batch_chunk(std::uint64_t n) const {
-  return std::max<std::uint64_t>(1, std::min(n, impl_->opt.max_chunk));
-}
-template <bool W>
-std::uint64_t SortedArcStore<W>::memory_bytes() const {
-  const Impl& im = *impl_;
-  return im.arcs.bytes() + im.vals.bytes() + im.degrees.bytes() + im.live.bytes() +
-         im.sort_temp.bytes();
-}
-
-template class SortedArcStore<false>;
-template class SortedArcStore<true>;
+template class StoreBase<SortedArcStore<false>, SortedArcTraits<false>, VertexArrays>;
+template class StoreBase<SortedArcStore<true>, SortedArcTraits<true>, VertexArrays>;
 template class DynamicGraph<SortedArcStore<false>>;
 template class DynamicGraph<SortedArcStore<true>>;
 

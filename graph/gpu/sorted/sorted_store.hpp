@@ -15,7 +15,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <memory>
 
 #include <warpgraph/containers/core/types.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
@@ -91,35 +90,20 @@ class SortedArcRef {
 };
 
 template <bool Weighted>
-class SortedArcStore : public StoreTraits<SortedArcOptions, SortedArcRef<Weighted>, Weighted, true>,
-                       public VertexArrayStore<SortedArcStore<Weighted>> {
+class SortedArcStore;
+template <bool Weighted>
+using SortedArcTraits = StoreTraits<SortedArcOptions, SortedArcRef<Weighted>, Weighted, true>;
+
+template <bool Weighted>
+class SortedArcStore
+    : public VertexArrayStore<SortedArcStore<Weighted>, SortedArcTraits<Weighted>> {
  public:
-  explicit SortedArcStore(std::uint64_t num_vertices = 0, const SortedArcOptions& options = {});
-  ~SortedArcStore();
-  SortedArcStore(SortedArcStore&&) noexcept;
-  SortedArcStore& operator=(SortedArcStore&&) noexcept;
+  explicit SortedArcStore(std::uint64_t num_vertices = 0, const SortedArcOptions& options = {})
+      : SortedArcStore::VertexArrayStore(options) {
+    this->grow(num_vertices);
+  }
 
-  const SortedArcOptions& options() const noexcept;
-  bool directed() const noexcept { return options().directed; }
-  cudaStream_t stream() const noexcept { return options().stream; }
-  VertexArrays& arrays() noexcept;
-  const VertexArrays& arrays() const noexcept;
-
-  std::uint64_t erase_vertices(const vertex_t* ids, std::uint64_t k, const std::uint32_t* marks);
-  BuildStep build(DeviceEdges edges, std::uint64_t num_vertices);
-  std::uint64_t insert_prepared(const PreparedBatch& batch, std::uint8_t* is_new);
-  std::uint64_t erase_prepared(const PreparedBatch& batch, std::uint8_t* was_present);
-  void contains_prepared(const PreparedBatch& batch, std::uint8_t* out) const;
-  void find(DeviceEdges q, std::uint32_t* values, std::uint8_t* found) const;
-  Csr export_csr() const;
-  std::uint64_t batch_chunk(std::uint64_t n) const;
-  std::uint64_t memory_bytes() const;
-  SortedArcRef<Weighted> ref() const;
-
-  struct Impl;
-
- private:
-  std::unique_ptr<Impl> impl_;
+  struct Impl;  // its state (sorted_store.cu)
 };
 
 template <bool Weighted>

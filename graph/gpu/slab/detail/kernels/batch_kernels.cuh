@@ -171,6 +171,245 @@ __global__ void __launch_bounds__(kBlock) filter_batch_kernel(DynamicGraphRef<Ad
   tally.flush(&p.counters->claimers);
 }
 
+/// One entry's state through apply_batch_kernel's steps (in registers: the steps are inlined).
+struct EntryState {
+  vertex_t u = 0, v = 0;
+  std::uint32_t st = 0, du = 0, dv = 0;
+  std::uint64_t entry = 0;
+  bool owner = false;  // applies the edge's arcs (erases: every live entry, see below)
+  VertexEntry eu{}, ev{};
+  std::uint64_t key = 0;
+  detail::BatchDedupRef::Probe probe{};
+  bool claim_pending = false;
+  bool listed = false;  // claimed a dedup slot of a filtered batch (`slot`)
+  std::uint64_t slot = 0;
+};
+
+/// What a thread of apply_batch_kernel counts: BatchCounters' words, and slab failures.
+struct EntryCounts {
+  unsigned applied = 0, self = 0, dup = 0, ignored = 0, slab_failures = 0;
+};
+
+/// apply_batch_kernel, a new entry i (not a retry): classify it, load what its arcs need with
+/// its dedup claim, and decide whether it owns its edge.
+template <class Adj, BatchOp kOp, bool kLastWins, bool kFresh>
+__device__ __forceinline__ void classify_new_entry(const DynamicGraphRef<Adj>& g,
+                                                   const BatchPass& p, detail::BatchDedupRef& dedup,
+                                                   std::uint64_t i, bool check_degree,
+                                                   EntryState& es, EntryCounts& cn) {
+  auto& [u, v, st, du, dv, entry, owner, eu, ev, key, probe, claim_pending, listed, slot] = es;
+  auto& [applied, self, dup, ignored, slab_failures] = cn;
+  bool edge = true;  // false: a sorted batch's key for a self-loop or an invalid entry
+  if (p.keys) {
+    edge = sorted_entry(p, i, u, v);
+  } else {
+    u = p.src[i];
+    v = p.dst[i];
+  }
+  const std::uint32_t nv = g.num_vertices();
+  if (!edge) {
+    // counted by detail::pack_edge_keys
+  } else if (u == v) {
+    ++self;
+  } else if (u >= nv || v >= nv) {
+    ++ignored;
+  } else {
+    if (p.both && u > v) {
+      const vertex_t t = u;
+      u = v;
+      v = t;
+    }
+    // Everything the arc needs, loaded at once (wasted only for duplicates). With table
+    // rebuilds on, each entry reserves its arcs in the degrees (given back below unless the
+    // arc turns out new): the values returned count the arcs of this batch that came first,
+    // so a hub of the batch is deferred once its table is full however many of its arcs
+    // are in flight (a plain load would show every one of them the degree before the batch).
+    // (Liveness comes with the handles: VertexEntry::live.)
+    eu = g.load_entry(u);
+    if (p.both) ev = g.load_entry(v);
+    const bool live_u = eu.live != 0, live_v = p.both ? ev.live != 0 : g.live_flag(v);
+    if (check_degree) {
+      du = atomicAdd(g.degree_ptr(u), 1u);
+      if (p.both) dv = atomicAdd(g.degree_ptr(v), 1u);
+    }
+    key = (std::uint64_t{u} << 32) | v;
+    bool first = false;
+    if (p.keys) {
+      // Equal keys are adjacent: the first entry owns the edge, or, when a weighted insert's
+      // values came along, the last (the stable sort kept the batch's order).
+      first = p.values ? i + 1 == p.n || p.keys[i + 1] != p.keys[i]
+                       : i == 0 || p.keys[i - 1] != p.keys[i];
+    } else if constexpr (kLastWins) {
+      // Pass 1 claimed live edges only (slot_of must not look for another key), and behind
+      // a filter only those that must claim: the others are their edges' only entries.
+      if (p.filter.active() && !p.filter.must_claim(key))
+        first = true;
+      else if (live_u && live_v)
+        first = dedup.last[dedup.slot_of(key)] == i + 1;
+    } else if (p.filter.active() && !p.filter.must_claim(key)) {
+      first = true;  // no other entry marked its filter bit: the edge's only entry
+    } else if (kOp == BatchOp::erase && p.eager_erase) {
+      // Erases need no owner: the tombstone CAS lets exactly one entry of an edge erase it.
+      // Every live entry erases at once; the claim, left in flight, only tells duplicates
+      // from absent edges afterwards (absent = owners - erased, on the host).
+      probe = dedup.claim_begin(key);
+      claim_pending = true;
+      first = true;
+    } else {
+      // An edge with a dead end point claims its slot too: harmless, the same key is dead
+      // in every entry, so it never decides ownership of a live edge. While the claim's CAS
+      // is in flight, the arcs' first slabs are fetched into L2 (their address needs only
+      // the handles), so a claim that must probe again overlaps the slabs' DRAM latency.
+      const auto probe = dedup.claim_begin(key);
+      // (Placements do not read their slab.)
+      if (!placed_table<kFresh>(eu)) prefetch_bucket(g.table_at(eu), v);
+      if (p.both && !placed_table<kFresh>(ev)) prefetch_bucket(g.table_at(ev), u);
+      slot = dedup.claim_end(key, probe, &first);
+      listed = first && p.filter.active();
+      if constexpr (kOp == BatchOp::insert && Adj::weighted) {
+        if (p.last_fixups && live_u && live_v) {  // see BatchPass::last_fixups
+          atomicMax(dedup.last + slot, static_cast<std::uint32_t>(i + 1));
+          if (!first) {
+            unsigned long long* const item =
+                p.last_fixups + 2 * atomicAdd(&p.counters->fixups, 1ull);
+            item[0] = (slot << 32) | i;
+            item[1] = p.values[i];
+          }
+        }
+      }
+    }
+    if (!(live_u && live_v)) {
+      ++ignored;
+      claim_pending = false;
+    } else {
+      owner = first;
+      dup += !owner;
+    }
+    if (check_degree && !owner) {
+      atomicSub(g.degree_ptr(u), 1u);
+      if (p.both) atomicSub(g.degree_ptr(v), 1u);
+    }
+  }
+}
+
+/// apply_batch_kernel, tiled tasks (kTile < 32): 32 / kTile owners at a time per warp, one per
+/// kTile-lane tile; ns and warp_arcs (the arcs left to the 32-lane loop) come back per lane.
+template <class Adj, BatchOp kOp, int kTile, bool kFresh, slab::FirstRead kFirst>
+__device__ __forceinline__ void apply_tiled(const warp_tile& tile, const DynamicGraphRef<Adj>& g,
+                                            const BatchPass& p, EntryState& es, std::uint32_t value,
+                                            std::uint32_t& ns, unsigned& warp_arcs) {
+  auto& [u, v, st, du, dv, entry, owner, eu, ev, key, probe, claim_pending, listed, slot] = es;
+  // 32 / kTile tasks at a time per warp, one per kTile-lane tile; an arc whose chain needs a
+  // new slab that the tile could not get (try_allocate) is left to the 32-lane loop below.
+  const auto tt = partition_warp<kTile>(tile);
+  warp_arcs = 0;
+  for (unsigned q = tt.ballot(owner); q; q &= q - 1) {
+    const int s = __ffs(q) - 1;
+    const vertex_t a = tt.shfl(u, s), b = tt.shfl(v, s);
+    const std::uint32_t s0 = tt.shfl(st, s);
+    std::uint32_t r = s0;
+    unsigned left = 0;
+    if constexpr (kOp == BatchOp::insert) {
+      const std::uint32_t val = tt.shfl(value, s);
+      r = insert_edge_arcs_tiled<Adj::weighted>(s0, p.both, left, [&](bool reverse) {
+        if constexpr (kFresh) {  // one-thread tasks: the lane's own entries
+          const VertexEntry& e = reverse ? ev : eu;
+          if (placed_table<kFresh>(e))
+            return reverse ? place_fresh_arc(g, b, e, a, val) : place_fresh_arc(g, a, e, b, val);
+        }
+        return reverse ? insert_or_defer_arc_tiled<kFirst>(tt, g, p, b, shfl_entry(tt, ev, s),
+                                                           tt.shfl(dv, s), a, val)
+                       : insert_or_defer_arc_tiled<kFirst>(tt, g, p, a, shfl_entry(tt, eu, s),
+                                                           tt.shfl(du, s), b, val);
+      });
+    } else {
+      const bool hit = erase_arc_tiled<kFirst, kEraseLinks>(tt, g, shfl_entry(tt, eu, s), b);
+      const bool rev =
+          p.both && hit && erase_arc_tiled<kFirst, kEraseLinks>(tt, g, shfl_entry(tt, ev, s), a);
+      r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
+    }
+    if (static_cast<int>(tt.thread_rank()) == s) {
+      ns = r;
+      warp_arcs = left;
+    }
+  }
+}
+
+/// apply_batch_kernel, the 32-lane loop: the arcs warp_arcs lists, one lane's at a time over
+/// the whole warp.
+template <class Adj, BatchOp kOp>
+__device__ __forceinline__ void apply_warp(const warp_tile& tile, const DynamicGraphRef<Adj>& g,
+                                           const BatchPass& p, EntryState& es, std::uint32_t value,
+                                           std::uint32_t& ns, unsigned warp_arcs, EntryCounts& cn) {
+  auto& [u, v, st, du, dv, entry, owner, eu, ev, key, probe, claim_pending, listed, slot] = es;
+  auto& [applied, self, dup, ignored, slab_failures] = cn;
+  for_each_active_lane(tile, warp_arcs != 0, [&](int s) {
+    const vertex_t a = tile.shfl(u, s), b = tile.shfl(v, s);
+    const std::uint32_t s0 = tile.shfl(ns, s), arcs = tile.shfl(warp_arcs, s);
+    std::uint32_t r = s0;
+    if constexpr (kOp == BatchOp::insert) {
+      using Table = typename DynamicGraphRef<Adj>::table_ref;
+      const std::uint32_t val = tile.shfl(value, s);
+      if ((arcs & 1u) && !(s0 & 1u))
+        r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
+            tile, g, p, a, shfl_entry(tile, eu, s), tile.shfl(du, s), b, val, slab_failures);
+      if (p.both && (arcs & 2u) && !(s0 & 4u)) {
+        // Both arcs are present or absent together: a set need not look at the reverse arc
+        // of an edge found present (a map must, to assign its value).
+        if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u))
+          r |= 4u;
+        else
+          r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
+                   tile, g, p, b, shfl_entry(tile, ev, s), tile.shfl(dv, s), a, val, slab_failures)
+               << 2;
+      }
+    } else {
+      const bool hit = g.table_at(shfl_entry(tile, eu, s)).erase(tile, b);
+      const bool rev = p.both && hit && g.table_at(shfl_entry(tile, ev, s)).erase(tile, a);
+      r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
+    }
+    if (static_cast<int>(tile.thread_rank()) == s) ns = r;
+  });
+}
+
+/// apply_batch_kernel, last step of an entry: resolves an eager erase's claim, and for an owner
+/// settles the degrees, queues what is left for the retry pass and counts the result.
+template <class Adj, BatchOp kOp, bool kFresh>
+__device__ __forceinline__ void finish_entry(const DynamicGraphRef<Adj>& g, const BatchPass& p,
+                                             detail::BatchDedupRef& dedup, bool check_degree,
+                                             EntryState& es, std::uint32_t ns, EntryCounts& cn) {
+  auto& [u, v, st, du, dv, entry, owner, eu, ev, key, probe, claim_pending, listed, slot] = es;
+  auto& [applied, self, dup, ignored, slab_failures] = cn;
+  // Erases count the owners of live edges in `ignored`; the host subtracts the erased ones.
+  if (claim_pending) {  // eager erase: the entry's claim, resolved after its erase
+    bool first = false;
+    dedup.claim_end(key, probe, &first);
+    dup += !first;
+    ignored += first;
+  } else if (kOp == BatchOp::erase) {
+    ignored += owner;
+  }
+  if (!owner) return;
+  const bool fwd_new = (ns & 2u) && !(st & 2u), rev_new = (ns & 8u) && !(st & 8u);
+  if constexpr (kOp == BatchOp::insert) {
+    if (check_degree) {  // reserved with the loads: give back what was not added
+      if (!fwd_new) atomicSub(g.degree_ptr(u), 1u);
+      if (p.both && !rev_new) atomicSub(g.degree_ptr(v), 1u);
+    } else {  // (a placed arc's degree counted it already)
+      if (fwd_new && !placed_table<kFresh>(eu)) atomicAdd(g.degree_ptr(u), 1u);
+      if (rev_new && !placed_table<kFresh>(ev)) atomicAdd(g.degree_ptr(v), 1u);
+    }
+    if (!(ns & 1u) || (p.both && !(ns & 4u)))
+      p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = (entry << 8) | ns;
+    else if (!(ns & 2u))
+      ++ignored;  // already present
+  } else {
+    if (fwd_new) atomicSub(g.degree_ptr(u), 1u);
+    if (rev_new) atomicSub(g.degree_ptr(v), 1u);
+  }
+  applied += fwd_new;
+}
+
 // Pass 2 (the only pass unless weighted or filtered): classify, dedup, apply. State bits per owner
 // as for insert_prepared_kernel: 1 forward arc done, 2 it was new, 4 reverse arc done, 8 it was
 // new. Latency bound: an entry's loads (both table handles, with liveness, and degrees) are issued
@@ -191,7 +430,8 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
   static_assert(!kFresh || (kOp == BatchOp::insert && kTile == 1));
   __shared__ unsigned tally_words[4];
   BlockTally<4> tally(tally_words);
-  unsigned applied = 0, self = 0, dup = 0, ignored = 0, slab_failures = 0;
+  EntryCounts cn;
+  auto& [applied, self, dup, ignored, slab_failures] = cn;
   const bool check_degree = kOp == BatchOp::insert && p.resize_keys_per_bucket > 0;
   // A retry pass after a table rebuild that could not be done (arena too small, slabs
   // exhausted, too many tables for a chained round) holds every owner back for the next pass:
@@ -210,16 +450,9 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
       p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = p.retry_in[i];
       active = false;
     }
-    vertex_t u = 0, v = 0;
-    std::uint32_t st = 0, du = 0, dv = 0;
-    std::uint64_t entry = i;
-    bool owner = false;  // applies the edge's arcs (erases: every live entry, see below)
-    VertexEntry eu{}, ev{};
-    std::uint64_t key = 0;
-    detail::BatchDedupRef::Probe probe{};
-    bool claim_pending = false;
-    bool listed = false;  // claimed a dedup slot of a filtered batch (`slot`)
-    std::uint64_t slot = 0;
+    EntryState es;
+    es.entry = i;
+    auto& [u, v, st, du, dv, entry, owner, eu, ev, key, probe, claim_pending, listed, slot] = es;
     if (active && p.retry_in) {
       const unsigned long long item = p.retry_in[i];
       entry = item >> 8;
@@ -236,97 +469,7 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
         if (p.both) ev = g.load_entry(v);
       }
     } else if (active) {
-      bool edge = true;  // false: a sorted batch's key for a self-loop or an invalid entry
-      if (p.keys) {
-        edge = sorted_entry(p, i, u, v);
-      } else {
-        u = p.src[i];
-        v = p.dst[i];
-      }
-      const std::uint32_t nv = g.num_vertices();
-      if (!edge) {
-        // counted by detail::pack_edge_keys
-      } else if (u == v) {
-        ++self;
-      } else if (u >= nv || v >= nv) {
-        ++ignored;
-      } else {
-        if (p.both && u > v) {
-          const vertex_t t = u;
-          u = v;
-          v = t;
-        }
-        // Everything the arc needs, loaded at once (wasted only for duplicates). With table
-        // rebuilds on, each entry reserves its arcs in the degrees (given back below unless the
-        // arc turns out new): the values returned count the arcs of this batch that came first,
-        // so a hub of the batch is deferred once its table is full however many of its arcs
-        // are in flight (a plain load would show every one of them the degree before the batch).
-        // (Liveness comes with the handles: VertexEntry::live.)
-        eu = g.load_entry(u);
-        if (p.both) ev = g.load_entry(v);
-        const bool live_u = eu.live != 0, live_v = p.both ? ev.live != 0 : g.live_flag(v);
-        if (check_degree) {
-          du = atomicAdd(g.degree_ptr(u), 1u);
-          if (p.both) dv = atomicAdd(g.degree_ptr(v), 1u);
-        }
-        key = (std::uint64_t{u} << 32) | v;
-        bool first = false;
-        if (p.keys) {
-          // Equal keys are adjacent: the first entry owns the edge, or, when a weighted insert's
-          // values came along, the last (the stable sort kept the batch's order).
-          first = p.values ? i + 1 == p.n || p.keys[i + 1] != p.keys[i]
-                           : i == 0 || p.keys[i - 1] != p.keys[i];
-        } else if constexpr (kLastWins) {
-          // Pass 1 claimed live edges only (slot_of must not look for another key), and behind
-          // a filter only those that must claim: the others are their edges' only entries.
-          if (p.filter.active() && !p.filter.must_claim(key))
-            first = true;
-          else if (live_u && live_v)
-            first = dedup.last[dedup.slot_of(key)] == i + 1;
-        } else if (p.filter.active() && !p.filter.must_claim(key)) {
-          first = true;  // no other entry marked its filter bit: the edge's only entry
-        } else if (kOp == BatchOp::erase && p.eager_erase) {
-          // Erases need no owner: the tombstone CAS lets exactly one entry of an edge erase it.
-          // Every live entry erases at once; the claim, left in flight, only tells duplicates
-          // from absent edges afterwards (absent = owners - erased, on the host).
-          probe = dedup.claim_begin(key);
-          claim_pending = true;
-          first = true;
-        } else {
-          // An edge with a dead end point claims its slot too: harmless, the same key is dead
-          // in every entry, so it never decides ownership of a live edge. While the claim's CAS
-          // is in flight, the arcs' first slabs are fetched into L2 (their address needs only
-          // the handles), so a claim that must probe again overlaps the slabs' DRAM latency.
-          const auto probe = dedup.claim_begin(key);
-          // (Placements do not read their slab.)
-          if (!placed_table<kFresh>(eu)) prefetch_bucket(g.table_at(eu), v);
-          if (p.both && !placed_table<kFresh>(ev)) prefetch_bucket(g.table_at(ev), u);
-          slot = dedup.claim_end(key, probe, &first);
-          listed = first && p.filter.active();
-          if constexpr (kOp == BatchOp::insert && Adj::weighted) {
-            if (p.last_fixups && live_u && live_v) {  // see BatchPass::last_fixups
-              atomicMax(dedup.last + slot, static_cast<std::uint32_t>(i + 1));
-              if (!first) {
-                unsigned long long* const item =
-                    p.last_fixups + 2 * atomicAdd(&p.counters->fixups, 1ull);
-                item[0] = (slot << 32) | i;
-                item[1] = p.values[i];
-              }
-            }
-          }
-        }
-        if (!(live_u && live_v)) {
-          ++ignored;
-          claim_pending = false;
-        } else {
-          owner = first;
-          dup += !owner;
-        }
-        if (check_degree && !owner) {
-          atomicSub(g.degree_ptr(u), 1u);
-          if (p.both) atomicSub(g.degree_ptr(v), 1u);
-        }
-      }
+      classify_new_entry<Adj, kOp, kLastWins, kFresh>(g, p, dedup, i, check_degree, es, cn);
     }
     if (listed) dedup.note_claim(p.claimed, slot);
     // An eager erase's claim, resolved after the erase: a probe past a slot of another edge's
@@ -336,100 +479,12 @@ __global__ void __launch_bounds__(kBlock) apply_batch_kernel(DynamicGraphRef<Adj
     std::uint32_t ns = st;
     unsigned warp_arcs = owner ? 3u : 0u;  // arcs (1 forward, 2 reverse) for the 32-lane loop
     if constexpr (kTile < 32) {
-      // 32 / kTile tasks at a time per warp, one per kTile-lane tile; an arc whose chain needs a
-      // new slab that the tile could not get (try_allocate) is left to the 32-lane loop below.
-      const auto tt = partition_warp<kTile>(tile);
-      warp_arcs = 0;
-      for (unsigned q = tt.ballot(owner); q; q &= q - 1) {
-        const int s = __ffs(q) - 1;
-        const vertex_t a = tt.shfl(u, s), b = tt.shfl(v, s);
-        const std::uint32_t s0 = tt.shfl(st, s);
-        std::uint32_t r = s0;
-        unsigned left = 0;
-        if constexpr (kOp == BatchOp::insert) {
-          const std::uint32_t val = tt.shfl(value, s);
-          r = insert_edge_arcs_tiled<Adj::weighted>(s0, p.both, left, [&](bool reverse) {
-            if constexpr (kFresh) {  // one-thread tasks: the lane's own entries
-              const VertexEntry& e = reverse ? ev : eu;
-              if (placed_table<kFresh>(e))
-                return reverse ? place_fresh_arc(g, b, e, a, val)
-                               : place_fresh_arc(g, a, e, b, val);
-            }
-            return reverse ? insert_or_defer_arc_tiled<kFirst>(tt, g, p, b, shfl_entry(tt, ev, s),
-                                                               tt.shfl(dv, s), a, val)
-                           : insert_or_defer_arc_tiled<kFirst>(tt, g, p, a, shfl_entry(tt, eu, s),
-                                                               tt.shfl(du, s), b, val);
-          });
-        } else {
-          const bool hit = erase_arc_tiled<kFirst, kEraseLinks>(tt, g, shfl_entry(tt, eu, s), b);
-          const bool rev = p.both && hit &&
-                           erase_arc_tiled<kFirst, kEraseLinks>(tt, g, shfl_entry(tt, ev, s), a);
-          r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
-        }
-        if (static_cast<int>(tt.thread_rank()) == s) {
-          ns = r;
-          warp_arcs = left;
-        }
-      }
+      apply_tiled<Adj, kOp, kTile, kFresh, kFirst>(tile, g, p, es, value, ns, warp_arcs);
     }
     if constexpr (!kFresh) {  // (kFresh: the arcs left go to the retry pass)
-      for_each_active_lane(tile, warp_arcs != 0, [&](int s) {
-        const vertex_t a = tile.shfl(u, s), b = tile.shfl(v, s);
-        const std::uint32_t s0 = tile.shfl(ns, s), arcs = tile.shfl(warp_arcs, s);
-        std::uint32_t r = s0;
-        if constexpr (kOp == BatchOp::insert) {
-          using Table = typename DynamicGraphRef<Adj>::table_ref;
-          const std::uint32_t val = tile.shfl(value, s);
-          if ((arcs & 1u) && !(s0 & 1u))
-            r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
-                tile, g, p, a, shfl_entry(tile, eu, s), tile.shfl(du, s), b, val, slab_failures);
-          if (p.both && (arcs & 2u) && !(s0 & 4u)) {
-            // Both arcs are present or absent together: a set need not look at the reverse arc
-            // of an edge found present (a map must, to assign its value).
-            if (!Adj::weighted && (r & 3u) == 1u && !(s0 & 1u))
-              r |= 4u;
-            else
-              r |= insert_or_defer_arc<DynamicGraphRef<Adj>, Table>(
-                       tile, g, p, b, shfl_entry(tile, ev, s), tile.shfl(dv, s), a, val,
-                       slab_failures)
-                   << 2;
-          }
-        } else {
-          const bool hit = g.table_at(shfl_entry(tile, eu, s)).erase(tile, b);
-          const bool rev = p.both && hit && g.table_at(shfl_entry(tile, ev, s)).erase(tile, a);
-          r = (hit ? 3u : 1u) | (rev ? 12u : 4u);
-        }
-        if (static_cast<int>(tile.thread_rank()) == s) ns = r;
-      });
+      apply_warp<Adj, kOp>(tile, g, p, es, value, ns, warp_arcs, cn);
     }
-    // Erases count the owners of live edges in `ignored`; the host subtracts the erased ones.
-    if (claim_pending) {  // eager erase: the entry's claim, resolved after its erase
-      bool first = false;
-      dedup.claim_end(key, probe, &first);
-      dup += !first;
-      ignored += first;
-    } else if (kOp == BatchOp::erase) {
-      ignored += owner;
-    }
-    if (!owner) return;
-    const bool fwd_new = (ns & 2u) && !(st & 2u), rev_new = (ns & 8u) && !(st & 8u);
-    if constexpr (kOp == BatchOp::insert) {
-      if (check_degree) {  // reserved with the loads: give back what was not added
-        if (!fwd_new) atomicSub(g.degree_ptr(u), 1u);
-        if (p.both && !rev_new) atomicSub(g.degree_ptr(v), 1u);
-      } else {  // (a placed arc's degree counted it already)
-        if (fwd_new && !placed_table<kFresh>(eu)) atomicAdd(g.degree_ptr(u), 1u);
-        if (rev_new && !placed_table<kFresh>(ev)) atomicAdd(g.degree_ptr(v), 1u);
-      }
-      if (!(ns & 1u) || (p.both && !(ns & 4u)))
-        p.retry_out[atomicAdd(p.retry_out_count, 1ull)] = (entry << 8) | ns;
-      else if (!(ns & 2u))
-        ++ignored;  // already present
-    } else {
-      if (fwd_new) atomicSub(g.degree_ptr(u), 1u);
-      if (rev_new) atomicSub(g.degree_ptr(v), 1u);
-    }
-    applied += fwd_new;
+    finish_entry<Adj, kOp, kFresh>(g, p, dedup, check_degree, es, ns, cn);
   });
   const warp_tile tile = this_warp();
   tally.add(tile, 0, applied);  // BatchCounters: applied, self_loops, duplicates, ignored
