@@ -69,17 +69,17 @@ class DynamicFrame {
  public:
   using graph_type = Graph;
 
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch) { return insert_any(batch); }
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch) { return single<false>(batch); }
   template <class DeviceBatch>
   requires(!std::convertible_to<DeviceBatch, const EdgeList&>)
       DynamicUpdate<UpdateResult> insert_edges(DeviceBatch batch) {
-    return insert_any(batch);
+    return single<false>(batch);
   }
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch) { return erase_any(batch); }
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch) { return single<true>(batch); }
   template <class DeviceBatch>
   requires(!std::convertible_to<DeviceBatch, const EdgeList&>)
       DynamicUpdate<UpdateResult> erase_edges(DeviceBatch batch) {
-    return erase_any(batch);
+    return single<true>(batch);
   }
   /// A mixed step: erases `erase`, then inserts `insert`, through the graph, answered once (the
   /// policy's step hooks say how; see the header comment).
@@ -185,19 +185,16 @@ class DynamicFrame {
     stats_.record(recomputed);
     mark_current();
   }
-  template <class Batch>
-  DynamicUpdate<UpdateResult> insert_any(const Batch& batch) {
+  /// One insertion (Erase false) or erasure batch through the policy's route.
+  template <bool Erase, class Batch>
+  DynamicUpdate<UpdateResult> single(const Batch& batch) {
     require_current();
-    self().on_batch_start(false);
-    DynamicUpdate<UpdateResult> r = self().insert_through(batch);
-    finish(r.recomputed);
-    return r;
-  }
-  template <class Batch>
-  DynamicUpdate<UpdateResult> erase_any(const Batch& batch) {
-    require_current();
-    self().on_batch_start(true);
-    DynamicUpdate<UpdateResult> r = self().erase_through(batch);
+    self().on_batch_start(Erase);
+    DynamicUpdate<UpdateResult> r;
+    if constexpr (Erase)
+      r = self().erase_through(batch);
+    else
+      r = self().insert_through(batch);
     finish(r.recomputed);
     return r;
   }

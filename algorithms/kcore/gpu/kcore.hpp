@@ -187,6 +187,10 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers<Graph>, Graph>
   /// changes were applied.
   bool insert_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch);
   bool erase_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch);
+  /// A round's loop: enqueue(view, stream, levels, counters, budget) enqueues its levels and
+  /// returns the launches; then one read_counters(), until ended() answers (true: done).
+  template <class Enqueue, class Ended>
+  bool run_round(Enqueue&& enqueue, Ended&& ended);
   /// Copies the round counters to host_ (synchronises the stream).
   void read_counters();
   /// The arcs the next synchronised group of levels may bring the batch's scans to.

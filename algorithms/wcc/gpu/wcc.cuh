@@ -167,14 +167,7 @@ std::uint64_t DynamicComponents<Graph>::split_flagged(bool& recomputed) {
   }
   hook(graph_->ref(), parent_.data(), ops::FrontierIn{members_.data(), affected},
        !graph_->directed(), stream);
-  compress_kernel<<<grid_for(affected), kBlock, 0, stream>>>(
-      parent_.data(), label_.data(), members_.data(), affected, counters_.data());
-  WG_CUDA_CHECK_LAST();
-  count_roots_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), n_, counters_.data());
-  WG_CUDA_CHECK_LAST();
-  const auto c = counters_.to_host();
-  count_ = c[1];
-  return c[0];
+  return relabel(members_.data(), affected);
 }
 
 template <GpuDynamicGraph Graph>
@@ -187,10 +180,15 @@ void DynamicComponents<Graph>::unite_added(const ChangedEdges& added) {
 
 template <GpuDynamicGraph Graph>
 std::uint64_t DynamicComponents<Graph>::relabel_all() {
+  counters_.fill_bytes(0, graph_->stream());
+  return relabel(nullptr, n_);
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicComponents<Graph>::relabel(const vertex_t* members, std::uint64_t count) {
   const cudaStream_t stream = graph_->stream();
-  counters_.fill_bytes(0, stream);
-  wcc_detail::compress_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), label_.data(),
-                                                                   nullptr, n_, counters_.data());
+  wcc_detail::compress_kernel<<<grid_for(count), kBlock, 0, stream>>>(
+      parent_.data(), label_.data(), members, count, counters_.data());
   WG_CUDA_CHECK_LAST();
   wcc_detail::count_roots_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), n_,
                                                                       counters_.data());

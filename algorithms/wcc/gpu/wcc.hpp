@@ -181,6 +181,9 @@ class DynamicComponents : public DynamicFrame<DynamicComponents<Graph>, Graph> {
   /// Points every vertex at its root, copies the roots to the labels, recounts the components;
   /// returns the labels that moved.
   std::uint64_t relabel_all();
+  /// relabel_all over `count` ids (members, or every id when null), adding to the counters as
+  /// they are: copies roots into those labels, recounts the components of all ids.
+  std::uint64_t relabel(const vertex_t* members, std::uint64_t count);
   /// The mixed step (DynamicFrame::update): erases `erase`, then inserts `insert`, through the
   /// graph; the labels after it are those of erase_edges(erase) then insert_edges(insert). The
   /// erasure runs its tiers as erase_edges does; when it goes to the static computation (too large
