@@ -19,13 +19,13 @@
 // (algorithms/gpu_dynamic_update.cuh, which a GPU policy's header includes before using the
 // frame so that its insert_observed / erase_observed are the default routes).
 //
-// A policy derives from the frame (CRTP), declares `friend` the frame, and may hide these
-// defaults: on_batch_start(erase) before a batch of its own (not inside a mixed step);
-// insert_through / erase_through(batch) to apply a batch by its own route (the default: the
-// graph's update with the hooks around it); erase_vertices_through(ids); begin_step(erase
-// entries, insert entries) and end_step(erase effect, insert effect) around a mixed step
-// (in_step() is true between them: a policy may defer its fallback to the step's end). The
-// default mixed step is erase_through then insert_through, its changed the sum of both parts'.
+// A policy derives from the frame (CRTP), declares its hooks and the frame a friend with
+// WG_DYNAMIC_POLICY_HOOKS, and may hide these defaults: on_batch_start(erase) before a batch of its
+// own (not inside a mixed step); insert_through / erase_through(batch) to apply a batch by its own
+// route (the default: the graph's update with the hooks around it); erase_vertices_through(ids);
+// begin_step(erase entries, insert entries) and end_step(erase effect, insert effect) around a
+// mixed step (in_step() is true between them: a policy may defer its fallback to the step's end).
+// The default mixed step is erase_through then insert_through, its changed the sum of both parts'.
 //
 // Errors: StaleResultError (a wg::InvalidArgument) from every batch call and before_erase when
 // the result is not current(); the policy's and the graph's own errors otherwise. Accessors
@@ -63,6 +63,24 @@ struct DynamicStats {
     ++(recomputed_batch ? recomputed : incremental);
   }
 };
+
+/// A CPU policy's tuning with its worker threads defaulted (0) to the graph's threads(), as the
+/// policy's static computation would resolve them on every recompute.
+template <class Tuning, class Graph>
+Tuning with_graph_threads(Tuning tuning, const Graph& graph) {
+  if (!tuning.threads) tuning.threads = graph.threads();
+  return tuning;
+}
+
+/// Declares, inside a policy's class, the three hooks the policy defines for its frame, and makes
+/// the frame a friend so that the hooks stay private: every policy states its side of the seam
+/// alike. Frame: the policy's DynamicFrame type; Keys: how the changed edges reach the hooks
+/// (the frame's Keys).
+#define WG_DYNAMIC_POLICY_HOOKS(Frame, Keys) \
+  friend Frame;                              \
+  BatchEffect on_after_insert(Keys added);   \
+  void on_before_erase(Keys removed);        \
+  BatchEffect on_after_erase(Keys removed)
 
 template <class Policy, class Graph, class Keys = std::span<const std::uint64_t>>
 class DynamicFrame {

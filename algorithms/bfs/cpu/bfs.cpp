@@ -47,8 +47,10 @@ constexpr std::uint8_t kAffected = 3;  // lost every shortest path: re-levelled
 
 DynamicBfs::DynamicBfs(DynamicGraph& graph, vertex_t source, const BfsOptions& options,
                        const BfsTuning& tuning)
-    : DynamicFrame(graph), source_(source), options_(options), tuning_(tuning) {
-  if (!tuning_.threads) tuning_.threads = graph.threads();
+    : DynamicFrame(graph),
+      source_(source),
+      options_(options),
+      tuning_(with_graph_threads(tuning, graph)) {
   recompute();
 }
 

@@ -163,12 +163,9 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers<Graph>, Graph>
 
  private:
   using Frame = DynamicFrame<DynamicCoreNumbers<Graph>, Graph>;
-  friend Frame;
   using Frame::graph_;
   /// The policy hooks (algorithms/dynamic_frame.hpp).
-  BatchEffect on_after_insert(const ChangedEdges& added);
-  void on_before_erase(const ChangedEdges& removed);
-  BatchEffect on_after_erase(const ChangedEdges& removed);
+  WG_DYNAMIC_POLICY_HOOKS(Frame, const ChangedEdges&);
   void grow();
   /// A new epoch for the batch's change records (begin_part, and the records' epoch).
   void begin_batch();

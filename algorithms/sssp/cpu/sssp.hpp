@@ -75,14 +75,11 @@ class DynamicSssp : public DynamicFrame<DynamicSssp, DynamicGraph> {
   const SsspResult& recompute();
 
  private:
-  friend DynamicFrame;
   /// The policy hooks (algorithms/dynamic_frame.hpp). insert_through reads every batch edge's
   /// length before and after (a weight change of a present edge repairs the subtree below it).
   DynamicUpdate<UpdateResult> insert_through(const EdgeList& batch);
   DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
-  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
-  void on_before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
+  WG_DYNAMIC_POLICY_HOOKS(DynamicFrame, std::span<const std::uint64_t>);
   double length(float w) const;
   void grow();
   void set(vertex_t v, double d, vertex_t p);

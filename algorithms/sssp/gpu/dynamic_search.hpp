@@ -66,7 +66,6 @@ class DynamicSearch : public DynamicFrame<Search, Graph> {
   ShortestPathState state_;
 
  private:
-  friend Frame;
   /// The policy hooks (algorithms/dynamic_frame.hpp). The batch routes apply the batch whole and
   /// repair; host batches are uploaded chunk by chunk as the graph's EdgeList overloads upload
   /// them. The batch routes read every batch edge's length before and after (a longer tree arc
@@ -76,9 +75,7 @@ class DynamicSearch : public DynamicFrame<Search, Graph> {
   DynamicUpdate<UpdateResult> erase_through(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_through(DeviceEdges batch);
   DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
-  BatchEffect on_after_insert(const ChangedEdges& added);
-  void on_before_erase(const ChangedEdges& removed);
-  BatchEffect on_after_erase(const ChangedEdges& removed);
+  WG_DYNAMIC_POLICY_HOOKS(Frame, const ChangedEdges&);
   /// The shared repair machinery over this object's state (defined where it is complete).
   DynamicCore<Graph> dynamic_core();
 
