@@ -1,7 +1,9 @@
 #pragma once
 // segmented_sum: for every vertex v below n, the sum of value(w) over v's neighbours w (a segment
-// per vertex), handed to finish(v, sum) on one thread. Called inside a kernel by every thread of
-// the grid (a device-level operator, so that the caller may fuse its own end of pass after it).
+// per vertex), handed to finish(v, sum) on one thread. for_each_segment: the same walk without
+// the reduction (each warp gets a vertex, or one part of a hub, to walk as it likes). Called inside
+// a kernel by every thread of the grid (a device-level operator, so that the caller may fuse its
+// own end of pass after it).
 //
 // Schedule: a warp per vertex walks its adjacency (for_each_neighbor) and sums with shuffles;
 // with a split plan (kSplit), a vertex whose plan gives it k > 0 parts (a hub) is walked by k
@@ -80,48 +82,63 @@ __global__ void segment_parts_kernel(View g, std::uint64_t n, std::uint32_t spli
   }
 }
 
+/// The walk both segmented passes share: every item of hubs + n, a warp each (hub parts first,
+/// then the vertices), as on_part(tile, v, part, parts, first) for a hub's part (first: the
+/// index of its first part) and on_vertex(tile, v) for a vertex walked whole (hubs skipped: their
+/// parts walk them). offsets is read only when kSplit.
+template <bool kSplit, class OnPart, class OnVertex>
+__device__ __forceinline__ void for_each_segment(std::uint64_t n, const std::uint32_t* offsets,
+                                                 OnPart&& on_part, OnVertex&& on_vertex) {
+  const std::uint32_t hubs = kSplit ? offsets[n] : 0;
+  for_each_warp_item(hubs + n, [&](const warp_tile& t, std::uint64_t i) {
+    if constexpr (kSplit) {
+      if (i < hubs) {
+        const auto j = static_cast<std::uint32_t>(i);
+        const vertex_t v = part_owner(t, offsets, n, j);
+        const std::uint32_t first = offsets[v], parts = offsets[v + 1] - first;
+        on_part(t, v, j - first, parts, first);
+        return;
+      }
+    }
+    const auto v = static_cast<vertex_t>(i - hubs);
+    if (kSplit && offsets[v + 1] != offsets[v]) return;  // a hub: done by its parts (uniform)
+    on_vertex(t, v);
+  });
+}
+
 /// The pass (see the header comment): value(w) -> double per neighbour, finish(v, sum) on lane 0
 /// of the warp that completes v. offsets, acc and tickets are read only when kSplit.
 template <bool kSplit, class View, class Value, class Finish>
 __device__ __forceinline__ void segmented_sum(const View& g, std::uint64_t n,
                                               const std::uint32_t* offsets, double* acc,
                                               unsigned* tickets, Value&& value, Finish&& finish) {
-  const std::uint32_t hubs = kSplit ? offsets[n] : 0;
-  for_each_warp_item(hubs + n, [&](const warp_tile& t, std::uint64_t i) {
-    const unsigned lane = t.thread_rank();
-    if constexpr (kSplit) {
-      if (i < hubs) {
-        const auto j = static_cast<std::uint32_t>(i);
-        const vertex_t v = part_owner(t, offsets, n, j);
-        const std::uint32_t first = offsets[v], parts = offsets[v + 1] - first;
-        double sum = 0;
-        g.for_each_neighbor_part(t, v, j - first, parts,
-                                 [&](vertex_t w, auto...) { sum += value(w); });
-        sum = warp_sum(sum);
-        if (lane == 0) {
-          atomicAdd(acc + first, sum);
-          __threadfence();
-          const unsigned k = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(tickets[first])
-                                 .fetch_add(1u, cuda::memory_order_acq_rel);
-          if (k + 1 == parts) {
-            __threadfence();
-            const double total = *static_cast<volatile double*>(acc + first);
-            acc[first] = 0;
-            tickets[first] = 0;
-            finish(v, total);
-          }
-        }
-        return;
+  const auto on_part = [&](const warp_tile& t, vertex_t v, std::uint32_t part, std::uint32_t parts,
+                           std::uint32_t first) {
+    double sum = 0;
+    g.for_each_neighbor_part(t, v, part, parts, [&](vertex_t w, auto...) { sum += value(w); });
+    sum = warp_sum(sum);
+    if (t.thread_rank() == 0) {
+      atomicAdd(acc + first, sum);
+      __threadfence();
+      const unsigned k = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(tickets[first])
+                             .fetch_add(1u, cuda::memory_order_acq_rel);
+      if (k + 1 == parts) {
+        __threadfence();
+        const double total = *static_cast<volatile double*>(acc + first);
+        acc[first] = 0;
+        tickets[first] = 0;
+        finish(v, total);
       }
     }
-    const auto v = static_cast<vertex_t>(i - hubs);
-    if (kSplit && offsets[v + 1] != offsets[v]) return;  // a hub: done by its parts (uniform)
+  };
+  const auto on_vertex = [&](const warp_tile& t, vertex_t v) {
     double sum = 0;
     if (g.is_live(v) && g.degree(v) > 0)  // warp-uniform
       g.for_each_neighbor(t, v, [&](vertex_t w, auto...) { sum += value(w); });
     sum = warp_sum(sum);
-    if (lane == 0) finish(v, sum);
-  });
+    if (t.thread_rank() == 0) finish(v, sum);
+  };
+  for_each_segment<kSplit>(n, offsets, on_part, on_vertex);
 }
 
 }  // namespace wg::gpu::ops

@@ -46,7 +46,6 @@ inline constexpr bool kHasParts = requires(const View& g, const warp_tile& t, ve
   g.for_each_neighbor_part(t, u, p, p, ::wg::detail::NeighborSink<View::weighted>{});
 };
 
-using ops::part_owner;
 using ops::warp_sum;
 __device__ __forceinline__ double warp_max(double x) {
   for (int o = 16; o > 0; o /= 2) x = fmax(x, __shfl_down_sync(kFull, x, o));
@@ -181,25 +180,18 @@ template <class View, bool kSplit>
 __global__ void push_kernel(View g, Params p, const double* contrib, double* acc,
                             const std::uint32_t* offsets, const PageRankState* s) {
   if (s->done) return;
-  const std::uint32_t hubs = kSplit ? offsets[p.n] : 0;
-  for_each_warp_item(hubs + p.n, [&](const warp_tile& t, std::uint64_t i) {
-    if constexpr (kSplit) {
-      if (i < hubs) {
-        const auto j = static_cast<std::uint32_t>(i);
-        const vertex_t v = part_owner(t, offsets, p.n, j);
-        const std::uint32_t first = offsets[v], parts = offsets[v + 1] - first;
+  ops::for_each_segment<kSplit>(
+      p.n, offsets,
+      [&](const warp_tile& t, vertex_t v, std::uint32_t part, std::uint32_t parts, std::uint32_t) {
         const double c = contrib[v];
-        g.for_each_neighbor_part(t, v, j - first, parts,
+        g.for_each_neighbor_part(t, v, part, parts,
                                  [&](vertex_t w, auto...) { atomicAdd(acc + w, c); });
-        return;
-      }
-    }
-    const auto u = static_cast<vertex_t>(i - hubs);
-    if (kSplit && offsets[u + 1] != offsets[u]) return;
-    if (!g.is_live(u) || g.degree(u) == 0) return;  // warp-uniform
-    const double c = contrib[u];
-    g.for_each_neighbor(t, u, [&](vertex_t w, auto...) { atomicAdd(acc + w, c); });
-  });
+      },
+      [&](const warp_tile& t, vertex_t u) {
+        if (!g.is_live(u) || g.degree(u) == 0) return;  // warp-uniform
+        const double c = contrib[u];
+        g.for_each_neighbor(t, u, [&](vertex_t w, auto...) { atomicAdd(acc + w, c); });
+      });
 }
 
 /// Directed, second half: the new ranks from the accumulators (zeroed for the next iteration),
