@@ -19,13 +19,13 @@
 // (algorithms/gpu_dynamic_update.cuh, which a GPU policy's header includes before using the
 // frame so that its insert_observed / erase_observed are the default routes).
 //
-// A policy derives from the frame (CRTP), declares `friend` the frame, and may hide these
-// defaults: on_batch_start(erase) before a batch of its own (not inside a mixed step);
-// insert_through / erase_through(batch) to apply a batch by its own route (the default: the
-// graph's update with the hooks around it); erase_vertices_through(ids); begin_step(erase
-// entries, insert entries) and end_step(erase effect, insert effect) around a mixed step
-// (in_step() is true between them: a policy may defer its fallback to the step's end). The
-// default mixed step is erase_through then insert_through, its changed the sum of both parts'.
+// A policy derives from the frame (CRTP), declares its hooks and the frame a friend with
+// WG_DYNAMIC_POLICY_HOOKS, and may hide these defaults: on_batch_start(erase) before a batch of its
+// own (not inside a mixed step); insert_through / erase_through(batch) to apply a batch by its own
+// route (the default: the graph's update with the hooks around it); erase_vertices_through(ids);
+// begin_step(erase entries, insert entries) and end_step(erase effect, insert effect) around a
+// mixed step (in_step() is true between them: a policy may defer its fallback to the step's end).
+// The default mixed step is erase_through then insert_through, its changed the sum of both parts'.
 //
 // Errors: StaleResultError (a wg::InvalidArgument) from every batch call and before_erase when
 // the result is not current(); the policy's and the graph's own errors otherwise. Accessors
@@ -64,22 +64,40 @@ struct DynamicStats {
   }
 };
 
+/// A CPU policy's tuning with its worker threads defaulted (0) to the graph's threads(), as the
+/// policy's static computation would resolve them on every recompute.
+template <class Tuning, class Graph>
+Tuning with_graph_threads(Tuning tuning, const Graph& graph) {
+  if (!tuning.threads) tuning.threads = graph.threads();
+  return tuning;
+}
+
+/// Declares, inside a policy's class, the three hooks the policy defines for its frame, and makes
+/// the frame a friend so that the hooks stay private: every policy states its side of the seam
+/// alike. Frame: the policy's DynamicFrame type; Keys: how the changed edges reach the hooks
+/// (the frame's Keys).
+#define WG_DYNAMIC_POLICY_HOOKS(Frame, Keys) \
+  friend Frame;                              \
+  BatchEffect on_after_insert(Keys added);   \
+  void on_before_erase(Keys removed);        \
+  BatchEffect on_after_erase(Keys removed)
+
 template <class Policy, class Graph, class Keys = std::span<const std::uint64_t>>
 class DynamicFrame {
  public:
   using graph_type = Graph;
 
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch) { return insert_any(batch); }
+  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch) { return single<false>(batch); }
   template <class DeviceBatch>
   requires(!std::convertible_to<DeviceBatch, const EdgeList&>)
       DynamicUpdate<UpdateResult> insert_edges(DeviceBatch batch) {
-    return insert_any(batch);
+    return single<false>(batch);
   }
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch) { return erase_any(batch); }
+  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch) { return single<true>(batch); }
   template <class DeviceBatch>
   requires(!std::convertible_to<DeviceBatch, const EdgeList&>)
       DynamicUpdate<UpdateResult> erase_edges(DeviceBatch batch) {
-    return erase_any(batch);
+    return single<true>(batch);
   }
   /// A mixed step: erases `erase`, then inserts `insert`, through the graph, answered once (the
   /// policy's step hooks say how; see the header comment).
@@ -185,19 +203,16 @@ class DynamicFrame {
     stats_.record(recomputed);
     mark_current();
   }
-  template <class Batch>
-  DynamicUpdate<UpdateResult> insert_any(const Batch& batch) {
+  /// One insertion (Erase false) or erasure batch through the policy's route.
+  template <bool Erase, class Batch>
+  DynamicUpdate<UpdateResult> single(const Batch& batch) {
     require_current();
-    self().on_batch_start(false);
-    DynamicUpdate<UpdateResult> r = self().insert_through(batch);
-    finish(r.recomputed);
-    return r;
-  }
-  template <class Batch>
-  DynamicUpdate<UpdateResult> erase_any(const Batch& batch) {
-    require_current();
-    self().on_batch_start(true);
-    DynamicUpdate<UpdateResult> r = self().erase_through(batch);
+    self().on_batch_start(Erase);
+    DynamicUpdate<UpdateResult> r;
+    if constexpr (Erase)
+      r = self().erase_through(batch);
+    else
+      r = self().insert_through(batch);
     finish(r.recomputed);
     return r;
   }

@@ -85,6 +85,13 @@ inline void accumulate(BatchEffect& total, const BatchEffect& part) {
   total.recomputed = total.recomputed || part.recomputed;
 }
 
+/// A batch's answer (changed, recomputed) taken from one algorithm's effect.
+template <class Update>
+void set_effect(DynamicUpdate<Update>& r, const BatchEffect& e) {
+  r.changed = e.changed;
+  r.recomputed = e.recomputed;
+}
+
 /// A dynamic result that follows batches someone else applies to its graph, so that one update
 /// of the graph can serve several algorithms (the CLI's `stream --algo`). The keys are the
 /// canonical keys (the graph's canonical layer) of exactly the edges the batch changes:
@@ -106,9 +113,7 @@ template <class Graph, EdgeBatchObserver A>
 DynamicUpdate<UpdateResult> insert_observed(Graph& graph, const EdgeList& batch, A& algorithm) {
   std::vector<std::uint64_t> added;
   DynamicUpdate<UpdateResult> r = insert_listing_added(graph, batch, added);
-  const BatchEffect e = algorithm.after_insert(added);
-  r.changed = e.changed;
-  r.recomputed = e.recomputed;
+  set_effect(r, algorithm.after_insert(added));
   return r;
 }
 
@@ -119,9 +124,7 @@ DynamicUpdate<UpdateResult> erase_observed(Graph& graph, const EdgeList& batch, 
   DynamicUpdate<UpdateResult> r = erase_listing_removed(
       graph, batch, removed,
       [&](std::span<const std::uint64_t> keys) { algorithm.before_erase(keys); });
-  const BatchEffect e = algorithm.after_erase(removed);
-  r.changed = e.changed;
-  r.recomputed = e.recomputed;
+  set_effect(r, algorithm.after_erase(removed));
   return r;
 }
 
@@ -135,9 +138,7 @@ DynamicUpdate<VertexEraseResult> erase_vertices_observed(Graph& graph,
   algorithm.before_erase(incident);
   DynamicUpdate<VertexEraseResult> r;
   r.update = graph.erase_vertices(ids);
-  const BatchEffect e = algorithm.after_erase(incident);
-  r.changed = e.changed;
-  r.recomputed = e.recomputed;
+  set_effect(r, algorithm.after_erase(incident));
   return r;
 }
 

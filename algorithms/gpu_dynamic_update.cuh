@@ -196,24 +196,25 @@ UpdateResult erase_observed(Graph& g, const Batch& batch, std::span<BatchEffect>
       });
 }
 
-/// One observer: its insert_edges / erase_edges in the shape of the dynamic classes.
-template <GpuDynamicGraph Graph, class Batch, GpuEdgeBatchObserver A>
-DynamicUpdate<UpdateResult> insert_observed(Graph& g, const Batch& batch, A& observer) {
+/// One observer: its insert_edges / erase_edges in the shape of the dynamic classes. `route`
+/// applies the batch with the observer's effect accumulated in the one-entry span it is given.
+template <class Route>
+DynamicUpdate<UpdateResult> observed_once(Route&& route) {
   BatchEffect e;
   DynamicUpdate<UpdateResult> r;
-  r.update = insert_observed(g, batch, std::span<BatchEffect>(&e, 1), observer);
-  r.changed = e.changed;
-  r.recomputed = e.recomputed;
+  r.update = route(std::span<BatchEffect>(&e, 1));
+  set_effect(r, e);
   return r;
 }
 template <GpuDynamicGraph Graph, class Batch, GpuEdgeBatchObserver A>
+DynamicUpdate<UpdateResult> insert_observed(Graph& g, const Batch& batch, A& observer) {
+  return observed_once(
+      [&](std::span<BatchEffect> e) { return insert_observed(g, batch, e, observer); });
+}
+template <GpuDynamicGraph Graph, class Batch, GpuEdgeBatchObserver A>
 DynamicUpdate<UpdateResult> erase_observed(Graph& g, const Batch& batch, A& observer) {
-  BatchEffect e;
-  DynamicUpdate<UpdateResult> r;
-  r.update = erase_observed(g, batch, std::span<BatchEffect>(&e, 1), observer);
-  r.changed = e.changed;
-  r.recomputed = e.recomputed;
-  return r;
+  return observed_once(
+      [&](std::span<BatchEffect> e) { return erase_observed(g, batch, e, observer); });
 }
 
 /// The dynamic-algorithm frame and the result set on the GPU graphs (algorithms/dynamic_frame.hpp):

@@ -56,9 +56,8 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
   if (kind == AlgorithmKind::sssp)  // the graph's weights (a weighted stream), else unit lengths
     return make_tracked(
         kind,
-        std::make_unique<cpu::DynamicSssp>(
-            graph, spec.source,
-            cpu::DynamicSsspOptions{.sssp = {.unit_weights = !graph.weighted()}}),
+        std::make_unique<cpu::DynamicSssp>(graph, spec.source,
+                                           cpu::SsspOptions{.unit_weights = !graph.weighted()}),
         [](const cpu::DynamicSssp& a) { return a.result().distance; },
         [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
 #define WG_CLI_TRACK(Entry)                     \

@@ -84,9 +84,7 @@ std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gp
         [](const Bfs& a) { return static_cast<double>(a.result().reached); });
   if (kind == AlgorithmKind::sssp)
     return gpu_tracked(
-        kind,
-        std::make_unique<Sssp>(graph, spec.source,
-                               gpu::DynamicSsspOptions{.sssp = {.unit_weights = true}}),
+        kind, std::make_unique<Sssp>(graph, spec.source, gpu::SsspOptions{.unit_weights = true}),
         [](const Sssp& a) {
           const gpu::SsspResult r = a.result();
           std::vector<double> out(r.distance.size());

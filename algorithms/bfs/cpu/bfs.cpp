@@ -9,8 +9,8 @@
 
 namespace wg::cpu {
 
-template BfsResult bfs(const DynamicGraph&, vertex_t, const BfsOptions&);
-template BfsResult bfs(const CsrView&, vertex_t, const BfsOptions&);
+template BfsResult bfs(const DynamicGraph&, vertex_t, const BfsOptions&, const BfsTuning&);
+template BfsResult bfs(const CsrView&, vertex_t, const BfsOptions&, const BfsTuning&);
 
 namespace {
 
@@ -45,15 +45,18 @@ constexpr std::uint8_t kAffected = 3;  // lost every shortest path: re-levelled
 
 }  // namespace
 
-DynamicBfs::DynamicBfs(DynamicGraph& graph, vertex_t source, const DynamicBfsOptions& options)
-    : DynamicFrame(graph), source_(source), options_(options) {
-  if (!options_.bfs.threads) options_.bfs.threads = graph.threads();
+DynamicBfs::DynamicBfs(DynamicGraph& graph, vertex_t source, const BfsOptions& options,
+                       const BfsTuning& tuning)
+    : DynamicFrame(graph),
+      source_(source),
+      options_(options),
+      tuning_(with_graph_threads(tuning, graph)) {
   recompute();
 }
 
 const BfsResult& DynamicBfs::recompute() {
   mark_current();
-  result_ = bfs(*graph_, source_, options_.bfs);
+  result_ = bfs(*graph_, source_, options_, tuning_);
   mark_.assign(result_.level.size(), 0);
   touched_.clear();
   return result_;
@@ -68,7 +71,7 @@ void DynamicBfs::grow() {
 }
 
 std::uint64_t DynamicBfs::budget() const {
-  return static_cast<std::uint64_t>(options_.recompute_fraction *
+  return static_cast<std::uint64_t>(tuning_.recompute_fraction *
                                     static_cast<double>(result_.level.size()));
 }
 

@@ -25,7 +25,7 @@
 // itself unaffected (vertices handled in level order); if none, it is affected and so are its
 // tree children. Affected vertices are then re-levelled from their unaffected in-neighbours and
 // by propagation: O(affected vertices' arcs). When the vertices a batch touches exceed
-// DynamicBfsOptions::recompute_fraction of the id range, the repair stops and the static BFS
+// BfsTuning::recompute_fraction of the id range, the repair stops and the static BFS
 // runs instead (it is parallel and direction-optimising, the repair is sequential). Vertex
 // deletions remove the vertices' edges as a deletion batch first; erasing the source makes
 // every vertex unreached.
@@ -54,42 +54,38 @@ using wg::kBfsNoParent;
 using wg::kBfsUnreached;
 inline constexpr vertex_t kNoParent = kBfsNoParent;
 
-struct BfsOptions {
+using wg::BfsOptions;  // algorithms/bfs/bfs.hpp
+
+/// The CPU backend's tuning (never changes the levels).
+struct BfsTuning {
   /// Worker threads. 0: the graph's threads() where it has one, else all cores.
   unsigned threads = 0;
-  /// Go bottom-up when the frontier grows and frontier arcs * top_down_alpha > unvisited
-  /// vertices' arcs (Beamer's alpha; 14 is the paper's value). 0 never goes bottom-up.
-  unsigned top_down_alpha = 14;
-  /// Go back top-down when frontier size * bottom_up_beta < vertices (Beamer's beta, 24).
-  unsigned bottom_up_beta = 24;
   /// Frontiers below this size are expanded on the calling thread (a fork/join costs more).
   std::size_t parallel_grain = 1024;
   /// Undirected graphs with export_csr() (wg::cpu::DynamicGraph) are searched on a CSR snapshot
   /// (graph/cpu/csr_view.hpp): a parallel O(n + m) export, then contiguous neighbour lists
   /// instead of a tree descent per visited vertex. false walks the graph itself.
   bool snapshot = true;
+  /// Dynamic: a batch whose repair touches more than this fraction of the id range is answered
+  /// by a static BFS instead: the repair is sequential and costs several times the static BFS
+  /// per vertex, so from about a tenth of the graph the parallel recompute is cheaper.
+  double recompute_fraction = 0.1;
 };
 
 /// BFS from `source` on any HostGraphView (definition in bfs_impl.hpp). Throws
 /// wg::InvalidArgument when source >= num_vertices().
 template <HostGraphView Graph>
-BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options = {});
-extern template BfsResult bfs(const DynamicGraph&, vertex_t, const BfsOptions&);
-extern template BfsResult bfs(const CsrView&, vertex_t, const BfsOptions&);
-
-struct DynamicBfsOptions {
-  BfsOptions bfs;
-  /// A batch whose repair touches more than this fraction of the id range is answered by a
-  /// static BFS instead: the repair is sequential and costs several times the static BFS per
-  /// vertex, so from about a tenth of the graph the parallel recompute is cheaper.
-  double recompute_fraction = 0.1;
-};
+BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options = {},
+              const BfsTuning& tuning = {});
+extern template BfsResult bfs(const DynamicGraph&, vertex_t, const BfsOptions&, const BfsTuning&);
+extern template BfsResult bfs(const CsrView&, vertex_t, const BfsOptions&, const BfsTuning&);
 
 /// Keeps the BFS from one source of a DynamicGraph exact while batches are applied through it.
 class DynamicBfs : public DynamicFrame<DynamicBfs, DynamicGraph> {
  public:
   /// Runs the static BFS once. Throws wg::InvalidArgument when source >= num_vertices().
-  DynamicBfs(DynamicGraph& graph, vertex_t source, const DynamicBfsOptions& options = {});
+  DynamicBfs(DynamicGraph& graph, vertex_t source, const BfsOptions& options = {},
+             const BfsTuning& tuning = {});
 
   /// Each batch returns what it did to the graph, the vertices whose level changed, and whether
   /// the static computation answered it (algorithms/dynamic_update.hpp).
@@ -117,7 +113,8 @@ class DynamicBfs : public DynamicFrame<DynamicBfs, DynamicGraph> {
   std::uint64_t recompute_counting();
 
   vertex_t source_;
-  DynamicBfsOptions options_;
+  BfsOptions options_;
+  BfsTuning tuning_;
   BfsResult result_;
   std::vector<std::uint8_t> mark_;  ///< per-vertex scratch of the repairs, all 0 between batches
   std::vector<vertex_t> touched_;   ///< vertices whose mark_ is set

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
+#include <warpgraph/algorithms/single_source.hpp>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/cpu/csr_view.hpp>
 #include <warpgraph/graph/cpu/parallel.hpp>
@@ -15,13 +16,11 @@
 namespace wg::cpu {
 
 template <HostGraphView Graph>
-BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
+BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options,
+              const BfsTuning& tuning) {
   const std::uint64_t n = graph.num_vertices();
-  if (source >= n) {
-    throw InvalidArgument("wg::cpu::bfs: source " + std::to_string(source) +
-                          " is not below the id bound " + std::to_string(n));
-  }
-  unsigned threads = options.threads;
+  require_source("wg::cpu::bfs", source, n);
+  unsigned threads = tuning.threads;
   if constexpr (requires { graph.threads(); }) {
     if (!threads) threads = graph.threads();
   }
@@ -29,20 +28,18 @@ BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
   if constexpr (requires { graph.export_csr(); }) {
     // Undirected graphs with a CSR export run on a snapshot (directed ones keep the graph's
     // in-arcs for bottom-up steps).
-    if (options.snapshot && !graph.directed() && graph.is_live(source)) {
+    if (tuning.snapshot && !graph.directed() && graph.is_live(source)) {
       const Csr csr = graph.export_csr();
-      BfsOptions o = options;
-      o.threads = threads;
-      return bfs(CsrView(csr, false), source, o);
+      BfsTuning t = tuning;
+      t.threads = threads;
+      return bfs(CsrView(csr, false), source, options, t);
     }
   }
 
   BfsResult r;
-  r.level.assign(n, kBfsUnreached);
-  r.parent.assign(n, kNoParent);
-  if (!graph.is_live(source)) return r;
-  r.level[source] = 0;
-  r.parent[source] = source;
+  if (!start_from_source(r.level, r.parent, n, source, graph.is_live(source), kBfsUnreached,
+                         kNoParent))
+    return r;
   r.reached = 1;
 
   auto level_ref = [&](vertex_t v) { return std::atomic_ref<std::int64_t>(r.level[v]); };
@@ -101,7 +98,7 @@ BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
         }
       });
     } else {
-      parallel_for(frontier.size(), threads, options.parallel_grain,
+      parallel_for(frontier.size(), threads, tuning.parallel_grain,
                    [&](std::size_t b, std::size_t e, unsigned t) {
                      for (std::size_t i = b; i < e; ++i) {
                        const vertex_t u = frontier[i];

@@ -17,6 +17,7 @@
 
 #include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
 #include <warpgraph/algorithms/operators/advance.cuh>
+#include <warpgraph/algorithms/single_source.hpp>
 #include <warpgraph/algorithms/sssp/gpu/sssp.cuh>
 
 namespace wg::gpu {
@@ -119,11 +120,10 @@ struct BfsDeviceResult {
 /// disables bottom-up steps (they need in-arcs). InvalidArgument when source >= num_vertices.
 template <class View>
 BfsDeviceResult bfs_device(const View& g, std::uint64_t num_vertices, bool directed,
-                           vertex_t source, cudaStream_t stream, const BfsOptions& options = {}) {
+                           vertex_t source, cudaStream_t stream, const BfsOptions& options = {},
+                           const BfsTuning& tuning = {}) {
   using namespace bfs_detail;
-  if (source >= num_vertices)
-    throw InvalidArgument("wg::gpu::bfs: source " + std::to_string(source) +
-                          " is not below the id bound " + std::to_string(num_vertices));
+  require_source("wg::gpu::bfs", source, num_vertices);
   const std::uint64_t n = num_vertices;
   BfsDeviceResult r;
   r.level = DeviceBuffer<std::int32_t>(n, stream, "bfs levels");
@@ -179,8 +179,8 @@ BfsDeviceResult bfs_device(const View& g, std::uint64_t num_vertices, bool direc
         parent[w] = u;
         return true;
       };
-      const ops::HeavySplit split{heavy.data(), counters.data() + 2, options.split_degree,
-                                  options.split_parts};
+      const ops::HeavySplit split{heavy.data(), counters.data() + 2, tuning.split_degree,
+                                  tuning.split_parts};
       ops::advance<ops::Walk::slots>(g, frontier.in(count),
                                      frontier.out(counters.data(), counters.data() + 1), claim,
                                      ops::AdvanceLaunch::sized(count, split), stream);
@@ -215,27 +215,32 @@ inline BfsResult download(const BfsDeviceResult& d, cudaStream_t stream) {
 /// Static BFS on any DeviceGraphView (host result).
 template <class View>
 BfsResult bfs(const View& g, std::uint64_t num_vertices, bool directed, vertex_t source,
-              cudaStream_t stream, const BfsOptions& options = {}) {
-  return download(bfs_device(g, num_vertices, directed, source, stream, options), stream);
+              cudaStream_t stream, const BfsOptions& options = {}, const BfsTuning& tuning = {}) {
+  return download(bfs_device(g, num_vertices, directed, source, stream, options, tuning), stream);
 }
 
 /// Static BFS on a CsrGraph.
 template <bool Weighted>
-BfsResult bfs(const CsrGraph<Weighted>& g, vertex_t source, const BfsOptions& options = {}) {
-  return bfs(g.ref(), g.num_vertices(), g.directed(), source, g.stream(), options);
+BfsResult bfs(const CsrGraph<Weighted>& g, vertex_t source, const BfsOptions& options = {},
+              const BfsTuning& tuning = {}) {
+  return bfs(g.ref(), g.num_vertices(), g.directed(), source, g.stream(), options, tuning);
 }
 
 template <GpuDynamicGraph Graph>
-BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options) {
-  return bfs(graph.ref(), graph.num_vertices(), graph.directed(), source, graph.stream(), options);
+BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options,
+              const BfsTuning& tuning) {
+  return bfs(graph.ref(), graph.num_vertices(), graph.directed(), source, graph.stream(), options,
+             tuning);
 }
 
 // ---- dynamic ----------------------------------------------------------------------------------
 
 template <GpuDynamicGraph Graph>
-DynamicBfs<Graph>::DynamicBfs(Graph& graph, vertex_t source, const DynamicBfsOptions& options)
-    : Search(graph, source, options, options.bfs, /*unit_lengths=*/true, "wg::gpu::DynamicBfs"),
-      options_(options) {
+DynamicBfs<Graph>::DynamicBfs(Graph& graph, vertex_t source, const BfsOptions& options,
+                              const BfsTuning& tuning)
+    : Search(graph, source, tuning, /*unit_lengths=*/true, "wg::gpu::DynamicBfs"),
+      options_(options),
+      tuning_(tuning) {
   this->recompute();
 }
 
@@ -243,7 +248,7 @@ template <GpuDynamicGraph Graph>
 void DynamicBfs<Graph>::search_into_keys(cudaStream_t s) {
   ShortestPathState& st = this->state_;
   const BfsDeviceResult d = bfs_device(this->graph_->ref(), st.n, this->graph_->directed(),
-                                       this->source(), s, options_.bfs);
+                                       this->source(), s, options_, tuning_);
   bfs_detail::levels_to_keys_kernel<<<grid_for(st.n), kBlock, 0, s>>>(
       d.level.data(), d.parent.data(), st.n, st.keys.data());
   WG_CUDA_CHECK_LAST();

@@ -26,10 +26,10 @@
 // unaffected neighbours (a vertex with a neighbour one level up keeps its level: the
 // re-parenting), then propagate. Undirected graphs are repaired exactly; a deletion that affects
 // a vertex of a directed graph recomputes (no in-arcs on the device). The static BFS answers
-// instead when a repair resets more than DynamicBfsOptions::recompute_fraction of the ids, or an
+// instead when a repair resets more than BfsTuning::recompute_fraction of the ids, or an
 // insertion batch brings more than recompute_batch_fraction of the graph's edges: past those the
 // direction-optimising static search costs less than the propagation rounds. The batch goes to
-// the graph whole and the propagation runs BfsOptions::rounds_per_check levels per host
+// the graph whole and the propagation runs BfsTuning::rounds_per_check levels per host
 // synchronisation, `changed` counted on the device (see DynamicSssp in sssp.hpp).
 //
 // Errors: wg::InvalidArgument for a source past the id range; wg::CapacityError for GPU memory.
@@ -52,35 +52,14 @@ using wg::BfsResult;
 using wg::kBfsNoParent;
 using wg::kBfsUnreached;
 
-struct BfsOptions {
-  /// Bottom-up when the frontier grows and frontier arcs * top_down_alpha > unvisited vertices'
-  /// arcs (Beamer's alpha). 0: top-down only.
-  unsigned top_down_alpha = 14;
-  /// Back to top-down when frontier size * bottom_up_beta < vertices (Beamer's beta).
-  unsigned bottom_up_beta = 24;
-  /// A frontier vertex of more than split_degree neighbours is expanded by split_parts warps
-  /// (each a share of its buckets or row) in a second kernel of the level, so that a hub does not
-  /// hold one warp for its whole list. 0 (either): never split. DynamicBfs's propagation uses
-  /// the same fields.
-  std::uint32_t split_degree = 4096;
-  std::uint32_t split_parts = 64;
-  /// DynamicBfs's propagation: relaxation rounds launched before the host checks the queue
-  /// (SsspOptions::rounds_per_check). The static search checks every level (it chooses the
-  /// direction from the frontier's size).
-  std::uint32_t rounds_per_check = 4;
-};
+using wg::BfsOptions;  // algorithms/bfs/bfs.hpp
+/// Hub splitting, rounds per check and the dynamic switches (sssp/gpu/shortest_path_state.hpp);
+/// DynamicBfs's repair shares them with DynamicSssp.
+using BfsTuning = SearchTuning;
 
 template <GpuDynamicGraph Graph>
-BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options = {});
-
-struct DynamicBfsOptions {
-  BfsOptions bfs;
-  /// A repair that resets more than this fraction of the ids runs the static BFS instead.
-  double recompute_fraction = 0.1;
-  /// An insertion batch with more new edges than this fraction of the graph's edges is answered
-  /// by the static BFS (it then touches most levels anyway).
-  double recompute_batch_fraction = 0.05;
-};
+BfsResult bfs(const Graph& graph, vertex_t source, const BfsOptions& options = {},
+              const BfsTuning& tuning = {});
 
 /// Keeps the BFS from one source of a GPU graph exact while batches are applied through it (the
 /// batch calls, the observer calls and recompute() are sp::DynamicSearch's, as DynamicSssp's).
@@ -88,7 +67,8 @@ struct DynamicBfsOptions {
 template <GpuDynamicGraph Graph>
 class DynamicBfs : public sp::DynamicSearch<DynamicBfs<Graph>, Graph> {
  public:
-  DynamicBfs(Graph& graph, vertex_t source, const DynamicBfsOptions& options = {});
+  DynamicBfs(Graph& graph, vertex_t source, const BfsOptions& options = {},
+             const BfsTuning& tuning = {});
 
   /// The current result, downloaded (O(n)).
   BfsResult result() const;
@@ -98,11 +78,14 @@ class DynamicBfs : public sp::DynamicSearch<DynamicBfs<Graph>, Graph> {
   friend Search;
   /// The static (direction-optimising) BFS from the live source into the keys.
   void search_into_keys(cudaStream_t stream);
-  DynamicBfsOptions options_;
+  BfsOptions options_;
+  BfsTuning tuning_;
 };
 
-extern template BfsResult bfs(const DynamicGraph<SlabSetAdjacency>&, vertex_t, const BfsOptions&);
-extern template BfsResult bfs(const DynamicGraph<SlabMapAdjacency>&, vertex_t, const BfsOptions&);
+extern template BfsResult bfs(const DynamicGraph<SlabSetAdjacency>&, vertex_t, const BfsOptions&,
+                              const BfsTuning&);
+extern template BfsResult bfs(const DynamicGraph<SlabMapAdjacency>&, vertex_t, const BfsOptions&,
+                              const BfsTuning&);
 extern template class DynamicBfs<DynamicGraph<SlabSetAdjacency>>;
 extern template class DynamicBfs<DynamicGraph<SlabMapAdjacency>>;
 extern template class sp::DynamicSearch<DynamicBfs<DynamicGraph<SlabSetAdjacency>>,

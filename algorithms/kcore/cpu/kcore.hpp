@@ -67,11 +67,8 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   const CoreNumbers& recompute();
 
  private:
-  friend DynamicFrame;
   /// The policy hooks (algorithms/dynamic_frame.hpp).
-  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
-  void on_before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
+  WG_DYNAMIC_POLICY_HOOKS(DynamicFrame, std::span<const std::uint64_t>);
   void grow();
   /// Processes the edge keys[i] (inserted or deleted) while the other edges of `keys` with
   /// index > i (insertion) or <= i (deletion) are treated as absent.

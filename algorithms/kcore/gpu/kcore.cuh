@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <tuple>
 #include <vector>
@@ -397,20 +398,30 @@ unsigned long long DynamicCoreNumbers<Graph>::level_budget() const {
 }
 
 template <GpuDynamicGraph Graph>
+template <class Enqueue, class Ended>
+bool DynamicCoreNumbers<Graph>::run_round(Enqueue&& enqueue, Ended&& ended) {
+  const typename Graph::ref_type g = graph_->ref();
+  const cudaStream_t stream = graph_->stream();
+  const unsigned steps = std::max(1u, tuning_.levels_per_sync);
+  for (;;) {
+    launches_ += enqueue(g, stream, steps, counters_.data(), level_budget());
+    WG_CUDA_CHECK_LAST();
+    read_counters();
+    if (const std::optional<bool> end = ended()) return *end;
+  }
+}
+
+template <GpuDynamicGraph Graph>
 bool DynamicCoreNumbers<Graph>::insert_round(const kcore_detail::BatchEdgeView& batch,
                                              std::uint32_t epoch) {
   using namespace kcore_detail;
   using View = typename Graph::ref_type;
-  const cudaStream_t stream = graph_->stream();
-  const View g = graph_->ref();
-  const unsigned steps = std::max(1u, tuning_.levels_per_sync);
-  unsigned long long* c = counters_.data();
   // The whole round is enqueued, then one synchronisation; a traversal or a peeling deeper than
   // `steps` levels enqueues it again (the finished phases' kernels return at once). Examined
   // vertices: the roots, then the number-c neighbours of those that passed (mcd > c), each level
   // priced at two scans of its vertices' arcs before it runs.
-  for (;;) {
-    const unsigned long long budget = level_budget();
+  const auto enqueue = [&](const View& g, cudaStream_t stream, unsigned steps,
+                           unsigned long long* c, unsigned long long budget) {
     for (unsigned s = 0; s < steps; ++s) {
       advance_kernel<<<1, 1, 0, stream>>>(c, 0, 2, budget);
       examine_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
@@ -432,12 +443,13 @@ bool DynamicCoreNumbers<Graph>::insert_round(const kcore_detail::BatchEdgeView& 
                                                     count_.data(), mark_.data(), batch_epoch_,
                                                     old_core_.data(), touched_.data(), c);
     gate_kernel<<<1, 1, 0, stream>>>(c, 3, budget);
-    WG_CUDA_CHECK_LAST();
-    read_counters();
-    launches_ += 4 * steps + 5;
+    return 4 * steps + 5;
+  };
+  return run_round(enqueue, [&]() -> std::optional<bool> {
     if (host_[kCutFlag]) return false;
     if (host_[kPhase] == kDone) return true;
-  }
+    return std::nullopt;
+  });
 }
 
 template <GpuDynamicGraph Graph>
@@ -445,15 +457,11 @@ bool DynamicCoreNumbers<Graph>::erase_round(const kcore_detail::BatchEdgeView& b
                                             std::uint32_t epoch) {
   using namespace kcore_detail;
   using View = typename Graph::ref_type;
-  const cudaStream_t stream = graph_->stream();
-  const View g = graph_->ref();
-  const unsigned steps = std::max(1u, tuning_.levels_per_sync);
-  unsigned long long* c = counters_.data();
   // Touched list cand_ (roots, then the uncounted number-c neighbours of fallen vertices), each
   // counted once; fallen queue queue_, each scanned once; each level priced before it runs. As
   // for insertion, the round is enqueued whole and enqueued again while it has not finished.
-  for (;;) {
-    const unsigned long long budget = level_budget();
+  const auto enqueue = [&](const View& g, cudaStream_t stream, unsigned steps,
+                           unsigned long long* c, unsigned long long budget) {
     for (unsigned s = 0; s < steps; ++s) {
       advance_kernel<<<1, 1, 0, stream>>>(c, 0, 1, budget);
       erase_count_kernel<View><<<level_grid_, kBlock, 0, stream>>>(
@@ -469,19 +477,18 @@ bool DynamicCoreNumbers<Graph>::erase_round(const kcore_detail::BatchEdgeView& b
         cand_.data(), true, core_.data(), count_.data(), dec_.data(), mark_.data(), batch_epoch_,
         old_core_.data(), touched_.data(), c);
     gate_kernel<<<1, 1, 0, stream>>>(c, 3, budget);
-    WG_CUDA_CHECK_LAST();
-    read_counters();
-    launches_ += 4 * steps + 3;
+    return 4 * steps + 3;
+  };
+  return run_round(enqueue, [&]() -> std::optional<bool> {
     if (host_[kPhase] == kDone) return true;
-    if (host_[kCutFlag]) {
-      // Nothing applied; dec goes back to zero over the listed vertices.
-      fall_apply_kernel<<<level_grid_, kBlock, 0, stream>>>(
-          cand_.data(), false, core_.data(), count_.data(), dec_.data(), mark_.data(), batch_epoch_,
-          old_core_.data(), touched_.data(), c);
-      WG_CUDA_CHECK_LAST();
-      return false;
-    }
-  }
+    if (!host_[kCutFlag]) return std::nullopt;
+    // Nothing applied; dec goes back to zero over the listed vertices.
+    fall_apply_kernel<<<level_grid_, kBlock, 0, graph_->stream()>>>(
+        cand_.data(), false, core_.data(), count_.data(), dec_.data(), mark_.data(), batch_epoch_,
+        old_core_.data(), touched_.data(), counters_.data());
+    WG_CUDA_CHECK_LAST();
+    return false;
+  });
 }
 
 template <GpuDynamicGraph Graph>

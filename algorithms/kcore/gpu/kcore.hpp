@@ -163,12 +163,9 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers<Graph>, Graph>
 
  private:
   using Frame = DynamicFrame<DynamicCoreNumbers<Graph>, Graph>;
-  friend Frame;
   using Frame::graph_;
   /// The policy hooks (algorithms/dynamic_frame.hpp).
-  BatchEffect on_after_insert(const ChangedEdges& added);
-  void on_before_erase(const ChangedEdges& removed);
-  BatchEffect on_after_erase(const ChangedEdges& removed);
+  WG_DYNAMIC_POLICY_HOOKS(Frame, const ChangedEdges&);
   void grow();
   /// A new epoch for the batch's change records (begin_part, and the records' epoch).
   void begin_batch();
@@ -187,6 +184,10 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers<Graph>, Graph>
   /// changes were applied.
   bool insert_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch);
   bool erase_round(const kcore_detail::BatchEdgeView& batch, std::uint32_t epoch);
+  /// A round's loop: enqueue(view, stream, levels, counters, budget) enqueues its levels and
+  /// returns the launches; then one read_counters(), until ended() answers (true: done).
+  template <class Enqueue, class Ended>
+  bool run_round(Enqueue&& enqueue, Ended&& ended);
   /// Copies the round counters to host_ (synchronises the stream).
   void read_counters();
   /// The arcs the next synchronised group of levels may bring the batch's scans to.

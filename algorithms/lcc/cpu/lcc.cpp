@@ -19,11 +19,12 @@ LccResult local_clustering(const DynamicGraph& graph, const LccOptions& options)
 }
 
 DynamicLocalClustering::DynamicLocalClustering(DynamicGraph& graph, const LccOptions& options)
-    : graph_(&graph), options_(options) {
+    : DynamicFrame(graph), options_(options) {
   recompute();
 }
 
 const LccResult& DynamicLocalClustering::recompute() {
+  mark_current();
   if (graph_->directed())
     throw InvalidArgument("wg::cpu::DynamicLocalClustering: needs an undirected graph");
   triangles_ = count_triangles_per_vertex(*graph_, {.threads = options_.threads}).per_vertex;
@@ -74,7 +75,7 @@ std::uint64_t DynamicLocalClustering::apply(std::span<const std::uint64_t> keys,
   return changed;
 }
 
-BatchEffect DynamicLocalClustering::after_insert(std::span<const std::uint64_t> added) {
+BatchEffect DynamicLocalClustering::on_after_insert(std::span<const std::uint64_t> added) {
   grow();
   delta_.assign(triangles_.size(), 0);
   count_triangles_with_edges_per_vertex(*graph_, added, std::span<std::uint64_t>(delta_),
@@ -82,7 +83,7 @@ BatchEffect DynamicLocalClustering::after_insert(std::span<const std::uint64_t> 
   return {.changed = apply(added, true), .recomputed = false};
 }
 
-void DynamicLocalClustering::before_erase(std::span<const std::uint64_t> removed) {
+void DynamicLocalClustering::on_before_erase(std::span<const std::uint64_t> removed) {
   grow();
   // Counted while the edges are still in the graph.
   delta_.assign(triangles_.size(), 0);
@@ -90,16 +91,8 @@ void DynamicLocalClustering::before_erase(std::span<const std::uint64_t> removed
                                         options_.threads);
 }
 
-BatchEffect DynamicLocalClustering::after_erase(std::span<const std::uint64_t> removed) {
+BatchEffect DynamicLocalClustering::on_after_erase(std::span<const std::uint64_t> removed) {
   return {.changed = apply(removed, false), .recomputed = false};
-}
-
-DynamicUpdate<UpdateResult> DynamicLocalClustering::insert_edges(const EdgeList& batch) {
-  return insert_observed(*graph_, batch, *this);
-}
-
-DynamicUpdate<UpdateResult> DynamicLocalClustering::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
 }
 
 }  // namespace wg::cpu

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/lcc/lcc.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
@@ -26,33 +27,29 @@ namespace wg::cpu {
 LccResult local_clustering(const DynamicGraph& graph, const LccOptions& options = {});
 
 /// Keeps the coefficients of an undirected DynamicGraph exact while batches are applied.
-class DynamicLocalClustering {
+class DynamicLocalClustering : public DynamicFrame<DynamicLocalClustering, DynamicGraph> {
  public:
   /// Runs the static computation once. The graph must outlive this object.
   explicit DynamicLocalClustering(DynamicGraph& graph, const LccOptions& options = {});
 
+  /// insert_edges, erase_edges, update(erase, insert), erase_vertices and the observer calls
+  /// (after_insert, before_erase, after_erase) are the frame's (algorithms/dynamic_frame.hpp).
   /// changed: the vertices whose coefficient moved; recomputed is always false.
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  /// The EdgeBatchObserver calls (algorithms/dynamic_update.hpp).
-  BatchEffect after_insert(std::span<const std::uint64_t> added);
-  void before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect after_erase(std::span<const std::uint64_t> removed);
 
   const LccResult& result() const noexcept { return result_; }
   /// Triangles containing each vertex, kept exact.
   const std::vector<std::uint64_t>& triangles_per_vertex() const noexcept { return triangles_; }
   /// Static computation from scratch (replaces the result).
   const LccResult& recompute();
-  DynamicGraph& graph() noexcept { return *graph_; }
 
  private:
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  WG_DYNAMIC_POLICY_HOOKS(DynamicFrame, std::span<const std::uint64_t>);
   void grow();
   /// Applies delta_ (added when `add`, else subtracted) and refreshes the coefficients of the
   /// vertices whose count or degree moved (the batch's endpoints); returns those that moved.
   std::uint64_t apply(std::span<const std::uint64_t> keys, bool add);
 
-  DynamicGraph* graph_;
   LccOptions options_;
   LccResult result_;
   std::vector<std::uint64_t> triangles_;

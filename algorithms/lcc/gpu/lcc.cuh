@@ -52,13 +52,14 @@ LccResult local_clustering(const Graph& graph, const LccOptions&) {
 
 template <GpuDynamicGraph Graph>
 DynamicLocalClustering<Graph>::DynamicLocalClustering(Graph& graph, const LccOptions& options)
-    : graph_(&graph), options_(options) {
+    : Frame(graph), options_(options) {
   lcc_detail::require_undirected(graph);
   recompute();
 }
 
 template <GpuDynamicGraph Graph>
 void DynamicLocalClustering<Graph>::recompute() {
+  this->mark_current();
   const cudaStream_t stream = graph_->stream();
   n_ = graph_->num_vertices();
   const std::uint64_t room = std::max<std::uint64_t>(n_, 1);
@@ -106,7 +107,7 @@ std::uint64_t DynamicLocalClustering<Graph>::apply(bool add) {
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicLocalClustering<Graph>::after_insert(const ChangedEdges& added) {
+BatchEffect DynamicLocalClustering<Graph>::on_after_insert(const ChangedEdges& added) {
   grow();
   if (added.size == 0) return {};
   delta_.fill_bytes(0, graph_->stream());
@@ -116,7 +117,7 @@ BatchEffect DynamicLocalClustering<Graph>::after_insert(const ChangedEdges& adde
 }
 
 template <GpuDynamicGraph Graph>
-void DynamicLocalClustering<Graph>::before_erase(const ChangedEdges& removed) {
+void DynamicLocalClustering<Graph>::on_before_erase(const ChangedEdges& removed) {
   grow();
   delta_.fill_bytes(0, graph_->stream());
   if (removed.size == 0) return;
@@ -125,7 +126,7 @@ void DynamicLocalClustering<Graph>::before_erase(const ChangedEdges& removed) {
 }
 
 template <GpuDynamicGraph Graph>
-BatchEffect DynamicLocalClustering<Graph>::after_erase(const ChangedEdges& removed) {
+BatchEffect DynamicLocalClustering<Graph>::on_after_erase(const ChangedEdges& removed) {
   if (removed.size == 0) return {};
   return {.changed = apply(false), .recomputed = false};
 }
@@ -144,23 +145,6 @@ std::vector<std::uint64_t> DynamicLocalClustering<Graph>::triangles_per_vertex()
   if (!n_) return {};
   const std::vector<unsigned long long> t = triangles_.to_host(graph_->stream(), n_);
   return {t.begin(), t.end()};
-}
-
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicLocalClustering<Graph>::insert_edges(const EdgeList& batch) {
-  return insert_observed(*graph_, batch, *this);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicLocalClustering<Graph>::insert_edges(DeviceEdges batch) {
-  return insert_observed(*graph_, batch, *this);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicLocalClustering<Graph>::erase_edges(const EdgeList& batch) {
-  return erase_observed(*graph_, batch, *this);
-}
-template <GpuDynamicGraph Graph>
-DynamicUpdate<UpdateResult> DynamicLocalClustering<Graph>::erase_edges(DeviceEdges batch) {
-  return erase_observed(*graph_, batch, *this);
 }
 
 }  // namespace wg::gpu

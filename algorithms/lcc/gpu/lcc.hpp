@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/lcc/lcc.hpp>
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/graph/edge_list.hpp>
@@ -36,23 +37,16 @@ LccResult local_clustering(const Graph& graph, const LccOptions& options = {});
 
 /// Keeps the coefficients of an undirected graph exact through insertion and deletion batches.
 template <GpuDynamicGraph Graph>
-class DynamicLocalClustering {
+class DynamicLocalClustering : public DynamicFrame<DynamicLocalClustering<Graph>, Graph> {
  public:
   /// Runs the static per-vertex count once. The graph must outlive this object.
   explicit DynamicLocalClustering(Graph& graph, const LccOptions& options = {});
 
-  /// changed: the vertices whose coefficient moved; recomputed is always false.
-  DynamicUpdate<UpdateResult> insert_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> insert_edges(DeviceEdges batch);
-  DynamicUpdate<UpdateResult> erase_edges(const EdgeList& batch);
-  DynamicUpdate<UpdateResult> erase_edges(DeviceEdges batch);
-
-  /// The GpuEdgeBatchObserver calls (algorithms/gpu_dynamic_update.cuh): after_insert counts the
-  /// added edges' triangles per vertex on the graph with them; before_erase counts the removed
-  /// edges' on the graph still holding them, after_erase takes them off.
-  BatchEffect after_insert(const ChangedEdges& added);
-  void before_erase(const ChangedEdges& removed);
-  BatchEffect after_erase(const ChangedEdges& removed);
+  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert) and the
+  /// GpuEdgeBatchObserver calls are the frame's (algorithms/dynamic_frame.hpp): after_insert
+  /// counts the added edges' triangles per vertex on the graph with them; before_erase counts
+  /// the removed edges' on the graph still holding them, after_erase takes them off. changed:
+  /// the vertices whose coefficient moved; recomputed is always false.
 
   /// The coefficients and their mean, copied to the host.
   LccResult result() const;
@@ -60,16 +54,18 @@ class DynamicLocalClustering {
   std::vector<std::uint64_t> triangles_per_vertex() const;
   /// Static computation from scratch.
   void recompute();
-  Graph& graph() noexcept { return *graph_; }
 
  private:
+  using Frame = DynamicFrame<DynamicLocalClustering<Graph>, Graph>;
+  using Frame::graph_;
+  /// The policy hooks (algorithms/dynamic_frame.hpp).
+  WG_DYNAMIC_POLICY_HOOKS(Frame, const ChangedEdges&);
   /// Grows the per-vertex arrays to the graph's id range (new ids: no triangle, coefficient 0).
   void grow();
   /// Adds (or subtracts) delta_ to the counts and refreshes every coefficient; returns how many
   /// moved.
   std::uint64_t apply(bool add);
 
-  Graph* graph_;
   LccOptions options_;
   std::uint64_t n_ = 0;  ///< ids covered
   std::uint64_t total_ = 0;

@@ -12,8 +12,7 @@ template PageRankResult pagerank(const DynamicGraph&, const PageRankOptions&,
 
 DynamicPageRank::DynamicPageRank(DynamicGraph& graph, const PageRankOptions& options,
                                  const PageRankTuning& tuning)
-    : DynamicFrame(graph), options_(options), tuning_(tuning) {
-  if (!tuning_.threads) tuning_.threads = graph.threads();
+    : DynamicFrame(graph), options_(options), tuning_(with_graph_threads(tuning, graph)) {
   recompute();
 }
 

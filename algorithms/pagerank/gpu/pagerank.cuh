@@ -91,7 +91,7 @@ PageRankRun pagerank(const View& view, std::uint64_t n, bool directed, double* r
   if constexpr (kSplit) {
     size(w.parts, n + 1, "pagerank parts");
     size(w.offsets, n + 1, "pagerank part offsets");
-    parts_kernel<View><<<grid_for(n + 1), kBlock, 0, stream>>>(
+    ops::segment_parts_kernel<View><<<grid_for(n + 1), kBlock, 0, stream>>>(
         view, n, tuning.split_degree, tuning.arcs_per_part, tuning.max_parts, w.parts.data());
     WG_CUDA_CHECK_LAST();
     std::size_t temp = 0;

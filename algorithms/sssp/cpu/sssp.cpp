@@ -1,4 +1,5 @@
 // Static and dynamic SSSP on the CPU graph. See sssp.hpp.
+#include <warpgraph/algorithms/single_source.hpp>
 #include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
 
 #include <algorithm>
@@ -57,15 +58,11 @@ void dijkstra(const DynamicGraph& g, bool unit, const std::vector<double>& dist,
 
 SsspResult sssp(const DynamicGraph& graph, vertex_t source, const SsspOptions& options) {
   const std::uint64_t n = graph.num_vertices();
-  if (source >= n)
-    throw InvalidArgument("wg::cpu::sssp: source " + std::to_string(source) +
-                          " is not below the id bound " + std::to_string(n));
+  require_source("wg::cpu::sssp", source, n);
   SsspResult r;
-  r.distance.assign(n, kSsspUnreached);
-  r.parent.assign(n, kSsspNoParent);
-  if (!graph.is_live(source)) return r;
-  r.distance[source] = 0;
-  r.parent[source] = source;
+  if (!start_from_source(r.distance, r.parent, n, source, graph.is_live(source), kSsspUnreached,
+                         kSsspNoParent))
+    return r;
   Heap heap;
   heap.push({0.0, source});
   dijkstra(graph, options.unit_weights, r.distance, heap, [&](vertex_t v, double d, vertex_t p) {
@@ -76,11 +73,10 @@ SsspResult sssp(const DynamicGraph& graph, vertex_t source, const SsspOptions& o
   return r;
 }
 
-DynamicSssp::DynamicSssp(DynamicGraph& graph, vertex_t source, const DynamicSsspOptions& options)
-    : DynamicFrame(graph), source_(source), options_(options) {
-  if (source >= graph.num_vertices())
-    throw InvalidArgument("wg::cpu::DynamicSssp: source " + std::to_string(source) +
-                          " is not below the id bound " + std::to_string(graph.num_vertices()));
+DynamicSssp::DynamicSssp(DynamicGraph& graph, vertex_t source, const SsspOptions& options,
+                         const SsspTuning& tuning)
+    : DynamicFrame(graph), source_(source), options_(options), tuning_(tuning) {
+  require_source("wg::cpu::DynamicSssp", source, graph.num_vertices());
   recompute();
 }
 
@@ -88,7 +84,7 @@ const SsspResult& DynamicSssp::recompute() {
   mark_current();
   const std::uint64_t n = graph_->num_vertices();
   if (source_live_) {
-    result_ = sssp(*graph_, source_, options_.sssp);
+    result_ = sssp(*graph_, source_, options_);
   } else {
     result_.distance.assign(n, kSsspUnreached);
     result_.parent.assign(n, kSsspNoParent);
@@ -103,7 +99,7 @@ const SsspResult& DynamicSssp::recompute() {
 }
 
 double DynamicSssp::length(float w) const {
-  return arc_length(*graph_, options_.sssp.unit_weights, w);
+  return arc_length(*graph_, options_.unit_weights, w);
 }
 
 void DynamicSssp::grow() {
@@ -128,7 +124,7 @@ void DynamicSssp::set(vertex_t v, double d, vertex_t p) {
 }
 
 bool DynamicSssp::collect_affected(std::vector<vertex_t> roots) {
-  const auto budget = static_cast<std::uint64_t>(options_.recompute_fraction *
+  const auto budget = static_cast<std::uint64_t>(tuning_.recompute_fraction *
                                                  static_cast<double>(result_.distance.size()));
   for (vertex_t v : roots) {
     if (v < affected_.size() && !affected_[v] && result_.distance[v] != kSsspUnreached) {
@@ -201,7 +197,7 @@ void DynamicSssp::repair_and_propagate() {
   }
   seed_keys_.clear();
   seed_weights_.clear();
-  dijkstra(*graph_, options_.sssp.unit_weights, result_.distance, heap,
+  dijkstra(*graph_, options_.unit_weights, result_.distance, heap,
            [&](vertex_t v, double d, vertex_t p) { set(v, d, p); });
 }
 
@@ -246,7 +242,7 @@ DynamicUpdate<UpdateResult> DynamicSssp::insert_through(const EdgeList& batch) {
   CanonicalBatch canonical = graph_->canonicalize(batch);
   // Tree arcs that get longer: their heads and subtrees are repaired.
   std::vector<vertex_t> roots;
-  if (graph_->weighted() && !options_.sssp.unit_weights && source_live_) {
+  if (graph_->weighted() && !options_.unit_weights && source_live_) {
     for (std::size_t i = 0; i < canonical.keys.size(); ++i) {
       const vertex_t a = arc_source(canonical.keys[i]), b = arc_target(canonical.keys[i]);
       const auto old = graph_->edge_weight(a, b);
@@ -281,7 +277,7 @@ BatchEffect DynamicSssp::on_after_insert(std::span<const std::uint64_t> added) {
   if (!source_live_ || added.empty()) return e;
   seed_keys_.assign(added.begin(), added.end());
   seed_weights_.clear();
-  if (graph_->weighted() && !options_.sssp.unit_weights) {
+  if (graph_->weighted() && !options_.unit_weights) {
     seed_weights_.reserve(added.size());
     for (std::uint64_t k : added)
       seed_weights_.push_back(graph_->edge_weight(arc_source(k), arc_target(k)).value_or(1.0f));

@@ -19,7 +19,7 @@
 // that went (or got longer) and their shortest-path subtrees are reset, each takes its best arc
 // from an unaffected in-neighbour, and Dijkstra runs from them. Directed graphs use the graph's
 // in-arcs. Vertex deletions repair the erased vertices' subtrees; erasing the source leaves every
-// vertex unreached. A repair that resets more than DynamicSsspOptions::recompute_fraction of the
+// vertex unreached. A repair that resets more than SsspTuning::recompute_fraction of the
 // ids recomputes instead.
 //
 // Thread safety: const reads only; one batch at a time (as the graph).
@@ -29,6 +29,7 @@
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_frame.hpp>
+#include <warpgraph/algorithms/sssp/sssp.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/update_result.hpp>
 
@@ -43,25 +44,23 @@ struct SsspResult {
   std::uint64_t reached = 0;
 };
 
-struct SsspOptions {
-  /// Every arc has length 1 whatever its weight.
-  bool unit_weights = false;
+using wg::SsspOptions;  // algorithms/sssp/sssp.hpp
+
+/// The CPU backend's tuning (never changes the distances).
+struct SsspTuning {
+  /// Dynamic: a repair that resets more than this fraction of the ids runs the static search
+  /// instead (it is then about as much work, without the subtree walk and the pulls).
+  double recompute_fraction = 0.25;
 };
 
 /// Static SSSP. Throws wg::InvalidArgument when source >= num_vertices() or a reachable arc has
 /// a negative length.
 SsspResult sssp(const DynamicGraph& graph, vertex_t source, const SsspOptions& options = {});
 
-struct DynamicSsspOptions {
-  SsspOptions sssp;
-  /// A repair that resets more than this fraction of the ids runs the static search instead
-  /// (it is then about as much work, without the subtree walk and the pulls).
-  double recompute_fraction = 0.25;
-};
-
 class DynamicSssp : public DynamicFrame<DynamicSssp, DynamicGraph> {
  public:
-  DynamicSssp(DynamicGraph& graph, vertex_t source, const DynamicSsspOptions& options = {});
+  DynamicSssp(DynamicGraph& graph, vertex_t source, const SsspOptions& options = {},
+              const SsspTuning& tuning = {});
 
   /// The batch calls and the EdgeBatchObserver calls are the frame's
   /// (algorithms/dynamic_frame.hpp); the latter for a caller that applies the batch to the
@@ -76,14 +75,11 @@ class DynamicSssp : public DynamicFrame<DynamicSssp, DynamicGraph> {
   const SsspResult& recompute();
 
  private:
-  friend DynamicFrame;
   /// The policy hooks (algorithms/dynamic_frame.hpp). insert_through reads every batch edge's
   /// length before and after (a weight change of a present edge repairs the subtree below it).
   DynamicUpdate<UpdateResult> insert_through(const EdgeList& batch);
   DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
-  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
-  void on_before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
+  WG_DYNAMIC_POLICY_HOOKS(DynamicFrame, std::span<const std::uint64_t>);
   double length(float w) const;
   void grow();
   void set(vertex_t v, double d, vertex_t p);
@@ -103,7 +99,8 @@ class DynamicSssp : public DynamicFrame<DynamicSssp, DynamicGraph> {
 
   vertex_t source_;
   bool source_live_ = true;
-  DynamicSsspOptions options_;
+  SsspOptions options_;
+  SsspTuning tuning_;
   SsspResult result_;
   std::vector<std::uint8_t> affected_;  ///< per id, all 0 between batches
   std::vector<vertex_t> affected_list_;

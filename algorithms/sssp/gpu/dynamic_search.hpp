@@ -26,7 +26,7 @@ struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 namespace sp {
 
 /// When a dynamic search answers by its static computation instead of repairing (copied from
-/// the derived class's options).
+/// the derived class's tuning).
 struct SearchSwitches {
   bool unit_lengths;                ///< every arc has length 1 (BFS, unit-weight SSSP)
   double recompute_fraction;        ///< a repair resetting more of the ids recomputes
@@ -55,21 +55,17 @@ class DynamicSearch : public DynamicFrame<Search, Graph> {
   void recompute();
 
  protected:
-  /// `options`: the derived class's options (recompute_fraction, recompute_batch_fraction);
-  /// `search`: its static search's (split_degree, split_parts, rounds_per_check, and
-  /// near_far_delta where it has one), which the repair's rounds share. Throws InvalidArgument
-  /// (naming `who`) for a source past the graph's id range. The derived constructor then calls
-  /// recompute() (its own options are set by then).
-  template <class DynamicOptions, class SearchOptions>
-  DynamicSearch(Graph& graph, vertex_t source, const DynamicOptions& options,
-                const SearchOptions& search, bool unit_lengths, const char* who);
+  /// `tuning`: the derived class's (its switches, and the round fields the repair shares with
+  /// its static search). Throws InvalidArgument (naming `who`) for a source past the graph's id
+  /// range. The derived constructor then calls recompute() (its own options are set by then).
+  DynamicSearch(Graph& graph, vertex_t source, const SearchTuning& tuning, bool unit_lengths,
+                const char* who);
 
   using Frame = DynamicFrame<Search, Graph>;
   using Frame::graph_;
   ShortestPathState state_;
 
  private:
-  friend Frame;
   /// The policy hooks (algorithms/dynamic_frame.hpp). The batch routes apply the batch whole and
   /// repair; host batches are uploaded chunk by chunk as the graph's EdgeList overloads upload
   /// them. The batch routes read every batch edge's length before and after (a longer tree arc
@@ -79,9 +75,7 @@ class DynamicSearch : public DynamicFrame<Search, Graph> {
   DynamicUpdate<UpdateResult> erase_through(const EdgeList& batch);
   DynamicUpdate<UpdateResult> erase_through(DeviceEdges batch);
   DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
-  BatchEffect on_after_insert(const ChangedEdges& added);
-  void on_before_erase(const ChangedEdges& removed);
-  BatchEffect on_after_erase(const ChangedEdges& removed);
+  WG_DYNAMIC_POLICY_HOOKS(Frame, const ChangedEdges&);
   /// The shared repair machinery over this object's state (defined where it is complete).
   DynamicCore<Graph> dynamic_core();
 

@@ -40,16 +40,55 @@ struct ShortestPathState {
   std::uint32_t round = 0;
   std::uint32_t epoch = 0;  ///< the current batch's stamp in `touch`
   /// Relaxation rounds launched one after another before the host reads the queue's length
-  /// (SsspOptions / BfsOptions::rounds_per_check).
+  /// (SearchTuning::rounds_per_check).
   std::uint32_t rounds_per_check = 4;
   /// Queued vertices of more than split_degree neighbours are relaxed by split_parts warps each
-  /// (SsspOptions / BfsOptions fields of the same names; 0: never split).
+  /// (SearchTuning fields of the same names; 0: never split).
   std::uint32_t split_degree = 4096;
   std::uint32_t split_parts = 64;
-  /// Static weighted searches: the near-far threshold step (SsspOptions::near_far_delta).
+  /// Static weighted searches: the near-far threshold step (SearchTuning::near_far_delta).
   std::uint32_t near_far_delta = 0;
   std::uint64_t n = 0;
 };
+
+/// The GPU tuning of the shortest-path searches, BFS and SSSP alike (gpu::BfsTuning and
+/// gpu::SsspTuning are this type): how a level or round spreads over the GPU, and when a dynamic
+/// search answers by its static computation. The answer never depends on it.
+struct SearchTuning {
+  /// A queued (frontier) vertex of more than split_degree neighbours is expanded by split_parts
+  /// warps (each a share of its buckets or row) in a second kernel of the round, so that a hub
+  /// does not hold one warp for its whole list while the rest of the GPU idles. 0 (either):
+  /// never split.
+  std::uint32_t split_degree = 4096;
+  std::uint32_t split_parts = 64;
+  /// Static SSSP on lengths other than unit: near-far (Davidson et al.). Rounds only expand
+  /// vertices below a threshold; improved vertices at or past it wait in a far pile, and when the
+  /// near rounds run dry the threshold moves to the nearest waiting vertex + near_far_delta. A
+  /// vertex is then mostly expanded once its distance is final instead of at every improvement.
+  /// A few times a typical arc length suits; 0: plain rounds. Unit lengths (BFS) ignore it.
+  std::uint32_t near_far_delta = 64;
+  /// Relaxation rounds launched one after another (each reads its queue's length on the
+  /// device) before the host reads whether the queue ran dry: one synchronisation per this many
+  /// rounds instead of one per round, at the price of up to this many - 1 launches that find an
+  /// empty queue. At least 1. The static BFS checks every level (it chooses the direction from
+  /// the frontier's size).
+  std::uint32_t rounds_per_check = 4;
+  /// Dynamic: a repair that resets more than this fraction of the ids recomputes instead: past it
+  /// the reset region is a large part of the graph and the static search costs about the same
+  /// while skipping the subtree walk and the pulls.
+  double recompute_fraction = 0.1;
+  /// Dynamic: an insertion batch whose new or changed edges exceed this fraction of the graph's
+  /// edges is answered by the static search (big batches touch most of the graph).
+  double recompute_batch_fraction = 0.05;
+};
+
+/// Copies the tuning's round fields (split, near-far step, rounds per check) into the state.
+inline void configure(ShortestPathState& st, const SearchTuning& tuning) {
+  st.split_degree = tuning.split_degree;
+  st.split_parts = tuning.split_parts;
+  st.near_far_delta = tuning.near_far_delta;
+  st.rounds_per_check = tuning.rounds_per_check;
+}
 
 namespace sp {
 /// The repair machinery both dynamic searches run on (sssp/gpu/detail/dynamic_core.cuh).

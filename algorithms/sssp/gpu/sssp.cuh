@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 
+#include <warpgraph/algorithms/single_source.hpp>
 #include <warpgraph/algorithms/sssp/gpu/detail/dynamic_core.cuh>
 #include <warpgraph/algorithms/sssp/gpu/detail/dynamic_search.cuh>
 #include <warpgraph/algorithms/sssp/gpu/detail/kernels.cuh>
@@ -29,34 +30,31 @@ namespace wg::gpu {
 /// followed), ordered on `stream`. InvalidArgument when source >= num_vertices.
 template <class View>
 SsspResult sssp(const View& g, std::uint64_t num_vertices, vertex_t source, cudaStream_t stream,
-                const SsspOptions& options = {}) {
-  if (source >= num_vertices)
-    throw InvalidArgument("wg::gpu::sssp: source " + std::to_string(source) +
-                          " is not below the id bound " + std::to_string(num_vertices));
+                const SsspOptions& options = {}, const SsspTuning& tuning = {}) {
+  require_source("wg::gpu::sssp", source, num_vertices);
   ShortestPathState st;
-  st.split_degree = options.split_degree;
-  st.split_parts = options.split_parts;
-  st.near_far_delta = options.near_far_delta;
-  st.rounds_per_check = options.rounds_per_check;
+  configure(st, tuning);
   sp::static_sssp(g, num_vertices, source, st, options.unit_weights, stream);
   return sp::download(st, num_vertices, stream);
 }
 
 /// Static SSSP on a CsrGraph.
 template <bool Weighted>
-SsspResult sssp(const CsrGraph<Weighted>& g, vertex_t source, const SsspOptions& options = {}) {
-  return sssp(g.ref(), g.num_vertices(), source, g.stream(), options);
+SsspResult sssp(const CsrGraph<Weighted>& g, vertex_t source, const SsspOptions& options = {},
+                const SsspTuning& tuning = {}) {
+  return sssp(g.ref(), g.num_vertices(), source, g.stream(), options, tuning);
 }
 
 template <GpuDynamicGraph Graph>
-SsspResult sssp(const Graph& graph, vertex_t source, const SsspOptions& options) {
-  return sssp(graph.ref(), graph.num_vertices(), source, graph.stream(), options);
+SsspResult sssp(const Graph& graph, vertex_t source, const SsspOptions& options,
+                const SsspTuning& tuning) {
+  return sssp(graph.ref(), graph.num_vertices(), source, graph.stream(), options, tuning);
 }
 
 template <GpuDynamicGraph Graph>
-DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const DynamicSsspOptions& options)
-    : Search(graph, source, options, options.sssp, options.sssp.unit_weights,
-             "wg::gpu::DynamicSssp"),
+DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const SsspOptions& options,
+                                const SsspTuning& tuning)
+    : Search(graph, source, tuning, options.unit_weights, "wg::gpu::DynamicSssp"),
       options_(options) {
   this->recompute();
 }
@@ -64,7 +62,7 @@ DynamicSssp<Graph>::DynamicSssp(Graph& graph, vertex_t source, const DynamicSssp
 template <GpuDynamicGraph Graph>
 void DynamicSssp<Graph>::search_into_keys(cudaStream_t s) {
   sp::static_sssp(this->graph_->ref(), this->state_.n, this->source(), this->state_,
-                  options_.sssp.unit_weights, s);
+                  options_.unit_weights, s);
 }
 
 template <GpuDynamicGraph Graph>

@@ -13,7 +13,7 @@
 // graphs follow out-arcs. A source that is not live reaches nothing. Distances are 32-bit: a path
 // of length 2^32 - 1 or more throws wg::CapacityError (the result is then unspecified).
 //
-// Static (sssp): data-driven Bellman-Ford, near-far on non-unit lengths (SsspOptions::
+// Static (sssp): data-driven Bellman-Ford, near-far on non-unit lengths (SsspTuning::
 // near_far_delta): a frontier of the vertices whose distance improved in the last round, a warp per
 // frontier vertex relaxing its arcs with a 64-bit compare-and-swap on (distance, parent); a vertex
 // is queued once per round (a per-vertex round stamp). Unit weights make it a top-down BFS.
@@ -30,13 +30,13 @@
 //    graphs have no in-arcs in the device view, so a batch that affects any vertex recomputes;
 //  - erase_vertices: the erased vertices' subtrees are found before the erasure, then repaired
 //    as above; erasing the source leaves every vertex unreached from then on.
-// The switches to the static computation are DynamicSsspOptions fields (an insertion batch with
+// The switches to the static computation are SsspTuning fields (an insertion batch with
 // more new edges than recompute_batch_fraction of the graph's edges; a repair that affects more
 // than recompute_fraction of the ids).
 // Batches go to the graph whole (its insert_edges / erase_edges: one deduplicating pass), and
 // the update starts from the batch's raw entries (repeats, self-loops and invalid ids are
 // harmless there; lengths are read back from the graph). Relaxation rounds read their queue's
-// length on the device, so SsspOptions::rounds_per_check of them run between two host
+// length on the device, so SsspTuning::rounds_per_check of them run between two host
 // synchronisations. `changed` is counted as the distances move (the first improvement of a
 // vertex in a batch, and the reset vertices whose distance differs after their repair): no O(n)
 // pass, except when a batch is answered by the static computation. Scratch is kept between
@@ -52,6 +52,7 @@
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/sssp/gpu/dynamic_search.hpp>
 #include <warpgraph/algorithms/sssp/gpu/shortest_path_state.hpp>
+#include <warpgraph/algorithms/sssp/sssp.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
@@ -67,48 +68,23 @@ struct SsspResult {
   std::uint64_t reached = 0;
 };
 
-struct SsspOptions {
-  /// Every arc has length 1 whatever its value (SSSP == BFS levels).
-  bool unit_weights = false;
-  /// A queued vertex of more than split_degree neighbours is relaxed by split_parts warps (each
-  /// a share of its buckets or row) in a second kernel of the round, so that a hub does not hold
-  /// one warp for its whole list while the rest of the GPU idles. 0 (either): never split.
-  std::uint32_t split_degree = 4096;
-  std::uint32_t split_parts = 64;
-  /// Static search on lengths other than unit: near-far (Davidson et al.). Rounds only expand
-  /// vertices below a threshold; improved vertices at or past it wait in a far pile, and when the
-  /// near rounds run dry the threshold moves to the nearest waiting vertex + near_far_delta. A
-  /// vertex is then mostly expanded once its distance is final instead of at every improvement.
-  /// A few times a typical arc length suits; 0: plain rounds (every improvement expanded).
-  std::uint32_t near_far_delta = 64;
-  /// Relaxation rounds launched one after another (each reads its queue's length on the
-  /// device) before the host reads whether the queue ran dry: one synchronisation per this many
-  /// rounds instead of one per round, at the price of up to this many - 1 launches that find an
-  /// empty queue. At least 1.
-  std::uint32_t rounds_per_check = 4;
-};
+using wg::SsspOptions;  // algorithms/sssp/sssp.hpp
+/// Hub splitting, the near-far step, rounds per check and the dynamic switches
+/// (sssp/gpu/shortest_path_state.hpp); DynamicBfs's repair shares them.
+using SsspTuning = SearchTuning;
 
 /// Static SSSP on a GPU dynamic graph (the view-level template is in sssp.cuh).
 template <GpuDynamicGraph Graph>
-SsspResult sssp(const Graph& graph, vertex_t source, const SsspOptions& options = {});
-
-struct DynamicSsspOptions {
-  SsspOptions sssp;
-  /// A repair that resets more than this fraction of the ids recomputes instead: past it the
-  /// reset region is a large part of the graph and the static rounds cost about the same while
-  /// skipping the subtree walk and the pulls.
-  double recompute_fraction = 0.1;
-  /// An insertion batch whose new or changed edges exceed this fraction of the graph's edges is
-  /// applied and answered by the static computation (big batches touch most of the graph).
-  double recompute_batch_fraction = 0.05;
-};
+SsspResult sssp(const Graph& graph, vertex_t source, const SsspOptions& options = {},
+                const SsspTuning& tuning = {});
 
 /// Keeps the SSSP from one source of a GPU graph exact while batches are applied through it
 /// (the batch calls, the observer calls and recompute() are sp::DynamicSearch's).
 template <GpuDynamicGraph Graph>
 class DynamicSssp : public sp::DynamicSearch<DynamicSssp<Graph>, Graph> {
  public:
-  DynamicSssp(Graph& graph, vertex_t source, const DynamicSsspOptions& options = {});
+  DynamicSssp(Graph& graph, vertex_t source, const SsspOptions& options = {},
+              const SsspTuning& tuning = {});
 
   /// The current result, downloaded (O(n)).
   SsspResult result() const;
@@ -118,13 +94,13 @@ class DynamicSssp : public sp::DynamicSearch<DynamicSssp<Graph>, Graph> {
   friend Search;
   /// The static search (near-far rounds) from the live source into the keys.
   void search_into_keys(cudaStream_t stream);
-  DynamicSsspOptions options_;
+  SsspOptions options_;
 };
 
-extern template SsspResult sssp(const DynamicGraph<SlabSetAdjacency>&, vertex_t,
-                                const SsspOptions&);
-extern template SsspResult sssp(const DynamicGraph<SlabMapAdjacency>&, vertex_t,
-                                const SsspOptions&);
+extern template SsspResult sssp(const DynamicGraph<SlabSetAdjacency>&, vertex_t, const SsspOptions&,
+                                const SsspTuning&);
+extern template SsspResult sssp(const DynamicGraph<SlabMapAdjacency>&, vertex_t, const SsspOptions&,
+                                const SsspTuning&);
 extern template class DynamicSssp<DynamicGraph<SlabSetAdjacency>>;
 extern template class DynamicSssp<DynamicGraph<SlabMapAdjacency>>;
 extern template class sp::DynamicSearch<DynamicSssp<DynamicGraph<SlabSetAdjacency>>,

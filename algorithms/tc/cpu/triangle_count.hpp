@@ -110,11 +110,8 @@ class IncrementalTriangleCounter : public DynamicFrame<IncrementalTriangleCounte
   std::uint64_t recount();
 
  private:
-  friend DynamicFrame;
   /// The policy hooks (algorithms/dynamic_frame.hpp).
-  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
-  void on_before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
+  WG_DYNAMIC_POLICY_HOOKS(DynamicFrame, std::span<const std::uint64_t>);
   unsigned threads_;
   std::uint64_t total_ = 0;
   std::uint64_t erasing_ = 0;  ///< before_erase: triangles through the edges about to go

@@ -112,24 +112,15 @@ template <bool W>
 std::uint64_t count_triangles_touching_sorted(const BTreeGraph<W>& graph,
                                               const std::uint64_t* edge_keys, std::uint64_t m,
                                               unsigned key_bits, const SortedTcTuning& options) {
-  if (graph.directed())
-    throw InvalidArgument("triangle counting needs an undirected graph (directed = false)");
+  tc_detail::require_undirected(graph);
   if (m == 0) return 0;
   const cudaStream_t stream = graph.stream();
-  std::uint64_t capacity = 64;
-  while (capacity < 2 * m) capacity <<= 1;
-  DeviceBuffer<unsigned long long> slots(capacity, stream, "batch edge set");
-  WG_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xFF, slots.bytes(), stream));
-  const tc_detail::EdgeKeySet set{slots.data(), capacity - 1};
-  tc_detail::key_set_insert_kernel<<<grid_for(m), kBlock, 0, stream>>>(set, edge_keys, m);
-  WG_CUDA_CHECK_LAST();
-  DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
-  WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
+  tc_detail::TouchingBatch batch = tc_detail::touching_batch(edge_keys, m, stream);
   sorted_touching::touching_merge_kernel<W>
       <<<grid_for(m * 32, std::uint64_t{1} << 16), kBlock, 0, stream>>>(
-          graph.ref(), edge_keys, m, key_bits, set, options.merge_ratio, total.data());
+          graph.ref(), edge_keys, m, key_bits, batch.set, options.merge_ratio, batch.total.data());
   WG_CUDA_CHECK_LAST();
-  return total.to_host(stream)[0];
+  return batch.total.to_host(stream)[0];
 }
 
 template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<false>&,

@@ -18,12 +18,8 @@
 namespace wg::gpu {
 namespace sorted_tc {
 
-inline constexpr unsigned kFull = 0xFFFFFFFFu;
-
-__device__ __forceinline__ bool rank_less(vertex_t a, std::uint64_t da, vertex_t b,
-                                          std::uint64_t db) {
-  return da < db || (da == db && a < b);
-}
+using tc_detail::kFull;
+using tc_detail::rank_less;
 
 inline unsigned warp_grid(std::uint64_t warps) {
   return grid_for(warps * 32, std::uint64_t{1} << 16);

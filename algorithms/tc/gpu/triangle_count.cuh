@@ -12,6 +12,7 @@
 // batch helpers of graph/gpu (chunking, upload, select_flagged).
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
@@ -30,9 +31,11 @@ namespace tc_detail {
 
 inline constexpr unsigned kFull = 0xFFFFFFFFu;
 
-/// Degree order: rank(a) < rank(b) iff (deg a, a) < (deg b, b).
-__device__ __forceinline__ bool rank_less(vertex_t a, std::uint32_t da, vertex_t b,
-                                          std::uint32_t db) {
+/// Degree order: rank(a) < rank(b) iff (deg a, a) < (deg b, b); Degree is the caller's degree
+/// type (32-bit from a device view, 64-bit from CSR offsets).
+template <class Degree>
+__device__ __forceinline__ bool rank_less(vertex_t a, Degree da, vertex_t b,
+                                          std::type_identity_t<Degree> db) {
   return da < db || (da == db && a < b);
 }
 
@@ -212,6 +215,27 @@ void require_undirected(const Graph& g) {
     throw InvalidArgument("triangle counting needs an undirected graph (GraphOptions::directed)");
 }
 
+/// What both batch counters (touching_kernel here, the sorted graph's merge) set up before their
+/// kernel: the batch's edge keys in a hash set of at least 2m slots, and a zeroed total.
+struct TouchingBatch {
+  DeviceBuffer<unsigned long long> slots;
+  EdgeKeySet set;
+  DeviceBuffer<unsigned long long> total;
+};
+inline TouchingBatch touching_batch(const std::uint64_t* edge_keys, std::uint64_t m,
+                                    cudaStream_t stream) {
+  std::uint64_t capacity = 64;
+  while (capacity < 2 * m) capacity <<= 1;
+  DeviceBuffer<unsigned long long> slots(capacity, stream, "batch edge set");
+  WG_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xFF, slots.bytes(), stream));
+  const EdgeKeySet set{slots.data(), capacity - 1};
+  key_set_insert_kernel<<<grid_for(m), kBlock, 0, stream>>>(set, edge_keys, m);
+  WG_CUDA_CHECK_LAST();
+  DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
+  WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
+  return {std::move(slots), set, std::move(total)};
+}
+
 template <GpuDynamicGraph Graph, bool kPerVertex>
 std::uint64_t run_static(const Graph& graph, const TcTuning& options,
                          unsigned long long* per_vertex) {
@@ -261,20 +285,12 @@ std::uint64_t run_touching(const Graph& graph, const std::uint64_t* edge_keys, s
   tc_detail::require_undirected(graph);
   if (m == 0) return 0;
   const cudaStream_t stream = graph.stream();
-  std::uint64_t capacity = 64;
-  while (capacity < 2 * m) capacity <<= 1;
-  DeviceBuffer<unsigned long long> slots(capacity, stream, "batch edge set");
-  WG_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xFF, slots.bytes(), stream));
-  const tc_detail::EdgeKeySet set{slots.data(), capacity - 1};
-  tc_detail::key_set_insert_kernel<<<grid_for(m), kBlock, 0, stream>>>(set, edge_keys, m);
-  WG_CUDA_CHECK_LAST();
-  DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
-  WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
+  TouchingBatch batch = touching_batch(edge_keys, m, stream);
   tc_detail::touching_kernel<typename Graph::ref_type, kPerVertex>
-      <<<grid_for(m), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits, set, total.data(),
-                                           per_vertex);
+      <<<grid_for(m), kBlock, 0, stream>>>(graph.ref(), edge_keys, m, key_bits, batch.set,
+                                           batch.total.data(), per_vertex);
   WG_CUDA_CHECK_LAST();
-  return total.to_host()[0];
+  return batch.total.to_host()[0];
 }
 }  // namespace tc_detail
 

@@ -119,12 +119,9 @@ class IncrementalTriangleCounter
 
  private:
   using Frame = DynamicFrame<IncrementalTriangleCounter<Graph, Counting>, Graph>;
-  friend Frame;
   using Frame::graph_;
   /// The policy hooks (algorithms/dynamic_frame.hpp).
-  BatchEffect on_after_insert(const ChangedEdges& added);
-  void on_before_erase(const ChangedEdges& removed);
-  BatchEffect on_after_erase(const ChangedEdges& removed);
+  WG_DYNAMIC_POLICY_HOOKS(Frame, const ChangedEdges&);
   BatchResult counted(const DynamicUpdate<UpdateResult>& r) const {
     return BatchResult{.update = r.update, .triangles = r.changed, .total = total_};
   }

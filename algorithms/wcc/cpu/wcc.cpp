@@ -8,17 +8,18 @@
 
 namespace wg::cpu {
 
-template Components connected_components(const DynamicGraph&, const ComponentsOptions&);
+template Components connected_components(const DynamicGraph&, const ComponentsOptions&,
+                                         const ComponentsTuning&);
 
-DynamicComponents::DynamicComponents(DynamicGraph& graph, const DynamicComponentsOptions& options)
-    : DynamicFrame(graph), options_(options) {
-  if (!options_.components.threads) options_.components.threads = graph.threads();
+DynamicComponents::DynamicComponents(DynamicGraph& graph, const ComponentsOptions& options,
+                                     const ComponentsTuning& tuning)
+    : DynamicFrame(graph), options_(options), tuning_(with_graph_threads(tuning, graph)) {
   recompute();
 }
 
 const Components& DynamicComponents::recompute() {
   mark_current();
-  result_ = connected_components(*graph_, options_.components);
+  result_ = connected_components(*graph_, options_, tuning_);
   rebuild_members();
   return result_;
 }
@@ -111,15 +112,14 @@ bool DynamicComponents::still_connected(vertex_t u, vertex_t v) {
   bool found = false;
   auto visit = [&](vertex_t w) {
     if (w == v) found = true;
-    if (found || ++scanned > options_.reconnect_budget) return false;
+    if (found || ++scanned > tuning_.reconnect_budget) return false;
     if (seen_[w] != stamp_) {
       seen_[w] = stamp_;
       queue_.push_back(w);
     }
     return true;
   };
-  for (std::size_t i = 0; i < queue_.size() && !found && scanned <= options_.reconnect_budget;
-       ++i) {
+  for (std::size_t i = 0; i < queue_.size() && !found && scanned <= tuning_.reconnect_budget; ++i) {
     graph_->for_each_neighbor(queue_[i], visit);
     if (graph_->directed() && !found) graph_->for_each_in_neighbor(queue_[i], visit);
   }
@@ -133,7 +133,7 @@ std::uint64_t DynamicComponents::after_deletion(std::span<const std::uint64_t> k
   // path through it can detour): only the components with an unconfirmed edge are recomputed.
   // Edges of a component already to be recomputed need no search; once the recompute covers
   // more than recompute_fraction of the ids, none does.
-  const double limit = options_.recompute_fraction * static_cast<double>(result_.component.size());
+  const double limit = tuning_.recompute_fraction * static_cast<double>(result_.component.size());
   std::unordered_set<vertex_t> slated;
   std::uint64_t size = 0;
   for (std::size_t i = 0; i < keys.size() && static_cast<double>(size) <= limit; ++i) {

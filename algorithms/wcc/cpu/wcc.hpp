@@ -18,10 +18,10 @@
 // two components moves the members of the one with the larger label to the other (the moved
 // vertices are exactly those whose label changes): O(batch + changed). Deletions: for each
 // removed edge, a search from one endpoint for the other over at most
-// DynamicComponentsOptions::reconnect_budget arcs; found, the edge cannot split its component.
+// ComponentsTuning::reconnect_budget arcs; found, the edge cannot split its component.
 // Only the components with an edge not so confirmed are recomputed, by union-find over their
 // members' arcs: O(batch * budget + those components' arcs). When those components hold more than
-// DynamicComponentsOptions::recompute_fraction of the ids, the static computation (parallel)
+// ComponentsTuning::recompute_fraction of the ids, the static computation (parallel)
 // runs over the whole graph instead. Vertex deletions remove the vertices' edges as a deletion
 // batch; the erased ids stay components of their own.
 //
@@ -44,31 +44,34 @@ namespace wg::cpu {
 
 using wg::Components;  // algorithms/wcc/wcc.hpp
 
-struct ComponentsOptions {
+using wg::ComponentsOptions;  // algorithms/wcc/wcc.hpp
+
+/// The CPU backend's tuning (never changes the labels).
+struct ComponentsTuning {
   /// Worker threads. 0: the graph's threads() where it has one, else all cores.
   unsigned threads = 0;
+  /// Dynamic: deletions hitting components of more than this fraction of the ids recompute
+  /// everything with the static (parallel) union-find instead of the affected components one by
+  /// one.
+  double recompute_fraction = 0.5;
+  /// Dynamic: a deleted edge {u, v} is first checked by a search from u for v (arcs both ways)
+  /// that scans at most this many arcs: found, it cannot split its component, which is kept as
+  /// is. Meshes and dense communities almost always have such a short detour.
+  std::uint64_t reconnect_budget = 1024;
 };
 
 /// Components of any HostGraphView (definition in wcc_impl.hpp).
 template <HostGraphView Graph>
-Components connected_components(const Graph& graph, const ComponentsOptions& options = {});
-extern template Components connected_components(const DynamicGraph&, const ComponentsOptions&);
-
-struct DynamicComponentsOptions {
-  ComponentsOptions components;
-  /// Deletions hitting components of more than this fraction of the ids recompute everything
-  /// with the static (parallel) union-find instead of the affected components one by one.
-  double recompute_fraction = 0.5;
-  /// A deleted edge {u, v} is first checked by a search from u for v (arcs both ways) that
-  /// scans at most this many arcs: found, it cannot split its component, which is kept as is.
-  /// Meshes and dense communities almost always have such a short detour.
-  std::uint64_t reconnect_budget = 1024;
-};
+Components connected_components(const Graph& graph, const ComponentsOptions& options = {},
+                                const ComponentsTuning& tuning = {});
+extern template Components connected_components(const DynamicGraph&, const ComponentsOptions&,
+                                                const ComponentsTuning&);
 
 /// Keeps the connected components of a DynamicGraph exact while batches are applied through it.
 class DynamicComponents : public DynamicFrame<DynamicComponents, DynamicGraph> {
  public:
-  explicit DynamicComponents(DynamicGraph& graph, const DynamicComponentsOptions& options = {});
+  explicit DynamicComponents(DynamicGraph& graph, const ComponentsOptions& options = {},
+                             const ComponentsTuning& tuning = {});
 
   /// Each batch returns what it did to the graph, the vertices whose label changed, and whether
   /// the static computation answered it (algorithms/dynamic_update.hpp).
@@ -80,11 +83,8 @@ class DynamicComponents : public DynamicFrame<DynamicComponents, DynamicGraph> {
   const Components& recompute();
 
  private:
-  friend DynamicFrame;
   /// The policy hooks (algorithms/dynamic_frame.hpp).
-  BatchEffect on_after_insert(std::span<const std::uint64_t> added);
-  void on_before_erase(std::span<const std::uint64_t> removed);
-  BatchEffect on_after_erase(std::span<const std::uint64_t> removed);
+  WG_DYNAMIC_POLICY_HOOKS(DynamicFrame, std::span<const std::uint64_t>);
   void grow();
   void rebuild_members();
   /// Recomputes the components labelled `labels` (sorted, unique); returns labels changed.
@@ -96,7 +96,8 @@ class DynamicComponents : public DynamicFrame<DynamicComponents, DynamicGraph> {
                                const std::vector<vertex_t>& old_labels, bool& recomputed);
   std::uint64_t recompute_counting();
 
-  DynamicComponentsOptions options_;
+  ComponentsOptions options_;
+  ComponentsTuning tuning_;
   Components result_;
   std::vector<std::vector<vertex_t>> members_;  ///< members_[label]: the component's vertices
   std::vector<std::uint32_t> seen_;             ///< still_connected's visit stamps

@@ -49,8 +49,9 @@ class MinUnionFind {
 }  // namespace detail
 
 template <HostGraphView Graph>
-Components connected_components(const Graph& graph, const ComponentsOptions& options) {
-  unsigned threads = options.threads;
+Components connected_components(const Graph& graph, const ComponentsOptions&,
+                                const ComponentsTuning& tuning) {
+  unsigned threads = tuning.threads;
   if constexpr (requires { graph.threads(); }) {
     if (!threads) threads = graph.threads();
   }

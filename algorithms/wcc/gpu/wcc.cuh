@@ -42,7 +42,7 @@ std::uint64_t connected_components(const View& view, std::uint64_t n, vertex_t* 
 }
 
 template <GpuDynamicGraph Graph>
-Components connected_components(const Graph& graph) {
+Components connected_components(const Graph& graph, const ComponentsOptions&) {
   Components out;
   const std::uint64_t n = graph.num_vertices();
   if (n == 0) return out;
@@ -56,8 +56,9 @@ Components connected_components(const Graph& graph) {
 // ---- dynamic ----------------------------------------------------------------------------------
 
 template <GpuDynamicGraph Graph>
-DynamicComponents<Graph>::DynamicComponents(Graph& graph, const DynamicComponentsOptions& options)
-    : Frame(graph), options_(options) {
+DynamicComponents<Graph>::DynamicComponents(Graph& graph, const ComponentsOptions&,
+                                            const ComponentsTuning& tuning)
+    : Frame(graph), tuning_(tuning) {
   // Every buffer on the graph's stream (allocations, frees and copies ordered with its work).
   const cudaStream_t stream = graph.stream();
   counters_ =
@@ -160,21 +161,14 @@ std::uint64_t DynamicComponents<Graph>::split_flagged(bool& recomputed) {
   WG_CUDA_CHECK_LAST();
   flag_.fill_bytes(0, stream);
   const std::uint64_t affected = counters_.to_host()[2];
-  if (static_cast<double>(affected) > options_.recompute_fraction * static_cast<double>(n_)) {
+  if (static_cast<double>(affected) > tuning_.recompute_fraction * static_cast<double>(n_)) {
     recomputed = true;
     // Inside a mixed step the computation runs once at its end (parent_ is rebuilt there).
     return this->in_step() ? 0 : recompute_counting();
   }
   hook(graph_->ref(), parent_.data(), ops::FrontierIn{members_.data(), affected},
        !graph_->directed(), stream);
-  compress_kernel<<<grid_for(affected), kBlock, 0, stream>>>(
-      parent_.data(), label_.data(), members_.data(), affected, counters_.data());
-  WG_CUDA_CHECK_LAST();
-  count_roots_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), n_, counters_.data());
-  WG_CUDA_CHECK_LAST();
-  const auto c = counters_.to_host();
-  count_ = c[1];
-  return c[0];
+  return relabel(members_.data(), affected);
 }
 
 template <GpuDynamicGraph Graph>
@@ -187,10 +181,15 @@ void DynamicComponents<Graph>::unite_added(const ChangedEdges& added) {
 
 template <GpuDynamicGraph Graph>
 std::uint64_t DynamicComponents<Graph>::relabel_all() {
+  counters_.fill_bytes(0, graph_->stream());
+  return relabel(nullptr, n_);
+}
+
+template <GpuDynamicGraph Graph>
+std::uint64_t DynamicComponents<Graph>::relabel(const vertex_t* members, std::uint64_t count) {
   const cudaStream_t stream = graph_->stream();
-  counters_.fill_bytes(0, stream);
-  wcc_detail::compress_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), label_.data(),
-                                                                   nullptr, n_, counters_.data());
+  wcc_detail::compress_kernel<<<grid_for(count), kBlock, 0, stream>>>(
+      parent_.data(), label_.data(), members, count, counters_.data());
   WG_CUDA_CHECK_LAST();
   wcc_detail::count_roots_kernel<<<grid_for(n_), kBlock, 0, stream>>>(parent_.data(), n_,
                                                                       counters_.data());
@@ -249,15 +248,15 @@ std::uint64_t DynamicComponents<Graph>::certify_removed(const ChangedEdges& remo
   // The second tier (undirected): how many edges it may search and each one's budget.
   std::uint64_t limit = 0;
   SearchLayout layout{};
-  if (!directed && options_.search_arcs_per_edge > 0) {
+  if (!directed && tuning_.search_arcs_per_edge > 0) {
     limit = std::max<std::uint64_t>(
-        options_.search_max_edges,
-        static_cast<std::uint64_t>(options_.search_edge_fraction * static_cast<double>(b)));
+        tuning_.search_max_edges,
+        static_cast<std::uint64_t>(tuning_.search_edge_fraction * static_cast<double>(b)));
     limit = std::min(limit, b);
     const double total =
-        std::max(static_cast<double>(options_.search_min_arcs),
-                 options_.search_fraction * static_cast<double>(n_ + graph_->num_edges()));
-    const double search_budget = std::min(static_cast<double>(options_.search_arcs_per_edge),
+        std::max(static_cast<double>(tuning_.search_min_arcs),
+                 tuning_.search_fraction * static_cast<double>(n_ + graph_->num_edges()));
+    const double search_budget = std::min(static_cast<double>(tuning_.search_arcs_per_edge),
                                           total / static_cast<double>(limit));
     if (limit == 0 || search_budget < 1) {
       limit = 0;
@@ -339,18 +338,18 @@ BatchEffect DynamicComponents<Graph>::on_after_erase(const ChangedEdges& removed
   // A mixed step whose earlier chunk deferred the static computation: it answers this one too.
   if (this->in_step() && step_recompute_) return e;
   bool split = false;  // tier 2 ran
-  if (options_.certify_fraction <= 0) {
+  if (tuning_.certify_fraction <= 0) {
     flag_removed(removed);  // label_ still holds the labels from before the erasure
     e.changed = split_flagged(e.recomputed);
     split = true;
   } else {
     // Decide before trying: the budget per edge, from the batch's share of the static cost.
     const double total =
-        std::max(static_cast<double>(options_.certify_min_arcs),
-                 options_.certify_fraction * static_cast<double>(n_ + graph_->num_edges()));
-    const double per_edge = std::min(static_cast<double>(options_.certify_arcs_per_edge),
+        std::max(static_cast<double>(tuning_.certify_min_arcs),
+                 tuning_.certify_fraction * static_cast<double>(n_ + graph_->num_edges()));
+    const double per_edge = std::min(static_cast<double>(tuning_.certify_arcs_per_edge),
                                      total / static_cast<double>(b));
-    if (per_edge < static_cast<double>(options_.certify_min_arcs_per_edge)) {
+    if (per_edge < static_cast<double>(tuning_.certify_min_arcs_per_edge)) {
       ++stats_.direct;
       e.recomputed = true;
       e.changed = this->in_step() ? 0 : recompute_counting();  // a mixed step's runs at its end

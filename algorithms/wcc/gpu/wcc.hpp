@@ -19,7 +19,7 @@
 // Dynamic (DynamicComponents): keeps the labels exact while batches are applied through it.
 //  - insertions: each added edge unites its endpoints' trees (one thread per edge), then every
 //    vertex is pointed at its root again (an O(n) streaming pass): O(b + n), no adjacency read;
-//  - deletions, in three tiers chosen before any work (DynamicComponentsOptions::certify_*):
+//  - deletions, in three tiers chosen before any work (ComponentsTuning::certify_*):
 //    1. certificates (wcc_certify.cuh), on the graph after the batch: an endpoint left with
 //       degree 0 splits off alone; otherwise the endpoints are shown still connected by a walk
 //       of length <= 3 (a common neighbour, or a neighbour of one adjacent to a neighbour of the
@@ -29,7 +29,7 @@
 //       component all of whose deleted edges are decided keeps its label; only its isolated
 //       vertices and pieces move. O(b * budget) work, no O(n) pass, one synchronisation;
 //    1b. a second, larger search for the few edges left undecided (wcc_search.cuh; undirected
-//       graphs; DynamicComponentsOptions::search_*): per edge, a bidirectional level-synchronous
+//       graphs; ComponentsTuning::search_*): per edge, a bidirectional level-synchronous
 //       search from both endpoints on the graph after the batch, up to search_arcs_per_edge
 //       arcs, one block each in one launch: the sides meet (connected), or one side is exhausted
 //       and splits off as a piece under the first tier's rules (no other deleted edge touches it,
@@ -72,11 +72,15 @@ struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 using wg::Components;  // algorithms/wcc/wcc.hpp
 
+using wg::ComponentsOptions;  // algorithms/wcc/wcc.hpp
+
 /// Components of a GPU graph (one synchronisation; the labels are copied to the host).
 template <GpuDynamicGraph Graph>
-Components connected_components(const Graph& graph);
+Components connected_components(const Graph& graph, const ComponentsOptions& options = {});
 
-struct DynamicComponentsOptions {
+/// The GPU backend's tuning of the dynamic components: when deletions are certified, searched,
+/// or answered by the static computation (never changes the labels).
+struct ComponentsTuning {
   /// Deletions whose affected components hold more than this fraction of the ids run the static
   /// computation over the whole graph instead: the restricted pass then reads about as many
   /// arcs, and adds the per-vertex label checks and the member list on top.
@@ -136,7 +140,8 @@ template <GpuDynamicGraph Graph>
 class DynamicComponents : public DynamicFrame<DynamicComponents<Graph>, Graph> {
  public:
   /// Runs the static computation once. The graph must outlive this object.
-  explicit DynamicComponents(Graph& graph, const DynamicComponentsOptions& options = {});
+  explicit DynamicComponents(Graph& graph, const ComponentsOptions& options = {},
+                             const ComponentsTuning& tuning = {});
 
   /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
   /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
@@ -160,12 +165,9 @@ class DynamicComponents : public DynamicFrame<DynamicComponents<Graph>, Graph> {
 
  private:
   using Frame = DynamicFrame<DynamicComponents<Graph>, Graph>;
-  friend Frame;
   using Frame::graph_;
   /// The policy hooks (algorithms/dynamic_frame.hpp).
-  BatchEffect on_after_insert(const ChangedEdges& added);
-  void on_before_erase(const ChangedEdges& removed);
-  BatchEffect on_after_erase(const ChangedEdges& removed);
+  WG_DYNAMIC_POLICY_HOOKS(Frame, const ChangedEdges&);
   void grow();
   /// rep_ and ecount_ sized to n ids and cleared.
   void reset_endpoint_marks(std::uint64_t n);
@@ -181,6 +183,9 @@ class DynamicComponents : public DynamicFrame<DynamicComponents<Graph>, Graph> {
   /// Points every vertex at its root, copies the roots to the labels, recounts the components;
   /// returns the labels that moved.
   std::uint64_t relabel_all();
+  /// relabel_all over `count` ids (members, or every id when null), adding to the counters as
+  /// they are: copies roots into those labels, recounts the components of all ids.
+  std::uint64_t relabel(const vertex_t* members, std::uint64_t count);
   /// The mixed step (DynamicFrame::update): erases `erase`, then inserts `insert`, through the
   /// graph; the labels after it are those of erase_edges(erase) then insert_edges(insert). The
   /// erasure runs its tiers as erase_edges does; when it goes to the static computation (too large
@@ -198,7 +203,7 @@ class DynamicComponents : public DynamicFrame<DynamicComponents<Graph>, Graph> {
   /// Vertex erasure: the erased vertices' components are recomputed as after an edge erasure.
   DynamicUpdate<VertexEraseResult> erase_vertices_through(std::span<const vertex_t> ids);
 
-  DynamicComponentsOptions options_;
+  ComponentsTuning tuning_;
   std::uint64_t n_ = 0;              ///< ids covered
   DeviceBuffer<vertex_t> label_;     ///< the result
   DeviceBuffer<vertex_t> parent_;    ///< the union-find forest (== label_ between calls)
@@ -231,8 +236,10 @@ class DynamicComponents : public DynamicFrame<DynamicComponents<Graph>, Graph> {
   DeletionStats stats_;
 };
 
-extern template Components connected_components(const DynamicGraph<SlabSetAdjacency>&);
-extern template Components connected_components(const DynamicGraph<SlabMapAdjacency>&);
+extern template Components connected_components(const DynamicGraph<SlabSetAdjacency>&,
+                                                const ComponentsOptions&);
+extern template Components connected_components(const DynamicGraph<SlabMapAdjacency>&,
+                                                const ComponentsOptions&);
 extern template class DynamicComponents<DynamicGraph<SlabSetAdjacency>>;
 extern template class DynamicComponents<DynamicGraph<SlabMapAdjacency>>;
 

@@ -111,6 +111,130 @@ struct SearchShared {
 /// Outcome of one search (block-uniform).
 enum : unsigned { kSearchUndecided = 0, kSearchMet = 1, kSearchPiece0 = 2, kSearchPiece1 = 3 };
 
+/// search_kernel's start (thread 0): each side's list and table hold its endpoint; a side is bad
+/// (never a piece) from the start when the item is a pair only, its endpoint has other removed
+/// edges, or is the component's label.
+__device__ __forceinline__ void search_start(SearchShared& sh, const SearchItem& it, vertex_t l,
+                                             bool pair_only, const std::uint32_t* ecount,
+                                             std::uint64_t* tab, std::uint64_t slots,
+                                             std::uint32_t gen, vertex_t* const* list) {
+  search_insert(tab, slots, gen, search_key(gen, it.p, 0));
+  search_insert(tab, slots, gen, search_key(gen, it.q, 1));
+  list[0][0] = it.p;
+  list[1][0] = it.q;
+  sh.head[0] = sh.head[1] = 0;
+  sh.tail[0] = sh.tail[1] = 1;
+  sh.met = sh.overflow = 0;
+  sh.bad[0] = pair_only || ecount[it.p] != 1 || it.p == l;
+  sh.bad[1] = pair_only || ecount[it.q] != 1 || it.q == l;
+  sh.num_hubs = 0;
+  sh.level[0] = sh.level[1] = 0;
+  sh.light[0] = sh.light[1] = 0;
+  sh.root = kNone;
+}
+
+/// One level of search_kernel on `side` (every thread): its hubs listed, then every vertex of
+/// its frontier [begin, end) in `own` expanded (a warp each; hubs by every warp a part, none in a
+/// partial level), new vertices appended, meetings and overflows flagged; the side's head moved
+/// past the level. false: more hubs than kHubCap (the search stops undecided).
+template <class View>
+__device__ __forceinline__ bool search_expand(const View& g, SearchShared& sh, unsigned side,
+                                              bool partial, unsigned begin, unsigned end,
+                                              vertex_t* own, std::uint64_t* tab,
+                                              std::uint64_t slots, std::uint32_t gen,
+                                              const SearchLayout& layout,
+                                              const std::uint32_t* ecount, vertex_t l,
+                                              const warp_tile& tile, unsigned warp) {
+  // The level's hubs, walked by every warp in part (none in a partial level).
+  for (unsigned k = begin + threadIdx.x; k < end && !partial; k += blockDim.x) {
+    if (g.degree(own[k]) >= layout.hub_degree) {
+      const unsigned pos = atomicAdd(&sh.num_hubs, 1u);
+      if (pos < kHubCap) sh.hubs[pos] = own[k];
+    }
+  }
+  __syncthreads();
+  const unsigned num_hubs = sh.num_hubs;
+  if (num_hubs > kHubCap) return false;  // cannot be within the budget (hub_degree); a guard
+
+  const std::uint64_t other_side = side ^ 1u;
+  auto visit = [&](vertex_t w, bool valid) {
+    // No early exit on a meeting within the level: the rest of the level costs at most its
+    // charged arcs, and the flag is then read only after the barrier (no shared-memory race).
+    if (!valid) return;
+    if (search_contains(tab, slots, gen, search_key(gen, w, other_side))) {
+      atomicOr(&sh.met, 1);
+      return;
+    }
+    const unsigned fresh = search_insert(tab, slots, gen, search_key(gen, w, side));
+    if (fresh == 2) {
+      atomicOr(&sh.overflow, 1);
+      return;
+    }
+    if (fresh == 0) return;
+    const unsigned pos = atomicAdd(&sh.tail[side], 1u);
+    if (pos < layout.list_len)
+      own[pos] = w;
+    else
+      atomicOr(&sh.overflow, 1);
+    if (ecount[w] != 0 || w == l) atomicOr(&sh.bad[side], 1);
+  };
+  constexpr bool parts = requires(const View& v, const warp_tile& t, vertex_t x, std::uint32_t k) {
+    v.for_each_neighbor_slot_part(t, x, k, k, std::declval<decltype(visit)&>());
+  };
+  // Ordinary vertices: a warp each; hubs: every warp a part (warp-uniform branches).
+  for (unsigned k = begin + warp; k < end; k += kSearchWarps) {
+    const vertex_t x = own[k];
+    if ((parts || partial) && g.degree(x) >= layout.hub_degree) continue;
+    g.for_each_neighbor_slot(tile, x, visit);
+  }
+  if constexpr (parts)
+    for (unsigned h = 0; h < num_hubs; ++h)
+      g.for_each_neighbor_slot_part(tile, sh.hubs[h], warp, kSearchWarps, visit);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (side)
+      sh.head[1] = end;
+    else
+      sh.head[0] = end;
+    sh.num_hubs = 0;
+    sh.level[side] = 0;
+    sh.light[side] = 0;
+  }
+  return true;
+}
+
+/// search_kernel's end (every thread; result is block-uniform): a piece's smallest id found,
+/// then the item's outcome written and counted, its component flagged when undecided.
+__device__ __forceinline__ void search_finish(SearchShared& sh, unsigned result,
+                                              vertex_t* const* list, vertex_t l,
+                                              std::uint32_t* piece_len, std::uint8_t* piece_side,
+                                              vertex_t* piece_root, std::uint8_t* flag,
+                                              unsigned long long* counters) {
+  // result is block-uniform. A piece: its smallest id.
+  if (result == kSearchPiece0 || result == kSearchPiece1) {
+    const unsigned side = result - kSearchPiece0;
+    const unsigned size = sh.tail[side];
+    vertex_t least = kNone;
+    for (unsigned k = threadIdx.x; k < size; k += blockDim.x) least = min(least, list[side][k]);
+    least = __reduce_min_sync(kFull, least);
+    if ((threadIdx.x & 31) == 0) atomicMin(&sh.root, least);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    const bool piece = result == kSearchPiece0 || result == kSearchPiece1;
+    *piece_len = piece ? sh.tail[result - kSearchPiece0] : 0;
+    *piece_side = piece ? static_cast<std::uint8_t>(result - kSearchPiece0) : 0;
+    *piece_root = piece ? sh.root : kNone;
+    if (piece) {
+      atomicAdd(counters + kSearchPieces, 1ull);
+    } else if (result == kSearchMet) {
+      atomicAdd(counters + kSearchConnected, 1ull);
+    } else {
+      flag[l] = 1;
+    }
+  }
+}
+
 /// One block (kSearchWarps warps) per listed item j < counters[kSearchListed] (when at most
 /// `limit`; otherwise every listed item's component is flagged). Writes piece_len[j] (the size of
 /// the piece it splits off: side piece_side[j]'s list, or 0), piece_root[j] (its smallest id);
@@ -144,21 +268,7 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
   const warp_tile tile = this_warp();
   const unsigned warp = threadIdx.x / 32;
 
-  if (threadIdx.x == 0) {
-    search_insert(tab, slots, gen, search_key(gen, it.p, 0));
-    search_insert(tab, slots, gen, search_key(gen, it.q, 1));
-    list[0][0] = it.p;
-    list[1][0] = it.q;
-    sh.head[0] = sh.head[1] = 0;
-    sh.tail[0] = sh.tail[1] = 1;
-    sh.met = sh.overflow = 0;
-    sh.bad[0] = pair_only || ecount[it.p] != 1 || it.p == l;
-    sh.bad[1] = pair_only || ecount[it.q] != 1 || it.q == l;
-    sh.num_hubs = 0;
-    sh.level[0] = sh.level[1] = 0;
-    sh.light[0] = sh.light[1] = 0;
-    sh.root = kNone;
-  }
+  if (threadIdx.x == 0) search_start(sh, it, l, pair_only, ecount, tab, slots, gen, list);
   __syncthreads();
   std::uint64_t used = 0;
   bool known[2] = {false, false};
@@ -218,88 +328,13 @@ __global__ void __launch_bounds__(kSearchWarps * 32)
     vertex_t* own = list[side];
     used += partial ? light[side] : cost[side];
     if (partial && threadIdx.x == 0) atomicOr(&sh.bad[side], 1);
-    // The level's hubs, walked by every warp in part (none in a partial level).
-    for (unsigned k = begin + threadIdx.x; k < end && !partial; k += blockDim.x) {
-      if (g.degree(own[k]) >= layout.hub_degree) {
-        const unsigned pos = atomicAdd(&sh.num_hubs, 1u);
-        if (pos < kHubCap) sh.hubs[pos] = own[k];
-      }
-    }
-    __syncthreads();
-    const unsigned num_hubs = sh.num_hubs;
-    if (num_hubs > kHubCap) break;  // cannot be within the budget (hub_degree); a guard
-
-    const std::uint64_t other_side = side ^ 1u;
-    auto visit = [&](vertex_t w, bool valid) {
-      // No early exit on a meeting within the level: the rest of the level costs at most its
-      // charged arcs, and the flag is then read only after the barrier (no shared-memory race).
-      if (!valid) return;
-      if (search_contains(tab, slots, gen, search_key(gen, w, other_side))) {
-        atomicOr(&sh.met, 1);
-        return;
-      }
-      const unsigned fresh = search_insert(tab, slots, gen, search_key(gen, w, side));
-      if (fresh == 2) {
-        atomicOr(&sh.overflow, 1);
-        return;
-      }
-      if (fresh == 0) return;
-      const unsigned pos = atomicAdd(&sh.tail[side], 1u);
-      if (pos < layout.list_len)
-        own[pos] = w;
-      else
-        atomicOr(&sh.overflow, 1);
-      if (ecount[w] != 0 || w == l) atomicOr(&sh.bad[side], 1);
-    };
-    constexpr bool parts =
-        requires(const View& v, const warp_tile& t, vertex_t x, std::uint32_t k) {
-      v.for_each_neighbor_slot_part(t, x, k, k, std::declval<decltype(visit)&>());
-    };
-    // Ordinary vertices: a warp each; hubs: every warp a part (warp-uniform branches).
-    for (unsigned k = begin + warp; k < end; k += kSearchWarps) {
-      const vertex_t x = own[k];
-      if ((parts || partial) && g.degree(x) >= layout.hub_degree) continue;
-      g.for_each_neighbor_slot(tile, x, visit);
-    }
-    if constexpr (parts)
-      for (unsigned h = 0; h < num_hubs; ++h)
-        g.for_each_neighbor_slot_part(tile, sh.hubs[h], warp, kSearchWarps, visit);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      if (side)
-        sh.head[1] = end;
-      else
-        sh.head[0] = end;
-      sh.num_hubs = 0;
-      sh.level[side] = 0;
-      sh.light[side] = 0;
-    }
+    if (!search_expand(g, sh, side, partial, begin, end, own, tab, slots, gen, layout, ecount, l,
+                       tile, warp))
+      break;
     known[side] = false;
     __syncthreads();
   }
-  // result is block-uniform. A piece: its smallest id.
-  if (result == kSearchPiece0 || result == kSearchPiece1) {
-    const unsigned side = result - kSearchPiece0;
-    const unsigned size = sh.tail[side];
-    vertex_t least = kNone;
-    for (unsigned k = threadIdx.x; k < size; k += blockDim.x) least = min(least, list[side][k]);
-    least = __reduce_min_sync(kFull, least);
-    if ((threadIdx.x & 31) == 0) atomicMin(&sh.root, least);
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) {
-    const bool piece = result == kSearchPiece0 || result == kSearchPiece1;
-    piece_len[j] = piece ? sh.tail[result - kSearchPiece0] : 0;
-    piece_side[j] = piece ? static_cast<std::uint8_t>(result - kSearchPiece0) : 0;
-    piece_root[j] = piece ? sh.root : kNone;
-    if (piece) {
-      atomicAdd(counters + kSearchPieces, 1ull);
-    } else if (result == kSearchMet) {
-      atomicAdd(counters + kSearchConnected, 1ull);
-    } else {
-      flag[l] = 1;
-    }
-  }
+  search_finish(sh, result, list, l, piece_len + j, piece_side + j, piece_root + j, flag, counters);
 }
 
 /// One block per listed item: a piece whose component was left unflagged becomes a component

@@ -66,12 +66,12 @@ WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticLevelsEqualReference) {
   for (vertex_t source : {vertex_t{0}, max_degree_vertex(g), vertex_t(g.num_vertices() - 1)}) {
     SCOPED_TRACE("source " + std::to_string(source));
     expect_exact(g, source, bfs(g, source));
-    expect_exact(g, source, bfs(g, source, {.threads = 1}));
+    expect_exact(g, source, bfs(g, source, {}, {.threads = 1}));
     expect_exact(g, source, bfs(g, source, {.top_down_alpha = 0}));  // top-down only
     // Every level bottom-up after the first, in small parallel pieces (O(n * depth): not on the
     // deep road and mesh graphs).
     if (g.num_vertices() < 10000) {
-      expect_exact(g, source, bfs(g, source, {.top_down_alpha = 1u << 30, .parallel_grain = 1}));
+      expect_exact(g, source, bfs(g, source, {.top_down_alpha = 1u << 30}, {.parallel_grain = 1}));
     }
   }
 }
@@ -96,7 +96,7 @@ TEST(StaticBfs, SourcePastTheIdBoundThrows) {
 
 void replay(bool directed, double recompute_fraction, std::uint64_t batch_size) {
   auto [stream, g] = wg::test::rmat_stream(directed, 8, batch_size);
-  DynamicBfs dyn(g, max_degree_vertex(g), {.recompute_fraction = recompute_fraction});
+  DynamicBfs dyn(g, max_degree_vertex(g), {}, {.recompute_fraction = recompute_fraction});
   expect_exact(g, dyn.source(), dyn.result());
   const auto batches = wg::test::replay_checked(
       stream, dyn, [&] { return dyn.result().level; },
@@ -119,7 +119,7 @@ TEST(DynamicBfs, HandMadeBatchesOnAPath) {
   EdgeList path{
       .num_vertices = 7, .src = {0, 1, 2, 3, 4}, .dst = {1, 2, 3, 4, 5}, .symmetric = true};
   g.insert_edges(path);
-  DynamicBfs dyn(g, 0, {.recompute_fraction = 1.0});
+  DynamicBfs dyn(g, 0, {}, {.recompute_fraction = 1.0});
   // A shortcut, given twice and reversed, with a self-loop and an edge already present.
   auto r = dyn.insert_edges(
       {.num_vertices = 7, .src = {0, 4, 3, 1, 6}, .dst = {4, 0, 3, 2, 6}, .symmetric = true});
@@ -147,7 +147,7 @@ TEST(DynamicBfs, VertexDeletions) {
   DynamicGraph g(GraphOptions{.threads = 2});
   g.build(whole);
   const vertex_t s = max_degree_vertex(g);
-  DynamicBfs dyn(g, s, {.recompute_fraction = 1.0});
+  DynamicBfs dyn(g, s, {}, {.recompute_fraction = 1.0});
   for (vertex_t first = 1; first < 200; first += 37) {
     std::vector<vertex_t> ids;
     for (vertex_t v = first; v < first + 12; ++v) {

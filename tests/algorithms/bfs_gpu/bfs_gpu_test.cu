@@ -41,15 +41,16 @@ void static_checks(const Graph& g, const EdgeList& coo, vertex_t source) {
   expect_bfs(wg::gpu::bfs(g, source, {.top_down_alpha = 1u << 20, .bottom_up_beta = 1u << 30}), coo,
              g.directed(), source);
   // Hubs split over several warps (every vertex of more than 2 neighbours, 3 parts).
-  expect_bfs(wg::gpu::bfs(g, source, {.split_degree = 2, .split_parts = 3}), coo, g.directed(),
+  expect_bfs(wg::gpu::bfs(g, source, {}, {.split_degree = 2, .split_parts = 3}), coo, g.directed(),
              source);
-  expect_bfs(wg::gpu::bfs(g, source, {.top_down_alpha = 0, .split_degree = 1, .split_parts = 64}),
+  expect_bfs(wg::gpu::bfs(g, source, {.top_down_alpha = 0}, {.split_degree = 1, .split_parts = 64}),
              coo, g.directed(), source);
   // The same kernels on the plain CSR.
   const wg::gpu::CsrGraph<false> csr(g.export_csr(), g.directed());
   expect_bfs(wg::gpu::bfs(csr, source), coo, g.directed(), source);
-  expect_bfs(wg::gpu::bfs(csr, source, {.top_down_alpha = 0, .split_degree = 2, .split_parts = 3}),
-             coo, g.directed(), source);
+  expect_bfs(
+      wg::gpu::bfs(csr, source, {.top_down_alpha = 0}, {.split_degree = 2, .split_parts = 3}), coo,
+      g.directed(), source);
   expect_bfs(wg::gpu::bfs(csr, source, {.top_down_alpha = 1u << 20, .bottom_up_beta = 1u << 30}),
              coo, g.directed(), source);
 }
@@ -96,7 +97,7 @@ TEST(BfsGpu, SourceOutOfRangeThrows) {
 /// go through the observer calls (insert_observed / erase_observed: the graph applies them and
 /// lists the changed edges) instead of the class's own insert_edges / erase_edges.
 template <class Graph>
-void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicBfsOptions& options,
+void replay(bool directed, std::uint64_t batch_size, const wg::gpu::BfsTuning& tuning,
             bool expect_repairs, bool observed = false) {
   WG_REQUIRE_GPU();
   const EdgeList whole = wg::datasets::generate_rmat(
@@ -106,7 +107,7 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicBfsOp
   Graph g(whole.num_vertices, {.directed = directed});
   g.insert_edges(stream.initial);
   const vertex_t source = 0;
-  wg::gpu::DynamicBfs<Graph> dyn(g, source, options);
+  wg::gpu::DynamicBfs<Graph> dyn(g, source, {}, tuning);
   expect_bfs(dyn.result(), g.export_coo(), directed, source);
   std::uint64_t repaired = 0, b = 0;
   for (const auto& batch : stream.batches) {
@@ -129,14 +130,15 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicBfsOp
   if (expect_repairs) EXPECT_GT(repaired, 0u);
 }
 
-constexpr wg::gpu::DynamicBfsOptions kAlwaysRepair{.recompute_fraction = 2.0,
-                                                   .recompute_batch_fraction = 1e9};
-constexpr wg::gpu::DynamicBfsOptions kAlwaysRecompute{.recompute_fraction = 0.0,
-                                                      .recompute_batch_fraction = 0.0};
+constexpr wg::gpu::BfsTuning kAlwaysRepair{.recompute_fraction = 2.0,
+                                           .recompute_batch_fraction = 1e9};
+constexpr wg::gpu::BfsTuning kAlwaysRecompute{.recompute_fraction = 0.0,
+                                              .recompute_batch_fraction = 0.0};
 
-constexpr wg::gpu::DynamicBfsOptions kSplitRepair{.bfs = {.split_degree = 3, .split_parts = 5},
-                                                  .recompute_fraction = 2.0,
-                                                  .recompute_batch_fraction = 1e9};
+constexpr wg::gpu::BfsTuning kSplitRepair{.split_degree = 3,
+                                          .split_parts = 5,
+                                          .recompute_fraction = 2.0,
+                                          .recompute_batch_fraction = 1e9};
 TEST(DynamicBfsGpu, UndirectedRepairSplitHubs) {
   replay<wg::gpu::Graph>(false, 256, kSplitRepair, true);
 }
@@ -160,12 +162,13 @@ TEST(DynamicBfsGpu, DirectedRepair) {
 TEST(DynamicBfsGpu, UndirectedRepairCheckEveryRound) {
   replay<wg::gpu::Graph>(
       false, 256,
-      {.bfs = {.rounds_per_check = 1}, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9},
-      true);
+      {.rounds_per_check = 1, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9}, true);
 }
 TEST(DynamicBfsGpu, UndirectedRepairManyRoundsPerCheck) {
   replay<wg::gpu::Graph>(false, 64,
-                         {.bfs = {.split_degree = 3, .split_parts = 5, .rounds_per_check = 16},
+                         {.split_degree = 3,
+                          .split_parts = 5,
+                          .rounds_per_check = 16,
                           .recompute_fraction = 2.0,
                           .recompute_batch_fraction = 1e9},
                          true);
@@ -194,7 +197,7 @@ TEST(DynamicBfsGpu, HandMadeBatchesAndVertexDeletions) {
   }
   wg::gpu::Graph g(0);
   g.build(init);
-  wg::gpu::DynamicBfs<wg::gpu::Graph> dyn(g, 0, kAlwaysRepair);
+  wg::gpu::DynamicBfs<wg::gpu::Graph> dyn(g, 0, {}, kAlwaysRepair);
   auto check = [&](bool source_live = true) {
     expect_bfs(dyn.result(), g.export_coo(), false, 0, source_live);
   };

@@ -84,7 +84,7 @@ TEST(DynamicResults, OneBatchFollowedByEveryResult) {
   DynamicGraph g = build(stream);
   DynamicResults<DynamicGraph> set(g);
   auto& triangles = set.track<IncrementalTriangleCounter>();
-  auto& components = set.track<DynamicComponents>(DynamicComponentsOptions{});
+  auto& components = set.track<DynamicComponents>(ComponentsOptions{});
   auto& cores = set.track<DynamicCoreNumbers>();
   ASSERT_EQ(set.size(), 3u);
   std::size_t erasures = 0;

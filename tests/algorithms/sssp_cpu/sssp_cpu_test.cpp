@@ -89,7 +89,7 @@ void weighted_replay(bool directed, std::uint64_t batch_size, double recompute_f
       wg::cpu::GraphOptions{.directed = directed, .weighted = true, .threads = 2});
   g.build(initial);
   const std::uint64_t n = g.num_vertices();
-  wg::cpu::DynamicSssp dyn(g, 0, {.recompute_fraction = recompute_fraction});
+  wg::cpu::DynamicSssp dyn(g, 0, {}, {.recompute_fraction = recompute_fraction});
   expect_sssp(dyn.result(), g, 0, false);
   for (int b = 0; b < batches; ++b) {
     SCOPED_TRACE("batch " + std::to_string(b));
@@ -132,7 +132,7 @@ TEST(DynamicSsspCpu, UnweightedRmatStreamsEqualBfs) {
   for (bool directed : {false, true}) {
     SCOPED_TRACE(directed ? "directed" : "undirected");
     wg::test::RmatStream s = wg::test::rmat_stream(directed, 8, 256);
-    wg::cpu::DynamicSssp dyn(s.graph, 0, {.recompute_fraction = 2.0});
+    wg::cpu::DynamicSssp dyn(s.graph, 0, {}, {.recompute_fraction = 2.0});
     wg::test::replay_checked(
         s.stream, dyn, [&] { return dyn.result().distance; },
         [&] {

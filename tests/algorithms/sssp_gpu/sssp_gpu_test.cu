@@ -53,18 +53,21 @@ TEST_P(SsspGpuDataset, StaticMatchesReference) {
     expect_sssp(wg::gpu::sssp(csr, s), coo, false, s, false);
     // Near-far with several threshold steps, and plain rounds.
     for (std::uint32_t delta : {0u, 16u, 1000u})  // (long-diameter road graphs: not 1)
-      expect_sssp(wg::gpu::sssp(g, s, {.near_far_delta = delta}), coo, false, s, false);
+      expect_sssp(wg::gpu::sssp(g, s, {}, {.near_far_delta = delta}), coo, false, s, false);
     // The host checking the queue after every round, and after 16.
-    expect_sssp(wg::gpu::sssp(g, s, {.near_far_delta = 16, .rounds_per_check = 1}), coo, false, s,
-                false);
+    expect_sssp(wg::gpu::sssp(g, s, {}, {.near_far_delta = 16, .rounds_per_check = 1}), coo, false,
+                s, false);
     expect_sssp(
-        wg::gpu::sssp(csr, s, {.split_degree = 2, .split_parts = 3, .rounds_per_check = 16}), coo,
+        wg::gpu::sssp(csr, s, {}, {.split_degree = 2, .split_parts = 3, .rounds_per_check = 16}),
+        coo, false, s, false);
+    expect_sssp(
+        wg::gpu::sssp(csr, s, {}, {.split_degree = 3, .split_parts = 2, .near_far_delta = 50}), coo,
         false, s, false);
-    expect_sssp(wg::gpu::sssp(csr, s, {.split_degree = 3, .split_parts = 2, .near_far_delta = 50}),
-                coo, false, s, false);
     // Hubs split over several warps.
-    expect_sssp(wg::gpu::sssp(g, s, {.split_degree = 2, .split_parts = 3}), coo, false, s, false);
-    expect_sssp(wg::gpu::sssp(csr, s, {.split_degree = 1, .split_parts = 7}), coo, false, s, false);
+    expect_sssp(wg::gpu::sssp(g, s, {}, {.split_degree = 2, .split_parts = 3}), coo, false, s,
+                false);
+    expect_sssp(wg::gpu::sssp(csr, s, {}, {.split_degree = 1, .split_parts = 7}), coo, false, s,
+                false);
     // Unit lengths: distances are the BFS levels.
     const wg::gpu::SsspResult unit = wg::gpu::sssp(g, s, {.unit_weights = true});
     expect_sssp(unit, coo, false, s, true);
@@ -98,8 +101,8 @@ TEST(SsspGpu, ZeroWeightsAndDirected) {
     g.build(e);
     const EdgeList coo = g.export_coo();
     expect_sssp(wg::gpu::sssp(g, 0), coo, directed, 0, false);
-    expect_sssp(wg::gpu::sssp(g, 0, {.near_far_delta = 1}), coo, directed, 0, false);
-    expect_sssp(wg::gpu::sssp(g, 0, {.near_far_delta = 0}), coo, directed, 0, false);
+    expect_sssp(wg::gpu::sssp(g, 0, {}, {.near_far_delta = 1}), coo, directed, 0, false);
+    expect_sssp(wg::gpu::sssp(g, 0, {}, {.near_far_delta = 0}), coo, directed, 0, false);
     const wg::gpu::CsrGraph<true> csr(g.export_csr(), directed);
     expect_sssp(wg::gpu::sssp(csr, 0), coo, directed, 0, false);
   }
@@ -109,8 +112,8 @@ TEST(SsspGpu, ZeroWeightsAndDirected) {
 /// weights, repeats, self-loops) and deletion batches (present and absent edges).
 /// observed: the batches go through the observer calls (insert_observed / erase_observed), and
 /// insertion batches hold no present edge (the observer sees new edges only).
-void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicSsspOptions& options,
-            int batches, bool observed = false) {
+void replay(bool directed, std::uint64_t batch_size, const wg::gpu::SsspTuning& tuning, int batches,
+            bool observed = false) {
   WG_REQUIRE_GPU();
   const unsigned scale = wg::test::gpu_test_scale(11);
   const EdgeList initial =
@@ -120,7 +123,7 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicSsspO
   wg::gpu::WeightedGraph g(0, {.directed = directed});
   g.build(initial);
   const std::uint64_t n = g.num_vertices();
-  wg::gpu::DynamicSssp<wg::gpu::WeightedGraph> dyn(g, 0, options);
+  wg::gpu::DynamicSssp<wg::gpu::WeightedGraph> dyn(g, 0, {}, tuning);
   expect_sssp(dyn.result(), g.export_coo(), directed, 0, false);
   for (int b = 0; b < batches; ++b) {
     SCOPED_TRACE("batch " + std::to_string(b));
@@ -177,12 +180,13 @@ void replay(bool directed, std::uint64_t batch_size, const wg::gpu::DynamicSsspO
   expect_sssp(dyn.result(), g.export_coo(), directed, 0, false, false);
 }
 
-constexpr wg::gpu::DynamicSsspOptions kAlwaysRepair{.recompute_fraction = 2.0,
-                                                    .recompute_batch_fraction = 1e9};
+constexpr wg::gpu::SsspTuning kAlwaysRepair{.recompute_fraction = 2.0,
+                                            .recompute_batch_fraction = 1e9};
 
 TEST(DynamicSsspGpu, SplitHubs) {
   replay(false, 128,
-         {.sssp = {.split_degree = 2, .split_parts = 5},
+         {.split_degree = 2,
+          .split_parts = 5,
           .recompute_fraction = 2.0,
           .recompute_batch_fraction = 1e9},
          12);
@@ -201,23 +205,21 @@ TEST(DynamicSsspGpu, Directed) {
 }
 // Rounds checked by the host after every round, and after 16.
 TEST(DynamicSsspGpu, CheckEveryRound) {
-  replay(
-      false, 256,
-      {.sssp = {.rounds_per_check = 1}, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9},
-      9);
+  replay(false, 256,
+         {.rounds_per_check = 1, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9}, 9);
 }
 TEST(DynamicSsspGpu, ManyRoundsPerCheckSplitHubs) {
   replay(false, 128,
-         {.sssp = {.split_degree = 2, .split_parts = 5, .rounds_per_check = 16},
+         {.split_degree = 2,
+          .split_parts = 5,
+          .rounds_per_check = 16,
           .recompute_fraction = 2.0,
           .recompute_batch_fraction = 1e9},
          9);
 }
 TEST(DynamicSsspGpu, DirectedManyRoundsPerCheck) {
-  replay(
-      true, 256,
-      {.sssp = {.rounds_per_check = 7}, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9},
-      9);
+  replay(true, 256,
+         {.rounds_per_check = 7, .recompute_fraction = 2.0, .recompute_batch_fraction = 1e9}, 9);
 }
 // The observer calls (the CLI's stream): the graph applies the batch, DynamicSssp follows.
 TEST(DynamicSsspGpu, UndirectedObserved) {
@@ -227,8 +229,7 @@ TEST(DynamicSsspGpu, DirectedObserved) {
   replay(true, 128, {}, 9, true);
 }
 TEST(DynamicSsspGpu, AlwaysRecomputeNearFarSteps) {
-  replay(false, 256,
-         {.sssp = {.near_far_delta = 2}, .recompute_fraction = 0, .recompute_batch_fraction = 0},
+  replay(false, 256, {.near_far_delta = 2, .recompute_fraction = 0, .recompute_batch_fraction = 0},
          6);
 }
 TEST(DynamicSsspGpu, AlwaysRecompute) {

@@ -29,7 +29,7 @@ void expect_exact(const DynamicGraph& g, const Components& got) {
 
 WG_BUNDLED_GRAPHS_TEST(SharedDatasets, StaticComponentsEqualReference) {
   wg::test::on_bundled_graph_threads(
-      GetParam(), [](const auto& g, unsigned t) { return connected_components(g, {.threads = t}); },
+      GetParam(), [](const auto& g, unsigned t) { return connected_components(g, {}, {.threads = t}); },
       expect_exact);
 }
 
@@ -43,7 +43,7 @@ void replay(bool directed, double recompute_fraction, std::uint64_t batch_size,
   // A sparse R-MAT (edge factor 2): many components, so deletions split and insertions merge.
   auto [stream, g] = wg::test::rmat_stream(directed, 2, batch_size);
   DynamicComponents dyn(
-      g, {.recompute_fraction = recompute_fraction, .reconnect_budget = reconnect_budget});
+      g, {}, {.recompute_fraction = recompute_fraction, .reconnect_budget = reconnect_budget});
   expect_exact(g, dyn.result());
   const auto batches = wg::test::replay_checked(
       stream, dyn, [&] { return dyn.result().component; }, [&] { expect_exact(g, dyn.result()); });
@@ -69,7 +69,7 @@ TEST(DynamicComponents, DenseStreamMostlyReconnects) {
   DynamicGraph g(GraphOptions{.threads = 2});
   g.build(stream.initial);
   g.ensure_vertices(whole.num_vertices);
-  DynamicComponents dyn(g, {.recompute_fraction = 1.0});
+  DynamicComponents dyn(g, {}, {.recompute_fraction = 1.0});
   for (const auto& batch : stream.batches) {
     const bool insert = batch.kind == wg::datasets::UpdateBatch::Kind::insert;
     const auto r = insert ? dyn.insert_edges(batch.edges) : dyn.erase_edges(batch.edges);
@@ -82,7 +82,7 @@ TEST(DynamicComponents, HandMadeBatches) {
   // Two paths 0-1-2 and 3-4, isolated 5.
   DynamicGraph g(6, GraphOptions{.threads = 1});
   g.insert_edges({.num_vertices = 6, .src = {0, 1, 3}, .dst = {1, 2, 4}, .symmetric = true});
-  DynamicComponents dyn(g, {.recompute_fraction = 1.0});
+  DynamicComponents dyn(g, {}, {.recompute_fraction = 1.0});
   EXPECT_EQ(dyn.result().count, 3u);
   // Join them twice over (2-3 and 4-0, 3-2 repeated), a self-loop, an edge already present.
   auto r = dyn.insert_edges(
@@ -105,7 +105,7 @@ TEST(DynamicComponents, VertexDeletions) {
   const EdgeList whole = wg::datasets::generate_rmat({.scale = 10, .edge_factor = 2, .seed = 9});
   DynamicGraph g(GraphOptions{.threads = 2});
   g.build(whole);
-  DynamicComponents dyn(g, {.recompute_fraction = 1.0});
+  DynamicComponents dyn(g, {}, {.recompute_fraction = 1.0});
   for (vertex_t first = 0; first < 300; first += 41) {
     std::vector<vertex_t> ids;
     for (vertex_t v = first; v < first + 10; ++v) ids.push_back(v);

@@ -54,7 +54,7 @@ TEST(GpuDynamicComponents, HandMadeBatches) {
   for (double fraction : {1.0, 0.0}) {
     SetGraph g(10);
     GraphModel m(10, false);
-    wg::gpu::DynamicComponents<SetGraph> dyn(g, {.recompute_fraction = fraction});
+    wg::gpu::DynamicComponents<SetGraph> dyn(g, {}, {.recompute_fraction = fraction});
     EXPECT_EQ(dyn.count(), 10u);
     const EdgeList steps[] = {
         batch(10, {{0, 1}, {1, 2}, {2, 1}, {3, 3}}),  // path 0-1-2, a repeat, a self-loop
@@ -89,14 +89,14 @@ struct DeletionCase {
   wg::gpu::DeletionStats want;  ///< the tiers this one batch must take
 };
 
-void run_deletion_case(const DeletionCase& c, const wg::gpu::DynamicComponentsOptions& options,
+void run_deletion_case(const DeletionCase& c, const wg::gpu::ComponentsTuning& tuning,
                        bool check_stats) {
   SetGraph g(c.n);
   GraphModel m(c.n, false);
   const EdgeList e = batch(c.n, c.edges);
   g.build(e);
   m.insert(e);
-  wg::gpu::DynamicComponents<SetGraph> dyn(g, options);
+  wg::gpu::DynamicComponents<SetGraph> dyn(g, {}, tuning);
   expect_reference(m, dyn.result());
   const auto before = dyn.result();
   const EdgeList d = batch(c.n, c.dels);
@@ -240,7 +240,7 @@ TEST(GpuDynamicComponents, BigSplitFallsBack) {
 
 TEST(GpuDynamicComponents, SecondTier) {
   WG_REQUIRE_GPU();
-  const wg::gpu::DynamicComponentsOptions both{.recompute_fraction = 1.0};
+  const wg::gpu::ComponentsTuning both{.recompute_fraction = 1.0};
   std::vector<DeletionCase> cases;
   // A 200-cycle cut once: past the first tier's 64-vertex search; the second meets.
   cases.push_back(ring_case(202, 1, 200, true, {{100, 101}}, {.certified = 1, .searched = 1}));
@@ -307,9 +307,9 @@ TEST(GpuDynamicComponents, SecondTier) {
 }
 
 template <class Graph>
-void stream_case(bool directed, const wg::gpu::DynamicComponentsOptions& options,
-                 std::uint64_t batch_size, std::uint64_t seed, double edge_factor = 2) {
-  const double fraction = options.recompute_fraction, certify = options.certify_fraction;
+void stream_case(bool directed, const wg::gpu::ComponentsTuning& tuning, std::uint64_t batch_size,
+                 std::uint64_t seed, double edge_factor = 2) {
+  const double fraction = tuning.recompute_fraction, certify = tuning.certify_fraction;
   WG_REQUIRE_GPU();
   // A sparse R-MAT (edge factor 2): many components, so deletions split and insertions merge.
   // Batches shrink with the graph (WG_GPU_TEST_SCALE below the default 11, as under the
@@ -321,7 +321,7 @@ void stream_case(bool directed, const wg::gpu::DynamicComponentsOptions& options
   GraphModel m(0, directed);
   m.clear(stream.initial.num_vertices);
   ASSERT_EQ(g.build(stream.initial), m.insert(stream.initial));
-  wg::gpu::DynamicComponents<Graph> dyn(g, options);
+  wg::gpu::DynamicComponents<Graph> dyn(g, {}, tuning);
   expect_reference(m, dyn.result());
   std::vector<wg::vertex_t> before = dyn.result().component;
   std::size_t splits = 0;
@@ -431,7 +431,7 @@ TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
   const EdgeList& e = in.edges;
   SetGraph& g = in.graph;
   GraphModel& m = in.model;
-  wg::gpu::DynamicComponents<SetGraph> dyn(g, {.recompute_fraction = 1.0});
+  wg::gpu::DynamicComponents<SetGraph> dyn(g, {}, {.recompute_fraction = 1.0});
   std::mt19937_64 rng(3);
   for (int round = 0; round < 4; ++round) {
     std::vector<wg::vertex_t> ids;
@@ -454,7 +454,7 @@ TEST(GpuDynamicComponents, VertexDeletionsAndGrowth) {
 // two-call path's (erase_edges then insert_edges on a twin graph), and changed counts exactly the
 // labels that moved over the step.
 template <class Graph>
-std::size_t mixed_stream_case(bool directed, const wg::gpu::DynamicComponentsOptions& options,
+std::size_t mixed_stream_case(bool directed, const wg::gpu::ComponentsTuning& tuning,
                               std::uint64_t batch_size, std::uint64_t seed,
                               double edge_factor = 2) {
   const unsigned scale = wg::test::gpu_test_scale();
@@ -465,7 +465,7 @@ std::size_t mixed_stream_case(bool directed, const wg::gpu::DynamicComponentsOpt
   m.clear(stream.initial.num_vertices);
   EXPECT_EQ(g.build(stream.initial), m.insert(stream.initial));
   t.build(stream.initial);
-  wg::gpu::DynamicComponents<Graph> dyn(g, options), twin(t, options);
+  wg::gpu::DynamicComponents<Graph> dyn(g, {}, tuning), twin(t, {}, tuning);
   std::vector<wg::vertex_t> before = dyn.result().component;
   std::size_t recomputed = 0;
   const std::size_t steps =
@@ -531,12 +531,12 @@ TEST(GpuDynamicComponents, MixedStepsHandMade) {
       {batch(n, {{5, 305}, {50, 51}}), batch(n, {{305, 6}}), true},
       {batch(n, {{313, 314}, {7, 7}}), batch(n, {{2, 302}}), false},  // nothing changes
   };
-  const wg::gpu::DynamicComponentsOptions options{.search_arcs_per_edge = 0};
+  const wg::gpu::ComponentsTuning tuning{.search_arcs_per_edge = 0};
   SetGraph g(n), t(n);
   GraphModel m(n, false);
   ASSERT_EQ(g.insert_edges(base), m.insert(base));
   t.insert_edges(base);
-  wg::gpu::DynamicComponents<SetGraph> dyn(g, options), twin(t, options);
+  wg::gpu::DynamicComponents<SetGraph> dyn(g, {}, tuning), twin(t, {}, tuning);
   const std::uint64_t want_changed[] = {2, 0, 1, 1, 100, 0};
   wg::test::run_mixed_steps(
       steps, dyn, twin, m,

@@ -98,10 +98,10 @@ int main(int argc, char** argv) {
     auto ms = [&](auto f) { return 1e3 * measure(o, [&] { return wall_seconds(f); }).median(); };
     const double bfs_cpu = ms([&] { cpu::bfs(g, 0); });
     const double bfs_td = ms([&] { cpu::bfs(g, 0, {.top_down_alpha = 0}); });
-    const double bfs_1t = ms([&] { cpu::bfs(g, 0, {.threads = 1}); });
+    const double bfs_1t = ms([&] { cpu::bfs(g, 0, {}, {.threads = 1}); });
     const double bfs_ref = ms([&] { wg::reference::bfs_levels(edges, 0); });
     const double cc_cpu = ms([&] { cpu::connected_components(g); });
-    const double cc_1t = ms([&] { cpu::connected_components(g, {.threads = 1}); });
+    const double cc_1t = ms([&] { cpu::connected_components(g, {}, {.threads = 1}); });
     const double cc_ref = ms([&] { wg::reference::connected_components(edges); });
     std::printf(
         "  static bfs: cpu %.2f ms (top-down only %.2f, 1 thread %.2f), reference %.2f ms\n",

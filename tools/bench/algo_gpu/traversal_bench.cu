@@ -171,12 +171,13 @@ int main(int argc, char** argv) {
         }
         if (c.plan.wants_algo("sssp_len64") || c.plan.wants_algo("sssp_unit")) {
           using G = wg::gpu::WeightedGraph;
-          wg::gpu::DynamicSsspOptions o;
-          o.sssp.near_far_delta = near_far_delta;
+          wg::gpu::SsspTuning o;
+          o.near_far_delta = near_far_delta;
           guarded_dynamic(c.rows, "sssp", [&] {
             dynamic_rows<G, wg::gpu::DynamicSssp<G>>(
-                c.plan, c.deadline, c.rows, "sssp", "slab_map", with_lengths(whole, 64),
-                [&](G& g) { return wg::gpu::DynamicSssp<G>(g, pick_source({}, g.degrees()), o); });
+                c.plan, c.deadline, c.rows, "sssp", "slab_map", with_lengths(whole, 64), [&](G& g) {
+                  return wg::gpu::DynamicSssp<G>(g, pick_source({}, g.degrees()), {}, o);
+                });
           });
         }
       });

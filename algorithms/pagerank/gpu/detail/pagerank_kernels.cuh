@@ -19,6 +19,7 @@
 
 #include <cstdint>
 
+#include <warpgraph/algorithms/operators/segmented_reduce.cuh>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
@@ -45,10 +46,7 @@ inline constexpr bool kHasParts = requires(const View& g, const warp_tile& t, ve
   g.for_each_neighbor_part(t, u, p, p, ::wg::detail::NeighborSink<View::weighted>{});
 };
 
-__device__ __forceinline__ double warp_sum(double x) {
-  for (int o = 16; o > 0; o /= 2) x += __shfl_down_sync(kFull, x, o);
-  return x;
-}
+using ops::warp_sum;
 __device__ __forceinline__ double warp_max(double x) {
   for (int o = 16; o > 0; o /= 2) x = fmax(x, __shfl_down_sync(kFull, x, o));
   return x;
@@ -137,53 +135,6 @@ __device__ __forceinline__ void finish_vertex(const View& g, const Params& p, ve
   if (!deg) acc.dangling += now;
 }
 
-/// The hub that owns hub item j: the v with offsets[v] <= j < offsets[v + 1] (offsets is the
-/// exclusive scan of the parts, n + 1 entries, offsets[n] > j). A 31-way search by the whole warp
-/// (about four rounds for a million ids); warp-uniform result.
-__device__ inline vertex_t part_owner(const warp_tile& tile, const std::uint32_t* offsets,
-                                      std::uint64_t n, std::uint32_t j) {
-  // First i in [lo, hi] with offsets[i] > j; offsets[hi] > j throughout.
-  std::uint64_t lo = 0, hi = n;
-  const unsigned lane = tile.thread_rank();
-  while (lo < hi) {
-    const std::uint64_t step = (hi - lo + 30) / 31;
-    const std::uint64_t probe = lo + lane * step < hi ? lo + lane * step : hi;
-    const unsigned above = tile.ballot(offsets[probe] > j);  // lane 31 probes hi: set
-    const int f = __ffs(above) - 1;
-    if (f == 0) {
-      hi = lo;
-    } else {
-      const std::uint64_t prev = lo + static_cast<std::uint64_t>(f - 1) * step;
-      const std::uint64_t at = lo + static_cast<std::uint64_t>(f) * step < hi
-                                   ? lo + static_cast<std::uint64_t>(f) * step
-                                   : hi;
-      lo = prev + 1;
-      hi = at;
-    }
-  }
-  return static_cast<vertex_t>(lo - 1);
-}
-
-/// Per vertex: parts[v] = the warps v's neighbours are split over (0: one warp, the plain path);
-/// parts[n] = 0, so that the exclusive scan's last entry is the number of hub items.
-template <class View>
-__global__ void parts_kernel(View g, std::uint64_t n, std::uint32_t split_degree,
-                             std::uint32_t arcs_per_part, std::uint32_t max_parts,
-                             std::uint32_t* parts) {
-  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v <= n;
-       v += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint32_t k = 0;
-    if (v < n && g.is_live(static_cast<vertex_t>(v))) {
-      const std::uint32_t deg = g.degree(static_cast<vertex_t>(v));
-      if (deg > split_degree) {
-        k = (deg + arcs_per_part - 1) / arcs_per_part;
-        k = k < 1 ? 1 : (k > max_parts ? max_parts : k);
-      }
-    }
-    parts[v] = k;
-  }
-}
-
 /// Sets the start (1/n when cold), contrib = rank / outdeg, the dangling sum of the start into
 /// s->dangling (s zeroed before), and acc (directed) to 0.
 template <class View>
@@ -204,8 +155,9 @@ __global__ void init_kernel(View g, std::uint64_t n, bool cold, double* rank, do
   if (threadIdx.x == 0 && part.dangling != 0) atomicAdd(&s->dangling, part.dangling);
 }
 
-/// One undirected iteration (pull): hub parts first (items [0, hubs)), then one warp per other
-/// vertex; then the iteration's end.
+/// One undirected iteration (pull): each vertex's sum of its neighbours' contributions by the
+/// segmented-sum operator (hubs split by the plan in offsets), finished into its new rank; then
+/// the iteration's end.
 template <class View, bool kSplit>
 __global__ void pull_kernel(View g, Params p, const double* rank, double* next,
                             const double* contrib, double* contrib_next,
@@ -213,43 +165,12 @@ __global__ void pull_kernel(View g, Params p, const double* rank, double* next,
                             PageRankState* s) {
   if (s->done) return;  // the same for every thread: written by an earlier kernel
   const double spread = s->dangling / static_cast<double>(p.n);
-  const std::uint32_t hubs = kSplit ? offsets[p.n] : 0;
   Partial acc;
-  for_each_warp_item(hubs + p.n, [&](const warp_tile& t, std::uint64_t i) {
-    const unsigned lane = t.thread_rank();
-    if constexpr (kSplit) {
-      if (i < hubs) {
-        const auto j = static_cast<std::uint32_t>(i);
-        const vertex_t v = part_owner(t, offsets, p.n, j);
-        const std::uint32_t first = offsets[v], parts = offsets[v + 1] - first;
-        double sum = 0;
-        g.for_each_neighbor_part(t, v, j - first, parts,
-                                 [&](vertex_t w, auto...) { sum += contrib[w]; });
-        sum = warp_sum(sum);
-        if (lane == 0) {
-          atomicAdd(hub_acc + first, sum);
-          __threadfence();
-          const unsigned k = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(tickets[first])
-                                 .fetch_add(1u, cuda::memory_order_acq_rel);
-          if (k + 1 == parts) {
-            __threadfence();
-            const double total = *static_cast<volatile double*>(hub_acc + first);
-            hub_acc[first] = 0;
-            tickets[first] = 0;
-            finish_vertex(g, p, v, total, spread, rank, next, contrib_next, acc);
-          }
-        }
-        return;
-      }
-    }
-    const auto v = static_cast<vertex_t>(i - hubs);
-    if (kSplit && offsets[v + 1] != offsets[v]) return;  // a hub: done by its parts (uniform)
-    double sum = 0;
-    if (g.is_live(v) && g.degree(v) > 0)  // warp-uniform
-      g.for_each_neighbor(t, v, [&](vertex_t w, auto...) { sum += contrib[w]; });
-    sum = warp_sum(sum);
-    if (lane == 0) finish_vertex(g, p, v, sum, spread, rank, next, contrib_next, acc);
-  });
+  ops::segmented_sum<kSplit>(
+      g, p.n, offsets, hub_acc, tickets, [&](vertex_t w) { return contrib[w]; },
+      [&](vertex_t v, double sum) {
+        finish_vertex(g, p, v, sum, spread, rank, next, contrib_next, acc);
+      });
   end_iteration(s, acc, p);
 }
 
@@ -259,25 +180,18 @@ template <class View, bool kSplit>
 __global__ void push_kernel(View g, Params p, const double* contrib, double* acc,
                             const std::uint32_t* offsets, const PageRankState* s) {
   if (s->done) return;
-  const std::uint32_t hubs = kSplit ? offsets[p.n] : 0;
-  for_each_warp_item(hubs + p.n, [&](const warp_tile& t, std::uint64_t i) {
-    if constexpr (kSplit) {
-      if (i < hubs) {
-        const auto j = static_cast<std::uint32_t>(i);
-        const vertex_t v = part_owner(t, offsets, p.n, j);
-        const std::uint32_t first = offsets[v], parts = offsets[v + 1] - first;
+  ops::for_each_segment<kSplit>(
+      p.n, offsets,
+      [&](const warp_tile& t, vertex_t v, std::uint32_t part, std::uint32_t parts, std::uint32_t) {
         const double c = contrib[v];
-        g.for_each_neighbor_part(t, v, j - first, parts,
+        g.for_each_neighbor_part(t, v, part, parts,
                                  [&](vertex_t w, auto...) { atomicAdd(acc + w, c); });
-        return;
-      }
-    }
-    const auto u = static_cast<vertex_t>(i - hubs);
-    if (kSplit && offsets[u + 1] != offsets[u]) return;
-    if (!g.is_live(u) || g.degree(u) == 0) return;  // warp-uniform
-    const double c = contrib[u];
-    g.for_each_neighbor(t, u, [&](vertex_t w, auto...) { atomicAdd(acc + w, c); });
-  });
+      },
+      [&](const warp_tile& t, vertex_t u) {
+        if (!g.is_live(u) || g.degree(u) == 0) return;  // warp-uniform
+        const double c = contrib[u];
+        g.for_each_neighbor(t, u, [&](vertex_t w, auto...) { atomicAdd(acc + w, c); });
+      });
 }
 
 /// Directed, second half: the new ranks from the accumulators (zeroed for the next iteration),

@@ -4,6 +4,7 @@
 // derived class's static search as the fallback.
 #include <string>
 
+#include <warpgraph/algorithms/single_source.hpp>
 #include <warpgraph/algorithms/sssp/gpu/detail/dynamic_core.cuh>
 #include <warpgraph/algorithms/sssp/gpu/detail/kernels.cuh>
 #include <warpgraph/algorithms/sssp/gpu/dynamic_search.hpp>
@@ -12,23 +13,16 @@
 namespace wg::gpu::sp {
 
 template <class Search, GpuDynamicGraph Graph>
-template <class DynamicOptions, class SearchOptions>
 DynamicSearch<Search, Graph>::DynamicSearch(Graph& graph, vertex_t source,
-                                            const DynamicOptions& options,
-                                            const SearchOptions& search, bool unit_lengths,
+                                            const SearchTuning& tuning, bool unit_lengths,
                                             const char* who)
     : Frame(graph),
       source_(source),
       switches_{.unit_lengths = unit_lengths,
-                .recompute_fraction = options.recompute_fraction,
-                .recompute_batch_fraction = options.recompute_batch_fraction} {
-  state_.split_degree = search.split_degree;
-  state_.split_parts = search.split_parts;
-  state_.rounds_per_check = search.rounds_per_check;
-  if constexpr (requires { search.near_far_delta; }) state_.near_far_delta = search.near_far_delta;
-  if (source >= graph.num_vertices())
-    throw InvalidArgument(std::string(who) + ": source " + std::to_string(source) +
-                          " is not below the id bound " + std::to_string(graph.num_vertices()));
+                .recompute_fraction = tuning.recompute_fraction,
+                .recompute_batch_fraction = tuning.recompute_batch_fraction} {
+  configure(state_, tuning);
+  require_source(who, source, graph.num_vertices());
 }
 
 template <class Search, GpuDynamicGraph Graph>
