@@ -14,6 +14,7 @@
 #define __device__
 #define __host__
 #define __global__
+#define __forceinline__ inline
 
 namespace cuda {
 enum thread_scope { thread_scope_device };
