@@ -1,8 +1,8 @@
 #pragma once
-// The GPU runs of cc, kcore, pagerank and the registered algorithms for the CLI
-// (tools/cli/commands_static.cpp), as plain C++ functions: gpu_global.cu builds the input into a
-// wg::gpu::Graph and runs algorithms/{wcc,kcore,pagerank}/gpu on it. Built only with CUDA
-// (WG_CLI_HAVE_GPU_GLOBAL).
+// The GPU runs of pagerank and the registered algorithms for the CLI (commands_global.cpp,
+// registered_command.hpp), as plain C++ functions: gpu_global.cu builds the input into a
+// wg::gpu::Graph and runs algorithms/pagerank/gpu or the entry's static run on it. Built only with
+// CUDA (WG_CLI_HAVE_GPU_GLOBAL).
 #include <cstdint>
 #include <vector>
 
@@ -17,16 +17,6 @@ struct Times {
   double build_seconds = 0;
   double run_seconds = 0;
 };
-
-struct ComponentsOut {
-  std::vector<vertex_t> component;  ///< smallest id of each vertex's component
-  std::uint64_t count = 0;
-};
-/// Components of the undirected graph of `edges` (weakly connected when `directed`).
-ComponentsOut components(const EdgeList& edges, bool directed, Times& times);
-
-/// Core numbers of the undirected simple graph of `edges`.
-std::vector<std::uint32_t> core_numbers(const EdgeList& edges, Times& times);
 
 struct PageRankOut {
   std::vector<double> rank;

@@ -66,4 +66,12 @@ bool on_some_entry(const EdgeList& edges, vertex_t v) {
   return false;
 }
 
+Column values_column(std::string name, PerVertex kind, const std::vector<double>& values,
+                     const std::function<std::uint64_t(std::size_t)>& file_id,
+                     std::vector<std::int64_t>& derived) {
+  if (kind == PerVertex::number) return number_column(std::move(name), values);
+  derived = component_representatives(values, file_id);
+  return vertex_column(std::move(name), derived, file_id);
+}
+
 }  // namespace wg::cli

@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <warpgraph/algorithms/registry.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 #include "cli.hpp"
+#include "output_writer.hpp"
 
 namespace wg::cli {
 
@@ -50,6 +52,14 @@ std::vector<std::int64_t> path_tree_parents(const EdgeList& edges, bool directed
 /// (u, v) and (v, u) entries all carry their smallest weight (datasets/README.md, "Duplicate
 /// rule"), so that every backend sees one simple graph. O(m log m) when that applies.
 void read_as_undirected(EdgeList& edges);
+
+/// The --output column `name` of a result's per-vertex `values` (what they are: `kind`,
+/// algorithms/registry.hpp): numbers as they are, component labels as the component's smallest
+/// file id (`file_id` of a vertex), kept in `derived` (which must not move while the column is
+/// read). O(n).
+Column values_column(std::string name, PerVertex kind, const std::vector<double>& values,
+                     const std::function<std::uint64_t(std::size_t)>& file_id,
+                     std::vector<std::int64_t>& derived);
 
 /// True when some entry of `edges` names `v`.
 bool on_some_entry(const EdgeList& edges, vertex_t v);

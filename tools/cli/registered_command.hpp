@@ -10,6 +10,7 @@
 #include <warpgraph/algorithms/registry.hpp>
 
 #include "algorithm_command.hpp"
+#include "per_vertex.hpp"
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
 #define WG_REGISTERED_WITH_CPU 1
 #endif
@@ -60,6 +61,31 @@ typename Entry::Result registered_result(const ReferenceCommandRun& run,
   return Entry::reference(run.graph.read.edges, options);
 }
 
+/// A registered result's named numbers as JSON keys (histograms: their first 16 counts).
+inline void summary_json(json& j, const std::vector<SummaryField>& fields,
+                         const std::vector<SummaryHistogram>& histograms) {
+  for (const SummaryField& f : fields)
+    j[f.key] = f.integer ? json(static_cast<std::uint64_t>(f.value)) : json(f.value);
+  for (const SummaryHistogram& h : histograms) {
+    const std::size_t first = std::min<std::size_t>(h.sizes.size(), 16);
+    j[h.key] = std::vector<std::uint64_t>(h.sizes.begin(), h.sizes.begin() + first);
+  }
+}
+
+/// The same as text rows ("max core: 5  (degeneracy)", "largest: 40 of 100 vertices").
+inline void print_summary(const InputGraph& g, const std::vector<SummaryField>& fields,
+                          const std::vector<SummaryHistogram>& histograms) {
+  for (const SummaryField& f : fields) {
+    std::string row = f.integer ? std::to_string(static_cast<std::uint64_t>(f.value))
+                                : fmt::format("{:.10g}", f.value);
+    if (f.of_vertices) row += " of " + count_noun(g.read.edges.num_vertices, "vertex", "vertices");
+    if (*f.note) row += std::string("  ") + f.note;
+    print_row(f.label, row);
+  }
+  for (const SummaryHistogram& h : histograms)
+    print_row(h.label, histogram_row(h.sizes) + "  " + h.note);
+}
+
 template <class Entry>
 int run_registered(int argc, const char* const* argv) {
   CommandOptions cmd(Entry::name, Entry::description, "FILE", 1, 1);
@@ -74,23 +100,22 @@ int run_registered(int argc, const char* const* argv) {
   const InputGraph& g = run->graph;
   const cxxopts::ParseResult& r = run->options;
   if (const auto out = output_target(r, {g.path})) {
-    const auto values = Entry::values(result);
-    write_table(*out, g, {number_column(Entry::name, values)});
+    const std::vector<double> values = Entry::values(result);
+    std::vector<std::int64_t> derived;
+    write_table(*out, g,
+                {values_column(entry_value_name<Entry>(), entry_per_vertex<Entry>(), values,
+                               file_ids(g), derived)});
   }
   const std::vector<SummaryField> fields = Entry::fields(result);
+  const std::vector<SummaryHistogram> histograms = entry_histograms<Entry>(result);
   if (r.count("json")) {
     json j;
-    for (const SummaryField& f : fields) {
-      j[f.key] = f.integer ? json(static_cast<std::uint64_t>(f.value)) : json(f.value);
-    }
+    summary_json(j, fields, histograms);
     j["seconds"] = seconds;
     print_json(graph_command_json(Entry::name, run->backend, g, j));
     return kExitOk;
   }
-  for (const SummaryField& f : fields) {
-    print_row(f.label, f.integer ? std::to_string(static_cast<std::uint64_t>(f.value))
-                                 : fmt::format("{:.10g}", f.value));
-  }
+  print_summary(g, fields, histograms);
   print_row("backend", run->backend);
   print_row("time", time_row(g, Entry::name, seconds, build_seconds));
   return kExitOk;

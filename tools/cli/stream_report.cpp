@@ -92,15 +92,11 @@ void write_stream_results(const OutputTarget& target, GraphBackend& backend,
       columns.push_back(std::move(values));
       columns.push_back(
           vertex_column(name + (bfs ? "_parent" : "_predecessor"), vertices.back(), file_id));
-    } else if (kind == AlgorithmKind::cc) {
-      vertices.push_back(component_representatives(t.values, file_id));
-      columns.push_back(vertex_column("component", vertices.back(), file_id));
-    } else if (kind == AlgorithmKind::pagerank) {
-      columns.push_back(number_column("rank", t.values));
-    } else if (kind == AlgorithmKind::kcore) {
-      columns.push_back(number_column("core", t.values));
     } else if (!(kind == AlgorithmKind::tc)) {
-      columns.push_back(number_column(name, t.values));  // a registered algorithm's values
+      const ValueColumn column = value_column(kind);
+      vertices.emplace_back();
+      columns.push_back(
+          values_column(column.name, column.kind, t.values, file_id, vertices.back()));
     }
   }
   write_table(target, n, file_id, columns);

@@ -1,9 +1,11 @@
 // --algo names and the reference checks of the tracked results. See tracked_algorithm.hpp.
 #include "tracked_algorithm.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -35,7 +37,7 @@ std::string first_difference(const std::vector<double>& got, const std::vector<T
 template <class Entry>
 std::string check_registered(const EdgeList& graph, const std::vector<double>& values) {
   return first_difference(values, Entry::values(Entry::reference(graph, typename Entry::Options{})),
-                          Entry::name, Entry::check_tolerance);
+                          entry_check_what<Entry>(), Entry::check_tolerance);
 }
 
 /// Throws; returns the type of its callers so that every path of theirs returns.
@@ -57,26 +59,40 @@ BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
 }
 
 std::vector<AlgorithmKind> tracked_kinds() {
-  std::vector<AlgorithmKind> kinds = {AlgorithmKind::tc,    AlgorithmKind::bfs,
-                                      AlgorithmKind::cc,    AlgorithmKind::pagerank,
-                                      AlgorithmKind::kcore, AlgorithmKind::sssp};
-#define WG_CLI_KIND(Entry) kinds.push_back({Entry::name});
+  // The built-in ones and the registered ones in their list positions (algorithms/registry.hpp).
+  std::vector<std::pair<int, AlgorithmKind>> kinds = {{1, AlgorithmKind::tc},
+                                                      {2, AlgorithmKind::bfs},
+                                                      {4, AlgorithmKind::pagerank},
+                                                      {6, AlgorithmKind::sssp}};
+#define WG_CLI_KIND(Entry) kinds.push_back({entry_list_position<Entry>(), {Entry::name}});
   WG_REGISTERED(WG_CLI_KIND)
 #undef WG_CLI_KIND
-  return kinds;
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<AlgorithmKind> out;
+  for (const auto& k : kinds) out.push_back(k.second);
+  return out;
 }
 
 SummaryNames summary_names(AlgorithmKind kind) {
   if (kind == AlgorithmKind::tc) return {"triangles", "triangles"};
   if (kind == AlgorithmKind::bfs || kind == AlgorithmKind::sssp) return {"reached", "reached"};
-  if (kind == AlgorithmKind::cc) return {"components", "components"};
   if (kind == AlgorithmKind::pagerank) return {"iterations", "iterations (last batch)"};
-  if (kind == AlgorithmKind::kcore) return {"max_core", "max core"};
 #define WG_CLI_SUMMARY(Entry) \
   if (kind == AlgorithmKind{Entry::name}) return {Entry::stream_key, Entry::stream_label};
   WG_REGISTERED(WG_CLI_SUMMARY)
 #undef WG_CLI_SUMMARY
   return {"summary", "summary"};
+}
+
+ValueColumn value_column(AlgorithmKind kind) {
+  if (kind == AlgorithmKind::pagerank) return {"rank"};
+#define WG_CLI_COLUMN(Entry)              \
+  if (kind == AlgorithmKind{Entry::name}) \
+    return {entry_value_name<Entry>(), entry_per_vertex<Entry>()};
+  WG_REGISTERED(WG_CLI_COLUMN)
+#undef WG_CLI_COLUMN
+  return {kind.name};
 }
 
 std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t source) {
@@ -125,11 +141,6 @@ std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& g
   if (kind == AlgorithmKind::bfs)
     return first_difference(values, reference::bfs_levels(graph, spec.source, directed),
                             "bfs level");
-  if (kind == AlgorithmKind::cc)
-    return first_difference(values, reference::connected_components(graph).component,
-                            "cc component");
-  if (kind == AlgorithmKind::kcore)
-    return first_difference(values, reference::core_numbers(graph), "kcore core number");
   if (kind == AlgorithmKind::sssp)
     return first_difference(values, reference::sssp(graph, spec.source, directed), "sssp distance");
 #define WG_CLI_CHECK(Entry) \

@@ -4,11 +4,9 @@
 #include <memory>
 
 #include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
-#include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
 #include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
 #include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
-#include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
 
 #include "cli.hpp"
 #include "tracked_algorithm.hpp"
@@ -35,11 +33,6 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
         kind, std::make_unique<cpu::DynamicBfs>(graph, spec.source),
         [](const cpu::DynamicBfs& a) { return as_doubles(a.result().level); },
         [](const cpu::DynamicBfs& a) { return static_cast<double>(a.result().reached); });
-  if (kind == AlgorithmKind::cc)
-    return make_tracked(
-        kind, std::make_unique<cpu::DynamicComponents>(graph),
-        [](const cpu::DynamicComponents& a) { return as_doubles(a.result().component); },
-        [](const cpu::DynamicComponents& a) { return static_cast<double>(a.result().count); });
   if (kind == AlgorithmKind::pagerank)
     return make_tracked(
         kind,
@@ -48,11 +41,6 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
                                         .tolerance = kTrackedPageRankTolerance}),
         [](const cpu::DynamicPageRank& a) { return a.result().rank; },
         [](const cpu::DynamicPageRank& a) { return static_cast<double>(a.result().iterations); });
-  if (kind == AlgorithmKind::kcore)
-    return make_tracked(
-        kind, std::make_unique<cpu::DynamicCoreNumbers>(graph),
-        [](const cpu::DynamicCoreNumbers& a) { return as_doubles(a.result().core); },
-        [](const cpu::DynamicCoreNumbers& a) { return static_cast<double>(a.result().max_core); });
   if (kind == AlgorithmKind::sssp)  // the graph's weights (a weighted stream), else unit lengths
     return make_tracked(
         kind,
@@ -61,12 +49,11 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
             cpu::DynamicSsspOptions{.sssp = {.unit_weights = !graph.weighted()}}),
         [](const cpu::DynamicSssp& a) { return a.result().distance; },
         [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
-#define WG_CLI_TRACK(Entry)                     \
-  if (kind == AlgorithmKind{Entry::name})       \
-    return track_registered<Entry>(kind, graph, \
-                                   [](auto&&... a) { return make_tracked(std::move(a)...); });
-  WG_REGISTERED_CPU(WG_CLI_TRACK)
-#undef WG_CLI_TRACK
+#define WG_CLI_ENTRY(Entry) , Entry
+  if (auto t = track_registered<void WG_REGISTERED_CPU(WG_CLI_ENTRY)>(
+          kind, graph, [](auto&&... a) { return make_tracked(std::move(a)...); }))
+    return t;
+#undef WG_CLI_ENTRY
   throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
                    ": not available on the cpu backend");
 }
