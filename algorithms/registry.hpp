@@ -11,14 +11,14 @@
 //   make_dynamic(graph, options)         the dynamic class on that graph, as a std::unique_ptr,
 //                                        with the observer hooks (after_insert, before_erase,
 //                                        after_erase) of algorithms/dynamic_update.hpp
-//   result(dynamic) -> Result            its result now
 //   reference(edges, options) -> Result  the check's answer (algorithms/reference)
 //   values(result) -> vector<double>     one number per vertex id (--output, --verify)
 //   check_tolerance                      largest |value - reference| --verify accepts
 //   fields(result) -> vector<SummaryField>  the result in named numbers (text rows and JSON)
 //   stream_label, stream_key,            the one number `stream` prints per result, its text
 //   stream_summary(result)               label and its JSON name (`summary_name`)
-// and, where the defaults (in brackets) do not fit, any of
+// and, deriving from EntryDefaults, where the defaults (in brackets) do not fit, any of
+//   result(dynamic) -> Result            its result now [dynamic.result()]
 //   histograms(result) -> vector<SummaryHistogram>  counts printed after the fields [none]
 //   value_name                           the --output column's name [name]
 //   per_vertex                           what values() hold (PerVertex) [PerVertex::number]
@@ -30,11 +30,18 @@
 //   dynamic_summary(dynamic) -> double   stream_summary read from the dynamic class directly,
 //                                        where that avoids building its whole Result (a GPU
 //                                        result is copied to the host) [stream_summary(result)]
+// An entry whose backends' dynamic classes are wg::cpu::C (on the CPU graph) and wg::gpu::C<Graph>
+// writes its make_dynamic as WG_ENTRY_MAKE_DYNAMIC(C), after WG_ENTRY_DYNAMIC_CLASSES(C) at
+// namespace scope (below).
 // The CPU backend is wg_NAME_cpu with <warpgraph/algorithms/NAME/cpu/NAME.hpp>, the GPU backend
 // wg_NAME_gpu with <warpgraph/algorithms/NAME/gpu/NAME.hpp>; either may be absent.
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg {
 
@@ -81,42 +88,31 @@ std::vector<std::uint64_t> value_histogram(const std::vector<T>& values) {
   return sizes;
 }
 
-// ---- the optional members with their defaults -------------------------------------------------
+/// The optional members' defaults: an entry derives from EntryDefaults and declares only those
+/// it changes (nullptr: its name).
+struct EntryDefaults {
+  static constexpr const char* value_name = nullptr;
+  static constexpr PerVertex per_vertex = PerVertex::number;
+  static constexpr const char* check_what = nullptr;
+  static constexpr int list_position = 1000;
+  /// The dynamic class's result now (the backends' dynamic classes all have result()).
+  template <class Dynamic>
+  static auto result(const Dynamic& dynamic) {
+    return dynamic.result();
+  }
+  template <class Result>
+  static std::vector<SummaryHistogram> histograms(const Result&) {
+    return {};
+  }
+};
 
 template <class Entry>
 constexpr const char* entry_value_name() {
-  if constexpr (requires { Entry::value_name; })
-    return Entry::value_name;
-  else
-    return Entry::name;
-}
-template <class Entry>
-constexpr PerVertex entry_per_vertex() {
-  if constexpr (requires { Entry::per_vertex; })
-    return Entry::per_vertex;
-  else
-    return PerVertex::number;
+  return Entry::value_name ? Entry::value_name : Entry::name;
 }
 template <class Entry>
 constexpr const char* entry_check_what() {
-  if constexpr (requires { Entry::check_what; })
-    return Entry::check_what;
-  else
-    return Entry::name;
-}
-template <class Entry>
-constexpr int entry_list_position() {
-  if constexpr (requires { Entry::list_position; })
-    return Entry::list_position;
-  else
-    return 1000;
-}
-template <class Entry>
-std::vector<SummaryHistogram> entry_histograms(const typename Entry::Result& r) {
-  if constexpr (requires { Entry::histograms(r); })
-    return Entry::histograms(r);
-  else
-    return {};
+  return Entry::check_what ? Entry::check_what : Entry::name;
 }
 template <class Entry, class Dynamic>
 double entry_dynamic_summary(const Dynamic& dynamic) {
@@ -126,4 +122,36 @@ double entry_dynamic_summary(const Dynamic& dynamic) {
     return Entry::stream_summary(Entry::result(dynamic));
 }
 
+/// The dynamic class `Dynamic` on `graph`, given `options` where its constructor takes them.
+template <class Dynamic, class Graph, class Options>
+std::unique_ptr<Dynamic> make_dynamic_of(Graph& graph, const Options& options) {
+  if constexpr (std::is_constructible_v<Dynamic, Graph&, const Options&>)
+    return std::make_unique<Dynamic>(graph, options);
+  else
+    return std::make_unique<Dynamic>(graph);
+}
+
 }  // namespace wg
+
+/// Declares wg::cpu::Class and wg::gpu::Class<Graph>, an algorithm's dynamic classes on the CPU
+/// graph and on a GPU graph (defined by its backends' headers, which the users of make_dynamic
+/// include), so that its entry names them without including a backend.
+#define WG_ENTRY_DYNAMIC_CLASSES(Class) \
+  namespace wg::cpu {                   \
+  class DynamicGraph;                   \
+  class Class;                          \
+  }                                     \
+  namespace wg::gpu {                   \
+  template <GpuDynamicGraph Graph>      \
+  class Class;                          \
+  }
+
+/// An entry's make_dynamic(graph, options): Class on `graph` (make_dynamic_of).
+#define WG_ENTRY_MAKE_DYNAMIC(Class)                                         \
+  template <class Graph>                                                     \
+  static auto make_dynamic(Graph& graph, const Options& options) {           \
+    if constexpr (std::is_same_v<Graph, ::wg::cpu::DynamicGraph>)            \
+      return ::wg::make_dynamic_of<::wg::cpu::Class>(graph, options);        \
+    else                                                                     \
+      return ::wg::make_dynamic_of<::wg::gpu::Class<Graph>>(graph, options); \
+  }

@@ -3,29 +3,17 @@
 // holds); registered in algorithms/kcore/CMakeLists.txt. Read by the tools only: it names the
 // reference, which the library itself never links.
 #include <algorithm>
-#include <memory>
-#include <type_traits>
 #include <vector>
 
 #include <warpgraph/algorithms/kcore/kcore.hpp>
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/algorithms/registry.hpp>
-#include <warpgraph/graph/graph_concepts.hpp>
 
-// The backends' dynamic classes, defined in cpu/kcore.hpp and gpu/kcore.hpp (make_dynamic is
-// instantiated only where the backend's header is included).
-namespace wg::cpu {
-class DynamicGraph;
-class DynamicCoreNumbers;
-}  // namespace wg::cpu
-namespace wg::gpu {
-template <GpuDynamicGraph Graph>
-class DynamicCoreNumbers;
-}  // namespace wg::gpu
+WG_ENTRY_DYNAMIC_CLASSES(DynamicCoreNumbers)
 
 namespace wg {
 
-struct KcoreEntry {
+struct KcoreEntry : EntryDefaults {
   static constexpr const char* name = "kcore";
   static constexpr const char* summary = "core numbers (k-core decomposition), degeneracy";
   static constexpr const char* description =
@@ -41,17 +29,7 @@ struct KcoreEntry {
   static Result run(const Graph& graph, const Options&) {
     return core_numbers(graph);
   }
-  template <class Graph>
-  static auto make_dynamic(Graph& graph, const Options& options) {
-    if constexpr (std::is_same_v<Graph, cpu::DynamicGraph>)
-      return std::make_unique<cpu::DynamicCoreNumbers>(graph, options);
-    else
-      return std::make_unique<gpu::DynamicCoreNumbers<Graph>>(graph, options);
-  }
-  template <class Dynamic>
-  static Result result(const Dynamic& dynamic) {
-    return dynamic.result();
-  }
+  WG_ENTRY_MAKE_DYNAMIC(DynamicCoreNumbers)
   static Result reference(const EdgeList& edges, const Options&) {
     Result r{.core = reference::core_numbers(edges)};
     if (!r.core.empty()) r.max_core = *std::max_element(r.core.begin(), r.core.end());

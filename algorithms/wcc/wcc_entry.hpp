@@ -3,29 +3,17 @@
 // (algorithms/registry.hpp says what an entry holds); registered in algorithms/wcc/CMakeLists.txt.
 // Read by the tools only: it names the reference, which the library itself never links.
 #include <algorithm>
-#include <memory>
-#include <type_traits>
 #include <vector>
 
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/algorithms/registry.hpp>
 #include <warpgraph/algorithms/wcc/wcc.hpp>
-#include <warpgraph/graph/graph_concepts.hpp>
 
-// The backends' dynamic classes, defined in cpu/wcc.hpp and gpu/wcc.hpp (make_dynamic is
-// instantiated only where the backend's header is included).
-namespace wg::cpu {
-class DynamicGraph;
-class DynamicComponents;
-}  // namespace wg::cpu
-namespace wg::gpu {
-template <GpuDynamicGraph Graph>
-class DynamicComponents;
-}  // namespace wg::gpu
+WG_ENTRY_DYNAMIC_CLASSES(DynamicComponents)
 
 namespace wg {
 
-struct WccEntry {
+struct WccEntry : EntryDefaults {
   static constexpr const char* name = "cc";
   static constexpr const char* summary = "connected components";
   static constexpr const char* description =
@@ -40,17 +28,7 @@ struct WccEntry {
   static Result run(const Graph& graph, const Options&) {
     return connected_components(graph);
   }
-  template <class Graph>
-  static auto make_dynamic(Graph& graph, const Options&) {
-    if constexpr (std::is_same_v<Graph, cpu::DynamicGraph>)
-      return std::make_unique<cpu::DynamicComponents>(graph);
-    else
-      return std::make_unique<gpu::DynamicComponents<Graph>>(graph);
-  }
-  template <class Dynamic>
-  static Result result(const Dynamic& dynamic) {
-    return dynamic.result();
-  }
+  WG_ENTRY_MAKE_DYNAMIC(DynamicComponents)
   static Result reference(const EdgeList& edges, const Options&) {
     return reference::connected_components(edges);
   }

@@ -35,9 +35,9 @@ std::vector<Command> commands() {
       {4, {"pagerank", "FILE", "PageRank (power iteration), top-k vertices", run_pagerank}},
       {6, {"sssp", "FILE", "single-source shortest paths (Dijkstra) from --source", run_sssp}},
   };
-#define WG_CLI_COMMAND(Entry)                             \
-  algorithms.push_back({wg::entry_list_position<Entry>(), \
-                        {Entry::name, "FILE", Entry::summary, run_registered<Entry>}});
+#define WG_CLI_COMMAND(Entry) \
+  algorithms.push_back(       \
+      {Entry::list_position, {Entry::name, "FILE", Entry::summary, run_registered<Entry>}});
   WG_REGISTERED(WG_CLI_COMMAND)
 #undef WG_CLI_COMMAND
   std::stable_sort(algorithms.begin(), algorithms.end(),

@@ -103,11 +103,11 @@ int run_registered(int argc, const char* const* argv) {
     const std::vector<double> values = Entry::values(result);
     std::vector<std::int64_t> derived;
     write_table(*out, g,
-                {values_column(entry_value_name<Entry>(), entry_per_vertex<Entry>(), values,
-                               file_ids(g), derived)});
+                {values_column(entry_value_name<Entry>(), Entry::per_vertex, values, file_ids(g),
+                               derived)});
   }
   const std::vector<SummaryField> fields = Entry::fields(result);
-  const std::vector<SummaryHistogram> histograms = entry_histograms<Entry>(result);
+  const std::vector<SummaryHistogram> histograms = Entry::histograms(result);
   if (r.count("json")) {
     json j;
     summary_json(j, fields, histograms);

@@ -64,7 +64,7 @@ std::vector<AlgorithmKind> tracked_kinds() {
                                                       {2, AlgorithmKind::bfs},
                                                       {4, AlgorithmKind::pagerank},
                                                       {6, AlgorithmKind::sssp}};
-#define WG_CLI_KIND(Entry) kinds.push_back({entry_list_position<Entry>(), {Entry::name}});
+#define WG_CLI_KIND(Entry) kinds.push_back({Entry::list_position, {Entry::name}});
   WG_REGISTERED(WG_CLI_KIND)
 #undef WG_CLI_KIND
   std::stable_sort(kinds.begin(), kinds.end(),
@@ -87,9 +87,8 @@ SummaryNames summary_names(AlgorithmKind kind) {
 
 ValueColumn value_column(AlgorithmKind kind) {
   if (kind == AlgorithmKind::pagerank) return {"rank"};
-#define WG_CLI_COLUMN(Entry)              \
-  if (kind == AlgorithmKind{Entry::name}) \
-    return {entry_value_name<Entry>(), entry_per_vertex<Entry>()};
+#define WG_CLI_COLUMN(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return {entry_value_name<Entry>(), Entry::per_vertex};
   WG_REGISTERED(WG_CLI_COLUMN)
 #undef WG_CLI_COLUMN
   return {kind.name};
