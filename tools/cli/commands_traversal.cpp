@@ -36,6 +36,47 @@ void print_source_rows(const InputGraph& g, vertex_t source, std::uint64_t reach
                                    count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
 }
 
+/// The search from `source` on `backend`: bfs levels (`bfs`) or sssp distances, +infinity when
+/// unreached. `build_seconds`: the graph build's share of the time since t0 (cpu and gpu bfs).
+std::vector<double> search_on(const InputGraph& g, const cxxopts::ParseResult& r,
+                              const std::string& backend, vertex_t source, bool bfs,
+                              Clock::time_point t0, double& build_seconds) {
+  const auto distances = [](const std::vector<std::int64_t>& level) {
+    std::vector<double> d(level.size());
+    for (std::size_t v = 0; v < level.size(); ++v)
+      d[v] = level[v] < 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(level[v]);
+    return d;
+  };
+#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
+  if (backend == "cpu" && bfs)
+    return distances(
+        cpu::bfs(build_cpu_graph(g, r, directed_view(g), t0, build_seconds), source).level);
+#endif
+#ifdef WG_CLI_HAVE_CPU_SSSP
+  if (backend == "cpu" && !bfs) {
+    cpu::DynamicGraph graph(cpu::GraphOptions{.directed = directed_view(g),
+                                              .weighted = g.read.edges.weighted(),
+                                              .threads = cpu_threads_option(r)});
+    graph.build(g.read.edges);
+    return cpu::sssp(graph, source).distance;
+  }
+#endif
+#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
+  if (backend == "gpu") {
+    GpuTraversalTimes times;
+    std::vector<double> d =
+        bfs ? distances(gpu_bfs_levels(g.read.edges, directed_view(g), source, times))
+            : gpu_sssp_distances(g.read.edges, directed_view(g), source, times);
+    build_seconds = times.build_seconds;
+    return d;
+  }
+#endif
+  (void)r;
+  (void)t0;
+  if (bfs) return distances(reference::bfs_levels(g.read.edges, source, directed_view(g)));
+  return reference::sssp(g.read.edges, source, directed_view(g));
+}
+
 // ---- bfs --------------------------------------------------------------------------------------
 
 int run_bfs(int argc, const char* const* argv) {
@@ -49,38 +90,21 @@ int run_bfs(int argc, const char* const* argv) {
   const auto& [options, backend, g] = *run;
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
-  std::vector<std::int64_t> level;
   double build_seconds = 0;
-#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
-  if (backend == "cpu") {
-    const cpu::DynamicGraph graph = build_cpu_graph(g, *r, directed_view(g), t0, build_seconds);
-    level = cpu::bfs(graph, source).level;
-  }
-#endif
-#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
-  if (backend == "gpu") {
-    GpuTraversalTimes times;
-    level = gpu_bfs_levels(g.read.edges, directed_view(g), source, times);
-    build_seconds = times.build_seconds;
-  }
-#endif
-  if (backend == "reference") level = reference::bfs_levels(g.read.edges, source, directed_view(g));
+  const std::vector<double> levels = search_on(g, *r, backend, source, true, t0, build_seconds);
   const double seconds = seconds_since(t0);
   std::vector<std::uint64_t> level_sizes;
   std::uint64_t reached = 0;
-  for (std::int64_t l : level) {
-    if (l == reference::kUnreached) continue;
+  for (double l : levels) {
+    if (std::isinf(l)) continue;
     ++reached;
-    if (static_cast<std::size_t>(l) >= level_sizes.size()) level_sizes.resize(l + 1, 0);
-    ++level_sizes[l];
+    const auto i = static_cast<std::size_t>(l);
+    if (i >= level_sizes.size()) level_sizes.resize(i + 1, 0);
+    ++level_sizes[i];
   }
   const std::uint64_t depth = level_sizes.empty() ? 0 : level_sizes.size() - 1;
   if (const auto out = output_target(*r, {g.path})) {
     // Parents: a BFS tree of these levels (per_vertex.hpp), the same on every backend.
-    std::vector<double> levels(level.size());
-    for (std::size_t v = 0; v < level.size(); ++v)
-      levels[v] =
-          level[v] < 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(level[v]);
     const std::vector<std::int64_t> parent =
         path_tree_parents(g.read.edges, directed_view(g), source, levels, true);
     write_table(*out, g, {level_column(levels), vertex_column("parent", parent, file_ids(g))});
@@ -143,23 +167,8 @@ int run_sssp(int argc, const char* const* argv) {
   if (!directed_view(g)) read_as_undirected(g.read.edges);
   const cxxopts::ParseResult* r = &options;
   const auto t0 = Clock::now();
-  std::vector<double> dist;
-#ifdef WG_CLI_HAVE_CPU_SSSP
-  if (backend == "cpu") {
-    cpu::DynamicGraph graph(cpu::GraphOptions{.directed = directed_view(g),
-                                              .weighted = g.read.edges.weighted(),
-                                              .threads = cpu_threads_option(*r)});
-    graph.build(g.read.edges);
-    dist = cpu::sssp(graph, source).distance;
-  }
-#endif
-#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
-  if (backend == "gpu") {
-    GpuTraversalTimes times;
-    dist = gpu_sssp_distances(g.read.edges, directed_view(g), source, times);
-  }
-#endif
-  if (backend == "reference") dist = reference::sssp(g.read.edges, source, directed_view(g));
+  double build_seconds = 0;  // not shown: sssp's time row is the whole search
+  const std::vector<double> dist = search_on(g, *r, backend, source, false, t0, build_seconds);
   const double seconds = seconds_since(t0);
   std::uint64_t reached = 0;
   double farthest = 0;

@@ -48,6 +48,10 @@ std::string check_registered(const EdgeList& graph, const std::vector<double>& v
 
 }  // namespace
 
+void untracked_algorithm(AlgorithmKind kind, const char* why) {
+  throw UsageError(std::string("--algo ") + algorithm_name(kind) + ": " + why);
+}
+
 BatchEffect TrackedAlgorithm::after_insert_device(const gpu::ChangedEdges&) {
   return no_device_lists(kind());
 }

@@ -152,13 +152,18 @@ std::unique_ptr<TrackedAlgorithm> make_tracked(AlgorithmKind kind, std::unique_p
                                                                summary);
 }
 
+/// Throws UsageError "--algo NAME: `why`" (no backend keeps that result).
+[[noreturn]] void untracked_algorithm(AlgorithmKind kind, const char* why);
+
 /// The registered algorithm named `kind` among `Entries` (a leading `void` is skipped, so that
-/// a list macro of algorithms/registry.hpp expands into the arguments as `<void X(E1) X(E2)>`
-/// with X(E) = `, E`): its entry's dynamic class on `graph` (make_dynamic), given to
-/// `wrap(kind, dynamic, values, summary)` (make_tracked, or the gpu backend's wrapper for
-/// device edge lists) with its entry's values and stream summary. nullptr when none is named so.
+/// a list macro of the generated registry expands into the arguments as
+/// `<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>`): its entry's dynamic class on `graph`
+/// (make_dynamic), given to `wrap(kind, dynamic, values, summary)` (make_tracked, or the gpu
+/// backend's wrapper for device edge lists) with its entry's values and stream summary. When
+/// none is named so, untracked_algorithm(kind, `why`).
 template <class Entry, class... Entries, class Graph, class Wrap>
-std::unique_ptr<TrackedAlgorithm> track_registered(AlgorithmKind kind, Graph& graph, Wrap&& wrap) {
+std::unique_ptr<TrackedAlgorithm> track_registered(AlgorithmKind kind, Graph& graph, Wrap&& wrap,
+                                                   const char* why) {
   if constexpr (!std::is_void_v<Entry>) {
     if (kind == AlgorithmKind{Entry::name}) {
       return wrap(
@@ -168,10 +173,11 @@ std::unique_ptr<TrackedAlgorithm> track_registered(AlgorithmKind kind, Graph& gr
     }
   }
   if constexpr (sizeof...(Entries) > 0)
-    return track_registered<Entries...>(kind, graph, wrap);
+    return track_registered<Entries...>(kind, graph, wrap, why);
   else
-    return nullptr;
+    untracked_algorithm(kind, why);
 }
+#define WG_CLI_ENTRY_ARG(Entry) , Entry
 
 /// The PageRank parameters every backend's tracked PageRank uses, and the accuracy --verify
 /// allows against the reference's ranks (L1 distance).

@@ -49,13 +49,9 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
             cpu::DynamicSsspOptions{.sssp = {.unit_weights = !graph.weighted()}}),
         [](const cpu::DynamicSssp& a) { return a.result().distance; },
         [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
-#define WG_CLI_ENTRY(Entry) , Entry
-  if (auto t = track_registered<void WG_REGISTERED_CPU(WG_CLI_ENTRY)>(
-          kind, graph, [](auto&&... a) { return make_tracked(std::move(a)...); }))
-    return t;
-#undef WG_CLI_ENTRY
-  throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
-                   ": not available on the cpu backend");
+  return track_registered<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>(
+      kind, graph, [](auto&&... a) { return make_tracked(std::move(a)...); },
+      "not available on the cpu backend");
 }
 
 }  // namespace wg::cli

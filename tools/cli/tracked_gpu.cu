@@ -96,13 +96,9 @@ std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gp
                                                         .tolerance = kTrackedPageRankTolerance}),
         [](const PageRank& a) { return a.result().rank; },
         [](const PageRank& a) { return static_cast<double>(a.last_run().iterations); });
-#define WG_CLI_ENTRY(Entry) , Entry
-  if (auto t = track_registered<void WG_REGISTERED_GPU(WG_CLI_ENTRY)>(
-          kind, graph, [](auto&&... a) { return gpu_tracked(std::move(a)...); }))
-    return t;
-#undef WG_CLI_ENTRY
-  throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
-                   ": not available as a tracked result on the gpu backend");
+  return track_registered<void WG_REGISTERED_GPU(WG_CLI_ENTRY_ARG)>(
+      kind, graph, [](auto&&... a) { return gpu_tracked(std::move(a)...); },
+      "not available as a tracked result on the gpu backend");
 }
 
 UpdateResult apply_tracked_gpu(gpu::Graph& graph, GpuCounter& counter, const EdgeList& batch,
