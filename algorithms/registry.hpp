@@ -27,6 +27,15 @@
 //   list_position                        int: where the tools list it among the algorithms (the
 //                                        command list, the --algo names), smallest first
 //                                        [after every positioned one, in registration order]
+//   needs_source                         bool: Options has `vertex_t source`, the vertex the result
+//                                        is measured from (the command's and stream's --source),
+//                                        and make_dynamic's class is made as (graph, source)
+//                                        [false]
+//   reads_direction                      bool: Options has `bool directed`; the command takes
+//                                        --directed, and reference() reads the edges as directed
+//                                        when it is set [false]
+//   unreached                            double: the value of a vertex the source does not reach
+//                                        (needs_source: every vertex, once the source is erased)
 //   dynamic_summary(dynamic) -> double   stream_summary read from the dynamic class directly,
 //                                        where that avoids building its whole Result (a GPU
 //                                        result is copied to the host) [stream_summary(result)]
@@ -58,12 +67,14 @@ struct SummaryField {
 };
 
 /// A histogram of a result: sizes[i] vertices have value i. JSON: `key` with its first 16
-/// entries; text: "label: 0:n0 1:n1 ... (first 16, " ..." when more)  (note)".
+/// entries (all with `json_all`); text: "label: 0:n0 1:n1 ... (first 16, " ..." when more)
+/// (note)".
 struct SummaryHistogram {
   const char* key;
   const char* label;
   const char* note;
   std::vector<std::uint64_t> sizes;
+  bool json_all = false;
 };
 
 /// What an entry's per-vertex values are, so the tools write them in the file's ids.
@@ -71,6 +82,8 @@ enum class PerVertex {
   number,     ///< a number per vertex, written as it is
   component,  ///< a label shared by exactly the vertices of one component, written as the
               ///< component's smallest vertex id as the file names it
+  level,      ///< a BFS level from Options::source (negative when unreached), written with a
+              ///< BFS tree of these levels: the "level" and "parent" columns
 };
 
 /// The Options of an entry whose runs take its backends' defaults.
@@ -95,6 +108,8 @@ struct EntryDefaults {
   static constexpr PerVertex per_vertex = PerVertex::number;
   static constexpr const char* check_what = nullptr;
   static constexpr int list_position = 1000;
+  static constexpr bool needs_source = false;
+  static constexpr bool reads_direction = false;
   /// The dynamic class's result now (the backends' dynamic classes all have result()).
   template <class Dynamic>
   static auto result(const Dynamic& dynamic) {
@@ -122,10 +137,13 @@ double entry_dynamic_summary(const Dynamic& dynamic) {
     return Entry::stream_summary(Entry::result(dynamic));
 }
 
-/// The dynamic class `Dynamic` on `graph`, given `options` where its constructor takes them.
+/// The dynamic class `Dynamic` on `graph`: made from the source where the options have one, else
+/// given `options` where its constructor takes them.
 template <class Dynamic, class Graph, class Options>
 std::unique_ptr<Dynamic> make_dynamic_of(Graph& graph, const Options& options) {
-  if constexpr (std::is_constructible_v<Dynamic, Graph&, const Options&>)
+  if constexpr (requires { options.source; })
+    return std::make_unique<Dynamic>(graph, options.source);
+  else if constexpr (std::is_constructible_v<Dynamic, Graph&, const Options&>)
     return std::make_unique<Dynamic>(graph, options);
   else
     return std::make_unique<Dynamic>(graph);

@@ -28,6 +28,7 @@
 #include "backend.hpp"
 #include "cli.hpp"
 #include "output_writer.hpp"
+#include "per_vertex.hpp"
 #ifdef WG_CLI_HAVE_GPU_GLOBAL
 #include "gpu_global.hpp"
 #endif
@@ -188,6 +189,25 @@ inline std::optional<ReferenceCommandRun> start_algorithm_command(CommandOptions
   run.graph = load_graph(cmd.files()[0], reader_options(*r),
                          run.backend == "gpu" ? gpu_graph_upload_sink() : datasets::EdgeChunkFn{});
   return run;
+}
+
+/// Adds --source S: the vertex bfs, sssp and every registered entry that needs_source search from.
+inline void add_source_option(CommandOptions& cmd) {
+  cmd.options.add_options()("s,source",
+                            "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
+                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
+}
+
+/// The --source vertex of a started command; warns on stderr when it is on no edge.
+inline vertex_t source_option(const ReferenceCommandRun& run) {
+  const vertex_t source =
+      vertex_from_user(run.graph, run.options["source"].as<std::uint64_t>(), "source");
+  if (!on_some_entry(run.graph.read.edges, source)) {
+    std::cerr << fmt::format(
+        "warpgraph: warning: --source {} is on no edge of {}: it reaches only itself\n",
+        vertex_to_user(run.graph, source), run.graph.path);
+  }
+  return source;
 }
 
 }  // namespace wg::cli

@@ -53,7 +53,9 @@ PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, doubl
 template <class Entry>
 typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,
                                   Times& times) {
-  const gpu::Graph g = build(edges, false, times);
+  bool directed = false;
+  if constexpr (Entry::reads_direction) directed = options.directed;
+  const gpu::Graph g = build(edges, directed, times);
   const auto t0 = Clock::now();
   typename Entry::Result r = Entry::run(g, options);
   times.run_seconds = since(t0);

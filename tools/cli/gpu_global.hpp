@@ -27,9 +27,10 @@ struct PageRankOut {
 PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, double tolerance,
                      int max_iterations, Times& times);
 
-/// A registered algorithm's static computation (algorithms/registry.hpp) on the undirected GPU
-/// graph of `edges` (every id below edges.num_vertices a vertex). Instantiated in gpu_global.cu
-/// for each registered algorithm with a GPU backend.
+/// A registered algorithm's static computation (algorithms/registry.hpp) on the GPU graph of
+/// `edges` (directed where the entry reads_direction and options.directed says so) (every id below
+/// edges.num_vertices a vertex). Instantiated in gpu_global.cu for each registered algorithm with a
+/// GPU backend.
 template <class Entry>
 typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,
                                   Times& times);

@@ -53,13 +53,24 @@ std::vector<std::int64_t> path_tree_parents(const EdgeList& edges, bool directed
 /// rule"), so that every backend sees one simple graph. O(m log m) when that applies.
 void read_as_undirected(EdgeList& edges);
 
-/// The --output column `name` of a result's per-vertex `values` (what they are: `kind`,
-/// algorithms/registry.hpp): numbers as they are, component labels as the component's smallest
-/// file id (`file_id` of a vertex), kept in `derived` (which must not move while the column is
-/// read). O(n).
-Column values_column(std::string name, PerVertex kind, const std::vector<double>& values,
-                     const std::function<std::uint64_t(std::size_t)>& file_id,
-                     std::vector<std::int64_t>& derived);
+/// Where a result's levels were measured from, for the BFS tree of PerVertex::level values.
+struct SearchTree {
+  const EdgeList& edges;
+  bool directed = false;
+  vertex_t source = 0;
+};
+
+/// The --output columns of a result's per-vertex `values` (what they are: `kind`,
+/// algorithms/registry.hpp): numbers as they are, in the column `name`; component labels as the
+/// component's smallest file id (`file_id` of a vertex), in the column `name`; levels as
+/// "<prefix>level" and a BFS tree of them (`tree`) as "<prefix>parent". Derived ids are kept in
+/// `derived` (which must not move while the columns are read). O(n), O(n + m) for levels.
+std::vector<Column> values_columns(const std::string& name, PerVertex kind,
+                                   const std::vector<double>& values,
+                                   const std::function<std::uint64_t(std::size_t)>& file_id,
+                                   std::vector<std::int64_t>& derived,
+                                   const SearchTree* tree = nullptr,
+                                   const std::string& prefix = "");
 
 /// True when some entry of `edges` names `v`.
 bool on_some_entry(const EdgeList& edges, vertex_t v);

@@ -34,9 +34,20 @@ std::string first_difference(const std::vector<double>& got, const std::vector<T
 }
 
 /// A registered algorithm's check: its values against its entry's reference.
+/// A registered algorithm's check: its values against its entry's reference (from spec.source
+/// where it needs one; all unreached when that source was erased).
 template <class Entry>
-std::string check_registered(const EdgeList& graph, const std::vector<double>& values) {
-  return first_difference(values, Entry::values(Entry::reference(graph, typename Entry::Options{})),
+std::string check_registered(const AlgorithmSpec& spec, const EdgeList& graph,
+                             const std::vector<double>& values, bool source_live) {
+  typename Entry::Options options{};
+  if constexpr (Entry::reads_direction) options.directed = !graph.symmetric;
+  if constexpr (Entry::needs_source) {
+    options.source = spec.source;
+    if (!source_live)
+      return first_difference(values, std::vector<double>(graph.num_vertices, Entry::unreached),
+                              entry_check_what<Entry>());
+  }
+  return first_difference(values, Entry::values(Entry::reference(graph, options)),
                           entry_check_what<Entry>(), Entry::check_tolerance);
 }
 
@@ -64,10 +75,8 @@ BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
 
 std::vector<AlgorithmKind> tracked_kinds() {
   // The built-in ones and the registered ones in their list positions (algorithms/registry.hpp).
-  std::vector<std::pair<int, AlgorithmKind>> kinds = {{1, AlgorithmKind::tc},
-                                                      {2, AlgorithmKind::bfs},
-                                                      {4, AlgorithmKind::pagerank},
-                                                      {6, AlgorithmKind::sssp}};
+  std::vector<std::pair<int, AlgorithmKind>> kinds = {
+      {1, AlgorithmKind::tc}, {4, AlgorithmKind::pagerank}, {6, AlgorithmKind::sssp}};
 #define WG_CLI_KIND(Entry) kinds.push_back({Entry::list_position, {Entry::name}});
   WG_REGISTERED(WG_CLI_KIND)
 #undef WG_CLI_KIND
@@ -80,7 +89,7 @@ std::vector<AlgorithmKind> tracked_kinds() {
 
 SummaryNames summary_names(AlgorithmKind kind) {
   if (kind == AlgorithmKind::tc) return {"triangles", "triangles"};
-  if (kind == AlgorithmKind::bfs || kind == AlgorithmKind::sssp) return {"reached", "reached"};
+  if (kind == AlgorithmKind::sssp) return {"reached", "reached"};
   if (kind == AlgorithmKind::pagerank) return {"iterations", "iterations (last batch)"};
 #define WG_CLI_SUMMARY(Entry) \
   if (kind == AlgorithmKind{Entry::name}) return {Entry::stream_key, Entry::stream_label};
@@ -96,6 +105,15 @@ ValueColumn value_column(AlgorithmKind kind) {
   WG_REGISTERED(WG_CLI_COLUMN)
 #undef WG_CLI_COLUMN
   return {kind.name};
+}
+
+bool needs_source(AlgorithmKind kind) {
+  if (kind == AlgorithmKind::sssp) return true;
+#define WG_CLI_SOURCE(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return Entry::needs_source;
+  WG_REGISTERED(WG_CLI_SOURCE)
+#undef WG_CLI_SOURCE
+  return false;
 }
 
 std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t source) {
@@ -130,8 +148,6 @@ std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& g
                                     bool source_live) {
   const bool directed = !graph.symmetric;
   const AlgorithmKind kind = spec.kind;
-  if (!source_live && kind == AlgorithmKind::bfs)
-    return first_difference(values, std::vector<double>(graph.num_vertices, -1.0), "bfs level");
   if (!source_live && kind == AlgorithmKind::sssp)
     return first_difference(
         values, std::vector<double>(graph.num_vertices, std::numeric_limits<double>::infinity()),
@@ -141,13 +157,11 @@ std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& g
     if (static_cast<std::uint64_t>(tc_total) == want) return "";
     return fmt::format("tc: {} triangles, the reference counts {}", tc_total, want);
   }
-  if (kind == AlgorithmKind::bfs)
-    return first_difference(values, reference::bfs_levels(graph, spec.source, directed),
-                            "bfs level");
   if (kind == AlgorithmKind::sssp)
     return first_difference(values, reference::sssp(graph, spec.source, directed), "sssp distance");
-#define WG_CLI_CHECK(Entry) \
-  if (kind == AlgorithmKind{Entry::name}) return check_registered<Entry>(graph, values);
+#define WG_CLI_CHECK(Entry)               \
+  if (kind == AlgorithmKind{Entry::name}) \
+    return check_registered<Entry>(spec, graph, values, source_live);
   WG_REGISTERED(WG_CLI_CHECK)
 #undef WG_CLI_CHECK
   if (kind != AlgorithmKind::pagerank) return "";

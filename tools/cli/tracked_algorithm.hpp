@@ -59,10 +59,12 @@ struct ValueColumn {
   PerVertex kind = PerVertex::number;
 };
 ValueColumn value_column(AlgorithmKind kind);
+/// Whether the result is measured from --source (sssp, and registered entries that need one).
+bool needs_source(AlgorithmKind kind);
 
 struct AlgorithmSpec {
   AlgorithmKind kind = AlgorithmKind::tc;
-  vertex_t source = 0;  ///< bfs and sssp
+  vertex_t source = 0;  ///< where needs_source(kind)
 };
 
 /// Parses a comma list of --algo names (each at most once, in the given order). Throws
@@ -155,25 +157,29 @@ std::unique_ptr<TrackedAlgorithm> make_tracked(AlgorithmKind kind, std::unique_p
 /// Throws UsageError "--algo NAME: `why`" (no backend keeps that result).
 [[noreturn]] void untracked_algorithm(AlgorithmKind kind, const char* why);
 
-/// The registered algorithm named `kind` among `Entries` (a leading `void` is skipped, so that
+/// The registered algorithm named `spec.kind` among `Entries` (a leading `void` is skipped, so that
 /// a list macro of the generated registry expands into the arguments as
 /// `<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>`): its entry's dynamic class on `graph`
 /// (make_dynamic), given to `wrap(kind, dynamic, values, summary)` (make_tracked, or the gpu
 /// backend's wrapper for device edge lists) with its entry's values and stream summary. When
-/// none is named so, untracked_algorithm(kind, `why`).
+/// none is named so, untracked_algorithm(kind, `why`). An entry that needs_source searches from
+/// spec.source.
 template <class Entry, class... Entries, class Graph, class Wrap>
-std::unique_ptr<TrackedAlgorithm> track_registered(AlgorithmKind kind, Graph& graph, Wrap&& wrap,
-                                                   const char* why) {
+std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Graph& graph,
+                                                   Wrap&& wrap, const char* why) {
+  const AlgorithmKind kind = spec.kind;
   if constexpr (!std::is_void_v<Entry>) {
     if (kind == AlgorithmKind{Entry::name}) {
+      typename Entry::Options options{};  // the stream's graph is undirected
+      if constexpr (Entry::needs_source) options.source = spec.source;
       return wrap(
-          kind, Entry::make_dynamic(graph, typename Entry::Options{}),
+          kind, Entry::make_dynamic(graph, options),
           [](const auto& a) { return Entry::values(Entry::result(a)); },
           [](const auto& a) { return entry_dynamic_summary<Entry>(a); });
     }
   }
   if constexpr (sizeof...(Entries) > 0)
-    return track_registered<Entries...>(kind, graph, wrap, why);
+    return track_registered<Entries...>(spec, graph, wrap, why);
   else
     untracked_algorithm(kind, why);
 }

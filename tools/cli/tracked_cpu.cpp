@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 
-#include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
 #include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
 #include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
@@ -28,11 +27,6 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
         kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
         [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
         [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
-  if (kind == AlgorithmKind::bfs)
-    return make_tracked(
-        kind, std::make_unique<cpu::DynamicBfs>(graph, spec.source),
-        [](const cpu::DynamicBfs& a) { return as_doubles(a.result().level); },
-        [](const cpu::DynamicBfs& a) { return static_cast<double>(a.result().reached); });
   if (kind == AlgorithmKind::pagerank)
     return make_tracked(
         kind,
@@ -50,7 +44,7 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
         [](const cpu::DynamicSssp& a) { return a.result().distance; },
         [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
   return track_registered<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>(
-      kind, graph, [](auto&&... a) { return make_tracked(std::move(a)...); },
+      spec, graph, [](auto&&... a) { return make_tracked(std::move(a)...); },
       "not available on the cpu backend");
 }
 

@@ -8,7 +8,6 @@
 #include <limits>
 #include <string>
 
-#include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
 #include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
@@ -59,7 +58,6 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
   return std::vector<double>(v.begin(), v.end());
 }
 
-using Bfs = gpu::DynamicBfs<gpu::Graph>;
 using Sssp = gpu::DynamicSssp<gpu::Graph>;
 using PageRank = gpu::DynamicPageRank<gpu::Graph>;
 
@@ -67,11 +65,6 @@ using PageRank = gpu::DynamicPageRank<gpu::Graph>;
 
 std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gpu::Graph& graph) {
   const AlgorithmKind kind = spec.kind;
-  if (kind == AlgorithmKind::bfs)
-    return gpu_tracked(
-        kind, std::make_unique<Bfs>(graph, spec.source),
-        [](const Bfs& a) { return as_doubles(a.result().level); },  // kBfsUnreached is -1
-        [](const Bfs& a) { return static_cast<double>(a.result().reached); });
   if (kind == AlgorithmKind::sssp)
     return gpu_tracked(
         kind,
@@ -97,7 +90,7 @@ std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gp
         [](const PageRank& a) { return a.result().rank; },
         [](const PageRank& a) { return static_cast<double>(a.last_run().iterations); });
   return track_registered<void WG_REGISTERED_GPU(WG_CLI_ENTRY_ARG)>(
-      kind, graph, [](auto&&... a) { return gpu_tracked(std::move(a)...); },
+      spec, graph, [](auto&&... a) { return gpu_tracked(std::move(a)...); },
       "not available as a tracked result on the gpu backend");
 }
 
