@@ -37,7 +37,8 @@ struct BfsEntry : EntryDefaults {
   }
   WG_ENTRY_MAKE_DYNAMIC(DynamicBfs)
   static Result reference(const EdgeList& edges, const Options& options) {
-    Result r{.level = reference::bfs_levels(edges, options.source, options.directed)};
+    Result r;
+    r.level = reference::bfs_levels(edges, options.source, options.directed);
     r.reached = static_cast<std::uint64_t>(
         std::count_if(r.level.begin(), r.level.end(), [](std::int64_t l) { return l >= 0; }));
     return r;
