@@ -11,26 +11,165 @@
 //   make_dynamic(graph, options)         the dynamic class on that graph, as a std::unique_ptr,
 //                                        with the observer hooks (after_insert, before_erase,
 //                                        after_erase) of algorithms/dynamic_update.hpp
-//   result(dynamic) -> Result            its result now
 //   reference(edges, options) -> Result  the check's answer (algorithms/reference)
 //   values(result) -> vector<double>     one number per vertex id (--output, --verify)
 //   check_tolerance                      largest |value - reference| --verify accepts
 //   fields(result) -> vector<SummaryField>  the result in named numbers (text rows and JSON)
 //   stream_label, stream_key,            the one number `stream` prints per result, its text
 //   stream_summary(result)               label and its JSON name (`summary_name`)
+// and, deriving from EntryDefaults, where the defaults (in brackets) do not fit, any of
+//   result(dynamic) -> Result            its result now [dynamic.result()]
+//   histograms(result) -> vector<SummaryHistogram>  counts printed after the fields [none]
+//   value_name                           the --output column's name [name]
+//   per_vertex                           what values() hold (PerVertex) [PerVertex::number]
+//   check_what                           what a --verify mismatch names ("kcore core number")
+//                                        [name]
+//   list_position                        int: where the tools list it among the algorithms (the
+//                                        command list, the --algo names), smallest first
+//                                        [after every positioned one, in registration order]
+//   needs_source                         bool: Options has `vertex_t source`, the vertex the result
+//                                        is measured from (the command's and stream's --source),
+//                                        and make_dynamic's class is made as (graph, source)
+//                                        [false]
+//   reads_direction                      bool: Options has `bool directed`; the command takes
+//                                        --directed, and reference() reads the edges as directed
+//                                        when it is set [false]
+//   unreached                            double: the value of a vertex the source does not reach
+//                                        (needs_source: every vertex, once the source is erased)
+//   dynamic_summary(dynamic) -> double   stream_summary read from the dynamic class directly,
+//                                        where that avoids building its whole Result (a GPU
+//                                        result is copied to the host) [stream_summary(result)]
+// An entry whose backends' dynamic classes are wg::cpu::C (on the CPU graph) and wg::gpu::C<Graph>
+// writes its make_dynamic as WG_ENTRY_MAKE_DYNAMIC(C), after WG_ENTRY_DYNAMIC_CLASSES(C) at
+// namespace scope (below).
 // The CPU backend is wg_NAME_cpu with <warpgraph/algorithms/NAME/cpu/NAME.hpp>, the GPU backend
 // wg_NAME_gpu with <warpgraph/algorithms/NAME/gpu/NAME.hpp>; either may be absent.
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <warpgraph/graph/graph_concepts.hpp>
 
 namespace wg {
 
 /// One named number of a result: its JSON key, its text row's label, its value (printed as an
-/// integer when `integer`).
+/// integer when `integer`). The text row may add `of_vertices` (" of N vertices", N the graph's
+/// vertex count) and a `note` after two spaces ("5  (degeneracy)"); JSON holds the number only.
 struct SummaryField {
   const char* key;
   const char* label;
   double value = 0;
   bool integer = false;
+  bool of_vertices = false;
+  const char* note = "";
 };
 
+/// A histogram of a result: sizes[i] vertices have value i. JSON: `key` with its first 16
+/// entries (all with `json_all`); text: "label: 0:n0 1:n1 ... (first 16, " ..." when more)
+/// (note)".
+struct SummaryHistogram {
+  const char* key;
+  const char* label;
+  const char* note;
+  std::vector<std::uint64_t> sizes;
+  bool json_all = false;
+};
+
+/// What an entry's per-vertex values are, so the tools write them in the file's ids.
+enum class PerVertex {
+  number,     ///< a number per vertex, written as it is
+  component,  ///< a label shared by exactly the vertices of one component, written as the
+              ///< component's smallest vertex id as the file names it
+  level,      ///< a BFS level from Options::source (negative when unreached), written with a
+              ///< BFS tree of these levels: the "level" and "parent" columns
+};
+
+/// The Options of an entry whose runs take its backends' defaults.
+struct NoOptions {};
+
+/// sizes[i] = how many of `values` equal i (values are small non-negative integers). O(n + max).
+template <class T>
+std::vector<std::uint64_t> value_histogram(const std::vector<T>& values) {
+  std::vector<std::uint64_t> sizes;
+  for (const T& x : values) {
+    const auto i = static_cast<std::size_t>(x);
+    if (i >= sizes.size()) sizes.resize(i + 1, 0);
+    ++sizes[i];
+  }
+  return sizes;
+}
+
+/// The optional members' defaults: an entry derives from EntryDefaults and declares only those
+/// it changes (nullptr: its name).
+struct EntryDefaults {
+  static constexpr const char* value_name = nullptr;
+  static constexpr PerVertex per_vertex = PerVertex::number;
+  static constexpr const char* check_what = nullptr;
+  static constexpr int list_position = 1000;
+  static constexpr bool needs_source = false;
+  static constexpr bool reads_direction = false;
+  /// The dynamic class's result now (the backends' dynamic classes all have result()).
+  template <class Dynamic>
+  static auto result(const Dynamic& dynamic) {
+    return dynamic.result();
+  }
+  template <class Result>
+  static std::vector<SummaryHistogram> histograms(const Result&) {
+    return {};
+  }
+};
+
+template <class Entry>
+constexpr const char* entry_value_name() {
+  return Entry::value_name ? Entry::value_name : Entry::name;
+}
+template <class Entry>
+constexpr const char* entry_check_what() {
+  return Entry::check_what ? Entry::check_what : Entry::name;
+}
+template <class Entry, class Dynamic>
+double entry_dynamic_summary(const Dynamic& dynamic) {
+  if constexpr (requires { Entry::dynamic_summary(dynamic); })
+    return Entry::dynamic_summary(dynamic);
+  else
+    return Entry::stream_summary(Entry::result(dynamic));
+}
+
+/// The dynamic class `Dynamic` on `graph`: made from the source where the options have one, else
+/// given `options` where its constructor takes them.
+template <class Dynamic, class Graph, class Options>
+std::unique_ptr<Dynamic> make_dynamic_of(Graph& graph, const Options& options) {
+  if constexpr (requires { options.source; })
+    return std::make_unique<Dynamic>(graph, options.source);
+  else if constexpr (std::is_constructible_v<Dynamic, Graph&, const Options&>)
+    return std::make_unique<Dynamic>(graph, options);
+  else
+    return std::make_unique<Dynamic>(graph);
+}
+
 }  // namespace wg
+
+/// Declares wg::cpu::Class and wg::gpu::Class<Graph>, an algorithm's dynamic classes on the CPU
+/// graph and on a GPU graph (defined by its backends' headers, which the users of make_dynamic
+/// include), so that its entry names them without including a backend.
+#define WG_ENTRY_DYNAMIC_CLASSES(Class) \
+  namespace wg::cpu {                   \
+  class DynamicGraph;                   \
+  class Class;                          \
+  }                                     \
+  namespace wg::gpu {                   \
+  template <GpuDynamicGraph Graph>      \
+  class Class;                          \
+  }
+
+/// An entry's make_dynamic(graph, options): Class on `graph` (make_dynamic_of).
+#define WG_ENTRY_MAKE_DYNAMIC(Class)                                         \
+  template <class Graph>                                                     \
+  static auto make_dynamic(Graph& graph, const Options& options) {           \
+    if constexpr (std::is_same_v<Graph, ::wg::cpu::DynamicGraph>)            \
+      return ::wg::make_dynamic_of<::wg::cpu::Class>(graph, options);        \
+    else                                                                     \
+      return ::wg::make_dynamic_of<::wg::gpu::Class<Graph>>(graph, options); \
+  }

@@ -10,7 +10,7 @@
 
 namespace wg {
 
-struct LccEntry {
+struct LccEntry : EntryDefaults {
   static constexpr const char* name = "lcc";
   static constexpr const char* summary = "local clustering coefficients and their average";
   static constexpr const char* description =
@@ -27,10 +27,6 @@ struct LccEntry {
   template <class Graph>
   static auto make_dynamic(Graph& graph, const Options& options) {
     return make_dynamic_local_clustering(graph, options);
-  }
-  template <class Dynamic>
-  static Result result(const Dynamic& dynamic) {
-    return dynamic.result();
   }
   static Result reference(const EdgeList& edges, const Options&) {
     reference::LocalClustering r = reference::local_clustering(edges);

@@ -1,13 +1,14 @@
 #pragma once
 // What the algorithm commands (info, tc in commands_static.cpp; bfs, sssp in
-// commands_traversal.cpp; cc, kcore, pagerank in commands_global.cpp; every registered algorithm
-// in registered_command.hpp) share: which backends this build has, the backend rule, the common
+// commands_traversal.cpp; pagerank in commands_global.cpp; every registered algorithm in
+// registered_command.hpp) share: which backends this build has, the backend rule, the common
 // start (options, backend, graph file) and the JSON and text rows they print alike.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <limits>
 #include <numeric>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -27,6 +28,7 @@
 #include "backend.hpp"
 #include "cli.hpp"
 #include "output_writer.hpp"
+#include "per_vertex.hpp"
 #ifdef WG_CLI_HAVE_GPU_GLOBAL
 #include "gpu_global.hpp"
 #endif
@@ -42,26 +44,16 @@ using nlohmann::json;
 inline const std::string kReferenceNote =
     "This command runs on the reference (Boost.Graph) for now.";
 
-#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
-inline constexpr bool kHaveCpuAlgorithms = true;
-#else
-inline constexpr bool kHaveCpuAlgorithms = false;
-#endif
-#ifdef WG_CLI_HAVE_GPU_GLOBAL
-inline constexpr bool kHaveGpuGlobal = true;
-#else
-inline constexpr bool kHaveGpuGlobal = false;
-#endif
-#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
-inline constexpr bool kHaveGpuTraversal = true;
-#else
-inline constexpr bool kHaveGpuTraversal = false;
-#endif
-#ifdef WG_CLI_HAVE_CPU_SSSP
-inline constexpr bool kHaveCpuSssp = true;
-#else
-inline constexpr bool kHaveCpuSssp = false;
-#endif
+// Which optional parts this build has: CMakeLists.txt defines each WG_CLI_HAVE_* as 1, so its
+// text is "1" where it is defined and its own name where it is not.
+#define WG_CLI_DEFINED_TEXT(x) #x
+#define WG_CLI_DEFINED(x) (std::string_view(WG_CLI_DEFINED_TEXT(x)) == "1")
+inline constexpr bool kHaveCpuAlgorithms = WG_CLI_DEFINED(WG_CLI_HAVE_CPU_ALGORITHMS);
+inline constexpr bool kHaveGpuGlobal = WG_CLI_DEFINED(WG_CLI_HAVE_GPU_GLOBAL);
+inline constexpr bool kHaveGpuTraversal = WG_CLI_DEFINED(WG_CLI_HAVE_GPU_TRAVERSAL);
+inline constexpr bool kHaveCpuSssp = WG_CLI_DEFINED(WG_CLI_HAVE_CPU_SSSP);
+#undef WG_CLI_DEFINED
+#undef WG_CLI_DEFINED_TEXT
 inline const std::string kGpuNote =
     "This command runs on gpu (the GPU graph), cpu (the CPU graph) or the reference "
     "(Boost.Graph); auto = gpu where usable, else cpu where built.";
@@ -199,10 +191,23 @@ inline std::optional<ReferenceCommandRun> start_algorithm_command(CommandOptions
   return run;
 }
 
-/// start_algorithm_command for cc and kcore (undirected reading).
-inline std::optional<ReferenceCommandRun> start_global_command(CommandOptions& cmd, int argc,
-                                                               const char* const* argv) {
-  return start_algorithm_command(cmd, false, kHaveCpuAlgorithms, kHaveGpuGlobal, argc, argv);
+/// Adds --source S: the vertex bfs, sssp and every registered entry that needs_source search from.
+inline void add_source_option(CommandOptions& cmd) {
+  cmd.options.add_options()("s,source",
+                            "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
+                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
+}
+
+/// The --source vertex of a started command; warns on stderr when it is on no edge.
+inline vertex_t source_option(const ReferenceCommandRun& run) {
+  const vertex_t source =
+      vertex_from_user(run.graph, run.options["source"].as<std::uint64_t>(), "source");
+  if (!on_some_entry(run.graph.read.edges, source)) {
+    std::cerr << fmt::format(
+        "warpgraph: warning: --source {} is on no edge of {}: it reaches only itself\n",
+        vertex_to_user(run.graph, source), run.graph.path);
+  }
+  return source;
 }
 
 }  // namespace wg::cli

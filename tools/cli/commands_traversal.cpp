@@ -1,105 +1,31 @@
-// bfs and sssp: a graph file and a --source vertex, on the gpu, cpu or reference backend.
+// sssp: a graph file and a --source vertex, on the gpu, cpu or reference backend (bfs is a
+// registry entry: registered_command.hpp).
 #include "algorithm_command.hpp"
 #include "output_writer.hpp"
 #include "per_vertex.hpp"
 
 namespace wg::cli {
 
-// ---- bfs / sssp: a graph file and a --source vertex --------------------------------------------
+// ---- sssp: a graph file and a --source vertex --------------------------------------------
 
-/// start_algorithm_command for the traversals (bfs, sssp), with a --source vertex.
+/// start_algorithm_command for sssp, with a --source vertex.
 std::optional<ReferenceCommandRun> start_traversal_command(const std::string& command,
                                                            const std::string& description, int argc,
                                                            const char* const* argv,
                                                            vertex_t& source, bool has_cpu) {
   CommandOptions cmd(command, description, "FILE", 1, 1);
-  cmd.options.add_options()("s,source",
-                            "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
-                            cxxopts::value<std::uint64_t>()->default_value("0"), "S");
+  add_source_option(cmd);
   std::optional<ReferenceCommandRun> run =
       start_algorithm_command(cmd, true, has_cpu, kHaveGpuTraversal, argc, argv);
-  if (run) {
-    source = vertex_from_user(run->graph, run->options["source"].as<std::uint64_t>(), "source");
-    if (!on_some_entry(run->graph.read.edges, source)) {
-      std::cerr << fmt::format(
-          "warpgraph: warning: --source {} is on no edge of {}: it reaches only itself\n",
-          vertex_to_user(run->graph, source), run->graph.path);
-    }
-  }
+  if (run) source = source_option(*run);
   return run;
 }
 
-/// The text rows bfs and sssp start with: the source and how many vertices it reaches.
+/// The text rows sssp starts with: the source and how many vertices it reaches.
 void print_source_rows(const InputGraph& g, vertex_t source, std::uint64_t reached) {
   print_row("source", std::to_string(vertex_to_user(g, source)));
   print_row("reached", fmt::format("{} of {}", reached,
                                    count_noun(g.read.edges.num_vertices, "vertex", "vertices")));
-}
-
-// ---- bfs --------------------------------------------------------------------------------------
-
-int run_bfs(int argc, const char* const* argv) {
-  vertex_t source = 0;
-  const std::optional<ReferenceCommandRun> run = start_traversal_command(
-      "bfs",
-      "Breadth-first search from --source: how many vertices are reached and at "
-      "which level (number of edges from the source).",
-      argc, argv, source, kHaveCpuAlgorithms);
-  if (!run) return kExitOk;
-  const auto& [options, backend, g] = *run;
-  const cxxopts::ParseResult* r = &options;
-  const auto t0 = Clock::now();
-  std::vector<std::int64_t> level;
-  double build_seconds = 0;
-#ifdef WG_CLI_HAVE_CPU_ALGORITHMS
-  if (backend == "cpu") {
-    const cpu::DynamicGraph graph = build_cpu_graph(g, *r, directed_view(g), t0, build_seconds);
-    level = cpu::bfs(graph, source).level;
-  }
-#endif
-#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
-  if (backend == "gpu") {
-    GpuTraversalTimes times;
-    level = gpu_bfs_levels(g.read.edges, directed_view(g), source, times);
-    build_seconds = times.build_seconds;
-  }
-#endif
-  if (backend == "reference") level = reference::bfs_levels(g.read.edges, source, directed_view(g));
-  const double seconds = seconds_since(t0);
-  std::vector<std::uint64_t> level_sizes;
-  std::uint64_t reached = 0;
-  for (std::int64_t l : level) {
-    if (l == reference::kUnreached) continue;
-    ++reached;
-    if (static_cast<std::size_t>(l) >= level_sizes.size()) level_sizes.resize(l + 1, 0);
-    ++level_sizes[l];
-  }
-  const std::uint64_t depth = level_sizes.empty() ? 0 : level_sizes.size() - 1;
-  if (const auto out = output_target(*r, {g.path})) {
-    // Parents: a BFS tree of these levels (per_vertex.hpp), the same on every backend.
-    std::vector<double> levels(level.size());
-    for (std::size_t v = 0; v < level.size(); ++v)
-      levels[v] =
-          level[v] < 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(level[v]);
-    const std::vector<std::int64_t> parent =
-        path_tree_parents(g.read.edges, directed_view(g), source, levels, true);
-    write_table(*out, g, {level_column(levels), vertex_column("parent", parent, file_ids(g))});
-  }
-  if (r->count("json")) {
-    print_json(graph_command_json("bfs", backend, g,
-                                  {{"source", vertex_to_user(g, source)},
-                                   {"reached", reached},
-                                   {"depth", depth},
-                                   {"level_sizes", level_sizes},
-                                   {"seconds", seconds}}));
-    return kExitOk;
-  }
-  print_source_rows(g, source, reached);
-  print_row("depth", std::to_string(depth));
-  print_row("levels", histogram_row(level_sizes) + "  (level:vertices)");
-  print_row("backend", backend);
-  print_row("time", time_row(g, "bfs", seconds, build_seconds));
-  return kExitOk;
 }
 
 // ---- sssp -------------------------------------------------------------------------------------

@@ -1,12 +1,10 @@
-// The GPU runs of cc, kcore and pagerank for the CLI (gpu_global.hpp).
+// The GPU runs of pagerank and the registered algorithms for the CLI (gpu_global.hpp).
 #include "gpu_global.hpp"
 
 #include <chrono>
 #include <utility>
 
-#include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
-#include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "gpu_preload.cuh"
@@ -42,22 +40,6 @@ gpu::Graph build(const EdgeList& edges, bool directed, Times& times) {
 
 }  // namespace
 
-ComponentsOut components(const EdgeList& edges, bool directed, Times& times) {
-  const gpu::Graph g = build(edges, directed, times);
-  const auto t0 = Clock::now();
-  gpu::Components c = gpu::connected_components(g);
-  times.run_seconds = since(t0);
-  return {.component = std::move(c.component), .count = c.count};
-}
-
-std::vector<std::uint32_t> core_numbers(const EdgeList& edges, Times& times) {
-  const gpu::Graph g = build(edges, false, times);
-  const auto t0 = Clock::now();
-  std::vector<std::uint32_t> core = gpu::core_numbers(g).core;
-  times.run_seconds = since(t0);
-  return core;
-}
-
 PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, double tolerance,
                      int max_iterations, Times& times) {
   const gpu::Graph g = build(edges, directed, times);
@@ -71,7 +53,9 @@ PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, doubl
 template <class Entry>
 typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,
                                   Times& times) {
-  const gpu::Graph g = build(edges, false, times);
+  bool directed = false;
+  if constexpr (Entry::reads_direction) directed = options.directed;
+  const gpu::Graph g = build(edges, directed, times);
   const auto t0 = Clock::now();
   typename Entry::Result r = Entry::run(g, options);
   times.run_seconds = since(t0);

@@ -1,8 +1,8 @@
 #pragma once
-// The GPU runs of cc, kcore, pagerank and the registered algorithms for the CLI
-// (tools/cli/commands_static.cpp), as plain C++ functions: gpu_global.cu builds the input into a
-// wg::gpu::Graph and runs algorithms/{wcc,kcore,pagerank}/gpu on it. Built only with CUDA
-// (WG_CLI_HAVE_GPU_GLOBAL).
+// The GPU runs of pagerank and the registered algorithms for the CLI (commands_global.cpp,
+// registered_command.hpp), as plain C++ functions: gpu_global.cu builds the input into a
+// wg::gpu::Graph and runs algorithms/pagerank/gpu or the entry's static run on it. Built only with
+// CUDA (WG_CLI_HAVE_GPU_GLOBAL).
 #include <cstdint>
 #include <vector>
 
@@ -18,16 +18,6 @@ struct Times {
   double run_seconds = 0;
 };
 
-struct ComponentsOut {
-  std::vector<vertex_t> component;  ///< smallest id of each vertex's component
-  std::uint64_t count = 0;
-};
-/// Components of the undirected graph of `edges` (weakly connected when `directed`).
-ComponentsOut components(const EdgeList& edges, bool directed, Times& times);
-
-/// Core numbers of the undirected simple graph of `edges`.
-std::vector<std::uint32_t> core_numbers(const EdgeList& edges, Times& times);
-
 struct PageRankOut {
   std::vector<double> rank;
   int iterations = 0;
@@ -37,9 +27,10 @@ struct PageRankOut {
 PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, double tolerance,
                      int max_iterations, Times& times);
 
-/// A registered algorithm's static computation (algorithms/registry.hpp) on the undirected GPU
-/// graph of `edges` (every id below edges.num_vertices a vertex). Instantiated in gpu_global.cu
-/// for each registered algorithm with a GPU backend.
+/// A registered algorithm's static computation (algorithms/registry.hpp) on the GPU graph of
+/// `edges` (directed where the entry reads_direction and options.directed says so) (every id below
+/// edges.num_vertices a vertex). Instantiated in gpu_global.cu for each registered algorithm with a
+/// GPU backend.
 template <class Entry>
 typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,
                                   Times& times);

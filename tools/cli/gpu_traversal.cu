@@ -4,7 +4,6 @@
 #include <chrono>
 #include <limits>
 
-#include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
 #include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
@@ -28,20 +27,6 @@ void build_input(gpu::WeightedGraph& g, const EdgeList& edges) {
 }
 
 }  // namespace
-
-std::vector<std::int64_t> gpu_bfs_levels(const EdgeList& edges, bool directed, vertex_t source,
-                                         GpuTraversalTimes& times) {
-  const auto t0 = Clock::now();
-  EdgeList e = edges;
-  e.weight.clear();
-  gpu::Graph g(0, {.directed = directed});
-  build_input(g, e);
-  times.build_seconds = since(t0);
-  const auto t1 = Clock::now();
-  std::vector<std::int64_t> level = gpu::bfs(g, source).level;
-  times.search_seconds = since(t1);
-  return level;
-}
 
 std::vector<double> gpu_sssp_distances(const EdgeList& edges, bool directed, vertex_t source,
                                        GpuTraversalTimes& times) {

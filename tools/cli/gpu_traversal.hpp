@@ -1,5 +1,5 @@
 #pragma once
-// The CLI's GPU traversals (bfs, sssp) as plain C++ functions: the graph file's edges built into
+// The CLI's GPU sssp as a plain C++ function: the graph file's edges built into
 // the GPU graph and searched there. Compiled only when CUDA is (WG_CLI_HAVE_GPU_TRAVERSAL).
 #include <cstdint>
 #include <vector>
@@ -13,10 +13,6 @@ struct GpuTraversalTimes {
   double build_seconds = 0;   ///< upload + bulk build of the GPU graph
   double search_seconds = 0;  ///< the search and the result's download
 };
-
-/// BFS levels (-1 when unreached) from `source` on the GPU slab graph of `edges`.
-std::vector<std::int64_t> gpu_bfs_levels(const EdgeList& edges, bool directed, vertex_t source,
-                                         GpuTraversalTimes& times);
 
 /// SSSP distances (+infinity when unreached) on the GPU graph of `edges`: the weighted (slab map)
 /// graph when the file has weights, rounded to uint32 as the graph stores them (the last entry of

@@ -312,7 +312,7 @@ class DynamicGraphBackend final : public GraphBackend {
     std::vector<bool> follow(tracked_.size());
     for (std::size_t i = 0; i < tracked_.size(); ++i) {
       const AlgorithmSpec& s = specs_[i];
-      const bool has_source = s.kind == AlgorithmKind::bfs || s.kind == AlgorithmKind::sssp;
+      const bool has_source = needs_source(s.kind);
       follow[i] = tracked_[i]->follows_vertex_erasure() &&
                   !(has_source && std::binary_search(ids.begin(), ids.end(), s.source));
     }

@@ -1,8 +1,10 @@
 // warpgraph: command-line front end. `warpgraph <command> [options] [FILE]`; see README.md here.
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -24,22 +26,24 @@ struct Command {
   int (*run)(int, const char* const*);
 };
 
-/// The built-in commands, then one per registered algorithm (registered_command.hpp), then
-/// stream.
+/// info, the algorithm commands (the built-in ones and one per registered algorithm:
+/// registered_command.hpp) in their list positions (algorithms/registry.hpp), then stream.
 std::vector<Command> commands() {
-  std::vector<Command> c = {
-      {"info", "FILE", "vertices, edges, degree statistics, components, file format", run_info},
-      {"tc", "FILE", "count triangles", run_tc},
-      {"bfs", "FILE", "breadth-first search levels from --source", run_bfs},
-      {"cc", "FILE", "connected components", run_cc},
-      {"kcore", "FILE", "core numbers (k-core decomposition), degeneracy", run_kcore},
-      {"pagerank", "FILE", "PageRank (power iteration), top-k vertices", run_pagerank},
-      {"sssp", "FILE", "single-source shortest paths (Dijkstra) from --source", run_sssp},
+  std::vector<std::pair<int, Command>> algorithms = {
+      {1, {"tc", "FILE", "count triangles", run_tc}},
+      {4, {"pagerank", "FILE", "PageRank (power iteration), top-k vertices", run_pagerank}},
+      {6, {"sssp", "FILE", "single-source shortest paths (Dijkstra) from --source", run_sssp}},
   };
 #define WG_CLI_COMMAND(Entry) \
-  c.push_back({Entry::name, "FILE", Entry::summary, run_registered<Entry>});
+  algorithms.push_back(       \
+      {Entry::list_position, {Entry::name, "FILE", Entry::summary, run_registered<Entry>}});
   WG_REGISTERED(WG_CLI_COMMAND)
 #undef WG_CLI_COMMAND
+  std::stable_sort(algorithms.begin(), algorithms.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Command> c = {
+      {"info", "FILE", "vertices, edges, degree statistics, components, file format", run_info}};
+  for (const auto& a : algorithms) c.push_back(a.second);
   c.push_back({"stream", "[FILE]",
                "stream a graph in batches of insertions and deletions, keeping an exact triangle "
                "count",

@@ -66,4 +66,21 @@ bool on_some_entry(const EdgeList& edges, vertex_t v) {
   return false;
 }
 
+std::vector<Column> values_columns(const std::string& name, PerVertex kind,
+                                   const std::vector<double>& values,
+                                   const std::function<std::uint64_t(std::size_t)>& file_id,
+                                   std::vector<std::int64_t>& derived, const SearchTree* tree,
+                                   const std::string& prefix) {
+  if (kind == PerVertex::number) return {number_column(name, values)};
+  if (kind == PerVertex::component) {
+    derived = component_representatives(values, file_id);
+    return {vertex_column(name, derived, file_id)};
+  }
+  // Parents: a BFS tree of these levels, the same on every backend.
+  derived = path_tree_parents(tree->edges, tree->directed, tree->source, values, true);
+  Column level = level_column(values);
+  level.name = prefix + level.name;
+  return {std::move(level), vertex_column(prefix + "parent", derived, file_id)};
+}
+
 }  // namespace wg::cli

@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <warpgraph/algorithms/registry.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 #include "cli.hpp"
+#include "output_writer.hpp"
 
 namespace wg::cli {
 
@@ -50,6 +52,25 @@ std::vector<std::int64_t> path_tree_parents(const EdgeList& edges, bool directed
 /// (u, v) and (v, u) entries all carry their smallest weight (datasets/README.md, "Duplicate
 /// rule"), so that every backend sees one simple graph. O(m log m) when that applies.
 void read_as_undirected(EdgeList& edges);
+
+/// Where a result's levels were measured from, for the BFS tree of PerVertex::level values.
+struct SearchTree {
+  const EdgeList& edges;
+  bool directed = false;
+  vertex_t source = 0;
+};
+
+/// The --output columns of a result's per-vertex `values` (what they are: `kind`,
+/// algorithms/registry.hpp): numbers as they are, in the column `name`; component labels as the
+/// component's smallest file id (`file_id` of a vertex), in the column `name`; levels as
+/// "<prefix>level" and a BFS tree of them (`tree`) as "<prefix>parent". Derived ids are kept in
+/// `derived` (which must not move while the columns are read). O(n), O(n + m) for levels.
+std::vector<Column> values_columns(const std::string& name, PerVertex kind,
+                                   const std::vector<double>& values,
+                                   const std::function<std::uint64_t(std::size_t)>& file_id,
+                                   std::vector<std::int64_t>& derived,
+                                   const SearchTree* tree = nullptr,
+                                   const std::string& prefix = "");
 
 /// True when some entry of `edges` names `v`.
 bool on_some_entry(const EdgeList& edges, vertex_t v);

@@ -10,6 +10,7 @@
 #include <warpgraph/algorithms/registry.hpp>
 
 #include "algorithm_command.hpp"
+#include "per_vertex.hpp"
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
 #define WG_REGISTERED_WITH_CPU 1
 #endif
@@ -33,7 +34,8 @@ constexpr bool registered_on_gpu() {
   return found && kHaveGpuGlobal;
 }
 
-/// The entry's result on the run's backend (the CPU graph's build time in `build_seconds`).
+/// The entry's result on the run's backend (the CPU graph's build time in `build_seconds`); the
+/// graph is directed where the entry reads_direction and --directed asks for it.
 template <class Entry>
 typename Entry::Result registered_result(const ReferenceCommandRun& run,
                                          const typename Entry::Options& options,
@@ -51,8 +53,11 @@ typename Entry::Result registered_result(const ReferenceCommandRun& run,
 #endif
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
   if constexpr (registered_on_cpu<Entry>()) {
-    if (run.backend == "cpu")
-      return Entry::run(build_cpu_graph(run.graph, run.options, false, t0, build_seconds), options);
+    if (run.backend == "cpu") {
+      const bool directed = Entry::reads_direction && directed_view(run.graph);
+      return Entry::run(build_cpu_graph(run.graph, run.options, directed, t0, build_seconds),
+                        options);
+    }
   }
 #endif
   (void)t0;
@@ -60,37 +65,78 @@ typename Entry::Result registered_result(const ReferenceCommandRun& run,
   return Entry::reference(run.graph.read.edges, options);
 }
 
+/// The entry's options from the command line: --source and --directed where it takes them.
+template <class Entry>
+typename Entry::Options registered_options(const ReferenceCommandRun& run) {
+  typename Entry::Options options{};
+  if constexpr (Entry::needs_source) options.source = source_option(run);
+  if constexpr (Entry::reads_direction) options.directed = directed_view(run.graph);
+  return options;
+}
+
+/// A registered result's named numbers as JSON keys (histograms: their first 16 counts).
+inline void summary_json(json& j, const std::vector<SummaryField>& fields,
+                         const std::vector<SummaryHistogram>& histograms) {
+  for (const SummaryField& f : fields)
+    j[f.key] = f.integer ? json(static_cast<std::uint64_t>(f.value)) : json(f.value);
+  for (const SummaryHistogram& h : histograms) {
+    const std::size_t first =
+        h.json_all ? h.sizes.size() : std::min<std::size_t>(h.sizes.size(), 16);
+    j[h.key] = std::vector<std::uint64_t>(h.sizes.begin(), h.sizes.begin() + first);
+  }
+}
+
+/// The same as text rows ("max core: 5  (degeneracy)", "largest: 40 of 100 vertices").
+inline void print_summary(const InputGraph& g, const std::vector<SummaryField>& fields,
+                          const std::vector<SummaryHistogram>& histograms) {
+  for (const SummaryField& f : fields) {
+    std::string row = f.integer ? std::to_string(static_cast<std::uint64_t>(f.value))
+                                : fmt::format("{:.10g}", f.value);
+    if (f.of_vertices) row += " of " + count_noun(g.read.edges.num_vertices, "vertex", "vertices");
+    if (*f.note) row += std::string("  ") + f.note;
+    print_row(f.label, row);
+  }
+  for (const SummaryHistogram& h : histograms)
+    print_row(h.label, histogram_row(h.sizes) + "  " + h.note);
+}
+
 template <class Entry>
 int run_registered(int argc, const char* const* argv) {
   CommandOptions cmd(Entry::name, Entry::description, "FILE", 1, 1);
-  const std::optional<ReferenceCommandRun> run = start_algorithm_command(
-      cmd, false, registered_on_cpu<Entry>(), registered_on_gpu<Entry>(), argc, argv);
+  if (Entry::needs_source) add_source_option(cmd);
+  const std::optional<ReferenceCommandRun> run =
+      start_algorithm_command(cmd, Entry::reads_direction, registered_on_cpu<Entry>(),
+                              registered_on_gpu<Entry>(), argc, argv);
   if (!run) return kExitOk;
+  const typename Entry::Options options = registered_options<Entry>(*run);
   const auto t0 = Clock::now();
   double build_seconds = 0;
-  const typename Entry::Result result =
-      registered_result<Entry>(*run, typename Entry::Options{}, t0, build_seconds);
+  const typename Entry::Result result = registered_result<Entry>(*run, options, t0, build_seconds);
   const double seconds = seconds_since(t0);
   const InputGraph& g = run->graph;
   const cxxopts::ParseResult& r = run->options;
+  vertex_t source = 0;
+  if constexpr (Entry::needs_source) source = options.source;
   if (const auto out = output_target(r, {g.path})) {
-    const auto values = Entry::values(result);
-    write_table(*out, g, {number_column(Entry::name, values)});
+    const std::vector<double> values = Entry::values(result);
+    std::vector<std::int64_t> derived;
+    const SearchTree tree{g.read.edges, directed_view(g), source};
+    write_table(*out, g,
+                values_columns(entry_value_name<Entry>(), Entry::per_vertex, values, file_ids(g),
+                               derived, &tree));
   }
   const std::vector<SummaryField> fields = Entry::fields(result);
+  const std::vector<SummaryHistogram> histograms = Entry::histograms(result);
   if (r.count("json")) {
     json j;
-    for (const SummaryField& f : fields) {
-      j[f.key] = f.integer ? json(static_cast<std::uint64_t>(f.value)) : json(f.value);
-    }
+    if (Entry::needs_source) j["source"] = vertex_to_user(g, source);
+    summary_json(j, fields, histograms);
     j["seconds"] = seconds;
     print_json(graph_command_json(Entry::name, run->backend, g, j));
     return kExitOk;
   }
-  for (const SummaryField& f : fields) {
-    print_row(f.label, f.integer ? std::to_string(static_cast<std::uint64_t>(f.value))
-                                 : fmt::format("{:.10g}", f.value));
-  }
+  if (Entry::needs_source) print_row("source", std::to_string(vertex_to_user(g, source)));
+  print_summary(g, fields, histograms);
   print_row("backend", run->backend);
   print_row("time", time_row(g, Entry::name, seconds, build_seconds));
   return kExitOk;

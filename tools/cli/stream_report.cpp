@@ -72,7 +72,7 @@ void write_stream_results(const OutputTarget& target, GraphBackend& backend,
   const std::vector<TrackedResult> tracked = backend.tracked();
   EdgeList graph;
   for (const TrackedResult& t : tracked) {
-    if (t.spec.kind == AlgorithmKind::bfs || t.spec.kind == AlgorithmKind::sssp) {
+    if (needs_source(t.spec.kind)) {
       graph = backend.export_edges();
       break;
     }
@@ -84,23 +84,19 @@ void write_stream_results(const OutputTarget& target, GraphBackend& backend,
   for (const TrackedResult& t : tracked) {
     const std::string name = algorithm_name(t.spec.kind);
     const AlgorithmKind kind = t.spec.kind;
-    if (kind == AlgorithmKind::bfs || kind == AlgorithmKind::sssp) {
-      const bool bfs = kind == AlgorithmKind::bfs;
-      vertices.push_back(path_tree_parents(graph, false, t.spec.source, t.values, bfs));
-      Column values = bfs ? level_column(t.values) : distance_column(t.values);
+    if (kind == AlgorithmKind::sssp) {
+      vertices.push_back(path_tree_parents(graph, false, t.spec.source, t.values, false));
+      Column values = distance_column(t.values);
       values.name = name + "_" + values.name;
       columns.push_back(std::move(values));
-      columns.push_back(
-          vertex_column(name + (bfs ? "_parent" : "_predecessor"), vertices.back(), file_id));
-    } else if (kind == AlgorithmKind::cc) {
-      vertices.push_back(component_representatives(t.values, file_id));
-      columns.push_back(vertex_column("component", vertices.back(), file_id));
-    } else if (kind == AlgorithmKind::pagerank) {
-      columns.push_back(number_column("rank", t.values));
-    } else if (kind == AlgorithmKind::kcore) {
-      columns.push_back(number_column("core", t.values));
+      columns.push_back(vertex_column(name + "_predecessor", vertices.back(), file_id));
     } else if (!(kind == AlgorithmKind::tc)) {
-      columns.push_back(number_column(name, t.values));  // a registered algorithm's values
+      const ValueColumn column = value_column(kind);
+      const SearchTree tree{graph, false, t.spec.source};
+      vertices.emplace_back();
+      for (Column& c : values_columns(column.name, column.kind, t.values, file_id, vertices.back(),
+                                      &tree, name + "_"))
+        columns.push_back(std::move(c));
     }
   }
   write_table(target, n, file_id, columns);
@@ -120,7 +116,7 @@ void resolve_stream_sources(std::vector<AlgorithmSpec>& algorithms, std::uint64_
     return input ? vertex_to_user(*input, v) : v;
   };
   for (AlgorithmSpec& spec : algorithms) {
-    if (spec.kind != AlgorithmKind::bfs && spec.kind != AlgorithmKind::sssp) continue;
+    if (!needs_source(spec.kind)) continue;
     spec.source =
         compact ? vertex_from_user(*input, source, "source") : static_cast<vertex_t>(source);
     if (!stream) continue;

@@ -4,18 +4,10 @@
 namespace wg::cli {
 
 const char* batch_kind_name(datasets::UpdateBatch::Kind kind) {
-  using Kind = datasets::UpdateBatch::Kind;
-  switch (kind) {
-    case Kind::insert:
-      return "insert";
-    case Kind::erase:
-      return "erase";
-    case Kind::insert_vertices:
-      return "insert_vertices";
-    case Kind::erase_vertices:
-      return "erase_vertices";
-  }
-  return "insert";
+  // In the order of UpdateBatch::Kind.
+  static constexpr const char* kNames[] = {"insert", "erase", "insert_vertices", "erase_vertices"};
+  const auto i = static_cast<std::size_t>(kind);
+  return i < std::size(kNames) ? kNames[i] : "insert";
 }
 
 std::string progress_bar(std::size_t done, std::size_t total, std::uint64_t triangles) {

@@ -1,9 +1,11 @@
 // --algo names and the reference checks of the tracked results. See tracked_algorithm.hpp.
 #include "tracked_algorithm.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -32,10 +34,21 @@ std::string first_difference(const std::vector<double>& got, const std::vector<T
 }
 
 /// A registered algorithm's check: its values against its entry's reference.
+/// A registered algorithm's check: its values against its entry's reference (from spec.source
+/// where it needs one; all unreached when that source was erased).
 template <class Entry>
-std::string check_registered(const EdgeList& graph, const std::vector<double>& values) {
-  return first_difference(values, Entry::values(Entry::reference(graph, typename Entry::Options{})),
-                          Entry::name, Entry::check_tolerance);
+std::string check_registered(const AlgorithmSpec& spec, const EdgeList& graph,
+                             const std::vector<double>& values, bool source_live) {
+  typename Entry::Options options{};
+  if constexpr (Entry::reads_direction) options.directed = !graph.symmetric;
+  if constexpr (Entry::needs_source) {
+    options.source = spec.source;
+    if (!source_live)
+      return first_difference(values, std::vector<double>(graph.num_vertices, Entry::unreached),
+                              entry_check_what<Entry>());
+  }
+  return first_difference(values, Entry::values(Entry::reference(graph, options)),
+                          entry_check_what<Entry>(), Entry::check_tolerance);
 }
 
 /// Throws; returns the type of its callers so that every path of theirs returns.
@@ -45,6 +58,10 @@ std::string check_registered(const EdgeList& graph, const std::vector<double>& v
 }
 
 }  // namespace
+
+void untracked_algorithm(AlgorithmKind kind, const char* why) {
+  throw UsageError(std::string("--algo ") + algorithm_name(kind) + ": " + why);
+}
 
 BatchEffect TrackedAlgorithm::after_insert_device(const gpu::ChangedEdges&) {
   return no_device_lists(kind());
@@ -57,26 +74,46 @@ BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
 }
 
 std::vector<AlgorithmKind> tracked_kinds() {
-  std::vector<AlgorithmKind> kinds = {AlgorithmKind::tc,    AlgorithmKind::bfs,
-                                      AlgorithmKind::cc,    AlgorithmKind::pagerank,
-                                      AlgorithmKind::kcore, AlgorithmKind::sssp};
-#define WG_CLI_KIND(Entry) kinds.push_back({Entry::name});
+  // The built-in ones and the registered ones in their list positions (algorithms/registry.hpp).
+  std::vector<std::pair<int, AlgorithmKind>> kinds = {
+      {1, AlgorithmKind::tc}, {4, AlgorithmKind::pagerank}, {6, AlgorithmKind::sssp}};
+#define WG_CLI_KIND(Entry) kinds.push_back({Entry::list_position, {Entry::name}});
   WG_REGISTERED(WG_CLI_KIND)
 #undef WG_CLI_KIND
-  return kinds;
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<AlgorithmKind> out;
+  for (const auto& k : kinds) out.push_back(k.second);
+  return out;
 }
 
 SummaryNames summary_names(AlgorithmKind kind) {
   if (kind == AlgorithmKind::tc) return {"triangles", "triangles"};
-  if (kind == AlgorithmKind::bfs || kind == AlgorithmKind::sssp) return {"reached", "reached"};
-  if (kind == AlgorithmKind::cc) return {"components", "components"};
+  if (kind == AlgorithmKind::sssp) return {"reached", "reached"};
   if (kind == AlgorithmKind::pagerank) return {"iterations", "iterations (last batch)"};
-  if (kind == AlgorithmKind::kcore) return {"max_core", "max core"};
 #define WG_CLI_SUMMARY(Entry) \
   if (kind == AlgorithmKind{Entry::name}) return {Entry::stream_key, Entry::stream_label};
   WG_REGISTERED(WG_CLI_SUMMARY)
 #undef WG_CLI_SUMMARY
   return {"summary", "summary"};
+}
+
+ValueColumn value_column(AlgorithmKind kind) {
+  if (kind == AlgorithmKind::pagerank) return {"rank"};
+#define WG_CLI_COLUMN(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return {entry_value_name<Entry>(), Entry::per_vertex};
+  WG_REGISTERED(WG_CLI_COLUMN)
+#undef WG_CLI_COLUMN
+  return {kind.name};
+}
+
+bool needs_source(AlgorithmKind kind) {
+  if (kind == AlgorithmKind::sssp) return true;
+#define WG_CLI_SOURCE(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return Entry::needs_source;
+  WG_REGISTERED(WG_CLI_SOURCE)
+#undef WG_CLI_SOURCE
+  return false;
 }
 
 std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t source) {
@@ -111,8 +148,6 @@ std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& g
                                     bool source_live) {
   const bool directed = !graph.symmetric;
   const AlgorithmKind kind = spec.kind;
-  if (!source_live && kind == AlgorithmKind::bfs)
-    return first_difference(values, std::vector<double>(graph.num_vertices, -1.0), "bfs level");
   if (!source_live && kind == AlgorithmKind::sssp)
     return first_difference(
         values, std::vector<double>(graph.num_vertices, std::numeric_limits<double>::infinity()),
@@ -122,18 +157,11 @@ std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& g
     if (static_cast<std::uint64_t>(tc_total) == want) return "";
     return fmt::format("tc: {} triangles, the reference counts {}", tc_total, want);
   }
-  if (kind == AlgorithmKind::bfs)
-    return first_difference(values, reference::bfs_levels(graph, spec.source, directed),
-                            "bfs level");
-  if (kind == AlgorithmKind::cc)
-    return first_difference(values, reference::connected_components(graph).component,
-                            "cc component");
-  if (kind == AlgorithmKind::kcore)
-    return first_difference(values, reference::core_numbers(graph), "kcore core number");
   if (kind == AlgorithmKind::sssp)
     return first_difference(values, reference::sssp(graph, spec.source, directed), "sssp distance");
-#define WG_CLI_CHECK(Entry) \
-  if (kind == AlgorithmKind{Entry::name}) return check_registered<Entry>(graph, values);
+#define WG_CLI_CHECK(Entry)               \
+  if (kind == AlgorithmKind{Entry::name}) \
+    return check_registered<Entry>(spec, graph, values, source_live);
   WG_REGISTERED(WG_CLI_CHECK)
 #undef WG_CLI_CHECK
   if (kind != AlgorithmKind::pagerank) return "";

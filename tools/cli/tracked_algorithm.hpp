@@ -9,9 +9,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/registry.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 namespace wg::gpu {
@@ -51,10 +53,18 @@ struct SummaryNames {
   const char* label;
 };
 SummaryNames summary_names(AlgorithmKind kind);
+/// How `stream -o` writes a result's values: its column's name and what the values are.
+struct ValueColumn {
+  const char* name;
+  PerVertex kind = PerVertex::number;
+};
+ValueColumn value_column(AlgorithmKind kind);
+/// Whether the result is measured from --source (sssp, and registered entries that need one).
+bool needs_source(AlgorithmKind kind);
 
 struct AlgorithmSpec {
   AlgorithmKind kind = AlgorithmKind::tc;
-  vertex_t source = 0;  ///< bfs and sssp
+  vertex_t source = 0;  ///< where needs_source(kind)
 };
 
 /// Parses a comma list of --algo names (each at most once, in the given order). Throws
@@ -98,34 +108,43 @@ class TrackedAlgorithm {
   virtual double summary() const = 0;
 };
 
-/// Adapts any dynamic class with the EdgeBatchObserver calls. `Values` and `Summary` read its
-/// result (values(a), summary(a)).
+/// What every adapter of a dynamic class `A` to TrackedAlgorithm holds: the class, its kind, and
+/// `Values` and `Summary`, which read its result (values(a), summary(a)).
 template <class A, class Values, class Summary>
-class TrackedObserver final : public TrackedAlgorithm {
+class TrackedAdapter : public TrackedAlgorithm {
  public:
-  TrackedObserver(AlgorithmKind kind, std::unique_ptr<A> algorithm, Values values, Summary summary)
+  TrackedAdapter(AlgorithmKind kind, std::unique_ptr<A> algorithm, Values values, Summary summary)
       : kind_(kind), a_(std::move(algorithm)), values_(values), summary_(summary) {}
   AlgorithmKind kind() const override { return kind_; }
+  std::vector<double> values() const override { return values_(*a_); }
+  double summary() const override { return summary_(*a_); }
+
+ protected:
+  AlgorithmKind kind_;
+  std::unique_ptr<A> a_;
+  Values values_;
+  Summary summary_;
+};
+
+/// Adapts any dynamic class with the EdgeBatchObserver calls.
+template <class A, class Values, class Summary>
+class TrackedObserver final : public TrackedAdapter<A, Values, Summary> {
+ public:
+  using TrackedAdapter<A, Values, Summary>::TrackedAdapter;
   BatchEffect after_insert(std::span<const std::uint64_t> added) override {
-    return a_->after_insert(added);
+    return this->a_->after_insert(added);
   }
-  void before_erase(std::span<const std::uint64_t> removed) override { a_->before_erase(removed); }
+  void before_erase(std::span<const std::uint64_t> removed) override {
+    this->a_->before_erase(removed);
+  }
   BatchEffect after_erase(std::span<const std::uint64_t> removed) override {
-    return a_->after_erase(removed);
+    return this->a_->after_erase(removed);
   }
   bool follows_vertex_erasure() const override {
     return requires(A & a, std::span<const vertex_t> ids) {
       a.erase_vertices(ids);
     };
   }
-  std::vector<double> values() const override { return values_(*a_); }
-  double summary() const override { return summary_(*a_); }
-
- private:
-  AlgorithmKind kind_;
-  std::unique_ptr<A> a_;
-  Values values_;
-  Summary summary_;
 };
 
 template <class A, class Values, class Summary>
@@ -135,16 +154,36 @@ std::unique_ptr<TrackedAlgorithm> make_tracked(AlgorithmKind kind, std::unique_p
                                                                summary);
 }
 
-/// A registered algorithm's dynamic class on `graph` (its entry's make_dynamic: algorithms/
-/// registry.hpp), given to `wrap(kind, dynamic, values, summary)` (make_tracked, or the gpu
-/// backend's wrapper for device edge lists) with its entry's values and stream_summary.
-template <class Entry, class Graph, class Wrap>
-std::unique_ptr<TrackedAlgorithm> track_registered(AlgorithmKind kind, Graph& graph, Wrap&& wrap) {
-  return wrap(
-      kind, Entry::make_dynamic(graph, typename Entry::Options{}),
-      [](const auto& a) { return Entry::values(Entry::result(a)); },
-      [](const auto& a) { return Entry::stream_summary(Entry::result(a)); });
+/// Throws UsageError "--algo NAME: `why`" (no backend keeps that result).
+[[noreturn]] void untracked_algorithm(AlgorithmKind kind, const char* why);
+
+/// The registered algorithm named `spec.kind` among `Entries` (a leading `void` is skipped, so that
+/// a list macro of the generated registry expands into the arguments as
+/// `<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>`): its entry's dynamic class on `graph`
+/// (make_dynamic), given to `wrap(kind, dynamic, values, summary)` (make_tracked, or the gpu
+/// backend's wrapper for device edge lists) with its entry's values and stream summary. When
+/// none is named so, untracked_algorithm(kind, `why`). An entry that needs_source searches from
+/// spec.source.
+template <class Entry, class... Entries, class Graph, class Wrap>
+std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Graph& graph,
+                                                   Wrap&& wrap, const char* why) {
+  const AlgorithmKind kind = spec.kind;
+  if constexpr (!std::is_void_v<Entry>) {
+    if (kind == AlgorithmKind{Entry::name}) {
+      typename Entry::Options options{};  // the stream's graph is undirected
+      if constexpr (Entry::needs_source) options.source = spec.source;
+      return wrap(
+          kind, Entry::make_dynamic(graph, options),
+          [](const auto& a) { return Entry::values(Entry::result(a)); },
+          [](const auto& a) { return entry_dynamic_summary<Entry>(a); });
+    }
+  }
+  if constexpr (sizeof...(Entries) > 0)
+    return track_registered<Entries...>(spec, graph, wrap, why);
+  else
+    untracked_algorithm(kind, why);
 }
+#define WG_CLI_ENTRY_ARG(Entry) , Entry
 
 /// The PageRank parameters every backend's tracked PageRank uses, and the accuracy --verify
 /// allows against the reference's ranks (L1 distance).
@@ -153,7 +192,7 @@ inline constexpr double kTrackedPageRankTolerance = 1e-10;
 inline constexpr double kTrackedPageRankL1Bound = 1e-6;
 
 /// Compares a tracked result with the reference's on `graph` (the backend's exported graph):
-/// bfs, cc, kcore and sssp exactly, pagerank within kTrackedPageRankL1Bound (L1), a registered
+/// bfs and sssp exactly, pagerank within kTrackedPageRankL1Bound (L1), a registered
 /// one within its entry's check_tolerance per vertex. Returns an empty string when they agree,
 /// else one line saying where they differ. `source_live` false: the bfs / sssp source was
 /// erased (GraphBackend::erase_vertices), so every vertex must be unreached.

@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <memory>
 
-#include <warpgraph/algorithms/bfs/cpu/bfs.hpp>
-#include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
 #include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
 #include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
-#include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
 
 #include "cli.hpp"
 #include "tracked_algorithm.hpp"
@@ -30,16 +27,6 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
         kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
         [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
         [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
-  if (kind == AlgorithmKind::bfs)
-    return make_tracked(
-        kind, std::make_unique<cpu::DynamicBfs>(graph, spec.source),
-        [](const cpu::DynamicBfs& a) { return as_doubles(a.result().level); },
-        [](const cpu::DynamicBfs& a) { return static_cast<double>(a.result().reached); });
-  if (kind == AlgorithmKind::cc)
-    return make_tracked(
-        kind, std::make_unique<cpu::DynamicComponents>(graph),
-        [](const cpu::DynamicComponents& a) { return as_doubles(a.result().component); },
-        [](const cpu::DynamicComponents& a) { return static_cast<double>(a.result().count); });
   if (kind == AlgorithmKind::pagerank)
     return make_tracked(
         kind,
@@ -48,11 +35,6 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
                                         .tolerance = kTrackedPageRankTolerance}),
         [](const cpu::DynamicPageRank& a) { return a.result().rank; },
         [](const cpu::DynamicPageRank& a) { return static_cast<double>(a.result().iterations); });
-  if (kind == AlgorithmKind::kcore)
-    return make_tracked(
-        kind, std::make_unique<cpu::DynamicCoreNumbers>(graph),
-        [](const cpu::DynamicCoreNumbers& a) { return as_doubles(a.result().core); },
-        [](const cpu::DynamicCoreNumbers& a) { return static_cast<double>(a.result().max_core); });
   if (kind == AlgorithmKind::sssp)  // the graph's weights (a weighted stream), else unit lengths
     return make_tracked(
         kind,
@@ -60,14 +42,9 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
                                            cpu::SsspOptions{.unit_weights = !graph.weighted()}),
         [](const cpu::DynamicSssp& a) { return a.result().distance; },
         [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
-#define WG_CLI_TRACK(Entry)                     \
-  if (kind == AlgorithmKind{Entry::name})       \
-    return track_registered<Entry>(kind, graph, \
-                                   [](auto&&... a) { return make_tracked(std::move(a)...); });
-  WG_REGISTERED_CPU(WG_CLI_TRACK)
-#undef WG_CLI_TRACK
-  throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
-                   ": not available on the cpu backend");
+  return track_registered<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>(
+      spec, graph, [](auto&&... a) { return make_tracked(std::move(a)...); },
+      "not available on the cpu backend");
 }
 
 }  // namespace wg::cli

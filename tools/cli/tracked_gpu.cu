@@ -8,12 +8,9 @@
 #include <limits>
 #include <string>
 
-#include <warpgraph/algorithms/bfs/gpu/bfs.hpp>
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
-#include <warpgraph/algorithms/kcore/gpu/kcore.hpp>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
 #include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
-#include <warpgraph/algorithms/wcc/gpu/wcc.hpp>
 #include <warpgraph/containers/core/cuda_error.cuh>
 
 #include "cli.hpp"
@@ -26,34 +23,28 @@ namespace {
 /// Adapts a GPU dynamic class (GpuEdgeBatchObserver) to TrackedAlgorithm. `Values` and `Summary`
 /// read its result.
 template <class A, class Values, class Summary>
-class GpuTracked final : public TrackedAlgorithm {
+class GpuTracked final : public TrackedAdapter<A, Values, Summary> {
  public:
-  GpuTracked(AlgorithmKind kind, std::unique_ptr<A> a, Values values, Summary summary)
-      : kind_(kind), a_(std::move(a)), values_(values), summary_(summary) {}
-  AlgorithmKind kind() const override { return kind_; }
+  using TrackedAdapter<A, Values, Summary>::TrackedAdapter;
   BatchEffect after_insert(std::span<const std::uint64_t>) override { return host_lists(); }
   void before_erase(std::span<const std::uint64_t>) override { (void)host_lists(); }
   BatchEffect after_erase(std::span<const std::uint64_t>) override { return host_lists(); }
   BatchEffect after_insert_device(const gpu::ChangedEdges& added) override {
-    return a_->after_insert(added);
+    return this->a_->after_insert(added);
   }
-  void before_erase_device(const gpu::ChangedEdges& removed) override { a_->before_erase(removed); }
+  void before_erase_device(const gpu::ChangedEdges& removed) override {
+    this->a_->before_erase(removed);
+  }
   BatchEffect after_erase_device(const gpu::ChangedEdges& removed) override {
-    return a_->after_erase(removed);
+    return this->a_->after_erase(removed);
   }
-  std::vector<double> values() const override { return values_(*a_); }
-  double summary() const override { return summary_(*a_); }
 
  private:
   /// Throws; returns the type of its callers so that every path of theirs returns (nvcc).
   [[noreturn]] BatchEffect host_lists() const {
-    throw Error(std::string("--algo ") + algorithm_name(kind_) +
+    throw Error(std::string("--algo ") + algorithm_name(this->kind_) +
                 ": the gpu backend's results follow device edge lists");
   }
-  AlgorithmKind kind_;
-  std::unique_ptr<A> a_;
-  Values values_;
-  Summary summary_;
 };
 
 template <class A, class Values, class Summary>
@@ -67,21 +58,13 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
   return std::vector<double>(v.begin(), v.end());
 }
 
-using Bfs = gpu::DynamicBfs<gpu::Graph>;
 using Sssp = gpu::DynamicSssp<gpu::Graph>;
-using Components = gpu::DynamicComponents<gpu::Graph>;
 using PageRank = gpu::DynamicPageRank<gpu::Graph>;
-using Cores = gpu::DynamicCoreNumbers<gpu::Graph>;
 
 }  // namespace
 
 std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gpu::Graph& graph) {
   const AlgorithmKind kind = spec.kind;
-  if (kind == AlgorithmKind::bfs)
-    return gpu_tracked(
-        kind, std::make_unique<Bfs>(graph, spec.source),
-        [](const Bfs& a) { return as_doubles(a.result().level); },  // kBfsUnreached is -1
-        [](const Bfs& a) { return static_cast<double>(a.result().reached); });
   if (kind == AlgorithmKind::sssp)
     return gpu_tracked(
         kind, std::make_unique<Sssp>(graph, spec.source, gpu::SsspOptions{.unit_weights = true}),
@@ -94,11 +77,6 @@ std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gp
           return out;
         },
         [](const Sssp& a) { return static_cast<double>(a.result().reached); });
-  if (kind == AlgorithmKind::cc)
-    return gpu_tracked(
-        kind, std::make_unique<Components>(graph),
-        [](const Components& a) { return as_doubles(a.result().component); },
-        [](const Components& a) { return static_cast<double>(a.count()); });
   if (kind == AlgorithmKind::pagerank)
     // The GPU PageRank's stated bound (pagerank.hpp): within 2 d / (1 - d) * tolerance of the
     // reference, about 1.1e-9 here, well inside kTrackedPageRankL1Bound.
@@ -109,19 +87,9 @@ std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gp
                                                         .tolerance = kTrackedPageRankTolerance}),
         [](const PageRank& a) { return a.result().rank; },
         [](const PageRank& a) { return static_cast<double>(a.last_run().iterations); });
-  if (kind == AlgorithmKind::kcore)
-    return gpu_tracked(
-        kind, std::make_unique<Cores>(graph),
-        [](const Cores& a) { return as_doubles(a.result().core); },
-        [](const Cores& a) { return static_cast<double>(a.result().max_core); });
-#define WG_CLI_TRACK(Entry)                     \
-  if (kind == AlgorithmKind{Entry::name})       \
-    return track_registered<Entry>(kind, graph, \
-                                   [](auto&&... a) { return gpu_tracked(std::move(a)...); });
-  WG_REGISTERED_GPU(WG_CLI_TRACK)
-#undef WG_CLI_TRACK
-  throw UsageError(std::string("--algo ") + algorithm_name(spec.kind) +
-                   ": not available as a tracked result on the gpu backend");
+  return track_registered<void WG_REGISTERED_GPU(WG_CLI_ENTRY_ARG)>(
+      spec, graph, [](auto&&... a) { return gpu_tracked(std::move(a)...); },
+      "not available as a tracked result on the gpu backend");
 }
 
 UpdateResult apply_tracked_gpu(gpu::Graph& graph, GpuCounter& counter, const EdgeList& batch,
