@@ -140,15 +140,11 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers<Graph>, Graph>
   explicit DynamicCoreNumbers(Graph& graph, const DynamicCoreNumbersOptions& options = {},
                               const DynamicCoreNumbersTuning& tuning = {});
 
-  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
-  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
-  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
-  /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
-  /// the graph's update. after_insert runs the insertion rounds on the graph with the edges in;
-  /// before_erase runs the deletion rounds while the edges are still present (each round sees
-  /// the earlier rounds' edges and its own hidden, the later ones present), and after_erase
-  /// reports them, or answers by the static peeling once the edges are gone when the rounds
-  /// went over a budget (see the options).
+  /// Batch calls and observer calls: DynamicFrame's (algorithms/dynamic_frame.hpp). Hooks:
+  /// after_insert runs the insertion rounds on the graph with the edges in; before_erase runs the
+  /// deletion rounds while the edges are still present (each round sees the earlier rounds' edges
+  /// and its own hidden, the later ones present), and after_erase reports them, or answers by the
+  /// static peeling once the edges are gone when the rounds went over a budget (see the options).
 
   /// The numbers, copied to the host (max_core computed there).
   CoreNumbers result() const;

@@ -144,13 +144,10 @@ class DynamicPageRank : public DynamicFrame<DynamicPageRank<Graph>, Graph> {
   explicit DynamicPageRank(Graph& graph, const PageRankOptions& options = {},
                            const PageRankTuning& tuning = {});
 
-  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
-  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
-  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
-  /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
-  /// the graph's update. after_insert and after_erase iterate from the previous ranks (warm
-  /// start) when an edge moved or the id range grew, else report 0 iterations; before_erase
-  /// does nothing (the ranks change once the edges are gone).
+  /// Batch calls and observer calls: DynamicFrame's (algorithms/dynamic_frame.hpp). Hooks:
+  /// after_insert and after_erase iterate from the previous ranks (warm start) when an edge moved
+  /// or the id range grew, else report 0 iterations; before_erase does nothing (the ranks change
+  /// once the edges are gone).
 
   /// The ranks copied to the host, with the last run's iterations.
   PageRankResult result() const;

@@ -143,13 +143,10 @@ class DynamicComponents : public DynamicFrame<DynamicComponents<Graph>, Graph> {
   explicit DynamicComponents(Graph& graph, const ComponentsOptions& options = {},
                              const ComponentsTuning& tuning = {});
 
-  /// insert_edges / erase_edges (EdgeList and DeviceEdges), update(erase, insert),
-  /// erase_vertices and the GpuEdgeBatchObserver calls are the frame's
-  /// (algorithms/dynamic_frame.hpp); the observer calls serve a caller that
-  /// applies the batch to the graph itself; insert_edges / erase_edges are these calls around
-  /// the graph's update. after_insert unites the added edges' trees and relabels (nothing to do
-  /// without an added edge); before_erase only grows the id range; after_erase decides the
-  /// removed edges on the graph without them (see the class comment).
+  /// Batch calls and observer calls: DynamicFrame's (algorithms/dynamic_frame.hpp). Hooks:
+  /// after_insert unites the added edges' trees and relabels (nothing to do without an added edge);
+  /// before_erase only grows the id range; after_erase decides the removed edges on the graph
+  /// without them (see the class comment).
 
   /// The labels, copied to the host.
   Components result() const;

@@ -108,19 +108,6 @@ int main(int argc, char** argv) {
         bfs_cpu, bfs_td, bfs_1t, bfs_ref);
     std::printf("  static cc:  cpu %.2f ms (1 thread %.2f), reference %.2f ms\n", cc_cpu, cc_1t,
                 cc_ref);
-    std::printf("  static kcore: cpu %.2f ms, reference %.2f ms\n",
-                ms([&] { cpu::core_numbers(g); }), ms([&] { wg::reference::core_numbers(edges); }));
-    dynamic_vs_recompute(
-        "bfs", edges, [](cpu::DynamicGraph& x) { return std::make_unique<cpu::DynamicBfs>(x, 0); },
-        [](const cpu::DynamicGraph& x) { cpu::bfs(x, 0); });
-    dynamic_vs_recompute(
-        "cc ", edges,
-        [](cpu::DynamicGraph& x) { return std::make_unique<cpu::DynamicComponents>(x); },
-        [](const cpu::DynamicGraph& x) { cpu::connected_components(x); });
-    dynamic_vs_recompute(
-        "kcore", edges,
-        [](cpu::DynamicGraph& x) { return std::make_unique<cpu::DynamicCoreNumbers>(x); },
-        [](const cpu::DynamicGraph& x) { cpu::core_numbers(x); });
 #define WG_BENCH_ROWS(Entry) registered_rows<Entry>(edges, g, ms);
     WG_REGISTERED_CPU(WG_BENCH_ROWS)
 #undef WG_BENCH_ROWS

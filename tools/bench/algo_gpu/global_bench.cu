@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <set>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -124,9 +125,19 @@ void time_tc(Context& c, const GraphSpec& g, const std::string& structure, std::
          {{"triangles", triangles}}, static_cast<std::int64_t>(triangles));
 }
 
+/// Whether this bench gives the registered algorithm its rows: entries with a source are
+/// traversal_bench's, and cc and kcore are timed by time_view over every device view (slab, CSR,
+/// B-tree) without copying their result back, which an entry's run cannot.
+template <class Entry>
+constexpr bool registry_static_row() {
+  const std::string_view name = Entry::name;
+  return !Entry::needs_source && name != "cc" && name != "kcore";
+}
+
 /// A registered algorithm's static row on the slab graph (its entry's fields in the row).
 template <class Entry>
 void time_registered(Context& c, const GraphSpec& g, const wg::gpu::Graph& sg) {
+  if constexpr (!registry_static_row<Entry>()) return;
   if (!c.plan.wants_algo(Entry::name)) return;
   typename Entry::Result r;
   const StaticMeasure m = measure_static(c.plan, sg.stream(), [&] {
@@ -143,6 +154,7 @@ template <class Entry>
 void dynamic_registered(const Plan& plan, const Deadline& deadline, Rows& rows,
                         const DynamicInput& whole) {
   using G = wg::gpu::Graph;
+  if constexpr (Entry::needs_source) return;  // traversal_bench's
   if (!plan.wants_algo(Entry::name)) return;
   using Dyn = std::remove_cvref_t<decltype(*Entry::make_dynamic(std::declval<G&>(),
                                                                 typename Entry::Options{}))>;
@@ -200,25 +212,14 @@ void static_graph(Context& c, const GraphSpec& g) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::set<std::string> algos{"cc", "kcore", "pagerank_l1", "pagerank_max_change", "tc"};
-#define WG_BENCH_NAME(Entry) algos.insert(Entry::name);
+  std::set<std::string> algos{"pagerank_l1", "pagerank_max_change", "tc"};
+#define WG_BENCH_NAME(Entry) \
+  if (!Entry::needs_source) algos.insert(Entry::name);
   WG_REGISTERED_GPU(WG_BENCH_NAME)
 #undef WG_BENCH_NAME
   return run_driver("global_bench", "global", argc, argv, algos, static_graph,
                     [](Context& c, const DynamicInput& whole) {
                       using G = wg::gpu::Graph;
-                      if (c.plan.wants_algo("cc"))
-                        guarded_dynamic(c.rows, "cc", [&] {
-                          dynamic_rows<G, wg::gpu::DynamicComponents<G>>(
-                              c.plan, c.deadline, c.rows, "cc", "slab_set", whole,
-                              [](G& g) { return wg::gpu::DynamicComponents<G>(g); });
-                        });
-                      if (c.plan.wants_algo("kcore"))
-                        guarded_dynamic(c.rows, "kcore", [&] {
-                          dynamic_rows<G, wg::gpu::DynamicCoreNumbers<G>>(
-                              c.plan, c.deadline, c.rows, "kcore", "slab_set", whole,
-                              [](G& g) { return wg::gpu::DynamicCoreNumbers<G>(g); });
-                        });
                       if (c.plan.wants_algo("pagerank_l1"))
                         guarded_dynamic(c.rows, "pagerank", [&] {
                           dynamic_rows<G, wg::gpu::DynamicPageRank<G>>(
