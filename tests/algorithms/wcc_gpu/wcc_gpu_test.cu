@@ -352,23 +352,23 @@ struct StreamCase {
   bool directed;
   std::uint64_t batch_size, seed;
   double edge_factor;
-  wg::gpu::DynamicComponentsOptions options;
+  wg::gpu::ComponentsTuning tuning;
 };
 
 class SetStreams : public testing::TestWithParam<StreamCase> {};
 
 TEST_P(SetStreams, MatchReferenceAfterEveryBatch) {
   const StreamCase& c = GetParam();
-  stream_case<SetGraph>(c.directed, c.options, c.batch_size, c.seed, c.edge_factor);
+  stream_case<SetGraph>(c.directed, c.tuning, c.batch_size, c.seed, c.edge_factor);
 }
 
 // 40 arcs per edge (a batch budget that never binds): walks stop early, more edges are
 // undecided, the answers stay exact.
-const wg::gpu::DynamicComponentsOptions kSmallBudget{.recompute_fraction = 1.0,
-                                                     .certify_fraction = 100.0,
-                                                     .certify_min_arcs = 0,
-                                                     .certify_arcs_per_edge = 40,
-                                                     .certify_min_arcs_per_edge = 0};
+const wg::gpu::ComponentsTuning kSmallBudget{.recompute_fraction = 1.0,
+                                             .certify_fraction = 100.0,
+                                             .certify_min_arcs = 0,
+                                             .certify_arcs_per_edge = 40,
+                                             .certify_min_arcs_per_edge = 0};
 
 INSTANTIATE_TEST_SUITE_P(
     GpuDynamicComponents, SetStreams,
