@@ -27,8 +27,9 @@
 //    crosses the two trees of the cut forest, and its crossing edge (found by a binary search on
 //    the path, each probe a walk to a root) becomes a forest edge. A side whose queue runs out
 //    is a whole component of the graph: that proves the split, and the side becomes a
-//    component (relabelled; when it holds the old label, the rest is relabelled instead). Both
-//    cost O(work of the smaller side * 2 + depth * log(path)).
+//    component (relabelled by its smallest id; when it holds the component's smallest id, the
+//    rest is relabelled instead, O(component)). A search costs about twice the work of the
+//    cheaper side, plus depth * log(path length) for the crossing edge.
 //  - The searches of one deletion batch are bounded by a work budget (ComponentsTuning::
 //    search_work_fraction of the graph's ids + arcs, at least search_min_work: arcs scanned,
 //    vertices taken and forest pointers followed). A batch that spends it is answered by the
@@ -38,6 +39,9 @@
 //    batch; the erased ids stay components of their own.
 //  - changed counts each vertex whose label differs between before and after the call (a
 //    mixed step: before the erasure and after the insertion).
+//
+// Memory: about 8 words per id (labels, member lists and their positions, the forest, search
+// marks), plus a batch's edges twice over during its deletions.
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds later (insert_vertices, ensure_vertices) join as components of their own.
