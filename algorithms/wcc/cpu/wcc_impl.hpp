@@ -30,14 +30,16 @@ class MinUnionFind {
       v = g;
     }
   }
-  void unite(vertex_t a, vertex_t b) const {
+  /// Unites the trees of a and b; true when this call joined two trees (a successful hook is one
+  /// union, so the edges whose unite returned true form a spanning forest).
+  bool unite(vertex_t a, vertex_t b) const {
     for (;;) {
       a = find(a);
       b = find(b);
-      if (a == b) return;
+      if (a == b) return false;
       if (a < b) std::swap(a, b);  // hook the larger root a under b
       vertex_t expected = a;
-      if (at(a).compare_exchange_strong(expected, b, std::memory_order_relaxed)) return;
+      if (at(a).compare_exchange_strong(expected, b, std::memory_order_relaxed)) return true;
     }
   }
 
@@ -46,27 +48,21 @@ class MinUnionFind {
   std::vector<vertex_t>& parent_;
 };
 
-}  // namespace detail
-
-template <HostGraphView Graph>
-Components connected_components(const Graph& graph, const ComponentsOptions&,
-                                const ComponentsTuning& tuning) {
-  unsigned threads = tuning.threads;
-  if constexpr (requires { graph.threads(); }) {
-    if (!threads) threads = graph.threads();
-  }
-  threads = resolve_threads(threads);
+/// The static computation over `threads` workers; hooked(u, v, worker) is called for each arc
+/// u->v whose union joined two trees (together a spanning forest of the graph).
+template <HostGraphView Graph, class Hooked>
+Components label_components(const Graph& graph, unsigned threads, Hooked&& hooked) {
   const std::uint64_t n = graph.num_vertices();
   Components r;
   r.component.resize(n);
   std::iota(r.component.begin(), r.component.end(), vertex_t{0});
-  const detail::MinUnionFind uf(r.component);
-  parallel_for(n, threads, 4096, [&](std::size_t b, std::size_t e, unsigned) {
+  const MinUnionFind uf(r.component);
+  parallel_for(n, threads, 4096, [&](std::size_t b, std::size_t e, unsigned t) {
     for (std::size_t i = b; i < e; ++i) {
       const vertex_t u = vertex_t(i);
       graph.for_each_neighbor(u, [&](vertex_t v) {
         // An undirected edge is seen from both ends: one union is enough.
-        if (graph.directed() || v < u) uf.unite(u, v);
+        if ((graph.directed() || v < u) && uf.unite(u, v)) hooked(u, v, t);
       });
     }
   });
@@ -83,6 +79,19 @@ Components connected_components(const Graph& graph, const ComponentsOptions&,
   });
   r.count = std::accumulate(roots.begin(), roots.end(), std::uint64_t{0});
   return r;
+}
+
+}  // namespace detail
+
+template <HostGraphView Graph>
+Components connected_components(const Graph& graph, const ComponentsOptions&,
+                                const ComponentsTuning& tuning) {
+  unsigned threads = tuning.threads;
+  if constexpr (requires { graph.threads(); }) {
+    if (!threads) threads = graph.threads();
+  }
+  return detail::label_components(graph, resolve_threads(threads),
+                                  [](vertex_t, vertex_t, unsigned) {});
 }
 
 }  // namespace wg::cpu
