@@ -39,11 +39,26 @@
 //   dynamic_summary(dynamic) -> double   stream_summary read from the dynamic class directly,
 //                                        where that avoids building its whole Result (a GPU
 //                                        result is copied to the host) [stream_summary(result)]
+//   summary_is_static                    bool: stream_summary of a maintained result equals the
+//                                        static run's (false: it describes the last update, as
+//                                        pagerank's iterations of the last batch) [true]
+//   fields(result, options)              fields that also name the options, read through
+//                                        entry_fields [fields(result)]
+//   command_options                      std::array<EntryOption, N>: the command's own options,
+//                                        after --source; each, read and checked, is given to
+//                                        set_option(options, i, value) [none]
+//   top_count(options) -> uint64_t       the command lists the top_count vertices of largest
+//                                        value (text: a table rank / vertex / name; JSON: `top`,
+//                                        [{vertex, value_name}]), ties by smaller file id [none]
+//   check_l1                             bool: check_tolerance bounds the sum over vertices of
+//                                        |value - reference| rather than each one [false]
 // An entry whose backends' dynamic classes are wg::cpu::C (on the CPU graph) and wg::gpu::C<Graph>
 // writes its make_dynamic as WG_ENTRY_MAKE_DYNAMIC(C), after WG_ENTRY_DYNAMIC_CLASSES(C) at
 // namespace scope (below).
 // The CPU backend is wg_NAME_cpu with <warpgraph/algorithms/NAME/cpu/NAME.hpp>, the GPU backend
 // wg_NAME_gpu with <warpgraph/algorithms/NAME/gpu/NAME.hpp>; either may be absent.
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -55,8 +70,11 @@
 namespace wg {
 
 /// One named number of a result: its JSON key, its text row's label, its value (printed as an
-/// integer when `integer`). The text row may add `of_vertices` (" of N vertices", N the graph's
-/// vertex count) and a `note` after two spaces ("5  (degeneracy)"); JSON holds the number only.
+/// integer when `integer`, as true / false when `boolean`). The text row may add `of_vertices`
+/// (" of N vertices", N the graph's vertex count) and a `note` after two spaces
+/// ("5  (degeneracy)"); JSON holds the number only. `text` replaces the number in the text row
+/// where it is not empty; `round_trip` prints it as the shortest text that reads back as the
+/// value; `json_only` leaves the text row out.
 struct SummaryField {
   const char* key;
   const char* label;
@@ -64,6 +82,31 @@ struct SummaryField {
   bool integer = false;
   bool of_vertices = false;
   const char* note = "";
+  std::string text = {};
+  bool round_trip = false;
+  bool json_only = false;
+  bool boolean = false;
+};
+
+/// A command option an entry adds (command_options): its flags ("d,damping"; the long name is
+/// the one after the comma), help, default and argument name, and what the tools accept.
+struct EntryOption {
+  enum class Kind {
+    fraction,      ///< a number in [0, 1]
+    positive,      ///< a number > 0
+    positive_int,  ///< an integer in [1, INT_MAX]
+    count,         ///< an integer >= 0
+  };
+  const char* flags;
+  const char* help;
+  const char* default_value;
+  const char* arg;
+  Kind kind;
+};
+/// An EntryOption's value once read: `real` for fraction and positive, `count` for the others.
+struct EntryOptionValue {
+  double real = 0;
+  std::uint64_t count = 0;
 };
 
 /// A histogram of a result: sizes[i] vertices have value i. JSON: `key` with its first 16
@@ -110,6 +153,11 @@ struct EntryDefaults {
   static constexpr int list_position = 1000;
   static constexpr bool needs_source = false;
   static constexpr bool reads_direction = false;
+  static constexpr bool summary_is_static = true;
+  static constexpr bool check_l1 = false;
+  static constexpr std::array<EntryOption, 0> command_options{};
+  template <class Options>
+  static void set_option(Options&, std::size_t, EntryOptionValue) {}
   /// The dynamic class's result now (the backends' dynamic classes all have result()).
   template <class Dynamic>
   static auto result(const Dynamic& dynamic) {
@@ -128,6 +176,15 @@ constexpr const char* entry_value_name() {
 template <class Entry>
 constexpr const char* entry_check_what() {
   return Entry::check_what ? Entry::check_what : Entry::name;
+}
+/// The entry's fields of `result`, run with `options`.
+template <class Entry>
+std::vector<SummaryField> entry_fields(const typename Entry::Result& result,
+                                       const typename Entry::Options& options) {
+  if constexpr (requires { Entry::fields(result, options); })
+    return Entry::fields(result, options);
+  else
+    return Entry::fields(result);
 }
 template <class Entry, class Dynamic>
 double entry_dynamic_summary(const Dynamic& dynamic) {

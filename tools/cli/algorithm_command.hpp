@@ -1,13 +1,15 @@
 #pragma once
 // What the algorithm commands (info, tc in commands_static.cpp; bfs, sssp in
-// commands_traversal.cpp; pagerank in commands_global.cpp; every registered algorithm in
+// commands_traversal.cpp; every registered algorithm (pagerank among them) in
 // registered_command.hpp) share: which backends this build has, the backend rule, the common
 // start (options, backend, graph file) and the JSON and text rows they print alike.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -172,12 +174,12 @@ inline std::optional<ReferenceCommandRun> start_reference_command(CommandOptions
 
 /// The start of an algorithm command (bfs, cc, kcore, pagerank, sssp): the reader's options
 /// (--directed where `directed`), --backend (gpu where `has_gpu`, cpu where `has_cpu`; see
-/// algorithm_backend), --output; parses them and reads the graph FILE. nullopt when --help was
-/// answered.
-inline std::optional<ReferenceCommandRun> start_algorithm_command(CommandOptions& cmd,
-                                                                  bool directed, bool has_cpu,
-                                                                  bool has_gpu, int argc,
-                                                                  const char* const* argv) {
+/// algorithm_backend), --output; parses them, lets `check_options` read the command's own and
+/// reads the graph FILE. nullopt when --help was answered.
+inline std::optional<ReferenceCommandRun> start_algorithm_command(
+    CommandOptions& cmd, bool directed, bool has_cpu, bool has_gpu, int argc,
+    const char* const* argv,
+    const std::function<void(const cxxopts::ParseResult&)>& check_options = {}) {
   cmd.add_reader_options(directed);
   cmd.add_backend_option(has_gpu ? kGpuNote : kReferenceNote);
   cmd.add_output_options(true);
@@ -185,6 +187,7 @@ inline std::optional<ReferenceCommandRun> start_algorithm_command(CommandOptions
   if (!r) return std::nullopt;
   (void)output_target(*r, cmd.files());  // a bad -o fails before any work
   ReferenceCommandRun run{*r, algorithm_backend(*r, cmd.command(), has_cpu, has_gpu), {}};
+  if (check_options) check_options(*r);  // a bad option fails before the graph is read
   // gpu: the file goes to the device while it is parsed (gpu_preload.cuh).
   run.graph = load_graph(cmd.files()[0], reader_options(*r),
                          run.backend == "gpu" ? gpu_graph_upload_sink() : datasets::EdgeChunkFn{});

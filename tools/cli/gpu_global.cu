@@ -1,10 +1,9 @@
-// The GPU runs of pagerank and the registered algorithms for the CLI (gpu_global.hpp).
+// The GPU runs of the registered algorithms for the CLI (gpu_global.hpp).
 #include "gpu_global.hpp"
 
 #include <chrono>
 #include <utility>
 
-#include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #include "gpu_preload.cuh"
@@ -39,16 +38,6 @@ gpu::Graph build(const EdgeList& edges, bool directed, Times& times) {
 }
 
 }  // namespace
-
-PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, double tolerance,
-                     int max_iterations, Times& times) {
-  const gpu::Graph g = build(edges, directed, times);
-  const auto t0 = Clock::now();
-  gpu::PageRankResult r = gpu::pagerank(
-      g, {.damping = damping, .tolerance = tolerance, .max_iterations = max_iterations});
-  times.run_seconds = since(t0);
-  return {.rank = std::move(r.rank), .iterations = r.iterations, .converged = r.converged};
-}
 
 template <class Entry>
 typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,

@@ -1,8 +1,7 @@
 #pragma once
-// The GPU runs of pagerank and the registered algorithms for the CLI (commands_global.cpp,
-// registered_command.hpp), as plain C++ functions: gpu_global.cu builds the input into a
-// wg::gpu::Graph and runs algorithms/pagerank/gpu or the entry's static run on it. Built only with
-// CUDA (WG_CLI_HAVE_GPU_GLOBAL).
+// The GPU runs of the registered algorithms for the CLI (registered_command.hpp), as plain C++
+// functions: gpu_global.cu builds the input into a wg::gpu::Graph and runs the entry's static run
+// on it. Built only with CUDA (WG_CLI_HAVE_GPU_GLOBAL).
 #include <cstdint>
 #include <vector>
 
@@ -17,15 +16,6 @@ struct Times {
   double build_seconds = 0;
   double run_seconds = 0;
 };
-
-struct PageRankOut {
-  std::vector<double> rank;
-  int iterations = 0;
-  bool converged = false;
-};
-/// PageRank with the reference's rule (L1 stop).
-PageRankOut pagerank(const EdgeList& edges, bool directed, double damping, double tolerance,
-                     int max_iterations, Times& times);
 
 /// A registered algorithm's static computation (algorithms/registry.hpp) on the GPU graph of
 /// `edges` (directed where the entry reads_direction and options.directed says so) (every id below

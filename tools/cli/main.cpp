@@ -31,7 +31,6 @@ struct Command {
 std::vector<Command> commands() {
   std::vector<std::pair<int, Command>> algorithms = {
       {1, {"tc", "FILE", "count triangles", run_tc}},
-      {4, {"pagerank", "FILE", "PageRank (power iteration), top-k vertices", run_pagerank}},
       {6, {"sssp", "FILE", "single-source shortest paths (Dijkstra) from --source", run_sssp}},
   };
 #define WG_CLI_COMMAND(Entry) \

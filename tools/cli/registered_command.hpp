@@ -3,7 +3,11 @@
 // reads the graph as undirected, runs the entry's static computation on the gpu, cpu or
 // reference backend (as the other algorithm commands choose it), prints the entry's fields as
 // text rows or JSON and, with --output, one value per vertex. main.cpp lists one per entry.
+#include <algorithm>
+#include <limits>
+#include <numeric>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -65,20 +69,81 @@ typename Entry::Result registered_result(const ReferenceCommandRun& run,
   return Entry::reference(run.graph.read.edges, options);
 }
 
-/// The entry's options from the command line: --source and --directed where it takes them.
+/// The entry's options from the command line: `options` (its own, read_entry_options) with
+/// --source and --directed where it takes them.
 template <class Entry>
-typename Entry::Options registered_options(const ReferenceCommandRun& run) {
-  typename Entry::Options options{};
+typename Entry::Options registered_options(const ReferenceCommandRun& run,
+                                           typename Entry::Options options) {
   if constexpr (Entry::needs_source) options.source = source_option(run);
   if constexpr (Entry::reads_direction) options.directed = directed_view(run.graph);
   return options;
+}
+
+/// The entry's command_options added to `cmd`.
+template <class Entry>
+void add_entry_options(CommandOptions& cmd) {
+  for (const EntryOption& o : Entry::command_options)
+    cmd.options.add_options()(
+        o.flags, o.help,
+        o.kind == EntryOption::Kind::fraction || o.kind == EntryOption::Kind::positive
+            ? cxxopts::value<double>()->default_value(o.default_value)
+            : cxxopts::value<std::uint64_t>()->default_value(o.default_value),
+        o.arg);
+}
+
+/// The entry's command_options read from `r` into `options` (UsageError naming a bad one).
+template <class Entry>
+void read_entry_options(const cxxopts::ParseResult& r, typename Entry::Options& options) {
+  for (std::size_t i = 0; i < Entry::command_options.size(); ++i) {
+    const EntryOption& o = Entry::command_options[i];
+    const std::string_view flags = o.flags;
+    const std::string name(flags.substr(flags.find(',') + 1));  // the long name
+    EntryOptionValue v;
+    switch (o.kind) {
+      case EntryOption::Kind::fraction:
+        v.real = fraction_option(r, name);
+        break;
+      case EntryOption::Kind::positive:
+        v.real = r[name].as<double>();
+        if (!(v.real > 0)) throw UsageError("--" + name + " must be positive");
+        break;
+      case EntryOption::Kind::positive_int:
+        v.count = positive_option(r, name);
+        if (v.count > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+          throw UsageError("--" + name + " is too large");
+        break;
+      case EntryOption::Kind::count:
+        v.count = r[name].as<std::uint64_t>();
+        break;
+    }
+    Entry::set_option(options, i, v);
+  }
+}
+
+/// The `top_count` vertices of largest value (ties: the smaller file id first), as the command
+/// lists them: a table after the text rows, or JSON `top`.
+template <class Entry>
+std::vector<vertex_t> top_vertices(const InputGraph& g, const std::vector<double>& values,
+                                   std::uint64_t top) {
+  std::vector<vertex_t> order(values.size());
+  std::iota(order.begin(), order.end(), vertex_t{0});
+  const std::size_t k = std::min<std::size_t>(top, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                    [&](vertex_t a, vertex_t b) {
+                      return values[a] > values[b] || (values[a] == values[b] &&
+                                                       vertex_to_user(g, a) < vertex_to_user(g, b));
+                    });
+  order.resize(k);
+  return order;
 }
 
 /// A registered result's named numbers as JSON keys (histograms: their first 16 counts).
 inline void summary_json(json& j, const std::vector<SummaryField>& fields,
                          const std::vector<SummaryHistogram>& histograms) {
   for (const SummaryField& f : fields)
-    j[f.key] = f.integer ? json(static_cast<std::uint64_t>(f.value)) : json(f.value);
+    j[f.key] = f.boolean   ? json(f.value != 0)
+               : f.integer ? json(static_cast<std::uint64_t>(f.value))
+                           : json(f.value);
   for (const SummaryHistogram& h : histograms) {
     const std::size_t first =
         h.json_all ? h.sizes.size() : std::min<std::size_t>(h.sizes.size(), 16);
@@ -90,8 +155,11 @@ inline void summary_json(json& j, const std::vector<SummaryField>& fields,
 inline void print_summary(const InputGraph& g, const std::vector<SummaryField>& fields,
                           const std::vector<SummaryHistogram>& histograms) {
   for (const SummaryField& f : fields) {
-    std::string row = f.integer ? std::to_string(static_cast<std::uint64_t>(f.value))
-                                : fmt::format("{:.10g}", f.value);
+    if (f.json_only) continue;
+    std::string row = !f.text.empty() ? f.text
+                      : f.integer     ? std::to_string(static_cast<std::uint64_t>(f.value))
+                      : f.round_trip  ? fmt::format("{}", f.value)
+                                      : fmt::format("{:.10g}", f.value);
     if (f.of_vertices) row += " of " + count_noun(g.read.edges.num_vertices, "vertex", "vertices");
     if (*f.note) row += std::string("  ") + f.note;
     print_row(f.label, row);
@@ -104,11 +172,13 @@ template <class Entry>
 int run_registered(int argc, const char* const* argv) {
   CommandOptions cmd(Entry::name, Entry::description, "FILE", 1, 1);
   if (Entry::needs_source) add_source_option(cmd);
-  const std::optional<ReferenceCommandRun> run =
-      start_algorithm_command(cmd, Entry::reads_direction, registered_on_cpu<Entry>(),
-                              registered_on_gpu<Entry>(), argc, argv);
+  add_entry_options<Entry>(cmd);
+  typename Entry::Options own{};
+  const std::optional<ReferenceCommandRun> run = start_algorithm_command(
+      cmd, Entry::reads_direction, registered_on_cpu<Entry>(), registered_on_gpu<Entry>(), argc,
+      argv, [&](const cxxopts::ParseResult& r) { read_entry_options<Entry>(r, own); });
   if (!run) return kExitOk;
-  const typename Entry::Options options = registered_options<Entry>(*run);
+  const typename Entry::Options options = registered_options<Entry>(*run, own);
   const auto t0 = Clock::now();
   double build_seconds = 0;
   const typename Entry::Result result = registered_result<Entry>(*run, options, t0, build_seconds);
@@ -125,12 +195,25 @@ int run_registered(int argc, const char* const* argv) {
                 values_columns(entry_value_name<Entry>(), Entry::per_vertex, values, file_ids(g),
                                derived, &tree));
   }
-  const std::vector<SummaryField> fields = Entry::fields(result);
+  const std::vector<SummaryField> fields = entry_fields<Entry>(result, options);
   const std::vector<SummaryHistogram> histograms = Entry::histograms(result);
+  std::vector<vertex_t> top;
+  std::vector<double> top_values;
+  if constexpr (requires { Entry::top_count(options); }) {
+    top_values = Entry::values(result);
+    top = top_vertices<Entry>(g, top_values, Entry::top_count(options));
+  }
   if (r.count("json")) {
     json j;
     if (Entry::needs_source) j["source"] = vertex_to_user(g, source);
     summary_json(j, fields, histograms);
+    if constexpr (requires { Entry::top_count(options); }) {
+      json top_json = json::array();
+      for (vertex_t v : top)
+        top_json.push_back(
+            {{"vertex", vertex_to_user(g, v)}, {entry_value_name<Entry>(), top_values[v]}});
+      j["top"] = top_json;
+    }
     j["seconds"] = seconds;
     print_json(graph_command_json(Entry::name, run->backend, g, j));
     return kExitOk;
@@ -139,6 +222,12 @@ int run_registered(int argc, const char* const* argv) {
   print_summary(g, fields, histograms);
   print_row("backend", run->backend);
   print_row("time", time_row(g, Entry::name, seconds, build_seconds));
+  if (!top.empty()) {
+    std::cout << fmt::format("\n{:>6}  {:>12}  {}\n", "rank", "vertex", Entry::name);
+    for (std::size_t i = 0; i < top.size(); ++i)
+      std::cout << fmt::format("{:>6}  {:>12}  {:.6e}\n", i + 1, vertex_to_user(g, top[i]),
+                               top_values[top[i]]);
+  }
   return kExitOk;
 }
 

@@ -33,7 +33,6 @@ std::string first_difference(const std::vector<double>& got, const std::vector<T
   return "";
 }
 
-/// A registered algorithm's check: its values against its entry's reference.
 /// A registered algorithm's check: its values against its entry's reference (from spec.source
 /// where it needs one; all unreached when that source was erased).
 template <class Entry>
@@ -47,8 +46,19 @@ std::string check_registered(const AlgorithmSpec& spec, const EdgeList& graph,
       return first_difference(values, std::vector<double>(graph.num_vertices, Entry::unreached),
                               entry_check_what<Entry>());
   }
-  return first_difference(values, Entry::values(Entry::reference(graph, options)),
-                          entry_check_what<Entry>(), Entry::check_tolerance);
+  const std::vector<double> want = Entry::values(Entry::reference(graph, options));
+  if constexpr (Entry::check_l1) {
+    const char* what = entry_value_name<Entry>();
+    if (values.size() != want.size())
+      return fmt::format("{}: {} {}s, the reference has {}", Entry::name, values.size(), what,
+                         want.size());
+    double l1 = 0;
+    for (std::size_t v = 0; v < want.size(); ++v) l1 += std::abs(values[v] - want[v]);
+    if (l1 <= Entry::check_tolerance) return "";
+    return fmt::format("{}: L1 distance {:.3g} from the reference's {}s (bound {:.0e})",
+                       Entry::name, l1, what, Entry::check_tolerance);
+  }
+  return first_difference(values, want, entry_check_what<Entry>(), Entry::check_tolerance);
 }
 
 /// Throws; returns the type of its callers so that every path of theirs returns.
@@ -75,8 +85,8 @@ BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
 
 std::vector<AlgorithmKind> tracked_kinds() {
   // The built-in ones and the registered ones in their list positions (algorithms/registry.hpp).
-  std::vector<std::pair<int, AlgorithmKind>> kinds = {
-      {1, AlgorithmKind::tc}, {4, AlgorithmKind::pagerank}, {6, AlgorithmKind::sssp}};
+  std::vector<std::pair<int, AlgorithmKind>> kinds = {{1, AlgorithmKind::tc},
+                                                      {6, AlgorithmKind::sssp}};
 #define WG_CLI_KIND(Entry) kinds.push_back({Entry::list_position, {Entry::name}});
   WG_REGISTERED(WG_CLI_KIND)
 #undef WG_CLI_KIND
@@ -90,7 +100,6 @@ std::vector<AlgorithmKind> tracked_kinds() {
 SummaryNames summary_names(AlgorithmKind kind) {
   if (kind == AlgorithmKind::tc) return {"triangles", "triangles"};
   if (kind == AlgorithmKind::sssp) return {"reached", "reached"};
-  if (kind == AlgorithmKind::pagerank) return {"iterations", "iterations (last batch)"};
 #define WG_CLI_SUMMARY(Entry) \
   if (kind == AlgorithmKind{Entry::name}) return {Entry::stream_key, Entry::stream_label};
   WG_REGISTERED(WG_CLI_SUMMARY)
@@ -99,7 +108,6 @@ SummaryNames summary_names(AlgorithmKind kind) {
 }
 
 ValueColumn value_column(AlgorithmKind kind) {
-  if (kind == AlgorithmKind::pagerank) return {"rank"};
 #define WG_CLI_COLUMN(Entry) \
   if (kind == AlgorithmKind{Entry::name}) return {entry_value_name<Entry>(), Entry::per_vertex};
   WG_REGISTERED(WG_CLI_COLUMN)
@@ -164,19 +172,7 @@ std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& g
     return check_registered<Entry>(spec, graph, values, source_live);
   WG_REGISTERED(WG_CLI_CHECK)
 #undef WG_CLI_CHECK
-  if (kind != AlgorithmKind::pagerank) return "";
-  const auto want =
-      reference::pagerank(
-          graph, {.damping = kTrackedPageRankDamping, .tolerance = kTrackedPageRankTolerance},
-          directed)
-          .rank;
-  if (values.size() != want.size())
-    return fmt::format("pagerank: {} ranks, the reference has {}", values.size(), want.size());
-  double l1 = 0;
-  for (std::size_t v = 0; v < want.size(); ++v) l1 += std::abs(values[v] - want[v]);
-  if (l1 <= kTrackedPageRankL1Bound) return "";
-  return fmt::format("pagerank: L1 distance {:.3g} from the reference's ranks (bound {:.0e})", l1,
-                     kTrackedPageRankL1Bound);
+  return "";
 }
 
 }  // namespace wg::cli

@@ -185,17 +185,11 @@ std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Gr
 }
 #define WG_CLI_ENTRY_ARG(Entry) , Entry
 
-/// The PageRank parameters every backend's tracked PageRank uses, and the accuracy --verify
-/// allows against the reference's ranks (L1 distance).
-inline constexpr double kTrackedPageRankDamping = 0.85;
-inline constexpr double kTrackedPageRankTolerance = 1e-10;
-inline constexpr double kTrackedPageRankL1Bound = 1e-6;
-
 /// Compares a tracked result with the reference's on `graph` (the backend's exported graph):
-/// bfs and sssp exactly, pagerank within kTrackedPageRankL1Bound (L1), a registered
-/// one within its entry's check_tolerance per vertex. Returns an empty string when they agree,
-/// else one line saying where they differ. `source_live` false: the bfs / sssp source was
-/// erased (GraphBackend::erase_vertices), so every vertex must be unreached.
+/// sssp exactly, a registered one within its entry's check_tolerance (per vertex, or in L1 where
+/// its check_l1). Returns an empty string when they agree, else one line saying where they
+/// differ. `source_live` false: the bfs / sssp source was erased (GraphBackend::erase_vertices),
+/// so every vertex must be unreached.
 std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
                                     const std::vector<double>& values, double tc_total,
                                     bool source_live = true);

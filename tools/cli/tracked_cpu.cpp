@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 
-#include <warpgraph/algorithms/pagerank/cpu/pagerank.hpp>
 #include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
 
@@ -27,14 +26,6 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
         kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
         [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
         [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
-  if (kind == AlgorithmKind::pagerank)
-    return make_tracked(
-        kind,
-        std::make_unique<cpu::DynamicPageRank>(
-            graph, cpu::PageRankOptions{.damping = kTrackedPageRankDamping,
-                                        .tolerance = kTrackedPageRankTolerance}),
-        [](const cpu::DynamicPageRank& a) { return a.result().rank; },
-        [](const cpu::DynamicPageRank& a) { return static_cast<double>(a.result().iterations); });
   if (kind == AlgorithmKind::sssp)  // the graph's weights (a weighted stream), else unit lengths
     return make_tracked(
         kind,

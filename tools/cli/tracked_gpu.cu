@@ -59,7 +59,6 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
 }
 
 using Sssp = gpu::DynamicSssp<gpu::Graph>;
-using PageRank = gpu::DynamicPageRank<gpu::Graph>;
 
 }  // namespace
 
@@ -77,16 +76,6 @@ std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gp
           return out;
         },
         [](const Sssp& a) { return static_cast<double>(a.result().reached); });
-  if (kind == AlgorithmKind::pagerank)
-    // The GPU PageRank's stated bound (pagerank.hpp): within 2 d / (1 - d) * tolerance of the
-    // reference, about 1.1e-9 here, well inside kTrackedPageRankL1Bound.
-    return gpu_tracked(
-        kind,
-        std::make_unique<PageRank>(graph,
-                                   gpu::PageRankOptions{.damping = kTrackedPageRankDamping,
-                                                        .tolerance = kTrackedPageRankTolerance}),
-        [](const PageRank& a) { return a.result().rank; },
-        [](const PageRank& a) { return static_cast<double>(a.last_run().iterations); });
   return track_registered<void WG_REGISTERED_GPU(WG_CLI_ENTRY_ARG)>(
       spec, graph, [](auto&&... a) { return gpu_tracked(std::move(a)...); },
       "not available as a tracked result on the gpu backend");

@@ -19,7 +19,7 @@ using GpuCounter = gpu::IncrementalTriangleCounter<gpu::Graph>;
 
 /// The dynamic algorithm of one tracked result on `graph` (its static computation runs here).
 /// Values as TrackedAlgorithm::values says: bfs levels (-1 unreached), cc smallest ids, pagerank
-/// ranks (kTrackedPageRankDamping / kTrackedPageRankTolerance), kcore core numbers, sssp
+/// ranks (PageRankEntry's default options), kcore core numbers, sssp
 /// distances (unit weights; +inf unreached). Throws wg::InvalidArgument for a bfs / sssp source
 /// that is not below graph.num_vertices().
 std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gpu::Graph& graph);

@@ -125,13 +125,19 @@ void time_tc(Context& c, const GraphSpec& g, const std::string& structure, std::
          {{"triangles", triangles}}, static_cast<std::int64_t>(triangles));
 }
 
-/// Whether this bench gives the registered algorithm its rows: entries with a source are
-/// traversal_bench's, and cc and kcore are timed by time_view over every device view (slab, CSR,
-/// B-tree) without copying their result back, which an entry's run cannot.
+/// Whether this bench gives the registered algorithm its rows from the entry: entries with a
+/// source are traversal_bench's, and pagerank has its own rows (pagerank_l1, pagerank_max_change:
+/// the two stop rules).
+template <class Entry>
+constexpr bool registry_rows() {
+  return !Entry::needs_source && std::string_view(Entry::name) != "pagerank";
+}
+/// ... and its static row: cc and kcore are timed by time_view over every device view (slab,
+/// CSR, B-tree) without copying their result back, which an entry's run cannot.
 template <class Entry>
 constexpr bool registry_static_row() {
   const std::string_view name = Entry::name;
-  return !Entry::needs_source && name != "cc" && name != "kcore";
+  return registry_rows<Entry>() && name != "cc" && name != "kcore";
 }
 
 /// A registered algorithm's static row on the slab graph (its entry's fields in the row).
@@ -145,7 +151,7 @@ void time_registered(Context& c, const GraphSpec& g, const wg::gpu::Graph& sg) {
     return std::int64_t{0};
   });
   nlohmann::json extra;
-  for (const wg::SummaryField& f : Entry::fields(r)) extra[f.key] = f.value;
+  for (const wg::SummaryField& f : wg::entry_fields<Entry>(r, {})) extra[f.key] = f.value;
   record(c, g, "slab_set", Entry::name, m, sg.num_vertices(), sg.num_edges(), 0, extra);
 }
 
@@ -154,7 +160,7 @@ template <class Entry>
 void dynamic_registered(const Plan& plan, const Deadline& deadline, Rows& rows,
                         const DynamicInput& whole) {
   using G = wg::gpu::Graph;
-  if constexpr (Entry::needs_source) return;  // traversal_bench's
+  if constexpr (!registry_rows<Entry>()) return;
   if (!plan.wants_algo(Entry::name)) return;
   using Dyn = std::remove_cvref_t<decltype(*Entry::make_dynamic(std::declval<G&>(),
                                                                 typename Entry::Options{}))>;
@@ -214,7 +220,7 @@ void static_graph(Context& c, const GraphSpec& g) {
 int main(int argc, char** argv) {
   std::set<std::string> algos{"pagerank_l1", "pagerank_max_change", "tc"};
 #define WG_BENCH_NAME(Entry) \
-  if (!Entry::needs_source) algos.insert(Entry::name);
+  if (registry_rows<Entry>()) algos.insert(Entry::name);
   WG_REGISTERED_GPU(WG_BENCH_NAME)
 #undef WG_BENCH_NAME
   return run_driver("global_bench", "global", argc, argv, algos, static_graph,
