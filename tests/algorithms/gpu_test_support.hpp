@@ -44,6 +44,14 @@ void on_set_and_map(const EdgeList& e, Check&& check) {
   check(g);
 }
 
+/// A batch size of `at_default` at the default test scale (11), shrunk with the graph below it
+/// (WG_GPU_TEST_SCALE, as under the sanitizer), never below `floor`, so that a stream keeps
+/// several insertion and deletion batches at every scale.
+inline std::uint64_t scaled_batch(std::uint64_t at_default, std::uint64_t floor) {
+  const unsigned scale = gpu_test_scale();
+  return scale < 11 ? std::max<std::uint64_t>(at_default >> (12 - scale), floor) : at_default;
+}
+
 /// An R-MAT update stream with duplicates, absent deletions and (few) self-loops, starting from
 /// a third of the graph, with deletion batches.
 inline datasets::UpdateStream gpu_rmat_stream(unsigned scale, double edge_factor,

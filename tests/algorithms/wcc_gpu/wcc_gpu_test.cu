@@ -315,7 +315,7 @@ void stream_case(bool directed, const wg::gpu::ComponentsTuning& tuning, std::ui
   // Batches shrink with the graph (WG_GPU_TEST_SCALE below the default 11, as under the
   // sanitizer), so that every stream still has several insertion and deletion batches.
   const unsigned scale = wg::test::gpu_test_scale();
-  if (scale < 11) batch_size = std::max<std::uint64_t>(batch_size >> (12 - scale), 4);
+  batch_size = wg::test::scaled_batch(batch_size, 4);
   const auto stream = wg::test::gpu_rmat_stream(scale, edge_factor, batch_size, directed, seed);
   Graph g(0, {.directed = directed});
   GraphModel m(0, directed);
@@ -458,7 +458,7 @@ std::size_t mixed_stream_case(bool directed, const wg::gpu::ComponentsTuning& tu
                               std::uint64_t batch_size, std::uint64_t seed,
                               double edge_factor = 2) {
   const unsigned scale = wg::test::gpu_test_scale();
-  if (scale < 11) batch_size = std::max<std::uint64_t>(batch_size >> (12 - scale), 4);
+  batch_size = wg::test::scaled_batch(batch_size, 4);
   const auto stream = wg::test::gpu_rmat_stream(scale, edge_factor, batch_size, directed, seed);
   Graph g(0, {.directed = directed}), t(0, {.directed = directed});
   GraphModel m(0, directed);
