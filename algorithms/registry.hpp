@@ -59,11 +59,12 @@
 //                                        hold exactly is an error naming its line; auto takes the
 //                                        reference unless every weight fits), and builds weighted
 //                                        graphs; `stream --algo` keeps the stream's weights (an
-//                                        unweighted entry weighs 1; auto takes cpu for a weighted
-//                                        stream, a backend whose graph keeps none is refused)
-//                                        [false]
+//                                        edge given without one weighs 1; auto takes cpu for a
+//                                        weighted stream, a backend whose graph keeps none is
+//                                        refused) [false]
 //   splits_build_time                    bool: the command's time row splits the graph build from
-//                                        the run ("sssp S (graph build B, sssp R)") [true]
+//                                        the run ("read R, bfs S (graph build B, bfs S - B)")
+//                                        [true]
 // An entry whose backends' dynamic classes are wg::cpu::C (on the CPU graph) and wg::gpu::C<Graph>
 // writes its make_dynamic as WG_ENTRY_MAKE_DYNAMIC(C), after WG_ENTRY_DYNAMIC_CLASSES(C) at
 // namespace scope (below).

@@ -59,7 +59,6 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
 }  // namespace
 
 std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gpu::Graph& graph) {
-  const AlgorithmKind kind = spec.kind;
   return track_registered<void WG_REGISTERED_GPU(WG_CLI_ENTRY_ARG)>(
       spec, graph, [](auto&&... a) { return gpu_tracked(std::move(a)...); },
       "not available as a tracked result on the gpu backend");
