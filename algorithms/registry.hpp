@@ -53,8 +53,10 @@
 //   check_l1                             bool: check_tolerance bounds the sum over vertices of
 //                                        |value - reference| rather than each one [false]
 //   reads_weights                        bool: the edge weights are its arcs' lengths. Options has
-//                                        `bool unit_weights`, which the command sets when the file
-//                                        has no weights. The command keeps the file's weights,
+//                                        `bool weighted` (the input has weights), which the command
+//                                        sets from the file, and `bool unit_weights` (every arc has
+//                                        length 1), which `stream --algo` sets where the graph
+//                                        keeps no weights. The command keeps the file's weights,
 //                                        checked against the backend's storage (a weight it cannot
 //                                        hold exactly is an error naming its line; auto takes the
 //                                        reference unless every weight fits), and builds weighted

@@ -20,11 +20,12 @@ WG_ENTRY_DYNAMIC_CLASSES(DynamicSssp)
 
 namespace wg {
 
-/// SSSP's options as the tools take them: the search's, its source, and whether arcs are
-/// followed one way.
+/// SSSP's options as the tools take them: the search's, its source, whether arcs are followed
+/// one way, and whether the input has weights (else the distances are hops).
 struct SsspEntryOptions : SsspOptions {
   vertex_t source = 0;
   bool directed = false;
+  bool weighted = false;
 };
 
 /// Distances from the source, whatever the backend.
@@ -99,8 +100,8 @@ struct SsspEntry : EntryDefaults {
   static constexpr PerVertex per_vertex = PerVertex::distance;
   static constexpr const char* value_name = "distance";
   static constexpr const char* check_what = "sssp distance";
-  /// The vertices reached, and the largest finite distance ("farthest"; in hops when the graph
-  /// is unweighted, options.unit_weights).
+  /// The vertices reached, and the largest finite distance ("farthest"; in hops when the input
+  /// has no weights).
   static std::vector<SummaryField> fields(const Result& r, const Options& options) {
     std::uint64_t reached = 0;
     double farthest = 0;
@@ -111,7 +112,7 @@ struct SsspEntry : EntryDefaults {
     }
     char text[64];
     std::snprintf(text, sizeof text, "%.6g%s", farthest,
-                  options.unit_weights ? " (unweighted: hops)" : "");
+                  options.weighted ? "" : " (unweighted: hops)");
     return {{.key = "reached",
              .label = "reached",
              .value = static_cast<double>(reached),

@@ -72,8 +72,8 @@ typename Entry::Result registered_result(const ReferenceCommandRun& run,
 
 /// The entry's options from the command line: `options` (its own, read_entry_options) with
 /// --source and --directed where it takes them; for an entry that reads_weights, the file's
-/// weights settled (settle_command_weights: `run`'s backend may become the reference) and unit
-/// lengths where the file has none.
+/// weights settled (settle_command_weights: `run`'s backend may become the reference) and whether
+/// it has any.
 template <class Entry>
 typename Entry::Options registered_options(ReferenceCommandRun& run,
                                            typename Entry::Options options) {
@@ -81,7 +81,7 @@ typename Entry::Options registered_options(ReferenceCommandRun& run,
   if constexpr (Entry::reads_direction) options.directed = directed_view(run.graph);
   if constexpr (Entry::reads_weights) {
     settle_command_weights(run);
-    options.unit_weights = !run.graph.read.edges.weighted();
+    options.weighted = run.graph.read.edges.weighted();
   }
   return options;
 }

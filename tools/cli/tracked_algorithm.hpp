@@ -164,7 +164,7 @@ std::unique_ptr<TrackedAlgorithm> make_tracked(AlgorithmKind kind, std::unique_p
 /// (make_dynamic), given to `wrap(kind, dynamic, values, summary)` (make_tracked, or the gpu
 /// backend's wrapper for device edge lists) with its entry's values and stream summary. When
 /// none is named so, untracked_algorithm(kind, `why`). An entry that needs_source searches from
-/// spec.source; one that reads_weights reads the graph's (1 where it keeps none).
+/// spec.source; one that reads_weights reads the graph's (unit_weights where it keeps none).
 template <class Entry, class... Entries, class Graph, class Wrap>
 std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Graph& graph,
                                                    Wrap&& wrap, const char* why) {
@@ -173,6 +173,7 @@ std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Gr
     if (kind == AlgorithmKind{Entry::name}) {
       typename Entry::Options options{};  // the stream's graph is undirected
       if constexpr (Entry::needs_source) options.source = spec.source;
+      if constexpr (Entry::reads_weights) options.unit_weights = !graph.weighted();
       return wrap(
           kind, Entry::make_dynamic(graph, options),
           [](const auto& a) { return Entry::values(Entry::result(a)); },
