@@ -52,6 +52,21 @@
 //                                        [{vertex, value_name}]), ties by smaller file id [none]
 //   check_l1                             bool: check_tolerance bounds the sum over vertices of
 //                                        |value - reference| rather than each one [false]
+//   reads_weights                        bool: the edge weights are its arcs' lengths. Options has
+//                                        `bool weighted` (the input has weights), which the command
+//                                        sets from the file, and `bool unit_weights` (every arc has
+//                                        length 1), which `stream --algo` sets where the graph
+//                                        keeps no weights. The command keeps the file's weights,
+//                                        checked against the backend's storage (a weight it cannot
+//                                        hold exactly is an error naming its line; auto takes the
+//                                        reference unless every weight fits), and builds weighted
+//                                        graphs; `stream --algo` keeps the stream's weights (an
+//                                        edge given without one weighs 1; auto takes cpu for a
+//                                        weighted stream, a backend whose graph keeps none is
+//                                        refused) [false]
+//   splits_build_time                    bool: the command's time row splits the graph build from
+//                                        the run ("read R, bfs S (graph build B, bfs S - B)")
+//                                        [true]
 // An entry whose backends' dynamic classes are wg::cpu::C (on the CPU graph) and wg::gpu::C<Graph>
 // writes its make_dynamic as WG_ENTRY_MAKE_DYNAMIC(C), after WG_ENTRY_DYNAMIC_CLASSES(C) at
 // namespace scope (below).
@@ -127,6 +142,9 @@ enum class PerVertex {
               ///< component's smallest vertex id as the file names it
   level,      ///< a BFS level from Options::source (negative when unreached), written with a
               ///< BFS tree of these levels: the "level" and "parent" columns
+  distance,   ///< a shortest-path distance from Options::source (+infinity when unreached),
+              ///< written with a shortest-path tree of these distances (the edges' weights, 1
+              ///< when unweighted): the "distance" and "predecessor" columns
 };
 
 /// The Options of an entry whose runs take its backends' defaults.
@@ -155,6 +173,8 @@ struct EntryDefaults {
   static constexpr bool reads_direction = false;
   static constexpr bool summary_is_static = true;
   static constexpr bool check_l1 = false;
+  static constexpr bool reads_weights = false;
+  static constexpr bool splits_build_time = true;
   static constexpr std::array<EntryOption, 0> command_options{};
   template <class Options>
   static void set_option(Options&, std::size_t, EntryOptionValue) {}
@@ -194,11 +214,15 @@ double entry_dynamic_summary(const Dynamic& dynamic) {
     return Entry::stream_summary(Entry::result(dynamic));
 }
 
-/// The dynamic class `Dynamic` on `graph`: made from the source where the options have one, else
-/// given `options` where its constructor takes them.
+/// The dynamic class `Dynamic` on `graph`: made from the source where the options have one (and
+/// given `options` too where its constructor takes them after the source), else given `options`
+/// where its constructor takes them.
 template <class Dynamic, class Graph, class Options>
 std::unique_ptr<Dynamic> make_dynamic_of(Graph& graph, const Options& options) {
-  if constexpr (requires { options.source; })
+  if constexpr (requires { options.source; } &&
+                std::is_constructible_v<Dynamic, Graph&, vertex_t, const Options&>)
+    return std::make_unique<Dynamic>(graph, options.source, options);
+  else if constexpr (requires { options.source; })
     return std::make_unique<Dynamic>(graph, options.source);
   else if constexpr (std::is_constructible_v<Dynamic, Graph&, const Options&>)
     return std::make_unique<Dynamic>(graph, options);

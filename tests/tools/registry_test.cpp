@@ -1,7 +1,8 @@
 // The algorithm registry (algorithms/registry.hpp) as the CLI reaches it: every registered
 // algorithm is a command (help, text and JSON on karate, agreeing with its entry's reference on
 // every backend of this build), a `stream --algo` name verified against its reference, and its
-// reference check catches a wrong value.
+// reference check catches a wrong value. An entry that reads_weights (sssp) does all this on a
+// weighted file too, and its weights are refused where a backend cannot hold them.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,7 @@ namespace {
 using nlohmann::json;
 using wg::test::CliRun;
 using wg::test::run_cli;
+using wg::test::write_temp_file;
 
 template <class Entry>
 void check_command(const std::string& karate) {
@@ -86,6 +88,54 @@ void check_tracked(const std::string& karate) {
   EXPECT_NE(wg::cli::check_against_reference(spec, edges, values, 0), "");
 }
 
+/// An entry that reads_weights, on a weighted file: the command agrees with the reference (which
+/// reads the weights) and writes distances with predecessors; a weight the cpu graph cannot hold
+/// is refused there (auto takes the reference); `stream --algo` follows weighted insertions and
+/// erasures on cpu, verified, and the gpu backend, whose stream graph keeps no weights, refuses.
+template <class Entry>
+void check_weighted() {
+  SCOPED_TRACE(Entry::name);
+  const std::string name = Entry::name;
+  // 0 -5- 1 -1- 2, 0 -10- 2, 2 -2.5- 3: the weights decide every path but 0-1.
+  const std::string path =
+      write_temp_file(name + "_weighted.txt", "0 1 5\n1 2 1\n0 2 10\n2 3 2.5\n");
+  const typename Entry::Result want =
+      Entry::reference(wg::datasets::read_graph(path).edges, typename Entry::Options{});
+  const std::string out = wg::test::temp_path(name + "_weighted.csv");
+  for (const char* backend : {"reference", "cpu", "auto"}) {
+    const CliRun r = run_cli({Entry::name, path, "--backend", backend, "--json", "-o", out});
+    ASSERT_EQ(r.exit_code, 0) << backend << ": " << r.err;
+    const json j = json::parse(r.out);
+    for (const wg::SummaryField& f : wg::entry_fields<Entry>(want, {}))
+      EXPECT_NEAR(j[f.key].get<double>(), f.value, 1e-9) << backend << " " << f.key;
+    const std::string table = wg::test::read_text(out);
+    EXPECT_EQ(table.substr(0, table.find('\n')),
+              std::string("vertex,") + wg::entry_value_name<Entry>() + ",predecessor")
+        << backend;
+  }
+  const std::string wide = write_temp_file(name + "_wide.txt", "0 1 16777217\n1 2 1\n");
+  const CliRun cpu = run_cli({Entry::name, wide, "--backend", "cpu"});
+  EXPECT_EQ(cpu.exit_code, 2);
+  EXPECT_NE(cpu.err.find(wide + ":1: weight 16777217"), std::string::npos) << cpu.err;
+  const CliRun any = run_cli({Entry::name, wide, "--json"});
+  ASSERT_EQ(any.exit_code, 0) << any.err;
+  EXPECT_EQ(json::parse(any.out)["backend"], "reference");
+
+  const std::string updates =
+      write_temp_file(name + "_weighted_updates.txt", "+ 0 2 3\n+ 3 4 1\n=\n- 1 2\n");
+  const CliRun s = run_cli({"stream", path, "--updates", updates, "--backend", "cpu", "--algo",
+                            "tc," + name, "--verify-every", "1", "--verify", "--json"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_EQ(json::parse(s.out)["verified"], true);
+  if (wg::cli::gpu_backend_usable()) {
+    const CliRun g = run_cli({"stream", path, "--backend", "gpu", "--algo", name});
+    EXPECT_EQ(g.exit_code, 2);
+    EXPECT_NE(g.err.find("--algo " + name + ": the gpu backend's stream graph keeps no weights"),
+              std::string::npos)
+        << g.err;
+  }
+}
+
 TEST(Registry, EveryRegisteredAlgorithmIsACommand) {
   WG_REQUIRE_DATASET(karate, "karate.mtx");
 #define WG_TEST_COMMAND(Entry) check_command<Entry>(karate);
@@ -102,6 +152,18 @@ TEST(Registry, EveryRegisteredAlgorithmIsTracked) {
   check_tracked<Entry>(karate);
   WG_REGISTERED(WG_TEST_TRACKED)
 #undef WG_TEST_TRACKED
+}
+
+TEST(Registry, EntriesThatReadWeightsKeepThem) {
+  int readers = 0;
+#define WG_TEST_WEIGHTED(Entry)         \
+  if constexpr (Entry::reads_weights) { \
+    ++readers;                          \
+    check_weighted<Entry>();            \
+  }
+  WG_REGISTERED(WG_TEST_WEIGHTED)
+#undef WG_TEST_WEIGHTED
+  EXPECT_GE(readers, 1);  // sssp
 }
 
 }  // namespace

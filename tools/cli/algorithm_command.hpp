@@ -1,8 +1,8 @@
 #pragma once
-// What the algorithm commands (info, tc in commands_static.cpp; bfs, sssp in
-// commands_traversal.cpp; every registered algorithm (pagerank among them) in
-// registered_command.hpp) share: which backends this build has, the backend rule, the common
-// start (options, backend, graph file) and the JSON and text rows they print alike.
+// What the algorithm commands (info, tc in commands_static.cpp; every registered algorithm
+// (bfs, sssp, pagerank among them) in registered_command.hpp) share: which backends this build has,
+// the backend rule, the common start (options, backend, graph file) and the JSON and text rows they
+// print alike.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -23,19 +23,12 @@
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #endif
 
-#ifdef WG_CLI_HAVE_CPU_SSSP
-#include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
-#endif
-
 #include "backend.hpp"
 #include "cli.hpp"
 #include "output_writer.hpp"
 #include "per_vertex.hpp"
 #ifdef WG_CLI_HAVE_GPU_GLOBAL
 #include "gpu_global.hpp"
-#endif
-#ifdef WG_CLI_HAVE_GPU_TRAVERSAL
-#include "gpu_traversal.hpp"
 #endif
 
 namespace wg::cli {
@@ -52,8 +45,6 @@ inline const std::string kReferenceNote =
 #define WG_CLI_DEFINED(x) (std::string_view(WG_CLI_DEFINED_TEXT(x)) == "1")
 inline constexpr bool kHaveCpuAlgorithms = WG_CLI_DEFINED(WG_CLI_HAVE_CPU_ALGORITHMS);
 inline constexpr bool kHaveGpuGlobal = WG_CLI_DEFINED(WG_CLI_HAVE_GPU_GLOBAL);
-inline constexpr bool kHaveGpuTraversal = WG_CLI_DEFINED(WG_CLI_HAVE_GPU_TRAVERSAL);
-inline constexpr bool kHaveCpuSssp = WG_CLI_DEFINED(WG_CLI_HAVE_CPU_SSSP);
 #undef WG_CLI_DEFINED
 #undef WG_CLI_DEFINED_TEXT
 inline const std::string kGpuNote =
@@ -134,12 +125,14 @@ inline std::string histogram_row(const std::vector<std::uint64_t>& sizes) {
 }
 
 #ifdef WG_CLI_HAVE_CPU_ALGORITHMS
-/// The input built into a CPU graph (--threads workers); `build_seconds` is the time since t0.
+/// The input built into a CPU graph (--threads workers), with the file's weights where
+/// `weighted`; `build_seconds` is the time since t0.
 inline cpu::DynamicGraph build_cpu_graph(const InputGraph& g, const cxxopts::ParseResult& r,
-                                         bool directed, Clock::time_point t0,
-                                         double& build_seconds) {
-  cpu::DynamicGraph graph(
-      cpu::GraphOptions{.directed = directed, .threads = cpu_threads_option(r)});
+                                         bool directed, Clock::time_point t0, double& build_seconds,
+                                         bool weighted = false) {
+  cpu::DynamicGraph graph(cpu::GraphOptions{.directed = directed,
+                                            .weighted = weighted && g.read.edges.weighted(),
+                                            .threads = cpu_threads_option(r)});
   graph.build(g.read.edges);
   build_seconds = seconds_since(t0);
   return graph;
@@ -194,7 +187,7 @@ inline std::optional<ReferenceCommandRun> start_algorithm_command(
   return run;
 }
 
-/// Adds --source S: the vertex bfs, sssp and every registered entry that needs_source search from.
+/// Adds --source S: the vertex every registered entry that needs_source searches from.
 inline void add_source_option(CommandOptions& cmd) {
   cmd.options.add_options()("s,source",
                             "Source vertex id (0-based; see 'Vertex ids' in tools/cli/README.md)",
@@ -211,6 +204,33 @@ inline vertex_t source_option(const ReferenceCommandRun& run) {
         vertex_to_user(run.graph, source), run.graph.path);
   }
   return source;
+}
+
+/// The file's weights for a command that reads them (an entry's reads_weights), on a started
+/// command: the graphs store them as uint32 (gpu) and float (cpu), so auto runs where both hold
+/// every weight exactly, else on the reference, and an explicit gpu or cpu refuses a weight it
+/// cannot hold; a negative weight is refused on every backend. Both errors name the weight's line
+/// ("g.txt:7: negative weight -3 (shortest paths need weights >= 0)"). Then the readers'
+/// duplicate rule, also for a general Matrix Market file read as undirected. O(m log m) at most.
+inline void settle_command_weights(ReferenceCommandRun& run) {
+  InputGraph& g = run.graph;
+  const datasets::WeightFacts& facts = g.read.weight_facts;
+  const bool exact_weights = !facts.not_float.line && !facts.not_uint32.line;
+  if (run.options["backend"].as<std::string>() == "auto" && !exact_weights)
+    run.backend = "reference";
+  datasets::check_weights(g.read, g.path, datasets::WeightStorage::f64, true);
+  try {
+    datasets::check_weights(g.read, g.path,
+                            run.backend == "gpu"   ? datasets::WeightStorage::u32
+                            : run.backend == "cpu" ? datasets::WeightStorage::f32
+                                                   : datasets::WeightStorage::f64,
+                            false);
+  } catch (const ParseError& e) {
+    throw UsageError(fmt::format(
+        "{}; use --backend {}", e.what(),
+        run.backend == "gpu" && !facts.not_float.line ? "cpu or reference" : "reference"));
+  }
+  if (!directed_view(g)) read_as_undirected(g.read.edges);
 }
 
 }  // namespace wg::cli

@@ -147,8 +147,8 @@ struct StreamRequest {
   std::uint64_t verify_every = 0;
   std::vector<AlgorithmSpec> algorithms;
   StreamOutputs outputs;
-  /// Weights matter to a tracked sssp only (kept on the cpu backend's float graph).
-  bool sssp_tracked = false;
+  /// The tracked result whose entry reads_weights (sssp), if any: weights matter to it only.
+  const char* weights_reader = nullptr;
 };
 
 /// The generated stream's shape (--initial-fraction ... --seed), checked.
@@ -202,8 +202,8 @@ StreamRequest read_request(const cxxopts::ParseResult& r, const std::vector<std:
   q.algorithms = parse_algorithms(r["algo"].as<std::string>(),
                                   static_cast<vertex_t>(r["source"].as<std::uint64_t>()));
   q.outputs = stream_outputs(r, files);
-  q.sssp_tracked = std::any_of(q.algorithms.begin(), q.algorithms.end(),
-                               [](const auto& a) { return a.kind == AlgorithmKind::sssp; });
+  for (const AlgorithmSpec& a : q.algorithms)
+    if (!q.weights_reader && reads_weights(a.kind)) q.weights_reader = algorithm_name(a.kind);
   return q;
 }
 
@@ -234,16 +234,16 @@ void read_input_graph(const StreamRequest& q, const cxxopts::ParseResult& r,
   } else if (q.generated) {
     in.input = load_graph(bundled_graph_path(), reader_options(r));
   }
-  // The readers' checks for a tracked sssp's storage and for shortest paths, at the line at
-  // fault.
+  // The readers' checks for the weights' storage and for shortest paths, at the line at fault,
+  // when a tracked result reads them.
   if (in.input) {
     read_as_undirected(in.input->read.edges);  // triangle counting reads every entry as undirected
-    if (q.sssp_tracked && in.input->read.edges.weighted())
+    if (q.weights_reader && in.input->read.edges.weighted())
       datasets::check_weights(in.input->read, in.input->path, datasets::WeightStorage::f32, true);
-    if (!q.sssp_tracked) in.input->read.edges.weight.clear();  // and ignores weights
+    if (!q.weights_reader) in.input->read.edges.weight.clear();  // and ignores weights
   }
   in.update_options = {.on_wait = print_wait_notice};
-  if (q.sssp_tracked) {
+  if (q.weights_reader) {
     in.update_options.weight_storage = datasets::WeightStorage::f32;
     in.update_options.non_negative_weights = true;
   }
@@ -287,9 +287,9 @@ void read_stream(const StreamRequest& q, const cxxopts::ParseResult& r, StreamIn
     stream.initial = std::move(initial);
   }
   stream.initial.symmetric = true;
-  bool weighted = stream.initial.weighted() || (q.sssp_tracked && in.streamed);
+  bool weighted = stream.initial.weighted() || (q.weights_reader && in.streamed);
   for (const auto& b : stream.batches) weighted = weighted || b.edges.weighted();
-  in.weighted_stream = weighted && q.sssp_tracked;
+  in.weighted_stream = weighted && q.weights_reader;
   if (!in.weighted_stream) stream.initial.weight.clear();
 }
 
@@ -315,7 +315,7 @@ std::unique_ptr<GraphBackend> make_stream_backend(const StreamRequest& q,
         q.generated ? in.input->read.edges.num_vertices : in.stream.initial.num_vertices;
     chosen = auto_stream_backend_for(rule, vertices, entries, batch, q.algorithms);
   }
-  // A weighted stream with sssp needs a graph that keeps weights: auto takes cpu for it.
+  // A weighted stream whose results read weights needs a graph that keeps them: auto takes cpu.
   if (in.weighted_stream && q.backend_name == "auto" && resolves_to_gpu(chosen)) {
     const std::vector<std::string> usable = usable_backends();
     if (std::find(usable.begin(), usable.end(), "cpu") != usable.end()) {
@@ -328,7 +328,7 @@ std::unique_ptr<GraphBackend> make_stream_backend(const StreamRequest& q,
                        : make_backend(chosen, cpu_threads_option(r), q.adjacency);
   backend->track(q.algorithms);
   if (in.weighted_stream && !backend->keeps_weights()) {
-    throw UsageError("--algo sssp: the " + backend->name() +
+    throw UsageError(std::string("--algo ") + q.weights_reader + ": the " + backend->name() +
                      " backend's stream graph keeps no weights and the stream is weighted; use "
                      "--backend cpu");
   }

@@ -1,6 +1,6 @@
 // The one-shot graph commands info and tc: info on the reference (Boost.Graph), tc on a
-// GraphBackend (reference, cpu or gpu). The algorithm commands are in commands_traversal.cpp and
-// commands_global.cpp.
+// GraphBackend (reference, cpu or gpu). The algorithm commands are the registered ones
+// (registered_command.hpp).
 #include "algorithm_command.hpp"
 #include "output_writer.hpp"
 

@@ -2,6 +2,7 @@
 #include "gpu_global.hpp"
 
 #include <chrono>
+#include <type_traits>
 #include <utility>
 
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
@@ -19,11 +20,16 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// The input as a GPU graph (unweighted: these algorithms read no weights).
-gpu::Graph build(const EdgeList& edges, bool directed, Times& times) {
+/// The input as a GPU graph: `Graph` is gpu::WeightedGraph (the weights as uint32) for an entry
+/// that reads_weights on a weighted file, else gpu::Graph (weights dropped).
+template <class Graph>
+Graph build(const EdgeList& edges, bool directed, Times& times) {
   const auto t0 = Clock::now();
-  gpu::Graph g(0, gpu::GraphOptions{.directed = directed});
-  if (edges.weighted()) {
+  Graph g(0, gpu::GraphOptions{.directed = directed});
+  if constexpr (std::is_same_v<Graph, gpu::WeightedGraph>) {
+    drop_gpu_upload();  // it holds no weights
+    g.build(edges);
+  } else if (edges.weighted()) {
     EdgeList plain = edges;
     plain.weight.clear();
     build_gpu_graph(g, plain);
@@ -37,18 +43,28 @@ gpu::Graph build(const EdgeList& edges, bool directed, Times& times) {
   return g;
 }
 
+/// The entry's run on the input built as a `Graph`.
+template <class Entry, class Graph>
+typename Entry::Result run_on(const EdgeList& edges, const typename Entry::Options& options,
+                              Times& times) {
+  bool directed = false;
+  if constexpr (Entry::reads_direction) directed = options.directed;
+  const Graph g = build<Graph>(edges, directed, times);
+  const auto t0 = Clock::now();
+  typename Entry::Result r = Entry::run(g, options);
+  times.run_seconds = since(t0);
+  return r;
+}
+
 }  // namespace
 
 template <class Entry>
 typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,
                                   Times& times) {
-  bool directed = false;
-  if constexpr (Entry::reads_direction) directed = options.directed;
-  const gpu::Graph g = build(edges, directed, times);
-  const auto t0 = Clock::now();
-  typename Entry::Result r = Entry::run(g, options);
-  times.run_seconds = since(t0);
-  return r;
+  if constexpr (Entry::reads_weights)
+    if (edges.weighted() && !options.unit_weights)
+      return run_on<Entry, gpu::WeightedGraph>(edges, options, times);
+  return run_on<Entry, gpu::Graph>(edges, options, times);
 }
 
 #define WG_CLI_INSTANTIATE(Entry)                                    \

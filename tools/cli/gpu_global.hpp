@@ -1,6 +1,6 @@
 #pragma once
 // The GPU runs of the registered algorithms for the CLI (registered_command.hpp), as plain C++
-// functions: gpu_global.cu builds the input into a wg::gpu::Graph and runs the entry's static run
+// functions: gpu_global.cu builds the input into a GPU graph and runs the entry's static run
 // on it. Built only with CUDA (WG_CLI_HAVE_GPU_GLOBAL).
 #include <cstdint>
 #include <vector>
@@ -19,7 +19,8 @@ struct Times {
 
 /// A registered algorithm's static computation (algorithms/registry.hpp) on the GPU graph of
 /// `edges` (directed where the entry reads_direction and options.directed says so) (every id below
-/// edges.num_vertices a vertex). Instantiated in gpu_global.cu for each registered algorithm with a
+/// edges.num_vertices a vertex); a gpu::WeightedGraph of the weights where the entry reads_weights
+/// and `edges` has them. Instantiated in gpu_global.cu for each registered algorithm with a
 /// GPU backend.
 template <class Entry>
 typename Entry::Result registered(const EdgeList& edges, const typename Entry::Options& options,

@@ -31,7 +31,6 @@ struct Command {
 std::vector<Command> commands() {
   std::vector<std::pair<int, Command>> algorithms = {
       {1, {"tc", "FILE", "count triangles", run_tc}},
-      {6, {"sssp", "FILE", "single-source shortest paths (Dijkstra) from --source", run_sssp}},
   };
 #define WG_CLI_COMMAND(Entry) \
   algorithms.push_back(       \

@@ -76,11 +76,13 @@ std::vector<Column> values_columns(const std::string& name, PerVertex kind,
     derived = component_representatives(values, file_id);
     return {vertex_column(name, derived, file_id)};
   }
-  // Parents: a BFS tree of these levels, the same on every backend.
-  derived = path_tree_parents(tree->edges, tree->directed, tree->source, values, true);
-  Column level = level_column(values);
-  level.name = prefix + level.name;
-  return {std::move(level), vertex_column(prefix + "parent", derived, file_id)};
+  // Parents (predecessors): a tree of these levels (distances), the same on every backend.
+  const bool levels = kind == PerVertex::level;
+  derived = path_tree_parents(tree->edges, tree->directed, tree->source, values, levels);
+  Column column = levels ? level_column(values) : distance_column(values);
+  column.name = prefix + column.name;
+  return {std::move(column),
+          vertex_column(prefix + (levels ? "parent" : "predecessor"), derived, file_id)};
 }
 
 }  // namespace wg::cli

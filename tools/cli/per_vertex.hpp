@@ -63,8 +63,10 @@ struct SearchTree {
 /// The --output columns of a result's per-vertex `values` (what they are: `kind`,
 /// algorithms/registry.hpp): numbers as they are, in the column `name`; component labels as the
 /// component's smallest file id (`file_id` of a vertex), in the column `name`; levels as
-/// "<prefix>level" and a BFS tree of them (`tree`) as "<prefix>parent". Derived ids are kept in
-/// `derived` (which must not move while the columns are read). O(n), O(n + m) for levels.
+/// "<prefix>level" and a BFS tree of them (`tree`) as "<prefix>parent"; distances as
+/// "<prefix>distance" and a shortest-path tree of them as "<prefix>predecessor". Derived ids are
+/// kept in `derived` (which must not move while the columns are read). O(n), O(n + m) for levels
+/// and distances.
 std::vector<Column> values_columns(const std::string& name, PerVertex kind,
                                    const std::vector<double>& values,
                                    const std::function<std::uint64_t(std::size_t)>& file_id,

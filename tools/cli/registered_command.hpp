@@ -59,7 +59,8 @@ typename Entry::Result registered_result(const ReferenceCommandRun& run,
   if constexpr (registered_on_cpu<Entry>()) {
     if (run.backend == "cpu") {
       const bool directed = Entry::reads_direction && directed_view(run.graph);
-      return Entry::run(build_cpu_graph(run.graph, run.options, directed, t0, build_seconds),
+      return Entry::run(build_cpu_graph(run.graph, run.options, directed, t0, build_seconds,
+                                        Entry::reads_weights),
                         options);
     }
   }
@@ -70,12 +71,18 @@ typename Entry::Result registered_result(const ReferenceCommandRun& run,
 }
 
 /// The entry's options from the command line: `options` (its own, read_entry_options) with
-/// --source and --directed where it takes them.
+/// --source and --directed where it takes them; for an entry that reads_weights, the file's
+/// weights settled (settle_command_weights: `run`'s backend may become the reference) and whether
+/// it has any.
 template <class Entry>
-typename Entry::Options registered_options(const ReferenceCommandRun& run,
+typename Entry::Options registered_options(ReferenceCommandRun& run,
                                            typename Entry::Options options) {
   if constexpr (Entry::needs_source) options.source = source_option(run);
   if constexpr (Entry::reads_direction) options.directed = directed_view(run.graph);
+  if constexpr (Entry::reads_weights) {
+    settle_command_weights(run);
+    options.weighted = run.graph.read.edges.weighted();
+  }
   return options;
 }
 
@@ -174,7 +181,7 @@ int run_registered(int argc, const char* const* argv) {
   if (Entry::needs_source) add_source_option(cmd);
   add_entry_options<Entry>(cmd);
   typename Entry::Options own{};
-  const std::optional<ReferenceCommandRun> run = start_algorithm_command(
+  std::optional<ReferenceCommandRun> run = start_algorithm_command(
       cmd, Entry::reads_direction, registered_on_cpu<Entry>(), registered_on_gpu<Entry>(), argc,
       argv, [&](const cxxopts::ParseResult& r) { read_entry_options<Entry>(r, own); });
   if (!run) return kExitOk;
@@ -221,7 +228,8 @@ int run_registered(int argc, const char* const* argv) {
   if (Entry::needs_source) print_row("source", std::to_string(vertex_to_user(g, source)));
   print_summary(g, fields, histograms);
   print_row("backend", run->backend);
-  print_row("time", time_row(g, Entry::name, seconds, build_seconds));
+  print_row("time",
+            time_row(g, Entry::name, seconds, Entry::splits_build_time ? build_seconds : 0));
   if (!top.empty()) {
     std::cout << fmt::format("\n{:>6}  {:>12}  {}\n", "rank", "vertex", Entry::name);
     for (std::size_t i = 0; i < top.size(); ++i)

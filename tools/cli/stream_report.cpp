@@ -84,13 +84,7 @@ void write_stream_results(const OutputTarget& target, GraphBackend& backend,
   for (const TrackedResult& t : tracked) {
     const std::string name = algorithm_name(t.spec.kind);
     const AlgorithmKind kind = t.spec.kind;
-    if (kind == AlgorithmKind::sssp) {
-      vertices.push_back(path_tree_parents(graph, false, t.spec.source, t.values, false));
-      Column values = distance_column(t.values);
-      values.name = name + "_" + values.name;
-      columns.push_back(std::move(values));
-      columns.push_back(vertex_column(name + "_predecessor", vertices.back(), file_id));
-    } else if (!(kind == AlgorithmKind::tc)) {
+    if (!(kind == AlgorithmKind::tc)) {
       const ValueColumn column = value_column(kind);
       const SearchTree tree{graph, false, t.spec.source};
       vertices.emplace_back();

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -61,6 +61,17 @@ std::string check_registered(const AlgorithmSpec& spec, const EdgeList& graph,
   return first_difference(values, want, entry_check_what<Entry>(), Entry::check_tolerance);
 }
 
+/// `flag(std::type_identity<Entry>)` of the registered entry named `kind` (one of its bool
+/// members); false when none is named so.
+template <class Flag>
+bool entry_flag(AlgorithmKind kind, Flag flag) {
+#define WG_CLI_FLAG(Entry) \
+  if (kind == AlgorithmKind{Entry::name}) return flag(std::type_identity<Entry>{});
+  WG_REGISTERED(WG_CLI_FLAG)
+#undef WG_CLI_FLAG
+  return false;
+}
+
 /// Throws; returns the type of its callers so that every path of theirs returns.
 [[noreturn]] BatchEffect no_device_lists(AlgorithmKind kind) {
   throw Error(std::string("--algo ") + algorithm_name(kind) +
@@ -85,8 +96,7 @@ BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
 
 std::vector<AlgorithmKind> tracked_kinds() {
   // The built-in ones and the registered ones in their list positions (algorithms/registry.hpp).
-  std::vector<std::pair<int, AlgorithmKind>> kinds = {{1, AlgorithmKind::tc},
-                                                      {6, AlgorithmKind::sssp}};
+  std::vector<std::pair<int, AlgorithmKind>> kinds = {{1, AlgorithmKind::tc}};
 #define WG_CLI_KIND(Entry) kinds.push_back({Entry::list_position, {Entry::name}});
   WG_REGISTERED(WG_CLI_KIND)
 #undef WG_CLI_KIND
@@ -99,7 +109,6 @@ std::vector<AlgorithmKind> tracked_kinds() {
 
 SummaryNames summary_names(AlgorithmKind kind) {
   if (kind == AlgorithmKind::tc) return {"triangles", "triangles"};
-  if (kind == AlgorithmKind::sssp) return {"reached", "reached"};
 #define WG_CLI_SUMMARY(Entry) \
   if (kind == AlgorithmKind{Entry::name}) return {Entry::stream_key, Entry::stream_label};
   WG_REGISTERED(WG_CLI_SUMMARY)
@@ -116,12 +125,11 @@ ValueColumn value_column(AlgorithmKind kind) {
 }
 
 bool needs_source(AlgorithmKind kind) {
-  if (kind == AlgorithmKind::sssp) return true;
-#define WG_CLI_SOURCE(Entry) \
-  if (kind == AlgorithmKind{Entry::name}) return Entry::needs_source;
-  WG_REGISTERED(WG_CLI_SOURCE)
-#undef WG_CLI_SOURCE
-  return false;
+  return entry_flag(kind, [](auto entry) { return decltype(entry)::type::needs_source; });
+}
+
+bool reads_weights(AlgorithmKind kind) {
+  return entry_flag(kind, [](auto entry) { return decltype(entry)::type::reads_weights; });
 }
 
 std::vector<AlgorithmSpec> parse_algorithms(const std::string& list, vertex_t source) {
@@ -154,19 +162,12 @@ std::string tracked_names() {
 std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
                                     const std::vector<double>& values, double tc_total,
                                     bool source_live) {
-  const bool directed = !graph.symmetric;
   const AlgorithmKind kind = spec.kind;
-  if (!source_live && kind == AlgorithmKind::sssp)
-    return first_difference(
-        values, std::vector<double>(graph.num_vertices, std::numeric_limits<double>::infinity()),
-        "sssp distance");
   if (kind == AlgorithmKind::tc) {
     const std::uint64_t want = reference::triangle_count(graph).total;
     if (static_cast<std::uint64_t>(tc_total) == want) return "";
     return fmt::format("tc: {} triangles, the reference counts {}", tc_total, want);
   }
-  if (kind == AlgorithmKind::sssp)
-    return first_difference(values, reference::sssp(graph, spec.source, directed), "sssp distance");
 #define WG_CLI_CHECK(Entry)               \
   if (kind == AlgorithmKind{Entry::name}) \
     return check_registered<Entry>(spec, graph, values, source_live);

@@ -29,14 +29,13 @@ struct AlgorithmKind {
   friend bool operator==(const AlgorithmKind& a, const AlgorithmKind& b) {
     return std::string_view(a.name) == std::string_view(b.name);
   }
-  static const AlgorithmKind tc, bfs, cc, pagerank, kcore, sssp;
+  static const AlgorithmKind tc, bfs, cc, pagerank, kcore;
 };
 inline const AlgorithmKind AlgorithmKind::tc{"tc"};
 inline const AlgorithmKind AlgorithmKind::bfs{"bfs"};
 inline const AlgorithmKind AlgorithmKind::cc{"cc"};
 inline const AlgorithmKind AlgorithmKind::pagerank{"pagerank"};
 inline const AlgorithmKind AlgorithmKind::kcore{"kcore"};
-inline const AlgorithmKind AlgorithmKind::sssp{"sssp"};
 
 /// "tc", "bfs", ... (the --algo names).
 inline const char* algorithm_name(AlgorithmKind kind) {
@@ -59,8 +58,10 @@ struct ValueColumn {
   PerVertex kind = PerVertex::number;
 };
 ValueColumn value_column(AlgorithmKind kind);
-/// Whether the result is measured from --source (sssp, and registered entries that need one).
+/// Whether the result is measured from --source (the registered entries that need one).
 bool needs_source(AlgorithmKind kind);
+/// Whether the result reads the stream's edge weights (the registered entries that read them).
+bool reads_weights(AlgorithmKind kind);
 
 struct AlgorithmSpec {
   AlgorithmKind kind = AlgorithmKind::tc;
@@ -163,7 +164,7 @@ std::unique_ptr<TrackedAlgorithm> make_tracked(AlgorithmKind kind, std::unique_p
 /// (make_dynamic), given to `wrap(kind, dynamic, values, summary)` (make_tracked, or the gpu
 /// backend's wrapper for device edge lists) with its entry's values and stream summary. When
 /// none is named so, untracked_algorithm(kind, `why`). An entry that needs_source searches from
-/// spec.source.
+/// spec.source; one that reads_weights reads the graph's (unit_weights where it keeps none).
 template <class Entry, class... Entries, class Graph, class Wrap>
 std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Graph& graph,
                                                    Wrap&& wrap, const char* why) {
@@ -172,6 +173,7 @@ std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Gr
     if (kind == AlgorithmKind{Entry::name}) {
       typename Entry::Options options{};  // the stream's graph is undirected
       if constexpr (Entry::needs_source) options.source = spec.source;
+      if constexpr (Entry::reads_weights) options.unit_weights = !graph.weighted();
       return wrap(
           kind, Entry::make_dynamic(graph, options),
           [](const auto& a) { return Entry::values(Entry::result(a)); },
@@ -186,10 +188,10 @@ std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Gr
 #define WG_CLI_ENTRY_ARG(Entry) , Entry
 
 /// Compares a tracked result with the reference's on `graph` (the backend's exported graph):
-/// sssp exactly, a registered one within its entry's check_tolerance (per vertex, or in L1 where
+/// tc exactly, a registered one within its entry's check_tolerance (per vertex, or in L1 where
 /// its check_l1). Returns an empty string when they agree, else one line saying where they
-/// differ. `source_live` false: the bfs / sssp source was erased (GraphBackend::erase_vertices),
-/// so every vertex must be unreached.
+/// differ. `source_live` false: the source of a result that needs one (bfs, sssp) was erased
+/// (GraphBackend::erase_vertices), so every vertex must be unreached.
 std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
                                     const std::vector<double>& values, double tc_total,
                                     bool source_live = true);

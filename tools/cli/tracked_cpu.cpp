@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 
-#include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
 
 #include "cli.hpp"
@@ -26,13 +25,6 @@ std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
         kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
         [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
         [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
-  if (kind == AlgorithmKind::sssp)  // the graph's weights (a weighted stream), else unit lengths
-    return make_tracked(
-        kind,
-        std::make_unique<cpu::DynamicSssp>(graph, spec.source,
-                                           cpu::SsspOptions{.unit_weights = !graph.weighted()}),
-        [](const cpu::DynamicSssp& a) { return a.result().distance; },
-        [](const cpu::DynamicSssp& a) { return static_cast<double>(a.result().reached); });
   return track_registered<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>(
       spec, graph, [](auto&&... a) { return make_tracked(std::move(a)...); },
       "not available on the cpu backend");

@@ -5,12 +5,10 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
-#include <limits>
 #include <string>
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.hpp>
-#include <warpgraph/algorithms/sssp/gpu/sssp.hpp>
 #include <warpgraph/containers/core/cuda_error.cuh>
 
 #include "cli.hpp"
@@ -58,24 +56,9 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
   return std::vector<double>(v.begin(), v.end());
 }
 
-using Sssp = gpu::DynamicSssp<gpu::Graph>;
-
 }  // namespace
 
 std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gpu::Graph& graph) {
-  const AlgorithmKind kind = spec.kind;
-  if (kind == AlgorithmKind::sssp)
-    return gpu_tracked(
-        kind, std::make_unique<Sssp>(graph, spec.source, gpu::SsspOptions{.unit_weights = true}),
-        [](const Sssp& a) {
-          const gpu::SsspResult r = a.result();
-          std::vector<double> out(r.distance.size());
-          for (std::size_t v = 0; v < out.size(); ++v)
-            out[v] = r.distance[v] == gpu::kSsspUnreached ? std::numeric_limits<double>::infinity()
-                                                          : static_cast<double>(r.distance[v]);
-          return out;
-        },
-        [](const Sssp& a) { return static_cast<double>(a.result().reached); });
   return track_registered<void WG_REGISTERED_GPU(WG_CLI_ENTRY_ARG)>(
       spec, graph, [](auto&&... a) { return gpu_tracked(std::move(a)...); },
       "not available as a tracked result on the gpu backend");
