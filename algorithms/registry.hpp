@@ -52,6 +52,13 @@
 //                                        [{vertex, value_name}]), ties by smaller file id [none]
 //   check_l1                             bool: check_tolerance bounds the sum over vertices of
 //                                        |value - reference| rather than each one [false]
+//   kept_by_backends                     bool: the tools' graph backends keep this result
+//                                        themselves, as the running count of every batch they
+//                                        apply (tools/cli/graph_backend.hpp; Result is their
+//                                        TriangleCounts): the command counts on the backend that
+//                                        --backend and --adjacency name, and `stream` prints the
+//                                        backends' count under the entry's names and checks it
+//                                        against stream_summary(reference) [false]
 // An entry whose backends' dynamic classes are wg::cpu::C (on the CPU graph) and wg::gpu::C<Graph>
 // writes its make_dynamic as WG_ENTRY_MAKE_DYNAMIC(C), after WG_ENTRY_DYNAMIC_CLASSES(C) at
 // namespace scope (below).
@@ -155,6 +162,7 @@ struct EntryDefaults {
   static constexpr bool reads_direction = false;
   static constexpr bool summary_is_static = true;
   static constexpr bool check_l1 = false;
+  static constexpr bool kept_by_backends = false;
   static constexpr std::array<EntryOption, 0> command_options{};
   template <class Options>
   static void set_option(Options&, std::size_t, EntryOptionValue) {}

@@ -1,6 +1,6 @@
 #pragma once
-// What the algorithm commands (info, tc in commands_static.cpp; bfs, sssp in
-// commands_traversal.cpp; every registered algorithm (pagerank among them) in
+// What the algorithm commands (info in commands_static.cpp; bfs, sssp in
+// commands_traversal.cpp; every registered algorithm (tc and pagerank among them) in
 // registered_command.hpp) share: which backends this build has, the backend rule, the common
 // start (options, backend, graph file) and the JSON and text rows they print alike.
 #include <algorithm>

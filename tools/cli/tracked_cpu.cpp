@@ -4,7 +4,6 @@
 #include <memory>
 
 #include <warpgraph/algorithms/sssp/cpu/sssp.hpp>
-#include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
 
 #include "cli.hpp"
 #include "tracked_algorithm.hpp"
@@ -21,11 +20,6 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
 std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
                                                    cpu::DynamicGraph& graph) {
   const AlgorithmKind kind = spec.kind;
-  if (kind == AlgorithmKind::tc)
-    return make_tracked(
-        kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
-        [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
-        [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
   if (kind == AlgorithmKind::sssp)  // the graph's weights (a weighted stream), else unit lengths
     return make_tracked(
         kind,
