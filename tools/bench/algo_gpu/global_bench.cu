@@ -162,15 +162,16 @@ template <class Entry>
 void dynamic_registered(const Plan& plan, const Deadline& deadline, Rows& rows,
                         const DynamicInput& whole) {
   using G = wg::gpu::Graph;
-  if constexpr (!registry_rows<Entry>()) return;
-  if (!plan.wants_algo(Entry::name)) return;
-  using Dyn = std::remove_cvref_t<decltype(*Entry::make_dynamic(std::declval<G&>(),
-                                                                typename Entry::Options{}))>;
-  guarded_dynamic(rows, Entry::name, [&] {
-    dynamic_rows<G, Dyn>(plan, deadline, rows, Entry::name, "slab_set", whole, [](G& g) {
-      return std::move(*Entry::make_dynamic(g, typename Entry::Options{}));
+  if constexpr (registry_rows<Entry>()) {  // (an entry without them may not fit dynamic_rows)
+    if (!plan.wants_algo(Entry::name)) return;
+    using Dyn = std::remove_cvref_t<decltype(*Entry::make_dynamic(std::declval<G&>(),
+                                                                  typename Entry::Options{}))>;
+    guarded_dynamic(rows, Entry::name, [&] {
+      dynamic_rows<G, Dyn>(plan, deadline, rows, Entry::name, "slab_set", whole, [](G& g) {
+        return std::move(*Entry::make_dynamic(g, typename Entry::Options{}));
+      });
     });
-  });
+  }
 }
 
 void static_graph(Context& c, const GraphSpec& g) {
