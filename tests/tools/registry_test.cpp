@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,28 @@ void check_kept(const std::string& karate) {
         << backend;  // the stream ends on FILE
     const CliRun text = run_cli({"stream", karate, "--backend", backend, "--algo", Entry::name});
     EXPECT_NE(text.out.find(std::string(Entry::stream_label) + ": "), std::string::npos);
+  }
+  // The command on each of the gpu backend's adjacencies (its counting strategy), per vertex too.
+  const std::vector<double> per_vertex = Entry::values(Entry::reference(edges, {}));
+  for (const std::string& adjacency :
+       wg::cli::gpu_backend_usable() ? wg::cli::gpu_adjacencies() : std::vector<std::string>{}) {
+    const std::vector<std::string> args{Entry::name, karate,        "--backend",
+                                        "gpu",       "--adjacency", adjacency};
+    std::vector<std::string> json_args = args;
+    json_args.push_back("--json");
+    const CliRun c = run_cli(json_args);
+    ASSERT_EQ(c.exit_code, 0) << adjacency << ": " << c.err;
+    EXPECT_EQ(json::parse(c.out)[Entry::stream_key].template get<double>(), want) << adjacency;
+    std::vector<std::string> csv_args = args;
+    for (const char* a : {"-o", "-", "--output-format", "csv"}) csv_args.push_back(a);
+    const CliRun rows = run_cli(csv_args);
+    ASSERT_EQ(rows.exit_code, 0) << adjacency << ": " << rows.err;
+    std::istringstream in(rows.out);
+    std::string line;
+    std::getline(in, line);  // the header
+    std::vector<double> got;
+    while (std::getline(in, line)) got.push_back(std::stod(line.substr(line.find(',') + 1)));
+    EXPECT_EQ(got, per_vertex) << adjacency;
   }
   const wg::cli::AlgorithmSpec spec{.kind = {Entry::name}};
   EXPECT_EQ(wg::cli::check_against_reference(spec, edges, {}, want), "");

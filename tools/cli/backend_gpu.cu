@@ -1,10 +1,10 @@
 // The `gpu` backend of the CLI: wg::gpu::DynamicGraph (slab set adjacency, undirected) with the
 // incremental triangle counter of algorithms/tc/gpu (tc's entry's, BackendCounter), through the
 // one adapter of graph_backend.hpp; with --adjacency btree, wg::gpu::BTreeGraph (sorted
-// adjacency) with SortedTriangleCounter (static counts by sorted intersection). Batches are copied to the GPU,
-// deduplicated there, applied, and the count is updated from the batch's edges only; results
-// tracked besides it (stream --algo, slab adjacency) follow the same update through the device
-// edge lists (tracked_gpu.hpp).
+// adjacency) with SortedTriangleCounter (static counts by sorted intersection). Batches are copied
+// to the GPU, deduplicated there, applied, and the count is updated from the batch's edges only;
+// results tracked besides it (stream --algo, slab adjacency) follow the same update through the
+// device edge lists (tracked_gpu.hpp).
 //
 // Memory: batches larger than the free GPU memory allows are split into chunks by the graph;
 // a graph that does not fit (or an allocation that fails) raises wg::CapacityError, whose
@@ -15,6 +15,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <warpgraph/algorithms/tc/gpu/tc.hpp>
@@ -44,7 +45,8 @@ static_assert(DeviceObservableGraph<gpu::Graph, SlabCounter>);
 template class DynamicGraphBackend<gpu::Graph, SlabCounter>;
 
 #if WG_CLI_HAVE_GPU_BTREE
-using BTreeCounter = BackendCounter<gpu::BTreeSetGraph>;  // SortedTriangleCounter<false>
+using BTreeCounter = BackendCounter<gpu::BTreeSetGraph>;
+static_assert(std::is_same_v<BTreeCounter, gpu::SortedTriangleCounter<false>>);
 using GpuBTreeBackend = DynamicGraphBackend<gpu::BTreeSetGraph, BTreeCounter>;
 template class DynamicGraphBackend<gpu::BTreeSetGraph, BTreeCounter>;
 #endif
