@@ -67,6 +67,13 @@
 //   splits_build_time                    bool: the command's time row splits the graph build from
 //                                        the run ("read R, bfs S (graph build B, bfs S - B)")
 //                                        [true]
+//   kept_by_backends                     bool: the tools' graph backends keep this result
+//                                        themselves, as the running count of every batch they
+//                                        apply (tools/cli/graph_backend.hpp; Result is their
+//                                        TriangleCounts): the command counts on the backend that
+//                                        --backend and --adjacency name, and `stream` prints the
+//                                        backends' count under the entry's names and checks it
+//                                        against stream_summary(reference) [false]
 // An entry whose backends' dynamic classes are wg::cpu::C (on the CPU graph) and wg::gpu::C<Graph>
 // writes its make_dynamic as WG_ENTRY_MAKE_DYNAMIC(C), after WG_ENTRY_DYNAMIC_CLASSES(C) at
 // namespace scope (below).
@@ -175,6 +182,7 @@ struct EntryDefaults {
   static constexpr bool check_l1 = false;
   static constexpr bool reads_weights = false;
   static constexpr bool splits_build_time = true;
+  static constexpr bool kept_by_backends = false;
   static constexpr std::array<EntryOption, 0> command_options{};
   template <class Options>
   static void set_option(Options&, std::size_t, EntryOptionValue) {}

@@ -2,12 +2,14 @@
 // algorithm is a command (help, text and JSON on karate, agreeing with its entry's reference on
 // every backend of this build), a `stream --algo` name verified against its reference, and its
 // reference check catches a wrong value. An entry that reads_weights (sssp) does all this on a
-// weighted file too, and its weights are refused where a backend cannot hold them.
+// weighted file too, and its weights are refused where a backend cannot hold them; the entry the
+// graph backends keep (tc) is their count.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -55,9 +57,60 @@ void check_command(const std::string& karate) {
   }
 }
 
+/// The entry the backends keep (kept_by_backends): `stream` reports their running count under its
+/// names, verified against its reference, and its check catches a moved count.
+template <class Entry>
+void check_kept(const std::string& karate) {
+  std::vector<std::string> backends{"reference", "cpu"};
+  if (wg::cli::gpu_backend_usable()) backends.push_back("gpu");
+  wg::EdgeList edges = wg::datasets::read_graph(karate).edges;
+  edges.symmetric = true;
+  const double want = Entry::stream_summary(Entry::reference(edges, {}));
+  for (const std::string& backend : backends) {
+    const CliRun r = run_cli({"stream", karate, "--backend", backend, "--batch-size", "8", "--algo",
+                              Entry::name, "--verify", "--verify-every", "2", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << backend << ": " << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["verified"], true) << backend;
+    EXPECT_EQ(j[Entry::stream_key].template get<double>(), want)
+        << backend;  // the stream ends on FILE
+    const CliRun text = run_cli({"stream", karate, "--backend", backend, "--algo", Entry::name});
+    EXPECT_NE(text.out.find(std::string(Entry::stream_label) + ": "), std::string::npos);
+  }
+  // The command on each of the gpu backend's adjacencies (its counting strategy), per vertex too.
+  const std::vector<double> per_vertex = Entry::values(Entry::reference(edges, {}));
+  for (const std::string& adjacency :
+       wg::cli::gpu_backend_usable() ? wg::cli::gpu_adjacencies() : std::vector<std::string>{}) {
+    const std::vector<std::string> args{Entry::name, karate,        "--backend",
+                                        "gpu",       "--adjacency", adjacency};
+    std::vector<std::string> json_args = args;
+    json_args.push_back("--json");
+    const CliRun c = run_cli(json_args);
+    ASSERT_EQ(c.exit_code, 0) << adjacency << ": " << c.err;
+    EXPECT_EQ(json::parse(c.out)[Entry::stream_key].template get<double>(), want) << adjacency;
+    std::vector<std::string> csv_args = args;
+    for (const char* a : {"-o", "-", "--output-format", "csv"}) csv_args.push_back(a);
+    const CliRun rows = run_cli(csv_args);
+    ASSERT_EQ(rows.exit_code, 0) << adjacency << ": " << rows.err;
+    std::istringstream in(rows.out);
+    std::string line;
+    std::getline(in, line);  // the header
+    std::vector<double> got;
+    while (std::getline(in, line)) got.push_back(std::stod(line.substr(line.find(',') + 1)));
+    EXPECT_EQ(got, per_vertex) << adjacency;
+  }
+  const wg::cli::AlgorithmSpec spec{.kind = {Entry::name}};
+  EXPECT_EQ(wg::cli::check_against_reference(spec, edges, {}, want), "");
+  EXPECT_NE(wg::cli::check_against_reference(spec, edges, {}, want + 1), "");
+}
+
 template <class Entry>
 void check_tracked(const std::string& karate) {
   SCOPED_TRACE(Entry::name);
+  if constexpr (Entry::kept_by_backends) {
+    check_kept<Entry>(karate);
+    return;
+  }
   std::vector<std::string> backends{"cpu"};
   if (wg::cli::gpu_backend_usable()) backends.push_back("gpu");
   for (const std::string& backend : backends) {
@@ -164,6 +217,28 @@ TEST(Registry, EntriesThatReadWeightsKeepThem) {
   WG_REGISTERED(WG_TEST_WEIGHTED)
 #undef WG_TEST_WEIGHTED
   EXPECT_GE(readers, 1);  // sssp
+}
+
+TEST(Registry, TheBackendsCountIsTheOneKeptEntry) {
+  std::vector<std::string> kept;
+#define WG_TEST_KEPT(Entry) \
+  if (Entry::kept_by_backends) kept.emplace_back(Entry::name);
+  WG_REGISTERED(WG_TEST_KEPT)
+#undef WG_TEST_KEPT
+  EXPECT_EQ(kept, std::vector<std::string>{wg::cli::BackendCount::name});
+  // Listed first (its list_position), as the command list and the --algo names had it.
+  ASSERT_FALSE(wg::cli::tracked_kinds().empty());
+  EXPECT_EQ(std::string(wg::cli::tracked_kinds().front().name), wg::cli::BackendCount::name);
+  const CliRun all = run_cli({"--help"});
+  const auto at = [&](const char* name) {
+    return all.out.find(std::string("  ") + name + " FILE");
+  };
+  ASSERT_NE(at(wg::cli::BackendCount::name), std::string::npos) << all.out;
+#define WG_TEST_AFTER(Entry)    \
+  if (!Entry::kept_by_backends) \
+    EXPECT_LT(at(wg::cli::BackendCount::name), at(Entry::name)) << Entry::name;
+  WG_REGISTERED(WG_TEST_AFTER)
+#undef WG_TEST_AFTER
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 #pragma once
-// What the algorithm commands (info, tc in commands_static.cpp; every registered algorithm
-// (bfs, sssp, pagerank among them) in registered_command.hpp) share: which backends this build has,
-// the backend rule, the common start (options, backend, graph file) and the JSON and text rows they
-// print alike.
+// What the algorithm commands (info in commands_static.cpp; every registered algorithm in
+// registered_command.hpp) share: which backends this build has, the backend rule, the common
+// start (options, backend, graph file) and the JSON and text rows they print alike.
 #include <algorithm>
 #include <cmath>
 #include <functional>

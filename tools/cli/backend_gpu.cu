@@ -1,10 +1,10 @@
 // The `gpu` backend of the CLI: wg::gpu::DynamicGraph (slab set adjacency, undirected) with the
-// incremental triangle counter of algorithms/tc/gpu, through the one adapter of
-// graph_backend.hpp; with --adjacency btree, wg::gpu::BTreeGraph (sorted adjacency) with
-// SortedTriangleCounter (static counts by sorted intersection). Batches are copied to the GPU,
-// deduplicated there, applied, and the count is updated from the batch's edges only; results
-// tracked besides it (stream --algo, slab adjacency) follow the same update through the device
-// edge lists (tracked_gpu.hpp).
+// incremental triangle counter of algorithms/tc/gpu (tc's entry's, BackendCounter), through the
+// one adapter of graph_backend.hpp; with --adjacency btree, wg::gpu::BTreeGraph (sorted
+// adjacency) with SortedTriangleCounter (static counts by sorted intersection). Batches are copied
+// to the GPU, deduplicated there, applied, and the count is updated from the batch's edges only;
+// results tracked besides it (stream --algo, slab adjacency) follow the same update through the
+// device edge lists (tracked_gpu.hpp).
 //
 // Memory: batches larger than the free GPU memory allows are split into chunks by the graph;
 // a graph that does not fit (or an allocation that fails) raises wg::CapacityError, whose
@@ -15,14 +15,14 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
+#include <warpgraph/algorithms/tc/gpu/tc.hpp>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/graph/gpu/dynamic_graph.hpp>
 
 #if WG_CLI_HAVE_GPU_BTREE
-#include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
 #endif
 
@@ -36,16 +36,19 @@
 
 namespace wg::cli {
 
-using GpuSetBackend = DynamicGraphBackend<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>;
+using SlabCounter = BackendCounter<gpu::Graph>;  // hash probes
+using GpuSetBackend = DynamicGraphBackend<gpu::Graph, SlabCounter>;
 #if WG_CLI_HAVE_GPU_ALGORITHMS
 // Else the adapter would keep tracked results without ever updating them.
-static_assert(DeviceObservableGraph<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>);
+static_assert(DeviceObservableGraph<gpu::Graph, SlabCounter>);
 #endif
-template class DynamicGraphBackend<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>;
+template class DynamicGraphBackend<gpu::Graph, SlabCounter>;
 
 #if WG_CLI_HAVE_GPU_BTREE
-using GpuBTreeBackend = DynamicGraphBackend<gpu::BTreeSetGraph, gpu::SortedTriangleCounter<false>>;
-template class DynamicGraphBackend<gpu::BTreeSetGraph, gpu::SortedTriangleCounter<false>>;
+using BTreeCounter = BackendCounter<gpu::BTreeSetGraph>;
+static_assert(std::is_same_v<BTreeCounter, gpu::SortedTriangleCounter<false>>);
+using GpuBTreeBackend = DynamicGraphBackend<gpu::BTreeSetGraph, BTreeCounter>;
+template class DynamicGraphBackend<gpu::BTreeSetGraph, BTreeCounter>;
 #endif
 
 std::vector<std::string> gpu_adjacencies() {
@@ -79,11 +82,9 @@ std::unique_ptr<GraphBackend> make_gpu_backend(const std::string& adjacency) {
   auto backend = std::make_unique<GpuSetBackend>(
       GraphBackendOptions{.name = "gpu", .startup_seconds = startup},
       [] { return std::make_unique<gpu::Graph>(0); },
-      [](gpu::Graph& g, gpu::IncrementalTriangleCounter<gpu::Graph>& c,
+      [](gpu::Graph& g, SlabCounter& c,
          BatchPipeline::Done done) -> std::unique_ptr<BatchPipeline> {
-        return std::make_unique<
-            IngestPipeline<gpu::Graph, gpu::IncrementalTriangleCounter<gpu::Graph>>>(
-            g, c, std::move(done));
+        return std::make_unique<IngestPipeline<gpu::Graph, SlabCounter>>(g, c, std::move(done));
       },
 #if WG_CLI_HAVE_GPU_ALGORITHMS
       // stream --algo: one upload and graph update per batch, then the counter and each tracked

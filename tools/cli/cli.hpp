@@ -41,7 +41,6 @@ class CheckFailed : public Error {
 
 /// Subcommand entry points: argv[0] is the subcommand's name. Return the exit code.
 int run_info(int argc, const char* const* argv);
-int run_tc(int argc, const char* const* argv);
 int run_stream(int argc, const char* const* argv);
 
 // ---- option parsing ---------------------------------------------------------------------------

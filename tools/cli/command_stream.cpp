@@ -521,7 +521,7 @@ void batches_json(const StreamReport& s, json& j) {
                        {"kind", b.kind},
                        {"size", b.size},
                        {"edges_changed", b.outcome.edges_changed},
-                       {"triangles", b.outcome.triangles},
+                       {BackendCount::stream_key, b.outcome.triangles},
                        {"seconds", b.outcome.seconds}});
     if (!b.outcome.algorithms.empty()) {
       json& algos = batches.back()["algorithms"] = json::array();
@@ -538,7 +538,7 @@ void batches_json(const StreamReport& s, json& j) {
       {"erase_batches", t.erase_batches(s.records.size())},
       {"vertex_batches", t.vertex_batches},
       {"updates", t.updates_applied},
-      {"triangles", s.final_count},
+      {BackendCount::stream_key, s.final_count},
       {"seconds", t.batch_seconds},
       {"updates_per_second",
        t.batch_seconds > 0 ? json(t.updates_applied / t.batch_seconds) : json(nullptr)}};
@@ -567,10 +567,10 @@ void print_stream_json(const StreamReport& s) {
   input_and_stream_json(s, j);
   j["initial"] = {{"entries", s.in.stream.initial.size()},
                   {"edges", s.initial.edges_changed},
-                  {"triangles", s.initial.triangles},
+                  {BackendCount::stream_key, s.initial.triangles},
                   {"seconds", s.initial.seconds}};
   batches_json(s, j);
-  j["triangles"] = s.final_count;
+  j[BackendCount::stream_key] = s.final_count;
   if (s.verification) {
     const Verification& v = *s.verification;
     json jv{{"recount", v.recount},
@@ -632,7 +632,7 @@ void print_stream_text(const StreamReport& s) {
                           batches == 0 ? 0.0 : 1e3 * a.batch_seconds / batches, a.recomputed));
   }
   // The result line, unpadded: "triangles: 1612010 (verified against reference)".
-  std::cout << "triangles: " << s.final_count
+  std::cout << BackendCount::stream_label << ": " << s.final_count
             << (!s.verification   ? "\n"
                 : s.verified_ok() ? " (verified against reference)\n"
                                   : " (VERIFICATION FAILED)\n");

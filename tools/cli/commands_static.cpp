@@ -1,8 +1,6 @@
-// The one-shot graph commands info and tc: info on the reference (Boost.Graph), tc on a
-// GraphBackend (reference, cpu or gpu). The algorithm commands are the registered ones
-// (registered_command.hpp).
+// The graph command info, on the reference (Boost.Graph). The algorithm commands are the
+// registered ones (registered_command.hpp).
 #include "algorithm_command.hpp"
-#include "output_writer.hpp"
 
 namespace wg::cli {
 
@@ -74,63 +72,6 @@ int run_info(int argc, const char* const* argv) {
   print_row("components", std::to_string(s.components));
   print_row("time", fmt::format("read {}, statistics {}", format_ms(g.read_seconds),
                                 format_ms(stats_seconds)));
-  return kExitOk;
-}
-
-// ---- tc ---------------------------------------------------------------------------------------
-
-int run_tc(int argc, const char* const* argv) {
-  CommandOptions cmd("tc",
-                     "Count the triangles of the graph. Every entry is read as an undirected "
-                     "edge; self-loops and duplicates are dropped.",
-                     "FILE", 1, 1);
-  cmd.add_reader_options(false);
-  cmd.add_backend_option("tc runs on the chosen backend.");
-  cmd.add_adjacency_option();
-  cmd.add_output_options(true);
-  auto r = cmd.parse(argc, argv);
-  if (!r) return kExitOk;
-  const std::string backend_name = backend_option(*r);
-  const std::optional<OutputTarget> out = output_target(*r, cmd.files());
-  // The gpu backend is made first: it copies the file's edges to the device while it is parsed.
-  std::unique_ptr<GraphBackend> backend;
-  if (resolves_to_gpu(backend_name))
-    backend =
-        make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));
-  InputGraph g = load_graph(cmd.files()[0], reader_options(*r),
-                            backend ? backend->preload_sink() : datasets::EdgeChunkFn{});
-  g.read.edges.symmetric = true;  // triangles are counted on the undirected graph
-  g.read.edges.weight.clear();    // of an unweighted graph (a weighted one is slower to build)
-  if (!backend)
-    backend =
-        make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));
-  const BatchOutcome built = backend->build(g.read.edges);
-  std::vector<std::uint64_t> per_vertex;
-  if (out) {
-    const std::uint64_t again = backend->recount_triangles(&per_vertex);
-    if (again != built.triangles) {
-      throw Error(fmt::format("backend {}: build counted {} triangles but a recount gives {}",
-                              backend->name(), built.triangles, again));
-    }
-    write_table(*out, g, {number_column("triangles", per_vertex)});
-  }
-  if (r->count("json")) {
-    print_json({{"command", "tc"},
-                {"backend", backend->name()},
-                {"backend_startup_seconds", backend->startup_seconds()},
-                {"input", input_json(g)},
-                {"vertices", backend->num_vertices()},
-                {"edges", backend->num_edges()},
-                {"triangles", built.triangles},
-                {"seconds", built.seconds}});
-    return kExitOk;
-  }
-  print_row("triangles", std::to_string(built.triangles));
-  print_row("vertices", std::to_string(backend->num_vertices()));
-  print_row("edges", std::to_string(backend->num_edges()) + " (undirected, simple)");
-  print_row("backend", backend_row(backend->name(), backend->startup_seconds()));
-  print_row("time", fmt::format("read {}, build + count {}", format_ms(g.read_seconds),
-                                format_ms(built.seconds)));
   return kExitOk;
 }
 

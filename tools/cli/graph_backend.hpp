@@ -18,6 +18,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,13 @@ struct GraphBackendOptions {
 
 /// The id range a batch needs: batch.num_vertices and every id named.
 std::uint64_t batch_id_range(const EdgeList& batch);
+
+/// The counter of a backend on `Graph`: the dynamic class of the count's entry on it
+/// (BackendCount::make_dynamic, from the backend header algorithms/tc/cpu/tc.hpp or gpu/tc.hpp
+/// that the backend's file includes), so that the count `stream` prints is that entry's.
+template <class Graph>
+using BackendCounter = std::remove_cvref_t<decltype(*BackendCount::make_dynamic(
+    std::declval<Graph&>(), typename BackendCount::Options{}))>;
 
 /// Results tracked besides the count (GraphBackend::track) follow the batches through the
 /// EdgeBatchObserver calls of algorithms/dynamic_update.hpp: the adapter lists the edges a batch

@@ -30,11 +30,10 @@ struct Command {
 /// registered_command.hpp) in their list positions (algorithms/registry.hpp), then stream.
 std::vector<Command> commands() {
   std::vector<std::pair<int, Command>> algorithms = {
-      {1, {"tc", "FILE", "count triangles", run_tc}},
   };
 #define WG_CLI_COMMAND(Entry) \
   algorithms.push_back(       \
-      {Entry::list_position, {Entry::name, "FILE", Entry::summary, run_registered<Entry>}});
+      {Entry::list_position, {Entry::name, "FILE", Entry::summary, registered_command<Entry>()}});
   WG_REGISTERED(WG_CLI_COMMAND)
 #undef WG_CLI_COMMAND
   std::stable_sort(algorithms.begin(), algorithms.end(),

@@ -2,10 +2,14 @@
 // The command of every registered algorithm (algorithms/registry.hpp): `warpgraph NAME FILE`
 // reads the graph as undirected, runs the entry's static computation on the gpu, cpu or
 // reference backend (as the other algorithm commands choose it), prints the entry's fields as
-// text rows or JSON and, with --output, one value per vertex. main.cpp lists one per entry.
+// text rows or JSON and, with --output, one value per vertex. An entry the graph backends keep
+// (kept_by_backends: tc) is counted by the backend `stream` would use instead (run_kept).
+// main.cpp lists one per entry (registered_command).
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -237,6 +241,75 @@ int run_registered(int argc, const char* const* argv) {
                                top_values[top[i]]);
   }
   return kExitOk;
+}
+
+/// The command of an entry the graph backends keep (kept_by_backends): the graph is built on the
+/// backend that --backend and --adjacency name (a GraphBackend, as `stream` makes it), whose build
+/// counts it; --output adds a recount per vertex, checked against the build's count. Prints the
+/// entry's fields, the backend's graph (vertices, undirected edges), the backend and the time of
+/// its build and count.
+template <class Entry>
+int run_kept(int argc, const char* const* argv) {
+  CommandOptions cmd(Entry::name, Entry::description, "FILE", 1, 1);
+  cmd.add_reader_options(false);
+  cmd.add_backend_option(std::string(Entry::name) + " runs on the chosen backend.");
+  cmd.add_adjacency_option();
+  cmd.add_output_options(true);
+  auto r = cmd.parse(argc, argv);
+  if (!r) return kExitOk;
+  const std::string backend_name = backend_option(*r);
+  const std::optional<OutputTarget> out = output_target(*r, cmd.files());
+  const auto make = [&] {
+    return make_backend(backend_name, cpu_threads_option(*r), adjacency_option(*r, backend_name));
+  };
+  // The gpu backend is made first: it copies the file's edges to the device while it is parsed.
+  std::unique_ptr<GraphBackend> backend;
+  if (resolves_to_gpu(backend_name)) backend = make();
+  InputGraph g = load_graph(cmd.files()[0], reader_options(*r),
+                            backend ? backend->preload_sink() : datasets::EdgeChunkFn{});
+  g.read.edges.symmetric = true;  // counted on the undirected graph
+  g.read.edges.weight.clear();    // of an unweighted graph (a weighted one is slower to build)
+  if (!backend) backend = make();
+  const BatchOutcome built = backend->build(g.read.edges);
+  typename Entry::Result result{built.triangles, {}};
+  if (out) {
+    const std::uint64_t again = backend->recount_triangles(&result.per_vertex);
+    if (again != built.triangles)
+      throw Error(fmt::format("backend {}: build counted {} {} but a recount gives {}",
+                              backend->name(), built.triangles, Entry::stream_label, again));
+    const std::vector<double> values = Entry::values(result);
+    std::vector<std::int64_t> derived;
+    write_table(
+        *out, g,
+        values_columns(entry_value_name<Entry>(), Entry::per_vertex, values, file_ids(g), derived));
+  }
+  const std::vector<SummaryField> fields = entry_fields<Entry>(result, {});
+  const std::vector<SummaryHistogram> histograms = Entry::histograms(result);
+  if (r->count("json")) {
+    json j{{"backend_startup_seconds", backend->startup_seconds()},
+           {"vertices", backend->num_vertices()},
+           {"edges", backend->num_edges()},
+           {"seconds", built.seconds}};
+    summary_json(j, fields, histograms);
+    print_json(graph_command_json(Entry::name, backend->name(), g, j));
+    return kExitOk;
+  }
+  print_summary(g, fields, histograms);
+  print_row("vertices", std::to_string(backend->num_vertices()));
+  print_row("edges", std::to_string(backend->num_edges()) + " (undirected, simple)");
+  print_row("backend", backend_row(backend->name(), backend->startup_seconds()));
+  print_row("time", fmt::format("read {}, build + count {}", format_ms(g.read_seconds),
+                                format_ms(built.seconds)));
+  return kExitOk;
+}
+
+/// The command of a registered entry (main.cpp's list): run_kept where the backends keep it.
+template <class Entry>
+constexpr auto registered_command() {
+  if constexpr (Entry::kept_by_backends)
+    return &run_kept<Entry>;
+  else
+    return &run_registered<Entry>;
 }
 
 }  // namespace wg::cli

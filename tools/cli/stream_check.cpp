@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <warpgraph/algorithms/reference/reference.hpp>
-
 namespace wg::cli {
 
 std::uint64_t EdgeSetReplay::apply(const EdgeList& batch, bool insert) {
@@ -63,7 +61,7 @@ Verification verify_stream(GraphBackend& backend, std::uint64_t final_count,
   Verification v;
   v.recount = backend.recount_triangles(nullptr);
   const EdgeList exported = backend.export_edges();
-  v.reference = reference::triangle_count(exported).total;
+  v.reference = BackendCount::reference(exported, {}).total;
   std::vector<std::uint64_t> exported_keys(exported.size());
   for (std::size_t i = 0; i < exported.size(); ++i) {
     exported_keys[i] = EdgeSetReplay::key(exported.src[i], exported.dst[i]);
@@ -73,7 +71,7 @@ Verification verify_stream(GraphBackend& backend, std::uint64_t final_count,
   v.exported_edges = exported_keys.size();
   v.model_edges = model.size();
   v.edges_match = exported_keys == model;
-  if (input_graph) v.input_reference = reference::triangle_count(*input_graph).total;
+  if (input_graph) v.input_reference = BackendCount::reference(*input_graph, {}).total;
 
   if (v.recount != final_count) {
     v.problems.push_back(fmt::format("incremental count {} != {} recount {}", final_count,

@@ -80,7 +80,7 @@ void write_stream_results(const OutputTarget& target, GraphBackend& backend,
   // Derived per-vertex data, kept alive while the columns read it.
   std::vector<std::vector<std::int64_t>> vertices;
   vertices.reserve(tracked.size());
-  std::vector<Column> columns{number_column("triangles", triangles)};
+  std::vector<Column> columns{number_column(entry_value_name<BackendCount>(), triangles)};
   for (const TrackedResult& t : tracked) {
     const std::string name = algorithm_name(t.spec.kind);
     const AlgorithmKind kind = t.spec.kind;
@@ -97,7 +97,7 @@ void write_stream_results(const OutputTarget& target, GraphBackend& backend,
 }
 
 std::string verified_line(std::size_t batch, const std::vector<TrackedResult>& tracked) {
-  std::string names = "tc";
+  std::string names = algorithm_name(AlgorithmKind::tc);
   for (const TrackedResult& t : tracked) names += std::string(", ") + algorithm_name(t.spec.kind);
   return fmt::format("batch {}: verified {} against the reference", batch, names);
 }

@@ -34,11 +34,18 @@ std::string first_difference(const std::vector<double>& got, const std::vector<T
 }
 
 /// A registered algorithm's check: its values against its entry's reference (from spec.source
-/// where it needs one; all unreached when that source was erased).
+/// where it needs one; all unreached when that source was erased); for the backends' count,
+/// `count` against the reference's stream_summary.
 template <class Entry>
 std::string check_registered(const AlgorithmSpec& spec, const EdgeList& graph,
-                             const std::vector<double>& values, bool source_live) {
+                             const std::vector<double>& values, double count, bool source_live) {
   typename Entry::Options options{};
+  if constexpr (Entry::kept_by_backends) {
+    const double want = Entry::stream_summary(Entry::reference(graph, options));
+    if (count == want) return "";
+    return fmt::format("{}: {} {}, the reference counts {}", Entry::name, count,
+                       Entry::stream_label, want);
+  }
   if constexpr (Entry::reads_direction) options.directed = !graph.symmetric;
   if constexpr (Entry::needs_source) {
     options.source = spec.source;
@@ -95,8 +102,8 @@ BatchEffect TrackedAlgorithm::after_erase_device(const gpu::ChangedEdges&) {
 }
 
 std::vector<AlgorithmKind> tracked_kinds() {
-  // The built-in ones and the registered ones in their list positions (algorithms/registry.hpp).
-  std::vector<std::pair<int, AlgorithmKind>> kinds = {{1, AlgorithmKind::tc}};
+  // The registered ones in their list positions (algorithms/registry.hpp).
+  std::vector<std::pair<int, AlgorithmKind>> kinds;
 #define WG_CLI_KIND(Entry) kinds.push_back({Entry::list_position, {Entry::name}});
   WG_REGISTERED(WG_CLI_KIND)
 #undef WG_CLI_KIND
@@ -108,7 +115,6 @@ std::vector<AlgorithmKind> tracked_kinds() {
 }
 
 SummaryNames summary_names(AlgorithmKind kind) {
-  if (kind == AlgorithmKind::tc) return {"triangles", "triangles"};
 #define WG_CLI_SUMMARY(Entry) \
   if (kind == AlgorithmKind{Entry::name}) return {Entry::stream_key, Entry::stream_label};
   WG_REGISTERED(WG_CLI_SUMMARY)
@@ -163,14 +169,9 @@ std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& g
                                     const std::vector<double>& values, double tc_total,
                                     bool source_live) {
   const AlgorithmKind kind = spec.kind;
-  if (kind == AlgorithmKind::tc) {
-    const std::uint64_t want = reference::triangle_count(graph).total;
-    if (static_cast<std::uint64_t>(tc_total) == want) return "";
-    return fmt::format("tc: {} triangles, the reference counts {}", tc_total, want);
-  }
 #define WG_CLI_CHECK(Entry)               \
   if (kind == AlgorithmKind{Entry::name}) \
-    return check_registered<Entry>(spec, graph, values, source_live);
+    return check_registered<Entry>(spec, graph, values, tc_total, source_live);
   WG_REGISTERED(WG_CLI_CHECK)
 #undef WG_CLI_CHECK
   return "";

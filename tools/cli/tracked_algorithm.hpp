@@ -14,6 +14,7 @@
 
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/registry.hpp>
+#include <warpgraph/algorithms/tc/tc_entry.hpp>
 #include <warpgraph/graph/edge_list.hpp>
 
 namespace wg::gpu {
@@ -22,16 +23,21 @@ struct ChangedEdges;  // algorithms/gpu_dynamic_update.cuh
 
 namespace wg::cli {
 
+/// The result every graph backend keeps itself, as the running count of the batches it applies
+/// (GraphBackend; its entry is kept_by_backends): `stream` takes its names and its reference
+/// check from this entry, not from a TrackedAlgorithm.
+using BackendCount = TcEntry;
+
 /// An algorithm that `stream --algo` can keep, by its --algo name: the built-in ones (named
 /// below) and every registered one (algorithms/registry.hpp), whose names come from their entries.
 struct AlgorithmKind {
-  const char* name = "tc";
+  const char* name = BackendCount::name;
   friend bool operator==(const AlgorithmKind& a, const AlgorithmKind& b) {
     return std::string_view(a.name) == std::string_view(b.name);
   }
   static const AlgorithmKind tc, bfs, cc, pagerank, kcore;
 };
-inline const AlgorithmKind AlgorithmKind::tc{"tc"};
+inline const AlgorithmKind AlgorithmKind::tc{BackendCount::name};
 inline const AlgorithmKind AlgorithmKind::bfs{"bfs"};
 inline const AlgorithmKind AlgorithmKind::cc{"cc"};
 inline const AlgorithmKind AlgorithmKind::pagerank{"pagerank"};
@@ -188,10 +194,11 @@ std::unique_ptr<TrackedAlgorithm> track_registered(const AlgorithmSpec& spec, Gr
 #define WG_CLI_ENTRY_ARG(Entry) , Entry
 
 /// Compares a tracked result with the reference's on `graph` (the backend's exported graph):
-/// tc exactly, a registered one within its entry's check_tolerance (per vertex, or in L1 where
-/// its check_l1). Returns an empty string when they agree, else one line saying where they
-/// differ. `source_live` false: the source of a result that needs one (bfs, sssp) was erased
-/// (GraphBackend::erase_vertices), so every vertex must be unreached.
+/// a registered one within its entry's check_tolerance (per vertex, or in L1 where its check_l1),
+/// the backends' count (BackendCount: `tc_total`) with its stream_summary. Returns an empty
+/// string when they agree, else one line saying where they differ. `source_live` false: the
+/// source of a result that needs one (bfs, sssp) was erased (GraphBackend::erase_vertices), so
+/// every vertex must be unreached.
 std::string check_against_reference(const AlgorithmSpec& spec, const EdgeList& graph,
                                     const std::vector<double>& values, double tc_total,
                                     bool source_live = true);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 
-#include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
 
 #include "cli.hpp"
 #include "tracked_algorithm.hpp"
@@ -20,11 +19,6 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
 std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
                                                    cpu::DynamicGraph& graph) {
   const AlgorithmKind kind = spec.kind;
-  if (kind == AlgorithmKind::tc)
-    return make_tracked(
-        kind, std::make_unique<cpu::IncrementalTriangleCounter>(graph),
-        [](const cpu::IncrementalTriangleCounter&) { return std::vector<double>{}; },
-        [](const cpu::IncrementalTriangleCounter& a) { return static_cast<double>(a.total()); });
   return track_registered<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>(
       spec, graph, [](auto&&... a) { return make_tracked(std::move(a)...); },
       "not available on the cpu backend");

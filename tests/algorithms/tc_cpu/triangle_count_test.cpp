@@ -11,12 +11,14 @@
 #include <vector>
 
 #include <warpgraph/algorithms/reference/reference.hpp>
+#include <warpgraph/algorithms/tc/cpu/tc.hpp>
 #include <warpgraph/algorithms/tc/cpu/triangle_count.hpp>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/datasets/update_stream.hpp>
 
+#include "../tc_entry_check.hpp"
 #include "test_support.hpp"
 
 // Inside wg::cpu: the CPU graph and counter and wg's edge types need no using-declarations.
@@ -120,6 +122,12 @@ TEST(IncrementalTriangles, FacebookStreamEveryBatchEqualsRecountAndReference) {
   const auto stream = wg::datasets::make_update_stream(
       g, {.initial_fraction = 0.5, .batch_size = 8192, .seed = 11});
   replay_and_check(stream, g);
+}
+
+// ---- the registry entry on the CPU graph --------------------------------------------------------
+
+TEST(TcEntry, RunAndDynamicClassOnTheCpuGraphEqualTheReference) {
+  wg::test::check_tc_entry([] { return undirected_graph(); });
 }
 
 // ---- exactness on dense random graphs ---------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <string>
 
 #include <warpgraph/algorithms/reference/reference.hpp>
+#include <warpgraph/algorithms/tc/gpu/tc.hpp>
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
@@ -19,6 +20,7 @@
 #include "../../graph/gpu/graph_model.hpp"
 #include "../../support/test_support.hpp"
 #include "../reference/dataset_figures.hpp"
+#include "../tc_entry_check.hpp"
 
 namespace {
 
@@ -213,6 +215,10 @@ TEST(GpuIncrementalTc, HostBatchesGrowTheIdRangeAndCarryWeights) {
   EXPECT_EQ(d.update.applied, 1u);
   EXPECT_EQ(d.triangles, 1u);
   EXPECT_EQ(d.total, 0u);
+}
+
+TEST(TcEntry, RunAndDynamicClassOnTheSlabGraphEqualTheReference) {
+  wg::test::check_tc_entry([] { return wg::gpu::Graph(0); });
 }
 
 TEST(GpuIncrementalTc, DirectedGraphIsRefused) {

@@ -20,8 +20,8 @@
 // the row).
 // Dynamic: DynamicComponents, DynamicCoreNumbers and DynamicPageRank (L1 < 1e-10) on the slab
 // graph, per batch size, insert-only and mixed: bench_common.cuh.
-// Every registered algorithm with a GPU backend (algorithms/registry.hpp; --algos NAME) gets a
-// static row on the slab graph (its entry's run, result copied back) and dynamic rows on it.
+// Every other registered algorithm with a GPU backend (algorithms/registry.hpp; --algos NAME)
+// gets a static row on the slab graph (its entry's run, result copied back) and dynamic rows on it.
 //
 // Set CUDA_MODULE_LOADING=EAGER.
 #include <cuda_runtime.h>
@@ -36,8 +36,6 @@
 
 #include <warpgraph/algorithms/kcore/gpu/kcore.cuh>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.cuh>
-#include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
-#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/algorithms/wcc/gpu/wcc.cuh>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
@@ -112,25 +110,29 @@ void time_view(Context& c, const GraphSpec& g, const std::string& structure, con
              g.gunrock ? kGunrockPagerankMs : 0);
 }
 
-/// Triangle counting on a whole graph (slab: hash probes; B-tree: sorted intersection).
-template <class Count>
-void time_tc(Context& c, const GraphSpec& g, const std::string& structure, std::uint64_t n,
-             std::uint64_t edges, cudaStream_t s, Count&& count) {
+/// Triangle counting on a whole graph: its entry's run, the total only, by the graph's counting
+/// strategy (algorithms/tc/gpu/tc.hpp: slab, hash probes; B-tree, sorted intersection).
+template <class Graph>
+void time_tc(Context& c, const GraphSpec& g, const std::string& structure, const Graph& graph,
+             std::uint64_t n, std::uint64_t edges) {
+  using Tc = wg::TcEntry;
   std::uint64_t triangles = 0;
-  const StaticMeasure m = measure_static(c.plan, s, [&] {
-    triangles = count();
+  const StaticMeasure m = measure_static(c.plan, graph.stream(), [&] {
+    triangles = Tc::run(graph, {.per_vertex = false}).total;
     return std::int64_t{0};
   });
-  record(c, g, structure, "tc", m, n, edges, g.gunrock ? kGunrockTcMs : 0,
-         {{"triangles", triangles}}, static_cast<std::int64_t>(triangles));
+  record(c, g, structure, Tc::name, m, n, edges, g.gunrock ? kGunrockTcMs : 0,
+         {{Tc::stream_key, triangles}}, static_cast<std::int64_t>(triangles));
 }
 
 /// Whether this bench gives the registered algorithm its rows from the entry: entries with a
-/// source are traversal_bench's, and pagerank has its own rows (pagerank_l1, pagerank_max_change:
-/// the two stop rules).
+/// source are traversal_bench's, pagerank has its own rows (pagerank_l1, pagerank_max_change:
+/// the two stop rules), and tc its own (time_tc, on the slab and B-tree graphs alike; its
+/// counter follows batches without a recompute() to compare with).
 template <class Entry>
 constexpr bool registry_rows() {
-  return !Entry::needs_source && std::string_view(Entry::name) != "pagerank";
+  return !Entry::needs_source && std::string_view(Entry::name) != "pagerank" &&
+         !std::is_same_v<Entry, wg::TcEntry>;
 }
 /// ... and its static row: cc and kcore are timed by time_view over every device view (slab,
 /// CSR, B-tree) without copying their result back, which an entry's run cannot.
@@ -160,21 +162,22 @@ template <class Entry>
 void dynamic_registered(const Plan& plan, const Deadline& deadline, Rows& rows,
                         const DynamicInput& whole) {
   using G = wg::gpu::Graph;
-  if constexpr (!registry_rows<Entry>()) return;
-  if (!plan.wants_algo(Entry::name)) return;
-  using Dyn = std::remove_cvref_t<decltype(*Entry::make_dynamic(std::declval<G&>(),
-                                                                typename Entry::Options{}))>;
-  guarded_dynamic(rows, Entry::name, [&] {
-    dynamic_rows<G, Dyn>(plan, deadline, rows, Entry::name, "slab_set", whole, [](G& g) {
-      return std::move(*Entry::make_dynamic(g, typename Entry::Options{}));
+  if constexpr (registry_rows<Entry>()) {  // (an entry without them may not fit dynamic_rows)
+    if (!plan.wants_algo(Entry::name)) return;
+    using Dyn = std::remove_cvref_t<decltype(*Entry::make_dynamic(std::declval<G&>(),
+                                                                  typename Entry::Options{}))>;
+    guarded_dynamic(rows, Entry::name, [&] {
+      dynamic_rows<G, Dyn>(plan, deadline, rows, Entry::name, "slab_set", whole, [](G& g) {
+        return std::move(*Entry::make_dynamic(g, typename Entry::Options{}));
+      });
     });
-  });
+  }
 }
 
 void static_graph(Context& c, const GraphSpec& g) {
   const Plan& p = c.plan;
   const EdgeList e = load_graph(g);
-  const bool tc = p.wants_algo("tc") && (g.scale == 0 || g.scale <= p.tc_max_scale);
+  const bool tc = p.wants_algo(wg::TcEntry::name) && (g.scale == 0 || g.scale <= p.tc_max_scale);
   std::uint64_t n = 0, m = 0;
   wg::gpu::Csr csr;
   guarded(c, g, "slab_set", [&] {
@@ -186,8 +189,7 @@ void static_graph(Context& c, const GraphSpec& g) {
                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(m));
     if (p.wants("slab")) {
       time_view(c, g, "slab_set", sg.ref(), n, m, sg.stream());
-      if (tc)
-        time_tc(c, g, "slab_set", n, m, sg.stream(), [&] { return wg::gpu::count_triangles(sg); });
+      if (tc) time_tc(c, g, "slab_set", sg, n, m);
 #define WG_BENCH_STATIC(Entry) time_registered<Entry>(c, g, sg);
       WG_REGISTERED_GPU(WG_BENCH_STATIC)
 #undef WG_BENCH_STATIC
@@ -208,9 +210,7 @@ void static_graph(Context& c, const GraphSpec& g) {
       wg::gpu::BTreeGraph<false> bt(0);
       bt.build(e);
       time_view(c, g, "btree", bt.ref(), bt.num_vertices(), m, bt.stream());
-      if (tc)
-        time_tc(c, g, "btree", bt.num_vertices(), m, bt.stream(),
-                [&] { return wg::gpu::count_triangles_sorted(bt); });
+      if (tc) time_tc(c, g, "btree", bt, bt.num_vertices(), m);
     });
   }
 }
@@ -218,7 +218,7 @@ void static_graph(Context& c, const GraphSpec& g) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::set<std::string> algos{"pagerank_l1", "pagerank_max_change", "tc"};
+  std::set<std::string> algos{"pagerank_l1", "pagerank_max_change", wg::TcEntry::name};
 #define WG_BENCH_NAME(Entry) \
   if (registry_rows<Entry>()) algos.insert(Entry::name);
   WG_REGISTERED_GPU(WG_BENCH_NAME)
