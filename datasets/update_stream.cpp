@@ -6,6 +6,8 @@
 #include <deque>
 #include <functional>
 #include <numeric>
+#include <unordered_map>
+#include <vector>
 
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/random.hpp>
@@ -122,15 +124,18 @@ void shuffle(std::vector<T>& v, detail::SplitMix64& rng) {
   for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
 }
 
-/// Appends edge keys to an EdgeList; undirected edges get a random orientation.
+/// Appends edge keys to an EdgeList; undirected edges get a random orientation. With `weights`
+/// (a weighted graph's edges), each entry carries its edge's weight.
 void emit(EdgeList& out, const std::vector<std::uint64_t>& keys, bool symmetric,
-          detail::SplitMix64& rng) {
+          detail::SplitMix64& rng,
+          const std::unordered_map<std::uint64_t, double>* weights = nullptr) {
   out.reserve(keys.size());
   for (std::uint64_t k : keys) {
     vertex_t u = static_cast<vertex_t>(k >> 32), v = static_cast<vertex_t>(k & 0xffffffffu);
     if (symmetric && (rng.next() & 1)) std::swap(u, v);
     out.src.push_back(u);
     out.dst.push_back(v);
+    if (weights) out.weight.push_back(weights->at(k));
   }
 }
 
@@ -163,6 +168,20 @@ UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& param
                                            std::uint64_t{std::max(graph.src[i], graph.dst[i])} + 1);
     if (graph.src[i] != graph.dst[i]) edges.push_back(key_of(graph.src[i], graph.dst[i], sym));
   }
+  // A weighted graph's stream keeps its weights: an edge given several times weighs its smallest,
+  // as the readers merge duplicates; inserted entries carry it, erasures need none.
+  std::unordered_map<std::uint64_t, double> weight_of;
+  if (graph.weighted()) {
+    weight_of.reserve(edges.size());
+    for (std::size_t i = 0; i < graph.size(); ++i) {
+      if (graph.src[i] == graph.dst[i]) continue;
+      const auto [at, fresh] =
+          weight_of.try_emplace(key_of(graph.src[i], graph.dst[i], sym), graph.weight[i]);
+      if (!fresh) at->second = std::min(at->second, graph.weight[i]);
+    }
+  }
+  const std::unordered_map<std::uint64_t, double>* weights =
+      graph.weighted() ? &weight_of : nullptr;
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   detail::SplitMix64 rng{detail::mix64(params.seed ^ 0x0123456789abcdefull)};
@@ -183,7 +202,7 @@ UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& param
   EdgeSet present(m);
   std::vector<std::uint64_t> keys(edges.begin(),
                                   edges.begin() + static_cast<std::ptrdiff_t>(n_init));
-  emit(out.initial, keys, sym, rng);
+  emit(out.initial, keys, sym, rng, weights);
   for (std::uint64_t k : keys) present.insert(k);
 
   // Pending insertions, first-time edges first; deleted edges return at the back, so the
@@ -228,7 +247,7 @@ UpdateStream make_update_stream(const EdgeList& graph, const StreamParams& param
     for (std::uint64_t i = 0; i < take; ++i) present.insert(batch[i]);
     shuffle(batch, rng);
     UpdateBatch ins{.kind = UpdateBatch::Kind::insert, .edges = empty_list(), .vertices = {}};
-    emit(ins.edges, batch, sym, rng);
+    emit(ins.edges, batch, sym, rng, weights);
     out.batches.push_back(std::move(ins));
 
     // ---- maybe a deletion batch: present edges (which return later), repeats, absent edges

@@ -52,7 +52,9 @@ struct UpdateStream {
 ///  - after each insertion batch, with probability delete_probability, a deletion batch of
 ///    batch_size entries follows, drawn from edges inserted so far;
 ///  - duplicate_fraction of each batch's entries are repeats (of entries of the same batch or of
-///    earlier batches); absent_fraction of each deletion batch are edges not in the graph.
+///    earlier batches); absent_fraction of each deletion batch are edges not in the graph;
+///  - a weighted graph's initial part and insertion entries carry their edge's weight (its
+///    smallest, where the graph lists the edge more than once); deletions carry none.
 /// Deterministic for a given seed. Every edge deleted by a deletion batch is re-inserted by a
 /// later insertion batch, so after the last batch the graph is again the simple graph of
 /// `graph` (the demo then ends on the published triangle count). The stream ends with an

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 
@@ -153,6 +154,41 @@ TEST(UpdateStream, DeterministicForASeed) {
   p.seed = 99;
   auto c = wg::datasets::make_update_stream(g, p);
   EXPECT_NE(c.initial.src, a.initial.src);
+}
+
+TEST(UpdateStream, AWeightedGraphsStreamCarriesEachEdgesSmallestWeight) {
+  // Undirected: (0,1) listed twice (weights 7 and 3) and reversed; (1,2) 2.5; (2,3) 9; a loop.
+  wg::EdgeList g;
+  g.num_vertices = 4;
+  g.symmetric = true;
+  g.src = {0, 1, 1, 2, 3, 2};
+  g.dst = {1, 0, 2, 3, 3, 1};
+  g.weight = {7, 3, 2.5, 9, 1, 4};
+  const std::map<Key, double> want = {{{0, 1}, 3}, {{1, 2}, 2.5}, {{2, 3}, 9}};
+  StreamParams p;
+  p.batch_size = 2;
+  p.initial_fraction = 0.34;
+  p.delete_probability = 1;
+  const auto s = wg::datasets::make_update_stream(g, p);
+  std::size_t weighed = 0;
+  const auto check = [&](const wg::EdgeList& e) {
+    ASSERT_EQ(e.weight.size(), e.size());
+    for (std::size_t i = 0; i < e.size(); ++i, ++weighed)
+      EXPECT_EQ(e.weight[i], want.at(key(e.src[i], e.dst[i], true)));
+  };
+  check(s.initial);
+  for (const auto& b : s.batches) {
+    if (b.kind == UpdateBatch::Kind::insert)
+      check(b.edges);
+    else
+      EXPECT_FALSE(b.edges.weighted());
+  }
+  EXPECT_GE(weighed, want.size());  // every edge arrives at least once
+  // An unweighted graph's stream stays unweighted.
+  g.weight.clear();
+  const auto u = wg::datasets::make_update_stream(g, p);
+  EXPECT_FALSE(u.initial.weighted());
+  for (const auto& b : u.batches) EXPECT_FALSE(b.edges.weighted());
 }
 
 TEST(UpdateStream, RejectsBadParameters) {
