@@ -3,6 +3,7 @@
 // wg::cpu::DynamicGraph in kcore.cpp. A new host graph includes this header to instantiate it.
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
@@ -12,9 +13,12 @@ namespace wg::cpu {
 namespace detail {
 
 /// Batagelj-Zaversnik bucket peeling over n vertices of simple undirected degree degree(v) whose
-/// neighbours neighbors(v, f) lists (f(w) once per neighbour w).
+/// neighbours neighbors(v, f) lists (f(w) once per neighbour w). With `removal`, also the order in
+/// which the peeling removed the vertices (core numbers non-decreasing along it; each vertex has
+/// at most its core number of neighbours after it: a k-order, as the dynamic object keeps).
 template <class Degree, class Neighbors>
-CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neighbors) {
+CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neighbors,
+                              std::vector<vertex_t>* removal = nullptr) {
   CoreNumbers r;
   std::vector<std::uint32_t>& core = r.core;
   core.resize(n);
@@ -53,6 +57,7 @@ CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neig
     });
     r.max_core = std::max(r.max_core, core[v]);
   }
+  if (removal) *removal = std::move(order);
   return r;
 }
 
