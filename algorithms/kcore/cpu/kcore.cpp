@@ -2,6 +2,7 @@
 #include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include <warpgraph/algorithms/kcore/cpu/kcore_impl.hpp>
@@ -12,11 +13,11 @@ template CoreNumbers core_numbers(const DynamicGraph&);
 
 namespace {
 
-// mark_ states of one edge step. Insertion: kQueued: in the heap (or the first vertex);
-// kCandidate: more than K neighbours present when visited; kLeaving: a former candidate whose
-// removal waits in fifo_; kKept: stays at K. Deletion: kCounted: star_ holds its neighbours of
-// number >= K; kFallen: falls to K - 1.
-enum Mark : std::uint8_t { kNone, kQueued, kCandidate, kLeaving, kKept, kCounted = 1, kFallen = 2 };
+// mark_ states within one level of an insertion batch: kQueued: in the heap; kCandidate: more than
+// K neighbours present when visited; kLeaving: a former candidate whose removal waits in fifo_;
+// kKept: stays at K. Within one deletion step: kFallen: falls to K - 1.
+enum Mark : std::uint8_t { kNone, kQueued, kCandidate, kLeaving, kKept, kFallen = kCandidate };
+constexpr std::uint32_t kNoRank = std::numeric_limits<std::uint32_t>::max();
 
 }  // namespace
 
@@ -37,24 +38,28 @@ const CoreNumbers& DynamicCoreNumbers::recompute() {
   result_ = detail::peel_core_numbers(
       n, [&](vertex_t v) { return g.degree(v); },
       [&](vertex_t v, auto&& f) { g.for_each_neighbor(v, f); }, &removal);
+  const std::vector<std::uint32_t>& core = result_.core;
   per_core_.assign(std::size_t{result_.max_core} + 1, 0);
-  for (std::uint32_t c : result_.core) ++per_core_[c];
+  for (std::uint32_t c : core) ++per_core_[c];
   // The peeling's removal order is a k-order; each core number's run of it is one list.
   order_.reset(n, std::size_t{result_.max_core} + 2);
   for (std::size_t i = 0, j = 0; i < removal.size(); i = j) {
-    while (j < removal.size() && result_.core[removal[j]] == result_.core[removal[i]]) ++j;
-    order_.assign(result_.core[removal[i]], std::span<const vertex_t>(removal.data() + i, j - i));
+    while (j < removal.size() && core[removal[j]] == core[removal[i]]) ++j;
+    order_.assign(core[removal[i]], std::span<const vertex_t>(removal.data() + i, j - i));
   }
   std::vector<std::uint32_t>& position = star_;  // reused; cleared below
   position.assign(n, 0);
   for (std::size_t i = 0; i < removal.size(); ++i) position[removal[i]] = std::uint32_t(i);
   plus_.assign(n, 0);
+  mcd_.assign(n, 0);
   for (std::uint64_t v = 0; v < n; ++v) {
-    g.for_each_neighbor(vertex_t(v), [&](vertex_t w) { plus_[v] += position[w] > position[v]; });
+    g.for_each_neighbor(vertex_t(v), [&](vertex_t w) {
+      plus_[v] += position[w] > position[v];
+      mcd_[v] += core[w] >= core[v];
+    });
   }
   star_.assign(n, 0);
   mark_.assign(n, kNone);
-  in_batch_.assign(n, 0);
   touched_.assign(n, 0);
   visited_.clear();
   old_.clear();
@@ -68,9 +73,9 @@ void DynamicCoreNumbers::grow() {
   per_core_[0] += n - had;
   result_.core.resize(n, 0);
   plus_.resize(n, 0);
+  mcd_.resize(n, 0);
   star_.resize(n, 0);
   mark_.resize(n, kNone);
-  in_batch_.resize(n, 0);
   touched_.resize(n, 0);
   order_.grow(n, 1);
   for (std::uint64_t v = had; v < n; ++v) order_.push_back(0, vertex_t(v));
@@ -82,30 +87,9 @@ bool DynamicCoreNumbers::before(vertex_t a, vertex_t b) const noexcept {
 }
 
 template <class F>
-void DynamicCoreNumbers::visible_neighbors(vertex_t u, F&& f) {
-  const std::uint64_t degree = graph_->degree(u);
-  scanned_ += degree;
-  if (!in_batch_[u]) {
-    graph_->for_each_neighbor(u, f);
-    return;
-  }
-  graph_->for_each_neighbor(u, [&](vertex_t w) {
-    if (in_batch_[w]) {
-      const std::uint64_t key = u < w ? arc_key(u, w) : arc_key(w, u);
-      const auto at = std::lower_bound(keys_.begin(), keys_.end(), key);
-      if (at != keys_.end() && *at == key &&
-          inserting_ == (static_cast<std::size_t>(at - keys_.begin()) > step_)) {
-        return;
-      }
-    }
-    f(w);
-  });
-}
-
-void DynamicCoreNumbers::count_later(vertex_t v) {
-  std::uint32_t later = 0;
-  visible_neighbors(v, [&](vertex_t w) { later += before(v, w); });
-  plus_[v] = later;
+void DynamicCoreNumbers::neighbors(vertex_t u, F&& f) {
+  scanned_ += graph_->degree(u);
+  graph_->for_each_neighbor(u, f);
 }
 
 void DynamicCoreNumbers::set_core(vertex_t v, std::uint32_t c) {
@@ -118,6 +102,7 @@ void DynamicCoreNumbers::set_core(vertex_t v, std::uint32_t c) {
   if (c >= per_core_.size()) per_core_.resize(std::size_t{c} + 1, 0);
   ++per_core_[c];
   now = c;
+  ++counters_.moved;
   result_.max_core = std::max(result_.max_core, c);
   while (result_.max_core > 0 && per_core_[result_.max_core] == 0) --result_.max_core;
 }
@@ -140,23 +125,58 @@ std::uint64_t DynamicCoreNumbers::end_batch() {
   return changed;
 }
 
-// ---- insertion (OrderInsert) ------------------------------------------------------------------
+// ---- insertion (OrderInsert, all of a batch's edges at once) ---------------------------------
 
-bool DynamicCoreNumbers::insert_edge(vertex_t a, vertex_t b) {
-  const vertex_t u = before(a, b) ? a : b;
-  const std::uint32_t k = result_.core[u];
-  if (++plus_[u] <= k) return true;  // the order stays a peeling order
-  // Replays the peeling of core k from u: the vertices before u and those without a candidate
-  // neighbour before them (star_ 0) keep their place; only the others are visited, in order.
-  auto later = [&](vertex_t x, vertex_t y) { return order_.before(y, x); };
+bool DynamicCoreNumbers::insert_batch(std::span<const std::uint64_t> keys) {
+  auto& core = result_.core;
+  // Every new edge joins the deg+ of its endpoint first in the order; the endpoints whose deg+
+  // passes their core number start the replay of their level.
+  seeds_.clear();
+  for (std::uint64_t key : keys) {
+    const vertex_t a = arc_source(key), b = arc_target(key);
+    mcd_[a] += core[b] >= core[a];
+    mcd_[b] += core[a] >= core[b];
+    const vertex_t u = before(a, b) ? a : b;
+    if (++plus_[u] > core[u]) seeds_.push_back(u);
+  }
+  std::sort(seeds_.begin(), seeds_.end(), [&](vertex_t x, vertex_t y) { return before(x, y); });
+  seeds_.erase(std::unique(seeds_.begin(), seeds_.end()), seeds_.end());
+  // Levels in increasing order: the risers of one level open the next and may start its replay.
+  std::size_t next = 0;
+  rise_.clear();
+  while (next < seeds_.size() || !rise_.empty()) {
+    const std::uint32_t k = rise_.empty() ? core[seeds_[next]] : core[rise_.front()];
+    heap_.clear();
+    for (vertex_t v : rise_) enqueue(v);
+    rise_.clear();
+    for (; next < seeds_.size() && core[seeds_[next]] == k; ++next) enqueue(seeds_[next]);
+    if (!replay_level(k)) return false;
+  }
+  return true;
+}
+
+void DynamicCoreNumbers::enqueue(vertex_t v) {
+  if (mark_[v] != kNone) return;
+  mark_[v] = kQueued;
+  visited_.push_back(v);
+  heap_.push_back(v);
+  std::push_heap(heap_.begin(), heap_.end(),
+                 [&](vertex_t x, vertex_t y) { return order_.before(y, x); });
+}
+
+bool DynamicCoreNumbers::replay_level(std::uint32_t k) {
+  ++counters_.searches;
+  // Replays the peeling of level k: vertices not in the heap (no candidate neighbour before them,
+  // deg+ <= k) keep their place; the others are visited in order.
   cand_.clear();
-  heap_.assign(1, u);
-  mark_[u] = kQueued;
-  visited_.push_back(u);
+  cand_info_.clear();
+  adj_.clear();
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
+    std::pop_heap(heap_.begin(), heap_.end(),
+                  [&](vertex_t x, vertex_t y) { return order_.before(y, x); });
     const vertex_t w = heap_.back();
     heap_.pop_back();
+    ++counters_.visited;
     if (star_[w] + plus_[w] > k)
       defer(w, k);
     else
@@ -169,23 +189,32 @@ bool DynamicCoreNumbers::insert_edge(vertex_t a, vertex_t b) {
 }
 
 void DynamicCoreNumbers::defer(vertex_t w, std::uint32_t k) {
-  auto later = [&](vertex_t x, vertex_t y) { return order_.before(y, x); };
-  mark_[w] = kCandidate;
-  star_[w] += plus_[w];  // from now on: its neighbours still present
+  // From now on star_[w] counts its neighbours still present, and plus_[w] holds its rank among
+  // the candidates (deg+ is set again when it leaves or rises).
   cand_.push_back(w);
-  // Its neighbours of core k after it gain a candidate before them.
-  visible_neighbors(w, [&](vertex_t x) {
-    if (result_.core[x] != k) return;
-    if (mark_[x] == kQueued) {
-      ++star_[x];
-    } else if (mark_[x] == kNone && order_.before(w, x)) {
-      ++star_[x];
-      mark_[x] = kQueued;
-      visited_.push_back(x);
-      heap_.push_back(x);
-      std::push_heap(heap_.begin(), heap_.end(), later);
+  cand_info_.push_back({.near = adj_.size(), .up = 0, .end = 0, .before = star_[w]});
+  star_[w] += plus_[w];
+  plus_[w] = std::uint32_t(cand_.size() - 1);
+  mark_[w] = kCandidate;
+  // Its neighbours of level k after it gain a candidate before them. Those that may still change
+  // (queued or candidates) and those of level k + 1 are kept for its later steps (adj_).
+  std::size_t ups = up_.size();
+  neighbors(w, [&](vertex_t x) {
+    const std::uint32_t c = result_.core[x];
+    if (c == k + 1) {
+      up_.push_back(x);
+    } else if (c == k) {
+      const std::uint8_t m = mark_[x];
+      if (m == kNone && order_.before(w, x)) enqueue(x);
+      if (mark_[x] == kQueued) ++star_[x];
+      if (mark_[x] == kQueued || m == kCandidate) adj_.push_back(x);
     }
   });
+  CandidateInfo& info = cand_info_.back();
+  info.up = adj_.size();
+  adj_.insert(adj_.end(), up_.begin() + static_cast<std::ptrdiff_t>(ups), up_.end());
+  up_.resize(ups);
+  info.end = adj_.size();
   order_.erase(k, w);
 }
 
@@ -198,120 +227,116 @@ void DynamicCoreNumbers::keep(vertex_t w, std::uint32_t k) {
   // fifo_ order is the new order, so each leaver's deg+ is its count when it comes out.
   vertex_t cursor = w;
   fifo_.clear();
-  auto leave_neighbors = [&](vertex_t y, bool was_candidate) {
-    visible_neighbors(y, [&](vertex_t x) {
-      const std::uint8_t m = mark_[x];
-      if (m == kCandidate) {
-        if (--star_[x] <= k) {
-          mark_[x] = kLeaving;
-          order_.insert_after(k, cursor, x);
-          cursor = x;
-          fifo_.push_back(x);
-        }
-      } else if (m == kLeaving || (m == kQueued && was_candidate)) {
-        --star_[x];
+  // y leaves (rank: its candidate rank, or none for w): x is one of its neighbours.
+  auto lower = [&](vertex_t x, std::uint32_t rank) {
+    const std::uint8_t m = mark_[x];
+    if (m == kCandidate) {
+      if (rank < plus_[x]) --cand_info_[plus_[x]].before;
+      if (--star_[x] <= k) {
+        mark_[x] = kLeaving;
+        order_.insert_after(k, cursor, x);
+        cursor = x;
+        fifo_.push_back(x);
       }
-    });
+    } else if (m == kLeaving || (m == kQueued && rank != kNoRank)) {
+      --star_[x];
+    }
   };
-  leave_neighbors(w, false);
+  neighbors(w, [&](vertex_t x) { lower(x, kNoRank); });
   for (std::size_t i = 0; i < fifo_.size(); ++i) {
     const vertex_t y = fifo_[i];
+    const std::uint32_t rank = plus_[y];
     mark_[y] = kKept;
     plus_[y] = star_[y];
-    leave_neighbors(y, true);
+    const CandidateInfo& info = cand_info_[rank];
+    scanned_ += info.up - info.near;
+    for (std::size_t j = info.near; j < info.up; ++j) lower(adj_[j], rank);
   }
 }
 
 void DynamicCoreNumbers::promote(std::uint32_t k) {
   order_.grow(result_.core.size(), std::size_t{k} + 2);
   vertex_t at = detail::OrderLists::kNone;
-  std::size_t kept = 0;
-  for (vertex_t c : cand_) {
+  for (std::size_t i = 0; i < cand_.size(); ++i) {
+    const vertex_t c = cand_[i];
     if (mark_[c] != kCandidate) continue;
     set_core(c, k + 1);
     order_.insert_after(k + 1, at, c);
     at = c;
-    cand_[kept++] = c;
+    // Its neighbours present are those of number > k and the other risers; those before it
+    // are the risers ranked before it. Its neighbours of k + 1 count it in their mcd now.
+    const CandidateInfo& info = cand_info_[i];
+    mcd_[c] = star_[c];
+    plus_[c] = star_[c] - info.before;
+    scanned_ += info.end - info.up;
+    for (std::size_t j = info.up; j < info.end; ++j) ++mcd_[adj_[j]];
+    if (plus_[c] > k + 1) rise_.push_back(c);  // starts the replay of level k + 1
   }
-  cand_.resize(kept);
-  for (vertex_t c : cand_) count_later(c);
 }
 
-// ---- deletion ---------------------------------------------------------------------------------
+// ---- deletion (a whole batch at once, after the graph lost it) ------------------------------
 
-bool DynamicCoreNumbers::erase_edge(vertex_t a, vertex_t b) {
+bool DynamicCoreNumbers::erase_batch(std::span<const std::uint64_t> keys) {
   auto& core = result_.core;
-  --plus_[before(a, b) ? a : b];
-  const std::uint32_t k = std::min(core[a], core[b]);
-  // Vertices of core k with fewer than k neighbours of number >= k fall; a fallen vertex lowers
-  // its counted neighbours' counts when it comes out of fifo_ (and only then takes k - 1, so a
-  // count taken later does not see it twice).
-  auto count = [&](vertex_t x) {
-    mark_[x] = kCounted;
-    visited_.push_back(x);
-    std::uint32_t c = 0;
-    visible_neighbors(x, [&](vertex_t w) { c += core[w] >= k; });
-    star_[x] = c;
-  };
-  auto fall_if_short = [&](vertex_t x) {
-    if (star_[x] >= k) return;
+  // Each removed edge leaves the deg+ of its endpoint first in the order and the mcd of the
+  // endpoints it counted in.
+  for (std::uint64_t key : keys) {
+    const vertex_t a = arc_source(key), b = arc_target(key);
+    --plus_[before(a, b) ? a : b];
+    mcd_[a] -= core[b] >= core[a];
+    mcd_[b] -= core[a] >= core[b];
+  }
+  // A vertex whose mcd is below its number k falls to k - 1 (fifo_, kFallen while waiting; a
+  // waiting vertex's mcd and deg+ are recounted when it comes out, so nothing lowers them).
+  auto fall = [&](vertex_t x) {
+    if (mark_[x] == kNone) visited_.push_back(x);
     mark_[x] = kFallen;
     fifo_.push_back(x);
   };
   fifo_.clear();
-  for (vertex_t r : {a, b}) {
-    if (core[r] != k || mark_[r] != kNone) continue;
-    count(r);
-    fall_if_short(r);
+  for (std::uint64_t key : keys) {
+    for (vertex_t r : {arc_source(key), arc_target(key)})
+      if (mark_[r] == kNone && mcd_[r] < core[r]) fall(r);
   }
+  if (fifo_.empty()) return true;
+  ++counters_.searches;
   for (std::size_t i = 0; i < fifo_.size(); ++i) {
     const vertex_t y = fifo_[i];
+    const std::uint32_t k = core[y];
+    mark_[y] = kKept;
+    ++counters_.visited;
     set_core(y, k - 1);
-    visible_neighbors(y, [&](vertex_t x) {
-      if (core[x] != k || mark_[x] == kFallen) return;
-      if (mark_[x] == kNone)
-        count(x);
-      else
-        --star_[x];
-      fall_if_short(x);
+    // y moves from level k to the end of level k - 1: after it come its neighbours of number
+    // >= k; those at k that had it after them lose it from deg+, and from mcd. Its neighbours at
+    // k - 1 are before it and keep it after them (a later fall from k - 1 adjusts them in turn).
+    std::uint32_t later = 0, m = 0;
+    neighbors(y, [&](vertex_t x) {
+      const std::uint32_t c = core[x];
+      m += c + 1 >= k;
+      if (c < k) return;
+      ++later;
+      if (c > k) return;
+      plus_[x] -= order_.before(x, y);
+      if (mark_[x] != kFallen && --mcd_[x] < k) fall(x);
     });
-    if (static_cast<double>(scanned_) > budget_) return false;
-  }
-  demote(k);
-  clear_marks();
-  return true;
-}
-
-void DynamicCoreNumbers::demote(std::uint32_t k) {
-  if (fifo_.empty()) return;
-  // Neighbours staying at k that had a fallen vertex after them now have it before them.
-  for (vertex_t y : fifo_) {
-    visible_neighbors(y,
-                      [&](vertex_t x) { plus_[x] -= result_.core[x] == k && order_.before(x, y); });
-  }
-  for (vertex_t y : fifo_) {
     order_.erase(k, y);
     order_.push_back(k - 1, y);
+    plus_[y] = later;
+    mcd_[y] = m;
+    if (m + 1 < k) fall(y);  // falls again
+    if (static_cast<double>(scanned_) > budget_) return false;
   }
-  for (vertex_t y : fifo_) count_later(y);
+  clear_marks();
+  return true;
 }
 
 // ---- batches ----------------------------------------------------------------------------------
 
 bool DynamicCoreNumbers::update_batch(std::span<const std::uint64_t> keys, bool insert) {
   scanned_ = 0;
-  budget_ = options_.recompute_work * 2.0 * static_cast<double>(graph_->num_edges());
-  keys_ = keys;
-  inserting_ = insert;
-  for (std::uint64_t key : keys) in_batch_[arc_source(key)] = in_batch_[arc_target(key)] = 1;
-  bool within = true;
-  for (step_ = 0; step_ < keys.size() && within; ++step_) {
-    const vertex_t a = arc_source(keys[step_]), b = arc_target(keys[step_]);
-    within = insert ? insert_edge(a, b) : erase_edge(a, b);
-  }
-  for (std::uint64_t key : keys) in_batch_[arc_source(key)] = in_batch_[arc_target(key)] = 0;
-  keys_ = {};
-  if (within) return true;
+  // The static computation scans each arc twice (the peeling, then deg+ and mcd).
+  budget_ = options_.recompute_work * 4.0 * static_cast<double>(graph_->num_edges());
+  if (insert ? insert_batch(keys) : erase_batch(keys)) return true;
   // Over budget: the order is rebuilt by the recompute that follows; restore the numbers so
   // that it counts the batch's changes against the state before it.
   for (const auto& [v, was] : old_) {
@@ -342,14 +367,14 @@ BatchEffect DynamicCoreNumbers::on_after_insert(std::span<const std::uint64_t> a
 
 void DynamicCoreNumbers::on_before_erase(std::span<const std::uint64_t> removed) {
   grow();
-  // Processed before the edges go, so that each step sees the batch's edges up to its own as
-  // removed and the later ones still present.
-  erase_recomputes_ = too_many(removed.size()) || !update_batch(removed, false);
+  erase_recomputes_ = too_many(removed.size());
 }
 
-BatchEffect DynamicCoreNumbers::on_after_erase(std::span<const std::uint64_t>) {
+BatchEffect DynamicCoreNumbers::on_after_erase(std::span<const std::uint64_t> removed) {
   grow();
-  return {erase_recomputes_ ? recompute_counting() : end_batch(), erase_recomputes_};
+  // Processed once the edges are gone (the order and numbers still those from before).
+  const bool recompute = erase_recomputes_ || !update_batch(removed, false);
+  return {recompute ? recompute_counting() : end_batch(), recompute};
 }
 
 }  // namespace wg::cpu

@@ -13,31 +13,29 @@
 // graph is first copied into a symmetric adjacency (O(m log d) more).
 //
 // Dynamic (DynamicCoreNumbers): keeps the numbers of an undirected wg::cpu::DynamicGraph exact
-// while batches are applied through it, one edge of the batch at a time (inserting or deleting
-// one edge {u, v} changes core numbers by at most 1, only those of number K = min(core[u],
-// core[v])), by the order-based method of Zhang, Yu, Zhang, Qin ("A Fast Order-Based Approach for
-// Core Maintenance", ICDE 2017). It keeps a k-order: the vertices in an order in which a peeling
-// could remove them (core numbers non-decreasing; within a core number, an order-maintenance list,
-// detail/order_lists.hpp), and each vertex's deg+, its neighbours after it, never above its core
-// number.
-//  - Insertion of {u, v}, u first in the order: deg+(u) rises; if it stays <= K nothing changes.
-//    Otherwise the peeling of core K is replayed from u in order, visiting only vertices with a
-//    candidate neighbour before them (a heap by position): a vertex with more than K neighbours
-//    still present becomes a candidate, one with at most K stays (its removal may make earlier
-//    candidates removable in turn: they move to its place in the order). The candidates left
-//    rise to K + 1 and open the list of K + 1. Cost: O((candidates' and visited vertices' arcs) +
-//    visited log visited).
-//  - Deletion: the vertices of number K left with fewer than K neighbours of number >= K fall to
-//    K - 1, found by a cascade from the endpoints (each visited vertex's count is taken once);
-//    they move to the end of the list of K - 1 in the order they fell, and their neighbours'
-//    deg+ follows. Cost: O(arcs of the fallen vertices and their neighbours of number K).
-// While edge i of a batch is processed, the batch's later edges (insertion) or earlier edges
-// and itself (deletion) are hidden (a binary search per arc of a batch endpoint). Batches of
-// more new (removed) edges than DynamicCoreNumbersOptions::recompute_fraction of the graph's
-// edges are answered by the static computation instead, and so are batches whose searches scan
-// more than DynamicCoreNumbersOptions::recompute_work of the graph's arcs (their changes are
-// undone and the order rebuilt by the peeling). Memory: about 30 bytes per vertex beside the
-// result.
+// while batches are applied through it, by the order-based method of Zhang, Yu, Zhang, Qin ("A
+// Fast Order-Based Approach for Core Maintenance", ICDE 2017). It keeps a k-order: the vertices in
+// an order in which a peeling could remove them (core numbers non-decreasing; within a core
+// number, an order-maintenance list, detail/order_lists.hpp), each vertex's deg+ (its neighbours
+// after it, never above its core number) and mcd (its neighbours of core number >= its own).
+//  - Insertion, a whole batch at once: each new edge adds to the deg+ of its endpoint first in the
+//    order. Where deg+ passes the core number K, the peeling of level K is replayed in order from
+//    those vertices, visiting only vertices with a candidate neighbour before them (a heap by
+//    position): a vertex with more than K neighbours still present becomes a candidate, one with
+//    at most K stays at K (its removal may make earlier candidates removable in turn: they move
+//    to its place in the order). The candidates left rise to K + 1 and open the list of K + 1,
+//    where their deg+ may start the replay of level K + 1; levels go up until none starts.
+//    Cost: O(arcs of the visited vertices + visited log visited) per level replayed.
+//  - Deletion, a whole batch at once once the graph has lost it: each removed edge lowers deg+
+//    and mcd; a vertex whose mcd is below its number K falls to K - 1 (a queue; it may fall
+//    again), moving to the end of the list of K - 1: its deg+ and mcd are recounted, its
+//    neighbours at K lose it from their mcd (and from deg+ if it was after them), which may make
+//    them fall in turn. Cost: O(arcs of the fallen vertices, once per level fallen).
+// Batches of more new (removed) edges than DynamicCoreNumbersOptions::recompute_fraction of the
+// graph's edges are answered by the static computation instead, and so are batches whose
+// searches scan more arcs than DynamicCoreNumbersOptions::recompute_work of those the static
+// computation scans (each arc twice: the peeling, then deg+ and mcd); their changes are undone and
+// the order rebuilt by the peeling. Memory: about 40 bytes per vertex beside the result.
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds later (insert_vertices, ensure_vertices) join with core number 0.
@@ -67,6 +65,17 @@ extern template CoreNumbers core_numbers(const DynamicGraph&);
 
 using wg::DynamicCoreNumbersOptions;  // algorithms/kcore/kcore.hpp
 
+/// What DynamicCoreNumbers' incremental searches did since construction (or
+/// reset_search_counters()); batches answered by the static computation add the work they did
+/// before giving up, no more.
+struct CoreSearchCounters {
+  /// Searches run: insertion: levels replayed (one per core number where a vertex's deg+ passed
+  /// it); deletion: edge steps where a vertex fell.
+  std::uint64_t searches = 0;
+  std::uint64_t visited = 0;  ///< vertices visited (insertion: in k-order) or fallen (deletion)
+  std::uint64_t moved = 0;    ///< core number changes made (+1 per riser, -1 per faller)
+};
+
 /// Keeps the core numbers of an undirected DynamicGraph exact while batches are applied through
 /// it. Throws std::invalid_argument for a directed graph.
 class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph> {
@@ -82,6 +91,8 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   const CoreNumbers& result() const noexcept { return result_; }
   /// Static computation from scratch (replaces the result).
   const CoreNumbers& recompute();
+  const CoreSearchCounters& search_counters() const noexcept { return counters_; }
+  void reset_search_counters() noexcept { counters_ = {}; }
 
  private:
   /// The policy hooks (algorithms/dynamic_frame.hpp).
@@ -89,26 +100,26 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   void grow();
   /// Whether a comes before b in the k-order.
   bool before(vertex_t a, vertex_t b) const noexcept;
-  /// f(w) for each neighbour w of u in the graph of the edge step being processed (the batch's
-  /// hidden edges skipped); counts the scanned arcs.
+  /// f(w) for each neighbour w of u; counts the scanned arcs.
   template <class F>
-  void visible_neighbors(vertex_t u, F&& f);
-  /// One edge step (the edge keys_[step_]). False once the batch's scans pass the budget.
-  bool insert_edge(vertex_t a, vertex_t b);
-  bool erase_edge(vertex_t a, vertex_t b);
-  /// Parts of insert_edge: w becomes a candidate; w stays at core k (and candidates whose
+  void neighbors(vertex_t u, F&& f);
+  /// A whole insertion batch (the graph holds it); false once its scans pass the budget.
+  bool insert_batch(std::span<const std::uint64_t> keys);
+  /// Puts v in the heap of the level being replayed (once per level).
+  void enqueue(vertex_t v);
+  /// Replays the peeling of level k from the vertices in the heap; its risers go to k + 1.
+  bool replay_level(std::uint32_t k);
+  /// Parts of replay_level: w becomes a candidate; w stays at k (and candidates whose
   /// neighbours present fall to k follow it); the candidates left rise to k + 1.
   void defer(vertex_t w, std::uint32_t k);
   void keep(vertex_t w, std::uint32_t k);
   void promote(std::uint32_t k);
-  /// Part of erase_edge: the fallen vertices move to the end of the list of k - 1.
-  void demote(std::uint32_t k);
-  /// Sets deg+(v) from its neighbours after it in the k-order.
-  void count_later(vertex_t v);
-  /// Runs the batch's edges in turn; false: over budget, the batch's core changes undone.
+  /// A whole deletion batch (the graph has lost it); false once its scans pass the budget.
+  bool erase_batch(std::span<const std::uint64_t> keys);
+  /// Runs a batch; false: over budget, the batch's core changes undone.
   bool update_batch(std::span<const std::uint64_t> keys, bool insert);
   void set_core(vertex_t v, std::uint32_t c);
-  /// Forgets one edge step's marks.
+  /// Forgets the marks of one level (insertion) or step (deletion).
   void clear_marks();
   /// The vertices whose number changed in this batch (and forgets the batch's records).
   std::uint64_t end_batch();
@@ -121,21 +132,28 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   std::vector<std::uint64_t> per_core_;  ///< per_core_[k]: vertices of core number k
   detail::OrderLists order_;             ///< the k-order: list k holds the vertices of core k
   std::vector<std::uint32_t> plus_;      ///< deg+: neighbours after the vertex in the k-order
-  /// One edge step's count per visited vertex: insertion: candidate neighbours before it (deg*),
-  /// or a candidate's neighbours still present; deletion: neighbours of number >= K.
+  std::vector<std::uint32_t> mcd_;       ///< neighbours of core number >= the vertex's own
+  /// Insertion, per vertex visited in a level: its candidate neighbours before it (deg*), or a
+  /// candidate's neighbours still present.
   std::vector<std::uint32_t> star_;
-  std::vector<std::uint8_t> mark_;       ///< one edge step's state of a vertex (kcore.cpp)
-  std::vector<vertex_t> visited_;        ///< one edge step's vertices with a mark
-  std::vector<vertex_t> heap_;           ///< insertion: vertices to visit, by k-order position
-  std::vector<vertex_t> cand_, fifo_;    ///< candidates (insertion) or fallen vertices (deletion)
-  std::vector<std::uint8_t> in_batch_;   ///< per vertex: an endpoint of the batch's edges
-  std::span<const std::uint64_t> keys_;  ///< the batch being processed
-  std::size_t step_ = 0;                 ///< its edge being processed
-  bool inserting_ = false;
-  bool erase_recomputes_ = false;      ///< before_erase gave up: after_erase recomputes
-  std::uint64_t scanned_ = 0;          ///< arcs scanned by this batch's searches
-  double budget_ = 0;                  ///< the most arcs this batch may scan
-  std::vector<std::uint8_t> touched_;  ///< per vertex: old number recorded
+  std::vector<std::uint8_t> mark_;      ///< a vertex's state in one level or step (kcore.cpp)
+  std::vector<vertex_t> visited_;       ///< the level's (deletion step's) vertices with a mark
+  std::vector<vertex_t> heap_;          ///< insertion: vertices to visit, by k-order position
+  std::vector<vertex_t> cand_, fifo_;   ///< candidates (insertion) or fallen vertices (deletion)
+  std::vector<vertex_t> seeds_, rise_;  ///< insertion: where the levels' replays start
+  /// A candidate's neighbours kept from its visit (in adj_): [near, up) of the level that may
+  /// still change, [up, end) of the level above; `before`: the candidates before it among them.
+  struct CandidateInfo {
+    std::size_t near, up, end;
+    std::uint32_t before;
+  };
+  std::vector<CandidateInfo> cand_info_;  ///< per candidate rank (cand_ order)
+  std::vector<vertex_t> adj_, up_;
+  bool erase_recomputes_ = false;  ///< before_erase: the batch is too large, after_erase recomputes
+  CoreSearchCounters counters_;
+  std::uint64_t scanned_ = 0;                            ///< arcs scanned by this batch's searches
+  double budget_ = 0;                                    ///< the most arcs this batch may scan
+  std::vector<std::uint8_t> touched_;                    ///< per vertex: old number recorded
   std::vector<std::pair<vertex_t, std::uint32_t>> old_;  ///< this batch's (vertex, old number)
 };
 
