@@ -18,6 +18,7 @@ namespace {
 // kKept: stays at K. Within one deletion step: kFallen: falls to K - 1.
 enum Mark : std::uint8_t { kNone, kQueued, kCandidate, kLeaving, kKept, kFallen = kCandidate };
 constexpr std::uint32_t kNoRank = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNoLink = std::numeric_limits<std::uint32_t>::max();
 
 }  // namespace
 
@@ -34,31 +35,24 @@ const CoreNumbers& DynamicCoreNumbers::recompute() {
   mark_current();
   const DynamicGraph& g = *graph_;
   const std::uint64_t n = g.num_vertices();
-  std::vector<vertex_t> removal;
+  detail::PeelOrder k_order;
   result_ = detail::peel_core_numbers(
       n, [&](vertex_t v) { return g.degree(v); },
-      [&](vertex_t v, auto&& f) { g.for_each_neighbor(v, f); }, &removal);
+      [&](vertex_t v, auto&& f) { g.for_each_neighbor(v, f); }, &k_order);
   const std::vector<std::uint32_t>& core = result_.core;
   per_core_.assign(std::size_t{result_.max_core} + 1, 0);
   for (std::uint32_t c : core) ++per_core_[c];
   // The peeling's removal order is a k-order; each core number's run of it is one list.
+  const std::vector<vertex_t>& removal = k_order.removal;
   order_.reset(n, std::size_t{result_.max_core} + 2);
   for (std::size_t i = 0, j = 0; i < removal.size(); i = j) {
     while (j < removal.size() && core[removal[j]] == core[removal[i]]) ++j;
     order_.assign(core[removal[i]], std::span<const vertex_t>(removal.data() + i, j - i));
   }
-  std::vector<std::uint32_t>& position = star_;  // reused; cleared below
-  position.assign(n, 0);
-  for (std::size_t i = 0; i < removal.size(); ++i) position[removal[i]] = std::uint32_t(i);
-  plus_.assign(n, 0);
-  mcd_.assign(n, 0);
-  for (std::uint64_t v = 0; v < n; ++v) {
-    g.for_each_neighbor(vertex_t(v), [&](vertex_t w) {
-      plus_[v] += position[w] > position[v];
-      mcd_[v] += core[w] >= core[v];
-    });
-  }
+  plus_ = std::move(k_order.later);
+  mcd_ = std::move(k_order.mcd);
   star_.assign(n, 0);
+  first_link_.assign(n, kNoLink);
   mark_.assign(n, kNone);
   touched_.assign(n, 0);
   visited_.clear();
@@ -75,6 +69,7 @@ void DynamicCoreNumbers::grow() {
   plus_.resize(n, 0);
   mcd_.resize(n, 0);
   star_.resize(n, 0);
+  first_link_.resize(n, kNoLink);
   mark_.resize(n, kNone);
   touched_.resize(n, 0);
   order_.grow(n, 1);
@@ -111,6 +106,7 @@ void DynamicCoreNumbers::clear_marks() {
   for (vertex_t v : visited_) {
     mark_[v] = kNone;
     star_[v] = 0;
+    first_link_[v] = kNoLink;
   }
   visited_.clear();
 }
@@ -171,6 +167,7 @@ bool DynamicCoreNumbers::replay_level(std::uint32_t k) {
   cand_.clear();
   cand_info_.clear();
   adj_.clear();
+  links_.clear();
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(),
                   [&](vertex_t x, vertex_t y) { return order_.before(y, x); });
@@ -206,7 +203,11 @@ void DynamicCoreNumbers::defer(vertex_t w, std::uint32_t k) {
     } else if (c == k) {
       const std::uint8_t m = mark_[x];
       if (m == kNone && order_.before(w, x)) enqueue(x);
-      if (mark_[x] == kQueued) ++star_[x];
+      if (mark_[x] == kQueued) {
+        ++star_[x];
+        links_.push_back({.rank = plus_[w], .next = first_link_[x]});
+        first_link_[x] = std::uint32_t(links_.size() - 1);
+      }
       if (mark_[x] == kQueued || m == kCandidate) adj_.push_back(x);
     }
   });
@@ -242,7 +243,11 @@ void DynamicCoreNumbers::keep(vertex_t w, std::uint32_t k) {
       --star_[x];
     }
   };
-  neighbors(w, [&](vertex_t x) { lower(x, kNoRank); });
+  // Its candidate neighbours are the candidates (all before it) that counted in its star_.
+  for (std::uint32_t l = first_link_[w]; l != kNoLink; l = links_[l].next) {
+    ++scanned_;
+    lower(cand_[links_[l].rank], kNoRank);
+  }
   for (std::size_t i = 0; i < fifo_.size(); ++i) {
     const vertex_t y = fifo_[i];
     const std::uint32_t rank = plus_[y];
@@ -334,8 +339,7 @@ bool DynamicCoreNumbers::erase_batch(std::span<const std::uint64_t> keys) {
 
 bool DynamicCoreNumbers::update_batch(std::span<const std::uint64_t> keys, bool insert) {
   scanned_ = 0;
-  // The static computation scans each arc twice (the peeling, then deg+ and mcd).
-  budget_ = options_.recompute_work * 4.0 * static_cast<double>(graph_->num_edges());
+  budget_ = options_.recompute_work * 2.0 * static_cast<double>(graph_->num_edges());
   if (insert ? insert_batch(keys) : erase_batch(keys)) return true;
   // Over budget: the order is rebuilt by the recompute that follows; restore the numbers so
   // that it counts the batch's changes against the state before it.

@@ -25,17 +25,19 @@
 //    at most K stays at K (its removal may make earlier candidates removable in turn: they move
 //    to its place in the order). The candidates left rise to K + 1 and open the list of K + 1,
 //    where their deg+ may start the replay of level K + 1; levels go up until none starts.
-//    Cost: O(arcs of the visited vertices + visited log visited) per level replayed.
-//  - Deletion, a whole batch at once once the graph has lost it: each removed edge lowers deg+
+//    Cost per level replayed: O(arcs of the candidates + links between visited vertices and
+//    candidates + visited log visited); a vertex that stays is not scanned.
+//  - Deletion, a whole batch at once, after the graph lost it: each removed edge lowers deg+
 //    and mcd; a vertex whose mcd is below its number K falls to K - 1 (a queue; it may fall
 //    again), moving to the end of the list of K - 1: its deg+ and mcd are recounted, its
 //    neighbours at K lose it from their mcd (and from deg+ if it was after them), which may make
 //    them fall in turn. Cost: O(arcs of the fallen vertices, once per level fallen).
 // Batches of more new (removed) edges than DynamicCoreNumbersOptions::recompute_fraction of the
 // graph's edges are answered by the static computation instead, and so are batches whose
-// searches scan more arcs than DynamicCoreNumbersOptions::recompute_work of those the static
-// computation scans (each arc twice: the peeling, then deg+ and mcd); their changes are undone and
-// the order rebuilt by the peeling. Memory: about 40 bytes per vertex beside the result.
+// searches scan more than DynamicCoreNumbersOptions::recompute_work of the graph's arcs (the
+// static computation scans each once; its peeling also gives the k-order, deg+ and mcd): their
+// changes are undone and the order rebuilt by the peeling. Memory: about 34 bytes per vertex
+// beside the result, and per level replayed O(arcs of its candidates).
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds later (insert_vertices, ensure_vertices) join with core number 0.
@@ -148,6 +150,13 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
     std::uint32_t before;
   };
   std::vector<CandidateInfo> cand_info_;  ///< per candidate rank (cand_ order)
+  /// Per vertex visited in a level, the candidates that counted in its star_: a list through
+  /// links_ (candidate rank, next link) from first_link_.
+  struct Link {
+    std::uint32_t rank, next;
+  };
+  std::vector<Link> links_;
+  std::vector<std::uint32_t> first_link_;
   std::vector<vertex_t> adj_, up_;
   bool erase_recomputes_ = false;  ///< before_erase: the batch is too large, after_erase recomputes
   CoreSearchCounters counters_;

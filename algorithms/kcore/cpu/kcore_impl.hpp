@@ -12,13 +12,21 @@ namespace wg::cpu {
 
 namespace detail {
 
+/// What the peeling can give beside the numbers, for the dynamic object: the order in which it
+/// removed the vertices (core numbers non-decreasing along it; each vertex has at most its core
+/// number of neighbours after it: a k-order), per vertex its neighbours after it in that order
+/// (deg+) and its neighbours of core number >= its own (mcd).
+struct PeelOrder {
+  std::vector<vertex_t> removal;
+  std::vector<std::uint32_t> later, mcd;
+};
+
 /// Batagelj-Zaversnik bucket peeling over n vertices of simple undirected degree degree(v) whose
-/// neighbours neighbors(v, f) lists (f(w) once per neighbour w). With `removal`, also the order in
-/// which the peeling removed the vertices (core numbers non-decreasing along it; each vertex has
-/// at most its core number of neighbours after it: a k-order, as the dynamic object keeps).
+/// neighbours neighbors(v, f) lists (f(w) once per neighbour w); fills `k_order` when given (one
+/// more random read per arc).
 template <class Degree, class Neighbors>
 CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neighbors,
-                              std::vector<vertex_t>* removal = nullptr) {
+                              PeelOrder* k_order = nullptr) {
   CoreNumbers r;
   std::vector<std::uint32_t>& core = r.core;
   core.resize(n);
@@ -39,9 +47,20 @@ CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neig
   }
   for (std::size_t d = bin.size() - 1; d > 0; --d) bin[d] = bin[d - 1];
   bin[0] = 0;
+  if (k_order) {
+    k_order->later.assign(n, 0);
+    k_order->mcd.assign(n, 0);
+  }
   for (std::uint64_t i = 0; i < n; ++i) {
     const vertex_t v = order[i];
     neighbors(v, [&](vertex_t u) {
+      // The vertices not removed yet (positions past i) end with numbers >= v's; those removed
+      // have their final numbers.
+      if (k_order) {
+        const bool after = pos[u] > i;
+        k_order->later[v] += after;
+        k_order->mcd[v] += after || core[u] == core[v];
+      }
       if (core[u] <= core[v]) return;
       // u moves to the front of its bin, the bin's start moves past it: u is one bin down.
       const std::uint32_t du = core[u];
@@ -57,7 +76,7 @@ CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neig
     });
     r.max_core = std::max(r.max_core, core[v]);
   }
-  if (removal) *removal = std::move(order);
+  if (k_order) k_order->removal = std::move(order);
   return r;
 }
 
