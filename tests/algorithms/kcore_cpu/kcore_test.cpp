@@ -255,6 +255,66 @@ TEST(DynamicCoreNumbers, InsertionPrunesCandidates) {
   EXPECT_EQ(dyn.statistics().recomputed, 0u);
 }
 
+/// The hubs of an R-MAT, then a few low-degree vertices, erased through the object (their edges
+/// as one deletion batch each): exact after each, answered incrementally.
+TEST(DynamicCoreNumbers, VertexErasureFollowed) {
+  auto [stream, g] = wg::test::rmat_stream(false, 8, 256);
+  DynamicCoreNumbers dyn(g, {.recompute_fraction = 1.0, .recompute_work = 1.0});
+  std::vector<vertex_t> ids(g.num_vertices());
+  for (vertex_t v = 0; v < ids.size(); ++v) ids[v] = v;
+  std::sort(ids.begin(), ids.end(),
+            [&](vertex_t a, vertex_t b) { return g.degree(a) > g.degree(b); });
+  const std::vector<vertex_t> hubs(ids.begin(), ids.begin() + 5);
+  const std::vector<vertex_t> low(ids.end() - 400, ids.end() - 390);
+  for (const auto& erase : {hubs, low}) {
+    const auto before = dyn.result().core;
+    const auto r = dyn.erase_vertices(erase);
+    EXPECT_FALSE(r.recomputed);
+    expect_exact(g, dyn.result());
+    EXPECT_EQ(r.changed, count_changed(before, dyn.result().core));
+  }
+}
+
+/// The order-maintenance lists (detail/order_lists.hpp) against a vector model: bursts of
+/// insertions at one spot (which exhaust the tag gaps and relabel), at the front and at random
+/// places, and erasures; after each round before() agrees with the model's order.
+TEST(OrderLists, RelabellingKeepsTheOrder) {
+  constexpr std::uint32_t kIds = 4000;
+  detail::OrderLists lists;
+  lists.reset(kIds, 2);
+  std::vector<std::uint32_t> model;
+  std::mt19937_64 rng(3);
+  std::uint32_t next = 0;
+  auto insert_after = [&](std::size_t at) {  // at: model index, or model.size() for the front
+    const std::uint32_t id = next++;
+    const std::uint32_t after = at == model.size() ? detail::OrderLists::kNone : model[at];
+    lists.insert_after(1, after, id);
+    model.insert(at == model.size() ? model.begin() : model.begin() + std::ptrdiff_t(at) + 1, id);
+  };
+  auto check = [&] {
+    std::size_t i = 0;
+    for (std::uint32_t v = lists.head(1); v != detail::OrderLists::kNone; v = lists.next(v))
+      ASSERT_EQ(v, model[i++]);
+    ASSERT_EQ(i, model.size());
+    for (std::size_t j = 0; j + 1 < model.size(); ++j)
+      ASSERT_TRUE(lists.before(model[j], model[j + 1]));
+  };
+  insert_after(model.size());
+  while (next + 200 < kIds) {
+    const std::size_t spot = rng() % model.size();
+    for (int b = 0; b < 100; ++b) insert_after(spot);  // each right after the same vertex
+    for (int b = 0; b < 40; ++b) insert_after(model.size());
+    for (int b = 0; b < 40; ++b) insert_after(rng() % model.size());
+    for (int b = 0; b < 10 && model.size() > 1; ++b) {
+      const std::size_t at = rng() % model.size();
+      lists.erase(1, model[at]);
+      model.erase(model.begin() + std::ptrdiff_t(at));
+    }
+    check();
+  }
+  EXPECT_EQ(lists.head(0), detail::OrderLists::kNone);
+}
+
 TEST(DynamicCoreNumbers, DirectedGraphRefused) {
   DynamicGraph g = wg::test::directed_rmat_cpu_graph(6, 2, 1);
   EXPECT_THROW(DynamicCoreNumbers{g}, std::invalid_argument);
