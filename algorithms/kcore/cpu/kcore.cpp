@@ -137,6 +137,7 @@ bool DynamicCoreNumbers::insert_batch(std::span<const std::uint64_t> keys) {
   }
   std::sort(seeds_.begin(), seeds_.end(), [&](vertex_t x, vertex_t y) { return before(x, y); });
   seeds_.erase(std::unique(seeds_.begin(), seeds_.end()), seeds_.end());
+  if (!affordable(seeds_)) return false;
   // Levels in increasing order: the risers of one level open the next and may start its replay.
   std::size_t next = 0;
   rise_.clear();
@@ -304,6 +305,7 @@ bool DynamicCoreNumbers::erase_batch(std::span<const std::uint64_t> keys) {
       if (mark_[r] == kNone && mcd_[r] < core[r]) fall(r);
   }
   if (fifo_.empty()) return true;
+  if (!affordable(fifo_)) return false;
   ++counters_.searches;
   for (std::size_t i = 0; i < fifo_.size(); ++i) {
     const vertex_t y = fifo_[i];
@@ -333,6 +335,12 @@ bool DynamicCoreNumbers::erase_batch(std::span<const std::uint64_t> keys) {
   }
   clear_marks();
   return true;
+}
+
+bool DynamicCoreNumbers::affordable(std::span<const vertex_t> first) const {
+  double arcs = static_cast<double>(scanned_);
+  for (vertex_t v : first) arcs += static_cast<double>(graph_->degree(v));
+  return arcs <= budget_;
 }
 
 // ---- batches ----------------------------------------------------------------------------------

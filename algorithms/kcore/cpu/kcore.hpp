@@ -118,6 +118,10 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   void promote(std::uint32_t k);
   /// A whole deletion batch (the graph has lost it); false once its scans pass the budget.
   bool erase_batch(std::span<const std::uint64_t> keys);
+  /// Whether the batch's budget covers the scans of `first` (vertices its search must scan:
+  /// the seeds of an insertion, the first fallen of a deletion), so that a batch bound to pass
+  /// it falls back before searching.
+  bool affordable(std::span<const vertex_t> first) const;
   /// Runs a batch; false: over budget, the batch's core changes undone.
   bool update_batch(std::span<const std::uint64_t> keys, bool insert);
   void set_core(vertex_t v, std::uint32_t c);

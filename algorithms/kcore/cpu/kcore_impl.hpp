@@ -53,15 +53,19 @@ CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neig
   }
   for (std::uint64_t i = 0; i < n; ++i) {
     const vertex_t v = order[i];
+    std::uint32_t above = 0, same = 0, same_after = 0;
     neighbors(v, [&](vertex_t u) {
-      // The vertices not removed yet (positions past i) end with numbers >= v's; those removed
-      // have their final numbers.
-      if (k_order) {
-        const bool after = pos[u] > i;
-        k_order->later[v] += after;
-        k_order->mcd[v] += after || core[u] == core[v];
+      // v holds the least value: a neighbour with a larger one is not removed yet (after v,
+      // ending at v's number or above); a smaller one was removed, below v; an equal one ends at
+      // v's number, before or after v (its position says).
+      if (core[u] <= core[v]) {
+        if (k_order && core[u] == core[v]) {
+          ++same;
+          same_after += pos[u] > i;
+        }
+        return;
       }
-      if (core[u] <= core[v]) return;
+      ++above;
       // u moves to the front of its bin, the bin's start moves past it: u is one bin down.
       const std::uint32_t du = core[u];
       const std::uint64_t first = bin[du];
@@ -74,6 +78,10 @@ CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neig
       ++bin[du];
       --core[u];
     });
+    if (k_order) {
+      k_order->later[v] = above + same_after;
+      k_order->mcd[v] = above + same;
+    }
     r.max_core = std::max(r.max_core, core[v]);
   }
   if (k_order) k_order->removal = std::move(order);
