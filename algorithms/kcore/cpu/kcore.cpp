@@ -15,7 +15,7 @@ namespace {
 
 // mark_ states within one level of an insertion batch: kQueued: in the heap; kCandidate: more than
 // K neighbours present when visited; kLeaving: a former candidate whose removal waits in fifo_;
-// kKept: stays at K. Within one deletion step: kFallen: falls to K - 1.
+// kKept: stays at K. Within a deletion batch: kFallen: waits to fall one level; kKept: fell.
 enum Mark : std::uint8_t { kNone, kQueued, kCandidate, kLeaving, kKept, kFallen = kCandidate };
 constexpr std::uint32_t kNoRank = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint32_t kNoLink = std::numeric_limits<std::uint32_t>::max();
@@ -349,15 +349,18 @@ bool DynamicCoreNumbers::update_batch(std::span<const std::uint64_t> keys, bool 
   scanned_ = 0;
   budget_ = options_.recompute_work * 2.0 * static_cast<double>(graph_->num_edges());
   if (insert ? insert_batch(keys) : erase_batch(keys)) return true;
-  // Over budget: the order is rebuilt by the recompute that follows; restore the numbers so
-  // that it counts the batch's changes against the state before it.
+  clear_marks();
+  return false;
+}
+
+void DynamicCoreNumbers::undo() {
+  // The order is rebuilt by the recompute that follows; the numbers go back so that it counts
+  // the changes against the state before the batch (or mixed step).
   for (const auto& [v, was] : old_) {
     result_.core[v] = was;
     touched_[v] = 0;
   }
   old_.clear();
-  clear_marks();
-  return false;
 }
 
 std::uint64_t DynamicCoreNumbers::recompute_counting() {
@@ -371,10 +374,32 @@ bool DynamicCoreNumbers::too_many(std::size_t batch_edges) const {
   return static_cast<double>(batch_edges) > options_.recompute_fraction * others;
 }
 
+BatchEffect DynamicCoreNumbers::answer(bool fallback) {
+  if (!in_step()) {
+    if (fallback) undo();
+    return {fallback ? recompute_counting() : end_batch(), fallback};
+  }
+  // In a mixed step the changes are counted, and a fallback recomputes, once at its end.
+  if (fallback) {
+    undo();
+    step_recomputes_ = true;
+  }
+  return {0, fallback};
+}
+
+void DynamicCoreNumbers::begin_step(std::uint64_t, std::uint64_t) {
+  step_recomputes_ = false;
+}
+
+BatchEffect DynamicCoreNumbers::end_step(const BatchEffect&, const BatchEffect&) {
+  if (step_recomputes_) return {recompute_counting(), true};
+  return {end_batch(), false};
+}
+
 BatchEffect DynamicCoreNumbers::on_after_insert(std::span<const std::uint64_t> added) {
   grow();
-  const bool recompute = too_many(added.size()) || !update_batch(added, true);
-  return {recompute ? recompute_counting() : end_batch(), recompute};
+  if (in_step() && step_recomputes_) return {0, true};  // the step's end recomputes
+  return answer(too_many(added.size()) || !update_batch(added, true));
 }
 
 void DynamicCoreNumbers::on_before_erase(std::span<const std::uint64_t> removed) {
@@ -385,8 +410,7 @@ void DynamicCoreNumbers::on_before_erase(std::span<const std::uint64_t> removed)
 BatchEffect DynamicCoreNumbers::on_after_erase(std::span<const std::uint64_t> removed) {
   grow();
   // Processed once the edges are gone (the order and numbers still those from before).
-  const bool recompute = erase_recomputes_ || !update_batch(removed, false);
-  return {recompute ? recompute_counting() : end_batch(), recompute};
+  return answer(erase_recomputes_ || !update_batch(removed, false));
 }
 
 }  // namespace wg::cpu

@@ -122,10 +122,17 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   /// the seeds of an insertion, the first fallen of a deletion), so that a batch bound to pass
   /// it falls back before searching.
   bool affordable(std::span<const vertex_t> first) const;
-  /// Runs a batch; false: over budget, the batch's core changes undone.
+  /// Runs a batch; false: over budget (the state is left for a recompute).
   bool update_batch(std::span<const std::uint64_t> keys, bool insert);
+  /// Restores the numbers the batch (or mixed step) changed.
+  void undo();
+  /// A hook's answer: the changes, or the recompute on a fallback (both at a mixed step's end).
+  BatchEffect answer(bool fallback);
+  /// The frame's mixed-step hooks: one count of changes and at most one recompute a step.
+  void begin_step(std::uint64_t erase_entries, std::uint64_t insert_entries);
+  BatchEffect end_step(const BatchEffect& erased, const BatchEffect& inserted);
   void set_core(vertex_t v, std::uint32_t c);
-  /// Forgets the marks of one level (insertion) or step (deletion).
+  /// Forgets the marks of one level (insertion) or batch (deletion).
   void clear_marks();
   /// The vertices whose number changed in this batch (and forgets the batch's records).
   std::uint64_t end_batch();
@@ -142,8 +149,8 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   /// Insertion, per vertex visited in a level: its candidate neighbours before it (deg*), or a
   /// candidate's neighbours still present.
   std::vector<std::uint32_t> star_;
-  std::vector<std::uint8_t> mark_;      ///< a vertex's state in one level or step (kcore.cpp)
-  std::vector<vertex_t> visited_;       ///< the level's (deletion step's) vertices with a mark
+  std::vector<std::uint8_t> mark_;      ///< its state in a level (insertion) or batch (deletion)
+  std::vector<vertex_t> visited_;       ///< the vertices with a mark
   std::vector<vertex_t> heap_;          ///< insertion: vertices to visit, by k-order position
   std::vector<vertex_t> cand_, fifo_;   ///< candidates (insertion) or fallen vertices (deletion)
   std::vector<vertex_t> seeds_, rise_;  ///< insertion: where the levels' replays start
@@ -161,7 +168,8 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   };
   std::vector<Link> links_;
   std::vector<std::uint32_t> first_link_;
-  std::vector<vertex_t> adj_, up_;
+  std::vector<vertex_t> adj_, up_;  ///< the candidates' kept neighbours; scratch of one visit
+  bool step_recomputes_ = false;    ///< a part of this mixed step fell back: its end recomputes
   bool erase_recomputes_ = false;  ///< before_erase: the batch is too large, after_erase recomputes
   CoreSearchCounters counters_;
   std::uint64_t scanned_ = 0;                            ///< arcs scanned by this batch's searches
