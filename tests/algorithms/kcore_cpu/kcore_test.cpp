@@ -225,6 +225,82 @@ TEST(DynamicCoreNumbers, InsertionRaisesAChain) {
   EXPECT_EQ(dyn.statistics().recomputed, 0u);
 }
 
+/// One batch makes a 6-clique of 6 vertices (a path 0-1 to start): each rises from 1 or 0 to 5,
+/// several levels in one batch (each level's risers start the next one's replay); one batch
+/// takes the clique's edges back and they fall as far.
+TEST(DynamicCoreNumbers, BatchRisesAndFallsSeveralLevels) {
+  DynamicGraph g(8, GraphOptions{.threads = 1});
+  g.insert_edges(EdgeList{.num_vertices = 8, .src = {0, 6}, .dst = {1, 7}});
+  DynamicCoreNumbers dyn(g, {.recompute_fraction = 1e9, .recompute_work = 1e9});
+  EdgeList clique{.num_vertices = 8, .symmetric = true};
+  for (vertex_t u = 0; u < 6; ++u) {
+    for (vertex_t v = u + 1; v < 6; ++v) {
+      clique.src.push_back(v);
+      clique.dst.push_back(u);
+    }
+  }
+  auto r = dyn.insert_edges(clique);
+  EXPECT_FALSE(r.recomputed);
+  EXPECT_EQ(r.changed, 6u);
+  EXPECT_EQ(dyn.result().max_core, 5u);
+  expect_exact(g, dyn.result());
+  EXPECT_GE(dyn.search_counters().searches, 5u);  // levels 0 (or 1) to 4 replayed
+  r = dyn.erase_edges(clique);
+  EXPECT_FALSE(r.recomputed);
+  EXPECT_EQ(r.changed, 6u);
+  expect_exact(g, dyn.result());
+  EXPECT_EQ(dyn.result().max_core, 1u);
+  r = dyn.insert_edges(clique);  // and back, on the order the falls left
+  EXPECT_EQ(dyn.result().max_core, 5u);
+  expect_exact(g, dyn.result());
+  EXPECT_EQ(dyn.statistics().recomputed, 0u);
+}
+
+/// Random small dense graphs, random insertion, deletion and mixed batches of up to a quarter of
+/// the edges, all answered incrementally (scan budget off): exact after every batch, so the k-order
+/// kept across thousands of batches stays a valid peeling order.
+TEST(DynamicCoreNumbers, RandomSmallGraphsStayExact) {
+  std::mt19937_64 rng(17);
+  for (int graph = 0; graph < 6; ++graph) {
+    const vertex_t n = 12 + 8 * graph;
+    auto random_edges = [&](std::size_t count) {
+      EdgeList e{.num_vertices = n, .symmetric = true};
+      for (std::size_t i = 0; i < count; ++i) {
+        e.src.push_back(vertex_t(rng() % n));
+        e.dst.push_back(vertex_t(rng() % n));
+      }
+      return e;
+    };
+    DynamicGraph g(n, GraphOptions{.threads = 1});
+    EdgeModel model(n);
+    const EdgeList initial = random_edges(5 * n);
+    g.insert_edges(initial);
+    model.insert(initial);
+    DynamicCoreNumbers dyn(g, {.recompute_fraction = 1e9, .recompute_work = 1e9});
+    for (int step = 0; step < 300; ++step) {
+      SCOPED_TRACE("graph " + std::to_string(graph) + " step " + std::to_string(step));
+      const std::size_t size = 1 + rng() % std::max<std::uint64_t>(g.num_edges() / 4, 1);
+      const int kind = int(rng() % 3);
+      if (kind == 0) {
+        const EdgeList batch = random_edges(2 * size);
+        dyn.insert_edges(batch);
+        model.insert(batch);
+      } else {
+        const EdgeList erase = model.sample(size, rng);
+        const EdgeList insert = random_edges(kind == 2 ? size : 0);
+        if (kind == 1)
+          dyn.erase_edges(erase);
+        else
+          dyn.update(erase, insert);
+        model.erase(erase);
+        model.insert(insert);
+      }
+      ASSERT_EQ(dyn.result().core, model.cores());
+    }
+    EXPECT_EQ(dyn.statistics().recomputed, 0u);
+  }
+}
+
 /// A 6-cycle (core 2; the peeling takes equal degrees by id, so 0 is first in the k-order) gets
 /// the chord 0-3: 0 has three neighbours after it, so the search runs, but the vertices it visits
 /// keep at most 2 neighbours present and are pruned: none rises.
