@@ -3,6 +3,7 @@
 // wg::cpu::DynamicGraph in kcore.cpp. A new host graph includes this header to instantiate it.
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
@@ -11,10 +12,21 @@ namespace wg::cpu {
 
 namespace detail {
 
+/// What the peeling can give beside the numbers, for the dynamic object: the order in which it
+/// removed the vertices (core numbers non-decreasing along it; each vertex has at most its core
+/// number of neighbours after it: a k-order), per vertex its neighbours after it in that order
+/// (deg+) and its neighbours of core number >= its own (mcd).
+struct PeelOrder {
+  std::vector<vertex_t> removal;
+  std::vector<std::uint32_t> later, mcd;
+};
+
 /// Batagelj-Zaversnik bucket peeling over n vertices of simple undirected degree degree(v) whose
-/// neighbours neighbors(v, f) lists (f(w) once per neighbour w).
+/// neighbours neighbors(v, f) lists (f(w) once per neighbour w); fills `k_order` when given (one
+/// more random read per arc).
 template <class Degree, class Neighbors>
-CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neighbors) {
+CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neighbors,
+                              PeelOrder* k_order = nullptr) {
   CoreNumbers r;
   std::vector<std::uint32_t>& core = r.core;
   core.resize(n);
@@ -35,10 +47,25 @@ CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neig
   }
   for (std::size_t d = bin.size() - 1; d > 0; --d) bin[d] = bin[d - 1];
   bin[0] = 0;
+  if (k_order) {
+    k_order->later.assign(n, 0);
+    k_order->mcd.assign(n, 0);
+  }
   for (std::uint64_t i = 0; i < n; ++i) {
     const vertex_t v = order[i];
+    std::uint32_t above = 0, same = 0, same_after = 0;
     neighbors(v, [&](vertex_t u) {
-      if (core[u] <= core[v]) return;
+      // v holds the least value: a neighbour with a larger one is not removed yet (after v,
+      // ending at v's number or above); a smaller one was removed, below v; an equal one ends at
+      // v's number, before or after v (its position says).
+      if (core[u] <= core[v]) {
+        if (k_order && core[u] == core[v]) {
+          ++same;
+          same_after += pos[u] > i;
+        }
+        return;
+      }
+      ++above;
       // u moves to the front of its bin, the bin's start moves past it: u is one bin down.
       const std::uint32_t du = core[u];
       const std::uint64_t first = bin[du];
@@ -51,8 +78,13 @@ CoreNumbers peel_core_numbers(std::uint64_t n, Degree&& degree, Neighbors&& neig
       ++bin[du];
       --core[u];
     });
+    if (k_order) {
+      k_order->later[v] = above + same_after;
+      k_order->mcd[v] = above + same;
+    }
     r.max_core = std::max(r.max_core, core[v]);
   }
+  if (k_order) k_order->removal = std::move(order);
   return r;
 }
 

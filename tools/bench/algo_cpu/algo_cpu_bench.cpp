@@ -1,12 +1,19 @@
-// algo_cpu_bench FILE...: for each graph, (1) static BFS (from vertex 0), connected components
-// and core numbers on the CPU graph against the Boost.Graph reference (whose time includes building
-// its Boost CSR graph from the edge list, as the CLI's does); (2) per batch of 2^4..2^12 random
-// edges of the graph, "apply + dynamic update" (DynamicBfs, DynamicComponents, DynamicCoreNumbers)
-// against "apply + static recompute", for an insertion batch and the deletion batch that takes it
-// back. Medians of repeated runs, milliseconds. Threads: the graph's default (all cores).
+// algo_cpu_bench [--only NAME] GRAPH...: for each graph, (1) static BFS (from vertex 0), connected
+// components and core numbers on the CPU graph against the Boost.Graph reference (whose time
+// includes building its Boost CSR graph from the edge list, as the CLI's does); (2) per batch of
+// 2^4..2^12 random edges of the graph, "apply + dynamic update" (DynamicBfs, DynamicComponents,
+// DynamicCoreNumbers) against "apply + static recompute", for an insertion batch, the deletion
+// batch that takes it back, and a mixed step (update(erase, insert), half the batch each side:
+// erases fresh edges, inserts those the previous step erased). Medians of repeated runs,
+// milliseconds. Threads: the graph's default (all cores). GRAPH is a file, or rmat:SCALE for the
+// Graph500 R-MAT of that scale (edge factor 16, seed 1). --only NAME: that registered
+// algorithm's rows only. A registered algorithm's rows also time its dynamic object's
+// recompute(), what a batch that falls back pays beside its search.
 // Every registered algorithm with a CPU backend (algorithms/registry.hpp) gets the same two
 // rows: its entry's static run against its reference, and its dynamic class against recompute.
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -16,6 +23,7 @@
 #include <warpgraph/algorithms/kcore/cpu/kcore.hpp>
 #include <warpgraph/algorithms/reference/reference.hpp>
 #include <warpgraph/algorithms/wcc/cpu/wcc.hpp>
+#include <warpgraph/datasets/generators.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 
@@ -50,7 +58,10 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
     b.build(edges);
     auto dyn = make(a);
     std::mt19937_64 rng(lg);
-    std::vector<double> dyn_erase, dyn_insert, re_erase, re_insert;
+    std::vector<double> dyn_erase, dyn_insert, re_erase, re_insert, dyn_mixed, re_mixed;
+    EdgeList erased = sample(edges, std::size_t{1} << (lg - 1), rng);  // the mixed steps' insert
+    dyn->erase_edges(erased);
+    b.erase_edges(erased);
     for (int rep = 0; rep < 7; ++rep) {
       const EdgeList batch = sample(edges, std::size_t{1} << lg, rng);
       dyn_erase.push_back(wall_seconds([&] { dyn->erase_edges(batch); }));
@@ -63,22 +74,40 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
         b.insert_edges(batch);
         recompute(b);
       }));
+      EdgeList erase = sample(edges, std::size_t{1} << (lg - 1), rng);
+      dyn_mixed.push_back(wall_seconds([&] { dyn->update(erase, erased); }));
+      re_mixed.push_back(wall_seconds([&] {
+        b.erase_edges(erase);
+        b.insert_edges(erased);
+        recompute(b);
+      }));
+      erased = std::move(erase);
     }
     auto med = [](std::vector<double> v) { return 1e3 * wg::bench::Series{v}.median(); };
     std::printf(
         "  %s batch 2^%u: insert %.3f ms vs recompute %.3f ms (%.1fx); erase %.3f ms vs "
-        "%.3f ms (%.1fx)\n",
+        "%.3f ms (%.1fx); mixed %.3f ms vs %.3f ms (%.1fx)\n",
         name, lg, med(dyn_insert), med(re_insert), med(re_insert) / med(dyn_insert), med(dyn_erase),
-        med(re_erase), med(re_erase) / med(dyn_erase));
+        med(re_erase), med(re_erase) / med(dyn_erase), med(dyn_mixed), med(re_mixed),
+        med(re_mixed) / med(dyn_mixed));
   }
 }
 
 /// A registered algorithm's rows (its entry: algorithms/registry.hpp).
 template <class Entry, class Ms>
-void registered_rows(const EdgeList& edges, const cpu::DynamicGraph& g, Ms ms) {
+void registered_rows(const EdgeList& edges, const cpu::DynamicGraph& g, Ms ms, const char* only) {
+  if (only && std::strcmp(only, Entry::name) != 0) return;
   const typename Entry::Options options{};
   std::printf("  static %s: cpu %.2f ms, reference %.2f ms\n", Entry::name,
               ms([&] { Entry::run(g, options); }), ms([&] { Entry::reference(edges, options); }));
+  {  // what a batch that falls back pays beside its search
+    cpu::DynamicGraph x;
+    x.build(edges);
+    auto dyn = Entry::make_dynamic(x, options);
+    if constexpr (requires { dyn->recompute(); })
+      std::printf("  %s dynamic object's recompute: %.2f ms\n", Entry::name,
+                  ms([&] { dyn->recompute(); }));
+  }
   dynamic_vs_recompute(
       Entry::name, edges, [&](cpu::DynamicGraph& x) { return Entry::make_dynamic(x, options); },
       [&](const cpu::DynamicGraph& x) { Entry::run(x, options); });
@@ -87,8 +116,16 @@ void registered_rows(const EdgeList& edges, const cpu::DynamicGraph& g, Ms ms) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const char* only = nullptr;
   for (int i = 1; i < argc; ++i) {
-    const EdgeList edges = wg::datasets::read_graph(argv[i]).edges;
+    if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      only = argv[++i];
+      continue;
+    }
+    const bool rmat = std::strncmp(argv[i], "rmat:", 5) == 0;
+    const EdgeList edges =
+        rmat ? wg::datasets::generate_rmat({.scale = unsigned(std::atoi(argv[i] + 5))})
+             : wg::datasets::read_graph(argv[i]).edges;
     cpu::DynamicGraph g;
     g.build(edges);
     std::printf("%s: %llu vertices, %llu edges, %u threads\n", argv[i],
@@ -96,6 +133,10 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(g.num_edges()), g.threads());
     const wg::bench::MeasureOptions o{.warmup = 1, .repetitions = 7};
     auto ms = [&](auto f) { return 1e3 * measure(o, [&] { return wall_seconds(f); }).median(); };
+#define WG_BENCH_ROWS(Entry) registered_rows<Entry>(edges, g, ms, only);
+    WG_REGISTERED_CPU(WG_BENCH_ROWS)
+#undef WG_BENCH_ROWS
+    if (only) continue;
     const double bfs_cpu = ms([&] { cpu::bfs(g, 0); });
     const double bfs_td = ms([&] { cpu::bfs(g, 0, {.top_down_alpha = 0}); });
     const double bfs_1t = ms([&] { cpu::bfs(g, 0, {}, {.threads = 1}); });
@@ -108,8 +149,5 @@ int main(int argc, char** argv) {
         bfs_cpu, bfs_td, bfs_1t, bfs_ref);
     std::printf("  static cc:  cpu %.2f ms (1 thread %.2f), reference %.2f ms\n", cc_cpu, cc_1t,
                 cc_ref);
-#define WG_BENCH_ROWS(Entry) registered_rows<Entry>(edges, g, ms);
-    WG_REGISTERED_CPU(WG_BENCH_ROWS)
-#undef WG_BENCH_ROWS
   }
 }
