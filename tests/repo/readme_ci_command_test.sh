@@ -7,7 +7,7 @@ set -euo pipefail
 root=$1
 readme_cmd=$(awk '/<!-- test-command -->/{getline; getline; print; exit}' "$root/README.md")
 stress_cmd='ctest --test-dir build --output-on-failure -L stress'
-cuda_cmd='cmake -S . -B build -DWG_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build build -j"$(nproc)"'
+cuda_cmd='cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DWG_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build build-cuda -j"$(nproc)" --target wg_cuda_code'
 # The commands of .ci/run: every line that is not a comment, blank, the shebang, `set` or `cd`.
 mapfile -t ci_cmds < <(grep -vE '^\s*(#|$|set |cd )' "$root/.ci/run")
 fail() {
