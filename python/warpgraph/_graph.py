@@ -132,7 +132,7 @@ class Graph:
         return self._g.live_vertices()
 
     def edges(self):
-        """The edges as arrays (src, dst) (int64), plus weights (float32) when weighted.
+        """The edges as arrays (src, dst) (int64), plus weights (float64, the float each arc keeps) when weighted.
         Undirected edges come once each with src < dst; directed graphs give every arc; both
         sorted by (src, dst)."""
         src, dst, w = self._g.edges()
@@ -159,13 +159,14 @@ def from_edges(src, dst, weights=None, num_vertices: Optional[int] = None,
 
 def read(path: Union[str, os.PathLike], directed: bool = False, weighted: Optional[bool] = None,
          compact_ids: bool = False, format: str = "auto", backend: str = "auto",
-         threads: int = 0) -> Graph:
+         threads: int = 0, exact_weights: bool = True) -> Graph:
     """Reads a graph file: Matrix Market (.mtx, coordinate) or an edge list (SNAP "u v [w]",
     CSV, TSV), plain or gzip.
 
     directed: read SNAP lines as arcs (Matrix Market files say it themselves: a "general" file
     is directed only when directed=True). weighted: keep the file's weights (default: when it
-    has them); they must fit a float exactly. compact_ids: number the vertices present 0..n-1
+    has them); the graph keeps them as float, and a weight float cannot hold exactly is a
+    ValueError naming its line unless exact_weights=False (then rounded). compact_ids: number the vertices present 0..n-1
     (graph.labels holds each one's id in the file). format: "auto", "mtx" or "snap".
     Errors name the file and line (ValueError); a missing file is FileNotFoundError.
     """
@@ -175,7 +176,7 @@ def read(path: Union[str, os.PathLike], directed: bool = False, weighted: Option
     if format not in ("auto", "mtx", "snap"):
         raise ValueError(f"format must be 'auto', 'mtx' or 'snap'; got {format!r}")
     src, dst, w, n, symmetric, ids = _core.read(path, format, bool(directed), bool(compact_ids),
-                                                weighted is not False)
+                                                weighted is not False and exact_weights)
     if weighted and w is None:
         raise ValueError(f"{path}: weighted=True but the file has no weights")
     keep = w if weighted is not False else None
