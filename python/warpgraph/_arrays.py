@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _core
+
 _CPU_DLPACK_DEVICE = 1  # kDLCPU
 
 
@@ -32,6 +34,10 @@ def as_array(x, what: str):
     readers refuse)."""
     if x is None:
         raise ValueError(f"{what}: expected an array, got None")
+    if is_device_array(x) and not _core.has_gpu:
+        # The GPU build reads device arrays in place here (DLPack / __cuda_array_interface__).
+        raise ValueError(f"{what}: a device (CUDA) array; this build has the cpu backend only "
+                         "(pass a NumPy array, e.g. cupy.asnumpy(x) or x.cpu().numpy())")
     if isinstance(x, np.ndarray) or is_device_array(x):
         if isinstance(x, np.ndarray) and x.dtype.byteorder not in ("=", "|", "<" if np.little_endian else ">"):
             return x.astype(x.dtype.newbyteorder("="))  # the C++ side reads native order only
