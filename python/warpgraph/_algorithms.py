@@ -7,6 +7,8 @@ runs any of them by name.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 import numpy as np
@@ -169,17 +171,30 @@ def _with_descriptions(runner_cls) -> None:
 
 
 _with_descriptions(_Runner)
-_library = _Runner(_static)
-reference_runner = _Runner(_reference)
+FUNCTIONS = ("run", "triangle_count", "bfs", "sssp", "connected_components", "pagerank",
+             "core_numbers", "clustering")
 
-run = _library.run
-triangle_count = _library.triangle_count
-bfs = _library.bfs
-sssp = _library.sssp
-connected_components = _library.connected_components
-pagerank = _library.pagerank
-core_numbers = _library.core_numbers
-clustering = _library.clustering
+
+def export(runner: _Runner, module: str) -> Dict[str, Any]:
+    """The runner's methods as plain functions of `module` (so help() shows a function)."""
+    out = {}
+    for name in FUNCTIONS:
+        bound = getattr(runner, name)
+
+        def f(*args, _bound=bound, **kwargs):
+            return _bound(*args, **kwargs)
+
+        functools.update_wrapper(f, bound.__func__)
+        del f.__wrapped__
+        sig = inspect.signature(bound.__func__)
+        f.__signature__ = sig.replace(parameters=list(sig.parameters.values())[1:])
+        f.__module__ = module
+        out[name] = f
+    return out
+
+
+reference_runner = _Runner(_reference)
+globals().update(export(_Runner(_static), "warpgraph"))
 
 
 AlgorithmSpec = Union[str, tuple]

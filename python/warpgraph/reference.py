@@ -3,16 +3,9 @@ by the library's reference implementations on the graph's edges, for verificatio
 
     assert (wg.reference.core_numbers(g) == wg.core_numbers(g)).all()
 """
-from ._algorithms import reference_runner as _r
+from ._algorithms import export as _export, reference_runner as _r
 
-run = _r.run
-triangle_count = _r.triangle_count
-bfs = _r.bfs
-sssp = _r.sssp
-connected_components = _r.connected_components
-pagerank = _r.pagerank
-core_numbers = _r.core_numbers
-clustering = _r.clustering
+globals().update(_export(_r, __name__))
 
 __all__ = ["run", "triangle_count", "bfs", "sssp", "connected_components", "pagerank",
            "core_numbers", "clustering"]
