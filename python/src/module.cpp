@@ -36,6 +36,20 @@ namespace {
 using Lock = std::lock_guard<std::mutex>;
 using OptArray = std::optional<AnyArray>;
 
+/// f() with the GIL released and the graph's mutex held: every call that reads or changes a
+/// graph or its results (another thread may be inside a batch of the same graph).
+template <class F>
+auto with_graph(Graph& g, F&& f) {
+  nb::gil_scoped_release release;
+  Lock lock(g.mutex());
+  return f();
+}
+/// A query binding: f(graph, args...) under with_graph.
+template <class R, class... Args>
+auto queried(R (*f)(Graph&, Args...)) {
+  return [f](Graph& g, Args... args) -> R { return with_graph(g, [&] { return f(g, args...); }); };
+}
+
 nb::dict fields_dict(const std::vector<SummaryField>& fields) {
   nb::dict d;
   for (const SummaryField& f : fields) {
@@ -156,65 +170,77 @@ void bind_graph(nb::module_& m) {
             return g.erase_vertices(v);
           },
           "ids"_a)
-      .def_prop_ro("num_vertices", [](Graph& g) { return g.graph().num_vertices(); })
-      .def_prop_ro("num_live_vertices", [](Graph& g) { return g.graph().num_live_vertices(); })
-      .def_prop_ro("num_edges", [](Graph& g) { return g.graph().num_edges(); })
-      .def_prop_ro("batches", &Graph::batches)
-      .def_prop_ro("tracked", &Graph::tracked)
-      .def("degree",
-           [](Graph& g, std::int64_t v) -> std::uint64_t {
-             return v < 0 ? 0
-                          : g.graph().degree(
-                                static_cast<vertex_t>(std::min<std::int64_t>(v, kVertexIdLimit)));
-           })
+      .def_prop_ro("num_vertices", queried(+[](Graph& g) { return g.graph().num_vertices(); }))
+      .def_prop_ro("num_live_vertices",
+                   queried(+[](Graph& g) { return g.graph().num_live_vertices(); }))
+      .def_prop_ro("num_edges", queried(+[](Graph& g) { return g.graph().num_edges(); }))
+      .def_prop_ro("batches", queried(+[](Graph& g) { return g.batches(); }))
+      .def_prop_ro("tracked", queried(+[](Graph& g) { return g.tracked(); }))
+      .def("degree", queried(+[](Graph& g, std::int64_t v) -> std::uint64_t {
+             const auto limit = static_cast<std::int64_t>(kVertexIdLimit);
+             return v < 0 || v >= limit ? 0 : g.graph().degree(static_cast<vertex_t>(v));
+           }))
       .def("degrees",
            [](Graph& g, const AnyArray& ids) {
              std::vector<vertex_t> v = read_ids(ids, "v");
              std::vector<std::int64_t> d(v.size());
-             for (std::size_t i = 0; i < v.size(); ++i) d[i] = g.graph().degree(v[i]);
+             with_graph(g, [&] {
+               for (std::size_t i = 0; i < v.size(); ++i) d[i] = g.graph().degree(v[i]);
+             });
              return to_numpy(std::move(d));
            })
-      .def("all_degrees", [](Graph& g) { return to_numpy_as<std::int64_t>(g.graph().degrees()); })
+      .def("all_degrees",
+           [](Graph& g) {
+             return to_numpy_as<std::int64_t>(with_graph(g, [&] { return g.graph().degrees(); }));
+           })
       .def("live_vertices",
            [](Graph& g) {
              std::vector<std::int64_t> ids;
-             ids.reserve(g.graph().num_live_vertices());
-             for (std::uint64_t v = 0; v < g.graph().num_vertices(); ++v)
-               if (g.graph().is_vertex(static_cast<vertex_t>(v))) ids.push_back(std::int64_t(v));
+             with_graph(g, [&] {
+               ids.reserve(g.graph().num_live_vertices());
+               for (std::uint64_t v = 0; v < g.graph().num_vertices(); ++v)
+                 if (g.graph().is_vertex(static_cast<vertex_t>(v))) ids.push_back(std::int64_t(v));
+             });
              return to_numpy(std::move(ids));
            })
-      .def("is_vertex",
-           [](Graph& g, std::int64_t v) {
+      .def("is_vertex", queried(+[](Graph& g, std::int64_t v) {
              return v >= 0 && v < static_cast<std::int64_t>(kVertexIdLimit) &&
                     g.graph().is_vertex(static_cast<vertex_t>(v));
-           })
-      .def("has_edge",
-           [](Graph& g, std::int64_t u, std::int64_t v) {
+           }))
+      .def("has_edge", queried(+[](Graph& g, std::int64_t u, std::int64_t v) {
              const auto limit = static_cast<std::int64_t>(kVertexIdLimit);
              return u >= 0 && v >= 0 && u < limit && v < limit &&
                     g.graph().has_edge(static_cast<vertex_t>(u), static_cast<vertex_t>(v));
-           })
+           }))
       .def("edges", &edges_of)
-      .def("memory_bytes", [](Graph& g) { return g.graph().memory_bytes(); });
+      .def("memory_bytes", queried(+[](Graph& g) { return g.graph().memory_bytes(); }));
 }
 
 void bind_tracked(nb::module_& m) {
+  // A result's reads take its graph (the Python side passes it) for the graph's mutex.
   nb::class_<Tracked>(m, "Tracked", "A dynamic result that follows its graph's batches.")
       .def_prop_ro("name", [](const Tracked& t) { return std::string(t.name()); })
-      .def("values", [](const Tracked& t) { return to_numpy(t.values()); })
-      .def("fields", [](const Tracked& t) { return fields_dict(t.fields()); })
+      .def("values", [](const Tracked& t,
+                        Graph& g) { return to_numpy(with_graph(g, [&] { return t.values(); })); })
+      .def("fields",
+           [](const Tracked& t, Graph& g) {
+             return fields_dict(with_graph(g, [&] { return t.fields(); }));
+           })
+      .def("summary",
+           [](const Tracked& t, Graph& g) { return with_graph(g, [&] { return t.summary(); }); })
       .def("statistics",
-           [](const Tracked& t) {
-             const DynamicStats s = t.statistics();
+           [](const Tracked& t, Graph& g) {
+             const DynamicStats s = with_graph(g, [&] { return t.statistics(); });
              nb::dict d;
              d["batches"] = s.batches;
              d["incremental"] = s.incremental;
              d["recomputed"] = s.recomputed;
              return d;
            })
-      .def("history", [](const Tracked& t) {
+      .def("history", [](const Tracked& t, Graph& g) {
+        const std::vector<BatchRecord> h = with_graph(g, [&] { return t.history; });
         nb::list out;
-        for (const BatchRecord& r : t.history) {
+        for (const BatchRecord& r : h) {
           nb::dict d;
           d["batch"] = r.batch;
           d["kind"] = r.kind;

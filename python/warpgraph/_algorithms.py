@@ -248,34 +248,35 @@ class Dynamic:
 
     def result(self, name: str):
         """The result now: as the function of the same algorithm returns it (an array; for
-        "tc" the total)."""
+        "tc" the total), read from what the dynamic class keeps."""
         n, t = self._get(name)
         if n == "tc":
-            return int(t.fields()["triangles"])
-        return _values(n, t.values())
+            return int(t.summary(self.graph._g))  # the kept total: O(1)
+        return _values(n, t.values(self.graph._g))
 
     def values(self, name: str) -> np.ndarray:
-        """The per-vertex values now (for "tc": the triangles through each vertex)."""
+        """The per-vertex values now (for "tc": the triangles through each vertex, counted
+        statically: the dynamic count keeps the total only)."""
         n, t = self._get(name)
-        return _values(n, t.values())
+        return _values(n, t.values(self.graph._g))
 
     def fields(self, name: str) -> Dict[str, Any]:
         """The entry's named numbers now (triangles, components, iterations, ...)."""
-        return self._get(name)[1].fields()
+        return self._get(name)[1].fields(self.graph._g)
 
     def statistics(self, name: str) -> Dict[str, int]:
         """Batches followed: {'batches', 'incremental', 'recomputed'}."""
-        return self._get(name)[1].statistics()
+        return self._get(name)[1].statistics(self.graph._g)
 
     def history(self, name: str) -> List[Dict[str, Any]]:
         """One dict per batch: batch, kind, applied, changed, recomputed, summary, seconds."""
-        return self._get(name)[1].history()
+        return self._get(name)[1].history(self.graph._g)
 
     def last_batch(self) -> Dict[str, Dict[str, Any]]:
         """Each result's record of the last batch ({} before the first)."""
         out = {}
         for n, t in self._tracked.items():
-            h = t.history()
+            h = t.history(self.graph._g)
             if h:
                 out[n] = h[-1]
         return out
