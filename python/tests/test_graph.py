@@ -29,6 +29,20 @@ def test_directed_graph():
     assert g.num_edges == 2 and g.directed
     G = wg.to_networkx(g)
     assert isinstance(G, nx.DiGraph) and G.number_of_edges() == 2
+    with pytest.raises(ValueError, match="triangle counting needs an undirected graph"):
+        wg.triangle_count(g)
+    with pytest.raises(ValueError, match="needs an undirected graph"):
+        wg.Dynamic(g, ["lcc"])
+    assert g._g.tracked == 0
+
+
+def test_weighted_graph_defaults_and_updates():
+    g = wg.Graph(weighted=True)
+    g.insert_edges([0, 1], [1, 2])  # no weights: 1 each
+    assert g.edges()[2].tolist() == [1.0, 1.0]
+    r = g.insert_edges([0], [1], [0.5])  # present: the weight is replaced, counted as ignored
+    assert r.ignored == 1 and g.edges()[2].tolist() == [0.5, 1.0]
+    assert wg.sssp(g, 0).tolist() == [0.0, 0.5, 1.5]
 
 
 def test_vertices_erase_and_reuse():
