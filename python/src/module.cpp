@@ -36,6 +36,8 @@ namespace {
 using Lock = std::lock_guard<std::mutex>;
 using OptArray = std::optional<AnyArray>;
 
+/// The array readers (arrays.hpp) touch no Python object: batches are read with the GIL released
+/// too (the arguments keep the arrays alive).
 /// f() with the GIL released and the graph's mutex held: every call that reads or changes a
 /// graph or its results (another thread may be inside a batch of the same graph).
 template <class F>
@@ -124,9 +126,9 @@ void bind_graph(nb::module_& m) {
           "build",
           [](Graph& g, const AnyArray& src, const AnyArray& dst, const OptArray& w,
              std::uint64_t num_vertices) {
+            nb::gil_scoped_release release;
             EdgeList e = read_edges(src, dst, w, !g.graph().directed());
             e.num_vertices = std::max(e.num_vertices, num_vertices);
-            nb::gil_scoped_release release;
             Lock lock(g.mutex());
             return g.build(e);
           },
@@ -134,8 +136,8 @@ void bind_graph(nb::module_& m) {
       .def(
           "insert_edges",
           [](Graph& g, const AnyArray& src, const AnyArray& dst, const OptArray& w) {
-            EdgeList e = read_edges(src, dst, w, !g.graph().directed());
             nb::gil_scoped_release release;
+            EdgeList e = read_edges(src, dst, w, !g.graph().directed());
             Lock lock(g.mutex());
             return g.insert_edges(e);
           },
@@ -143,8 +145,8 @@ void bind_graph(nb::module_& m) {
       .def(
           "erase_edges",
           [](Graph& g, const AnyArray& src, const AnyArray& dst) {
-            EdgeList e = read_edges(src, dst, std::nullopt, !g.graph().directed());
             nb::gil_scoped_release release;
+            EdgeList e = read_edges(src, dst, std::nullopt, !g.graph().directed());
             Lock lock(g.mutex());
             return g.erase_edges(e);
           },
@@ -164,8 +166,8 @@ void bind_graph(nb::module_& m) {
       .def(
           "erase_vertices",
           [](Graph& g, const AnyArray& ids) {
-            std::vector<vertex_t> v = read_ids(ids, "ids");
             nb::gil_scoped_release release;
+            std::vector<vertex_t> v = read_ids(ids, "ids");
             Lock lock(g.mutex());
             return g.erase_vertices(v);
           },
