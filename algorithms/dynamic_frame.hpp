@@ -272,6 +272,13 @@ class DynamicResults {
     tracked_.push_back(std::move(holder));
     return a;
   }
+  /// Stops following batches with `a` (a result track() returned) and destroys it; false when
+  /// the set holds no such result. O(results). For owners whose results come and go (the Python
+  /// bindings' wg.Dynamic).
+  template <class A>
+  bool untrack(const A& a) {
+    return std::erase_if(tracked_, [&](const auto& t) { return t->address() == &a; }) > 0;
+  }
   std::size_t size() const noexcept { return tracked_.size(); }
 
   template <class Batch>
@@ -292,6 +299,7 @@ class DynamicResults {
  private:
   struct Tracked {
     virtual ~Tracked() = default;
+    virtual const void* address() const = 0;
     virtual void require_current() const = 0;
     virtual BatchEffect after_insert(Keys k) = 0;
     virtual void before_erase(Keys k) = 0;
@@ -301,6 +309,7 @@ class DynamicResults {
   struct Holder final : Tracked {
     template <class... Args>
     explicit Holder(Graph& g, Args&&... args) : a(g, std::forward<Args>(args)...) {}
+    const void* address() const override { return &a; }
     void require_current() const override {
       if constexpr (requires { a.require_current(); }) a.require_current();
     }
