@@ -241,18 +241,11 @@ void bind_tracked(nb::module_& m) {
            })
       .def("history", [](const Tracked& t, Graph& g) {
         const std::vector<BatchRecord> h = with_graph(g, [&] { return t.history; });
+        // Tuples in BatchRecord's order; the package names the fields (_algorithms.py).
         nb::list out;
-        for (const BatchRecord& r : h) {
-          nb::dict d;
-          d["batch"] = r.batch;
-          d["kind"] = r.kind;
-          d["applied"] = r.applied;
-          d["changed"] = r.changed;
-          d["recomputed"] = r.recomputed;
-          d["summary"] = r.summary;
-          d["seconds"] = r.seconds;
-          out.append(d);
-        }
+        for (const BatchRecord& r : h)
+          out.append(nb::make_tuple(r.batch, r.kind, r.applied, r.changed, r.recomputed, r.summary,
+                                    r.seconds));
         return out;
       });
   m.def(

@@ -200,6 +200,14 @@ globals().update(export(_Runner(_static), "warpgraph"))
 AlgorithmSpec = Union[str, tuple]
 
 
+# The fields of one batch's record, in the order the module gives them (BatchRecord).
+_RECORD_FIELDS = ("batch", "kind", "applied", "changed", "recomputed", "summary", "seconds")
+
+
+def _records(rows) -> List[Dict[str, Any]]:
+    return [dict(zip(_RECORD_FIELDS, row)) for row in rows]
+
+
 class Dynamic:
     """Results kept up to date while the graph changes.
 
@@ -270,7 +278,7 @@ class Dynamic:
 
     def history(self, name: str) -> List[Dict[str, Any]]:
         """One dict per batch: batch, kind, applied, changed, recomputed, summary, seconds."""
-        return self._get(name)[1].history(self.graph._g)
+        return _records(self._get(name)[1].history(self.graph._g))
 
     def last_batch(self) -> Dict[str, Dict[str, Any]]:
         """Each result's record of the last batch ({} before the first)."""
@@ -278,7 +286,7 @@ class Dynamic:
         for n, t in self._tracked.items():
             h = t.history(self.graph._g)
             if h:
-                out[n] = h[-1]
+                out[n] = _records(h[-1:])[0]
         return out
 
     def close(self) -> None:

@@ -1,17 +1,11 @@
 # Type stub of warpgraph.reference: the same functions as warpgraph's, on the Boost.Graph reference.
-from typing import Optional, Union, overload
-
-import numpy as np
-import numpy.typing as npt
-
-from . import Graph, Result
-
-def run(name: str, g: Graph, source: Optional[int] = None, **options: float) -> Result: ...
-def triangle_count(g: Graph, per_vertex: bool = False) -> Union[int, npt.NDArray[np.int64]]: ...
-def bfs(g: Graph, source: int) -> npt.NDArray[np.int64]: ...
-def sssp(g: Graph, source: int) -> npt.NDArray[np.float64]: ...
-def connected_components(g: Graph) -> npt.NDArray[np.int64]: ...
-def pagerank(g: Graph, damping: float = 0.85, tol: float = 1e-10,
-             max_iterations: int = 1000) -> npt.NDArray[np.float64]: ...
-def core_numbers(g: Graph) -> npt.NDArray[np.int64]: ...
-def clustering(g: Graph) -> npt.NDArray[np.float64]: ...
+from . import (
+    bfs as bfs,
+    clustering as clustering,
+    connected_components as connected_components,
+    core_numbers as core_numbers,
+    pagerank as pagerank,
+    run as run,
+    sssp as sssp,
+    triangle_count as triangle_count,
+)
