@@ -229,6 +229,15 @@ BatchEffect DynamicPageRank::settle() {
   for (vertex_t v : touched_) seen_[v] = queued_[v] = 0;
   touched_.clear();
   if (fallback_) {
+    if (!residual_.empty()) {
+      // Warm start from x + r / (1 - d) (the first term of x + R r), scaled to sum 1: a start
+      // whose sum is off decays only by d per iteration.
+      std::vector<double>& x = result_.rank;
+      const double scale = 1.0 / (1.0 - d);
+      double sum = 0;
+      for (std::size_t v = 0; v < x.size(); ++v) sum += x[v] += residual_[v] * scale;
+      for (double& xv : x) xv /= sum;
+    }
     iterate_from_current();
     const double moved = options_.tolerance / static_cast<double>(result_.rank.size());
     e.changed = 0;

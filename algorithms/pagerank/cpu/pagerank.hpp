@@ -46,10 +46,18 @@
 //  - Fallback: a batch whose push work (arcs scanned + pushes) would pass push_work times the
 //    work of the warm-started iteration (estimated: log(||r||_1 / target) / log(1 / d) iterations
 //    of n + arcs, plus the gather and the residual pass) stops pushing and runs that iteration
-//    from the ranks pushed so far, as before this method existed; so does every batch with
-//    Stop::max_change (the push's argument is an L1 one) or damping 1. Those batches report
-//    recomputed = true and count as recomputed in statistics(); result().iterations is the
-//    iterations they ran (0 for a batch the push answered).
+//    from x + r / (1 - d) (the first term of x + R r, scaled to sum 1), as before this method
+//    existed; so does every batch with Stop::max_change (the push's argument is an L1 one) or
+//    damping 1. Those batches report recomputed = true and count as recomputed in statistics();
+//    result().iterations is the iterations they ran (0 for a batch the push answered).
+//    Where the push pays: reaching ||r||_1 <= d * tolerance takes about log(||r||_1 / target) /
+//    log(1 / d) generations of pushes over the vertices the residual reaches. On a small-world
+//    graph (R-MAT, social) a batch's residual reaches the whole giant component within a few
+//    generations, long before the default tolerance's bound, so the push does as many sweeps as
+//    the iteration, sequentially: at the default push_work such batches fall back after the
+//    push's local phase (whose smaller residual saves the iteration some steps). Graphs of long
+//    paths, looser tolerances, or batches whose residual starts near the bound are answered by
+//    the push alone.
 // A batch that changed nothing does not push. A mixed step pushes once, at its end.
 // DynamicUpdate::changed counts the vertices whose rank moved by more than tolerance / n in the
 // batch (ids the batch added count from 0). Memory: 3 n doubles beside the result.
@@ -79,10 +87,11 @@ struct PageRankTuning {
   unsigned threads = 0;
   /// Vertex ranges below this size are iterated on the calling thread (a fork/join costs more).
   std::size_t parallel_grain = 4096;
-  /// DynamicPageRank: a batch's push may do up to this many times the work of the warm-started
-  /// iteration it replaces (the push is sequential and reads the graph's trees; the iteration
-  /// is parallel over a CSR); past it, the batch falls back to that iteration.
-  double push_work = 0.5;
+  /// DynamicPageRank: a batch's push may scan up to this many times the arcs the warm-started
+  /// iteration it replaces would scan; past it, the batch falls back to that iteration. Small:
+  /// the push is sequential and follows the graph's trees, where the iteration streams a CSR on
+  /// every thread, so one arc pushed costs tens of one arc iterated. 0: always iterate.
+  double push_work = 0.002;
   /// DynamicPageRank: its static runs iterate to tolerance * push_headroom, leaving the rest of
   /// the residual bound (d * tolerance in L1) to the batches' pushes. In (0, 1].
   double push_headroom = 0.25;
