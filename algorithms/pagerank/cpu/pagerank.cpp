@@ -44,6 +44,7 @@ void DynamicPageRank::iterate_from_current() {
   PageRankOptions o = options_;
   if (l1_rule) o.tolerance *= tuning_.push_headroom;
   detail::iterate_pagerank(arcs, result_.rank, o, tuning_.parallel_grain, threads, result_);
+  last_iterations_ = result_.iterations;
   residual_.clear();
   l1_ = 0;
   if (l1_rule) {
@@ -173,6 +174,7 @@ bool DynamicPageRank::push(double target, double budget) {
       theta_ = top;
       continue;
     }
+    const double round_start_work = work_, round_start_l1 = l1_;
     std::size_t head = 0;
     for (; head < queue_.size() && l1_ > target; ++head) {
       const vertex_t v = queue_[head];
@@ -197,6 +199,13 @@ bool DynamicPageRank::push(double target, double budget) {
     for (; head < queue_.size(); ++head) queued_[queue_[head]] = 0;
     queue_.clear();
     theta_ /= 8;
+    // Rounds to go at this round's rate of reduction: a push bound to pass the budget (its
+    // residual has spread over the graph) falls back now rather than at the budget.
+    const double round_work = work_ - round_start_work, rate = round_start_l1 / l1_;
+    if (within && l1_ > target && round_work > budget / 64) {
+      const double rounds = rate > 1 ? std::log(l1_ / target) / std::log(rate) : 1e300;
+      within = work_ + rounds * round_work <= budget;
+    }
   }
   theta_ = std::numeric_limits<double>::infinity();
   return within && l1_ <= target;
@@ -212,8 +221,12 @@ BatchEffect DynamicPageRank::settle() {
     const double n = static_cast<double>(result_.rank.size());
     const double sweep = n + static_cast<double>(graph_->num_arcs());
     const double floor = options_.tolerance * tuning_.push_headroom;
+    // The contraction by d bounds the iterations; graphs that mix fast take fewer: the last
+    // static run's count is the other bound.
     const double iterations =
-        l1_ > floor && d > 0 ? std::log(l1_ / floor) / std::log(1.0 / d) : 0.0;
+        l1_ > floor && d > 0
+            ? std::min(std::log(l1_ / floor) / std::log(1.0 / d), double(last_iterations_))
+            : 0.0;
     const double budget = tuning_.push_work * (iterations + 2.0) * sweep;
     // The tracked norm drifts by rounding: the exact one after normalising decides.
     for (int pass = 0; pass < 2 && !fallback_; ++pass) {

@@ -44,8 +44,9 @@
 //    = 1 (the dropped uniform parts) and counts the changed vertices. ||r||_1 <= d * tolerance
 //    gives L1(x, exact) <= d / (1 - d) * tolerance: the static run's bound.
 //  - Fallback: a batch whose push work (arcs scanned + pushes) would pass push_work times the
-//    work of the warm-started iteration (estimated: log(||r||_1 / target) / log(1 / d) iterations
-//    of n + arcs, plus the gather and the residual pass) stops pushing and runs that iteration
+//    work of the warm-started iteration (estimated: log(||r||_1 / target) / log(1 / d) iterations,
+//    or the last static run's count if fewer, of n + arcs each, plus the gather and the residual
+//    pass), or whose rounds so far project past it, stops pushing and runs that iteration
 //    from x + r / (1 - d) (the first term of x + R r, scaled to sum 1), as before this method
 //    existed; so does every batch with Stop::max_change (the push's argument is an L1 one) or
 //    damping 1. Those batches report recomputed = true and count as recomputed in statistics();
@@ -91,10 +92,10 @@ struct PageRankTuning {
   /// iteration it replaces would scan; past it, the batch falls back to that iteration. Small:
   /// the push is sequential and follows the graph's trees, where the iteration streams a CSR on
   /// every thread, so one arc pushed costs tens of one arc iterated. 0: always iterate.
-  double push_work = 0.002;
+  double push_work = 0.01;
   /// DynamicPageRank: its static runs iterate to tolerance * push_headroom, leaving the rest of
   /// the residual bound (d * tolerance in L1) to the batches' pushes. In (0, 1].
-  double push_headroom = 0.25;
+  double push_headroom = 0.5;
 };
 
 using wg::PageRankResult;
@@ -157,11 +158,12 @@ class DynamicPageRank : public DynamicFrame<DynamicPageRank, DynamicGraph> {
   std::vector<std::uint64_t> arcs_;  ///< this hook's changed arcs (source << 32 | target), sorted
   std::vector<vertex_t> touched_, queue_;
   std::vector<std::uint8_t> seen_, queued_;
-  double l1_ = 0;          ///< ||r||_1, tracked
-  double work_ = 0;        ///< this batch's arcs scanned and pushes
-  double theta_ = 0;       ///< push round threshold: |r[u]| >= theta_ * (outdeg(u) + 1)
-  bool open_ = false;      ///< a batch (or step) has changed the residual, not yet settled
-  bool fallback_ = false;  ///< this batch falls back (set before its push)
+  double l1_ = 0;            ///< ||r||_1, tracked
+  double work_ = 0;          ///< this batch's arcs scanned and pushes
+  int last_iterations_ = 0;  ///< iterations of the last static run (a fallback's estimate)
+  double theta_ = 0;         ///< push round threshold: |r[u]| >= theta_ * (outdeg(u) + 1)
+  bool open_ = false;        ///< a batch (or step) has changed the residual, not yet settled
+  bool fallback_ = false;    ///< this batch falls back (set before its push)
 };
 
 }  // namespace wg::cpu
