@@ -270,7 +270,7 @@ TEST(DynamicPageRank, RmatBatchesWithinBoundPushAndFallback) {
   h.build(whole);
   Model model{.n = g.num_vertices()};
   model.insert(whole);
-  DynamicPageRank dyn(g), pushed(h, {}, {.push_work = 1});
+  DynamicPageRank dyn(g), pushed(h, {}, {.push_work = 100});
   std::mt19937_64 rng(5);
   auto fresh = [&](std::size_t count, std::uint64_t seed) {
     datasets::RmatParams p = base;
@@ -299,7 +299,7 @@ TEST(DynamicPageRank, RmatBatchesWithinBoundPushAndFallback) {
     const auto want = wg::reference::pagerank(model.list(), {}, false);
     ASSERT_TRUE(want.converged);
     for (int k = 0; k < 2; ++k) {
-      SCOPED_TRACE(k ? "push budget 1" : "default options");
+      SCOPED_TRACE(k ? "push budget 100" : "default options");
       const auto& got = (k ? pushed : dyn).result().rank;
       ASSERT_EQ(got.size(), want.rank.size());
       double l1 = 0;
