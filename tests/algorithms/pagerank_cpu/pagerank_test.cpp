@@ -330,5 +330,43 @@ TEST(DynamicPageRank, RmatBatchesWithinBoundPushAndFallback) {
   }
 }
 
+// A road network (luxembourg_osm, 115K vertices; long paths), default options: erasing 16
+// edges and inserting them back, twice, is answered by the push (no fallback), within the bound
+// of the reference on the model's edges after every batch.
+TEST(DynamicPageRank, RoadNetworkDefaultOptionsPushAnswers) {
+  WG_REQUIRE_DATASET(path, "luxembourg_osm.mtx");
+  const EdgeList road = wg::test::unweighted_edges(path);
+  DynamicGraph g(GraphOptions{.threads = 2});
+  g.build(road);
+  Model model{.n = g.num_vertices()};
+  model.insert(road);
+  DynamicPageRank dyn(g);
+  std::mt19937_64 rng(9);
+  auto check = [&] {
+    const auto want = wg::reference::pagerank(model.list(), {}, false);
+    ASSERT_TRUE(want.converged);
+    double l1 = 0;
+    for (std::size_t v = 0; v < want.rank.size(); ++v)
+      l1 += std::abs(dyn.result().rank[v] - want.rank[v]);
+    EXPECT_LE(l1, kBound);
+  };
+  for (int round = 0; round < 2; ++round) {
+    EdgeList batch{.num_vertices = model.n};
+    std::uniform_int_distribution<std::size_t> pick(0, road.size() - 1);
+    for (std::size_t i = 0; i < 16; ++i) {
+      const std::size_t k = pick(rng);
+      batch.src.push_back(road.src[k]);
+      batch.dst.push_back(road.dst[k]);
+    }
+    EXPECT_FALSE(dyn.erase_edges(batch).recomputed);
+    model.erase(batch);
+    check();
+    EXPECT_FALSE(dyn.insert_edges(batch).recomputed);
+    model.insert(batch);
+    check();
+  }
+  EXPECT_EQ(dyn.statistics().recomputed, 0u);
+}
+
 }  // namespace
 }  // namespace wg::cpu
