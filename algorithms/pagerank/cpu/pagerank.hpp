@@ -56,10 +56,11 @@
 //    graph (R-MAT, social) a batch's residual reaches the whole giant component within a few
 //    generations, long before the default tolerance's bound, so the push does as many sweeps as
 //    the iteration, sequentially: at the default push_work such batches fall back after the
-//    push's local phase (whose smaller residual saves the iteration some steps). Graphs of long
-//    paths, looser tolerances, or batches whose residual starts near the bound are answered by
-//    the push alone.
-// A batch that changed nothing does not push. A mixed step pushes once, at its end.
+//    push's local phase (whose smaller residual saves the iteration some steps). On graphs of
+//    long paths (road networks) small batches are answered by the push alone.
+// Cost of a batch the push answers: the out-arcs of the vertices whose out-arcs changed, the
+// push's work, and O(n) (the ranks copied, the normalising pass). A batch that changed nothing
+// does not push. A mixed step pushes (or falls back) once, at its end.
 // DynamicUpdate::changed counts the vertices whose rank moved by more than tolerance / n in the
 // batch (ids the batch added count from 0). Memory: 3 n doubles beside the result.
 //
