@@ -140,6 +140,30 @@ inline void iterate_pagerank(const PullArcs& arcs, std::vector<double>& rank,
   }
 }
 
+/// The residual T(rank) - rank of one power iteration T (pagerank.hpp) on `arcs`: one parallel
+/// pull pass, O(n + m).
+inline std::vector<double> pagerank_residual(const PullArcs& arcs, const std::vector<double>& rank,
+                                             double d, std::size_t grain, unsigned threads) {
+  const std::uint64_t n = arcs.in.num_vertices;
+  std::vector<double> share(n), r(n);
+  double dangling = 0.0;
+  for (std::size_t u = 0; u < n; ++u) {
+    const std::uint32_t deg = arcs.out_degree[u];
+    if (!deg) dangling += rank[u];
+    share[u] = deg ? rank[u] / static_cast<double>(deg) : 0.0;
+  }
+  const double base = n ? ((1.0 - d) + d * dangling) / static_cast<double>(n) : 0.0;
+  parallel_for(n, threads, grain, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t v = b; v < e; ++v) {
+      double sum = 0.0;
+      for (auto i = arcs.in.offsets[v]; i < arcs.in.offsets[v + 1]; ++i)
+        sum += share[arcs.in.targets[i]];
+      r[v] = base + d * sum - rank[v];
+    }
+  });
+  return r;
+}
+
 /// The worker threads of an algorithm on `graph`: options' count, else the graph's, else all.
 template <class Graph>
 unsigned pagerank_threads(const Graph& graph, unsigned requested) {

@@ -62,6 +62,7 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
     EdgeList erased = sample(edges, std::size_t{1} << (lg - 1), rng);  // the mixed steps' insert
     dyn->erase_edges(erased);
     b.erase_edges(erased);
+    dyn->reset_statistics();
     for (int rep = 0; rep < 7; ++rep) {
       const EdgeList batch = sample(edges, std::size_t{1} << lg, rng);
       dyn_erase.push_back(wall_seconds([&] { dyn->erase_edges(batch); }));
@@ -86,10 +87,12 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
     auto med = [](std::vector<double> v) { return 1e3 * wg::bench::Series{v}.median(); };
     std::printf(
         "  %s batch 2^%u: insert %.3f ms vs recompute %.3f ms (%.1fx); erase %.3f ms vs "
-        "%.3f ms (%.1fx); mixed %.3f ms vs %.3f ms (%.1fx)\n",
+        "%.3f ms (%.1fx); mixed %.3f ms vs %.3f ms (%.1fx); %llu of %llu batches recomputed\n",
         name, lg, med(dyn_insert), med(re_insert), med(re_insert) / med(dyn_insert), med(dyn_erase),
         med(re_erase), med(re_erase) / med(dyn_erase), med(dyn_mixed), med(re_mixed),
-        med(re_mixed) / med(dyn_mixed));
+        med(re_mixed) / med(dyn_mixed),
+        static_cast<unsigned long long>(dyn->statistics().recomputed),
+        static_cast<unsigned long long>(dyn->statistics().batches));
   }
 }
 
