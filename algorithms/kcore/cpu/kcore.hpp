@@ -34,10 +34,15 @@
 //    them fall in turn. Cost: O(arcs of the fallen vertices, once per level fallen).
 // Batches of more new (removed) edges than DynamicCoreNumbersOptions::recompute_fraction of the
 // graph's edges are answered by the static computation instead, and so are batches whose
-// searches scan more than DynamicCoreNumbersOptions::recompute_work of the graph's arcs (the
-// static computation scans each once; its peeling also gives the k-order, deg+ and mcd): their
-// changes are undone and the order rebuilt by the peeling. Memory: about 34 bytes per vertex
-// beside the result, and per level replayed O(arcs of its candidates).
+// searches scan more than DynamicCoreNumbersOptions::recompute_work times
+// DynamicCoreNumbersTuning::work_scale of the graph's arcs (the static computation scans each
+// once; its peeling also gives the k-order, deg+ and mcd): their changes are undone and the order
+// rebuilt by the peeling. A batch is priced before its search where a bound is cheap (the arcs of
+// the vertices its search must scan first: the seeds, the first fallen), and after a search that
+// spent its budget the next batches of about its size skip the search for a while
+// (algorithms/search_backoff.hpp), so that a batch that falls back costs about one peeling.
+// Memory: about 34 bytes per vertex beside the result, and per level replayed O(arcs of its
+// candidates).
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds later (insert_vertices, ensure_vertices) join with core number 0.
@@ -52,6 +57,7 @@
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/kcore/cpu/detail/order_lists.hpp>
 #include <warpgraph/algorithms/kcore/kcore.hpp>
+#include <warpgraph/algorithms/search_backoff.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -66,6 +72,15 @@ CoreNumbers core_numbers(const Graph& graph);
 extern template CoreNumbers core_numbers(const DynamicGraph&);
 
 using wg::DynamicCoreNumbersOptions;  // algorithms/kcore/kcore.hpp
+
+/// The CPU backend's tuning (results do not depend on it).
+struct DynamicCoreNumbersTuning {
+  /// The CPU search of one batch may scan options.recompute_work times this of the graph's arcs.
+  /// The shared default (0.1) is sized for the GPU's rounds; on the CPU a search passing it would
+  /// often still finish in a fraction of a peeling, and a batch that spends the larger budget is
+  /// not retried for a while (SearchBackoff), so the waste stays rare.
+  double work_scale = 5.0;
+};
 
 /// What DynamicCoreNumbers' incremental searches did since construction (or
 /// reset_search_counters()); batches answered by the static computation add the work they did
@@ -82,7 +97,8 @@ struct CoreSearchCounters {
 /// it. Throws std::invalid_argument for a directed graph.
 class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph> {
  public:
-  explicit DynamicCoreNumbers(DynamicGraph& graph, const DynamicCoreNumbersOptions& options = {});
+  explicit DynamicCoreNumbers(DynamicGraph& graph, const DynamicCoreNumbersOptions& options = {},
+                              const DynamicCoreNumbersTuning& tuning = {});
 
   /// Each batch returns what it did to the graph, the vertices whose core number changed, and
   /// whether the static computation answered it (algorithms/dynamic_update.hpp).
@@ -122,7 +138,8 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   /// the seeds of an insertion, the first fallen of a deletion), so that a batch bound to pass
   /// it falls back before searching.
   bool affordable(std::span<const vertex_t> first) const;
-  /// Runs a batch; false: over budget (the state is left for a recompute).
+  /// Runs a batch; false: over budget, or skipped by the backoff (the state is left for a
+  /// recompute).
   bool update_batch(std::span<const std::uint64_t> keys, bool insert);
   /// Restores the numbers the batch (or mixed step) changed.
   void undo();
@@ -141,6 +158,8 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   bool too_many(std::size_t batch_edges) const;
 
   DynamicCoreNumbersOptions options_;
+  DynamicCoreNumbersTuning tuning_;
+  SearchBackoff backoff_[2];  ///< [insertion]: of insertion searches, else of deletion searches
   CoreNumbers result_;
   std::vector<std::uint64_t> per_core_;  ///< per_core_[k]: vertices of core number k
   detail::OrderLists order_;             ///< the k-order: list k holds the vertices of core k
