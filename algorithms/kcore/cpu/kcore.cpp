@@ -349,7 +349,10 @@ bool DynamicCoreNumbers::affordable(std::span<const vertex_t> first) const {
 bool DynamicCoreNumbers::update_batch(std::span<const std::uint64_t> keys, bool insert) {
   // A batch about the size of one whose search recently spent its budget is not tried.
   SearchBackoff& backoff = backoff_[insert];
-  if (backoff.skip(keys.size())) return false;
+  if (backoff.skip(keys.size())) {
+    ++counters_.skipped;
+    return false;
+  }
   scanned_ = 0;
   budget_ =
       options_.recompute_work * tuning_.work_scale * 2.0 * static_cast<double>(graph_->num_edges());

@@ -91,6 +91,9 @@ struct CoreSearchCounters {
   std::uint64_t searches = 0;
   std::uint64_t visited = 0;  ///< vertices visited (insertion: in k-order) or fallen (deletion)
   std::uint64_t moved = 0;    ///< core number changes made (+1 per riser, -1 per faller)
+  /// Batches (or parts of a mixed step) answered by the static computation without a search: the
+  /// backoff after searches that spent the budget (algorithms/search_backoff.hpp).
+  std::uint64_t skipped = 0;
 };
 
 /// Keeps the core numbers of an undirected DynamicGraph exact while batches are applied through
