@@ -2,12 +2,14 @@
 // The adaptive half of a dynamic algorithm's fallback decision, for an incremental search bounded
 // by a work budget (the other half prices a batch before searching where a lower bound of its
 // work is cheap to read). A search that spends its budget wastes it: the batch is then answered
-// by the static computation all the same. So after such tries in a row, the next batches of at
-// least half the last one's size skip the search (answered by the static computation at once):
-// none after one abandoned try (a lone expensive batch, e.g. one raising the densest core, says
-// little of the next), 1 after two in a row, then 3, 7, ... up to 63; a finished search of a batch
-// that size ends the backoff. Over a run of batches that all fall back, the budget is thus wasted on
-// O(log batches) of them, and a batch that falls back costs about one static computation.
+// by the static computation all the same, at about twice its cost, while a search that finishes
+// costs a fraction of it. So trying pays while most tries finish, and skipping (answering by the
+// static computation at once) pays once most fail. SearchBackoff keeps the failed share of the
+// recent tries (each try weighs as much as all those before it) of batches of at least half the
+// size of the last failed one; a try that fails while that share passes one half makes the next
+// 1, 2, 4, ... (up to 64) such batches skip; a finished try ends the skipping. A lone failure
+// among finished tries (a batch that raises the densest core, say) makes none skip. Over a run
+// of batches that all fail, the budget is wasted on O(log batches) of them.
 // O(1) per call; results never depend on it. Not thread-safe (one batch at a time).
 #include <algorithm>
 #include <cstddef>
@@ -25,17 +27,21 @@ class SearchBackoff {
   }
   /// The search of a batch of `edges` edges finished (true) or spent its budget (false).
   void tried(std::size_t edges, bool finished) noexcept {
+    if (2 * edges < failed_edges_) return;  // a smaller batch says little of the larger ones
+    failed_share_ = 0.5 * failed_share_ + (finished ? 0.0 : 0.5);
     if (finished) {
-      if (2 * edges >= failed_edges_) streak_ = skips_ = 0;
+      streak_ = skips_ = 0;
       return;
     }
-    streak_ = std::min<std::uint32_t>(streak_ + 1, kMaxStreak);
-    skips_ = (std::uint32_t{1} << (streak_ - 1)) - 1;
     failed_edges_ = edges;
+    if (failed_share_ <= 0.5) return;
+    skips_ = std::uint32_t{1} << streak_;
+    streak_ = std::min<std::uint32_t>(streak_ + 1, kMaxStreak);
   }
 
  private:
-  static constexpr std::uint32_t kMaxStreak = 7;
+  static constexpr std::uint32_t kMaxStreak = 6;
+  double failed_share_ = 0;
   std::uint32_t streak_ = 0, skips_ = 0;
   std::size_t failed_edges_ = 0;
 };

@@ -75,11 +75,12 @@ using wg::DynamicCoreNumbersOptions;  // algorithms/kcore/kcore.hpp
 
 /// The CPU backend's tuning (results do not depend on it).
 struct DynamicCoreNumbersTuning {
-  /// The CPU search of one batch may scan options.recompute_work times this of the graph's arcs.
-  /// The shared default (0.1) is sized for the GPU's rounds; on the CPU a search passing it would
-  /// often still finish in a fraction of a peeling, and a batch that spends the larger budget is
-  /// not retried for a while (SearchBackoff), so the waste stays rare.
-  double work_scale = 5.0;
+  /// The CPU search of one batch may scan options.recompute_work times this of the graph's arcs
+  /// (0.8 of them at the shared default 0.1, which is sized for the GPU's rounds). The CPU search
+  /// counts every arc it reads, and a batch whose count passes a tenth of the arcs often still
+  /// finishes in a third of a peeling; a batch that spends the larger budget costs more, but the
+  /// backoff (SearchBackoff) keeps such tries rare where they keep failing.
+  double work_scale = 8.0;
 };
 
 /// What DynamicCoreNumbers' incremental searches did since construction (or
