@@ -7,7 +7,8 @@
 // static computation at once) pays once most fail. SearchBackoff keeps the failed share of the
 // recent tries (each try weighs as much as all those before it) of batches of at least half the
 // size of the last failed one; a try that fails while that share passes one half makes the next
-// 1, 2, 4, ... (up to 64) such batches skip; a finished try ends the skipping. A lone failure
+// 3, 7, 15, ... (up to 127) such batches skip, so that most of a run of failing batches (the
+// median one among them) skips; a finished try ends the skipping. A lone failure
 // among finished tries (a batch that raises the densest core, say) makes none skip. Over a run
 // of batches that all fail, the budget is wasted on O(log batches) of them.
 // O(1) per call; results never depend on it. Not thread-safe (one batch at a time).
@@ -35,12 +36,12 @@ class SearchBackoff {
     }
     failed_edges_ = edges;
     if (failed_share_ <= 0.5) return;
-    skips_ = std::uint32_t{1} << streak_;
+    skips_ = (std::uint32_t{4} << streak_) - 1;
     streak_ = std::min<std::uint32_t>(streak_ + 1, kMaxStreak);
   }
 
  private:
-  static constexpr std::uint32_t kMaxStreak = 6;
+  static constexpr std::uint32_t kMaxStreak = 5;
   double failed_share_ = 0;
   std::uint32_t streak_ = 0, skips_ = 0;
   std::size_t failed_edges_ = 0;

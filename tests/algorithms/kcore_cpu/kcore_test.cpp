@@ -189,10 +189,10 @@ TEST(DynamicCoreNumbers, RmatDefaultOptionsStayIncremental) {
   ASSERT_LE(next, whole.size());
   // Where the degeneracy rises, every vertex of the densest core rises with it: its arcs may pass
   // the default budget, so such a batch may fall back, and after two such failures close together
-  // the backoff may skip the search of one more batch (search_backoff.hpp). Every other batch is
-  // answered incrementally.
+  // the backoff may skip the search of up to 3 more batches (search_backoff.hpp). Every other
+  // batch is answered incrementally.
   EXPECT_EQ(dyn.statistics().batches, 14u + 14u);
-  EXPECT_LE(dyn.search_counters().skipped, 1u);
+  EXPECT_LE(dyn.search_counters().skipped, 3u);
   EXPECT_LE(dyn.statistics().recomputed, degeneracy_changes + dyn.search_counters().skipped);
   EXPECT_LE(degeneracy_changes, 2u);
   EXPECT_GT(dyn.search_counters().moved, 0u);
