@@ -5,12 +5,13 @@
 // by the static computation all the same, at about twice its cost, while a search that finishes
 // costs a fraction of it. So trying pays while most tries finish, and skipping (answering by the
 // static computation at once) pays once most fail. SearchBackoff keeps the failed share of the
-// recent tries (each try weighs as much as all those before it) of batches of at least half the
-// size of the last failed one; a try that fails while that share passes one half makes the next
-// 3, 7, 15, ... (up to 127) such batches skip, so that most of a run of failing batches (the
-// median one among them) skips; a finished try ends the skipping. A lone failure
-// among finished tries (a batch that raises the densest core, say) makes none skip. Over a run
-// of batches that all fail, the budget is wasted on O(log batches) of them.
+// recent tries (each try weighs as much as all those before it; a finished one counts when it is
+// at least the size of the last failed one); a try that fails while that share passes one half
+// makes the next 3, 7, 15, ... (up to 127) batches of at least half its size skip, so that most
+// of a run of failing batches (the median one among them) skips; a finished try of that size ends
+// the skipping. A lone failure among finished tries (a batch that raises the densest core, say)
+// makes none skip. Over a run of batches that all fail, the budget is wasted on O(log batches) of
+// them.
 // O(1) per call; results never depend on it. Not thread-safe (one batch at a time).
 #include <algorithm>
 #include <cstddef>
@@ -28,12 +29,13 @@ class SearchBackoff {
   }
   /// The search of a batch of `edges` edges finished (true) or spent its budget (false).
   void tried(std::size_t edges, bool finished) noexcept {
-    if (2 * edges < failed_edges_) return;  // a smaller batch says little of the larger ones
-    failed_share_ = 0.5 * failed_share_ + (finished ? 0.0 : 0.5);
     if (finished) {
+      if (edges < failed_edges_) return;  // a smaller batch's success says little of the larger
+      failed_share_ *= 0.5;
       streak_ = skips_ = 0;
       return;
     }
+    failed_share_ = 0.5 * failed_share_ + 0.5;
     failed_edges_ = edges;
     if (failed_share_ <= 0.5) return;
     skips_ = (std::uint32_t{4} << streak_) - 1;
