@@ -23,8 +23,9 @@ constexpr std::uint32_t kNoLink = std::numeric_limits<std::uint32_t>::max();
 }  // namespace
 
 DynamicCoreNumbers::DynamicCoreNumbers(DynamicGraph& graph,
-                                       const DynamicCoreNumbersOptions& options)
-    : DynamicFrame(graph), options_(options) {
+                                       const DynamicCoreNumbersOptions& options,
+                                       const DynamicCoreNumbersTuning& tuning)
+    : DynamicFrame(graph), options_(options), tuning_(tuning) {
   if (graph.directed()) {
     throw std::invalid_argument("DynamicCoreNumbers: the graph must be undirected");
   }
@@ -346,11 +347,19 @@ bool DynamicCoreNumbers::affordable(std::span<const vertex_t> first) const {
 // ---- batches ----------------------------------------------------------------------------------
 
 bool DynamicCoreNumbers::update_batch(std::span<const std::uint64_t> keys, bool insert) {
+  // A batch about the size of one whose search recently spent its budget is not tried.
+  SearchBackoff& backoff = backoff_[insert];
+  if (backoff.skip(keys.size())) {
+    ++counters_.skipped;
+    return false;
+  }
   scanned_ = 0;
-  budget_ = options_.recompute_work * 2.0 * static_cast<double>(graph_->num_edges());
-  if (insert ? insert_batch(keys) : erase_batch(keys)) return true;
-  clear_marks();
-  return false;
+  budget_ =
+      options_.recompute_work * tuning_.work_scale * 2.0 * static_cast<double>(graph_->num_edges());
+  const bool finished = insert ? insert_batch(keys) : erase_batch(keys);
+  backoff.tried(keys.size(), finished);
+  if (!finished) clear_marks();
+  return finished;
 }
 
 void DynamicCoreNumbers::undo() {

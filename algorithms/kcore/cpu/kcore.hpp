@@ -34,10 +34,15 @@
 //    them fall in turn. Cost: O(arcs of the fallen vertices, once per level fallen).
 // Batches of more new (removed) edges than DynamicCoreNumbersOptions::recompute_fraction of the
 // graph's edges are answered by the static computation instead, and so are batches whose
-// searches scan more than DynamicCoreNumbersOptions::recompute_work of the graph's arcs (the
-// static computation scans each once; its peeling also gives the k-order, deg+ and mcd): their
-// changes are undone and the order rebuilt by the peeling. Memory: about 34 bytes per vertex
-// beside the result, and per level replayed O(arcs of its candidates).
+// searches scan more than DynamicCoreNumbersOptions::recompute_work times
+// DynamicCoreNumbersTuning::work_scale of the graph's arcs (the static computation scans each
+// once; its peeling also gives the k-order, deg+ and mcd): their changes are undone and the order
+// rebuilt by the peeling. A batch is priced before its search where a bound is cheap (the arcs of
+// the vertices its search must scan first: the seeds, the first fallen), and after a search that
+// spent its budget the next batches of about its size skip the search for a while
+// (algorithms/search_backoff.hpp), so that a batch that falls back costs about one peeling.
+// Memory: about 34 bytes per vertex beside the result, and per level replayed O(arcs of its
+// candidates).
 //
 // Every change to the graph must go through the object (or be followed by recompute()); ids the
 // graph adds later (insert_vertices, ensure_vertices) join with core number 0.
@@ -52,6 +57,7 @@
 #include <warpgraph/algorithms/dynamic_update.hpp>
 #include <warpgraph/algorithms/kcore/cpu/detail/order_lists.hpp>
 #include <warpgraph/algorithms/kcore/kcore.hpp>
+#include <warpgraph/algorithms/search_backoff.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
 #include <warpgraph/graph/graph_concepts.hpp>
 #include <warpgraph/graph/update_result.hpp>
@@ -67,6 +73,16 @@ extern template CoreNumbers core_numbers(const DynamicGraph&);
 
 using wg::DynamicCoreNumbersOptions;  // algorithms/kcore/kcore.hpp
 
+/// The CPU backend's tuning (results do not depend on it).
+struct DynamicCoreNumbersTuning {
+  /// The CPU search of one batch may scan options.recompute_work times this of the graph's arcs
+  /// (0.8 of them at the shared default 0.1, which is sized for the GPU's rounds). The CPU search
+  /// counts every arc it reads, and a batch whose count passes a tenth of the arcs often still
+  /// finishes in a third of a peeling; a batch that spends the larger budget costs more, but the
+  /// backoff (SearchBackoff) keeps such tries rare where they keep failing.
+  double work_scale = 8.0;
+};
+
 /// What DynamicCoreNumbers' incremental searches did since construction (or
 /// reset_search_counters()); batches answered by the static computation add the work they did
 /// before giving up, no more.
@@ -76,13 +92,17 @@ struct CoreSearchCounters {
   std::uint64_t searches = 0;
   std::uint64_t visited = 0;  ///< vertices visited (insertion: in k-order) or fallen (deletion)
   std::uint64_t moved = 0;    ///< core number changes made (+1 per riser, -1 per faller)
+  /// Batches (or parts of a mixed step) answered by the static computation without a search: the
+  /// backoff after searches that spent the budget (algorithms/search_backoff.hpp).
+  std::uint64_t skipped = 0;
 };
 
 /// Keeps the core numbers of an undirected DynamicGraph exact while batches are applied through
 /// it. Throws std::invalid_argument for a directed graph.
 class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph> {
  public:
-  explicit DynamicCoreNumbers(DynamicGraph& graph, const DynamicCoreNumbersOptions& options = {});
+  explicit DynamicCoreNumbers(DynamicGraph& graph, const DynamicCoreNumbersOptions& options = {},
+                              const DynamicCoreNumbersTuning& tuning = {});
 
   /// Each batch returns what it did to the graph, the vertices whose core number changed, and
   /// whether the static computation answered it (algorithms/dynamic_update.hpp).
@@ -122,7 +142,8 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   /// the seeds of an insertion, the first fallen of a deletion), so that a batch bound to pass
   /// it falls back before searching.
   bool affordable(std::span<const vertex_t> first) const;
-  /// Runs a batch; false: over budget (the state is left for a recompute).
+  /// Runs a batch; false: over budget, or skipped by the backoff (the state is left for a
+  /// recompute).
   bool update_batch(std::span<const std::uint64_t> keys, bool insert);
   /// Restores the numbers the batch (or mixed step) changed.
   void undo();
@@ -141,6 +162,8 @@ class DynamicCoreNumbers : public DynamicFrame<DynamicCoreNumbers, DynamicGraph>
   bool too_many(std::size_t batch_edges) const;
 
   DynamicCoreNumbersOptions options_;
+  DynamicCoreNumbersTuning tuning_;
+  SearchBackoff backoff_[2];  ///< [insertion]: of insertion searches, else of deletion searches
   CoreNumbers result_;
   std::vector<std::uint64_t> per_core_;  ///< per_core_[k]: vertices of core number k
   detail::OrderLists order_;             ///< the k-order: list k holds the vertices of core k

@@ -15,20 +15,17 @@ namespace wg::cpu::detail {
 
 class SpanningForest {
  public:
-  /// n roots (no edge).
-  void reset(std::uint64_t n) {
-    parent_.clear();
-    grow(n);
-  }
   /// Adds ids up to n as roots.
   void grow(std::uint64_t n) {
     for (std::uint64_t v = parent_.size(); v < n; ++v) parent_.push_back(vertex_t(v));
   }
   /// The forest of `edges` (a forest on ids below n, each edge given once as (u << 32) | v in
-  /// any of `parts`), each tree rooted at the vertex that best(a, b) prefers over the others of
-  /// its tree (best(a, b): a is preferred to b). O(n + edges).
+  /// any of `parts`) whose trees are the classes of `label` (label[v]: the smallest id of v's
+  /// tree), each rooted at the vertex that better(a, b) prefers over the others of its tree
+  /// (better(a, b): a is preferred to b). O(n + edges); its scratch is kept for the next build.
   template <class Better>
-  void build(std::uint64_t n, std::span<const std::vector<std::uint64_t>> parts, Better&& better);
+  void build(std::span<const vertex_t> label, std::span<const std::vector<std::uint64_t>> parts,
+             Better&& better);
 
   vertex_t parent(vertex_t v) const noexcept { return parent_[v]; }
   /// The end of the forest edge {a, b} below the other (the root of the subtree that cutting it
@@ -70,56 +67,59 @@ class SpanningForest {
   }
 
   std::vector<vertex_t> parent_;
+  // build()'s scratch: the forest's adjacency and the walks' queue.
+  std::vector<std::uint64_t> offset_;
+  std::vector<vertex_t> adjacent_, queue_;
 };
 
 template <class Better>
-void SpanningForest::build(std::uint64_t n, std::span<const std::vector<std::uint64_t>> parts,
-                           Better&& better) {
-  // The edges as adjacency lists (counting sort), then a breadth-first walk from each tree's
-  // preferred vertex orients them.
-  std::vector<std::uint64_t> offset(n + 1, 0);
+void SpanningForest::build(std::span<const vertex_t> label,
+                           std::span<const std::vector<std::uint64_t>> parts, Better&& better) {
+  const std::uint64_t n = label.size();
+  // The edges as adjacency lists (counting sort).
+  offset_.assign(n + 1, 0);
   for (const auto& part : parts) {
     for (std::uint64_t e : part) {
-      ++offset[e >> 32];
-      ++offset[vertex_t(e)];
+      ++offset_[e >> 32];
+      ++offset_[vertex_t(e)];
     }
   }
-  for (std::uint64_t v = 0; v < n; ++v) offset[v + 1] += offset[v];
-  std::vector<vertex_t> adjacent(offset[n]);
+  for (std::uint64_t v = 0; v < n; ++v) offset_[v + 1] += offset_[v];
+  adjacent_.resize(offset_[n]);
   for (const auto& part : parts) {
     for (std::uint64_t e : part) {
       const auto a = vertex_t(e >> 32), b = vertex_t(e);
-      adjacent[--offset[a]] = b;
-      adjacent[--offset[b]] = a;
+      adjacent_[--offset_[a]] = b;
+      adjacent_[--offset_[b]] = a;
     }
   }
-  // The preferred vertex of each tree: a first walk from every unvisited vertex finds it.
-  reset(n);
-  std::vector<std::uint8_t> seen(n, 0);
-  std::vector<vertex_t> queue;
-  queue.reserve(n);
-  auto walk = [&](vertex_t start, std::uint8_t pass, bool orient) {
-    const std::size_t first = queue.size();
-    queue.push_back(start);
-    seen[start] = pass;
-    vertex_t best = start;
-    for (std::size_t i = first; i < queue.size(); ++i) {
-      const vertex_t x = queue[i];
-      if (better(x, best)) best = x;
-      for (std::uint64_t j = offset[x]; j < offset[x + 1]; ++j) {
-        const vertex_t y = adjacent[j];
-        if (seen[y] == pass) continue;
-        seen[y] = pass;
-        if (orient) parent_[y] = x;
-        queue.push_back(y);
+  // Each tree's preferred vertex, kept at its label's slot (a label is a member of its tree).
+  queue_.resize(n);
+  for (std::uint64_t v = 0; v < n; ++v) {
+    const vertex_t l = label[v];
+    if (l == v || better(vertex_t(v), queue_[l])) queue_[l] = vertex_t(v);
+  }
+  parent_.resize(n);
+  for (std::uint64_t v = 0; v < n; ++v)
+    if (label[v] == v) parent_[v] = queue_[v];  // the tree of v starts at its preferred vertex
+  // One breadth-first walk from each preferred vertex orients its tree; the walks fill queue_
+  // from its front, behind the slots of the labels already read.
+  std::size_t tail = 0;
+  for (std::uint64_t v = 0; v < n; ++v) {
+    if (label[v] != v) continue;
+    const vertex_t start = parent_[v];
+    std::size_t head = tail;
+    queue_[tail++] = start;
+    parent_[start] = start;
+    while (head < tail) {
+      const vertex_t x = queue_[head++];
+      for (std::uint64_t j = offset_[x]; j < offset_[x + 1]; ++j) {
+        const vertex_t y = adjacent_[j];
+        if (y == parent_[x]) continue;  // a forest: the only visited neighbour is the parent
+        parent_[y] = x;
+        queue_[tail++] = y;
       }
     }
-    return best;
-  };
-  for (std::uint64_t v = 0; v < n; ++v) {
-    if (seen[v] || offset[v] == offset[v + 1]) continue;
-    queue.clear();
-    walk(walk(vertex_t(v), 1, false), 2, true);
   }
 }
 

@@ -27,17 +27,27 @@ const Components& DynamicComponents::recompute() {
   mark_current();
   const DynamicGraph& g = *graph_;
   const unsigned threads = resolve_threads(tuning_.threads);
-  std::vector<std::vector<std::uint64_t>> hooked(threads);
+  hooked_.resize(threads);
+  for (auto& h : hooked_) h.clear();
   result_ = detail::label_components(
-      g, threads, [&](vertex_t u, vertex_t v, unsigned t) { hooked[t].push_back(arc_key(u, v)); });
+      g, threads, [&](vertex_t u, vertex_t v, unsigned t) { hooked_[t].push_back(arc_key(u, v)); });
   // Trees rooted at a vertex of highest degree stay shallow on power-law graphs, so that the
   // walks to a root (reconnect) and the reroots (link) are short.
   auto degree = [&](vertex_t v) {
     return std::uint64_t{g.degree(v)} + (g.directed() ? g.in_degree(v) : 0);
   };
   const std::uint64_t n = result_.component.size();
-  forest_.build(n, hooked, [&](vertex_t a, vertex_t b) { return degree(a) > degree(b); });
-  rebuild_members();
+  // The forest and the member lists read the labels only: built side by side, as the labelling
+  // was, so that the recompute costs about the static computation.
+  parallel_chunks(2, std::min(threads, 2u), [&](std::size_t first, std::size_t last, unsigned) {
+    for (std::size_t part = first; part < last; ++part) {
+      if (part == 0)
+        forest_.build(result_.component, hooked_,
+                      [&](vertex_t a, vertex_t b) { return degree(a) > degree(b); });
+      else
+        rebuild_members();
+    }
+  });
   visit_.assign(n, 0);
   tag_ = 0;
   via_.resize(n);
@@ -47,11 +57,22 @@ const Components& DynamicComponents::recompute() {
 }
 
 void DynamicComponents::rebuild_members() {
-  const std::size_t n = result_.component.size();
-  members_.assign(n, {});
-  position_.resize(n);
+  // The lists are refilled in place: a list keeps its allocation where the component's size
+  // still fits it (a recompute rarely moves many vertices), and frees it where it is much larger.
+  const std::vector<vertex_t>& label = result_.component;
+  const std::size_t n = label.size();
+  members_.resize(n);
+  position_.assign(n, 0);
+  for (std::size_t v = 0; v < n; ++v) ++position_[label[v]];  // sizes, at the labels
   for (std::size_t v = 0; v < n; ++v) {
-    std::vector<vertex_t>& m = members_[result_.component[v]];
+    std::vector<vertex_t>& m = members_[v];
+    const std::size_t size = label[v] == v ? position_[v] : 0;
+    if (m.capacity() > 2 * size + 4) std::vector<vertex_t>().swap(m);
+    m.clear();
+    m.reserve(size);
+  }
+  for (std::size_t v = 0; v < n; ++v) {
+    std::vector<vertex_t>& m = members_[label[v]];
     position_[v] = vertex_t(m.size());
     m.push_back(vertex_t(v));
   }
@@ -171,6 +192,11 @@ BatchEffect DynamicComponents::on_after_erase(std::span<const std::uint64_t> rem
 
 bool DynamicComponents::delete_edges(std::span<const std::uint64_t> keys) {
   if (keys.empty()) return true;
+  // A batch about the size of ones whose searches recently spent the budget is not tried.
+  if (backoff_.skip(keys.size())) {
+    ++deletion_stats_.skipped_batches;
+    return false;
+  }
   const double pass = static_cast<double>(graph_->num_vertices() + graph_->num_arcs());
   budget_ = std::max(tuning_.search_min_work,
                      static_cast<std::uint64_t>(tuning_.search_work_fraction * pass));
@@ -181,6 +207,7 @@ bool DynamicComponents::delete_edges(std::span<const std::uint64_t> keys) {
     within = delete_edge(arc_source(keys[i]), arc_target(keys[i]), i);
   clear_pending();
   deletion_stats_.work += spent_;
+  backoff_.tried(keys.size(), within);
   return within;
 }
 

@@ -34,9 +34,12 @@
 //    search_work_fraction of the graph's ids + arcs, at least search_min_work: arcs scanned,
 //    vertices taken and forest pointers followed). A batch that spends it is answered by the
 //    static computation (which also rebuilds the forest, rooted at each component's vertex of
-//    highest degree) and counted as recomputed in the frame's statistics(); deletion_stats()
-//    counts the edges of each kind. Vertex deletions remove the vertices' edges as a deletion
-//    batch; the erased ids stay components of their own.
+//    highest degree, and the member lists, in their old allocations) and counted as recomputed
+//    in the frame's statistics(); deletion_stats() counts the edges of each kind. After batches
+//    in a row spend it, batches of about their size skip the searches for a while
+//    (algorithms/search_backoff.hpp): a batch that falls back costs about one static computation.
+//    Vertex deletions remove the vertices' edges as a deletion batch; the erased ids stay
+//    components of their own.
 //  - changed counts each vertex whose label differs between before and after the call (a
 //    mixed step: before the erasure and after the insertion).
 //
@@ -53,6 +56,7 @@
 
 #include <warpgraph/algorithms/dynamic_frame.hpp>
 #include <warpgraph/algorithms/dynamic_update.hpp>
+#include <warpgraph/algorithms/search_backoff.hpp>
 #include <warpgraph/algorithms/wcc/cpu/spanning_forest.hpp>
 #include <warpgraph/algorithms/wcc/wcc.hpp>
 #include <warpgraph/graph/cpu/dynamic_graph.hpp>
@@ -89,6 +93,9 @@ struct DeletionStats {
   std::uint64_t split = 0;      ///< forest edges whose search proved a split
   std::uint64_t abandoned = 0;  ///< forest edges whose search spent the batch's budget
   std::uint64_t work = 0;       ///< work units the searches spent (see ComponentsTuning)
+  /// Batches (not edges) answered by the static computation without a search: the backoff after
+  /// batches whose searches spent the budget (algorithms/search_backoff.hpp).
+  std::uint64_t skipped_batches = 0;
 };
 
 /// Components of any HostGraphView (definition in wcc_impl.hpp).
@@ -161,6 +168,8 @@ class DynamicComponents : public DynamicFrame<DynamicComponents, DynamicGraph> {
   std::vector<std::vector<vertex_t>> members_;  ///< members_[label]: the component's vertices
   std::vector<vertex_t> position_;              ///< v's index in members_[label(v)]
   detail::SpanningForest forest_;
+  std::vector<std::vector<std::uint64_t>> hooked_;  ///< recompute: the forest's edges, by thread
+  SearchBackoff backoff_;                           ///< of the deletion batches' searches
 
   // Search state: visit tags (tag_ for side A, tag_ + 1 for B), the arc each vertex was reached
   // by (its other end), the two queues, the meeting arc, the batch's budget and spending.

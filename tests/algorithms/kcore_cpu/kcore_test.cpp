@@ -187,11 +187,13 @@ TEST(DynamicCoreNumbers, RmatDefaultOptionsStayIncremental) {
     }
   }
   ASSERT_LE(next, whole.size());
-  // Where the degeneracy rises, every vertex of the densest core rises with it: its arcs are
-  // ~10% of those the static computation scans, the default budget, so such a batch may fall
-  // back. Every other batch is answered incrementally.
+  // Where the degeneracy rises, every vertex of the densest core rises with it: its arcs may pass
+  // the default budget, so such a batch may fall back, and after two such failures close together
+  // the backoff may skip the search of up to 3 more batches (search_backoff.hpp). Every other
+  // batch is answered incrementally.
   EXPECT_EQ(dyn.statistics().batches, 14u + 14u);
-  EXPECT_LE(dyn.statistics().recomputed, degeneracy_changes);
+  EXPECT_LE(dyn.search_counters().skipped, 3u);
+  EXPECT_LE(dyn.statistics().recomputed, degeneracy_changes + dyn.search_counters().skipped);
   EXPECT_LE(degeneracy_changes, 2u);
   EXPECT_GT(dyn.search_counters().moved, 0u);
 }
@@ -347,6 +349,30 @@ TEST(DynamicCoreNumbers, MixedStepFallbackCountsNetChanges) {
   }
   EXPECT_EQ(steps, 4u);
   EXPECT_EQ(dyn.statistics().recomputed, 4u);
+}
+
+/// A budget too small for any search (recompute_work 1e-9): every batch of an R-MAT stream is
+/// answered by the static computation, exact and counted as recomputed; no batch searches (each
+/// is priced over budget by the arcs of its seeds or first fallen, or skipped by the backoff
+/// after such batches: counted in skipped).
+TEST(DynamicCoreNumbers, TinyBudgetFallsBackExactWithoutSearching) {
+  auto [stream, g] = wg::test::rmat_stream(false, 8, 256);
+  DynamicCoreNumbers dyn(g, {.recompute_fraction = 1.0, .recompute_work = 1e-9});
+  for (const auto& batch : stream.batches) {
+    const bool insert = batch.kind == datasets::UpdateBatch::Kind::insert;
+    const auto before = dyn.result().core;
+    const auto r = insert ? dyn.insert_edges(batch.edges) : dyn.erase_edges(batch.edges);
+    EXPECT_TRUE(r.recomputed);
+    expect_exact(g, dyn.result());
+    EXPECT_EQ(r.changed, count_changed(before, dyn.result().core));
+  }
+  EXPECT_EQ(dyn.statistics().recomputed, stream.batches.size());
+  EXPECT_EQ(dyn.statistics().incremental, 0u);
+  const CoreSearchCounters& c = dyn.search_counters();
+  EXPECT_EQ(c.searches, 0u);
+  EXPECT_EQ(c.visited, 0u);
+  EXPECT_EQ(c.moved, 0u);
+  EXPECT_GT(c.skipped, 0u);
 }
 
 /// The hubs of an R-MAT, then a few low-degree vertices, erased through the object (their edges

@@ -60,12 +60,15 @@ void replay(bool directed, std::uint64_t batch_size, const ComponentsTuning& tun
   const DeletionStats& s = dyn.deletion_stats();
   EXPECT_EQ(dyn.statistics().recomputed, recomputed);
   if (tuning.search_work_fraction == 0 && tuning.search_min_work == 0) {
-    // No budget: every erasure with a forest edge falls back at its first search step.
+    // No budget: every erasure with a forest edge falls back, at its first search step or, after
+    // such batches in a row, without a search (the backoff).
     EXPECT_EQ(s.replaced + s.split, 0u);
-    EXPECT_EQ(recomputed, s.abandoned);
+    EXPECT_EQ(recomputed, s.abandoned + s.skipped_batches);
+    EXPECT_GT(s.skipped_batches, 0u);
     EXPECT_GT(recomputed, erasures / 2);
   } else {
     EXPECT_EQ(recomputed, 0u);
+    EXPECT_EQ(s.skipped_batches, 0u);
     EXPECT_GT(s.split, 0u);
     EXPECT_GT(s.replaced, 0u);
     EXPECT_GT(s.unaffected, 0u);
@@ -119,6 +122,48 @@ TEST(DynamicComponents, HandMadeBatches) {
   EXPECT_EQ(dyn.result().count, 3u);
   expect_exact(g, dyn.result());
   EXPECT_EQ(dyn.statistics().recomputed, 0u);
+}
+
+/// A path (every edge a forest edge) and no search budget: each deletion batch is answered by
+/// the static computation, exact and counted as recomputed. Its search stops at its first step
+/// (abandoned), or, once most tries failed, is not tried (skipped_batches: no search work): 3
+/// batches after the second failure, 7 after the next (algorithms/search_backoff.hpp). A batch of
+/// under half their size is still tried.
+TEST(DynamicComponents, TinyBudgetBacksOffWithoutSearching) {
+  constexpr vertex_t kN = 1000;
+  DynamicGraph g(kN, GraphOptions{.threads = 2});
+  EdgeList path{.num_vertices = kN, .symmetric = true};
+  for (vertex_t v = 0; v + 1 < kN; ++v) {
+    path.src.push_back(v);
+    path.dst.push_back(v + 1);
+  }
+  g.insert_edges(path);
+  DynamicComponents dyn(g, {}, {.search_work_fraction = 0, .search_min_work = 0});
+  auto cut = [&](std::size_t first, std::size_t count) {
+    EdgeList b{.num_vertices = kN, .symmetric = true};
+    for (std::size_t i = first; i < first + count; ++i) {
+      b.src.push_back(path.src[i * 50]);
+      b.dst.push_back(path.dst[i * 50]);
+    }
+    return b;
+  };
+  std::vector<int> skipped;  // per deletion batch: 1 when it did not search
+  for (std::size_t round = 0; round < 9; ++round) {
+    const EdgeList b = cut(round % 2, round == 8 ? 2 : 8);  // the last one: 2 edges
+    const DeletionStats before = dyn.deletion_stats();
+    const auto r = dyn.erase_edges(b);
+    const DeletionStats& after = dyn.deletion_stats();
+    EXPECT_TRUE(r.recomputed);
+    expect_exact(g, dyn.result());
+    const bool skip = after.skipped_batches > before.skipped_batches;
+    skipped.push_back(skip);
+    EXPECT_EQ(after.abandoned - before.abandoned, skip ? 0u : 1u);
+    if (skip) EXPECT_EQ(after.work, before.work);  // no search work
+    EXPECT_FALSE(dyn.insert_edges(b).recomputed);
+    expect_exact(g, dyn.result());
+  }
+  EXPECT_EQ(skipped, (std::vector<int>{0, 0, 1, 1, 1, 0, 1, 1, 0}));
+  EXPECT_EQ(dyn.statistics().recomputed, 9u);
 }
 
 /// One undirected edge {u, v} as a batch of the 4-vertex graphs below.

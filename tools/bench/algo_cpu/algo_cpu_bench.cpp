@@ -5,9 +5,11 @@
 // DynamicCoreNumbers) against "apply + static recompute", for an insertion batch, the deletion
 // batch that takes it back, and a mixed step (update(erase, insert), half the batch each side:
 // erases fresh edges, inserts those the previous step erased). Medians of repeated runs,
-// milliseconds. Threads: the graph's default (all cores). GRAPH is a file, or rmat:SCALE for the
-// Graph500 R-MAT of that scale (edge factor 16, seed 1). --only NAME: that registered
-// algorithm's rows only. A registered algorithm's rows also time its dynamic object's
+// milliseconds; beside each, how many of the 7 batches the static computation answered
+// (fallbacks, as the object's statistics count them). Threads: the graph's default (all cores).
+// GRAPH is a file, or rmat:SCALE for the Graph500 R-MAT of that scale (edge factor 16, seed 1).
+// --only NAME: that registered algorithm's rows only. --lg LO:HI: batches of 2^LO..2^HI (even
+// steps; default 4:12). A registered algorithm's rows also time its dynamic object's
 // recompute(), what a batch that falls back pays beside its search.
 // Every registered algorithm with a CPU backend (algorithms/registry.hpp) gets the same two
 // rows: its entry's static run against its reference, and its dynamic class against recompute.
@@ -49,9 +51,20 @@ EdgeList sample(const EdgeList& e, std::size_t count, std::mt19937_64& rng) {
 }
 
 /// `make(graph)`: the dynamic algorithm on `graph`, as a pointer.
+unsigned lg_low = 4, lg_high = 12;  // --lg
+
+/// 1 when the static computation answered the batch (where the result says so).
+template <class Result>
+int fell_back(const Result& r) {
+  if constexpr (requires { r.recomputed; })
+    return r.recomputed;
+  else
+    return 0;
+}
+
 template <class Make, class Static>
 void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, Static recompute) {
-  for (unsigned lg = 4; lg <= 12; lg += 2) {
+  for (unsigned lg = lg_low; lg <= lg_high; lg += 2) {
     // Batches are edges of the graph: erase them (the graph loses them) and insert them back.
     cpu::DynamicGraph a, b;
     a.build(edges);
@@ -59,14 +72,16 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
     auto dyn = make(a);
     std::mt19937_64 rng(lg);
     std::vector<double> dyn_erase, dyn_insert, re_erase, re_insert, dyn_mixed, re_mixed;
+    int fell_erase = 0, fell_insert = 0, fell_mixed = 0;  // batches the static computation answered
     EdgeList erased = sample(edges, std::size_t{1} << (lg - 1), rng);  // the mixed steps' insert
     dyn->erase_edges(erased);
     b.erase_edges(erased);
     dyn->reset_statistics();
     for (int rep = 0; rep < 7; ++rep) {
       const EdgeList batch = sample(edges, std::size_t{1} << lg, rng);
-      dyn_erase.push_back(wall_seconds([&] { dyn->erase_edges(batch); }));
-      dyn_insert.push_back(wall_seconds([&] { dyn->insert_edges(batch); }));
+      dyn_erase.push_back(wall_seconds([&] { fell_erase += fell_back(dyn->erase_edges(batch)); }));
+      dyn_insert.push_back(
+          wall_seconds([&] { fell_insert += fell_back(dyn->insert_edges(batch)); }));
       re_erase.push_back(wall_seconds([&] {
         b.erase_edges(batch);
         recompute(b);
@@ -76,7 +91,8 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
         recompute(b);
       }));
       EdgeList erase = sample(edges, std::size_t{1} << (lg - 1), rng);
-      dyn_mixed.push_back(wall_seconds([&] { dyn->update(erase, erased); }));
+      dyn_mixed.push_back(
+          wall_seconds([&] { fell_mixed += fell_back(dyn->update(erase, erased)); }));
       re_mixed.push_back(wall_seconds([&] {
         b.erase_edges(erase);
         b.insert_edges(erased);
@@ -86,13 +102,11 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
     }
     auto med = [](std::vector<double> v) { return 1e3 * wg::bench::Series{v}.median(); };
     std::printf(
-        "  %s batch 2^%u: insert %.3f ms vs recompute %.3f ms (%.1fx); erase %.3f ms vs "
-        "%.3f ms (%.1fx); mixed %.3f ms vs %.3f ms (%.1fx); %llu of %llu batches recomputed\n",
-        name, lg, med(dyn_insert), med(re_insert), med(re_insert) / med(dyn_insert), med(dyn_erase),
-        med(re_erase), med(re_erase) / med(dyn_erase), med(dyn_mixed), med(re_mixed),
-        med(re_mixed) / med(dyn_mixed),
-        static_cast<unsigned long long>(dyn->statistics().recomputed),
-        static_cast<unsigned long long>(dyn->statistics().batches));
+        "  %s batch 2^%u: insert %.3f ms vs recompute %.3f ms (%.2fx, %d/7 fell back); erase %.3f "
+        "ms vs %.3f ms (%.2fx, %d/7); mixed %.3f ms vs %.3f ms (%.2fx, %d/7)\n",
+        name, lg, med(dyn_insert), med(re_insert), med(re_insert) / med(dyn_insert), fell_insert,
+        med(dyn_erase), med(re_erase), med(re_erase) / med(dyn_erase), fell_erase, med(dyn_mixed),
+        med(re_mixed), med(re_mixed) / med(dyn_mixed), fell_mixed);
   }
 }
 
@@ -123,6 +137,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
+      continue;
+    }
+    if (std::strcmp(argv[i], "--lg") == 0 && i + 1 < argc) {
+      std::sscanf(argv[++i], "%u:%u", &lg_low, &lg_high);
       continue;
     }
     const bool rmat = std::strncmp(argv[i], "rmat:", 5) == 0;
