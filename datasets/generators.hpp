@@ -1,7 +1,9 @@
 #pragma once
 // Synthetic graphs. All generators are deterministic for a given seed (same output on every
 // platform: they use their own counter-based random numbers, not std:: distributions).
+#include <cstddef>
 #include <cstdint>
+#include <random>
 
 #include <warpgraph/graph/edge_list.hpp>
 
@@ -34,5 +36,21 @@ struct ErdosRenyiParams {
   bool symmetric = true;
 };
 EdgeList generate_erdos_renyi(const ErdosRenyiParams& params);
+
+/// `count` entries of `e` drawn uniformly with replacement by `rng` (a standard uniform random
+/// bit generator), with e's num_vertices and symmetric: a batch of present edges (duplicates
+/// possible) for an erasure or a repeat. O(count).
+template <class Rng>
+EdgeList sample_entries(const EdgeList& e, std::size_t count, Rng& rng) {
+  EdgeList b{.num_vertices = e.num_vertices, .symmetric = e.symmetric};
+  if (e.size() == 0) return b;
+  std::uniform_int_distribution<std::size_t> pick(0, e.size() - 1);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t j = pick(rng);
+    b.src.push_back(e.src[j]);
+    b.dst.push_back(e.dst[j]);
+  }
+  return b;
+}
 
 }  // namespace wg::datasets

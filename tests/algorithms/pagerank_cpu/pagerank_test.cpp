@@ -282,14 +282,8 @@ TEST(DynamicPageRank, RmatBatchesWithinBoundPushAndFallback) {
     return e;
   };
   auto present = [&](std::size_t count) {
-    const EdgeList now = model.list();
-    EdgeList e{.num_vertices = model.n};
-    std::uniform_int_distribution<std::size_t> pick(0, now.size() - 1);
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t j = pick(rng);
-      e.src.push_back(now.src[j]);
-      e.dst.push_back(now.dst[j]);
-    }
+    EdgeList e = datasets::sample_entries(model.list(), count, rng);
+    e.num_vertices = model.n;
     return e;
   };
   // Applies one batch (apply(object)) to both, then checks both against the reference.

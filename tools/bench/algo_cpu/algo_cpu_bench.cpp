@@ -39,15 +39,9 @@ using namespace wg;
 using wg::bench::measure;
 using wg::bench::wall_seconds;
 
+/// Present edges (R-MAT's entries are symmetric), drawn with replacement.
 EdgeList sample(const EdgeList& e, std::size_t count, std::mt19937_64& rng) {
-  EdgeList b{.num_vertices = e.num_vertices, .symmetric = true};
-  std::uniform_int_distribution<std::size_t> pick(0, e.size() - 1);
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::size_t j = pick(rng);
-    b.src.push_back(e.src[j]);
-    b.dst.push_back(e.dst[j]);
-  }
-  return b;
+  return datasets::sample_entries(e, count, rng);
 }
 
 /// `make(graph)`: the dynamic algorithm on `graph`, as a pointer.
