@@ -42,7 +42,9 @@ EdgeList generate_erdos_renyi(const ErdosRenyiParams& params);
 /// possible) for an erasure or a repeat. O(count).
 template <class Rng>
 EdgeList sample_entries(const EdgeList& e, std::size_t count, Rng& rng) {
-  EdgeList b{.num_vertices = e.num_vertices, .symmetric = e.symmetric};
+  EdgeList b;
+  b.num_vertices = e.num_vertices;
+  b.symmetric = e.symmetric;
   if (e.size() == 0) return b;
   std::uniform_int_distribution<std::size_t> pick(0, e.size() - 1);
   for (std::size_t i = 0; i < count; ++i) {

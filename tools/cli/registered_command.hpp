@@ -198,8 +198,13 @@ int run_registered(int argc, const char* const* argv) {
   const cxxopts::ParseResult& r = run->options;
   vertex_t source = 0;
   if constexpr (Entry::needs_source) source = options.source;
-  if (const auto out = output_target(r, {g.path})) {
-    const std::vector<double> values = Entry::values(result);
+  constexpr bool lists_top = requires {
+    Entry::top_count(options);
+  };
+  const auto out = output_target(r, {g.path});
+  std::vector<double> values;  // per vertex, for --output and the top list alike
+  if (out || lists_top) values = Entry::values(result);
+  if (out) {
     std::vector<std::int64_t> derived;
     const SearchTree tree{g.read.edges, directed_view(g), source};
     write_table(*out, g,
@@ -209,20 +214,16 @@ int run_registered(int argc, const char* const* argv) {
   const std::vector<SummaryField> fields = entry_fields<Entry>(result, options);
   const std::vector<SummaryHistogram> histograms = Entry::histograms(result);
   std::vector<vertex_t> top;
-  std::vector<double> top_values;
-  if constexpr (requires { Entry::top_count(options); }) {
-    top_values = Entry::values(result);
-    top = top_vertices<Entry>(g, top_values, Entry::top_count(options));
-  }
+  if constexpr (lists_top) top = top_vertices<Entry>(g, values, Entry::top_count(options));
   if (r.count("json")) {
     json j;
     if (Entry::needs_source) j["source"] = vertex_to_user(g, source);
     summary_json(j, fields, histograms);
-    if constexpr (requires { Entry::top_count(options); }) {
+    if constexpr (lists_top) {
       json top_json = json::array();
       for (vertex_t v : top)
         top_json.push_back(
-            {{"vertex", vertex_to_user(g, v)}, {entry_value_name<Entry>(), top_values[v]}});
+            {{"vertex", vertex_to_user(g, v)}, {entry_value_name<Entry>(), values[v]}});
       j["top"] = top_json;
     }
     j["seconds"] = seconds;
@@ -238,7 +239,7 @@ int run_registered(int argc, const char* const* argv) {
     std::cout << fmt::format("\n{:>6}  {:>12}  {}\n", "rank", "vertex", Entry::name);
     for (std::size_t i = 0; i < top.size(); ++i)
       std::cout << fmt::format("{:>6}  {:>12}  {:.6e}\n", i + 1, vertex_to_user(g, top[i]),
-                               top_values[top[i]]);
+                               values[top[i]]);
   }
   return kExitOk;
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 
-
 #include "cli.hpp"
 #include "tracked_algorithm.hpp"
 #define WG_REGISTERED_WITH_CPU 1
@@ -11,14 +10,8 @@
 
 namespace wg::cli {
 
-template <class T>
-std::vector<double> as_doubles(const std::vector<T>& v) {
-  return std::vector<double>(v.begin(), v.end());
-}
-
 std::unique_ptr<TrackedAlgorithm> make_cpu_tracked(const AlgorithmSpec& spec,
                                                    cpu::DynamicGraph& graph) {
-  const AlgorithmKind kind = spec.kind;
   return track_registered<void WG_REGISTERED_CPU(WG_CLI_ENTRY_ARG)>(
       spec, graph, [](auto&&... a) { return make_tracked(std::move(a)...); },
       "not available on the cpu backend");

@@ -51,11 +51,6 @@ std::unique_ptr<TrackedAlgorithm> gpu_tracked(AlgorithmKind kind, std::unique_pt
   return std::make_unique<GpuTracked<A, Values, Summary>>(kind, std::move(a), values, summary);
 }
 
-template <class T>
-std::vector<double> as_doubles(const std::vector<T>& v) {
-  return std::vector<double>(v.begin(), v.end());
-}
-
 }  // namespace
 
 std::unique_ptr<TrackedAlgorithm> make_gpu_tracked(const AlgorithmSpec& spec, gpu::Graph& graph) {

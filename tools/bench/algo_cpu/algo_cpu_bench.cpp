@@ -39,13 +39,7 @@ using namespace wg;
 using wg::bench::measure;
 using wg::bench::wall_seconds;
 
-/// Present edges (R-MAT's entries are symmetric), drawn with replacement.
-EdgeList sample(const EdgeList& e, std::size_t count, std::mt19937_64& rng) {
-  return datasets::sample_entries(e, count, rng);
-}
-
-/// `make(graph)`: the dynamic algorithm on `graph`, as a pointer.
-unsigned lg_low = 4, lg_high = 12;  // --lg
+unsigned lg_low = 4, lg_high = 12;  // --lg: the batch sizes 2^lg
 
 /// 1 when the static computation answered the batch (where the result says so).
 template <class Result>
@@ -56,6 +50,8 @@ int fell_back(const Result& r) {
     return 0;
 }
 
+/// `make(graph)`: the dynamic algorithm on `graph`, as a pointer; batches of present edges
+/// (drawn with replacement) erased, inserted back and both in one mixed step.
 template <class Make, class Static>
 void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, Static recompute) {
   for (unsigned lg = lg_low; lg <= lg_high; lg += 2) {
@@ -67,12 +63,13 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
     std::mt19937_64 rng(lg);
     std::vector<double> dyn_erase, dyn_insert, re_erase, re_insert, dyn_mixed, re_mixed;
     int fell_erase = 0, fell_insert = 0, fell_mixed = 0;  // batches the static computation answered
-    EdgeList erased = sample(edges, std::size_t{1} << (lg - 1), rng);  // the mixed steps' insert
+    EdgeList erased = datasets::sample_entries(edges, std::size_t{1} << (lg - 1),
+                                               rng);  // the mixed steps' insert
     dyn->erase_edges(erased);
     b.erase_edges(erased);
     dyn->reset_statistics();
     for (int rep = 0; rep < 7; ++rep) {
-      const EdgeList batch = sample(edges, std::size_t{1} << lg, rng);
+      const EdgeList batch = datasets::sample_entries(edges, std::size_t{1} << lg, rng);
       dyn_erase.push_back(wall_seconds([&] { fell_erase += fell_back(dyn->erase_edges(batch)); }));
       dyn_insert.push_back(
           wall_seconds([&] { fell_insert += fell_back(dyn->insert_edges(batch)); }));
@@ -84,7 +81,7 @@ void dynamic_vs_recompute(const char* name, const EdgeList& edges, Make make, St
         b.insert_edges(batch);
         recompute(b);
       }));
-      EdgeList erase = sample(edges, std::size_t{1} << (lg - 1), rng);
+      EdgeList erase = datasets::sample_entries(edges, std::size_t{1} << (lg - 1), rng);
       dyn_mixed.push_back(
           wall_seconds([&] { fell_mixed += fell_back(dyn->update(erase, erased)); }));
       re_mixed.push_back(wall_seconds([&] {
