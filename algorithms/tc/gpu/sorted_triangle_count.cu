@@ -9,6 +9,7 @@
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/containers/core/work_sharing.cuh>
+#include <warpgraph/containers/sorted_array/sorted_primitives.cuh>
 #include <warpgraph/graph/gpu/batch_chunks.hpp>
 #include <warpgraph/graph/gpu/batch_prep.hpp>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
@@ -86,20 +87,60 @@ __device__ __forceinline__ bool contains_sorted(const vertex_t* r, std::uint64_t
   return lo < len && r[lo] == w;
 }
 
-/// |N+(u) & N+(v)| for every oriented arc, kLanes lanes per arc: the lanes take the shorter
-/// row's elements and binary-search them in the longer row.
+/// Rank keys (degree << 32 | id): sorted, their order is the orientation's rank order.
+__global__ void rank_keys_kernel(const std::uint64_t* off, std::uint64_t n, std::uint64_t* keys) {
+  for (std::uint64_t u = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; u < n;
+       u += std::uint64_t{gridDim.x} * blockDim.x)
+    keys[u] = (off[u + 1] - off[u]) << 32 | u;
+}
+
+/// new_id[old] = the old id's position in rank order; row_len[new] = its oriented row's length.
+__global__ void relabel_ids_kernel(const std::uint64_t* sorted_keys, const std::uint64_t* cnt,
+                                   std::uint64_t n, vertex_t* new_id, std::uint64_t* row_len) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const auto old = static_cast<vertex_t>(sorted_keys[i] & 0xffffffffu);
+    new_id[old] = static_cast<vertex_t>(i);
+    row_len[i] = cnt[old];
+  }
+}
+
+/// The oriented arcs in new ids, as sortable keys (new source << 32 | new target).
+__global__ void relabel_arcs_kernel(const vertex_t* osrc, const vertex_t* odst, std::uint64_t m,
+                                    const vertex_t* new_id, std::uint64_t* keys) {
+  for (std::uint64_t a = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; a < m;
+       a += std::uint64_t{gridDim.x} * blockDim.x)
+    keys[a] = std::uint64_t{new_id[osrc[a]]} << 32 | new_id[odst[a]];
+}
+
+__global__ void split_keys_kernel(const std::uint64_t* keys, std::uint64_t m, vertex_t* src,
+                                  vertex_t* dst) {
+  for (std::uint64_t a = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; a < m;
+       a += std::uint64_t{gridDim.x} * blockDim.x) {
+    src[a] = static_cast<vertex_t>(keys[a] >> 32);
+    dst[a] = static_cast<vertex_t>(keys[a] & 0xffffffffu);
+  }
+}
+
+/// Triangles per oriented arc a = u -> v, ids in rank order (so every row holds only larger ids,
+/// sorted): the third vertex w of a triangle counted at (u, v) lies after v in u's row and in
+/// v's row, so only u's row tail past a is intersected with v's row (each triangle once, at its
+/// two lowest-ranked vertices). kLanes lanes per arc take the shorter list's elements and
+/// binary-search them in the longer one.
 template <unsigned kLanes>
-__global__ void intersect_kernel(const std::uint64_t* ooff, const vertex_t* osrc,
-                                 const vertex_t* odst, std::uint64_t m, unsigned long long* total) {
+__global__ void tail_intersect_kernel(const std::uint64_t* ooff, const vertex_t* osrc,
+                                      const vertex_t* odst, std::uint64_t m,
+                                      unsigned long long* total) {
   const std::uint64_t tid = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::uint64_t groups = std::uint64_t{gridDim.x} * blockDim.x / kLanes;
   const unsigned r = threadIdx.x % kLanes;
   unsigned long long c = 0;
   for (std::uint64_t a = tid / kLanes; a < m; a += groups) {
     const vertex_t u = osrc[a], v = odst[a];
-    const vertex_t* A = odst + ooff[u];
+    const vertex_t* A = odst + a + 1;
+    std::uint64_t la = ooff[u + 1] - a - 1;
     const vertex_t* B = odst + ooff[v];
-    std::uint64_t la = ooff[u + 1] - ooff[u], lb = ooff[v + 1] - ooff[v];
+    std::uint64_t lb = ooff[v + 1] - ooff[v];
     if (la > lb) {
       const vertex_t* t = A;
       A = B;
@@ -109,7 +150,7 @@ __global__ void intersect_kernel(const std::uint64_t* ooff, const vertex_t* osrc
       lb = l;
     }
     if (la == 0) continue;
-    // The shorter row's range that can meet the longer one's (both sorted).
+    // The shorter list's range that can meet the longer one's (both sorted).
     const vertex_t first = B[0], last = B[lb - 1];
     for (std::uint64_t i = r; i < la; i += kLanes) {
       const vertex_t w = A[i];
@@ -118,6 +159,38 @@ __global__ void intersect_kernel(const std::uint64_t* ooff, const vertex_t* osrc
   }
   for (unsigned o = 16; o; o >>= 1) c += __shfl_down_sync(kFull, c, o);
   if (threadIdx.x % 32 == 0 && c) atomicAdd(total, c);
+}
+
+}  // namespace sorted_tc
+
+namespace sorted_tc {
+
+/// Renames the vertices in rank order (degree, then id) and rewrites the oriented rows in the
+/// new ids, sorted: every row then holds only larger ids, which the tail intersection needs, and
+/// neighbouring ranks share rows' cache lines. Two radix sorts (n and m keys); O(n + m) memory
+/// for the keys while it runs.
+inline void relabel_by_rank(const std::uint64_t* off, const std::uint64_t* cnt, std::uint64_t n,
+                            std::uint64_t m, DeviceBuffer<std::uint64_t>& ooff,
+                            DeviceBuffer<vertex_t>& osrc, DeviceBuffer<vertex_t>& odst,
+                            cudaStream_t stream) {
+  const unsigned vgrid = grid_for(n, std::uint64_t{1} << 16),
+                 agrid = grid_for(m, std::uint64_t{1} << 16);
+  DeviceBuffer<std::uint64_t> k0(std::max(n, m), stream, "rank keys"),
+      k1(std::max(n, m), stream, "rank keys");
+  rank_keys_kernel<<<vgrid, kBlock, 0, stream>>>(off, n, k0.data());
+  WG_CUDA_CHECK_LAST();
+  const std::uint64_t* ranked = sorted_detail::sort_keys(k0.data(), k1.data(), n, stream);
+  DeviceBuffer<vertex_t> new_id(n, stream, "rank ids");
+  DeviceBuffer<std::uint64_t> row_len(n, stream, "oriented degrees");
+  relabel_ids_kernel<<<vgrid, kBlock, 0, stream>>>(ranked, cnt, n, new_id.data(), row_len.data());
+  WG_CUDA_CHECK_LAST();
+  exclusive_scan(row_len.data(), ooff.data(), n, stream);
+  relabel_arcs_kernel<<<agrid, kBlock, 0, stream>>>(osrc.data(), odst.data(), m, new_id.data(),
+                                                    k0.data());
+  WG_CUDA_CHECK_LAST();
+  const std::uint64_t* arcs = sorted_detail::sort_keys(k0.data(), k1.data(), m, stream);
+  split_keys_kernel<<<agrid, kBlock, 0, stream>>>(arcs, m, osrc.data(), odst.data());
+  WG_CUDA_CHECK_LAST();
 }
 
 }  // namespace sorted_tc
@@ -148,25 +221,25 @@ std::uint64_t count_triangles_sorted(const BTreeGraph<W>& graph, const SortedTcT
   orient_fill_kernel<<<warp_grid(n), kBlock, 0, stream>>>(csr.offsets.data(), csr.targets.data(), n,
                                                           ooff.data(), osrc.data(), odst.data());
   WG_CUDA_CHECK_LAST();
+  relabel_by_rank(csr.offsets.data(), cnt.data(), n, m, ooff, osrc, odst, stream);
   DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
   WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
   const unsigned blocks = grid_for(m * lanes, std::uint64_t{1} << 16);
+  const auto launch = [&](auto kernel) {
+    kernel<<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+  };
   switch (lanes) {
     case 4:
-      intersect_kernel<4>
-          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+      launch(tail_intersect_kernel<4>);
       break;
     case 8:
-      intersect_kernel<8>
-          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+      launch(tail_intersect_kernel<8>);
       break;
     case 16:
-      intersect_kernel<16>
-          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+      launch(tail_intersect_kernel<16>);
       break;
     default:
-      intersect_kernel<32>
-          <<<blocks, kBlock, 0, stream>>>(ooff.data(), osrc.data(), odst.data(), m, total.data());
+      launch(tail_intersect_kernel<32>);
   }
   WG_CUDA_CHECK_LAST();
   return total.to_host(stream)[0];

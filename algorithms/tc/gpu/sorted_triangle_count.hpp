@@ -8,12 +8,13 @@
 // Static count: the adjacency is read once in key order (one tree range query per vertex,
 // BTreeGraph::export_device_csr: rows come out sorted, as the leaves are ordered), each row is
 // filtered to its higher-ranked neighbours (degree order, rank = (degree, id), which keeps every
-// oriented row short: at most sqrt(2E)) keeping the sorted order, and for every oriented arc
-// u -> v the sorted rows N+(u) and N+(v) are intersected: the lanes of a group
-// (SortedTcTuning::lanes_per_arc) take the shorter row's elements and binary-search them in the
+// oriented row short: at most sqrt(2E)), then the vertices are renamed in rank order and the
+// oriented rows rewritten in the new ids, sorted (two radix sorts). For every oriented arc
+// u -> v, the tail of N+(u) after v and the row N+(v) are intersected: the lanes of a group
+// (SortedTcTuning::lanes_per_arc) take the shorter list's elements and binary-search them in the
 // longer one. Each triangle is counted once, at its lowest-ranked vertex and its middle vertex.
-// Work O(E + sum over oriented arcs of min(d+) log max(d+)); memory O(E) for the snapshot. The
-// result is exact and does not depend on the tuning.
+// Work O(E log E + sum over oriented arcs of min(tail, d+) log max); memory O(E) for the snapshot
+// and the sort keys. The result is exact and does not depend on the tuning.
 //
 // Incremental counts: SortedTriangleCounter<W> below (static counts by sorted intersection;
 // batches as IncrementalTriangleCounter's: deduplicated, and for every edge added (or, before
