@@ -111,7 +111,7 @@ __global__ void touching_merge_kernel(BTreeGraphRef<W> g, const std::uint64_t* k
 template <bool W>
 std::uint64_t count_triangles_touching_sorted(const BTreeGraph<W>& graph,
                                               const std::uint64_t* edge_keys, std::uint64_t m,
-                                              unsigned key_bits, const SortedTcTuning& options) {
+                                              unsigned key_bits, const TcTuning& options) {
   tc_detail::require_undirected(graph);
   if (m == 0) return 0;
   const cudaStream_t stream = graph.stream();
@@ -125,9 +125,9 @@ std::uint64_t count_triangles_touching_sorted(const BTreeGraph<W>& graph,
 
 template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<false>&,
                                                        const std::uint64_t*, std::uint64_t,
-                                                       unsigned, const SortedTcTuning&);
+                                                       unsigned, const TcTuning&);
 template std::uint64_t count_triangles_touching_sorted(const BTreeGraph<true>&,
                                                        const std::uint64_t*, std::uint64_t,
-                                                       unsigned, const SortedTcTuning&);
+                                                       unsigned, const TcTuning&);
 
 }  // namespace wg::gpu

@@ -1,19 +1,20 @@
 #pragma once
 // Triangle counting's GPU backend as the registry reaches it (algorithms/tc/tc_entry.hpp): the
-// static count and the incremental counter on any GPU graph, each graph with its counting
-// strategy: hash probes (ProbeCounting, triangle_count.hpp) on the slab graph, sorted
-// intersection (SortedCounting, sorted_triangle_count.hpp) on the B-tree graph, as the CLI's gpu
-// backend counts on each adjacency. Per-vertex counts are the probe count's on every graph (the
-// sorted one counts the total only). Declarations only (plain C++ may include this).
+// static count (total and per vertex) by sorted intersection over the oriented view on every
+// graph (count_triangles_sorted, triangle_count.hpp), and the incremental counter with each
+// graph's batch strategy: hash probes (ProbeCounting) on the slab graph, sorted leaf merges
+// (SortedCounting, sorted_triangle_count.hpp) on the B-tree graph. Declarations only (plain C++
+// may include this).
 #include <memory>
 
 #include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/algorithms/tc/tc.hpp>
+#include <warpgraph/containers/core/error.hpp>
 
 namespace wg::gpu {
 
-/// The counting strategy of triangle counts on `Graph`.
+/// The batch-counting strategy of the incremental counter on `Graph`.
 template <class Graph>
 struct CountingOf {
   using type = ProbeCounting;
@@ -23,12 +24,17 @@ struct CountingOf<BTreeGraph<Weighted>> {
   using type = SortedCounting;
 };
 
-/// The static count by the graph's strategy: the total, and per vertex where options.per_vertex.
+/// The static count: the total, and per vertex where options.per_vertex. By sorted
+/// intersection; where device memory cannot hold its oriented copy, by probes in place.
 template <GpuDynamicGraph Graph>
 TriangleCounts triangle_counts(const Graph& graph, const TriangleCountOptions& options = {}) {
-  if (options.per_vertex) return count_triangles_per_vertex(graph);
-  using Counting = typename CountingOf<Graph>::type;
-  return {Counting::count(graph, typename Counting::options_type{}), {}};
+  try {
+    if (options.per_vertex) return count_triangles_sorted_per_vertex(graph);
+    return {count_triangles_sorted(graph), {}};
+  } catch (const CapacityError&) {
+    if (options.per_vertex) return count_triangles_per_vertex(graph);
+    return {count_triangles(graph), {}};
+  }
 }
 
 /// The counter that keeps the total through the batches applied to `graph` (it counts once here).

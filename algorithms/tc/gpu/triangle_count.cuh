@@ -5,16 +5,18 @@
 // which instantiates these templates for it (the lines are in gpu/CMakeLists.txt): no edit
 // here.
 //
-// The kernels use only the DeviceGraphView: degree, is_live, has_edge, and the warp-uniform
-// for_each_neighbor_slot (tile operations run inside it, one neighbour's work per step). The
-// counter's batch members (insert_edges, erase_edges) also use the graph's prepared-batch calls
-// (prepare, insert_prepared, contains_prepared, erase_prepared, batch_chunk) and the public
-// batch helpers of graph/gpu (chunking, upload, select_flagged).
+// The sorted count reads the graph through device_csr (graph/gpu/device_csr.cuh) and counts on
+// the oriented view of oriented_rows.cuh. The other kernels use only the DeviceGraphView: degree,
+// is_live, has_edge, and the warp-uniform for_each_neighbor_slot (tile operations run inside it,
+// one neighbour's work per step). The counter's batch members (insert_edges, erase_edges) also use
+// the graph's prepared-batch calls (prepare, insert_prepared, contains_prepared, erase_prepared,
+// batch_chunk) and the public batch helpers of graph/gpu (chunking, upload, select_flagged).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
 #include <warpgraph/algorithms/gpu_dynamic_update.cuh>
+#include <warpgraph/algorithms/tc/gpu/oriented_rows.cuh>
 #include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/containers/core/cuda_error.cuh>
 #include <warpgraph/containers/core/error.hpp>
@@ -22,6 +24,7 @@
 #include <warpgraph/containers/core/work_sharing.cuh>
 #include <warpgraph/graph/gpu/batch_chunks.hpp>
 #include <warpgraph/graph/gpu/batch_prep.hpp>
+#include <warpgraph/graph/gpu/device_csr.cuh>
 #include <warpgraph/graph/gpu/graph_ref.cuh>
 #include <warpgraph/graph/gpu/host_batch.hpp>
 #include <warpgraph/graph/gpu/launch_grid.hpp>
@@ -278,6 +281,77 @@ TriangleCounts count_triangles_per_vertex(const Graph& graph, const TcTuning& op
 }
 
 namespace tc_detail {
+/// count_triangles_sorted(_per_vertex): per_vertex (when not null) gets n counts.
+template <GpuDynamicGraph Graph>
+std::uint64_t run_sorted(const Graph& graph, const TcTuning& options,
+                         std::vector<std::uint64_t>* per_vertex) {
+  require_undirected(graph);
+  const unsigned lanes = options.lanes_per_arc;
+  if (lanes != 4 && lanes != 8 && lanes != 16 && lanes != 32)
+    throw InvalidArgument("TcTuning::lanes_per_arc must be 4, 8, 16 or 32");
+  const std::uint64_t n = graph.num_vertices();
+  if (per_vertex) per_vertex->assign(n, 0);
+  if (n == 0 || graph.num_edges() == 0) return 0;
+  const cudaStream_t stream = graph.stream();
+  SortedPhases phases;
+  oriented::PhaseClock clock(options.phases != nullptr, stream);
+  oriented::OrientedRows o;
+  {
+    const DeviceCsr csr = device_csr(graph);
+    std::uint64_t arcs = 0;
+    WG_CUDA_TRY(cudaMemcpyAsync(&arcs, csr.offsets.data() + n, sizeof arcs, cudaMemcpyDeviceToHost,
+                                stream));
+    WG_CUDA_TRY(cudaStreamSynchronize(stream));
+    phases.csr_ms = clock.mark();
+    o = oriented::orient_by_rank(csr.offsets.data(), csr.targets.data(), n, arcs, stream, clock,
+                                 phases.orient_ms, phases.sort_ms);
+  }
+  if (options.phases) *options.phases = phases;
+  if (o.num_arcs == 0) return 0;
+  DeviceBuffer<unsigned long long> total(1, stream, "triangle counter");
+  WG_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), stream));
+  DeviceBuffer<unsigned long long> by_rank;
+  if (per_vertex) {
+    by_rank = DeviceBuffer<unsigned long long>(n, stream, "per-vertex triangles");
+    WG_CUDA_TRY(cudaMemsetAsync(by_rank.data(), 0, by_rank.bytes(), stream));
+  }
+  const std::uint64_t m = o.num_arcs;
+  const unsigned blocks = grid_for(m * lanes, std::uint64_t{1} << 16);
+  const auto launch = [&]<unsigned kLanes>() {
+    if (per_vertex)
+      oriented::tail_intersect_kernel<kLanes, true><<<blocks, kBlock, 0, stream>>>(
+          o.offsets.data(), o.source.data(), o.target.data(), m, total.data(), by_rank.data());
+    else
+      oriented::tail_intersect_kernel<kLanes, false><<<blocks, kBlock, 0, stream>>>(
+          o.offsets.data(), o.source.data(), o.target.data(), m, total.data(), nullptr);
+  };
+  switch (lanes) {
+    case 4:
+      launch.template operator()<4>();
+      break;
+    case 8:
+      launch.template operator()<8>();
+      break;
+    case 16:
+      launch.template operator()<16>();
+      break;
+    default:
+      launch.template operator()<32>();
+  }
+  WG_CUDA_CHECK_LAST();
+  const std::uint64_t count = total.to_host(stream)[0];
+  if (options.phases) options.phases->intersect_ms = clock.mark();
+  if (per_vertex) {
+    DeviceBuffer<unsigned long long> by_id(n, stream, "per-vertex triangles");
+    oriented::per_vertex_to_old_ids_kernel<<<grid_for(n), kBlock, 0, stream>>>(
+        by_rank.data(), o.old_id.data(), n, by_id.data());
+    WG_CUDA_CHECK_LAST();
+    const auto h = by_id.to_host(n);
+    per_vertex->assign(h.begin(), h.end());
+  }
+  return count;
+}
+
 /// count_triangles_touching, with per-vertex counts added to `per_vertex` when kPerVertex.
 template <GpuDynamicGraph Graph, bool kPerVertex>
 std::uint64_t run_touching(const Graph& graph, const std::uint64_t* edge_keys, std::uint64_t m,
@@ -293,6 +367,18 @@ std::uint64_t run_touching(const Graph& graph, const std::uint64_t* edge_keys, s
   return batch.total.to_host()[0];
 }
 }  // namespace tc_detail
+
+template <GpuDynamicGraph Graph>
+std::uint64_t count_triangles_sorted(const Graph& graph, const TcTuning& options) {
+  return tc_detail::run_sorted(graph, options, nullptr);
+}
+
+template <GpuDynamicGraph Graph>
+TriangleCounts count_triangles_sorted_per_vertex(const Graph& graph, const TcTuning& options) {
+  TriangleCounts out;
+  out.total = tc_detail::run_sorted(graph, options, &out.per_vertex);
+  return out;
+}
 
 template <GpuDynamicGraph Graph>
 std::uint64_t count_triangles_touching(const Graph& graph, const std::uint64_t* edge_keys,

@@ -11,6 +11,7 @@
 
 #include <warpgraph/containers/core/device_buffer.cuh>
 #include <warpgraph/containers/core/types.hpp>
+#include <warpgraph/graph/gpu/device_csr.hpp>
 #include <warpgraph/graph/gpu/edge_batch.hpp>
 #include <warpgraph/graph/gpu/store.hpp>
 #include <warpgraph/graph/gpu/vertex_arrays.hpp>
@@ -37,14 +38,6 @@ struct BTreeGraphOptions {
   cudaStream_t stream = 0;
 };
 
-/// A CSR snapshot of the adjacency in device memory (rows sorted ascending).
-struct DeviceCsr {
-  std::uint64_t num_vertices = 0;
-  DeviceBuffer<std::uint64_t> offsets;  ///< num_vertices + 1
-  DeviceBuffer<vertex_t> targets;
-  DeviceBuffer<std::uint32_t> values;  ///< weighted graphs only
-};
-
 template <bool Weighted>
 class BTreeGraphRef;  // device view: graph/gpu/btree_graph_ref.cuh
 
@@ -67,7 +60,8 @@ class BTreeStore : public VertexArrayStore<BTreeStore<Weighted>, BTreeStoreTrait
   /// The B-tree graph's own calls.
   template <class Graph>
   struct extras : GraphExtras<Graph> {
-    /// The same CSR as export_csr() left on the device: one range query per vertex.
+    /// The same CSR as export_csr() left on the device (rows sorted, values of a weighted
+    /// graph too): one range query per vertex.
     DeviceCsr export_device_csr() const { return this->self().store().export_device_csr(); }
     /// Tree nodes in use / in the pool, and pool rebuilds so far.
     std::uint64_t tree_nodes() const { return this->self().store().tree_nodes(); }

@@ -46,6 +46,13 @@ TEST_P(SharedDataset, StaticCountMatchesPublishedAndReference) {
     const wg::gpu::TriangleCounts pv = wg::gpu::count_triangles_per_vertex(g);
     EXPECT_EQ(pv.total, p.triangles);
     EXPECT_EQ(pv.per_vertex, ref.per_vertex);
+    // The sorted count on the oriented view, whatever the lanes per arc.
+    for (unsigned lanes : {4u, 8u, 16u, 32u})
+      EXPECT_EQ(wg::gpu::count_triangles_sorted(g, {.lanes_per_arc = lanes}), p.triangles)
+          << p.file << " load factor " << lf << " lanes " << lanes;
+    const wg::gpu::TriangleCounts spv = wg::gpu::count_triangles_sorted_per_vertex(g);
+    EXPECT_EQ(spv.total, p.triangles);
+    EXPECT_EQ(spv.per_vertex, ref.per_vertex);
   }
   // Weighted adjacency counts the same.
   wg::gpu::WeightedGraph w(0);
@@ -149,6 +156,11 @@ void stream_test(unsigned scale, double edge_factor, std::uint64_t batch_size, d
     const std::uint64_t recount = wg::gpu::count_triangles(g);
     ASSERT_EQ(r.total, recount);
     ASSERT_EQ(r.total, reference_count(m));
+    if (i % 4 == 1) {  // the sorted count's per-vertex counts on the changed graph
+      const wg::gpu::TriangleCounts spv = wg::gpu::count_triangles_sorted_per_vertex(g);
+      ASSERT_EQ(spv.total, r.total);
+      ASSERT_EQ(spv.per_vertex, wg::reference::triangle_count(m.export_coo(false)).per_vertex);
+    }
     if (i % 4 == 0) {
       const EdgeList got = g.export_coo(), want = m.export_coo(false);
       ASSERT_EQ(got.src, want.src);
@@ -217,6 +229,48 @@ TEST(GpuIncrementalTc, HostBatchesGrowTheIdRangeAndCarryWeights) {
   EXPECT_EQ(d.total, 0u);
 }
 
+// The sorted count reads the slab graph through its device view (graph/gpu/device_csr.cuh):
+// erased ids (no row), ids without arcs and a graph with no triangle at all.
+TEST(SortedTc, ErasedVerticesAndEmptyRowsOnTheSlabGraph) {
+  const unsigned s = wg::test::gpu_test_scale(12);
+  EdgeList e = wg::datasets::generate_rmat({.scale = s, .edge_factor = 8, .seed = 21});
+  wg::gpu::Graph g(0);
+  wg::test::GraphModel m(0, false);
+  m.clear(e.num_vertices + 16);  // 16 ids past the generator's, without arcs
+  g.build(e);
+  g.grow_vertices(e.num_vertices + 16);
+  m.insert(e);
+  // Every 7th id erased, with its arcs.
+  std::vector<wg::vertex_t> gone;
+  for (wg::vertex_t v = 0; v < e.num_vertices; v += 7) gone.push_back(v);
+  g.erase_vertices(gone);
+  m.erase_vertices(gone);
+  const EdgeList now = m.export_coo(false);
+  const wg::reference::TriangleCounts ref = wg::reference::triangle_count(now);
+  ASSERT_GT(ref.total, 0u);
+  const wg::gpu::TriangleCounts got = wg::gpu::count_triangles_sorted_per_vertex(g);
+  EXPECT_EQ(got.total, ref.total);
+  std::vector<std::uint64_t> want = ref.per_vertex;
+  want.resize(g.num_vertices(), 0);
+  EXPECT_EQ(got.per_vertex, want);
+  EXPECT_EQ(wg::gpu::count_triangles_sorted(g), ref.total);
+  // A star has arcs but no triangle; a graph without edges has neither.
+  wg::gpu::Graph star(0);
+  EdgeList st;
+  st.num_vertices = 9;
+  for (wg::vertex_t v = 1; v < 9; ++v) {
+    st.src.push_back(0);
+    st.dst.push_back(v);
+  }
+  star.build(st);
+  EXPECT_EQ(wg::gpu::count_triangles_sorted(star), 0u);
+  EXPECT_EQ(wg::gpu::count_triangles_sorted_per_vertex(star).per_vertex,
+            std::vector<std::uint64_t>(9, 0));
+  wg::gpu::Graph empty(5);
+  EXPECT_EQ(wg::gpu::count_triangles_sorted(empty), 0u);
+  EXPECT_THROW(wg::gpu::count_triangles_sorted(g, {.lanes_per_arc = 6}), wg::InvalidArgument);
+}
+
 TEST(TcEntry, RunAndDynamicClassOnTheSlabGraphEqualTheReference) {
   wg::test::check_tc_entry([] { return wg::gpu::Graph(0); });
 }
@@ -226,6 +280,7 @@ TEST(GpuIncrementalTc, DirectedGraphIsRefused) {
   opt.directed = true;
   wg::gpu::Graph g(4, opt);
   EXPECT_THROW(wg::gpu::count_triangles(g), wg::InvalidArgument);
+  EXPECT_THROW(wg::gpu::count_triangles_sorted(g), wg::InvalidArgument);
 }
 
 }  // namespace

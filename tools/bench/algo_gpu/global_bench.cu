@@ -13,13 +13,14 @@
 // 1e-10) and with Gunrock's (largest per-vertex change < --pr-tol, alpha 0.85: Gunrock's
 // published 8.76 ms on its R-MAT s20 file, H200) on every graph of the plan, each on the slab
 // graph (slab_set), a plain CsrGraph of the same edges (csr) and the B-tree graph (btree),
-// through the same view-templated computation, in the same run; triangle counting on the slab
-// graph (hash probes) and the B-tree graph (sorted intersection) up to R-MAT scale
-// --tc-max-scale (Gunrock: 8463 ms). CUDA-event milliseconds with the graph on the GPU, median
-// after a warm-up; edges/s = undirected edges / time (PageRank: of the whole run, iterations in
-// the row).
+// through the same view-templated computation, in the same run; triangle counting (the sorted
+// count on the oriented view, with its phases) on the slab graph and the B-tree graph up to
+// R-MAT scale --tc-max-scale (Gunrock: 8463 ms). CUDA-event milliseconds with the graph on the
+// GPU, median after a warm-up; edges/s = undirected edges / time (PageRank: of the whole run,
+// iterations in the row).
 // Dynamic: DynamicComponents, DynamicCoreNumbers and DynamicPageRank (L1 < 1e-10) on the slab
-// graph, per batch size, insert-only and mixed: bench_common.cuh.
+// graph, and the incremental triangle counter on the slab and B-tree graphs (against apply + a
+// static recount), per batch size, insert-only and mixed: bench_common.cuh.
 // Every other registered algorithm with a GPU backend (algorithms/registry.hpp; --algos NAME)
 // gets a static row on the slab graph (its entry's run, result copied back) and dynamic rows on it.
 //
@@ -27,6 +28,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -36,6 +38,8 @@
 
 #include <warpgraph/algorithms/kcore/gpu/kcore.cuh>
 #include <warpgraph/algorithms/pagerank/gpu/pagerank.cuh>
+#include <warpgraph/algorithms/tc/gpu/sorted_triangle_count.hpp>
+#include <warpgraph/algorithms/tc/gpu/triangle_count.hpp>
 #include <warpgraph/algorithms/wcc/gpu/wcc.cuh>
 #include <warpgraph/graph/gpu/btree_graph.hpp>
 #include <warpgraph/graph/gpu/btree_graph_ref.cuh>
@@ -110,8 +114,10 @@ void time_view(Context& c, const GraphSpec& g, const std::string& structure, con
              g.gunrock ? kGunrockPagerankMs : 0);
 }
 
-/// Triangle counting on a whole graph: its entry's run, the total only, by the graph's counting
-/// strategy (algorithms/tc/gpu/tc.hpp: slab, hash probes; B-tree, sorted intersection).
+/// Triangle counting on a whole graph: its entry's run, the total only (algorithms/tc/gpu/tc.hpp:
+/// the sorted count on the oriented view, on every graph), and the median of each of its phases
+/// over 5 runs (TcTuning::phases: device CSR, orientation, sort, intersection), so that the row
+/// gives the time with and without building the oriented view.
 template <class Graph>
 void time_tc(Context& c, const GraphSpec& g, const std::string& structure, const Graph& graph,
              std::uint64_t n, std::uint64_t edges) {
@@ -121,8 +127,25 @@ void time_tc(Context& c, const GraphSpec& g, const std::string& structure, const
     triangles = Tc::run(graph, {.per_vertex = false}).total;
     return std::int64_t{0};
   });
+  std::vector<double> csr, orient, sort, intersect;
+  for (int i = 0; i < 5; ++i) {
+    wg::gpu::SortedPhases ph;
+    wg::gpu::count_triangles_sorted(graph, {.phases = &ph});
+    csr.push_back(ph.csr_ms);
+    orient.push_back(ph.orient_ms);
+    sort.push_back(ph.sort_ms);
+    intersect.push_back(ph.intersect_ms);
+  }
+  std::printf("  %-16s %-9s %-20s phases: csr %.3f  orient %.3f  sort %.3f  intersect %.3f ms\n",
+              g.name.c_str(), structure.c_str(), Tc::name, median(csr), median(orient),
+              median(sort), median(intersect));
   record(c, g, structure, Tc::name, m, n, edges, g.gunrock ? kGunrockTcMs : 0,
-         {{Tc::stream_key, triangles}}, static_cast<std::int64_t>(triangles));
+         {{Tc::stream_key, triangles},
+          {"csr_ms", median(csr)},
+          {"orient_ms", median(orient)},
+          {"sort_ms", median(sort)},
+          {"intersect_ms", median(intersect)}},
+         static_cast<std::int64_t>(triangles));
 }
 
 /// Whether this bench gives the registered algorithm its rows from the entry: entries with a
@@ -174,6 +197,32 @@ void dynamic_registered(const Plan& plan, const Deadline& deadline, Rows& rows,
   }
 }
 
+/// Triangle counting's dynamic rows: the incremental counter (apply + the batch's triangles)
+/// against apply + the static sorted recount, through dynamic_rows' insert / erase / recompute.
+template <class Graph, class Counting>
+struct TcDynamic {
+  using Counter = wg::gpu::IncrementalTriangleCounter<Graph, Counting>;
+  struct Step {
+    bool recomputed = false;  // the counter never recounts a batch
+    std::uint64_t changed = 0;
+  };
+  std::unique_ptr<Counter> counter;
+
+  Step insert_edges(wg::gpu::DeviceEdges b) { return {false, counter->insert_edges(b).triangles}; }
+  Step erase_edges(wg::gpu::DeviceEdges b) { return {false, counter->erase_edges(b).triangles}; }
+  void recompute() { counter->recount(); }
+};
+
+template <class Graph, class Counting>
+void dynamic_tc(Context& c, const DynamicInput& whole, const std::string& structure) {
+  using Dyn = TcDynamic<Graph, Counting>;
+  guarded_dynamic(c.rows, wg::TcEntry::name, [&] {
+    dynamic_rows<Graph, Dyn>(
+        c.plan, c.deadline, c.rows, wg::TcEntry::name, structure, whole,
+        [](Graph& g) { return Dyn{std::make_unique<typename Dyn::Counter>(g)}; });
+  });
+}
+
 void static_graph(Context& c, const GraphSpec& g) {
   const Plan& p = c.plan;
   const EdgeList e = load_graph(g);
@@ -223,19 +272,23 @@ int main(int argc, char** argv) {
   if (registry_rows<Entry>()) algos.insert(Entry::name);
   WG_REGISTERED_GPU(WG_BENCH_NAME)
 #undef WG_BENCH_NAME
-  return run_driver("global_bench", "global", argc, argv, algos, static_graph,
-                    [](Context& c, const DynamicInput& whole) {
-                      using G = wg::gpu::Graph;
-                      if (c.plan.wants_algo("pagerank_l1"))
-                        guarded_dynamic(c.rows, "pagerank", [&] {
-                          dynamic_rows<G, wg::gpu::DynamicPageRank<G>>(
-                              c.plan, c.deadline, c.rows, "pagerank", "slab_set", whole, [](G& g) {
-                                return wg::gpu::DynamicPageRank<G>(
-                                    g, {.tolerance = 1e-10, .stop = Stop::l1});
-                              });
-                        });
+  return run_driver(
+      "global_bench", "global", argc, argv, algos, static_graph,
+      [](Context& c, const DynamicInput& whole) {
+        using G = wg::gpu::Graph;
+        if (c.plan.wants_algo("pagerank_l1"))
+          guarded_dynamic(c.rows, "pagerank", [&] {
+            dynamic_rows<G, wg::gpu::DynamicPageRank<G>>(
+                c.plan, c.deadline, c.rows, "pagerank", "slab_set", whole, [](G& g) {
+                  return wg::gpu::DynamicPageRank<G>(g, {.tolerance = 1e-10, .stop = Stop::l1});
+                });
+          });
+        if (c.plan.wants_algo(wg::TcEntry::name)) {
+          dynamic_tc<G, wg::gpu::ProbeCounting>(c, whole, "slab_set");
+          dynamic_tc<wg::gpu::BTreeGraph<false>, wg::gpu::SortedCounting>(c, whole, "btree");
+        }
 #define WG_BENCH_DYNAMIC(Entry) dynamic_registered<Entry>(c.plan, c.deadline, c.rows, whole);
-                      WG_REGISTERED_GPU(WG_BENCH_DYNAMIC)
+        WG_REGISTERED_GPU(WG_BENCH_DYNAMIC)
 #undef WG_BENCH_DYNAMIC
-                    });
+      });
 }
