@@ -11,7 +11,9 @@
 // out-arc of its source, so out-arcs suffice for weak connectivity). A union hooks the larger
 // root under the smaller one with a compare-and-swap, so a tree's root is its smallest id and
 // labels need no second pass beyond a find; finds halve paths. Threads take vertices in chunks.
-// O(m alpha(n)) work, n ids of memory.
+// Undirected graphs skip most of the giant component's arcs (Afforest: a sampling pass over two
+// neighbours a vertex, then full lists only outside the most frequent tree). O(m alpha(n))
+// work, n ids of memory.
 //
 // Dynamic (DynamicComponents): keeps the labels of a wg::cpu::DynamicGraph exact while batches
 // are applied through it, with each component's member list and a spanning forest of the graph
