@@ -69,6 +69,7 @@ typename Entry::Options entry_options(bool directed, bool weighted, std::uint64_
   } else if (args.source) {
     refuse(std::string(Entry::name) + ": takes no source");
   }
+  if constexpr (requires { o.per_vertex; }) o.per_vertex = args.values;
   if constexpr (Entry::reads_direction) o.directed = directed;
   if constexpr (Entry::reads_weights) {
     o.weighted = weighted;

@@ -26,6 +26,9 @@ namespace wg::python {
 struct AlgorithmArgs {
   std::optional<std::int64_t> source;
   std::vector<std::pair<std::string, double>> options = {};
+  /// Whether the per-vertex values are wanted: false lets an entry with a per_vertex option
+  /// (triangle counting) compute its summary only; its values then come back empty.
+  bool values = true;
 };
 
 /// What Python learns of an entry (docstrings, argument checks, result dtypes).

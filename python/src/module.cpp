@@ -293,8 +293,9 @@ void bind_algorithms(nb::module_& m) {
   m.def(
       "run",
       [](const std::string& name, Graph& g, std::optional<std::int64_t> source,
-         const nb::dict& options) {
+         const nb::dict& options, bool values) {
         AlgorithmArgs a = algorithm_args(source, options);
+        a.values = values;
         Computed c;
         {
           nb::gil_scoped_release release;
@@ -303,7 +304,7 @@ void bind_algorithms(nb::module_& m) {
         }
         return computed(std::move(c));
       },
-      "name"_a, "graph"_a, "source"_a.none(), "options"_a);
+      "name"_a, "graph"_a, "source"_a.none(), "options"_a, "values"_a = true);
   m.def(
       "reference",
       [](const std::string& name, const AnyArray& src, const AnyArray& dst, const OptArray& w,

@@ -83,11 +83,11 @@ class Result:
         return f"<warpgraph.Result {self.name}: {self.fields}, {self.values.size} values>"
 
 
-def _static(name, g, source, options):
-    return _core.run(name, g._g, source, options)
+def _static(name, g, source, options, values=True):
+    return _core.run(name, g._g, source, options, values)
 
 
-def _reference(name, g, source, options):
+def _reference(name, g, source, options, values=True):
     e = g.edges()
     w = e[2] if len(e) == 3 else None
     return _core.reference(name, e[0], e[1], w, g.num_vertices, g.directed, source, options)
@@ -120,16 +120,20 @@ class _Runner:
     def run(self, name: str, g: Graph, source: Optional[int] = None, **options) -> Result:
         """Runs the registered algorithm `name` (wg.algorithms() lists them) on `g`; options by
         the names the registry gives them (pagerank: damping, tolerance, max_iterations)."""
+        return self._run(name, g, source, options, True)
+
+    def _run(self, name, g, source, options, values: bool) -> Result:
+        """run; values=False lets an entry skip its per-vertex values where it can (tc)."""
         _check_graph(g)
         n = _name(name)
-        values, fields = self._call(n, g, _source(n, source), options)
-        return Result(n, _values(n, values), fields)
+        got, fields = self._call(n, g, _source(n, source), options, values)
+        return Result(n, _values(n, got), fields)
 
     def triangle_count(self, g: Graph, per_vertex: bool = False):
         """Triangles of the graph (every edge read as undirected): the total (an int), or with
         per_vertex=True the triangles through each vertex (int64 array, networkx's
         nx.triangles)."""
-        r = self.run("tc", g)
+        r = self._run("tc", g, None, {}, per_vertex)
         return r.values if per_vertex else int(r.fields["triangles"])
 
     def bfs(self, g: Graph, source: int) -> np.ndarray:
