@@ -20,6 +20,7 @@
 #include <warpgraph/containers/core/error.hpp>
 #include <warpgraph/datasets/detail/gzip.hpp>
 #include <warpgraph/datasets/detail/input_file.hpp>
+#include <warpgraph/datasets/detail/read_cancel.hpp>
 #include <warpgraph/datasets/limits.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
@@ -178,6 +179,7 @@ std::string read_file(const std::string& path, const ProgressFn& progress,
       throw Error(path + ": read error: " + std::strerror(errno));
     }
     if (got == 0) break;
+    detail::poll_cancel();
     const std::size_t before = have;
     have += static_cast<std::size_t>(got);
     if (before < 2 && have >= 2) gzip = detail::is_gzip(std::string_view(bytes).substr(0, 2));
@@ -255,6 +257,7 @@ std::string gunzip(std::string_view compressed, const std::string& name, const P
     if (have > max_output)
       throw Error(name + ": decompressed data exceeds " + std::to_string(max_output) + " bytes");
     const std::uint64_t consumed = compressed.size() - in_left;
+    if (consumed - last_report >= (std::uint64_t{4} << 20)) poll_cancel();
     if (progress && consumed - last_report >= (std::uint64_t{4} << 20)) {
       progress(consumed, compressed.size());
       last_report = consumed;

@@ -1,5 +1,6 @@
 // read_graph: reads a graph file (plain or gzip), picks its format and hands the text
 // to the Matrix Market or SNAP reader (read_matrix_market.cpp, read_snap.cpp).
+#include <warpgraph/datasets/detail/read_cancel.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
 #include <sys/stat.h>
@@ -53,8 +54,11 @@ void compact_ids_in_place(ReadResult& r) {
 static ReadResult read_graph_impl(const std::string& path, const ReadOptions& options);
 
 ReadResult read_graph(const std::string& path, const ReadOptions& options) {
+  const detail::CancelScope cancel(options.cancel);
   try {
     return read_graph_impl(path, options);
+  } catch (const detail::CancelRequested&) {
+    throw Cancelled(path + ": read cancelled");
   } catch (const std::bad_alloc&) {
     std::uint64_t size = 0;
     if (struct stat st{}; ::stat(path.c_str(), &st) == 0)

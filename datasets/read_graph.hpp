@@ -23,6 +23,7 @@
 // Speed: files are read in large blocks (gzip through zlib) and parsed without per-line
 // allocation; tools/bench/parse_bench measures the rate, and tools/bench/RESULTS.md has its
 // figures.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -89,6 +90,10 @@ struct ReadOptions {
   EdgeChunkFn on_edges;
   /// Optional: told when the read waits on a stream (a FIFO without a writer yet); see NoticeFn.
   NoticeFn on_wait;
+  /// Optional: set it (from any thread) to stop the read; every reading and parsing thread
+  /// polls it every few MiB, and read_graph then throws wg::Cancelled "FILE: read cancelled".
+  /// A read that waits on a FIFO with no writer is not stopped by it.
+  const std::atomic<bool>* cancel = nullptr;
 
   // ---- weights (both formats) ----
   /// The storage the caller will use: a weight it cannot hold exactly is a ParseError

@@ -18,7 +18,10 @@ class Error : public std::runtime_error {
 class ParseError : public Error {
  public:
   ParseError(std::string file, std::uint64_t line, const std::string& problem)
-      : Error(format(file, line, problem)), file_(std::move(file)), line_(line), problem_(problem) {}
+      : Error(format(file, line, problem)),
+        file_(std::move(file)),
+        line_(line),
+        problem_(problem) {}
   const std::string& file() const noexcept { return file_; }
   std::uint64_t line() const noexcept { return line_; }
   const std::string& problem() const noexcept { return problem_; }
@@ -46,6 +49,12 @@ class CapacityError : public Error {
 
 /// A CUDA runtime call or kernel launch failed. what() reads "FILE:LINE: CALL: cuda message".
 class CudaError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// The caller stopped a long call it had started (datasets::ReadOptions::cancel).
+class Cancelled : public Error {
  public:
   using Error::Error;
 };

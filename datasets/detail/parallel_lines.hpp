@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include <warpgraph/datasets/detail/read_cancel.hpp>
 #include <warpgraph/datasets/read_graph.hpp>
 
 namespace wg::datasets::detail {
@@ -70,8 +71,10 @@ std::vector<State> parse_in_chunks(const char* begin, const char* end, const Par
   std::atomic<unsigned> running{n - 1};
   std::vector<std::thread> workers;
   workers.reserve(n - 1);
+  const std::atomic<bool>* const cancel = read_cancel;
   for (unsigned i = 1; i < n; ++i)
     workers.emplace_back([&, i] {
+      const CancelScope scope(cancel);
       try {
         parse(states[i], cuts[i], cuts[i + 1], bytes_done);
       } catch (...) {
@@ -84,13 +87,16 @@ std::vector<State> parse_in_chunks(const char* begin, const char* end, const Par
   } catch (...) {
     failures[0] = std::current_exception();
   }
-  while (progress && running.load() > 0) {
-    progress(std::min<std::uint64_t>(bytes_done.load(), size), size);
+  bool cancelled = false;  // seen here: the workers stop at their next tick, then it is thrown
+  while ((progress || cancel) && running.load() > 0) {
+    if (progress) progress(std::min<std::uint64_t>(bytes_done.load(), size), size);
+    cancelled = cancelled || (cancel && cancel->load(std::memory_order_relaxed));
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   for (auto& w : workers) w.join();
   for (auto& f : failures)
     if (f) std::rethrow_exception(f);
+  if (cancelled) throw CancelRequested{};
   return states;
 }
 
@@ -130,8 +136,10 @@ std::vector<State> parse_in_segments(const char* begin, const char* end, const P
   std::atomic<std::uint64_t> bytes_done{0};
   std::vector<std::thread> workers;
   workers.reserve(threads);
+  const std::atomic<bool>* const cancel = read_cancel;
   for (unsigned t = 0; t < threads; ++t) {
     workers.emplace_back([&] {
+      const CancelScope scope(cancel);
       for (std::size_t i; !stop.load() && (i = next.fetch_add(1)) < n;) {
         try {
           parse(states[i], cuts[i], cuts[i + 1], bytes_done);
@@ -167,6 +175,7 @@ std::vector<State> parse_in_segments(const char* begin, const char* end, const P
     if (!delivering) continue;
     try {
       ready(static_cast<const State&>(states[i]));
+      poll_cancel();
     } catch (...) {
       failure = std::current_exception();
       break;

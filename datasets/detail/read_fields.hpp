@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <warpgraph/containers/core/error.hpp>
+#include <warpgraph/datasets/detail/read_cancel.hpp>
 #include <warpgraph/datasets/detail/text_scan.hpp>
 #include <warpgraph/datasets/detail/weights.hpp>
 #include <warpgraph/datasets/limits.hpp>
@@ -161,6 +162,7 @@ struct ProgressTick {
   void flush(const char* pos) {
     done.fetch_add(static_cast<std::uint64_t>(pos - last));
     last = pos;
+    poll_cancel();
   }
 };
 

@@ -4,10 +4,15 @@
 // Every call that can take long (batches, builds, reads, algorithm runs) releases the GIL; the
 // library's errors become Python exceptions with the same one-line messages: CapacityError ->
 // MemoryError, CudaError -> RuntimeError, every other wg::Error (bad input) -> ValueError.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -324,6 +329,50 @@ void bind_algorithms(nb::module_& m) {
       "source"_a.none(), "options"_a);
 }
 
+/// read_graph on a thread of its own while this one, with the GIL released, looks for Ctrl-C
+/// (Python's pending signals) every 50 ms: a KeyboardInterrupt cancels the read
+/// (ReadOptions::cancel), waits for its threads to stop and is raised here.
+datasets::ReadResult read_interruptibly(const std::string& path, datasets::ReadOptions o) {
+  std::atomic<bool> cancel{false};
+  o.cancel = &cancel;
+  datasets::ReadResult r;
+  std::exception_ptr failure;
+  bool finished = false, interrupted = false;
+  std::mutex m;
+  std::condition_variable cv;
+  {
+    nb::gil_scoped_release release;
+    std::thread reader([&] {
+      try {
+        r = datasets::read_graph(path, o);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      {
+        std::lock_guard lock(m);
+        finished = true;
+      }
+      cv.notify_all();
+    });
+    std::unique_lock lock(m);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) {
+      if (interrupted) continue;  // cancelled: waiting for the reader to stop
+      lock.unlock();
+      {
+        nb::gil_scoped_acquire acquire;
+        interrupted = PyErr_CheckSignals() != 0;  // leaves the KeyboardInterrupt set
+      }
+      if (interrupted) cancel = true;
+      lock.lock();
+    }
+    lock.unlock();
+    reader.join();
+  }
+  if (interrupted) throw nb::python_error();
+  if (failure) std::rethrow_exception(failure);
+  return r;
+}
+
 void bind_read(nb::module_& m) {
   m.def(
       "read",
@@ -337,11 +386,7 @@ void bind_read(nb::module_& m) {
         o.compact_ids = compact_ids;
         o.weight_storage =
             check_float ? datasets::WeightStorage::f32 : datasets::WeightStorage::f64;
-        datasets::ReadResult r;
-        {
-          nb::gil_scoped_release release;
-          r = datasets::read_graph(path, o);
-        }
+        datasets::ReadResult r = read_interruptibly(path, o);
         EdgeList& e = r.edges;
         nb::object w = nb::none();
         if (e.weighted()) w = nb::cast(to_numpy(std::move(e.weight)));

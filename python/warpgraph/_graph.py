@@ -161,7 +161,7 @@ def read(path: Union[str, os.PathLike], directed: bool = False, weighted: Option
          compact_ids: bool = False, format: str = "auto", backend: str = "auto",
          threads: int = 0, exact_weights: bool = True) -> Graph:
     """Reads a graph file: Matrix Market (.mtx, coordinate) or an edge list (SNAP "u v [w]",
-    CSV, TSV), plain or gzip.
+    CSV, TSV), plain or gzip. Ctrl-C stops a long read (KeyboardInterrupt).
 
     directed: read SNAP lines as arcs (Matrix Market files say it themselves: a "general" file
     is directed only when directed=True). weighted: keep the file's weights (default: when it

@@ -1,8 +1,9 @@
 // ReadOptions::on_edges (datasets/read_graph.hpp): the chunks handed over while a file is parsed
 // concatenate to the result's edges, in order, for segment sizes from a few bytes up; files with
-// an error fail with the same message as without the callback.
+// an error fail with the same message as without the callback; ReadOptions::cancel stops a read.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -153,6 +154,43 @@ TEST_P(ReadStream, BadLinesFailWithTheSameMessage) {
     }
     EXPECT_FALSE(want.empty()) << name;
     EXPECT_EQ(got, want) << name;
+  }
+}
+
+// ReadOptions::cancel: set before the read, or by the first chunk handed over (the parsing
+// threads are then still at work), the read ends with wg::Cancelled naming the file.
+TEST_P(ReadStream, CancelStopsTheReadWithItsFile) {
+  const std::pair<std::string, std::string> files[] = {{"c.txt", snap_text(21, 20000, false)},
+                                                       {"c.mtx", mm_text(22, 20000, false)}};
+  for (const auto& [name, text] : files) {
+    const std::string path = dir_.write(name, text);
+    std::atomic<bool> flag{true};
+    ReadOptions o;
+    o.cancel = &flag;
+    try {
+      (void)wg::datasets::read_graph(path, o);
+      ADD_FAILURE() << name << ": a cancelled read returned";
+    } catch (const wg::Cancelled& e) {
+      EXPECT_EQ(std::string(e.what()), path + ": read cancelled");
+    }
+    flag = false;
+    Collected c;
+    ReadOptions later = collecting(c);
+    later.cancel = &flag;
+    const auto collect = later.on_edges;
+    later.on_edges = [&](const EdgeChunk& k) {
+      collect(k);
+      flag = true;
+    };
+    EXPECT_THROW((void)wg::datasets::read_graph(path, later), wg::Cancelled) << name;
+    EXPECT_GT(c.chunks, 0u) << name;
+    // A flag left unset changes nothing.
+    flag = false;
+    ReadOptions unset;
+    unset.cancel = &flag;
+    EXPECT_EQ(wg::datasets::read_graph(path, unset).edges.src,
+              wg::datasets::read_graph(path).edges.src)
+        << name;
   }
 }
 
