@@ -69,10 +69,28 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
   if (options.per_vertex) result.per_vertex.assign(n, 0);
   const std::size_t words = (n + 63) / 64;
   std::vector<std::vector<std::uint64_t>> marks(threads);
+  // Per-vertex counts: each thread adds into an array of its own where threads x n counters
+  // fit in 256 MiB (threads adding to the same vertices' counters would fight over their cache
+  // lines), else into the shared one with relaxed atomics.
+  const bool own_counts =
+      options.per_vertex && threads > 1 && threads * n <= (std::size_t{32} << 20);
+  std::vector<std::vector<std::uint64_t>> own(own_counts ? threads : 0);
   parallel_dynamic(n, threads, 64, [&](std::size_t ui, unsigned t) {
     const vertex_t u = vertex_t(ui);
     const auto lu = list(u);
     if (lu.size() < 2) return;
+    std::uint64_t* mine = nullptr;
+    if (own_counts) {
+      if (own[t].empty()) own[t].assign(n, 0);
+      mine = own[t].data();
+    }
+    const auto add = [&](vertex_t x, std::uint64_t k) {
+      if (mine)
+        mine[x] += k;
+      else
+        std::atomic_ref<std::uint64_t>(result.per_vertex[x])
+            .fetch_add(k, std::memory_order_relaxed);
+    };
     const bool merge = options.intersection == TcOptions::Intersection::merge;
     std::vector<std::uint64_t>& mark = marks[t];
     if (!merge) {
@@ -94,8 +112,7 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
       std::uint64_t at_w = 0;
       auto hit = [&](vertex_t x) {
         ++at_w;
-        std::atomic_ref<std::uint64_t>(result.per_vertex[x])
-            .fetch_add(1, std::memory_order_relaxed);
+        add(x, 1);
       };
       if (merge) {
         detail::intersect(lu, lw, hit);
@@ -104,21 +121,22 @@ TriangleCounts triangle_count(const Csr& csr, const TcOptions& options) {
           if (marked(x)) hit(x);
         }
       }
-      if (at_w) {
-        std::atomic_ref<std::uint64_t>(result.per_vertex[w])
-            .fetch_add(at_w, std::memory_order_relaxed);
-      }
+      if (at_w) add(w, at_w);
       found += at_w;
     }
     if (!merge) {
       for (vertex_t w : lu) mark[w >> 6] = 0;
     }
-    if (options.per_vertex && found) {
-      std::atomic_ref<std::uint64_t>(result.per_vertex[u])
-          .fetch_add(found, std::memory_order_relaxed);
-    }
+    if (options.per_vertex && found) add(u, found);
     partial[t] += found;
   });
+  if (own_counts) {
+    parallel_for(n, threads, std::size_t{1} << 14, [&](std::size_t b, std::size_t e, unsigned) {
+      for (const auto& a : own)
+        if (!a.empty())
+          for (std::size_t i = b; i < e; ++i) result.per_vertex[i] += a[i];
+    });
+  }
   result.total = std::accumulate(partial.begin(), partial.end(), std::uint64_t{0});
   return result;
 }
