@@ -87,16 +87,13 @@ std::vector<State> parse_in_chunks(const char* begin, const char* end, const Par
   } catch (...) {
     failures[0] = std::current_exception();
   }
-  bool cancelled = false;  // seen here: the workers stop at their next tick, then it is thrown
-  while ((progress || cancel) && running.load() > 0) {
-    if (progress) progress(std::min<std::uint64_t>(bytes_done.load(), size), size);
-    cancelled = cancelled || (cancel && cancel->load(std::memory_order_relaxed));
+  while (progress && running.load() > 0) {
+    progress(std::min<std::uint64_t>(bytes_done.load(), size), size);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   for (auto& w : workers) w.join();
   for (auto& f : failures)
     if (f) std::rethrow_exception(f);
-  if (cancelled) throw CancelRequested{};
   return states;
 }
 
